@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatDuration, parseDuration, serializeDuration } from '../../src/core/duration.js';
+
+describe('parseDuration', () => {
+  it.each([
+    ['250ms', 250],
+    ['5s', 5000],
+    ['1.5s', 1500],
+    ['2m', 120000],
+    [' 5s ', 5000],
+  ])('reads %s as %d ms', (text, ms) => {
+    expect(parseDuration(text)).toEqual({ ok: true, ms });
+  });
+
+  it.each(['5 sec', '5', '', 's', '-1s', '0s', '5S', '1e3ms'])('rejects %j and names the accepted forms', (text) => {
+    const parsed = parseDuration(text);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.message).toContain('write 250ms, 5s, 1.5s or 2m');
+  });
+
+  it('round-trips every serialized duration', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), (ms) => {
+        expect(parseDuration(serializeDuration(ms))).toEqual({ ok: true, ms });
+      }),
+    );
+  });
+
+  it('keeps the order of durations through parse', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 1_000_000 }), (a, b) => {
+        const pa = parseDuration(serializeDuration(a));
+        const pb = parseDuration(serializeDuration(b));
+        if (pa.ok && pb.ok) expect(Math.sign(pa.ms - pb.ms)).toBe(Math.sign(a - b));
+      }),
+    );
+  });
+});
+
+describe('formatDuration', () => {
+  it('shows seconds with two decimals from one second up', () => {
+    expect(formatDuration(5310)).toBe('5.31s');
+    expect(formatDuration(5000)).toBe('5.00s');
+    expect(formatDuration(351.4)).toBe('351ms');
+  });
+});
