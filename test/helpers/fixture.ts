@@ -1,0 +1,94 @@
+/**
+ * Fixture projects for end-to-end tests: files written to a temp folder, the repo's node_modules
+ * linked in, and the real Vitest (or the built flakeguard CLI) run there.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+/** The reporter from source, as a fixture's Vitest config names it. */
+export const REPORTER_SOURCE = path.join(REPO_ROOT, 'src/reporter/index.ts');
+/** The built CLI (`npm run build` first; `npm test` does). */
+export const CLI_BUILT = path.join(REPO_ROOT, 'dist/cli/main.js');
+
+export interface Fixture {
+  readonly root: string;
+  write(relPath: string, content: string): void;
+  /** Runs `vitest run ...args` in the fixture with the repo's Vitest. */
+  vitest(args?: readonly string[], env?: Record<string, string>): Promise<RunResult>;
+  /** Runs the built `flakeguard` CLI in the fixture. */
+  flakeguard(args: readonly string[], env?: Record<string, string>): Promise<RunResult>;
+  /** Runs git in the fixture (a repo is initialised with `git: true`). */
+  git(args: readonly string[]): Promise<string>;
+  remove(): void;
+}
+
+export interface RunResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** stdout + stderr with colours stripped and the temp root replaced by <root>. */
+  readonly output: string;
+}
+
+export interface FixtureOptions {
+  readonly files?: Record<string, string>;
+  /** Init a git repo and commit the files as the first commit on `main`. */
+  readonly git?: boolean;
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith('VITEST') && k !== 'GITHUB_ACTIONS' && k !== 'GITHUB_STEP_SUMMARY' && k !== 'NODE_OPTIONS') env[k] = v;
+  }
+  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true', ...extra };
+}
+
+export async function createFixture(options: FixtureOptions = {}): Promise<Fixture> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-fx-'));
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  const write = (relPath: string, content: string): void => {
+    const target = path.join(root, relPath);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  };
+  if (!options.files?.['package.json']) write('package.json', JSON.stringify({ name: 'fixture', type: 'module', private: true }));
+  for (const [rel, content] of Object.entries(options.files ?? {})) write(rel, content);
+  const normalise = (text: string): string => text.replace(ANSI, '').split(root).join('<root>');
+  const run = async (file: string, args: readonly string[], env?: Record<string, string>): Promise<RunResult> => {
+    const result = await execa(file, args, { cwd: root, reject: false, env: baseEnv(env), extendEnv: false, stdin: 'ignore' });
+    const stdout = String(result.stdout);
+    const stderr = String(result.stderr);
+    return { exitCode: result.exitCode ?? 1, stdout, stderr, output: normalise(`${stdout}\n${stderr}`) };
+  };
+  const git = async (args: readonly string[]): Promise<string> => {
+    const result = await execa('git', args, { cwd: root, env: baseEnv({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }), extendEnv: false });
+    return String(result.stdout);
+  };
+  if (options.git) {
+    write('.gitignore', 'node_modules\n.flakeguard\n');
+    await git(['init', '-q', '-b', 'main']);
+    await git(['add', '-A']);
+    await git(['commit', '-qm', 'initial']);
+  }
+  return {
+    root,
+    write,
+    vitest: (args = [], env) => run(process.execPath, [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args], env),
+    flakeguard: (args, env) => run(process.execPath, [CLI_BUILT, ...args], env),
+    git,
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** A Vitest config that uses the default reporter and flakeguard's reporter from source. */
+export function vitestConfigWithReporter(extra = ''): string {
+  return `import { defineConfig } from 'vitest/config';
+export default defineConfig({ test: { reporters: ['default', ${JSON.stringify(REPORTER_SOURCE)}], ${extra} } });
+`;
+}
