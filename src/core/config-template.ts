@@ -1,0 +1,27 @@
+/** The `flakeguard.yaml` that `flakeguard init` writes: every key present, commented. */
+export function renderConfigTemplate(testBudget = '5s'): string {
+  return `# flakeguard configuration. Every key is optional; the values below are the defaults.
+# Durations: 250ms, 5s, 1.5s, 2m. Platforms: Node's process.platform names (linux, darwin, win32, ...) plus default.
+budget:
+  # Limit for one test (its body plus beforeEach/afterEach, as Vitest measures it).
+  # One duration for every platform, or a map: { linux: 5s, darwin: 4s, win32: 10s, default: 5s }
+  test: ${testBudget}
+  # Limit for one test file (the sum of its tests and hooks); same forms. No file budget when absent.
+  # file: 60s
+  # A test at or above this share of its limit is reported as near budget (a warning).
+  warnAt: 80%
+# Folder of allowance files, one per test file, reviewed and shipped with the tests they cover.
+allowances: allowances
+# Folder the reporter writes one run record (JSON) into per run; gate and triage read them.
+records: .flakeguard/runs
+# Extra log signatures for 'flakeguard triage' (literal text unless regex: true).
+# triage:
+#   patterns:
+#     - match: "database is starting up"
+#       class: infrastructure
+#       cause: the test database was not ready
+#       action: wait for the database health check before the tests
+`;
+}
+
+export const REPORTERS_LINE = `reporters: ['default', 'flakeguard/reporter'],`;
