@@ -1,0 +1,136 @@
+/**
+ * Synthetic CPU load for the gate: N busy child processes, each its own process group, started before
+ * the runs and always stopped (the caller stops them in `finally`; a pipe also ends them if the gate
+ * dies). What the load achieved is measured, not assumed: load average before and after, and the CPU
+ * time the workers really got (from /proc on Linux; null elsewhere).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { LOAD_WORKER_SOURCE } from './load-worker-child.js';
+
+export interface LoadSummary {
+  readonly workers: number;
+  readonly pids: readonly number[];
+  readonly cpus: number;
+  /** os.loadavg() when the load started and when it stopped (measured). */
+  readonly loadavgBefore: readonly number[];
+  readonly loadavgAfter: readonly number[];
+  readonly wallMs: number;
+  /** CPU time the workers got, summed (measured from /proc/<pid>/stat), or null when unavailable. */
+  readonly workerCpuMs: number | null;
+  /** workerCpuMs / (wallMs * cpus): the share of the machine the load took (measured), or null. */
+  readonly machineShare: number | null;
+}
+
+export interface LoadWorkers {
+  readonly pids: readonly number[];
+  /** Kills every worker's process group and waits until each has exited. Safe to call twice. */
+  stop(): Promise<LoadSummary>;
+}
+
+export function defaultWorkerCount(): number {
+  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** utime + stime of a live process in ms, from /proc (Linux), or null. */
+export function readProcessCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null;
+    return ((utime + stime) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Last resort: if the process exits without stopping the load, kill the workers synchronously. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of live) killGroup(child, 'SIGKILL');
+  });
+}
+
+export function startLoadWorkers(count: number): LoadWorkers {
+  installExitHook();
+  const loadavgBefore = os.loadavg();
+  const started = performance.now();
+  const children: ChildProcess[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const child = spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('error', () => undefined);
+    child.stdin?.on('error', () => undefined);
+    live.add(child);
+    children.push(child);
+  }
+  const pids = children.flatMap((c) => (c.pid === undefined ? [] : [c.pid]));
+  let stopping: Promise<LoadSummary> | null = null;
+
+  const stop = (): Promise<LoadSummary> => {
+    stopping ??= (async () => {
+      const cpu = pids.map(readProcessCpuMs);
+      const wallMs = performance.now() - started;
+      const loadavgAfter = os.loadavg();
+      await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve();
+              child.once('exit', () => resolve());
+              killGroup(child, 'SIGKILL');
+            }),
+        ),
+      );
+      for (const child of children) {
+        child.stdin?.destroy();
+        live.delete(child);
+      }
+      const workerCpuMs = cpu.every((v): v is number => v !== null) && cpu.length > 0 ? cpu.reduce((a, b) => a + b, 0) : null;
+      const cpus = defaultWorkerCount();
+      return {
+        workers: count,
+        pids,
+        cpus,
+        loadavgBefore,
+        loadavgAfter,
+        wallMs,
+        workerCpuMs,
+        machineShare: workerCpuMs === null || wallMs <= 0 ? null : workerCpuMs / (wallMs * cpus),
+      };
+    })();
+    return stopping;
+  };
+  return { pids, stop };
+}
