@@ -1,7 +1,8 @@
 /**
  * The run record: one JSON file per Vitest run (per shard when sharded) that the reporter writes
  * under `.flakeguard/runs/` and that `gate`, `triage`, `allowances list` and `init` read back.
- * Schema documented in README.md ("Run record"). Bump `version` on any incompatible change.
+ * Schema documented field by field in docs/run-record.md. Bump `version` on any incompatible
+ * change; fields added later are optional so that records written before them still read.
  */
 export const RUN_RECORD_VERSION = 1 as const;
 
@@ -9,6 +10,7 @@ export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
 export type FileState = 'passed' | 'failed' | 'skipped' | 'pending' | 'queued';
 export type LimitSource = 'budget' | 'allowance';
 export type ExitReason = 'passed' | 'failed' | 'interrupted';
+export type BudgetStatus = 'over' | 'near' | 'within' | 'unchecked';
 
 export interface RecordedError {
   readonly message: string;
@@ -35,6 +37,12 @@ export interface RecordedTest {
   /** Per-try durations when a repeat/retry runner recorded them (gate runs). */
   readonly triesMs?: readonly number[];
   readonly tryStates?: readonly ('passed' | 'failed')[];
+  /** Vitest project name ('' when unnamed). */
+  readonly project?: string;
+  readonly column?: number | null;
+  /** Key of the budget or allowance value that gave the limit: a platform, default, all, built-in. */
+  readonly limitKey?: string;
+  readonly budgetStatus?: BudgetStatus;
 }
 
 export interface RecordedFile {
@@ -43,6 +51,38 @@ export interface RecordedFile {
   readonly durationMs: number | null;
   readonly limitMs: number | null;
   readonly errors: readonly RecordedError[];
+  readonly project?: string;
+  readonly limitKey?: string | null;
+  readonly budgetStatus?: BudgetStatus;
+  /** Errors of beforeAll/afterAll hooks in the file (its tests then show as skipped). */
+  readonly hookErrors?: readonly RecordedError[];
+}
+
+/** Why a run was red, one entry per cause; see docs/run-record.md for each kind. */
+export type RedCauseKind =
+  | 'failing-tests'
+  | 'budget'
+  | 'unhandled-errors'
+  | 'load-errors'
+  | 'hook-errors'
+  | 'crashed-worker'
+  | 'allowance-errors'
+  | 'interrupted'
+  | 'no-tests'
+  | 'unknown';
+
+export interface RecordedVerdict {
+  readonly red: boolean;
+  /** True when flakeguard itself asked for exit code 1 (budget violations, allowance errors). */
+  readonly failedByFlakeguard: boolean;
+  readonly causes: readonly RedCauseKind[];
+  /** The last line flakeguard printed. */
+  readonly summary: string;
+}
+
+export interface RecordedNotice {
+  readonly level: 'error' | 'warning';
+  readonly message: string;
 }
 
 export interface RecordedUnhandledError {
@@ -88,6 +128,13 @@ export interface RunRecord {
   readonly violations: readonly BudgetViolation[];
   readonly tests: readonly RecordedTest[];
   readonly files: readonly RecordedFile[];
+  /** Watch-mode run (reported, never sets the exit code). */
+  readonly watch?: boolean;
+  /** process.exitCode as Vitest had set it when the run ended, before flakeguard (null: unset). */
+  readonly vitestExitCode?: number | null;
+  readonly verdict?: RecordedVerdict;
+  /** Notices from the allowance engine (unknown allowances, invalid files). */
+  readonly notices?: readonly RecordedNotice[];
 }
 
 export const TEST_NAME_SEPARATOR = ' > ';

@@ -1,0 +1,163 @@
+/**
+ * The flakeguard Vitest reporter: `reporters: ['default', 'flakeguard/reporter']`.
+ * It gathers each finished test and file, lets the core check them against their duration limits,
+ * prints the result after Vitest's summary, writes the run record and, outside watch mode, sets
+ * exit code 1 when a budget is exceeded (only in onTestRunEnd, never lowering Vitest's code).
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { computeBudgetReport } from '../core/budget-report.js';
+import type { Config } from '../core/config.js';
+import { isFlakeguardError } from '../core/errors.js';
+import { formatBudgetReport } from '../core/report-format.js';
+import { buildRunRecord, makeRunId } from '../core/run-record-build.js';
+import type { RecordedNotice } from '../core/run-record.js';
+import { detectScreen, paint } from '../cli/terminal.js';
+import { loadConfig } from '../io/config-file.js';
+import type { GitState } from '../io/git-state.js';
+import { writeRunRecord } from '../io/run-record-file.js';
+import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js';
+import { writeGithubOutput } from './github-output.js';
+import { observeRun, observeUnhandledError, toRelative } from './observe.js';
+import { toStartupError } from './startup-error.js';
+
+/** Environment variable that redirects run records to another folder (absolute or root-relative). */
+export const RECORDS_ENV = 'FLAKEGUARD_RECORDS';
+
+interface RunStart {
+  readonly startedAt: Date;
+  readonly loadavg: readonly number[];
+  readonly git: Promise<GitState | null>;
+}
+
+function currentExitCode(): number | null {
+  const code = process.exitCode;
+  if (code === undefined || code === null || code === '') return null;
+  const n = Number(code);
+  return Number.isFinite(n) ? n : null;
+}
+
+export default class FlakeguardReporter implements Reporter {
+  private vitest: Vitest | undefined;
+  private config: Config | undefined;
+  private root = process.cwd();
+  private run: RunStart | undefined;
+
+  constructor(_options: Record<string, unknown> = {}) {}
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+    try {
+      const loaded = loadConfig(vitest.config.root);
+      this.config = loaded.config;
+      this.root = loaded.root;
+    } catch (error) {
+      throw toStartupError(error);
+    }
+    // Test lines for the report and the annotations: Vitest records them only when asked.
+    if (!vitest.config.includeTaskLocation) {
+      vitest.config.includeTaskLocation = true;
+      for (const project of vitest.projects) project.config.includeTaskLocation = true;
+    }
+  }
+
+  onTestRunStart(): void {
+    this.run = this.beginRun();
+  }
+
+  private recordsFolder(): string {
+    return process.env[RECORDS_ENV] || (this.config?.records ?? '.flakeguard/runs');
+  }
+
+  private beginRun(): RunStart {
+    const exclude = [toRelative(this.root, path.resolve(this.root, this.recordsFolder()))];
+    const git = import('../io/git-state.js').then((m) => m.readGitState(this.root, exclude)).catch(() => null);
+    return { startedAt: new Date(), loadavg: os.loadavg(), git };
+  }
+
+  async onTestRunEnd(
+    testModules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<unknown>,
+    reason: 'passed' | 'failed' | 'interrupted',
+  ): Promise<void> {
+    const vitest = this.vitest;
+    const config = this.config;
+    if (!vitest || !config) return;
+    const vitestExitCode = currentExitCode();
+    const run = this.run ?? this.beginRun();
+    this.run = undefined;
+    const root = this.root;
+    const platform = process.platform;
+    const { tests, files } = observeRun(testModules, root);
+    const unhandled = unhandledErrors.map((e) => observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root));
+    const { allowances, notices } = await this.allowances({ root, config, platform, tests });
+    const report = computeBudgetReport({
+      config,
+      platform,
+      tests,
+      files,
+      unhandledErrors: unhandled,
+      allowances,
+      notices,
+      reason,
+      vitestExitCode,
+    });
+    const watch = vitest.config.watch;
+    if (report.verdict.failedByFlakeguard && !watch && !vitestExitCode) process.exitCode = 1;
+
+    const shard = vitest.config.shard ? { index: vitest.config.shard.index, count: vitest.config.shard.count } : null;
+    const merged = Boolean(vitest.config.mergeReports);
+    const git = await run.git;
+    const runId = makeRunId(run.startedAt.toISOString(), randomBytes(3).toString('hex'), shard, merged);
+    const record = buildRunRecord(
+      report,
+      {
+        runId,
+        startedAt: run.startedAt.toISOString(),
+        endedAt: new Date().toISOString(),
+        root,
+        platform,
+        arch: process.arch,
+        cpus: os.availableParallelism?.() ?? os.cpus().length,
+        loadavgStart: run.loadavg,
+        loadavgEnd: os.loadavg(),
+        nodeVersion: process.version,
+        vitestVersion: vitest.version,
+        git: { commit: git?.commit ?? null, dirty: git?.dirty ?? null },
+        shard,
+        merged,
+        watch,
+        exitReason: reason,
+        vitestExitCode,
+        exitCode: currentExitCode(),
+      },
+      config,
+    );
+    const out: string[] = [];
+    const err: string[] = [];
+    try {
+      const written = writeRunRecord(root, this.recordsFolder(), record);
+      out.push(`flakeguard: run record ${toRelative(root, written)}`);
+    } catch (error) {
+      err.push(`flakeguard: could not write the run record under ${this.recordsFolder()}: ${(error as Error).message}`);
+    }
+    const github = writeGithubOutput(report, process.env, shard ? `flakeguard (shard ${shard.index}/${shard.count})` : 'flakeguard');
+    if (github?.summaryError) err.push(github.summaryError);
+    const screen = detectScreen(process.stdout);
+    for (const line of err) vitest.logger.error(line);
+    if (github?.annotations) vitest.logger.log(github.annotations.trimEnd());
+    vitest.logger.log(['', ...out, formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd()].join('\n'));
+  }
+
+  private async allowances(input: Parameters<typeof loadAllowancesForRun>[0]): Promise<AllowancesForRun> {
+    try {
+      return await loadAllowancesForRun(input);
+    } catch (error) {
+      const message = isFlakeguardError(error) ? error.message : `allowances could not be loaded (a flakeguard bug): ${(error as Error).stack ?? String(error)}`;
+      const notice: RecordedNotice = { level: 'error', message };
+      return { allowances: new Map(), notices: [notice] };
+    }
+  }
+}
