@@ -1,0 +1,142 @@
+/**
+ * One gate verdict per selected test, from its tries: under load (the main run), without load (a
+ * re-run when every loaded try failed) and alone (new tests, once, only it from its file).
+ * Pure: tries and the limit in, verdict and figures out.
+ */
+import { max, median } from 'simple-statistics';
+import { failureRateUpperBound, type FailureRateBound } from './failure-rate.js';
+
+export type GateVerdict = 'stable' | 'flaky' | 'failing' | 'order-dependent' | 'over-budget' | 'near-budget';
+
+export interface GateTry {
+  readonly state: 'passed' | 'failed' | 'skipped';
+  readonly durationMs: number;
+  readonly error?: string;
+}
+
+export interface GateLimit {
+  readonly limitMs: number;
+  readonly source: 'budget' | 'allowance';
+  readonly platformKey: string;
+  readonly allowanceId?: string;
+}
+
+export interface GateVerdictInput {
+  /** The main run: under load when load was on. */
+  readonly tries: readonly GateTry[];
+  readonly loaded: boolean;
+  /** Re-run without load, when every loaded try failed; null when not run. */
+  readonly idle: readonly GateTry[] | null;
+  /** New tests: run once alone; null when not run. */
+  readonly alone: readonly GateTry[] | null;
+  readonly limit: GateLimit;
+  /** Share of the limit at or above which a test is near budget (config budget.warnAt). */
+  readonly warnAt: number;
+  /** Why the test did not run at all (module error), when it did not. */
+  readonly notRunReason?: string;
+}
+
+export interface TryCount {
+  readonly passes: number;
+  readonly runs: number;
+}
+
+export interface GateTestResult {
+  readonly verdict: GateVerdict;
+  /** Flaky because of load: failed every loaded try, passed some without load. */
+  readonly loadSensitive: boolean;
+  readonly passes: number;
+  readonly runs: number;
+  readonly durationsMs: readonly number[];
+  readonly medianMs: number | null;
+  readonly maxMs: number | null;
+  /** Slowest passing try: what the budget is checked against. */
+  readonly maxPassingMs: number | null;
+  readonly failureRate: FailureRateBound | null;
+  readonly idle: TryCount | null;
+  readonly alone: TryCount | null;
+  readonly limit: GateLimit;
+  readonly warnAt: number;
+  /** First error of a failed try. */
+  readonly firstError: string | null;
+  /** One sentence: why this verdict, with figures. */
+  readonly reason: string;
+}
+
+const count = (tries: readonly GateTry[]): TryCount => ({ passes: tries.filter((t) => t.state === 'passed').length, runs: tries.length });
+const ms = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(2)}s` : `${Math.round(v)}ms`);
+
+export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
+  const { tries, limit, warnAt } = input;
+  const { passes, runs } = count(tries);
+  const durationsMs = tries.map((t) => Math.round(t.durationMs * 10) / 10);
+  const passing = tries.filter((t) => t.state === 'passed').map((t) => t.durationMs);
+  const maxPassingMs = passing.length > 0 ? max(passing) : null;
+  const idle = input.idle ? count(input.idle) : null;
+  const alone = input.alone ? count(input.alone) : null;
+  const firstError = [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed')?.error ?? null;
+  const base = {
+    passes,
+    runs,
+    durationsMs,
+    medianMs: durationsMs.length > 0 ? median(durationsMs) : null,
+    maxMs: durationsMs.length > 0 ? max(durationsMs) : null,
+    maxPassingMs,
+    failureRate: runs > 0 ? failureRateUpperBound(runs - passes, runs) : null,
+    idle,
+    alone,
+    limit,
+    warnAt,
+    firstError,
+  };
+  const under = input.loaded ? ' under load' : '';
+  const result = (verdict: GateVerdict, reason: string, loadSensitive = false): GateTestResult => ({ ...base, verdict, loadSensitive, reason });
+
+  if (runs === 0) return result('failing', `did not run: ${input.notRunReason ?? 'Vitest did not report it'}`);
+  if (passes === 0) {
+    if (idle && idle.passes > 0) {
+      return result('flaky', `load-sensitive: failed ${runs}/${runs} tries under load, passed ${idle.passes}/${idle.runs} without load`, true);
+    }
+    const without = idle ? `, and ${idle.runs - idle.passes}/${idle.runs} without load` : '';
+    return result('failing', `failed ${runs}/${runs} tries${under}${without}: a real failure, not a flake`);
+  }
+  if (passes < runs) return result('flaky', `failed ${runs - passes} of ${runs} tries${under}`);
+  if (alone && alone.passes < alone.runs) {
+    return result('order-dependent', `passes with its file (${passes}/${runs}) but failed alone (${alone.passes}/${alone.runs}): it needs state from another test`);
+  }
+  const limitText = `${ms(limit.limitMs)} (${limit.source === 'allowance' ? `allowance ${limit.allowanceId ?? ''}`.trim() : `${limit.platformKey} budget`})`;
+  if (maxPassingMs !== null && maxPassingMs > limit.limitMs) {
+    return result('over-budget', `slowest passing try ${ms(maxPassingMs)}${under} is over its limit ${limitText}`);
+  }
+  if (maxPassingMs !== null && maxPassingMs >= limit.limitMs * warnAt) {
+    return result('near-budget', `slowest try ${ms(maxPassingMs)}${under} is ${Math.round((maxPassingMs / limit.limitMs) * 100)}% of its limit ${limitText}; add the proposed allowance to this change`);
+  }
+  return result('stable', `${passes}/${runs} passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`);
+}
+
+export interface AllowanceProposal {
+  readonly file: string;
+  readonly fullName: string;
+  readonly limitMs: number;
+  readonly platformKey: string;
+  readonly reason: string;
+}
+
+/**
+ * The allowance to add for a near- or over-budget test: the slowest try with 50% headroom, rounded
+ * up to 100 ms, never below the budget it replaces.
+ */
+export function proposeAllowance(
+  test: { readonly file: string; readonly fullName: string },
+  result: GateTestResult,
+  budgetMs: number,
+  platform: string,
+  loadedWorkers: number,
+): AllowanceProposal | null {
+  if (result.verdict !== 'near-budget' && result.verdict !== 'over-budget') return null;
+  const slowest = result.maxPassingMs ?? result.maxMs ?? 0;
+  const limitMs = Math.max(budgetMs, Math.ceil((slowest * 1.5) / 100) * 100);
+  const load = loadedWorkers > 0 ? ` under load (${loadedWorkers} busy workers)` : ' without load';
+  const reason = `flakeguard gate: slowest of ${result.runs} tries ${ms(slowest)}, median ${ms(result.medianMs ?? 0)}${load} on ${platform}; budget ${ms(budgetMs)}; limit = slowest x 1.5`;
+  return { file: test.file, fullName: test.fullName, limitMs, platformKey: platform, reason };
+}
