@@ -170,8 +170,9 @@ export function parseConfig(text: string, fileName: string): Config {
   const where = makeLocator(fileName, lineCounter);
   const firstError = doc.errors[0];
   if (firstError) {
-    const pos = firstError.linePos?.[0];
-    const at = pos ? `${fileName}:${pos.line}:${pos.col}` : fileName;
+    // linePos is only filled in with prettyErrors; the offset is always there.
+    const pos = firstError.linePos?.[0] ?? lineCounter.linePos(firstError.pos[0]);
+    const at = `${fileName}:${pos.line}:${pos.col}`;
     throw new FlakeguardError('CONFIG_INVALID', `${at}: YAML syntax error: ${firstError.message.split('\n')[0]}; fix the YAML (see README "Config")`);
   }
   const contents = doc.contents;

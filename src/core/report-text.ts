@@ -61,7 +61,7 @@ export function formatFlaky(flaky: FlakyTest): string {
 }
 
 export function formatUnhandled(error: RecordedUnhandledError): string {
-  const from = error.file === null ? 'no test file named' : `from ${error.file}${error.test ? ` (test "${error.test}")` : ''}`;
+  const from = error.file === null ? '(Vitest named no test file)' : `from ${error.file}${error.test ? ` (test "${error.test}")` : ''}`;
   return `${error.type} ${from}: ${oneLine(error.message)}`;
 }
 

@@ -7,7 +7,8 @@ import { isFlakeguardError } from '../core/errors.js';
 
 export function toStartupError(error: unknown): unknown {
   if (!isFlakeguardError(error)) return error;
-  const surfaced = new Error(`${error.message}\nThe run stopped before any test started; fix the file and run again.`, { cause: error });
+  // No `cause`: Vitest would print the cause with its stack.
+  const surfaced = new Error(`${error.message}\nThe run stopped before any test started; fix the file and run again.`);
   surfaced.name = 'flakeguard';
   surfaced.stack = `${surfaced.name}: ${surfaced.message}`;
   return surfaced;

@@ -1,0 +1,44 @@
+/** Fixture projects for the reporter's end-to-end tests: a flakeguard.yaml, test files, our reporter. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import type { RunRecord } from '../../src/core/run-record.js';
+import { listRunRecords, readRunRecord } from '../../src/io/run-record-file.js';
+
+export const PLATFORM = process.platform;
+
+/** A test file body; `sleep(ms)` is in scope. */
+export function testFile(body: string): string {
+  return `import { describe, expect, test } from 'vitest';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+${body}
+`;
+}
+
+export async function reporterProject(
+  files: Record<string, string>,
+  options: { yaml?: string; vitestExtra?: string; git?: boolean } = {},
+): Promise<Fixture> {
+  return createFixture({
+    files: {
+      'vitest.config.ts': vitestConfigWithReporter(options.vitestExtra ?? ''),
+      ...(options.yaml === undefined ? {} : { 'flakeguard.yaml': options.yaml }),
+      ...files,
+    },
+    git: options.git ?? false,
+  });
+}
+
+/** The last non-empty line of a run's stdout (flakeguard's verdict line). */
+export function lastLine(stdout: string): string {
+  const lines = stdout.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((l) => l.trim() !== '');
+  return lines.at(-1) ?? '';
+}
+
+export function records(fixture: Fixture): RunRecord[] {
+  return listRunRecords(fixture.root, '.flakeguard/runs').map((f) => readRunRecord(f));
+}
+
+export function readText(fixture: Fixture, rel: string): string {
+  return readFileSync(path.join(fixture.root, rel), 'utf8');
+}
