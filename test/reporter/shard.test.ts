@@ -14,7 +14,7 @@ describe('reporter: sharded runs and merged reports', () => {
   let shard1: RunResult;
   let shard2: RunResult;
   let merged: RunResult;
-  let byKind: { shard1?: RunRecord; shard2?: RunRecord; merged?: RunRecord };
+  let byKind: { shard1: RunRecord | undefined; shard2: RunRecord | undefined; merged: RunRecord | undefined };
   let head: string;
   const reporters = ['--reporter=default', '--reporter=blob', `--reporter=${REPORTER_SOURCE}`];
 
