@@ -1,6 +1,183 @@
+/**
+ * `flakeguard gate`: runs the tests a change adds or edits several times under CPU load before
+ * merge and fails (exit 1) on any test that is not stable. Exit 2 when it could not run, 130 when
+ * interrupted. Results to stdout (table, or --json), progress and diagnostics to stderr.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveTestLimit } from '../core/budget.js';
+import type { Config } from '../core/config.js';
+import { parseDuration } from '../core/duration.js';
 import { FlakeguardError } from '../core/errors.js';
+import { computeGateReport, type GateReport } from '../core/gate-report.js';
+import { loadConfig } from '../io/config-file.js';
+import { resolveBaseRevision } from '../io/git.js';
+import { defaultWorkerCount } from '../io/load-workers.js';
+import { formatGateMarkdown, formatGateProgress, formatGateText } from './gate-format.js';
+import { prepareLimits } from './gate-limits.js';
+import { buildProposals } from './gate-proposals.js';
+import { runGate } from './gate-run.js';
+import { selectGateTests } from './gate-select.js';
+import { detectScreen } from './terminal.js';
 
-// Placeholder until the 'gate' command lands; replaced by its owner.
-export async function runGateCommand(_args: string[]): Promise<number> {
-  throw new FlakeguardError('USAGE', 'flakeguard gate is not built yet');
+const HELP = `flakeguard gate [--base <ref>] [--runs 5] [--load auto|<workers>|0] [--budget <duration>]
+                [--json] [--markdown <file>] [--write-allowances] [--root <dir>]
+
+Runs every test added or changed since the merge base of <ref> (default: the default branch,
+origin/HEAD) --runs times under synthetic CPU load, each new test once alone, and fails on any
+test that is not stable: flaky, failing, order-dependent, over or near its duration budget.
+  --load auto     one busy worker per CPU (default); <n> workers; 0 for no load
+  --budget <d>    the per-test budget instead of budget.test in flakeguard.yaml
+  --write-allowances  write the proposed allowances for near/over-budget tests
+Exit: 0 all stable (or nothing to run), 1 a test is not stable, 2 could not run, 130 interrupted.
+Docs: docs/gate.md`;
+
+interface GateArgs {
+  readonly base: string | undefined;
+  readonly runs: number;
+  readonly workers: number;
+  readonly budgetMs: number | null;
+  readonly json: boolean;
+  readonly markdown: string | null;
+  readonly writeAllowances: boolean;
+  readonly root: string;
+}
+
+function usage(message: string): FlakeguardError {
+  return new FlakeguardError('USAGE', `${message}; see flakeguard gate --help`);
+}
+
+export function parseGateArgs(args: string[]): GateArgs | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        base: { type: 'string' },
+        runs: { type: 'string', default: '5' },
+        load: { type: 'string', default: 'auto' },
+        budget: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        markdown: { type: 'string' },
+        'write-allowances': { type: 'boolean', default: false },
+        root: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    throw usage((error as Error).message);
+  }
+  if (values.help) return 'help';
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1 || runs > 1000) throw usage(`--runs "${values.runs}" must be a whole number from 1 to 1000`);
+  const load = values.load.trim();
+  const workers = load === 'auto' ? defaultWorkerCount() : Number(load);
+  if (!Number.isInteger(workers) || workers < 0 || workers > 256) throw usage(`--load "${values.load}" must be auto, 0 (no load) or a number of workers`);
+  let budgetMs: number | null = null;
+  if (values.budget !== undefined) {
+    const parsed = parseDuration(values.budget);
+    if (!parsed.ok) throw usage(`--budget ${parsed.message}`);
+    budgetMs = parsed.ms;
+  }
+  return {
+    base: values.base,
+    runs,
+    workers,
+    budgetMs,
+    json: values.json,
+    markdown: values.markdown ?? null,
+    writeAllowances: values['write-allowances'],
+    root: path.resolve(values.root ?? process.cwd()),
+  };
+}
+
+export async function runGateCommand(args: string[]): Promise<number> {
+  const parsed = parseGateArgs(args);
+  if (parsed === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const started = performance.now();
+  const loaded = loadConfig(parsed.root);
+  const root = loaded.file ? loaded.root : parsed.root;
+  const config: Config = parsed.budgetMs === null ? loaded.config : { ...loaded.config, budget: { ...loaded.config.budget, test: { kind: 'single', value: parsed.budgetMs } } };
+  const screen = detectScreen(process.stderr);
+  const step = (text: string): void => {
+    if (screen.live) process.stderr.write('\r\u001b[K');
+    process.stderr.write(`flakeguard gate: ${text}\n`);
+  };
+
+  const base = await resolveBaseRevision(root, parsed.base);
+  const selection = await selectGateTests(root, base.sha);
+  step(`${selection.selected.length} new or changed test${selection.selected.length === 1 ? '' : 's'} in ${selection.changedFiles} changed test file${selection.changedFiles === 1 ? '' : 's'} since ${base.ref} (${base.sha.slice(0, 10)})`);
+
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const platform = process.platform;
+    const limits = await prepareLimits({ root, config, platform, tests: selection.selected.map((s) => s.test) });
+    for (const w of limits.warnings) step(`warning: ${w}`);
+    const run =
+      selection.selected.length === 0
+        ? null
+        : await runGate({
+            root,
+            config,
+            platform,
+            selected: selection.selected,
+            runs: parsed.runs,
+            workers: parsed.workers,
+            signal: controller.signal,
+            limitFor: limits.limitFor,
+            onStep: step,
+            onProgress: (phase, line, index) => {
+              const text = formatGateProgress({
+                phase,
+                testIndex: index,
+                tests: selection.selected.length,
+                attempt: line.attempt,
+                runs: line.runs,
+                name: `${line.file} > ${line.fullName}`,
+                state: line.state,
+                elapsedMs: performance.now() - started,
+                load: phase === 'under load' ? parsed.workers : 0,
+              });
+              if (screen.live) process.stderr.write(`\r\u001b[K${text.slice(0, Math.max(20, screen.columns - 1))}`);
+              else process.stderr.write(`${text}\n`);
+            },
+          });
+    if (screen.live) process.stderr.write('\r\u001b[K');
+    const tests = run?.tests ?? [];
+    const proposals = buildProposals({ root, config, platform, tests, selected: selection.selected, workers: run ? parsed.workers : 0, write: parsed.writeAllowances });
+    const report: GateReport = computeGateReport({
+      base: base.sha,
+      baseRef: base.ref,
+      runs: parsed.runs,
+      platform,
+      vitestVersion: run?.vitestVersion ?? null,
+      load: run?.load ?? { workers: 0, pids: [], cpus: defaultWorkerCount(), loadavgBefore: null, loadavgAfter: null, workersMachineShare: null, testsCpuShare: null },
+      tests,
+      notRun: selection.notRun.map((n) => ({ file: n.test.file, name: n.test.fullName, line: n.test.line, reason: n.reason })),
+      unchanged: selection.unchanged,
+      proposals: await proposals,
+      notices: [...selection.notices, ...limits.notices, ...(run?.notices ?? [])],
+      wallMs: performance.now() - started,
+    });
+    if (parsed.markdown !== null) writeFileSync(path.resolve(parsed.markdown), formatGateMarkdown(report));
+    if (parsed.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else if (selection.selected.length === 0) process.stdout.write(`flakeguard gate: no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)}); nothing to run\n`);
+    else process.stdout.write(formatGateText(report, detectScreen(process.stdout)));
+    return report.verdict === 'pass' ? 0 : 1;
+  } catch (error) {
+    if (controller.signal.aborted) throw new FlakeguardError('INTERRUPTED', 'interrupted; the test runs and the load were stopped', { exitCode: 130 });
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
 }

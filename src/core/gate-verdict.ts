@@ -104,7 +104,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   if (alone && alone.passes < alone.runs) {
     return result('order-dependent', `passes with its file (${passes}/${runs}) but failed alone (${alone.passes}/${alone.runs}): it needs state from another test`);
   }
-  const limitText = `${ms(limit.limitMs)} (${limit.source === 'allowance' ? `allowance ${limit.allowanceId ?? ''}`.trim() : `${limit.platformKey} budget`})`;
+  const limitText = `${ms(limit.limitMs)} (${limit.source === 'allowance' ? `allowance ${limit.allowanceId ?? ''}`.trim() : limit.platformKey === 'all' ? 'budget' : `${limit.platformKey} budget`})`;
   if (maxPassingMs !== null && maxPassingMs > limit.limitMs) {
     return result('over-budget', `slowest passing try ${ms(maxPassingMs)}${under} is over its limit ${limitText}`);
   }
@@ -136,7 +136,7 @@ export function proposeAllowance(
   if (result.verdict !== 'near-budget' && result.verdict !== 'over-budget') return null;
   const slowest = result.maxPassingMs ?? result.maxMs ?? 0;
   const limitMs = Math.max(budgetMs, Math.ceil((slowest * 1.5) / 100) * 100);
-  const load = loadedWorkers > 0 ? ` under load (${loadedWorkers} busy workers)` : ' without load';
+  const load = loadedWorkers > 0 ? ` under load (${loadedWorkers} busy worker${loadedWorkers === 1 ? '' : 's'})` : ' without load';
   const reason = `flakeguard gate: slowest of ${result.runs} tries ${ms(slowest)}, median ${ms(result.medianMs ?? 0)}${load} on ${platform}; budget ${ms(budgetMs)}; limit = slowest x 1.5`;
   return { file: test.file, fullName: test.fullName, limitMs, platformKey: platform, reason };
 }
