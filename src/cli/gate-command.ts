@@ -120,7 +120,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     const platform = process.platform;
-    const limits = await prepareLimits({ root, config, platform, tests: selection.selected.map((s) => s.test) });
+    const limits = await prepareLimits({ root, config, platform, tests: selection.selected.map((s) => s.test), today: new Date().toISOString().slice(0, 10) });
     for (const w of limits.warnings) step(`warning: ${w}`);
     const run =
       selection.selected.length === 0

@@ -1,10 +1,13 @@
 /**
  * The duration limit of each selected test: its allowance when one applies (an allowance added in
  * this change counts: that is how a near-budget test stops failing the gate), else the budget.
+ * Allowances are found the way the reporter finds them (io/allowances-for-run.ts).
  */
 import { resolveTestLimit, type TestLimit } from '../core/budget.js';
 import type { Config } from '../core/config.js';
+import { makeTestKey } from '../core/run-record.js';
 import type { SourceTest } from '../core/test-source.js';
+import { loadAllowancesForRun } from '../io/allowances-for-run.js';
 
 export interface GateLimits {
   readonly limitFor: (test: SourceTest) => TestLimit;
@@ -17,7 +20,22 @@ export async function prepareLimits(input: {
   readonly config: Config;
   readonly platform: string;
   readonly tests: readonly SourceTest[];
+  readonly today: string;
 }): Promise<GateLimits> {
   const { config, platform } = input;
-  return { limitFor: () => resolveTestLimit({ config, platform }), notices: [], warnings: [] };
+  const allowances = await loadAllowancesForRun({
+    root: input.root,
+    config,
+    platform,
+    today: input.today,
+    tests: input.tests.map((t) => ({ file: t.file, fullName: t.fullName, line: t.line })),
+  });
+  return {
+    limitFor: (test) => {
+      const applied = allowances.applied.get(makeTestKey(test.file, test.fullName));
+      return resolveTestLimit({ config, platform, allowance: applied ? { id: applied.id, budget: applied.budget } : undefined });
+    },
+    notices: allowances.notices,
+    warnings: allowances.warnings,
+  };
 }

@@ -3,8 +3,6 @@
  * --write-allowances, the entry written into the allowance file next to the test, replacing the
  * gate's earlier proposal for the same test (same id), so it ships in the same change.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { allowanceFileFor } from '../core/allowance.js';
 import { insertEntry, removeEntries, serializeEntry, type NewAllowanceEntry } from '../core/allowance-edit.js';
 import { resolveTestLimit } from '../core/budget.js';
@@ -15,7 +13,7 @@ import { proposeAllowance } from '../core/gate-verdict.js';
 import type { PlatformKey } from '../core/platform-value.js';
 import type { SelectedTest } from '../core/test-selection.js';
 import type { SourceTest } from '../core/test-source.js';
-import { writeFileAtomic } from '../io/atomic-write.js';
+import { readAllowanceText, writeAllowanceFile } from '../io/allowance-store.js';
 
 export interface ProposalInput {
   readonly root: string;
@@ -53,10 +51,9 @@ export async function buildProposals(input: ProposalInput): Promise<GateProposal
     const storeFile = allowanceFileFor(input.config.allowances, t.file);
     let written = false;
     if (input.write) {
-      const abs = path.join(input.root, storeFile);
-      const before = existsSync(abs) ? readFileSync(abs, 'utf8') : '';
+      const before = readAllowanceText(input.root, storeFile);
       const without = before === '' ? '' : removeEntries(before, new Set([entry.id]), storeFile);
-      writeFileAtomic(abs, insertEntry(without, entry, storeFile));
+      writeAllowanceFile(input.root, storeFile, insertEntry(without, entry, storeFile));
       written = true;
     }
     proposals.push({
