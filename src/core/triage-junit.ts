@@ -1,0 +1,118 @@
+/**
+ * JUnit XML (Vitest's `--reporter=junit`, and the common Jest/Surefire shape) as observations.
+ * A small tolerant XML reader: tags, attributes in either quote, self-closing tags, comments,
+ * CDATA, processing instructions and the five named entities plus numeric ones. It reads what it
+ * can and stops at a cut-off; it never throws. Vitest writes a suite or hook failure as a
+ * testcase named after the suite, and an import error as a testcase named after the file.
+ */
+import type { ObservedState, ObservedTest } from './triage-types.js';
+
+const TOKEN = /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>|<(\/?)([A-Za-z_][\w:.-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g;
+const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+const MESSAGE_LIMIT = 2000;
+
+export function decodeXmlEntities(text: string): string {
+  return text.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-fA-F]+);/g, (whole, name: string) => {
+    switch (name) {
+      case 'lt':
+        return '<';
+      case 'gt':
+        return '>';
+      case 'amp':
+        return '&';
+      case 'quot':
+        return '"';
+      case 'apos':
+        return "'";
+      default: {
+        const code = name.startsWith('#x') ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
+        return Number.isInteger(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      }
+    }
+  });
+}
+
+function attributes(source: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of source.matchAll(ATTR)) out[m[1] ?? ''] = decodeXmlEntities(m[2] ?? m[3] ?? '');
+  return out;
+}
+
+interface OpenCase {
+  readonly attrs: Record<string, string>;
+  state: ObservedState;
+  errors: string[];
+  text: string;
+  inProblem: boolean;
+}
+
+export function readJunitReport(xml: string, input: string, mapFile: (path: string) => string): ObservedTest[] {
+  const out: ObservedTest[] = [];
+  let current: OpenCase | null = null;
+  let lastIndex = 0;
+  const close = (c: OpenCase): void => {
+    const classname = c.attrs['classname'] ?? c.attrs['file'] ?? '';
+    const rawName = c.attrs['name'] ?? '';
+    const wholeFile = rawName === classname && classname !== '';
+    const time = Number(c.attrs['time']);
+    const file = classname === '' ? null : mapFile(classname);
+    out.push({
+      kind: wholeFile ? 'file' : 'test',
+      file,
+      name: wholeFile ? '' : rawName,
+      line: null,
+      state: c.state,
+      durationMs: Number.isFinite(time) ? time * 1000 : null,
+      errors: c.errors.map((e) => e.slice(0, MESSAGE_LIMIT)),
+      limitMs: null,
+      source: 'junit',
+      origin: `${input}: testcase classname="${classname}" name="${rawName}"${c.state === 'failed' ? ' <failure>' : ''}`,
+    });
+  };
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(xml); m !== null; m = TOKEN.exec(xml)) {
+    const between = xml.slice(lastIndex, m.index);
+    lastIndex = TOKEN.lastIndex;
+    if (current?.inProblem) current.text += decodeXmlEntities(between);
+    if (m[1] !== undefined) {
+      if (current?.inProblem) current.text += m[1];
+      continue;
+    }
+    const tag = m[3];
+    if (tag === undefined) continue;
+    const closing = m[2] === '/';
+    const selfClosing = m[5] === '/';
+    if (tag === 'testcase') {
+      if (closing) {
+        if (current) close(current);
+        current = null;
+      } else {
+        if (current) close(current);
+        current = { attrs: attributes(m[4] ?? ''), state: 'passed', errors: [], text: '', inProblem: false };
+        if (selfClosing) {
+          close(current);
+          current = null;
+        }
+      }
+    } else if (current && (tag === 'failure' || tag === 'error')) {
+      if (closing) {
+        if (current.text.trim() !== '') current.errors.push(current.text.trim());
+        current.inProblem = false;
+        current.text = '';
+      } else {
+        const attrs = attributes(m[4] ?? '');
+        current.state = 'failed';
+        if (selfClosing) current.errors.push(attrs['message'] ?? `${tag}`);
+        else {
+          current.inProblem = true;
+          current.text = '';
+          if (attrs['message'] !== undefined && attrs['message'] !== '') current.errors.push(attrs['message']);
+        }
+      }
+    } else if (current && tag === 'skipped' && !closing) {
+      current.state = 'skipped';
+    }
+  }
+  // A testcase open at a cut-off is not complete: it is left out.
+  return out;
+}
