@@ -1,0 +1,105 @@
+import { readdirSync, readlinkSync } from 'node:fs';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../src/core/gate-report.js';
+import { isProcessAlive } from '../../src/io/load-workers.js';
+import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
+
+// Needs `npm run build`. The load workers and Vitest processes are gone after every ending.
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function gone(pids: readonly number[]): Promise<number[]> {
+  for (let i = 0; i < 40; i += 1) {
+    if (!pids.some(isProcessAlive)) return [];
+    await sleep(50);
+  }
+  return pids.filter(isProcessAlive);
+}
+
+/** Processes whose working directory is inside the fixture (the Vitest child and its workers). */
+function processesIn(root: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(root)) pids.push(Number(entry));
+    } catch {
+      // gone or not ours
+    }
+  }
+  return pids;
+}
+
+const startedPids = (stderr: string): number[] => {
+  const m = /load: started \d+ busy workers? \(pids ([\d, ]+)\)/.exec(stderr);
+  return m?.[1] ? m[1].split(', ').map(Number) : [];
+};
+
+describe('flakeguard gate: endings', () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await createFixture({ git: true, files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" } });
+    await fx.git(['checkout', '-q', '-b', 'feature']);
+    fx.write('test/a.test.ts', "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\n");
+    await fx.git(['commit', '-qam', 'a new test']);
+  });
+  afterAll(() => fx.remove());
+
+  it('a missing base ref stops with exit 2 and the fetch command', async () => {
+    const r = await fx.flakeguard(['gate', '--base', 'origin/main']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('git fetch --no-tags --depth=50 origin main');
+  });
+
+  it('nothing new since the base: says so, exit 0', async () => {
+    const r = await fx.flakeguard(['gate', '--base', 'HEAD']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('no new or changed tests since HEAD');
+  });
+
+  it('success: exit 0, the load workers are gone', async () => {
+    const r = await fx.flakeguard(['gate', '--load', '2', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as GateReport;
+    expect(report.tests.map((t) => [t.name, t.selection, t.verdict])).toEqual([['adds', 'new', 'stable']]);
+    expect(report.load.pids).toHaveLength(2);
+    expect(await gone(report.load.pids)).toEqual([]);
+  });
+
+  it('Vitest cannot start (custom runner in the config): exit 2, load stopped', async () => {
+    fx.write('vitest.config.ts', "export default { test: { runner: './my-runner.ts' } };\n");
+    try {
+      const r = await fx.flakeguard(['gate', '--load', '2']);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('sets test.runner (');
+      const pids = startedPids(r.stderr);
+      expect(pids).toHaveLength(2);
+      expect(await gone(pids)).toEqual([]);
+      fx.write('vitest.config.ts', "throw new Error('config boom');\n");
+      const crash = await fx.flakeguard(['gate', '--load', '1']);
+      expect(crash.exitCode).toBe(2);
+      expect(crash.stderr).toContain('config boom');
+      expect(await gone(startedPids(crash.stderr))).toEqual([]);
+    } finally {
+      fx.write('vitest.config.ts', 'export default {};\n');
+    }
+  });
+
+  it('Ctrl-C: exit 130, no load worker and no Vitest process left', async () => {
+    fx.write('test/slow.test.ts', "import { it } from 'vitest';\nit('waits', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n");
+    const child = execa(process.execPath, [CLI_BUILT, 'gate', '--load', '2'], { cwd: fx.root, reject: false, env: { CI: 'true', NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += String(d);
+    });
+    for (let i = 0; i < 200 && !stderr.includes('try 1/5'); i += 1) await sleep(50);
+    expect(stderr).toContain('try 1/5');
+    const pids = startedPids(stderr);
+    expect(pids.every(isProcessAlive)).toBe(true);
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(await gone(pids)).toEqual([]);
+    expect(await gone(processesIn(fx.root))).toEqual([]);
+  });
+});

@@ -1,0 +1,139 @@
+/** Fixture sources for the gate's end-to-end tests: a base commit on main, then a branch. */
+import { createFixture, type Fixture } from '../helpers/fixture.js';
+
+export const CONFIG = `budget:
+  test: 500ms
+  warnAt: 80%
+`;
+
+export const BASE_FILES: Record<string, string> = {
+  'flakeguard.yaml': CONFIG,
+  'test/cart.test.ts': `import { describe, expect, it } from 'vitest';
+
+describe('cart', () => {
+  it('keeps items', () => {
+    expect(['apple'].length).toBe(1);
+  });
+  it('to be renamed', () => {
+    expect(2 + 2).toBe(4);
+  });
+  it('edited', () => {
+    expect('a').toBe('a');
+  });
+});
+`,
+  'test/old.test.ts': `import { expect, it } from 'vitest';
+
+it('travels', () => {
+  expect([1, 2, 3].includes(2)).toBe(true);
+});
+it('stays', () => {
+  expect(true).toBe(true);
+});
+`,
+  'test/session.test.ts': `import { expect, it } from 'vitest';
+
+let user: string | null = null;
+it('logs in', () => {
+  user = 'ann';
+  expect(user).toBe('ann');
+});
+`,
+};
+
+/** A counter on disk (ignored by git), so a test fails on a fixed set of tries: 2 and 5. */
+const COUNTER = `function nextTry(name: string): number {
+  mkdirSync('.flakeguard', { recursive: true });
+  const file = '.flakeguard/counter-' + name;
+  const n = existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0;
+  writeFileSync(file, String(n + 1));
+  return n + 1;
+}`;
+
+export const BRANCH_FILES: Record<string, string> = {
+  'test/cart.test.ts': `import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+${COUNTER}
+
+describe('cart', () => {
+  it('keeps items', () => {
+    expect(['apple'].length).toBe(1);
+  });
+  it('adds numbers', () => {
+    expect(2 + 2).toBe(4);
+  });
+  it('edited', () => {
+    expect('a'.toUpperCase()).toBe('A');
+  });
+  it('totals the cart', () => {
+    expect([1, 2, 3].reduce((a, b) => a + b, 0)).toBe(6);
+  });
+  it('confirms the payment', () => {
+    const n = nextTry('payment');
+    expect(n === 2 || n === 5, 'payment confirmation raced the webhook').toBe(false);
+  });
+  it('rejects an expired coupon', () => {
+    expect({ valid: true }, 'the coupon check is broken').toEqual({ valid: false });
+  });
+});
+`,
+  'test/old.test.ts': `import { expect, it } from 'vitest';
+
+it('stays', () => {
+  expect(true).toBe(true);
+});
+`,
+  'test/new-home.test.ts': `import { expect, it } from 'vitest';
+
+it('travels', () => {
+  expect([1, 2, 3].includes(2)).toBe(true);
+});
+`,
+  'test/session.test.ts': `import { expect, it } from 'vitest';
+
+let user: string | null = null;
+it('logs in', () => {
+  user = 'ann';
+  expect(user).toBe('ann');
+});
+it('shows the user', () => {
+  expect(user, 'needs the login of the test before').toBe('ann');
+});
+`,
+  // Work against a deadline: busy for 300 ms, then check the share of a CPU this process got. Idle
+  // (even on a shared 2-core machine) it gets 0.5-0.8; with 8 busy workers on 2 CPUs about 0.2.
+  'test/render.test.ts': `import { expect, it } from 'vitest';
+
+it('renders the frame in time', () => {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  let x = 0;
+  while (performance.now() - start < 300) x += Math.sqrt(x + 1);
+  const used = process.cpuUsage(cpu);
+  const share = (used.user + used.system) / 1000 / (performance.now() - start);
+  expect(share, 'CPU share during the frame').toBeGreaterThan(0.33);
+});
+`,
+  'test/slow.test.ts': `import { expect, it } from 'vitest';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+it('exports the report', async () => {
+  await sleep(700);
+  expect(1).toBe(1);
+});
+it('imports the catalogue', async () => {
+  await sleep(420);
+  expect(1).toBe(1);
+});
+`,
+};
+
+export async function createGateFixture(): Promise<Fixture> {
+  const fixture = await createFixture({ git: true, files: BASE_FILES });
+  await fixture.git(['checkout', '-q', '-b', 'feature']);
+  for (const [rel, content] of Object.entries(BRANCH_FILES)) fixture.write(rel, content);
+  await fixture.git(['add', '-A']);
+  await fixture.git(['commit', '-qm', 'branch: new and changed tests']);
+  return fixture;
+}

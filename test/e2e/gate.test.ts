@@ -1,0 +1,104 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../src/core/gate-report.js';
+import { isProcessAlive } from '../../src/io/load-workers.js';
+import type { Fixture, RunResult } from '../helpers/fixture.js';
+import { createGateFixture } from './gate-fixtures.js';
+
+// Needs `npm run build`. One gate run over every scenario; the assertions read its --json output.
+describe('flakeguard gate on a branch with new, changed, renamed and moved tests', () => {
+  let fixture: Fixture;
+  let run: RunResult;
+  let report: GateReport;
+  const byName = (name: string) => report.tests.find((t) => t.name === name || t.name.endsWith(` > ${name}`));
+
+  beforeAll(async () => {
+    fixture = await createGateFixture();
+    run = await fixture.flakeguard(['gate', '--load', '8', '--json', '--markdown', 'gate.md']);
+    report = JSON.parse(run.stdout) as GateReport;
+  });
+  afterAll(() => fixture.remove());
+
+  it('exits 1 with a versioned JSON report against the merge base', async () => {
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(report).toMatchObject({ version: 1, verdict: 'fail', runs: 5, base: (await fixture.git(['merge-base', 'main', 'HEAD'])).trim() });
+  });
+
+  it('selects new, changed, renamed and moved tests and leaves unchanged ones out', () => {
+    const selection = Object.fromEntries(report.tests.map((t) => [`${t.file} > ${t.name}`, t.selection]));
+    expect(selection).toEqual({
+      'test/cart.test.ts > cart > adds numbers': 'renamed',
+      'test/cart.test.ts > cart > edited': 'changed',
+      'test/cart.test.ts > cart > totals the cart': 'new',
+      'test/cart.test.ts > cart > confirms the payment': 'new',
+      'test/cart.test.ts > cart > rejects an expired coupon': 'new',
+      'test/new-home.test.ts > travels': 'moved',
+      'test/render.test.ts > renders the frame in time': 'new',
+      'test/session.test.ts > shows the user': 'new',
+      'test/slow.test.ts > exports the report': 'new',
+      'test/slow.test.ts > imports the catalogue': 'new',
+    });
+    expect(byName('adds numbers')?.previous).toEqual({ file: 'test/cart.test.ts', name: 'cart > to be renamed' });
+    expect(byName('travels')?.previous).toEqual({ file: 'test/old.test.ts', name: 'travels' });
+  });
+
+  it('gives each test its verdict with passes, tries and durations', () => {
+    const verdicts = Object.fromEntries(report.tests.map((t) => [t.name, t.verdict]));
+    expect(verdicts).toEqual({
+      'cart > adds numbers': 'stable',
+      'cart > edited': 'stable',
+      'cart > totals the cart': 'stable',
+      'cart > confirms the payment': 'flaky',
+      'cart > rejects an expired coupon': 'failing',
+      travels: 'stable',
+      'renders the frame in time': 'flaky',
+      'shows the user': 'order-dependent',
+      'exports the report': 'over-budget',
+      'imports the catalogue': 'near-budget',
+    });
+    expect(byName('confirms the payment')).toMatchObject({ passes: 3, runs: 5, loadSensitive: false });
+    expect(byName('confirms the payment')?.durationsMs).toHaveLength(5);
+    expect(byName('rejects an expired coupon')).toMatchObject({ passes: 0, idle: { passes: 0, runs: 5 } });
+    expect(byName('renders the frame in time')).toMatchObject({ loadSensitive: true, passes: 0, runs: 5 });
+    expect(byName('renders the frame in time')?.idle?.passes).toBeGreaterThan(0);
+    expect(byName('shows the user')).toMatchObject({ passes: 5, alone: { passes: 0, runs: 1 } });
+    const stable = byName('totals the cart');
+    expect(stable).toMatchObject({ passes: 5, runs: 5, failureRateText: '5/5 passed: failure rate below 45.1% at 95% confidence' });
+    expect(byName('imports the catalogue')?.maxMs).toBeGreaterThanOrEqual(400);
+    expect(byName('exports the report')?.maxMs).toBeGreaterThan(500);
+  });
+
+  it('proposes allowances for the near- and over-budget tests', () => {
+    expect(report.proposals.map((p) => [p.name, p.storeFile, p.written])).toEqual([
+      ['exports the report', 'allowances/test/slow.test.ts.yaml', false],
+      ['imports the catalogue', 'allowances/test/slow.test.ts.yaml', false],
+    ]);
+    expect(report.proposals[1]?.yaml).toMatch(/budget: \{ linux: \d+(\.\d+)?m?s \}/);
+  });
+
+  it('reports the load it made and leaves no worker behind', () => {
+    expect(report.load.workers).toBe(8);
+    expect(report.load.pids).toHaveLength(8);
+    expect(report.load.pids.filter(isProcessAlive)).toEqual([]);
+    expect(report.load.testsCpuShare).toBeGreaterThan(0);
+  });
+
+  it('writes the Markdown summary', () => {
+    const md = readFileSync(path.join(fixture.root, 'gate.md'), 'utf8');
+    expect(md).toContain('### flakeguard gate: failed');
+    expect(md).toContain('| flaky (load-sensitive) |');
+  });
+
+  it('after --write-allowances, the near-budget test passes the gate', async () => {
+    // One try each is enough here: the point is the limit, not the flakiness.
+    const written = await fixture.flakeguard(['gate', '--load', '0', '--runs', '1', '--json', '--write-allowances']);
+    const second = JSON.parse(written.stdout) as GateReport;
+    expect(second.proposals.every((p) => p.written)).toBe(true);
+    expect(existsSync(path.join(fixture.root, 'allowances/test/slow.test.ts.yaml'))).toBe(true);
+    const again = JSON.parse((await fixture.flakeguard(['gate', '--load', '0', '--runs', '1', '--json'])).stdout) as GateReport;
+    const catalogue = again.tests.find((t) => t.name === 'imports the catalogue');
+    expect(catalogue).toMatchObject({ verdict: 'stable', limitSource: 'allowance' });
+    expect(again.tests.find((t) => t.name === 'exports the report')).toMatchObject({ verdict: 'stable', limitSource: 'allowance' });
+  });
+});
