@@ -65,10 +65,34 @@ export function matchAllowances({ allowances, tests, renames }: MatchInput): All
   const patterned = tests.map((t, i) => [t, i] as const).filter(([t]) => t.namePattern !== undefined);
   const byPrint = group(tests, (t) => t.fingerprint);
 
-  const exactCandidates = (a: MatchAllowance, file: string): number[] => {
-    const named = byName.get(nameKey(file, a.test)) ?? [];
-    if (named.length > 0) return named;
-    return patterned.filter(([t]) => t.file === file && t.namePattern?.test(a.test)).map(([, i]) => i);
+  const exactCandidates = (a: MatchAllowance, file: string): number[] => byName.get(nameKey(file, a.test)) ?? [];
+  const patternCandidates = (a: MatchAllowance, file: string): number[] =>
+    patterned.filter(([t]) => t.file === file && t.namePattern?.test(a.test)).map(([, i]) => i);
+
+  /**
+   * A `.each` template read from source stands for all its rows: allowances for different rows
+   * share it; two for the same row are ambiguous.
+   */
+  const settleRows = (file: (a: MatchAllowance) => string | undefined, kind: MatchKind): void => {
+    const rows = new Map<string, string[]>();
+    const wants = new Map<string, number[]>();
+    for (const a of open()) {
+      const f = file(a);
+      if (f === undefined) continue;
+      const candidates = patternCandidates(a, f);
+      if (candidates.length === 0) continue;
+      wants.set(a.id, candidates);
+      const row = `${candidates.join(',')}\u0000${a.test}`;
+      rows.set(row, [...(rows.get(row) ?? []), a.id]);
+    }
+    for (const [id, candidates] of wants) {
+      const a = byId.get(id) as MatchAllowance;
+      const rivals = rows.get(`${candidates.join(',')}\u0000${a.test}`) ?? [];
+      if (candidates.length > 1) results.set(id, { kind: 'ambiguous', id, candidates, why: `${candidates.length} .each templates in the file fit this name` });
+      else if (rivals.length > 1) results.set(id, { kind: 'ambiguous', id, candidates, why: `allowances ${rivals.join(', ')} all point to this row` });
+      else results.set(id, { kind, id, test: candidates[0] as number });
+    }
+    for (const r of results.values()) if (r.kind !== 'ambiguous' && r.kind !== 'orphan') claimed.add(r.test);
   };
 
   /** Gives each test wanted by exactly one open allowance to it; marks contested ones ambiguous. */
@@ -116,6 +140,7 @@ export function matchAllowances({ allowances, tests, renames }: MatchInput): All
   };
 
   stage((a) => exactCandidates(a, a.file), () => 'exact', 'in the file have this name');
+  settleRows((a) => a.file, 'exact');
   stage(
     (a) => (a.fingerprint === null ? null : (byPrint.get(a.fingerprint) ?? []).filter((t) => tests[t]?.file === a.file)),
     () => 'renamed',
@@ -138,6 +163,7 @@ export function matchAllowances({ allowances, tests, renames }: MatchInput): All
     () => 'git-renamed',
     'in the renamed file have this name',
   );
+  settleRows((a) => renames.get(a.file), 'git-renamed');
   return allowances.map((a) => results.get(a.id) ?? { kind: 'orphan', id: a.id });
 }
 

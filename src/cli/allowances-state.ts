@@ -1,0 +1,67 @@
+/**
+ * What every `flakeguard allowances` subcommand starts from: the config, the store, the tests read
+ * from source (all test files plus the files the allowances name), and how each allowance resolves.
+ */
+import { buildUniverse } from '../core/allowance-universe.js';
+import { resolveAllowances, type Resolution, type UniverseTest } from '../core/allowance-resolve.js';
+import type { Config } from '../core/config.js';
+import type { SourceTest } from '../core/test-source.js';
+import { loadAllowanceStore, type AllowanceStore } from '../io/allowance-store.js';
+import { loadConfig } from '../io/config-file.js';
+import { gitRenamesSince } from '../io/git-renames.js';
+import { listRunRecords, readRunRecord } from '../io/run-record-file.js';
+import { findTestFiles, readSourceTests } from '../io/source-files.js';
+
+export interface AllowanceState {
+  readonly root: string;
+  readonly config: Config;
+  readonly store: AllowanceStore;
+  readonly sources: ReadonlyMap<string, readonly SourceTest[]>;
+  readonly sourceProblems: readonly string[];
+  readonly universe: readonly UniverseTest[];
+  readonly resolutions: readonly Resolution[];
+  readonly today: string;
+}
+
+export function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+export async function gatherAllowanceState(cwd: string): Promise<AllowanceState> {
+  const { config, root } = loadConfig(cwd);
+  const store = loadAllowanceStore(root, config.allowances);
+  const files = new Set([...findTestFiles(root), ...store.allowances.map((a) => a.file)]);
+  const read = readSourceTests(root, files);
+  const universe = buildUniverse([], read.tests);
+  const today = todayUtc();
+  let resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames: new Map(), today });
+  const lost = resolutions.filter((r) => r.match.kind === 'orphan');
+  if (lost.length > 0) {
+    const renames = await gitRenamesSince(root, [...new Set(lost.map((r) => r.allowance.at.storeFile))]);
+    if (lost.some((r) => renames.has(r.allowance.file))) {
+      resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames, today });
+    }
+  }
+  return { root, config, store, sources: read.tests, sourceProblems: read.problems, universe, resolutions, today };
+}
+
+/**
+ * The last measured duration of each test key, from the newest run records (the newest record
+ * that has the test wins; up to 10 records are read, so every shard of the last run counts).
+ */
+export function lastDurations(root: string, folder: string, keys: ReadonlySet<string>, warn: (line: string) => void): Map<string, number> {
+  const found = new Map<string, number>();
+  if (keys.size === 0) return found;
+  const records = listRunRecords(root, folder).reverse().slice(0, 10);
+  for (const file of records) {
+    try {
+      for (const t of readRunRecord(file).tests) {
+        if (keys.has(t.key) && !found.has(t.key) && t.durationMs !== null) found.set(t.key, t.durationMs);
+      }
+    } catch (error) {
+      warn(`flakeguard: skipped a run record: ${(error as Error).message}`);
+    }
+    if (found.size === keys.size) break;
+  }
+  return found;
+}

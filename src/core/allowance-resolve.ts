@@ -1,0 +1,84 @@
+/**
+ * From allowances and the tests that exist now to what applies and what to tell people: the
+ * notices (an allowance followed a renamed or moved test) and the warnings (orphans, expired,
+ * ambiguous, invalid entries). Shared by the reporter seam and `flakeguard allowances`.
+ */
+import { formatWhere, isExpired, type Allowance, type AllowanceProblem } from './allowance.js';
+import { matchAllowances, type AllowanceMatch, type MatchKind, type MatchTest } from './allowance-match.js';
+
+export interface UniverseTest extends MatchTest {
+  /** False for a test read from source only (its file is not part of this run). */
+  readonly inRun: boolean;
+  readonly line: number | null;
+}
+
+export interface Resolution {
+  readonly allowance: Allowance;
+  readonly match: AllowanceMatch;
+  /** The test it applies to (null when orphan or ambiguous). */
+  readonly test: UniverseTest | null;
+  readonly kind: MatchKind | null;
+  readonly expired: boolean;
+}
+
+export interface ResolveInput {
+  readonly allowances: readonly Allowance[];
+  readonly tests: readonly UniverseTest[];
+  readonly renames: ReadonlyMap<string, string>;
+  /** YYYY-MM-DD */
+  readonly today: string;
+}
+
+export function resolveAllowances({ allowances, tests, renames, today }: ResolveInput): Resolution[] {
+  const matches = matchAllowances({ allowances, tests, renames });
+  return allowances.map((allowance, i) => {
+    const match = matches[i] as AllowanceMatch;
+    const test = 'test' in match ? (tests[match.test] ?? null) : null;
+    const kind = 'test' in match ? match.kind : null;
+    return { allowance, match, test, kind, expired: isExpired(allowance, today) };
+  });
+}
+
+const q = (text: string): string => JSON.stringify(text);
+
+/** The notice for an allowance that applies through anything but an exact match, else null. */
+export function formatFollowNotice(r: Resolution): string {
+  const { allowance: a, test } = r;
+  if (!test || r.kind === null || r.kind === 'exact') return '';
+  const tail = '; run flakeguard allowances migrate to record the new name';
+  switch (r.kind) {
+    case 'renamed':
+      return `allowance ${a.id} follows renamed test: ${q(a.test)} -> ${q(test.fullName)}${tail}`;
+    case 'moved':
+      return `allowance ${a.id} follows moved test ${q(a.test)}: ${a.file} -> ${test.file}${tail}`;
+    case 'moved-renamed':
+      return `allowance ${a.id} follows moved and renamed test: ${q(a.test)} in ${a.file} -> ${q(test.fullName)} in ${test.file}${tail}`;
+    case 'git-renamed':
+      return `allowance ${a.id} follows test ${q(a.test)} into the file git renamed: ${a.file} -> ${test.file}${tail}`;
+    default: {
+      const never: never = r.kind;
+      return never;
+    }
+  }
+}
+
+/** Why the allowance does not apply (orphan, ambiguous, expired), or '' when it applies. */
+export function formatResolutionWarning(r: Resolution, tests: readonly UniverseTest[]): string {
+  const a = r.allowance;
+  const at = formatWhere(a);
+  if (r.match.kind === 'orphan') {
+    return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.test)} in ${a.file} (by name, body or git rename); remove it with flakeguard allowances prune, or fix its test and file`;
+  }
+  if (r.match.kind === 'ambiguous') {
+    const names = r.match.candidates.map((i) => tests[i]).filter((t) => t !== undefined).map((t) => `${q(t.fullName)} in ${t.file}`);
+    return `${at}: allowance ${a.id} for ${q(a.test)} is ambiguous (${r.match.why}: ${names.join(', ')}) and applies to none; set its test and file to the one it is for`;
+  }
+  if (r.expired) {
+    return `${at}: allowance ${a.id} for ${q(a.test)} expired on ${a.expires ?? ''} and no longer applies; set a later expires date or remove it`;
+  }
+  return '';
+}
+
+export function formatProblem(p: AllowanceProblem): string {
+  return `${p.where}: ${p.message}`;
+}
