@@ -58,7 +58,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   if (load) options.onStep(`load: started ${options.workers} busy worker${options.workers === 1 ? '' : 's'} (pids ${load.pids.join(', ')})`);
   try {
     options.onStep(`run: ${targets.length} test${targets.length === 1 ? '' : 's'} x ${runs} tries${load ? ' under load' : ''}`);
-    main = await runTestsRepeatedly({ root, tests: targets, runs, signal, onProgress: progress('under load') });
+    main = await runTestsRepeatedly({ root, tests: targets, runs, signal, onProgress: progress(load ? 'under load' : 'runs') });
   } finally {
     if (load) {
       loadSummary = await load.stop();
