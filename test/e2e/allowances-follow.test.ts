@@ -1,0 +1,190 @@
+/**
+ * An allowance follows its test across renames and moves, in a git fixture repo with the real
+ * Vitest: `flakeguard allowances list --json` shows it applied after each change, and the reporter
+ * seam (loadAllowancesForRun), fed with what Vitest reported, applies the allowance's limit to the
+ * slow test (300 ms against a 200 ms budget) and says how it followed.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/core/config.js';
+import { makeTestKey } from '../../src/core/run-record.js';
+import { loadAllowancesForRun } from '../../src/io/allowances-for-run.js';
+import { createFixture, type Fixture } from '../helpers/fixture.js';
+
+const CONFIG = 'budget:\n  test: 200ms\n';
+const TRACKER = `import { describe, it, expect } from 'vitest';
+
+describe('tracker', () => {
+  it('reloads journal', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([1, 2, 3]).toHaveLength(3);
+  });
+
+  it('flushes', () => {
+    expect(2 + 2).toBe(4);
+  });
+});
+`;
+
+interface ListedRow { id: string; match: string; current: { test: string; file: string } | null; limitMs: number | null }
+interface VitestTest { file: string; fullName: string; line: number | null; durationMs: number }
+
+let fixture: Fixture | undefined;
+afterEach(() => {
+  fixture?.remove();
+  fixture = undefined;
+});
+
+async function setup(): Promise<Fixture> {
+  const fx = await createFixture({ git: true, files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': TRACKER } });
+  fixture = fx;
+  const add = await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > reloads journal', '--budget', '1s', '--reason', 'reads a large journal']);
+  expect(add.exitCode, add.output).toBe(0);
+  await fx.git(['add', '-A']);
+  await fx.git(['commit', '-qm', 'allowance for the journal test']);
+  return fx;
+}
+
+async function commit(fx: Fixture, message: string): Promise<void> {
+  await fx.git(['add', '-A']);
+  await fx.git(['commit', '-qm', message]);
+}
+
+async function listed(fx: Fixture): Promise<ListedRow[]> {
+  const result = await fx.flakeguard(['allowances', 'list', '--json']);
+  expect(result.exitCode, result.output).toBe(0);
+  return (JSON.parse(result.stdout) as { allowances: ListedRow[] }).allowances;
+}
+
+/** Runs the real Vitest and returns its tests as the reporter sees them. */
+async function vitestTests(fx: Fixture): Promise<VitestTest[]> {
+  const run = await fx.vitest(['--reporter=json', '--outputFile=vitest.json', '--includeTaskLocation']);
+  expect(run.exitCode, run.output).toBe(0);
+  const json = JSON.parse(readFileSync(path.join(fx.root, 'vitest.json'), 'utf8')) as {
+    testResults: { name: string; assertionResults: { ancestorTitles: string[]; title: string; duration?: number; location?: { line: number } }[] }[];
+  };
+  return json.testResults.flatMap((f) =>
+    f.assertionResults.map((a) => ({
+      file: path.relative(fx.root, f.name).split(path.sep).join('/'),
+      fullName: [...a.ancestorTitles, a.title].join(' > '),
+      line: a.location?.line ?? null,
+      durationMs: a.duration ?? 0,
+    })),
+  );
+}
+
+async function seam(fx: Fixture, tests: readonly VitestTest[]) {
+  return loadAllowancesForRun({ root: fx.root, config: parseConfig(CONFIG, 'flakeguard.yaml'), tests, platform: process.platform, today: '2026-11-30' });
+}
+
+/** The slow test named `name` in `file` gets the allowance (1 s) through `match`, and needs it. */
+async function expectFollowed(fx: Fixture, file: string, name: string, match: string): Promise<string[]> {
+  const rows = await listed(fx);
+  expect(rows).toEqual([expect.objectContaining({ match, current: { test: name, file }, limitMs: 1000 })]);
+  const tests = await vitestTests(fx);
+  const slow = tests.find((t) => t.file === file && t.fullName === name);
+  expect(slow?.durationMs).toBeGreaterThan(200);
+  const result = await seam(fx, tests);
+  expect([...result.applied.keys()]).toEqual([makeTestKey(file, name)]);
+  expect(result.applied.get(makeTestKey(file, name))).toMatchObject({ match, budget: { kind: 'single', value: 1000 }, storedName: 'tracker > reloads journal', storedFile: 'test/hub/tracker.test.ts' });
+  expect(result.warnings).toEqual([]);
+  return result.notices;
+}
+
+describe('allowances follow their test', () => {
+  it('applies exactly right after add', async () => {
+    const fx = await setup();
+    expect(await expectFollowed(fx, 'test/hub/tracker.test.ts', 'tracker > reloads journal', 'exact')).toEqual([]);
+  });
+
+  it('follows a renamed title', async () => {
+    const fx = await setup();
+    fx.write('test/hub/tracker.test.ts', TRACKER.replace("'reloads journal'", "'reloads the journal'"));
+    await commit(fx, 'rename title');
+    const notices = await expectFollowed(fx, 'test/hub/tracker.test.ts', 'tracker > reloads the journal', 'renamed');
+    expect(notices).toEqual([
+      expect.stringMatching(/^allowance [0-9a-f]{8} follows renamed test: "tracker > reloads journal" -> "tracker > reloads the journal"; run flakeguard allowances migrate/),
+    ]);
+  });
+
+  it('follows a renamed describe', async () => {
+    const fx = await setup();
+    fx.write('test/hub/tracker.test.ts', TRACKER.replace("describe('tracker'", "describe('journal tracker'"));
+    await commit(fx, 'rename describe');
+    await expectFollowed(fx, 'test/hub/tracker.test.ts', 'journal tracker > reloads journal', 'renamed');
+  });
+
+  it('follows git mv', async () => {
+    const fx = await setup();
+    await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/tracker.test.ts']);
+    await commit(fx, 'move');
+    const notices = await expectFollowed(fx, 'test/tracker.test.ts', 'tracker > reloads journal', 'moved');
+    expect(notices[0]).toMatch(/follows moved test "tracker > reloads journal": test\/hub\/tracker\.test\.ts -> test\/tracker\.test\.ts/);
+  });
+
+  it('follows a move and a title rename in one commit', async () => {
+    const fx = await setup();
+    mkdirSync(path.join(fx.root, 'test/core'));
+    await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/core/journal.test.ts']);
+    fx.write('test/core/journal.test.ts', TRACKER.replace("'reloads journal'", "'reloads the journal'"));
+    await commit(fx, 'move and rename');
+    await expectFollowed(fx, 'test/core/journal.test.ts', 'tracker > reloads the journal', 'moved-renamed');
+  });
+
+  it('follows a move with the body edited through git rename detection', async () => {
+    const fx = await setup();
+    mkdirSync(path.join(fx.root, 'test/core'));
+    await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/core/tracker.test.ts']);
+    fx.write('test/core/tracker.test.ts', TRACKER.replace('[1, 2, 3]).toHaveLength(3)', '[1, 2, 3, 4]).toHaveLength(4)'));
+    await commit(fx, 'move and edit');
+    await expectFollowed(fx, 'test/core/tracker.test.ts', 'tracker > reloads journal', 'git-renamed');
+  });
+
+  it('keeps applying when the body is edited and the title kept', async () => {
+    const fx = await setup();
+    fx.write('test/hub/tracker.test.ts', TRACKER.replace('setTimeout(resolve, 300)', 'setTimeout(resolve, 310)'));
+    await commit(fx, 'edit body');
+    await expectFollowed(fx, 'test/hub/tracker.test.ts', 'tracker > reloads journal', 'exact');
+  });
+
+  it('does not give a copy under a new title the allowance', async () => {
+    const fx = await setup();
+    const copy = `  it('reloads journal again', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([1, 2, 3]).toHaveLength(3);
+  });
+`;
+    fx.write('test/hub/tracker.test.ts', TRACKER.replace("  it('flushes'", `${copy}\n  it('flushes'`));
+    await commit(fx, 'copy');
+    const rows = await listed(fx);
+    expect(rows).toEqual([expect.objectContaining({ match: 'exact', current: { test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts' } })]);
+    const tests = await vitestTests(fx);
+    const result = await seam(fx, tests);
+    expect([...result.applied.keys()]).toEqual([makeTestKey('test/hub/tracker.test.ts', 'tracker > reloads journal')]);
+    const copyRun = tests.find((t) => t.fullName === 'tracker > reloads journal again');
+    expect(copyRun?.durationMs).toBeGreaterThan(200);
+  });
+});
+
+describe('orphans', () => {
+  it('check reports the allowance of a deleted test and prune removes it', async () => {
+    const fx = await setup();
+    fx.write('test/hub/tracker.test.ts', TRACKER.replace(/  it\('reloads journal'[\s\S]*?\n  }\);\n\n/, ''));
+    await commit(fx, 'delete the test');
+    const check = await fx.flakeguard(['allowances', 'check']);
+    expect(check.exitCode).toBe(1);
+    expect(check.stdout).toMatch(/allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3: allowance [0-9a-f]{8} is an orphan: no test matches "tracker > reloads journal" in test\/hub\/tracker\.test\.ts/);
+    const dry = await fx.flakeguard(['allowances', 'prune', '--dry-run']);
+    expect(dry.stdout).toMatch(/^would remove orphan [0-9a-f]{8} "tracker > reloads journal"/);
+    expect((await fx.flakeguard(['allowances', 'check'])).exitCode).toBe(1);
+    const prune = await fx.flakeguard(['allowances', 'prune']);
+    expect(prune.exitCode).toBe(0);
+    expect(prune.stdout).toMatch(/^removed orphan [0-9a-f]{8}/);
+    const after = await fx.flakeguard(['allowances', 'check']);
+    expect(after.exitCode, after.output).toBe(0);
+    expect(after.stdout).toBe('0 allowances checked: no problems.');
+    const result = await seam(fx, await vitestTests(fx));
+    expect(result).toEqual({ applied: new Map(), notices: [], warnings: [] });
+  });
+});
