@@ -1,18 +1,18 @@
 /**
- * The hook point where the allowance engine (issue 3) plugs into the reporter. The reporter calls
- * loadAllowancesForRun once per run, after the tests finished and before budgets are checked:
+ * Where the allowance engine (src/io/allowances-for-run.ts) plugs into the reporter. The reporter
+ * calls loadAllowancesForRun once per run, after the tests finished and before budgets are checked:
  * - `allowances` maps a test key (makeTestKey(file, fullName)) to the allowance that applies to it;
  *   its budget then replaces the configured test budget for that test (see resolveTestLimit).
- * - `notices` are printed with the report and stored in the run record; a notice of level 'error'
- *   (an invalid allowance file, say) makes the run fail with exit code 1.
- * A FlakeguardError thrown here is shown as an error notice; the run does not crash.
- *
- * For now it returns no allowances and no notices: budgets alone apply.
+ * - `notices` are printed with the report and stored in the run record: an allowance that followed
+ *   a renamed or moved test, orphans, expired entries and invalid allowance files (warnings: the
+ *   run keeps going and `flakeguard allowances check` fails on them). A FlakeguardError from the
+ *   engine is an error notice (the run fails with code 1); the run does not crash.
  */
 import type { RunAllowance } from '../core/budget.js';
 import type { Config } from '../core/config.js';
 import type { ObservedTest } from '../core/budget-report.js';
 import type { RecordedNotice } from '../core/run-record.js';
+import { loadAllowancesForRun as loadFromStore } from '../io/allowances-for-run.js';
 
 export interface AllowancesForRunInput {
   /** Absolute project root (the folder of flakeguard.yaml); test files are relative to it. */
@@ -20,6 +20,8 @@ export interface AllowancesForRunInput {
   readonly config: Config;
   readonly platform: string;
   readonly tests: readonly ObservedTest[];
+  /** YYYY-MM-DD in local time: the day expiry dates are judged against. */
+  readonly today?: string;
 }
 
 export interface AllowancesForRun {
@@ -27,6 +29,24 @@ export interface AllowancesForRun {
   readonly notices: readonly RecordedNotice[];
 }
 
-export async function loadAllowancesForRun(_input: AllowancesForRunInput): Promise<AllowancesForRun> {
-  return { allowances: new Map(), notices: [] };
+function localDay(date: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+export async function loadAllowancesForRun(input: AllowancesForRunInput): Promise<AllowancesForRun> {
+  const result = await loadFromStore({
+    root: input.root,
+    config: input.config,
+    platform: input.platform,
+    today: input.today ?? localDay(new Date()),
+    tests: input.tests.map((t) => ({ file: t.file, fullName: t.name, line: t.line })),
+  });
+  const allowances = new Map<string, RunAllowance>();
+  for (const [key, applied] of result.applied) allowances.set(key, { id: applied.id, budget: applied.budget });
+  const notices: RecordedNotice[] = [
+    ...result.notices.map((message) => ({ level: 'warning' as const, message })),
+    ...result.warnings.map((message) => ({ level: 'warning' as const, message })),
+  ];
+  return { allowances, notices };
 }
