@@ -85,46 +85,59 @@ function text(map: YAMLMap, key: string): { value: string | null; node: Node | n
   return { value: typeof v === 'string' ? v : typeof v === 'number' ? String(v) : null, node };
 }
 
-function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string, storeFile: string, pos: { line: number; col: number }): Allowance {
+type Fail = (message: string) => void;
+
+function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string, storeFile: string, pos: { line: number; col: number }, fail: Fail): Allowance | null {
   const at = where(item);
+  let ok = true;
+  const bad = (message: string): void => {
+    ok = false;
+    fail(message);
+  };
   for (const pair of item.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     if (!(ALLOWANCE_KEYS as readonly string[]).includes(key)) {
-      throw new Error(`${where(pair.key as Node)}: unknown key "${key}"; an allowance has ${ALLOWANCE_KEYS.join(', ')}`);
+      bad(`${where(pair.key as Node)}: unknown key "${key}"; an allowance has ${ALLOWANCE_KEYS.join(', ')}`);
     }
   }
   const required = (key: string, hint: string): string => {
     const { value, node } = text(item, key);
-    if (value === null || value.trim() === '') throw new Error(`${node ? where(node) : at}: ${key} is missing or empty; ${hint}`);
+    if (value === null || value.trim() === '') {
+      bad(`${node ? where(node) : at}: ${key} is missing or empty; ${hint}`);
+      return '';
+    }
     return value.trim();
   };
   const id = required('id', 'give the entry a short hex id (flakeguard allowances add writes one)');
-  if (!ID_RE.test(id)) throw new Error(`${where(item.get('id', true) as Node)}: id "${id}" must be 4 to 32 lowercase hex digits, e.g. a1b2c3d4`);
+  if (id !== '' && !ID_RE.test(id)) bad(`${where(item.get('id', true) as Node)}: id "${id}" must be 4 to 32 lowercase hex digits, e.g. a1b2c3d4`);
   const test = required('test', 'write the full name of the test, titles joined with " > "');
   const file = required('file', 'write the test file, relative to the project root');
-  if (!isInsideProject(file)) {
-    throw new Error(`${where(item.get('file', true) as Node)}: file "${file}" is outside the project; write a path relative to the project root, e.g. test/hub/tracker.test.ts`);
+  if (file !== '' && !isInsideProject(file)) {
+    bad(`${where(item.get('file', true) as Node)}: file "${file}" is outside the project; write a path relative to the project root, e.g. test/hub/tracker.test.ts`);
+  }
+  const fp = text(item, 'fingerprint');
+  if (fp.node && (fp.value === null || !FINGERPRINT_RE.test(fp.value))) {
+    bad(`${where(fp.node)}: fingerprint "${fp.value ?? ''}" is not 16 hex digits; remove it and run flakeguard allowances migrate to record it again`);
+  }
+  const budgetNode = item.get('budget', true);
+  let budget: PlatformValue<number> | null = null;
+  if (budgetNode === undefined) bad(`${at}: budget is missing; write a duration such as 7s, or a map by platform { linux: 7s, default: 5s }`);
+  else {
+    try {
+      budget = parsePlatformDuration(budgetNode, where, 'budget');
+    } catch (error) {
+      if (!isFlakeguardError(error)) throw error;
+      bad(error.message);
+    }
   }
   const reason = required('reason', 'say why this test may take longer than the budget');
   const added = required('added', 'write the date the allowance was added, YYYY-MM-DD');
-  if (!isValidDate(added)) throw new Error(`${where(item.get('added', true) as Node)}: added "${added}" is not a date; write YYYY-MM-DD`);
-  const fp = text(item, 'fingerprint');
-  if (fp.node && (fp.value === null || !FINGERPRINT_RE.test(fp.value))) {
-    throw new Error(`${where(fp.node)}: fingerprint "${fp.value ?? ''}" is not 16 hex digits; remove it and run flakeguard allowances migrate to record it again`);
-  }
+  if (added !== '' && !isValidDate(added)) bad(`${where(item.get('added', true) as Node)}: added "${added}" is not a date; write YYYY-MM-DD`);
   const ex = text(item, 'expires');
   if (ex.node && (ex.value === null || !isValidDate(ex.value))) {
-    throw new Error(`${where(ex.node)}: expires "${ex.value ?? ''}" is not a date; write YYYY-MM-DD`);
+    bad(`${where(ex.node)}: expires "${ex.value ?? ''}" is not a date; write YYYY-MM-DD`);
   }
-  const budgetNode = item.get('budget', true);
-  if (budgetNode === undefined) throw new Error(`${at}: budget is missing; write a duration such as 7s, or a map by platform { linux: 7s, default: 5s }`);
-  let budget: PlatformValue<number>;
-  try {
-    budget = parsePlatformDuration(budgetNode, where, 'budget');
-  } catch (error) {
-    if (isFlakeguardError(error)) throw new Error(error.message);
-    throw error;
-  }
+  if (!ok || budget === null) return null;
   return { id, test, file, fingerprint: fp.value, budget, reason, added, expires: ex.value, at: { storeFile, line: pos.line, column: pos.col } };
 }
 
@@ -156,21 +169,19 @@ export function parseAllowanceFile(source: string, storeFile: string): ParsedAll
     }
     const idNode = item.get('id', true);
     const rawId = isScalar(idNode) ? String(idNode.value) : null;
-    try {
-      const pos = lineCounter.linePos(item.range?.[0] ?? 0);
-      const entry = parseEntry(item, where, storeFile, pos);
-      const first = seen.get(entry.id);
-      if (first !== undefined) {
-        problems.push({ kind: 'duplicate-id', where: itemWhere, message: `id "${entry.id}" is already used at ${first}; give this entry a new id`, id: entry.id });
-        continue;
-      }
-      seen.set(entry.id, itemWhere);
-      allowances.push(entry);
-    } catch (error) {
-      const message = (error as Error).message;
+    const pos = lineCounter.linePos(item.range?.[0] ?? 0);
+    const entry = parseEntry(item, where, storeFile, pos, (message) => {
       const m = /^(\S+:\d+:\d+): ([\s\S]*)$/.exec(message);
       problems.push({ kind: 'invalid', where: m?.[1] ?? itemWhere, message: m?.[2] ?? message, id: rawId });
+    });
+    if (entry === null) continue;
+    const first = seen.get(entry.id);
+    if (first !== undefined) {
+      problems.push({ kind: 'duplicate-id', where: itemWhere, message: `id "${entry.id}" is already used at ${first}; give this entry a new id`, id: entry.id });
+      continue;
     }
+    seen.set(entry.id, itemWhere);
+    allowances.push(entry);
   }
   return { allowances, problems };
 }

@@ -78,6 +78,7 @@ describe('parseAllowanceFile', () => {
       `invalid ${STORE}:30:9 file "../elsewhere/x.test.ts" is outside the project; write a path relative to the project root, e.g. test/hub/tracker.test.ts`,
       `duplicate-id ${STORE}:34:3 id "a1b2c3d4" is already used at ${STORE}:2:3; give this entry a new id`,
       `invalid ${STORE}:46:3 unknown key "colour"; an allowance has id, test, file, fingerprint, budget, reason, added, expires`,
+      `invalid ${STORE}:45:10 added "2026-13-01" is not a date; write YYYY-MM-DD`,
     ]);
   });
 
