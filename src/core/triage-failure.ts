@@ -37,6 +37,7 @@ export interface FailureInput {
   readonly rerunAsked: number;
   /** How to re-run it: one test, or the whole file. */
   readonly wholeFile: boolean;
+  readonly check: RerunTarget['check'];
   readonly line: number | null;
 }
 
@@ -48,7 +49,7 @@ function reproduceCommand(file: string | null, test: string | null): string {
 
 function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
   if (input.file === null) return {};
-  return { rerunTarget: { file: input.file, name: input.test, line: input.line, wholeFile: input.wholeFile || input.test === null } };
+  return { rerunTarget: { file: input.file, name: input.test, line: input.line, wholeFile: input.wholeFile || input.test === null, check: input.check } };
 }
 
 export function classifyFailure(input: FailureInput, signatures: readonly LogSignature[]): Finding {

@@ -50,7 +50,7 @@ export function mergeObservations(observations: readonly ObservedTest[]): Merged
     const errors: string[] = [];
     for (const o of [chosen, ...group]) for (const e of o.errors) if (!errors.includes(e)) errors.push(e);
     merged.push({
-      kind: group.some((o) => o.kind === 'file') ? 'file' : chosen.kind,
+      kind: group.some((o) => o.kind === 'suite') ? 'suite' : group.some((o) => o.kind === 'file') ? 'file' : chosen.kind,
       file: group.find((o) => o.file !== null)?.file ?? null,
       name: chosen.name,
       line: group.find((o) => o.line !== null)?.line ?? null,

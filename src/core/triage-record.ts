@@ -27,7 +27,7 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     line: t.line,
     state: t.state,
     durationMs: t.durationMs,
-    errors: messages(t.errors),
+    errors: t.state === 'passed' && t.flaky && t.errors.length === 0 ? [`failed ${t.retries} time${t.retries === 1 ? '' : 's'} before passing (the run record marks it flaky)`] : messages(t.errors),
     limitMs: t.limitMs,
     source: 'record',
     origin: `${input}: test "${t.name}" ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,

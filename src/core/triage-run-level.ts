@@ -90,7 +90,10 @@ const SIGNAL_EXITS: Record<number, { id: string; cause: string; action: string }
   137: { id: 'exit-137', cause: 'killed by SIGKILL (exit 137): out-of-memory killer or a timeout kill; no OOM message seen', action: "check the runner's memory and the job time limit; re-run to see whether it repeats" },
   143: { id: 'exit-143', cause: 'terminated by SIGTERM (exit 143): the job was cancelled or hit its time limit', action: 'check the job time limit and whether a newer push cancelled the run' },
   130: { id: 'exit-130', cause: 'interrupted by SIGINT (exit 130)', action: 'the run was stopped by hand or by the runner; run it again' },
+  134: { id: 'exit-134', cause: 'aborted by SIGABRT (exit 134): Node aborts this way on a fatal error such as heap out of memory', action: 'read the fatal error above the abort in the log' },
 };
+
+const OOM_IDS = ['heap-out-of-memory', 'oom-killer'];
 
 /** An exit code that a signal explains (137, 143, 130, 128+n) gets its finding, or joins one. */
 export function applyExitCode(findings: Finding[], inputs: TriageInputs, signatures: readonly LogSignature[]): void {
@@ -100,8 +103,11 @@ export function applyExitCode(findings: Finding[], inputs: TriageInputs, signatu
   const known = SIGNAL_EXITS[code];
   const own = known ? signatures.find((s) => s.id === known.id) : undefined;
   const id = known?.id ?? `exit-${code}`;
-  const joinIds = [id, ...(own?.supersededBy ?? [])];
-  const target = findings.findIndex((f) => joinIds.includes(f.rule));
+  const joinIds = [id, ...(own?.supersededBy ?? []), ...(code === 137 || code === 134 ? OOM_IDS : [])];
+  let target = findings.findIndex((f) => joinIds.includes(f.rule));
+  // Any other signal exit is the end of the run-level failure the log already names (not 137:
+  // a SIGKILL is its own finding unless an OOM line explains it).
+  if (target === -1 && code !== 137) target = findings.findIndex((f) => f.class === 'infrastructure' && f.test === null && f.file === null && !f.rule.startsWith('report-'));
   if (target !== -1) {
     const f = findings[target];
     if (f) findings[target] = withEvidence(f, [line]);

@@ -132,6 +132,8 @@ export interface RerunTarget {
   readonly line: number | null;
   /** Re-run the whole file (suite, hook, load and unhandled errors) instead of one test. */
   readonly wholeFile: boolean;
+  /** What counts as "failed again" in a whole-file run: the suite's FAIL line, an unhandled error, or any failure. */
+  readonly check: 'test' | 'suite' | 'file' | 'unhandled';
 }
 
 export interface TriageReport {

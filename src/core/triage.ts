@@ -24,7 +24,8 @@ function unhandledFindings(inputs: TriageInputs, signatures: readonly LogSignatu
   const all: readonly ObservedUnhandled[] = inputs.unhandled;
   const seen = new Map<string, ObservedUnhandled[]>();
   for (const u of all) {
-    const key = `${u.message.slice(0, 120)}::${u.file ?? ''}`;
+    // The record says "boom", the log "Error: boom": one error.
+    const key = `${u.message.replace(/^[\w.]*(?:Error|Rejection|Exception): /, '').slice(0, 120)}::${u.file ?? ''}`;
     seen.set(key, [...(seen.get(key) ?? []), u]);
   }
   const findings: Finding[] = [];
@@ -47,6 +48,7 @@ function unhandledFindings(inputs: TriageInputs, signatures: readonly LogSignatu
           rerun: file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(file, null)),
           rerunAsked: inputs.rerunCount,
           wholeFile: true,
+          check: 'unhandled',
           line: null,
         },
         signatures,
@@ -90,6 +92,7 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
   const failed = merged.filter((t) => t.state === 'failed');
   const filesWithNamedFailure = new Set(failed.filter((t) => t.kind !== 'file' || t.errors.length > 0).map((t) => t.file));
   const findings: Finding[] = [];
+  const isSuite = (t: MergedTest): boolean => inputs.tests.some((o) => o.file === t.file && o.name.startsWith(`${t.name} > `));
   for (const t of failed) {
     // A report's "file failed, empty message" is the shadow of a suite failure another input names.
     if (t.kind === 'file' && t.errors.length === 0 && filesWithNamedFailure.has(t.file)) continue;
@@ -105,7 +108,8 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
           rerun: t.file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(t.file ?? '', test)),
           rerunAsked: inputs.rerunCount,
           // A name that other entries of the file sit under is a suite (a hook or suite error).
-          wholeFile: t.kind !== 'test' || inputs.tests.some((o) => o.file === t.file && o.name.startsWith(`${t.name} > `)),
+          wholeFile: t.kind !== 'test' || isSuite(t),
+          check: t.kind === 'file' ? 'file' : t.kind === 'suite' || isSuite(t) ? 'suite' : 'test',
           line: t.line,
         },
         signatures,
@@ -118,8 +122,9 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
   const pendingFiles = [...new Set(merged.filter((t) => t.state === 'pending' && t.file !== null).map((t) => t.file as string))];
   findings.push(...unhandledFindings(inputs, signatures, pendingFiles));
   findings.push(...budgetFindings(inputs, merged));
+  const deferred: Finding[] = [];
   for (const p of inputs.problems) {
-    findings.push({
+    (p.kind === 'missing-report' ? deferred : findings).push({
       class: 'infrastructure',
       test: null,
       file: null,
@@ -138,6 +143,13 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
     });
   }
   applyRunLevelSignatures(findings, inputs, signatures, pendingFiles);
+  // A report that was never written is part of the startup failure the log names, when it names one.
+  for (const missing of deferred) {
+    const i = findings.findIndex((f) => f.class === 'infrastructure' && f.test === null && f.file === null && !f.rule.startsWith('report-'));
+    const f = findings[i];
+    if (f) findings[i] = { ...f, evidence: [...f.evidence, `${missing.cause}`] };
+    else findings.push(missing);
+  }
   applyExitCode(findings, inputs, signatures);
   const red = (inputs.exitCode !== null && inputs.exitCode !== 0) || findings.some((f) => f.rule !== 'retry-pass');
   if (red && !findings.some((f) => f.rule !== 'retry-pass')) findings.push(silenceFinding(inputs, signatures, failed.length));

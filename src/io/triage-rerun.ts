@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { FlakeguardError } from '../core/errors.js';
+import { parseFailLine } from '../core/log-vitest.js';
 import type { RerunResult, RerunTarget } from '../core/triage-types.js';
 import { runTestsRepeatedly } from './vitest-runs.js';
 
@@ -55,9 +56,30 @@ async function rerunTests(options: RerunOptions, targets: readonly RerunTarget[]
   }
 }
 
-async function runFileOnce(options: RerunOptions, entry: string, file: string, tmp: string, i: number): Promise<{ ran: boolean; failed: boolean; error: string | null }> {
+/** Did this whole-file run fail the way the target failed? */
+function failedAgain(target: RerunTarget, exitCode: number | undefined, output: string): boolean {
+  switch (target.check) {
+    case 'unhandled':
+      return /Unhandled (?:Rejection|Error)\s*⎯/.test(output);
+    case 'suite':
+      return output.split('\n').some((l) => {
+        const parsed = parseFailLine(l);
+        return parsed !== null && parsed.name === target.name;
+      });
+    case 'file':
+    case 'test':
+      return exitCode !== 0;
+    default: {
+      const never: never = target.check;
+      return never;
+    }
+  }
+}
+
+async function runFileOnce(options: RerunOptions, entry: string, target: RerunTarget, tmp: string, i: number): Promise<{ ran: boolean; failed: boolean; error: string | null }> {
+  const file = target.file;
   const out = path.join(tmp, `run-${i}.json`);
-  const child = execa(process.execPath, [entry, 'run', file, '--reporter=json', `--outputFile=${out}`], {
+  const child = execa(process.execPath, [entry, 'run', file, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
     cwd: options.root,
     reject: false,
     detached: true,
@@ -81,7 +103,8 @@ async function runFileOnce(options: RerunOptions, entry: string, file: string, t
     if (!existsSync(out)) return { ran: false, failed: false, error: error ?? `vitest exited ${result.exitCode ?? result.signal} without a report` };
     const report = JSON.parse(readFileSync(out, 'utf8')) as { numTotalTests?: number; testResults?: unknown[] };
     const ran = (report.testResults?.length ?? 0) > 0;
-    return { ran, failed: result.exitCode !== 0, error: result.exitCode !== 0 ? error : null };
+    const failed = failedAgain(target, result.exitCode, text);
+    return { ran, failed, error: failed ? error : null };
   } finally {
     kill();
     options.signal?.removeEventListener('abort', kill);
@@ -104,7 +127,7 @@ async function rerunFiles(options: RerunOptions, targets: readonly RerunTarget[]
       let firstError: string | null = null;
       for (let i = 0; i < options.runs; i += 1) {
         options.onProgress?.(`re-running ${t.file} (${i + 1}/${options.runs})`);
-        const r = await runFileOnce(options, entry, t.file, tmp, results.length * options.runs + i);
+        const r = await runFileOnce(options, entry, t, tmp, results.length * options.runs + i);
         if (!r.ran) notRun += 1;
         else if (r.failed) failed += 1;
         firstError ??= r.error;

@@ -1,0 +1,76 @@
+/**
+ * Scores triage on the corpus: every case is a real red run (Vitest really ran on a fixture with a
+ * fault injected; the steps before it really ran), and every label must be matched by its own
+ * finding. Extra findings are reported too: a case lists every finding triage should make.
+ * Runs the built CLI: `npm run build` first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { INFRA_CASES } from '../triage-corpus/cases-infra.js';
+import { TEST_CASES } from '../triage-corpus/cases-tests.js';
+import { buildRun, generatedConfig, scoreLabels, triageArgs, type CorpusCase, type JsonFinding } from '../triage-corpus/corpus.js';
+
+const CASES: readonly CorpusCase[] = [...TEST_CASES, ...INFRA_CASES];
+const CONCURRENCY = 2;
+
+interface Outcome {
+  readonly exitCode: number;
+  readonly triageExit: number;
+  readonly verdict: string;
+  readonly findings: readonly JsonFinding[];
+  readonly output: string;
+}
+
+const outcomes = new Map<string, Outcome>();
+const fixtures: Fixture[] = [];
+
+async function runCase(c: CorpusCase): Promise<Outcome> {
+  const fx = await createFixture({ files: { ...c.files, 'vitest.config.ts': c.vitestConfig ?? generatedConfig(c) }, ...(c.git ? { git: true } : {}) });
+  fixtures.push(fx);
+  const run = await buildRun(c, fx);
+  const result = await fx.flakeguard(triageArgs(c, run));
+  let parsed: { verdict: string; findings: JsonFinding[] } = { verdict: 'unparsed', findings: [] };
+  try {
+    parsed = JSON.parse(result.stdout) as typeof parsed;
+  } catch {
+    // reported by the assertions below with the CLI's output
+  }
+  return { exitCode: run.exitCode, triageExit: result.exitCode, verdict: parsed.verdict, findings: parsed.findings, output: result.output };
+}
+
+beforeAll(async () => {
+  const queue = [...CASES];
+  const worker = async (): Promise<void> => {
+    for (let c = queue.shift(); c !== undefined; c = queue.shift()) outcomes.set(c.id, await runCase(c));
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}, 300_000);
+
+afterAll(() => {
+  for (const fx of fixtures) fx.remove();
+});
+
+describe('triage corpus', () => {
+  it('holds at least 20 red runs covering every class and mixes of two classes', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(20);
+    const classes = new Set(CASES.flatMap((c) => c.labels.map((l) => l.class)));
+    expect([...classes].sort()).toEqual(['budget', 'escape', 'flake', 'infrastructure']);
+    expect(CASES.filter((c) => new Set(c.labels.map((l) => l.class)).size >= 2).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(CASES.map((c) => [c.id, c] as const))('%s: every label is matched and nothing else is found', (_id, c) => {
+    const o = outcomes.get(c.id);
+    expect(o, 'case was built').toBeDefined();
+    if (!o) return;
+    const detail = `${c.fault}\nfindings: ${JSON.stringify(o.findings, null, 2)}\n${o.findings.length === 0 ? o.output : ''}`;
+    expect(o.findings.length > 0 && o.verdict === 'red', detail).toBe(true);
+    expect(o.triageExit, detail).toBe(1);
+    const { missed, extra } = scoreLabels(c.labels, o.findings);
+    expect(missed, detail).toEqual([]);
+    expect(extra, detail).toEqual([]);
+    for (const f of o.findings) {
+      expect(f.cause, detail).not.toBe('');
+      expect(f.evidence.length, detail).toBeGreaterThan(0);
+    }
+  });
+});

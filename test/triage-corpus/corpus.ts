@@ -1,0 +1,156 @@
+/**
+ * The triage corpus: red runs built for real. Each case is a fixture project (its source is data
+ * here) with a fault injected, the CI steps that run it, and the labels triage must find. A case is
+ * built by running the steps like a CI job would (stop at the first failing step, one log with
+ * stdout and stderr interleaved, the exit code of the failing step), then Vitest writes its JSON
+ * report and JUnit XML, and the flakeguard reporter its run record when the case uses it.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import type { FindingClass } from '../../src/core/config.js';
+import { listRunRecords } from '../../src/io/run-record-file.js';
+import { REPO_ROOT, REPORTER_SOURCE, type Fixture } from '../helpers/fixture.js';
+
+export interface Label {
+  readonly class: FindingClass;
+  /** Expected file (relative to the root); undefined = any, null = a run-level finding. */
+  readonly file?: string | null;
+  readonly test?: string | null;
+  readonly measured?: boolean;
+  /** The signature or rule id that must have decided the class. */
+  readonly rule?: string;
+}
+
+export interface CorpusCase {
+  readonly id: string;
+  /** What fault was injected. */
+  readonly fault: string;
+  readonly files: Record<string, string>;
+  /** Shell commands run before Vitest, as CI steps; the first failing one ends the job. */
+  readonly before?: readonly string[];
+  /** Extra Vitest CLI arguments (`--retry=1`). */
+  readonly vitestArgs?: readonly string[];
+  /** Add the flakeguard reporter (run record) to the generated Vitest config. */
+  readonly reporter?: boolean;
+  /** Vitest config source to use instead of the generated one (a broken config). */
+  readonly vitestConfig?: string;
+  /** Cut the JSON report: keep the bytes before this marker's Nth occurrence plus `extra`. */
+  readonly truncateReport?: { readonly after: string; readonly extra: number };
+  readonly colors?: boolean;
+  readonly git?: boolean;
+  readonly triageArgs?: readonly string[];
+  /** Inputs given to triage; all of them unless said otherwise. */
+  readonly inputs?: readonly ('record' | 'report' | 'junit' | 'log' | 'exit')[];
+  readonly labels: readonly Label[];
+}
+
+export interface BuiltRun {
+  readonly exitCode: number;
+  readonly log: string;
+  readonly report: string | null;
+  readonly junit: string | null;
+  readonly records: readonly string[];
+}
+
+export function generatedConfig(c: CorpusCase): string {
+  const reporters = ["'default'", "'json'", "'junit'", ...(c.reporter ? [JSON.stringify(REPORTER_SOURCE)] : [])];
+  return `import { defineConfig } from 'vitest/config';
+export default defineConfig({ test: { include: ['test/**/*.test.ts'], reporters: [${reporters.join(', ')}], outputFile: { json: 'out/report.json', junit: 'out/junit.xml' }, maxWorkers: 1 } });
+`;
+}
+
+function baseEnv(colors: boolean): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith('VITEST') && !['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'NODE_OPTIONS', 'FORCE_COLOR', 'NO_COLOR'].includes(k)) env[k] = v;
+  }
+  // npm/npx put node_modules/.bin on PATH; a CI shell step does not have it.
+  const PATH = (env['PATH'] ?? '').split(path.delimiter).filter((p) => !p.includes('node_modules')).join(path.delimiter);
+  return { ...env, PATH, CI: 'true', ...(colors ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) };
+}
+
+/** Runs the case's CI steps in the fixture and returns the paths of what the run left. */
+export async function buildRun(c: CorpusCase, fx: Fixture): Promise<BuiltRun> {
+  const env = baseEnv(c.colors === true);
+  const logParts: string[] = [];
+  let exitCode = 0;
+  let vitestRan = false;
+  for (const step of c.before ?? []) {
+    logParts.push(`##[group]Run ${step}\n`);
+    const r = await execa('sh', ['-c', step], { cwd: fx.root, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
+    logParts.push(`${String(r.all ?? '')}\n`);
+    if (r.exitCode !== 0) {
+      exitCode = r.exitCode ?? 1;
+      logParts.push(`##[error]Process completed with exit code ${exitCode}.\n`);
+      break;
+    }
+  }
+  if (exitCode === 0) {
+    vitestRan = true;
+    const vitest = path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
+    logParts.push('##[group]Run npx vitest run\n');
+    const r = await execa(process.execPath, [vitest, 'run', ...(c.vitestArgs ?? [])], { cwd: fx.root, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
+    logParts.push(`${String(r.all ?? '')}\n`);
+    exitCode = r.exitCode ?? 1;
+    if (exitCode !== 0) logParts.push(`##[error]Process completed with exit code ${exitCode}.\n`);
+  }
+  const log = path.join(fx.root, 'out/ci.log');
+  fx.write('out/ci.log', logParts.join(''));
+  const report = path.join(fx.root, 'out/report.json');
+  if (c.truncateReport && existsSync(report)) {
+    const text = readFileSync(report);
+    const at = text.indexOf(c.truncateReport.after);
+    if (at === -1) throw new Error(`${c.id}: marker ${c.truncateReport.after} not in the report`);
+    writeFileSync(report, text.subarray(0, at + c.truncateReport.extra));
+  }
+  const junit = path.join(fx.root, 'out/junit.xml');
+  return {
+    exitCode,
+    log,
+    // A job uploads the report path it configured; when Vitest never started there is none.
+    report: existsSync(report) || vitestRan ? report : null,
+    junit: existsSync(junit) ? junit : null,
+    records: listRunRecords(fx.root, '.flakeguard/runs'),
+  };
+}
+
+export function triageArgs(c: CorpusCase, run: BuiltRun): string[] {
+  const want = new Set(c.inputs ?? ['record', 'report', 'junit', 'log', 'exit']);
+  const args = ['triage', '--json', '--root', '.'];
+  if (want.has('record')) for (const r of run.records) args.push('--record', r);
+  if (want.has('report') && run.report) args.push('--report', run.report);
+  if (want.has('junit') && run.junit) args.push('--junit', run.junit);
+  if (want.has('log')) args.push('--log', run.log);
+  if (want.has('exit')) args.push('--exit-code', String(run.exitCode));
+  return [...args, ...(c.triageArgs ?? [])];
+}
+
+export interface JsonFinding {
+  readonly class: FindingClass;
+  readonly test: string | null;
+  readonly file: string | null;
+  readonly cause: string;
+  readonly evidence: readonly string[];
+  readonly measured: boolean;
+  readonly rule: string;
+}
+
+/** Matches labels to distinct findings; returns the labels left unmatched and the findings left over. */
+export function scoreLabels(labels: readonly Label[], findings: readonly JsonFinding[]): { missed: Label[]; extra: JsonFinding[] } {
+  const left = [...findings];
+  const missed: Label[] = [];
+  for (const label of labels) {
+    const i = left.findIndex(
+      (f) =>
+        f.class === label.class &&
+        (label.file === undefined || f.file === label.file) &&
+        (label.test === undefined || f.test === label.test) &&
+        (label.measured === undefined || f.measured === label.measured) &&
+        (label.rule === undefined || f.rule === label.rule),
+    );
+    if (i === -1) missed.push(label);
+    else left.splice(i, 1);
+  }
+  return { missed, extra: left };
+}
