@@ -11,7 +11,7 @@ import path from 'node:path';
 import { isFlakeguardError } from '../core/errors.js';
 import { selectTests, type SelectedTest } from '../core/test-selection.js';
 import { extractTests, type SourceTest } from '../core/test-source.js';
-import { listChangedFiles, readFileAtRevision } from '../io/git.js';
+import { listChangedFiles, readFilesAtRevision } from '../io/git.js';
 
 const TEST_FILE = /\.(test|spec)\.(c|m)?[jt]sx?$/;
 
@@ -41,21 +41,20 @@ export async function selectGateTests(root: string, sha: string): Promise<GateSe
   const notices: string[] = [];
   const base: SourceTest[] = [];
   const head: SourceTest[] = [];
-  await Promise.all(
-    changed.map(async (file) => {
-      const before = await readFileAtRevision(root, sha, file);
-      if (before !== null) {
-        try {
-          base.push(...extractTests(before, file));
-        } catch (error) {
-          if (!isFlakeguardError(error)) throw error;
-          notices.push(`${file} at the base does not parse; its tests count as new (${error.message})`);
-        }
+  const atBase = await readFilesAtRevision(root, sha, changed);
+  for (const file of changed) {
+    const before = atBase.get(file) ?? null;
+    if (before !== null) {
+      try {
+        base.push(...extractTests(before, file));
+      } catch (error) {
+        if (!isFlakeguardError(error)) throw error;
+        notices.push(`${file} at the base does not parse; its tests count as new (${error.message})`);
       }
-      const abs = path.join(root, file);
-      if (existsSync(abs)) head.push(...extractTests(readFileSync(abs, 'utf8'), file));
-    }),
-  );
+    }
+    const abs = path.join(root, file);
+    if (existsSync(abs)) head.push(...extractTests(readFileSync(abs, 'utf8'), file));
+  }
   const order = (a: SourceTest, b: SourceTest): number => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
   base.sort(order);
   head.sort(order);

@@ -66,6 +66,35 @@ export async function listChangedFiles(root: string, sha: string): Promise<strin
   return [...new Set(names)].sort();
 }
 
+/**
+ * The content at `sha` of each file (relative to root), null where it did not exist: one
+ * `git cat-file --batch` process for all of them.
+ */
+export async function readFilesAtRevision(root: string, sha: string, relPaths: readonly string[]): Promise<Map<string, string | null>> {
+  const result = new Map<string, string | null>();
+  if (relPaths.length === 0) return result;
+  const prefix = (await git(root, ['rev-parse', '--show-prefix'])).out;
+  const input = relPaths.map((p) => `${sha}:${prefix}${p}\n`).join('');
+  const r = await execa('git', ['cat-file', '--batch'], { cwd: root, input, encoding: 'buffer', reject: false, timeout: 30_000 });
+  if (r.exitCode !== 0) throw new FlakeguardError('GIT', `git cat-file failed: ${Buffer.from(r.stderr).toString().trim()}`);
+  const out = Buffer.from(r.stdout);
+  let at = 0;
+  for (const rel of relPaths) {
+    const nl = out.indexOf(10, at);
+    const header = out.subarray(at, nl).toString();
+    at = nl + 1;
+    const match = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+    if (!match) {
+      result.set(rel, null);
+      continue;
+    }
+    const size = Number(match[2]);
+    result.set(rel, match[1] === 'blob' ? out.subarray(at, at + size).toString('utf8') : null);
+    at += size + 1;
+  }
+  return result;
+}
+
 /** The file's content at `sha`, or null when it did not exist there. `relPath` is relative to root. */
 export async function readFileAtRevision(root: string, sha: string, relPath: string): Promise<string | null> {
   const r = await execa('git', ['show', `${sha}:./${relPath}`], { ...OPTIONS, cwd: root, stripFinalNewline: false });

@@ -35,3 +35,17 @@ describe('git for the gate', () => {
     });
   });
 });
+
+describe('readFilesAtRevision', () => {
+  it('reads several files at a revision with one git process, null when missing', async () => {
+    const { readFilesAtRevision } = await import('../../src/io/git.js');
+    const fx = await createFixture({ git: true, files: { 'sub/x.test.ts': 'héllo\n', 'sub/y.test.ts': '' } });
+    try {
+      const sha = (await fx.git(['rev-parse', 'HEAD'])).trim();
+      const got = await readFilesAtRevision(`${fx.root}/sub`, sha, ['x.test.ts', 'nope.test.ts', 'y.test.ts']);
+      expect([...got.entries()]).toEqual([['x.test.ts', 'héllo\n'], ['nope.test.ts', null], ['y.test.ts', '']]);
+    } finally {
+      fx.remove();
+    }
+  });
+});
