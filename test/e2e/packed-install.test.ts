@@ -1,0 +1,108 @@
+/**
+ * A new user's install: `npm pack`, then the tarball installed into fresh projects that have only
+ * Vitest (4.1.12 on Node 20, and 5.x on Node 22 fetched from the npm registry's `node` package),
+ * set up as the README says, with the reporter, `triage`, `allowances` and `gate` run through the
+ * installed `flakeguard` bin. Fails when `files`, `exports`, `bin` or a runtime dependency is wrong.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/fixture.js';
+
+const VITEST_5 = process.env['FLAKEGUARD_VITEST5_VERSION'] ?? '5.1.2';
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-pack-'));
+let tarball = '';
+
+const env = (): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('VITEST') && !k.startsWith('GITHUB_') && !k.startsWith('npm_')) out[k] = v;
+  return { ...out, NO_COLOR: '1', CI: 'true', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+};
+
+async function sh(cwd: string, file: string, args: readonly string[]) {
+  const r = await execa(file, args, { cwd, env: env(), extendEnv: false, reject: false, all: true, stdin: 'ignore', timeout: 300_000 });
+  return { exitCode: r.exitCode ?? 1, all: String(r.all), stdout: String(r.stdout) };
+}
+
+beforeAll(async () => {
+  const packed = await sh(REPO_ROOT, 'npm', ['pack', '--silent', '--pack-destination', scratch]);
+  expect(packed.exitCode, packed.all).toBe(0);
+  tarball = path.join(scratch, packed.all.trim().split('\n').pop() ?? '');
+}, 120_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function makeProject(name: string, vitestVersion: string) {
+  const dir = path.join(scratch, name);
+  mkdirSync(path.join(dir, 'test'), { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }, null, 2));
+  const install = await sh(dir, 'npm', ['i', '-D', '-E', '--no-audit', '--no-fund', `vitest@${vitestVersion}`, 'vite@8.3.8', tarball]);
+  expect(install.exitCode, install.all).toBe(0);
+  // As the README says: the reporters line and `flakeguard init`.
+  writeFileSync(
+    path.join(dir, 'vitest.config.ts'),
+    `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: ['default', 'flakeguard/reporter'] } });\n`,
+  );
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules\n.flakeguard\n');
+  writeFileSync(
+    path.join(dir, 'test/slow.test.ts'),
+    `import { describe, expect, it } from 'vitest';\ndescribe('journal', () => {\n  it('replays "all" entries [slow]', async () => {\n    await new Promise((r) => setTimeout(r, 450));\n    expect(1).toBe(1);\n  });\n});\n`,
+  );
+  return dir;
+}
+
+async function userJourney(dir: string, node: string) {
+  const vitest = () => sh(dir, node, ['node_modules/vitest/vitest.mjs', 'run']);
+  const flakeguard = (...args: string[]) => sh(dir, node, ['node_modules/.bin/flakeguard', ...args]);
+
+  const init = await flakeguard('init');
+  expect(init.exitCode, init.all).toBe(0);
+  const configPath = path.join(dir, 'flakeguard.yaml');
+  writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('test: 5s', 'test: 300ms'));
+
+  const red = await vitest();
+  expect(red.exitCode, red.all).toBe(1);
+  expect(red.all).toMatch(/over budget {2}test\/slow\.test\.ts:3 {2}journal > replays "all" entries \[slow\] {2}4\d\dms > 300ms/);
+
+  const records = readdirSync(path.join(dir, '.flakeguard/runs'));
+  const triage = await flakeguard('triage', '--record', path.join('.flakeguard/runs', records[0] ?? ''), '--exit-code', '1', '--json');
+  expect(triage.exitCode, triage.all).toBe(1);
+  const triaged = JSON.parse(triage.stdout) as { verdict: string; findings: { class: string; test: string | null }[] };
+  expect(triaged.verdict).toBe('red');
+  expect(triaged.findings.map((f) => [f.class, f.test])).toEqual([['budget', 'journal > replays "all" entries [slow]']]);
+
+  const add = await flakeguard('allowances', 'add', '--file', 'test/slow.test.ts', '--test', 'journal > replays "all" entries [slow]', '--budget', '2s', '--reason', 'replays the whole journal');
+  expect(add.exitCode, add.all).toBe(0);
+  const green = await vitest();
+  expect(green.exitCode, green.all).toBe(0);
+
+  await sh(dir, 'git', ['init', '-q', '-b', 'main']);
+  await sh(dir, 'git', ['add', '-A']);
+  await sh(dir, 'git', ['commit', '-qm', 'base']);
+  writeFileSync(path.join(dir, 'test/new.test.ts'), `import { expect, it } from 'vitest';\nit('adds', () => { expect(1 + 1).toBe(2); });\n`);
+  const gate = await flakeguard('gate', '--base', 'main', '--load', '0', '--runs', '3', '--json');
+  expect(gate.exitCode, gate.all).toBe(0);
+  const gated = JSON.parse(gate.stdout) as { verdict: string; tests: { name: string; verdict: string; passes: number; runs: number }[] };
+  expect(gated.verdict).toBe('pass');
+  expect(gated.tests.map((t) => [t.name, t.verdict, t.passes, t.runs])).toEqual([['adds', 'stable', 3, 3]]);
+
+  const check = await flakeguard('allowances', 'check');
+  expect(check.exitCode, check.all).toBe(0);
+}
+
+describe('the packed tarball in a fresh project', () => {
+  it('works with vitest 4.1.12 on Node 20', async () => {
+    const dir = await makeProject('v4-project', '4.1.12');
+    await userJourney(dir, process.execPath);
+  }, 600_000);
+
+  it(`works with vitest ${VITEST_5} on Node 22`, async () => {
+    const node22 = await sh(scratch, 'npx', ['-y', '-p', 'node@22', 'node', '-p', 'process.execPath']);
+    expect(node22.exitCode, node22.all).toBe(0);
+    const node = node22.all.trim().split('\n').pop() ?? '';
+    const dir = await makeProject('v5-project', VITEST_5);
+    await userJourney(dir, node);
+  }, 600_000);
+});
