@@ -62,7 +62,7 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
       name: wholeFile ? '' : rawName,
       line: null,
       state: c.state,
-      durationMs: Number.isFinite(time) ? time * 1000 : null,
+      durationMs: Number.isFinite(time) ? Math.round(time * 1e6) / 1e3 : null,
       errors: c.errors.map((e) => e.slice(0, MESSAGE_LIMIT)),
       limitMs: null,
       source: 'junit',
