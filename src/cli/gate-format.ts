@@ -27,7 +27,7 @@ function verdictLabel(t: GateReportTest): string {
 }
 
 function selectionLabel(t: GateReportTest): string {
-  if (t.previous === null) return t.selection;
+  if (t.previous === null || t.selection === 'changed') return t.selection;
   const from = t.previous.file === t.file ? t.previous.name : `${t.previous.file} > ${t.previous.name}`;
   return `${t.selection} from "${from}"`;
 }
@@ -52,7 +52,8 @@ function summary(report: GateReport): string {
 
 export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>): string {
   const out: string[] = [];
-  const loadText = report.load.workers > 0 ? `under load (${report.load.workers} workers)` : 'without load';
+  const w = report.load.workers;
+  const loadText = w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : 'without load';
   out.push(
     `flakeguard gate: ${report.tests.length} new or changed test${report.tests.length === 1 ? '' : 's'} since ${report.baseRef} (${report.base.slice(0, 10)}), ${report.runs} tries each ${loadText}; ${report.unchanged} unchanged in the changed files`,
   );

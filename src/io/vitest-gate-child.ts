@@ -81,11 +81,12 @@ async function main(jobFile: string): Promise<void> {
       return;
     }
     for (const project of vitest.projects) project.config.runner = job.runnerPath;
-    const project = vitest.getRootProject();
+    // The project that includes the file (workspaces); the root project when none claims it.
+    const projectFor = (file: string) => vitest.projects.find((p) => p.matchesTestGlob(file)) ?? vitest.getRootProject();
     const batches: BatchResult[] = [];
     for (const batch of job.batches) {
       writeFileSync(job.planFile, JSON.stringify(batch.plan));
-      const specs = batch.specs.map((s) => (s.lines === null ? project.createSpecification(s.file) : project.createSpecification(s.file, [...s.lines])));
+      const specs = batch.specs.map((s) => (s.lines === null ? projectFor(s.file).createSpecification(s.file) : projectFor(s.file).createSpecification(s.file, [...s.lines])));
       finished = null;
       await vitest.runTestSpecifications(specs);
       const wanted = new Set(batch.plan.tests.map((t) => plannedKey(t.file, t.fullName)));
