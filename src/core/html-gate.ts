@@ -110,7 +110,7 @@ function loadPanel(report: GateReport): string {
           fact('test worker CPU share', `${formatPercent(l.testsCpuShare)} of a CPU`),
         ];
   const pids = l.pids.length > 0 ? `<p class="dim">Load worker pids: ${h(l.pids.join(', '))} (all stopped when the gate ended).</p>` : '';
-  return `<section class="panel"><dl class="facts">${facts.join('')}</dl>${pids}<p class="dim">Measured: load average from os.loadavg(), machine share from /proc, the test worker's share from process.cpuUsage().</p></section>`;
+  return `<section class="panel"><dl class="facts">${facts.join('')}</dl>${pids}<p class="dim">Measured: load average from os.loadavg(), machine share from /proc, the test worker's share from its CPU time over wall time (Node's cpuUsage).</p></section>`;
 }
 
 function proposalsSection(report: GateReport): string {
