@@ -1,9 +1,10 @@
 /** Fixture sources for the gate's end-to-end tests: a base commit on main, then a branch. */
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 
+// A wide near-budget window (500ms..1s) so timer latency under load cannot push the near test over.
 export const CONFIG = `budget:
-  test: 500ms
-  warnAt: 80%
+  test: 1s
+  warnAt: 50%
 `;
 
 export const BASE_FILES: Record<string, string> = {
@@ -119,11 +120,11 @@ it('renders the frame in time', () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 it('exports the report', async () => {
-  await sleep(700);
+  await sleep(1100);
   expect(1).toBe(1);
 });
 it('imports the catalogue', async () => {
-  await sleep(420);
+  await sleep(550);
   expect(1).toBe(1);
 });
 `,
