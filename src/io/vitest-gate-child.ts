@@ -71,6 +71,8 @@ async function main(jobFile: string): Promise<void> {
     retry: 0,
     includeTaskLocation: true,
     passWithNoTests: true,
+    bail: 0,
+    coverage: { enabled: false },
     reporters: [reporter],
   });
   try {
