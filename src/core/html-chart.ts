@@ -39,6 +39,7 @@ const STEPS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5
 
 const fin = (v: number): number => (Number.isFinite(v) && v > 0 ? v : 0);
 const r1 = (v: number): string => (Math.round(v * 10) / 10).toString();
+const pct = (ratio: number): string => (ratio > 9.99 ? '>999%' : `${Math.round(ratio * 100)}%`);
 
 /** A step in seconds that gives at most six ticks over [0, maxS]. */
 function tickStep(maxS: number): number {
@@ -83,9 +84,10 @@ function truncate(text: string, max: number): string {
 
 function renderSeries(s: ChartSeries, top: number): { svg: string; height: number } {
   const durations = s.durationsMs.map(fin);
-  const limit = s.limitMs !== null && fin(s.limitMs) > 0 ? fin(s.limitMs) : null;
+  // A limit under a millisecond is no limit any budget can express: drawn as none.
+  const limit = s.limitMs !== null && fin(s.limitMs) >= 1 ? fin(s.limitMs) : null;
   const slowest = durations.length > 0 ? Math.max(...durations) : 0;
-  const rawMax = Math.max(limit === null ? 0 : limit * 1.15, slowest * 1.05, 1);
+  const rawMax = Math.max(limit === null ? 0 : limit * 1.15, slowest * 1.05, 100);
   const step = tickStep(rawMax / 1000) * 1000;
   const domain = Math.ceil(rawMax / step - 1e-9) * step;
   const x = (ms: number): number => LEFT + (Math.min(ms, domain) / domain) * (TRACK_END - LEFT);
@@ -105,7 +107,7 @@ function renderSeries(s: ChartSeries, top: number): { svg: string; height: numbe
   }
   durations.forEach((d, i) => {
     const tone = classifyTry(s.states[i] ?? 'unknown', d, limit, s.warnAt);
-    const share = limit === null ? '' : ` (${Math.round((d / limit) * 100)}% of the limit)`;
+    const share = limit === null ? '' : ` (${pct(d / limit)} of the limit)`;
     const tip = `<title>${h(`try ${i + 1}: ${formatTime(d)}, ${WORD[tone]}${share}`)}</title>`;
     const stroke = tone === 'failed' ? ` stroke="${TONE_COLOURS.bad}" stroke-width="1.2"` : '';
     if (bars) {
@@ -139,7 +141,7 @@ function renderSeries(s: ChartSeries, top: number): { svg: string; height: numbe
   const right = TRACK_END + 18;
   if (durations.length > 0) {
     out.push(`<text x="${right}" y="${r1(trackTop + 10)}" class="max">${h(`max ${formatTime(slowest)}`)}</text>`);
-    const of = limit === null ? 'no limit' : `of ${formatTime(limit)} \u00b7 ${Math.round((ratio ?? 0) * 100)}%`;
+    const of = limit === null ? 'no limit' : `of ${formatTime(limit)} \u00b7 ${pct(ratio ?? 0)}`;
     out.push(`<text x="${right}" y="${r1(trackTop + 28)}" class="ratio ${tone}">${h(of)}</text>`);
   }
   if (s.tag !== null) {
