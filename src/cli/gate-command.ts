@@ -147,7 +147,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
                 elapsedMs: performance.now() - started,
                 load: phase === 'under load' ? parsed.workers : 0,
               });
-              if (screen.live) process.stderr.write(`\r\u001b[K${text.slice(0, Math.max(20, screen.columns - 1))}`);
+              if (screen.live) process.stderr.write(`\r\u001b[K${text.slice(0, screen.columns >= 40 ? screen.columns - 1 : 120)}`);
               else process.stderr.write(`${text}\n`);
             },
           });
