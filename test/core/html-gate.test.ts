@@ -73,6 +73,11 @@ describe('renderGateHtml on a realistic failed gate', () => {
 });
 
 describe('renderGateHtml: options and other reports', () => {
+  it('renders the JSON `gate --json` prints, read back, the same as the report', () => {
+    const report = makeGateReport();
+    expect(renderGateHtml(JSON.parse(JSON.stringify(report)) as GateReport)).toBe(renderGateHtml(report));
+  });
+
   it('uses warnAt from the options, else from the report, else 80%', () => {
     const report = makeGateReport();
     expect(renderGateHtml(report, { warnAt: 0.7 })).toContain('warnAt 70%');

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { renderTriageHtml } from '../../src/core/html-triage.js';
 import { escapeHtml } from '../../src/core/html-page.js';
 import type { TriageJson } from '../../src/core/triage-format.js';
-import { makeTriageReport } from './html-factories.js';
+import { BUILT_IN_SIGNATURES } from '../../src/core/triage-signatures.js';
+import { computeTriage } from '../../src/core/triage.js';
+import { makeTriageInputs, makeTriageReport } from './html-factories.js';
 import { blandStrings, markupSkeleton } from './html-markup.js';
 
 const count = (text: string, re: RegExp): number => [...text.matchAll(re)].length;
@@ -58,6 +60,11 @@ describe('renderTriageHtml on a realistic red run', () => {
 });
 
 describe('renderTriageHtml', () => {
+  it('takes the TriageReport itself or the JSON read back, with the same page', () => {
+    const direct = renderTriageHtml(computeTriage(makeTriageInputs(), BUILT_IN_SIGNATURES));
+    expect(renderTriageHtml(JSON.parse(JSON.stringify(makeTriageReport())) as TriageJson)).toBe(direct);
+  });
+
   it('folds long evidence and shows short evidence open', () => {
     const long = Array.from({ length: 40 }, (_, i) => `ci.log:${1000 + i}: at frame${i}`);
     const html = renderTriageHtml(report([finding({ evidence: long }), finding({ test: 'c', evidence: ['one line'] })]));
