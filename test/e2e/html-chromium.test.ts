@@ -72,6 +72,8 @@ async function chromium(args: readonly string[], url: string): Promise<Launch> {
         // the group is already gone
       }
     }
+    // Killed processes leave /proc a moment later: wait up to 5 s, then none may be left.
+    for (let i = 0; i < 50 && processesUsing(profile).length > 0; i += 1) await new Promise((r) => setTimeout(r, 100));
     expect(processesUsing(profile)).toEqual([]);
   }
 }
