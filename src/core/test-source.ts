@@ -190,7 +190,7 @@ class Extractor {
         return;
       }
     }
-    for (const key in node) {
+    for (const key of Object.keys(node)) {
       if (key === 'loc' || key === 'extra' || key === 'start' || key === 'end') continue;
       const value = node[key];
       if (Array.isArray(value)) {
