@@ -126,6 +126,8 @@ function renderSeries(s: ChartSeries, top: number): { svg: string; height: numbe
     const wx = x(limit * s.warnAt);
     const lx = x(limit);
     out.push(`<line class="warn-line" x1="${r1(wx)}" y1="${r1(trackTop - 6)}" x2="${r1(wx)}" y2="${r1(trackBottom + 4)}" stroke="${NEAR}" stroke-width="1.5" stroke-dasharray="4 3"/>`);
+    // A white halo keeps the limit visible across a red (over-limit) bar.
+    out.push(`<line x1="${r1(lx)}" y1="${r1(trackTop - 8)}" x2="${r1(lx)}" y2="${r1(trackBottom + 4)}" stroke="#ffffff" stroke-width="5"/>`);
     out.push(`<line class="limit-line" x1="${r1(lx)}" y1="${r1(trackTop - 8)}" x2="${r1(lx)}" y2="${r1(trackBottom + 4)}" stroke="${TONE_COLOURS.bad}" stroke-width="2"/>`);
     avoid.push(lx);
     out.push(`<text x="${r1(lx)}" y="${r1(trackBottom + 20)}" text-anchor="middle" class="limit">${h(`limit ${formatTime(limit)}`)}</text>`);
