@@ -18,7 +18,6 @@ import type { RerunTarget } from '../core/triage-types.js';
 import { loadConfig } from '../io/config-file.js';
 import { listRunRecords } from '../io/run-record-file.js';
 import { gatherTriageInputs } from '../io/triage-inputs.js';
-import { rerunFailures } from '../io/triage-rerun.js';
 import { detectScreen, paint } from './terminal.js';
 
 const HELP = `flakeguard triage: sort every failure of a red run into infrastructure, escape, flake or budget
@@ -120,6 +119,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
       const onSigint = (): void => controller.abort();
       process.once('SIGINT', onSigint);
       try {
+        // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
+        const { rerunFailures } = await import('../io/triage-rerun.js');
         const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, signal: controller.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
         report = computeTriage({ ...inputs, reruns }, signatures);
       } finally {

@@ -48,7 +48,10 @@ export function mergeObservations(observations: readonly ObservedTest[]): Merged
     const top = group.filter((o) => PRIORITY[o.source] === PRIORITY[first.source]);
     const chosen = top.find((o) => o.state === 'failed') ?? first;
     const errors: string[] = [];
-    for (const o of [chosen, ...group]) for (const e of o.errors) if (!errors.includes(e)) errors.push(e);
+    // A passed test keeps only errors that passed observations carry (a pass after retries); a log
+    // line of another attempt or run does not make it a flake.
+    const carriers = chosen.state === 'passed' ? group.filter((o) => o.state === 'passed') : [chosen, ...group];
+    for (const o of carriers) for (const e of o.errors) if (!errors.includes(e)) errors.push(e);
     merged.push({
       kind: group.some((o) => o.kind === 'suite') ? 'suite' : group.some((o) => o.kind === 'file') ? 'file' : chosen.kind,
       file: group.find((o) => o.file !== null)?.file ?? null,

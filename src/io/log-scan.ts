@@ -1,9 +1,11 @@
 /**
- * Reads a CI log as a stream (1 MiB chunks, never the whole file) and collects the lines that match
- * the compiled matcher, with their line numbers and a few following lines. The bytes are searched as
- * latin1 (one char per byte) with one combined expression; only the hit lines are decoded as UTF-8.
+ * Reads a CI log in 1 MiB chunks (never the whole file in memory) and collects the lines that match
+ * the compiled matcher, with their line numbers and a few following lines. Candidate lines are found
+ * on the raw bytes with a multi-literal search (src/core/log-needles.ts), plus one expression for
+ * regex signatures without needles; only candidate lines are decoded and identified exactly.
  */
-import { createReadStream } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { compileNeedles, countBigrams, type NeedleSearch } from '../core/log-needles.js';
 import { stripAnsi, type CompiledLogMatcher } from '../core/log-matcher.js';
 import type { LogEvent, LogScan } from '../core/triage-types.js';
 
@@ -24,8 +26,33 @@ function clip(text: string): string {
   return clean.length > MAX_EVENT_TEXT ? `${clean.slice(0, MAX_EVENT_TEXT)}…` : clean;
 }
 
+/** Starts of the lines in `buf` that hold a candidate, ascending, each once. */
+function candidateLines(buf: Buffer, search: NeedleSearch, fallback: RegExp | null): number[] {
+  const starts: number[] = [];
+  let lineEnd = -1;
+  search.search(buf, 0, buf.length, (start) => {
+    if (start <= lineEnd) return;
+    starts.push(buf.lastIndexOf(10, start) + 1);
+    const nl = buf.indexOf(10, start);
+    lineEnd = nl === -1 ? buf.length : nl;
+  });
+  if (fallback === null) return starts;
+  const text = buf.toString('latin1');
+  const more: number[] = [];
+  fallback.lastIndex = 0;
+  for (let m = fallback.exec(text); m !== null; m = fallback.exec(text)) {
+    more.push(text.lastIndexOf('\n', m.index) + 1);
+    const nl = text.indexOf('\n', m.index);
+    if (nl === -1) break;
+    fallback.lastIndex = nl + 1;
+  }
+  return [...new Set([...starts, ...more])].sort((a, b) => a - b);
+}
+
 export async function scanLog(file: string, matcher: CompiledLogMatcher, input = file): Promise<LogScan> {
-  const re = new RegExp(matcher.byteSource, 'gm');
+  // The search is compiled on the first chunk: its bigram counts pick each needle's rarest window.
+  let search: NeedleSearch | null = null;
+  const fallback = matcher.fallbackSource === null ? null : new RegExp(matcher.fallbackSource, 'gm');
   const events: LogEvent[] = [];
   const counts: Record<string, number> = {};
   let pending: PendingAfter[] = [];
@@ -33,7 +60,7 @@ export async function scanLog(file: string, matcher: CompiledLogMatcher, input =
   let carry: Buffer = Buffer.alloc(0);
   let tail: Buffer = Buffer.alloc(0);
 
-  /** Fills the context of earlier hits from the lines starting at `from`; returns where it stopped. */
+  /** Fills the context of earlier hits from the lines in [from, end). */
   const fillPending = (buf: Buffer, from: number, end: number): void => {
     let pos = from;
     while (pending.length > 0 && pos < end) {
@@ -53,17 +80,13 @@ export async function scanLog(file: string, matcher: CompiledLogMatcher, input =
   };
 
   const processBlock = (buf: Buffer): void => {
-    const text = buf.toString('latin1');
     fillPending(buf, 0, buf.length);
     let cursor = 0;
     let cursorLine = linesBefore;
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
-      const start = text.lastIndexOf('\n', m.index) + 1;
-      const nl = text.indexOf('\n', m.index);
-      const end = nl === -1 ? text.length : nl;
-      re.lastIndex = end + 1;
+    search ??= compileNeedles(matcher.needles, { frequency: countBigrams(buf.subarray(0, CHUNK)) });
+    for (const start of candidateLines(buf, search, fallback)) {
+      const nl = buf.indexOf(10, start);
+      const end = nl === -1 ? buf.length : nl;
       const line = buf.toString('utf8', start, end);
       const ids = matcher.identify(line);
       if (ids.length === 0) continue;
@@ -77,37 +100,40 @@ export async function scanLog(file: string, matcher: CompiledLogMatcher, input =
         events.push({ line: cursorLine + 1, text: clip(line), id, after });
         const need = matcher.afterLines(id);
         if (need > 0) {
-          const p: PendingAfter = { after, need, budget: need * 4 };
           const saved = pending;
-          pending = [p];
+          pending = [{ after, need, budget: need * 4 }];
           fillPending(buf, end + 1, buf.length);
           pending = [...saved, ...pending];
         }
       }
-      if (end >= text.length) break;
     }
     for (let i = buf.indexOf(10, cursor); i !== -1; i = buf.indexOf(10, i + 1)) cursorLine += 1;
     linesBefore = cursorLine;
     tail = Buffer.concat([tail, buf.subarray(-TAIL_BYTES)]).subarray(-TAIL_BYTES);
   };
 
-  const stream = createReadStream(file, { highWaterMark: CHUNK });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    const data = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-    const lastNl = data.lastIndexOf(10);
-    if (lastNl === -1 && data.length < MAX_LINE) {
-      carry = data;
-      continue;
+  // Synchronous reads into fresh 1 MiB buffers: no stream machinery per chunk; memory stays flat.
+  const fd = openSync(file, 'r');
+  try {
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const n = readSync(fd, chunk, 0, CHUNK, null);
+      if (n === 0) break;
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      const lastNl = data.lastIndexOf(10);
+      if (lastNl === -1 && data.length < MAX_LINE) {
+        carry = data;
+        continue;
+      }
+      const cut = lastNl === -1 ? data.length : lastNl + 1;
+      processBlock(data.subarray(0, cut));
+      carry = data.subarray(cut);
     }
-    const cut = lastNl === -1 ? data.length : lastNl + 1;
-    processBlock(data.subarray(0, cut));
-    carry = data.subarray(cut);
+  } finally {
+    closeSync(fd);
   }
-  let lines = linesBefore;
-  if (carry.length > 0) {
-    processBlock(Buffer.concat([carry, Buffer.from('\n')]));
-    lines = linesBefore;
-  }
+  if (carry.length > 0) processBlock(Buffer.concat([carry, Buffer.from('\n')]));
+  const lines = linesBefore;
   const tailLines = tail.toString('utf8').split('\n');
   if (tailLines[tailLines.length - 1] === '') tailLines.pop();
   const kept = tailLines.slice(-TAIL_LINES);
