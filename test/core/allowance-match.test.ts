@@ -59,6 +59,8 @@ describe('matchAllowances', () => {
   it('matches .each row names against the template read from source', () => {
     const each: MatchTest = { file: 'test/x.test.ts', fullName: 'adds %i + %i', fingerprint: 'f5', namePattern: eachNamePattern('adds %i + %i') };
     expect(applied([a('c3', 'test/x.test.ts', 'adds 1 + 2', null)], [each])).toEqual(['c3:exact:test/x.test.ts::adds %i + %i']);
+    const rows = [a('r1', 'test/x.test.ts', 'adds 1 + 2', null), a('r2', 'test/x.test.ts', 'adds 3 + 4', null), a('r3', 'test/x.test.ts', 'adds 3 + 4', null)];
+    expect(applied(rows, [each])).toEqual(['r1:exact:test/x.test.ts::adds %i + %i', 'r2:ambiguous', 'r3:ambiguous']);
     expect(eachNamePattern('row $name is 100%% ok %s').test('row bob is 100% ok yes')).toBe(true);
     expect(eachNamePattern('a.b %s').test('aXb 1')).toBe(false);
   });
