@@ -1,7 +1,7 @@
 /** The `flakeguard.yaml` that `flakeguard init` writes: every key present, commented. */
 export function renderConfigTemplate(testBudget = '5s'): string {
   return `# flakeguard configuration. Every key is optional; the values below are the defaults.
-# Durations: 250ms, 5s, 1.5s, 2m. Platforms: Node's process.platform names (linux, darwin, win32, ...) plus default.
+# Durations: 250ms, 5s, 1.5s, 2m. Platforms: Node's platform names (linux, darwin, win32, ...) plus default.
 budget:
   # Limit for one test (its body plus beforeEach/afterEach, as Vitest measures it).
   # One duration for every platform, or a map: { linux: 5s, darwin: 4s, win32: 10s, default: 5s }

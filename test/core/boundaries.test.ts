@@ -16,7 +16,12 @@ describe('src/core stays pure', () => {
     const offenders: string[] = [];
     for (const file of listTs(CORE)) {
       const source = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-      for (const match of source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+      const specs = [
+        ...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"]+)['"]/gm),
+        ...source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
+        ...source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+      ];
+      for (const match of specs) {
         const spec = match[1] ?? '';
         const ok = spec.startsWith('./') || ALLOWED_PACKAGES.includes(spec);
         if (!ok) offenders.push(`${path.relative(CORE, file)} imports ${spec}`);
