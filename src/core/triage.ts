@@ -14,9 +14,9 @@ import { TRIAGE_VERSION, type Finding, type ObservedUnhandled, type TriageInputs
 
 const CLASS_ORDER: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
-function failureWhat(t: MergedTest): string {
+function failureWhat(t: MergedTest, suite: boolean): string {
   if (t.kind === 'file') return 'the test file';
-  if (t.kind === 'suite') return 'a hook or suite';
+  if (t.kind === 'suite' || suite) return 'a hook or suite';
   return 'the test';
 }
 
@@ -102,7 +102,7 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
         {
           test,
           file: t.file,
-          what: failureWhat(t),
+          what: failureWhat(t, isSuite(t)),
           errors: t.errors,
           evidence: t.origins,
           rerun: t.file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(t.file ?? '', test)),

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { FlakeguardError } from '../core/errors.js';
+import { stripAnsi } from '../core/log-matcher.js';
 import { parseFailLine } from '../core/log-vitest.js';
 import type { RerunResult, RerunTarget } from '../core/triage-types.js';
 import { runTestsRepeatedly } from './vitest-runs.js';
@@ -56,6 +57,19 @@ async function rerunTests(options: RerunOptions, targets: readonly RerunTarget[]
   }
 }
 
+/** The error line of the target's failure in a whole-file run's output (the line after its header). */
+function firstErrorOf(target: RerunTarget, output: string): string | null {
+  const lines = output.split('\n').map((l) => stripAnsi(l).trim());
+  const header =
+    target.check === 'unhandled'
+      ? lines.findIndex((l) => /Unhandled (?:Rejection|Error)\s*⎯/.test(l))
+      : target.check === 'suite'
+        ? lines.findIndex((l) => parseFailLine(l)?.name === target.name)
+        : lines.findIndex((l) => /^FAIL\s/.test(l));
+  const after = header === -1 ? lines : lines.slice(header + 1);
+  return after.find((l) => l !== '' && !l.startsWith('⎯')) ?? lines.find((l) => /Error/.test(l)) ?? null;
+}
+
 /** Did this whole-file run fail the way the target failed? */
 function failedAgain(target: RerunTarget, exitCode: number | undefined, output: string): boolean {
   switch (target.check) {
@@ -99,7 +113,7 @@ async function runFileOnce(options: RerunOptions, entry: string, target: RerunTa
     const result = await child;
     if (options.signal?.aborted) throw new FlakeguardError('INTERRUPTED', 'interrupted; the re-runs were stopped', { exitCode: 130 });
     const text = String(result.all ?? '');
-    const error = text.split('\n').find((l) => /Error|FAIL|failed/.test(l))?.trim() ?? null;
+    const error = firstErrorOf(target, text);
     if (!existsSync(out)) return { ran: false, failed: false, error: error ?? `vitest exited ${result.exitCode ?? result.signal} without a report` };
     const report = JSON.parse(readFileSync(out, 'utf8')) as { numTotalTests?: number; testResults?: unknown[] };
     const ran = (report.testResults?.length ?? 0) > 0;
