@@ -3,6 +3,7 @@
  * observations. The record is the best input: it has hook errors, unhandled errors with the file
  * they came from, the limit each test had (allowances included) and the budget violations.
  */
+import { salvageJson } from './report-salvage.js';
 import type { RecordedError, RunRecord } from './run-record.js';
 import type { BudgetExcess, ObservedFile, ObservedTest, ObservedUnhandled } from './triage-types.js';
 
@@ -69,4 +70,21 @@ export function readRecordObservations(record: RunRecord, input: string): Record
   }));
   const exitCode = record.exitCode ?? record.vitestExitCode ?? (record.exitReason === 'failed' ? 1 : record.exitReason === 'passed' ? 0 : null);
   return { tests, files, unhandled, excesses, exitCode };
+}
+
+/** The complete test entries of a run record that was cut off or corrupted. */
+export function salvageRecordTests(text: string, input: string): { tests: ObservedTest[]; truncated: boolean; cutAtByte: number } {
+  const s = salvageJson(text);
+  const raw = typeof s.value === 'object' && s.value !== null && Array.isArray((s.value as { tests?: unknown }).tests) ? ((s.value as { tests: unknown[] }).tests) : [];
+  const tests: ObservedTest[] = [];
+  for (const t of raw) {
+    if (typeof t !== 'object' || t === null || s.partial.has(t)) continue;
+    const r = t as Partial<Record<string, unknown>>;
+    if (typeof r['file'] !== 'string' || typeof r['name'] !== 'string' || typeof r['state'] !== 'string') continue;
+    const state = ['passed', 'failed', 'skipped', 'pending'].includes(r['state']) ? (r['state'] as ObservedTest['state']) : 'skipped';
+    const errors = Array.isArray(r['errors']) ? r['errors'].map((e) => (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : '')).filter((m) => m !== '') : [];
+    tests.push({ kind: 'test', file: r['file'], name: r['name'], line: typeof r['line'] === 'number' ? r['line'] : null, state, durationMs: typeof r['durationMs'] === 'number' ? r['durationMs'] : null, errors, limitMs: typeof r['limitMs'] === 'number' ? r['limitMs'] : null, source: 'record', origin: `${input} (salvaged): test "${r['name']}" ${state}` });
+  }
+  const truncated = text.slice(s.stoppedAt).trim() === '';
+  return { tests, truncated, cutAtByte: new TextEncoder().encode(text.slice(0, s.stoppedAt)).length };
 }

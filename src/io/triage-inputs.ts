@@ -4,14 +4,14 @@
  * cannot be read whole becomes an input problem (a finding), not a crash; only when nothing at all
  * could be read does triage stop with exit code 2.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError, isFlakeguardError } from '../core/errors.js';
 import { compileLogMatcher } from '../core/log-matcher.js';
 import { logFailuresAsTests, readLogFailures, readLogUnhandled } from '../core/log-vitest.js';
 import { mapPathOntoRoot } from '../core/path-mapping.js';
 import { measureExcesses, type TriageBudget } from '../core/triage-budget.js';
-import { readRecordObservations } from '../core/triage-record.js';
+import { readRecordObservations, salvageRecordTests } from '../core/triage-record.js';
 import type { LogSignature } from '../core/triage-signatures.js';
 import type { BudgetExcess, InputProblem, LogScan, ObservedFile, ObservedTest, ObservedUnhandled, TriageInputs } from '../core/triage-types.js';
 import { readJunitFile } from './junit-read.js';
@@ -72,9 +72,17 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
       readable += 1;
     } catch (error) {
       if (!isFlakeguardError(error)) throw error;
-      unreadable.push(error.message);
-      const exists = existsSync(file);
-      problems.push({ input: display(file), kind: exists ? 'corrupt' : 'missing-report', cutAtByte: exists ? statSync(file).size : null, salvaged: 0, detail: error.message });
+      if (!existsSync(file)) {
+        unreadable.push(error.message);
+        problems.push({ input: display(file), kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: error.message });
+        continue;
+      }
+      // A cut record: keep its complete test entries, and report where it was cut.
+      const salvaged = salvageRecordTests(readFileSync(file, 'utf8'), display(file));
+      tests.push(...salvaged.tests);
+      if (salvaged.tests.length > 0) readable += 1;
+      else unreadable.push(error.message);
+      problems.push({ input: display(file), kind: salvaged.truncated ? 'truncated' : 'corrupt', cutAtByte: salvaged.truncated ? statSync(file).size : salvaged.cutAtByte, salvaged: salvaged.tests.length, detail: `${error.message}; ${salvaged.tests.length} complete test entries salvaged` });
     }
   }
   for (const file of sources.reports) {
