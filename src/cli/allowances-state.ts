@@ -23,8 +23,11 @@ export interface AllowanceState {
   readonly today: string;
 }
 
-export function todayUtc(): string {
-  return new Date().toISOString().slice(0, 10);
+/** Today as YYYY-MM-DD in local time, as the reporter judges expiry. */
+export function today(): string {
+  const now = new Date();
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 export async function gatherAllowanceState(cwd: string): Promise<AllowanceState> {
@@ -33,16 +36,19 @@ export async function gatherAllowanceState(cwd: string): Promise<AllowanceState>
   const files = new Set([...findTestFiles(root), ...store.allowances.map((a) => a.file)]);
   const read = readSourceTests(root, files);
   const universe = buildUniverse([], read.tests);
-  const today = todayUtc();
-  let resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames: new Map(), today });
+  const day = today();
+  let resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames: new Map(), today: day });
   const lost = resolutions.filter((r) => r.match.kind === 'orphan');
   if (lost.length > 0) {
     const renames = await gitRenamesSince(root, [...new Set(lost.map((r) => r.allowance.at.storeFile))]);
     if (lost.some((r) => renames.has(r.allowance.file))) {
-      resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames, today });
+      resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames, today: day });
     }
   }
-  return { root, config, store, sources: read.tests, sourceProblems: read.problems, universe, resolutions, today };
+  // Only files an allowance names: a deliberately broken fixture elsewhere is not an allowance problem.
+  const named = new Set(store.allowances.map((a) => a.file));
+  const sourceProblems = read.problems.filter((p) => named.has(p.file)).map((p) => p.message);
+  return { root, config, store, sources: read.tests, sourceProblems, universe, resolutions, today: day };
 }
 
 /**

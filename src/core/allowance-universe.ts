@@ -41,7 +41,10 @@ export function buildUniverse(
   const universe: UniverseTest[] = runTests.map((t) => {
     const source = sources.get(t.file);
     const found = source ? findSourceTest(t, source) : null;
-    return { file: t.file, fullName: t.fullName, fingerprint: found?.fingerprint ?? null, inRun: true, line: t.line };
+    const base: UniverseTest = { file: t.file, fullName: t.fullName, fingerprint: found?.fingerprint ?? null, inRun: true, line: t.line };
+    // A caller that reports tests from source (the gate) names a `.each` test by its template.
+    const pattern = found && found.fullName === t.fullName ? patternOf(found) : null;
+    return pattern ? { ...base, namePattern: pattern } : base;
   });
   for (const [file, tests] of sources) {
     if (runFiles.has(file)) continue;

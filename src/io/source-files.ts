@@ -32,13 +32,13 @@ export function findTestFiles(root: string): string[] {
 
 export interface SourceRead {
   readonly tests: ReadonlyMap<string, readonly SourceTest[]>;
-  /** Files that could not be read or parsed, with the reason (file:line:column where known). */
-  readonly problems: readonly string[];
+  /** Files that could not be parsed, with the reason (file:line:column). */
+  readonly problems: readonly { readonly file: string; readonly message: string }[];
 }
 
 export function readSourceTests(root: string, files: Iterable<string>): SourceRead {
   const tests = new Map<string, readonly SourceTest[]>();
-  const problems: string[] = [];
+  const problems: { file: string; message: string }[] = [];
   for (const file of files) {
     if (tests.has(file)) continue;
     const full = path.join(root, file);
@@ -47,7 +47,7 @@ export function readSourceTests(root: string, files: Iterable<string>): SourceRe
       tests.set(file, extractTests(readFileSync(full, 'utf8'), file));
     } catch (error) {
       if (!isFlakeguardError(error)) throw error;
-      problems.push(error.message);
+      problems.push({ file, message: error.message });
       tests.set(file, []);
     }
   }

@@ -1,8 +1,9 @@
 /**
  * An allowance follows its test across renames and moves, in a git fixture repo with the real
- * Vitest: `flakeguard allowances list --json` shows it applied after each change, and the reporter
- * seam (loadAllowancesForRun), fed with what Vitest reported, applies the allowance's limit to the
- * slow test (300 ms against a 200 ms budget) and says how it followed.
+ * Vitest and flakeguard's reporter: after each change the run passes (the slow test takes 300 ms
+ * against a 200 ms budget and a 1 s allowance), `flakeguard allowances list --json` shows the
+ * allowance applied, and the engine (loadAllowancesForRun), fed with what Vitest reported, says how
+ * it followed. A copy under a new title gets no allowance: the run fails naming it.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
 import { makeTestKey } from '../../src/core/run-record.js';
 import { loadAllowancesForRun } from '../../src/io/allowances-for-run.js';
-import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { createFixture, REPORTER_SOURCE, type Fixture } from '../helpers/fixture.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
 const TRACKER = `import { describe, it, expect } from 'vitest';
@@ -57,14 +58,17 @@ async function listed(fx: Fixture): Promise<ListedRow[]> {
   return (JSON.parse(result.stdout) as { allowances: ListedRow[] }).allowances;
 }
 
-/** Runs the real Vitest and returns its tests as the reporter sees them. */
-async function vitestTests(fx: Fixture): Promise<VitestTest[]> {
-  const run = await fx.vitest(['--reporter=json', '--outputFile=vitest.json', '--includeTaskLocation']);
-  expect(run.exitCode, run.output).toBe(0);
+/**
+ * Runs the real Vitest with flakeguard's reporter (and the JSON one, for durations and lines);
+ * expects `exitCode` and returns the tests as the reporter sees them.
+ */
+async function vitestTests(fx: Fixture, exitCode = 0): Promise<VitestTest[] & { output: string }> {
+  const run = await fx.vitest(['--reporter=default', `--reporter=${REPORTER_SOURCE}`, '--reporter=json', '--outputFile.json=vitest.json', '--includeTaskLocation']);
+  expect(run.exitCode, run.output).toBe(exitCode);
   const json = JSON.parse(readFileSync(path.join(fx.root, 'vitest.json'), 'utf8')) as {
     testResults: { name: string; assertionResults: { ancestorTitles: string[]; title: string; duration?: number; location?: { line: number } }[] }[];
   };
-  return json.testResults.flatMap((f) =>
+  const tests = json.testResults.flatMap((f) =>
     f.assertionResults.map((a) => ({
       file: path.relative(fx.root, f.name).split(path.sep).join('/'),
       fullName: [...a.ancestorTitles, a.title].join(' > '),
@@ -72,6 +76,7 @@ async function vitestTests(fx: Fixture): Promise<VitestTest[]> {
       durationMs: a.duration ?? 0,
     })),
   );
+  return Object.assign(tests, { output: run.output });
 }
 
 async function seam(fx: Fixture, tests: readonly VitestTest[]) {
@@ -83,6 +88,7 @@ async function expectFollowed(fx: Fixture, file: string, name: string, match: st
   const rows = await listed(fx);
   expect(rows).toEqual([expect.objectContaining({ match, current: { test: name, file }, limitMs: 1000 })]);
   const tests = await vitestTests(fx);
+  if (match !== 'exact') expect(tests.output).toMatch(/allowance [0-9a-f]{8} follows /);
   const slow = tests.find((t) => t.file === file && t.fullName === name);
   expect(slow?.durationMs).toBeGreaterThan(200);
   const result = await seam(fx, tests);
@@ -159,7 +165,8 @@ describe('allowances follow their test', () => {
     await commit(fx, 'copy');
     const rows = await listed(fx);
     expect(rows).toEqual([expect.objectContaining({ match: 'exact', current: { test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts' } })]);
-    const tests = await vitestTests(fx);
+    const tests = await vitestTests(fx, 1);
+    expect(tests.output).toContain('tracker > reloads journal again');
     const result = await seam(fx, tests);
     expect([...result.applied.keys()]).toEqual([makeTestKey('test/hub/tracker.test.ts', 'tracker > reloads journal')]);
     const copyRun = tests.find((t) => t.fullName === 'tracker > reloads journal again');
