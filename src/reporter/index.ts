@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { computeBudgetReport } from '../core/budget-report.js';
+import { computeBudgetReport, type ObservedTest } from '../core/budget-report.js';
 import type { Config } from '../core/config.js';
 import { isFlakeguardError } from '../core/errors.js';
 import { formatBudgetReport } from '../core/report-format.js';
@@ -22,6 +22,7 @@ import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js
 import { writeGithubOutput } from './github-output.js';
 import { observeRun, observeUnhandledError, toRelative } from './observe.js';
 import { toStartupError } from './startup-error.js';
+import { findTestPlaces, withPlaces, type TestPlace } from './test-lines.js';
 
 /** Environment variable that redirects run records to another folder (absolute or root-relative). */
 export const RECORDS_ENV = 'FLAKEGUARD_RECORDS';
@@ -56,11 +57,6 @@ export default class FlakeguardReporter implements Reporter {
     } catch (error) {
       throw toStartupError(error);
     }
-    // Test lines for the report and the annotations: Vitest records them only when asked.
-    if (!vitest.config.includeTaskLocation) {
-      vitest.config.includeTaskLocation = true;
-      for (const project of vitest.projects) project.config.includeTaskLocation = true;
-    }
   }
 
   onTestRunStart(): void {
@@ -90,20 +86,18 @@ export default class FlakeguardReporter implements Reporter {
     this.run = undefined;
     const root = this.root;
     const platform = process.platform;
-    const { tests, files } = observeRun(testModules, root);
+    const observed = observeRun(testModules, root);
     const unhandled = unhandledErrors.map((e) => observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root));
-    const { allowances, notices } = await this.allowances({ root, config, platform, tests });
-    const report = computeBudgetReport({
-      config,
-      platform,
-      tests,
-      files,
-      unhandledErrors: unhandled,
-      allowances,
-      notices,
-      reason,
-      vitestExitCode,
-    });
+    const { allowances, notices } = await this.allowances({ root, config, platform, tests: observed.tests });
+    const compute = (tests: readonly ObservedTest[]) =>
+      computeBudgetReport({ config, platform, tests, files: observed.files, unhandledErrors: unhandled, allowances, notices, reason, vitestExitCode });
+    let report = compute(observed.tests);
+    // Lines for the tests the report names, when Vitest did not record locations.
+    const named = report.tests.filter((t) => t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || report.flaky.some((f) => f.file === t.file && f.name === t.name)));
+    if (named.length > 0) {
+      const places = await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>());
+      if (places.size > 0) report = compute(withPlaces(observed.tests, places));
+    }
     const watch = vitest.config.watch;
     if (report.verdict.failedByFlakeguard && !watch && !vitestExitCode) process.exitCode = 1;
 

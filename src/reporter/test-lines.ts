@@ -1,0 +1,41 @@
+/**
+ * Lines of the tests the report names (over or near budget, flaky, failed) when Vitest did not
+ * record locations. Turning on Vitest's `includeTaskLocation` for every test cost about 5% more
+ * CPU in the workers on a suite of small tests (bench/reporter-overhead.mjs); reading the few
+ * files the report names costs nothing when every test is within budget.
+ */
+import type { ObservedTest } from '../core/budget-report.js';
+import { makeTestKey } from '../core/run-record.js';
+
+export interface TestPlace {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Declared places by test key, for tests whose full name appears once in their file's source. */
+export async function findTestPlaces(root: string, wanted: readonly ObservedTest[]): Promise<Map<string, TestPlace>> {
+  const places = new Map<string, TestPlace>();
+  const missing = wanted.filter((t) => t.line === null);
+  if (missing.length === 0) return places;
+  const { readSourceTests } = await import('../io/source-files.js');
+  const read = readSourceTests(root, new Set(missing.map((t) => t.file)));
+  const seen = new Set<string>();
+  for (const [file, tests] of read.tests) {
+    for (const t of tests) {
+      if (t.each || t.dynamicTitle) continue;
+      const key = makeTestKey(file, t.fullName);
+      if (seen.has(key)) places.delete(key);
+      else places.set(key, { line: t.line, column: t.column });
+      seen.add(key);
+    }
+  }
+  return places;
+}
+
+export function withPlaces(tests: readonly ObservedTest[], places: ReadonlyMap<string, TestPlace>): ObservedTest[] {
+  if (places.size === 0) return [...tests];
+  return tests.map((t) => {
+    const place = t.line === null ? places.get(makeTestKey(t.file, t.name)) : undefined;
+    return place ? { ...t, line: place.line, column: place.column } : t;
+  });
+}
