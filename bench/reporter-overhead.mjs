@@ -8,6 +8,7 @@
  * /usr/bin/time exists) and of Vitest's main process, where the reporter runs.
  *
  *   npm run build && node bench/reporter-overhead.mjs [--rounds 7] [--files 100] [--tests-per-file 20] [--keep]
+ *   (--reporter <file> measures another build of the reporter instead of dist/reporter/index.js)
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +20,6 @@ import { median } from 'simple-statistics';
 import { generateSuite } from './reporter-overhead-suite.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '..');
-const REPORTER = path.join(REPO, 'dist/reporter/index.js');
 const PEAK = path.join(REPO, 'bench/reporter-peak-rss.mjs');
 
 const { values } = parseArgs({
@@ -28,8 +28,10 @@ const { values } = parseArgs({
     files: { type: 'string', default: '100' },
     'tests-per-file': { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
+    reporter: { type: 'string', default: path.join(REPO, 'dist/reporter/index.js') },
   },
 });
+const REPORTER = path.resolve(values.reporter);
 const rounds = Number(values.rounds);
 const files = Number(values.files);
 const testsPerFile = Number(values['tests-per-file']);
