@@ -14,7 +14,8 @@ import { computeGateReport, type GateReport } from '../core/gate-report.js';
 import { loadConfig } from '../io/config-file.js';
 import { resolveBaseRevision } from '../io/git.js';
 import { defaultWorkerCount } from '../io/load-workers.js';
-import { formatGateMarkdown, formatGateProgress, formatGateText } from './gate-format.js';
+import { formatGateMarkdown, formatGateText } from './gate-format.js';
+import { createGateProgress } from './gate-progress.js';
 import { prepareLimits } from './gate-limits.js';
 import { buildProposals } from './gate-proposals.js';
 import { runGate } from './gate-run.js';
@@ -104,14 +105,11 @@ export async function runGateCommand(args: string[]): Promise<number> {
   const loaded = loadConfig(parsed.root);
   const root = loaded.file ? loaded.root : parsed.root;
   const config: Config = parsed.budgetMs === null ? loaded.config : { ...loaded.config, budget: { ...loaded.config.budget, test: { kind: 'single', value: parsed.budgetMs } } };
-  const screen = detectScreen(process.stderr);
-  const step = (text: string): void => {
-    if (screen.live) process.stderr.write('\r\u001b[K');
-    process.stderr.write(`flakeguard gate: ${text}\n`);
-  };
 
   const base = await resolveBaseRevision(root, parsed.base);
   const selection = await selectGateTests(root, base.sha);
+  const progress = createGateProgress(detectScreen(process.stderr), selection.selected.length, parsed.workers);
+  const step = (text: string): void => progress.step(text);
   step(`${selection.selected.length} new or changed test${selection.selected.length === 1 ? '' : 's'} in ${selection.changedFiles} changed test file${selection.changedFiles === 1 ? '' : 's'} since ${base.ref} (${base.sha.slice(0, 10)})`);
 
   const controller = new AbortController();
@@ -135,23 +133,9 @@ export async function runGateCommand(args: string[]): Promise<number> {
             signal: controller.signal,
             limitFor: limits.limitFor,
             onStep: step,
-            onProgress: (phase, line, index) => {
-              const text = formatGateProgress({
-                phase,
-                testIndex: index,
-                tests: selection.selected.length,
-                attempt: line.attempt,
-                runs: line.runs,
-                name: `${line.file} > ${line.fullName}`,
-                state: line.state,
-                elapsedMs: performance.now() - started,
-                load: phase === 'under load' ? parsed.workers : 0,
-              });
-              if (screen.live) process.stderr.write(`\r\u001b[K${text.slice(0, screen.columns >= 40 ? screen.columns - 1 : 120)}`);
-              else process.stderr.write(`${text}\n`);
-            },
+            onProgress: (phase, line, index) => progress.tryDone(phase, line, index),
           });
-    if (screen.live) process.stderr.write('\r\u001b[K');
+    progress.stop();
     const tests = run?.tests ?? [];
     const proposals = buildProposals({ root, config, platform, tests, selected: selection.selected, workers: run ? parsed.workers : 0, write: parsed.writeAllowances });
     const report: GateReport = computeGateReport({
@@ -177,6 +161,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
     if (controller.signal.aborted) throw new FlakeguardError('INTERRUPTED', 'interrupted; the test runs and the load were stopped', { exitCode: 130 });
     throw error;
   } finally {
+    progress.stop();
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }

@@ -1,7 +1,7 @@
 /**
  * The gate's steps, in order: selection, the loaded run (every selected test `runs` times with its
  * file), a run without load for tests that failed every loaded try, and each passing new test once
- * alone. The load is always stopped (finally); the Vitest processes are killed on abort.
+ * alone (twice more when that failed). The load is always stopped (finally); the Vitest processes are killed on abort.
  */
 import { FlakeguardError } from '../core/errors.js';
 import { resolveTestLimit } from '../core/budget.js';
@@ -92,7 +92,19 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
     alone = await runTestsAlone({ root, tests: aloneTargets, runs: 1, signal, onProgress: progress('alone') });
   }
   const idleBy = byKey(idle);
+  // A test that failed its one alone try gets two more alone tries: failing every time alone is
+  // order dependence; passing some of them is plain flakiness.
+  const failedAlone = aloneTargets.filter((t) => (alone?.tests ?? []).some((r) => r.file === t.file && r.fullName === t.fullName && r.tries.some((x) => x.state === 'failed')));
+  let aloneAgain: RunsOutcome | null = null;
+  if (failedAlone.length > 0) {
+    options.onStep(`run: ${failedAlone.length} test${failedAlone.length === 1 ? '' : 's'} that failed alone, alone twice more`);
+    aloneAgain = await runTestsAlone({ root, tests: failedAlone, runs: 2, signal, onProgress: progress('alone again') });
+  }
   const aloneBy = byKey(alone);
+  for (const again of aloneAgain?.tests ?? []) {
+    const first = aloneBy.get(key(again.file, again.fullName));
+    if (first) aloneBy.set(key(again.file, again.fullName), { ...first, tries: [...first.tries, ...again.tries] });
+  }
 
   const notices: string[] = [];
   const moduleErrors = [...main.moduleErrors, ...(idle?.moduleErrors ?? [])];

@@ -27,7 +27,7 @@ export interface GateVerdictInput {
   readonly loaded: boolean;
   /** Re-run without load, when every loaded try failed; null when not run. */
   readonly idle: readonly GateTry[] | null;
-  /** New tests: run once alone; null when not run. */
+  /** New tests: run alone (once; three times when the first failed); null when not run. */
   readonly alone: readonly GateTry[] | null;
   readonly limit: GateLimit;
   /** Share of the limit at or above which a test is near budget (config budget.warnAt). */
@@ -101,6 +101,9 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     return result('failing', `failed ${runs}/${runs} tries${under}${without}: a real failure, not a flake`);
   }
   if (passes < runs) return result('flaky', `failed ${runs - passes} of ${runs} tries${under}`);
+  if (alone && alone.passes > 0 && alone.passes < alone.runs) {
+    return result('flaky', `passed ${passes}/${runs} with its file, but alone only ${alone.passes}/${alone.runs}`);
+  }
   if (alone && alone.passes < alone.runs) {
     return result('order-dependent', `passes with its file (${passes}/${runs}) but failed alone (${alone.passes}/${alone.runs}): it needs state from another test`);
   }

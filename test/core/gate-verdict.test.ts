@@ -38,6 +38,9 @@ describe('decideGateVerdict', () => {
   it('order-dependent: passes with its file, fails alone', () => {
     expect(decideGateVerdict(makeInput({ alone: [fail()] })).verdict).toBe('order-dependent');
     expect(decideGateVerdict(makeInput({ alone: [pass()] })).verdict).toBe('stable');
+    expect(decideGateVerdict(makeInput({ alone: [fail(), fail(), fail()] })).verdict).toBe('order-dependent');
+    // Failing alone only sometimes is flakiness, not order dependence.
+    expect(decideGateVerdict(makeInput({ alone: [fail(), pass(), fail()] }))).toMatchObject({ verdict: 'flaky', reason: 'passed 5/5 with its file, but alone only 1/3' });
   });
 
   it('over- and near-budget from the slowest passing try', () => {

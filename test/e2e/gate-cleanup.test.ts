@@ -51,6 +51,12 @@ describe('flakeguard gate: endings', () => {
     expect(r.stderr).toContain('git fetch --no-tags --depth=50 origin main');
   });
 
+  it('a bad option is a usage error: exit 2, the accepted forms named', async () => {
+    const r = await fx.flakeguard(['gate', '--load', 'lots']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--load "lots" must be auto, 0 (no load) or a number of workers');
+  });
+
   it('nothing new since the base: says so, exit 0', async () => {
     const r = await fx.flakeguard(['gate', '--base', 'HEAD']);
     expect(r.exitCode).toBe(0);
