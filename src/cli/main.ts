@@ -8,10 +8,13 @@ import { isFlakeguardError } from '../core/errors.js';
 const USAGE = `flakeguard: guards a Vitest suite against flaky and slow tests
 
 Usage:
-  flakeguard gate [--base <ref>] [--runs 5] [--load auto|<workers>|0] [--json] [--markdown <file>] [--write-allowances]
-  flakeguard triage [--record <file>]... [--report <vitest json>]... [--junit <xml>]... [--log <file>] [--exit-code <n>] [--rerun <n>] [--json | --markdown <file>]
+  flakeguard gate [--base <ref>] [--runs 5] [--load auto|<workers>|0] [--budget <duration>]
+                  [--json] [--markdown <file>] [--html <file>] [--write-allowances] [--root <dir>]
+  flakeguard triage [--record <run record>]... [--report <vitest json>]... [--junit <xml>]... [--log <ci log>]
+                    [--exit-code <n>] [--root <dir>] [--budget <duration>] [--file-budget <duration>]
+                    [--rerun <n>] [--json | --markdown <file>] [--html <file>]
   flakeguard allowances add|list|check|prune|migrate [options]
-  flakeguard init
+  flakeguard init [--root <dir>]
 
 The reporter: add 'flakeguard/reporter' to the reporters in your Vitest config.
 Exit codes: 0 nothing to act on, 1 the guard found something, 2 could not run, 130 interrupted.

@@ -4,7 +4,6 @@
  * re-runs the failures in the checkout, computes (src/core/triage.ts) and prints.
  * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read.
  */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../core/duration.js';
@@ -15,7 +14,10 @@ import { formatTriage, formatTriageMarkdown, toTriageJson } from '../core/triage
 import type { TriageBudget } from '../core/triage-budget.js';
 import { mergeSignatures } from '../core/triage-signatures.js';
 import type { RerunTarget } from '../core/triage-types.js';
+import { renderTriageHtml } from '../core/html-triage.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { loadConfig } from '../io/config-file.js';
+import { writeHtmlReport } from '../io/html-file.js';
 import { listRunRecords } from '../io/run-record-file.js';
 import { gatherTriageInputs } from '../io/triage-inputs.js';
 import { detectScreen, paint } from './terminal.js';
@@ -26,12 +28,13 @@ Usage:
   flakeguard triage [--record <run record>]... [--report <vitest json>]... [--junit <xml>]...
                     [--log <ci log>] [--exit-code <n>] [--root <project dir>]
                     [--budget <duration>] [--file-budget <duration>] [--rerun <n>]
-                    [--json | --markdown <file>]
+                    [--json | --markdown <file>] [--html <file>]
 
 Inputs are what the run left; several reports or records (shards) are one run. Without any input,
 the newest run record under the records folder is read. --rerun <n> re-runs each failure n times
 in --root with the project's Vitest (escape: every re-run failed; flake: some passed); without it,
-escape vs flake is inferred and the finding says so. See docs/triage.md.
+escape vs flake is inferred and the finding says so. --html writes a self-contained page with the
+classes and their evidence (docs/html-report.md). See docs/triage.md.
 Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read.`;
 
 function usage(message: string): FlakeguardError {
@@ -68,6 +71,7 @@ function parse(args: string[]) {
         rerun: { type: 'string' },
         json: { type: 'boolean' },
         markdown: { type: 'string' },
+        html: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -132,7 +136,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   else {
     const screen = detectScreen();
     process.stdout.write(formatTriage(report, (style, text) => paint(screen, style, text)));
-    if (flags.markdown !== undefined) writeFileSync(path.resolve(flags.markdown), formatTriageMarkdown(report));
+    if (flags.markdown !== undefined) writeFileAtomic(path.resolve(flags.markdown), formatTriageMarkdown(report));
   }
+  if (flags.html !== undefined) writeHtmlReport(flags.html, renderTriageHtml(toTriageJson(report)));
   return report.verdict === 'green' ? 0 : 1;
 }
