@@ -143,6 +143,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
       baseRef: base.ref,
       runs: parsed.runs,
       platform,
+      warnAt: config.budget.warnAt,
       vitestVersion: run?.vitestVersion ?? null,
       load: run?.load ?? { workers: 0, pids: [], cpus: defaultWorkerCount(), loadavgBefore: null, loadavgAfter: null, workersMachineShare: null, testsCpuShare: null },
       tests,

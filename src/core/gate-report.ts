@@ -3,6 +3,7 @@
  * once from the selection, the runs and the load measurements. Pure. `--json` prints this object
  * (schema: docs/gate.md, version 1).
  */
+import { DEFAULT_CONFIG } from './config.js';
 import { describeFailureRate } from './failure-rate.js';
 import type { GateTestResult, GateVerdict } from './gate-verdict.js';
 import type { SelectionKind } from './test-selection.js';
@@ -82,6 +83,8 @@ export interface GateReport {
   readonly baseRef: string;
   readonly runs: number;
   readonly platform: string;
+  /** budget.warnAt: share of the limit at or above which a test is near budget. */
+  readonly warnAt: number;
   readonly vitestVersion: string | null;
   readonly load: GateLoad;
   readonly tests: readonly GateReportTest[];
@@ -99,6 +102,8 @@ export interface GateReportInput {
   readonly baseRef: string;
   readonly runs: number;
   readonly platform: string;
+  /** budget.warnAt; the config default when not given. */
+  readonly warnAt?: number;
   readonly vitestVersion: string | null;
   readonly load: GateLoad;
   readonly tests: readonly GateTestInput[];
@@ -146,6 +151,7 @@ export function computeGateReport(input: GateReportInput): GateReport {
     baseRef: input.baseRef,
     runs: input.runs,
     platform: input.platform,
+    warnAt: input.warnAt ?? DEFAULT_CONFIG.budget.warnAt,
     vitestVersion: input.vitestVersion,
     load: input.load,
     tests,

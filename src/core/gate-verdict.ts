@@ -48,6 +48,8 @@ export interface GateTestResult {
   readonly passes: number;
   readonly runs: number;
   readonly durationsMs: readonly number[];
+  /** Each try's outcome, in order, matching durationsMs. */
+  readonly tryStates: readonly GateTry['state'][];
   readonly medianMs: number | null;
   readonly maxMs: number | null;
   /** Slowest passing try: what the budget is checked against. */
@@ -79,6 +81,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     passes,
     runs,
     durationsMs,
+    tryStates: tries.map((t) => t.state),
     medianMs: durationsMs.length > 0 ? median(durationsMs) : null,
     maxMs: durationsMs.length > 0 ? max(durationsMs) : null,
     maxPassingMs,

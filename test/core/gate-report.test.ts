@@ -22,6 +22,7 @@ const makeInput = (tests: GateTestInput[]): GateReportInput => ({
   baseRef: 'origin/main',
   runs: 5,
   platform: 'linux',
+  warnAt: 0.8,
   vitestVersion: '4.1.12',
   load: { workers: 2, pids: [11, 12], cpus: 2, loadavgBefore: [1, 1, 1], loadavgAfter: [2.5, 1, 1], workersMachineShare: 0.9, testsCpuShare: 0.4 },
   tests,
@@ -37,6 +38,7 @@ describe('computeGateReport', () => {
     const ok = computeGateReport(makeInput([makeTest('a', [pass(1), pass(2), pass(3), pass(4), pass(5)])]));
     expect(ok).toMatchObject({ version: 1, verdict: 'pass', base: 'a'.repeat(40), runs: 5, wallMs: 5400 });
     expect(ok.tests[0]).toMatchObject({ file: 'test/cart.test.ts', name: 'a', selection: 'new', verdict: 'stable', passes: 5, runs: 5, durationsMs: [1, 2, 3, 4, 5] });
+    expect(ok.warnAt).toBe(0.8);
     const bad = computeGateReport(makeInput([makeTest('a', [pass(1)]), makeTest('b', [pass(1), fail(1)], { selection: 'renamed', previous: { file: 'test/cart.test.ts', name: 'old b' } })]));
     expect(bad.verdict).toBe('fail');
     expect(bad.counts).toMatchObject({ stable: 1, flaky: 1, failing: 0 });
