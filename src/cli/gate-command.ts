@@ -3,7 +3,6 @@
  * merge and fails (exit 1) on any test that is not stable. Exit 2 when it could not run, 130 when
  * interrupted. Results to stdout (table, or --json), progress and diagnostics to stderr.
  */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveTestLimit } from '../core/budget.js';
@@ -11,7 +10,12 @@ import type { Config } from '../core/config.js';
 import { parseDuration } from '../core/duration.js';
 import { FlakeguardError } from '../core/errors.js';
 import { computeGateReport, type GateReport } from '../core/gate-report.js';
+import { mergeGateReports, parseGateShard, pickGateShard, type GateShard } from '../core/gate-shard.js';
+import { renderGateHtml } from '../core/html-gate.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
 import { loadConfig } from '../io/config-file.js';
+import { readGateReport } from '../io/gate-report-file.js';
+import { writeHtmlReport } from '../io/html-file.js';
 import { resolveBaseRevision } from '../io/git.js';
 import { defaultWorkerCount } from '../io/load-workers.js';
 import { formatGateMarkdown, formatGateText } from './gate-format.js';
@@ -23,7 +27,9 @@ import { selectGateTests } from './gate-select.js';
 import { detectScreen } from './terminal.js';
 
 const HELP = `flakeguard gate [--base <ref>] [--runs 5] [--load auto|<workers>|0] [--budget <duration>]
-                [--json] [--markdown <file>] [--write-allowances] [--root <dir>]
+                [--json] [--markdown <file>] [--html <file>] [--write-allowances] [--root <dir>]
+                [--shard <i>/<n>]
+flakeguard gate --merge <shard report.json>... [--json] [--markdown <file>] [--html <file>]
 
 Runs every test added or changed since the merge base of <ref> (default: the default branch,
 origin/HEAD) --runs times under synthetic CPU load, each new test once alone, and fails on any
@@ -31,6 +37,9 @@ test that is not stable: flaky, failing, order-dependent, over or near its durat
   --load auto     one busy worker per CPU (default); <n> workers; 0 for no load
   --budget <d>    the per-test budget instead of budget.test in flakeguard.yaml
   --write-allowances  write the proposed allowances for near/over-budget tests
+  --shard i/n     run only the i-th of n parts of the selection (every test in exactly one part)
+  --merge f...    combine the --json reports of every shard into one verdict
+  --html <file>   also write a self-contained HTML page with a chart of every test's tries
 Exit: 0 all stable (or nothing to run), 1 a test is not stable, 2 could not run, 130 interrupted.
 Docs: docs/gate.md`;
 
@@ -43,6 +52,9 @@ interface GateArgs {
   readonly markdown: string | null;
   readonly writeAllowances: boolean;
   readonly root: string;
+  readonly html: string | null;
+  readonly shard: GateShard | null;
+  readonly merge: readonly string[] | null;
 }
 
 function usage(message: string): FlakeguardError {
@@ -51,13 +63,17 @@ function usage(message: string): FlakeguardError {
 
 export function parseGateArgs(args: string[]): GateArgs | 'help' {
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args,
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
       options: {
         base: { type: 'string' },
+        html: { type: 'string' },
+        shard: { type: 'string' },
+        merge: { type: 'string', multiple: true },
         runs: { type: 'string', default: '5' },
         load: { type: 'string', default: 'auto' },
         budget: { type: 'string' },
@@ -72,6 +88,9 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     throw usage((error as Error).message);
   }
   if (values.help) return 'help';
+  const merge = values.merge ? [...values.merge, ...positionals] : null;
+  if (merge === null && positionals.length > 0) throw usage(`unexpected argument "${positionals[0]}"`);
+  if (merge !== null && values.shard !== undefined) throw usage('--merge combines shard reports; it does not take --shard');
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 1000) throw usage(`--runs "${values.runs}" must be a whole number from 1 to 1000`);
   const load = values.load.trim();
@@ -92,6 +111,9 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     markdown: values.markdown ?? null,
     writeAllowances: values['write-allowances'],
     root: path.resolve(values.root ?? process.cwd()),
+    html: values.html ?? null,
+    shard: values.shard === undefined ? null : parseGateShard(values.shard),
+    merge,
   };
 }
 
@@ -101,13 +123,21 @@ export async function runGateCommand(args: string[]): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
+  if (parsed.merge !== null) {
+    const reports = parsed.merge.map((f) => readGateReport(path.resolve(f)));
+    return emitReport(mergeGateReports(reports, parsed.merge), parsed, `merged ${reports.length} shard reports`);
+  }
   const started = performance.now();
   const loaded = loadConfig(parsed.root);
   const root = loaded.file ? loaded.root : parsed.root;
   const config: Config = parsed.budgetMs === null ? loaded.config : { ...loaded.config, budget: { ...loaded.config.budget, test: { kind: 'single', value: parsed.budgetMs } } };
 
   const base = await resolveBaseRevision(root, parsed.base);
-  const selection = await selectGateTests(root, base.sha);
+  const whole = await selectGateTests(root, base.sha);
+  const selection = parsed.shard === null ? whole : { ...whole, selected: pickGateShard(whole.selected, (s) => [s.test.file, s.test.fullName], parsed.shard) };
+  if (parsed.shard !== null) {
+    process.stderr.write(`flakeguard gate: shard ${parsed.shard.index}/${parsed.shard.count}: ${selection.selected.length} of ${whole.selected.length} selected tests\n`);
+  }
   const progress = createGateProgress(detectScreen(process.stderr), selection.selected.length, parsed.workers);
   const step = (text: string): void => progress.step(text);
   step(`${selection.selected.length} new or changed test${selection.selected.length === 1 ? '' : 's'} in ${selection.changedFiles} changed test file${selection.changedFiles === 1 ? '' : 's'} since ${base.ref} (${base.sha.slice(0, 10)})`);
@@ -152,12 +182,10 @@ export async function runGateCommand(args: string[]): Promise<number> {
       proposals: await proposals,
       notices: [...selection.notices, ...limits.notices, ...(run?.notices ?? [])],
       wallMs: performance.now() - started,
+      shard: parsed.shard,
     });
-    if (parsed.markdown !== null) writeFileSync(path.resolve(parsed.markdown), formatGateMarkdown(report));
-    if (parsed.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-    else if (selection.selected.length === 0) process.stdout.write(`flakeguard gate: no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)}); nothing to run\n`);
-    else process.stdout.write(formatGateText(report, detectScreen(process.stdout)));
-    return report.verdict === 'pass' ? 0 : 1;
+    const nothing = selection.selected.length === 0 ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run` : null;
+    return emitReport(report, parsed, nothing);
   } catch (error) {
     if (controller.signal.aborted) throw new FlakeguardError('INTERRUPTED', 'interrupted; the test runs and the load were stopped', { exitCode: 130 });
     throw error;
@@ -166,4 +194,14 @@ export async function runGateCommand(args: string[]): Promise<number> {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
+}
+
+/** Prints the report (table or --json) and writes --markdown and --html; returns the exit code. */
+function emitReport(report: GateReport, parsed: GateArgs, headline: string | null): number {
+  if (parsed.markdown !== null) writeFileAtomic(path.resolve(parsed.markdown), formatGateMarkdown(report));
+  if (parsed.html !== null) writeHtmlReport(parsed.html, renderGateHtml(report, { warnAt: report.warnAt }));
+  if (parsed.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else if (report.tests.length === 0 && headline !== null) process.stdout.write(`flakeguard gate: ${headline}\n`);
+  else process.stdout.write(formatGateText(report, detectScreen(process.stdout)));
+  return report.verdict === 'pass' ? 0 : 1;
 }

@@ -6,6 +6,9 @@
 import { DEFAULT_CONFIG } from './config.js';
 import { describeFailureRate } from './failure-rate.js';
 import type { GateTestResult, GateVerdict } from './gate-verdict.js';
+import type { GateTry } from './gate-verdict.js';
+
+export type GateTryState = GateTry['state'];
 import type { SelectionKind } from './test-selection.js';
 
 export const GATE_REPORT_VERSION = 1 as const;
@@ -61,6 +64,8 @@ export interface GateReportTest {
   readonly passes: number;
   readonly runs: number;
   readonly durationsMs: readonly number[];
+  /** Each loaded try's outcome, in the order of durationsMs. */
+  readonly tryStates: readonly GateTryState[];
   readonly medianMs: number | null;
   readonly maxMs: number | null;
   readonly limitMs: number;
@@ -95,6 +100,10 @@ export interface GateReport {
   readonly proposals: readonly GateProposal[];
   readonly notices: readonly string[];
   readonly wallMs: number;
+  /** `--shard i/n`: the part of the selection this report covers; null for a whole gate. */
+  readonly shard: { readonly index: number; readonly count: number } | null;
+  /** For a `--merge` report: how many shard reports were combined. */
+  readonly mergedShards?: number;
 }
 
 export interface GateReportInput {
@@ -112,6 +121,7 @@ export interface GateReportInput {
   readonly proposals: readonly GateProposal[];
   readonly notices: readonly string[];
   readonly wallMs: number;
+  readonly shard?: { readonly index: number; readonly count: number } | null;
 }
 
 export function computeGateReport(input: GateReportInput): GateReport {
@@ -130,6 +140,7 @@ export function computeGateReport(input: GateReportInput): GateReport {
       passes: r.passes,
       runs: r.runs,
       durationsMs: r.durationsMs,
+      tryStates: r.tryStates,
       medianMs: r.medianMs,
       maxMs: r.maxMs,
       limitMs: r.limit.limitMs,
@@ -161,5 +172,6 @@ export function computeGateReport(input: GateReportInput): GateReport {
     proposals: input.proposals,
     notices: input.notices,
     wallMs: Math.round(input.wallMs),
+    shard: input.shard ?? null,
   };
 }

@@ -9,13 +9,10 @@ import { renderChartLegend, renderTryChart, type ChartSeries, type TryMark } fro
 import { badge, countTile, foldedPre, formatPercent, formatTime, h, plural, renderPage, type Tone } from './html-page.js';
 import type { SelectionKind } from './test-selection.js';
 
-/** Per-try outcome, when the report carries it (the gate's JSON v1 does not yet: see docs/html-report.md). */
-export type GateTryState = 'passed' | 'failed' | 'skipped';
+export type GateHtmlTest = GateReportTest;
 
-export type GateHtmlTest = GateReportTest & { readonly tryStates?: readonly GateTryState[] };
-
-/** The gate JSON (version 1); `warnAt` and `tryStates` are read when present. */
-export type GateHtmlReport = GateReport & { readonly warnAt?: number; readonly tests: readonly GateHtmlTest[] };
+/** The gate JSON (version 1). */
+export type GateHtmlReport = GateReport;
 
 export interface GateHtmlOptions {
   /** budget.warnAt from flakeguard.yaml (share of the limit, 0.8 = 80%); else the report's, else 0.8. */
@@ -36,9 +33,12 @@ export const VERDICT_TONE: Readonly<Record<GateVerdict, Tone>> = {
 
 const SELECTION_TONE: Readonly<Record<SelectionKind, Tone>> = { new: 'info', changed: 'accent', renamed: 'muted', moved: 'muted' };
 
-/** Which tries failed: from tryStates when present, else certain only when all passed or all failed. */
+/**
+ * Which tries failed: from tryStates; for a report whose tryStates do not line up with its
+ * durations (edited by hand, cut), certain only when all passed or all failed.
+ */
 export function tryMarks(t: GateHtmlTest): TryMark[] {
-  const states = t.tryStates;
+  const states = t.tryStates as GateReportTest['tryStates'] | undefined;
   if (states && states.length === t.durationsMs.length) return states.map((s) => (s === 'passed' ? 'passed' : 'failed'));
   const all = (m: TryMark): TryMark[] => t.durationsMs.map(() => m);
   if (t.passes === t.runs) return all('passed');

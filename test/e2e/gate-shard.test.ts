@@ -1,0 +1,52 @@
+/** `gate --shard i/n` on two CI jobs, `gate --merge` of their reports, and `--html`, on real Vitest. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../src/core/gate-report.js';
+import { createFixture, type Fixture } from '../helpers/fixture.js';
+
+let fx: Fixture;
+
+beforeAll(async () => {
+  fx = await createFixture({ git: true, files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" } });
+  await fx.git(['checkout', '-q', '-b', 'feature']);
+  fx.write(
+    'test/a.test.ts',
+    "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\nit('fails', () => { expect(1).toBe(2); });\n",
+  );
+  fx.write('test/b.test.ts', "import { expect, it } from 'vitest';\nit('joins \"quoted\" <names>', () => { expect('a' + 'b').toBe('ab'); });\n");
+  await fx.git(['add', '-A']);
+  await fx.git(['commit', '-qm', 'three new tests']);
+});
+
+afterAll(() => fx.remove());
+
+describe('flakeguard gate across shards', () => {
+  it('runs every selected test in exactly one shard and merges the reports into one verdict', async () => {
+    const common = ['gate', '--base', 'main', '--load', '0', '--runs', '2', '--json'];
+    const [one, two] = await Promise.all([fx.flakeguard([...common, '--shard', '1/2']), fx.flakeguard([...common, '--shard', '2/2'])]);
+    fx.write('shard-1.json', one.stdout);
+    fx.write('shard-2.json', two.stdout);
+    const r1 = JSON.parse(one.stdout) as GateReport;
+    const r2 = JSON.parse(two.stdout) as GateReport;
+    expect(r1.shard).toEqual({ index: 1, count: 2 });
+    const names = [...r1.tests, ...r2.tests].map((t) => t.name).sort();
+    expect(names).toEqual(['adds', 'fails', 'joins "quoted" <names>']);
+
+    const merged = await fx.flakeguard(['gate', '--merge', 'shard-1.json', 'shard-2.json', '--html', 'gate.html']);
+    expect(merged.exitCode, merged.output).toBe(1);
+    expect(merged.stdout).toMatch(/failing\s+test\/a\.test\.ts:4 > fails/);
+    expect(merged.stdout).toContain('1 failing, 2 stable');
+    const html = readFileSync(path.join(fx.root, 'gate.html'), 'utf8');
+    expect(html).toContain('joins &quot;quoted&quot; &lt;names&gt;');
+    expect(html.match(/class="series"/g)).toHaveLength(3);
+  });
+
+  it('refuses to merge when a shard is missing: exit 2, the missing shard named', async () => {
+    const one = await fx.flakeguard(['gate', '--base', 'main', '--load', '0', '--runs', '1', '--json', '--shard', '1/3']);
+    fx.write('only-1.json', one.stdout);
+    const merged = await fx.flakeguard(['gate', '--merge', 'only-1.json']);
+    expect(merged.exitCode).toBe(2);
+    expect(merged.stderr).toContain('missing shard reports 2/3, 3/3');
+  });
+});
