@@ -64,7 +64,17 @@ export default class FlakeguardRunner extends TestRunner {
     (super.onBeforeTryTask as (t: RunnerTask, ...r: unknown[]) => void)(test, ...rest);
   }
 
-  onAfterRetryTask(test: RunnerTestCase): void {
+  /**
+   * After afterEach and onFinished. Vitest 4.1's TestRunner has no such method; 5.x has one (it
+   * finishes trace attempts), so the base class's is called whenever it exists.
+   */
+  onAfterRetryTask(test: RunnerTestCase, ...rest: unknown[]): unknown {
+    this.recordTry(test);
+    const base = (TestRunner.prototype as unknown as { onAfterRetryTask?: (this: unknown, ...args: unknown[]) => unknown }).onAfterRetryTask;
+    return base?.call(this, test, ...rest);
+  }
+
+  private recordTry(test: RunnerTestCase): void {
     const start = this.starts.get(test);
     if (!start || !this.isPlanned(test)) return;
     this.starts.delete(test);
