@@ -1,5 +1,6 @@
 /** The subcommands that write allowance files: add, prune, migrate. Every write is atomic. */
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { allowanceFileFor, isInsideProject, isValidDate } from '../core/allowance.js';
 import { entryBlockText, insertEntry, insertEntryText, removeEntries, updateEntry, type EntryChanges } from '../core/allowance-edit.js';
@@ -9,6 +10,7 @@ import { parseDuration } from '../core/duration.js';
 import { FlakeguardError } from '../core/errors.js';
 import { isPlatformKey, PLATFORMS, type PlatformValue } from '../core/platform-value.js';
 import type { Resolution } from '../core/allowance-resolve.js';
+import { extractTests } from '../core/test-source.js';
 import { readAllowanceText, writeAllowanceFile } from '../io/allowance-store.js';
 import type { AllowanceState } from './allowances-state.js';
 
@@ -34,8 +36,11 @@ function newId(taken: ReadonlySet<string>): string {
 export function addAllowance(state: AllowanceState, options: AddOptions, cwd: string): string {
   const file = path.relative(state.root, path.resolve(cwd, options.file)).split(path.sep).join('/');
   if (!isInsideProject(file)) throw new FlakeguardError('USAGE', `--file "${options.file}" is outside the project at ${state.root}; name a test file inside it`);
-  const tests = state.sources.get(file);
-  if (tests === undefined) throw new FlakeguardError('USAGE', `--file "${file}": no such test file under ${state.root}`);
+  const full = path.join(state.root, file);
+  if (!existsSync(full)) throw new FlakeguardError('USAGE', `--file "${file}": no such test file under ${state.root}`);
+  // Read here, not from the state: the file may be outside Vitest's default include pattern, and a
+  // syntax error must stop the command with its file:line:column.
+  const tests = extractTests(readFileSync(full, 'utf8'), file);
   const exact = tests.filter((t) => t.fullName === options.test);
   const each = exact.length > 0 ? [] : tests.filter((t) => (t.each || t.dynamicTitle) && eachNamePattern(t.fullName).test(options.test));
   const found = [...exact, ...each];
