@@ -16,7 +16,7 @@ export function runRecordPath(root: string, folder: string, runId: string): stri
   return path.join(path.resolve(root, folder), `${runId}${RUN_RECORD_SUFFIX}`);
 }
 
-/** Writes the record and returns its absolute path. Compact JSON: 2,000 tests make about 0.6 MB. */
+/** Writes the record and returns its absolute path. Compact JSON: 2,000 tests make about 0.7 MB. */
 export function writeRunRecord(root: string, folder: string, record: RunRecord): string {
   const target = runRecordPath(root, folder, record.runId);
   writeFileAtomic(target, `${JSON.stringify(record)}\n`);

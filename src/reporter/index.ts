@@ -13,7 +13,7 @@ import type { Config } from '../core/config.js';
 import { isFlakeguardError } from '../core/errors.js';
 import { formatBudgetReport } from '../core/report-format.js';
 import { buildRunRecord, makeRunId } from '../core/run-record-build.js';
-import type { RecordedNotice } from '../core/run-record.js';
+import { makeTestKey, type RecordedNotice } from '../core/run-record.js';
 import { detectScreen, paint } from '../cli/terminal.js';
 import { loadConfig } from '../io/config-file.js';
 import type { GitState } from '../io/git-state.js';
@@ -93,7 +93,8 @@ export default class FlakeguardReporter implements Reporter {
       computeBudgetReport({ config, platform, tests, files: observed.files, unhandledErrors: unhandled, allowances, notices, reason, vitestExitCode });
     let report = compute(observed.tests);
     // Lines for the tests the report names, when Vitest did not record locations.
-    const named = report.tests.filter((t) => t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || report.flaky.some((f) => f.file === t.file && f.name === t.name)));
+    const flakyKeys = new Set(report.flaky.map((f) => makeTestKey(f.file, f.name)));
+    const named = report.tests.filter((t) => t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flakyKeys.has(t.key)));
     if (named.length > 0) {
       const places = await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>());
       if (places.size > 0) report = compute(withPlaces(observed.tests, places));
