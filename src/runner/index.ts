@@ -7,7 +7,9 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { TestRunner } from 'vitest';
-import type { RunnerTask, RunnerTestCase, RunnerTestFile } from 'vitest';
+// Runner types from @vitest/runner (4.1); type-only, so nothing is imported at run time and the
+// runner works on 5.x, where @vitest/runner is folded into vitest.
+import type { File as RunnerTestFile, Task as RunnerTask, Test as RunnerTestCase } from '@vitest/runner';
 import { PLAN_ENV, plannedKey, TRIES_META_KEY, type ProgressLine, type RunnerPlan, type TryRecord } from './protocol.js';
 
 interface TryStart {
