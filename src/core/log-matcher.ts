@@ -23,6 +23,10 @@ export const VITEST_MARKERS: readonly LogMarker[] = [
   { id: 'vitest:unhandled', match: ' Unhandled ', needle: ' Unhandled ', after: 2 },
   { id: 'vitest:origin', match: 'This error originated in ', needle: 'This error originated in ', after: 0 },
   { id: 'vitest:latest', match: 'The latest test that might', needle: 'The latest test that might', after: 0 },
+  // Vitest 5 words the same line `The last test to run before this error was "t".`
+  { id: 'vitest:latest', match: 'The last test to run before this error', needle: 'The last test to run before', after: 0 },
+  // Vitest 5 adds the signal and the file to it: `... with signal SIGKILL during started state while running test file /abs/a.test.ts`.
+  { id: 'vitest:worker-exit', match: 'Worker exited unexpectedly', needle: 'Worker exited unexpectedly', after: 0 },
 ];
 
 export interface CompiledLogMatcher {

@@ -4,6 +4,7 @@
  * (every re-run failed) or flake (some passed); without re-runs it is an escape, inferred, and the
  * finding says so. A pass after a retry in the run itself is a measured flake.
  */
+import { formatAttempt, type AttemptVerdict } from './log-attempts.js';
 import type { LogSignature } from './triage-signatures.js';
 import type { Finding, RerunResult, RerunTarget } from './triage-types.js';
 
@@ -123,5 +124,25 @@ export function retryFlake(test: string, file: string | null, errors: readonly s
     measured: true,
     action: 'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
     rule: 'retry-pass',
+  };
+}
+
+/** `failed on every attempt the run made (initial run, 1st retry)`: retries in one worker are not independent re-runs. */
+export function attemptsLine(v: AttemptVerdict): string {
+  return `failed on all ${v.failed.length} attempts the run made (${v.failed.map(formatAttempt).join(', ')}); retries in the same worker are not independent re-runs`;
+}
+
+/** Vitest 5 names the attempts that failed: an attempt that ran and is not among them passed. */
+export function attemptFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[], v: AttemptVerdict): Finding {
+  const line = firstLine(errors);
+  return {
+    class: 'flake',
+    test,
+    file,
+    cause: `failed on ${v.failed.map(formatAttempt).join(', ')} but passed on ${v.passed.map(formatAttempt).join(', ')} in the same run${line ? `: ${line}` : ''}`,
+    evidence: [...evidence, `failed attempts (Vitest's FAIL line): ${v.failed.map(formatAttempt).join(', ')}; passed: ${v.passed.map(formatAttempt).join(', ')}`],
+    measured: true,
+    action: 'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
+    rule: 'attempt-pass',
   };
 }

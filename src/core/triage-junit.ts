@@ -4,8 +4,20 @@
  * CDATA, processing instructions and the five named entities plus numeric ones. It reads what it
  * can and stops at a cut-off; it never throws. Vitest writes a suite or hook failure as a
  * testcase named after the suite, and an import error as a testcase named after the file.
+ * Vitest 5 also writes the run's unhandled errors, as testcases of a testsuite named
+ * `vitest unhandled errors` (`classname="vitest unhandled errors" name="Unhandled Rejection: <message>"`,
+ * the error's text naming the file it came from): those are unhandled errors, not tests.
  */
-import type { ObservedState, ObservedTest } from './triage-types.js';
+import { latestTest, originFile, parseWorkerExit } from './log-vitest.js';
+import type { ObservedState, ObservedTest, ObservedUnhandled } from './triage-types.js';
+
+/** Vitest 5's classname (and testsuite name) for the run's unhandled errors. */
+export const VITEST_UNHANDLED_CLASSNAME = 'vitest unhandled errors';
+
+export interface JunitObservations {
+  readonly tests: ObservedTest[];
+  readonly unhandled: ObservedUnhandled[];
+}
 
 const TOKEN = /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>|<(\/?)([A-Za-z_][\w:.-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g;
 const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
@@ -42,15 +54,46 @@ interface OpenCase {
   readonly attrs: Record<string, string>;
   state: ObservedState;
   errors: string[];
+  /** Full texts of the failure/error elements (the messages above are the `message` attributes first). */
+  bodies: string[];
   text: string;
   inProblem: boolean;
 }
 
-export function readJunitReport(xml: string, input: string, mapFile: (path: string) => string): ObservedTest[] {
+/** `Unhandled Rejection: job rejected` with `<error message="job rejected">` and a body naming the file. */
+function unhandledOf(c: OpenCase, input: string, mapFile: (path: string) => string): ObservedUnhandled {
+  const name = c.attrs['name'] ?? '';
+  const body = c.bodies.join('\n');
+  const message = c.errors[0] ?? name;
+  const type = message !== '' && name.endsWith(`: ${message}`) ? name.slice(0, -(message.length + 2)) : (/^([^:]+): /.exec(name)?.[1] ?? 'Unhandled Error');
+  const lines = body.split('\n');
+  const fromOrigin = lines.map(originFile).find((f) => f !== null) ?? null;
+  const exitLine = lines.find((l) => parseWorkerExit(l) !== null);
+  const exit = exitLine === undefined ? null : parseWorkerExit(exitLine);
+  const fromExit = exit?.files.length === 1 ? (exit.files[0] ?? null) : null;
+  const raw = c.attrs['file'] ?? fromOrigin ?? fromExit;
+  const test = lines.map(latestTest).find((t) => t !== null) ?? null;
+  const cause = exitLine?.trim().replace(/^(?:Caused by: )+/, '');
+  return {
+    type,
+    message,
+    file: raw === null || raw === undefined ? null : mapFile(raw),
+    test,
+    origin: `${input}: testcase classname="${c.attrs['classname'] ?? ''}" name="${name}" <error>`,
+    ...(cause === undefined ? {} : { cause }),
+  };
+}
+
+export function readJunitReport(xml: string, input: string, mapFile: (path: string) => string): JunitObservations {
   const out: ObservedTest[] = [];
+  const unhandled: ObservedUnhandled[] = [];
   let current: OpenCase | null = null;
   let lastIndex = 0;
   const close = (c: OpenCase): void => {
+    if (c.attrs['classname'] === VITEST_UNHANDLED_CLASSNAME) {
+      unhandled.push(unhandledOf(c, input, mapFile));
+      return;
+    }
     const classname = c.attrs['classname'] ?? c.attrs['file'] ?? '';
     const rawName = c.attrs['name'] ?? '';
     const wholeFile = rawName === classname && classname !== '';
@@ -88,7 +131,7 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
         current = null;
       } else {
         if (current) close(current);
-        current = { attrs: attributes(m[4] ?? ''), state: 'passed', errors: [], text: '', inProblem: false };
+        current = { attrs: attributes(m[4] ?? ''), state: 'passed', errors: [], bodies: [], text: '', inProblem: false };
         if (selfClosing) {
           close(current);
           current = null;
@@ -96,7 +139,10 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
       }
     } else if (current && (tag === 'failure' || tag === 'error')) {
       if (closing) {
-        if (current.text.trim() !== '') current.errors.push(current.text.trim());
+        if (current.text.trim() !== '') {
+          current.errors.push(current.text.trim());
+          current.bodies.push(current.text.trim());
+        }
         current.inProblem = false;
         current.text = '';
       } else {
@@ -114,5 +160,5 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
     }
   }
   // A testcase open at a cut-off is not complete: it is left out.
-  return out;
+  return { tests: out, unhandled };
 }

@@ -4,6 +4,7 @@
  * evidence. Priority for the state: record, then report, then JUnit, then the log (a crash leaves
  * JUnit saying "passed" where the JSON report says "pending").
  */
+import type { AttemptRef } from './log-attempts.js';
 import type { ObservationSource, ObservedState, ObservedTest } from './triage-types.js';
 
 export interface MergedTest {
@@ -17,6 +18,8 @@ export interface MergedTest {
   readonly errors: readonly string[];
   readonly origins: readonly string[];
   readonly sources: readonly ObservationSource[];
+  /** The failed attempts any input named (Vitest 5's FAIL line labels); empty when none did. */
+  readonly failedAttempts: readonly AttemptRef[];
 }
 
 const PRIORITY: Record<ObservationSource, number> = { record: 0, report: 1, junit: 2, log: 3 };
@@ -63,6 +66,7 @@ export function mergeObservations(observations: readonly ObservedTest[]): Merged
       errors,
       origins: group.map((o) => o.origin),
       sources: [...new Set(group.map((o) => o.source))],
+      failedAttempts: group.flatMap((o) => o.failedAttempts ?? []),
     });
   }
   return merged;

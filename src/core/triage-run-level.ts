@@ -125,6 +125,34 @@ export function applyExitCode(findings: Finding[], inputs: TriageInputs, signatu
   });
 }
 
+/**
+ * A file whose tests were left pending (the JSON report: Vitest 4 `passed`, Vitest 5 `failed` with
+ * an empty message) never finished. When no finding names it, it joins the run-level infrastructure
+ * finding that explains the stop (a kill, a crash), or becomes its own finding.
+ */
+export function applyUnfinishedFiles(findings: Finding[], pendingFiles: readonly string[]): void {
+  for (const file of pendingFiles) {
+    if (findings.some((f) => f.file === file)) continue;
+    const line = `tests left pending (the worker never reported them) in ${file}`;
+    const target = findings.findIndex((f) => f.class === 'infrastructure' && f.test === null && f.file === null && !f.rule.startsWith('report-'));
+    const f = findings[target];
+    if (f) {
+      findings[target] = withEvidence(f, [line]);
+      continue;
+    }
+    findings.push({
+      class: 'infrastructure',
+      test: null,
+      file,
+      cause: `the file never finished: its tests were left pending (its worker died, was killed, or the run stopped) and no input says why`,
+      evidence: [line],
+      measured: false,
+      action: 'read the CI log around this file for a worker crash or a kill; pass --log to triage so it can name the cause',
+      rule: 'unfinished-file',
+    });
+  }
+}
+
 /** The last resort: a red run that nothing above explains. */
 export function silenceFinding(inputs: TriageInputs, signatures: readonly LogSignature[], failedTests: number): Finding {
   const hits = hitsBySignature(inputs);

@@ -4,6 +4,7 @@
  * TriageReport that the formatters print. Schema of the JSON output: docs/triage.md.
  */
 import type { FindingClass } from './config.js';
+import type { AttemptRef } from './log-attempts.js';
 
 export type { FindingClass } from './config.js';
 
@@ -29,6 +30,8 @@ export interface ObservedTest {
   readonly source: ObservationSource;
   /** Where this came from, for evidence: `report r.json: testResults[2]`. */
   readonly origin: string;
+  /** The attempts that failed, when the input names them (Vitest 5's FAIL line labels). */
+  readonly failedAttempts?: readonly AttemptRef[];
 }
 
 export interface ObservedFile {
@@ -44,6 +47,8 @@ export interface ObservedUnhandled {
   readonly file: string | null;
   readonly test: string | null;
   readonly origin: string;
+  /** The error's cause when it says more (Vitest 5: `Worker exited unexpectedly with signal SIGKILL ...`). */
+  readonly cause?: string;
 }
 
 export interface BudgetExcess {

@@ -4,7 +4,9 @@
  * file from the first test-file frame in its failure messages, else null.
  * Facts (vitest-facts.md §8, §9): full names are joined with spaces (rebuilt here from
  * ancestorTitles + title with ' > '); a beforeAll error leaves the tests 'skipped' and the file
- * 'failed' with an empty message; a worker crash leaves tests 'pending' and the file 'passed'.
+ * 'failed' with an empty message; a worker crash leaves tests 'pending' and the file 'passed'
+ * (Vitest 4) or 'failed' with an empty message (Vitest 5 marks a file that never finished failed):
+ * either way the file is read as unfinished (pending), not as a failure of its own.
  */
 import type { ObservedFile, ObservedState, ObservedTest } from './triage-types.js';
 import { TEST_NAME_SEPARATOR } from './run-record.js';
@@ -78,6 +80,12 @@ export function readVitestJsonReport(
     files.push({ file, durationMs: typeof start === 'number' && typeof end === 'number' ? end - start : null, limitMs: null, origin });
     if (fileEntry['status'] === 'failed' && !complete.some((a) => a['status'] === 'failed')) {
       const message = typeof fileEntry['message'] === 'string' ? fileEntry['message'].slice(0, MESSAGE_LIMIT) : '';
+      const unfinished = message === '' && (assertions.length === 0 || complete.some((a) => a['status'] === 'pending'));
+      if (unfinished) {
+        // Vitest 5: `status: "failed", message: ""` with tests "pending": the file never finished.
+        tests.push({ kind: 'file', file, name: '', line: null, state: 'pending', durationMs: null, errors: [], limitMs: null, source: 'report', origin: `${origin} status "failed" with an empty message and ${complete.length === 0 ? 'no tests' : 'tests left "pending"'}: the file never finished (its worker stopped before reporting it)` });
+        return;
+      }
       tests.push({
         kind: 'file',
         file,

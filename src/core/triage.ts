@@ -6,8 +6,9 @@
  */
 import type { FindingClass } from './config.js';
 import { formatDuration } from './duration.js';
-import { classifyFailure, matchSignature, rerunKey, retryFlake } from './triage-failure.js';
-import { applyExitCode, applyRunLevelSignatures, silenceFinding } from './triage-run-level.js';
+import { judgeAttempts } from './log-attempts.js';
+import { attemptFlake, attemptsLine, classifyFailure, matchSignature, rerunKey, retryFlake } from './triage-failure.js';
+import { applyExitCode, applyRunLevelSignatures, applyUnfinishedFiles, silenceFinding } from './triage-run-level.js';
 import { foldSuiteShadows, mergeObservations, type MergedTest } from './triage-merge.js';
 import type { LogSignature } from './triage-signatures.js';
 import { TRIAGE_VERSION, type Finding, type ObservedUnhandled, type TriageInputs, type TriageReport } from './triage-types.js';
@@ -20,30 +21,44 @@ function failureWhat(t: MergedTest, suite: boolean): string {
   return 'the test';
 }
 
-function unhandledFindings(inputs: TriageInputs, signatures: readonly LogSignature[], pendingFiles: readonly string[]): Finding[] {
-  const all: readonly ObservedUnhandled[] = inputs.unhandled;
-  const seen = new Map<string, ObservedUnhandled[]>();
-  for (const u of all) {
-    // The record says "boom", the log "Error: boom": one error.
-    const key = `${u.message.replace(/^[\w.]*(?:Error|Rejection|Exception): /, '').slice(0, 120)}::${u.file ?? ''}`;
-    seen.set(key, [...(seen.get(key) ?? []), u]);
+/** The record says "boom", the log "Error: boom", JUnit `message="boom"`: one error. */
+function unhandledKey(u: ObservedUnhandled): string {
+  return u.message.replace(/^[\w.]*(?:Error|Rejection|Exception): /, '').slice(0, 120);
+}
+
+/** Groups the inputs' unhandled errors: one per message and file (an input that did not name the file joins the one that did). */
+function groupUnhandled(all: readonly ObservedUnhandled[]): ObservedUnhandled[][] {
+  const byMessage = new Map<string, ObservedUnhandled[]>();
+  for (const u of all) byMessage.set(unhandledKey(u), [...(byMessage.get(unhandledKey(u)) ?? []), u]);
+  const groups: ObservedUnhandled[][] = [];
+  for (const same of byMessage.values()) {
+    const files = [...new Set(same.map((u) => u.file).filter((f): f is string => f !== null))];
+    if (files.length <= 1) groups.push(same);
+    else for (const [i, file] of files.entries()) groups.push(same.filter((u) => u.file === file || (i === 0 && u.file === null)));
   }
+  return groups;
+}
+
+function unhandledFindings(inputs: TriageInputs, signatures: readonly LogSignature[], pendingFiles: readonly string[]): Finding[] {
   const findings: Finding[] = [];
-  for (const group of seen.values()) {
-    const u = group[0];
+  for (const group of groupUnhandled(inputs.unhandled)) {
+    const u = group.find((g) => g.file !== null) ?? group[0];
     if (!u) continue;
-    const crash = matchSignature(u.message, signatures);
+    const test = group.find((g) => g.test !== null)?.test ?? null;
+    const cause = group.find((g) => g.cause !== undefined)?.cause;
+    const crash = matchSignature([u.message, cause ?? ''].join('\n'), signatures);
     const file = u.file ?? (crash?.class === 'infrastructure' && pendingFiles.length === 1 ? pendingFiles[0] ?? null : null);
     const evidence = group.map((g) => g.origin);
+    if (cause !== undefined) evidence.push(`caused by: ${cause}`);
     if (u.file === null && file !== null) evidence.push(`tests left pending (the worker never reported them) in ${file}`);
-    const where = u.file === null ? '' : ` from ${u.file}${u.test ? ` (latest test "${u.test}")` : ''}`;
+    const where = u.file === null ? '' : ` from ${u.file}${test ? ` (latest test "${test}")` : ''}`;
     findings.push(
       classifyFailure(
         {
           test: null,
           file,
           what: `${u.type.toLowerCase()}${where}`,
-          errors: [u.message],
+          errors: cause === undefined ? [u.message] : [u.message, cause],
           evidence,
           rerun: file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(file, null)),
           rerunAsked: inputs.rerunCount,
@@ -97,6 +112,11 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
     // A report's "file failed, empty message" is the shadow of a suite failure another input names.
     if (t.kind === 'file' && t.errors.length === 0 && filesWithNamedFailure.has(t.file)) continue;
     const test = t.kind === 'file' ? null : t.name;
+    const attempts = judgeAttempts(t.failedAttempts);
+    if (test !== null && attempts.passed.length > 0) {
+      findings.push(attemptFlake(test, t.file, t.errors, t.origins, attempts));
+      continue;
+    }
     findings.push(
       classifyFailure(
         {
@@ -104,7 +124,7 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
           file: t.file,
           what: failureWhat(t, isSuite(t)),
           errors: t.errors,
-          evidence: t.origins,
+          evidence: attempts.failed.length > 1 ? [...t.origins, attemptsLine(attempts)] : t.origins,
           rerun: t.file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(t.file ?? '', test)),
           rerunAsked: inputs.rerunCount,
           // A name that other entries of the file sit under is a suite (a hook or suite error).
@@ -151,6 +171,7 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
     else findings.push(missing);
   }
   applyExitCode(findings, inputs, signatures);
+  applyUnfinishedFiles(findings, pendingFiles);
   const red = (inputs.exitCode !== null && inputs.exitCode !== 0) || findings.some((f) => f.rule !== 'retry-pass');
   if (red && !findings.some((f) => f.rule !== 'retry-pass')) findings.push(silenceFinding(inputs, signatures, failed.length));
   const sorted = [...findings].sort((a, b) => CLASS_ORDER.indexOf(a.class) - CLASS_ORDER.indexOf(b.class) || (a.file ?? '').localeCompare(b.file ?? '') || (a.test ?? '').localeCompare(b.test ?? ''));

@@ -1,10 +1,12 @@
 /** Reads a JUnit XML file into observations (the parser is src/core/triage-junit.ts). */
 import { readFileSync } from 'node:fs';
 import { readJunitReport } from '../core/triage-junit.js';
-import type { InputProblem, ObservedTest } from '../core/triage-types.js';
+import type { InputProblem, ObservedTest, ObservedUnhandled } from '../core/triage-types.js';
 
 export interface JunitRead {
   readonly tests: ObservedTest[];
+  /** Vitest 5 writes the run's unhandled errors into the JUnit file too. */
+  readonly unhandled: ObservedUnhandled[];
   readonly problem: InputProblem | null;
 }
 
@@ -13,14 +15,14 @@ export function readJunitFile(file: string, input: string, mapFile: (p: string) 
   try {
     xml = readFileSync(file, 'utf8');
   } catch {
-    return { tests: [], problem: { input, kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${input} does not exist` } };
+    return { tests: [], unhandled: [], problem: { input, kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${input} does not exist` } };
   }
-  const tests = readJunitReport(xml, input, mapFile);
+  const { tests, unhandled } = readJunitReport(xml, input, mapFile);
   const closed = /<\/testsuites>\s*$|<\/testsuite>\s*$/.test(xml);
-  if (xml.trim() === '') return { tests, problem: { input, kind: 'empty', cutAtByte: 0, salvaged: 0, detail: `${input} is empty` } };
+  if (xml.trim() === '') return { tests, unhandled, problem: { input, kind: 'empty', cutAtByte: 0, salvaged: 0, detail: `${input} is empty` } };
   if (!closed) {
     const bytes = Buffer.byteLength(xml);
-    return { tests, problem: { input, kind: 'truncated', cutAtByte: bytes, salvaged: tests.length, detail: `${input}: no closing </testsuites> tag; cut off at byte ${bytes}; ${tests.length} complete testcases read` } };
+    return { tests, unhandled, problem: { input, kind: 'truncated', cutAtByte: bytes, salvaged: tests.length, detail: `${input}: no closing </testsuites> tag; cut off at byte ${bytes}; ${tests.length} complete testcases read` } };
   }
-  return { tests, problem: null };
+  return { tests, unhandled, problem: null };
 }

@@ -99,9 +99,12 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
     if (read.problem?.kind !== 'missing-report') readable += 1;
     else unreadable.push(read.problem.detail);
     tests.push(...read.tests);
+    unhandled.push(...read.unhandled);
     if (read.problem) problems.push(read.problem);
   }
   const matcher = compileLogMatcher(signatures);
+  // Names the reports and records know, so a log name that ends like an attempt label stays whole.
+  const known = new Set(tests.map((t) => `${t.file ?? '?'}::${t.name}`));
   for (const file of sources.logs) {
     if (!existsSync(file)) {
       unreadable.push(`${display(file)} does not exist`);
@@ -109,8 +112,8 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
     }
     const scan = await scanLog(file, matcher, display(file));
     logs.push(scan);
-    tests.push(...logFailuresAsTests(readLogFailures(scan), mapFile));
-    unhandled.push(...readLogUnhandled(scan).map((u) => ({ type: u.type, message: u.message, file: u.file === null ? null : mapFile(u.file), test: u.test, origin: u.origin })));
+    tests.push(...logFailuresAsTests(readLogFailures(scan), mapFile, known));
+    unhandled.push(...readLogUnhandled(scan).map((u) => ({ type: u.type, message: u.message, file: u.file === null ? null : mapFile(u.file), test: u.test, origin: u.origin, ...(u.cause === undefined ? {} : { cause: u.cause }) })));
     readable += 1;
   }
   if (readable === 0) {

@@ -24,7 +24,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('JUnit reader', () => {
   it('reads testcases, entities, CDATA, single quotes, self-closing tags and file-level failures', () => {
-    const tests = readJunitReport(XML, 'j.xml', (p) => p);
+    const { tests } = readJunitReport(XML, 'j.xml', (p) => p);
     expect(tests.map((t) => [t.kind, t.file, t.name, t.state, t.durationMs])).toEqual([
       ['test', 'test/a.test.ts', 'grp > fails & A', 'failed', 4.1],
       ['test', 'test/a.test.ts', 'skipped one', 'skipped', 0],
