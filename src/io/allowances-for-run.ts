@@ -15,8 +15,6 @@ import { buildUniverse, type RunTest } from '../core/allowance-universe.js';
 import { formatFollowNotice, formatProblem, formatResolutionWarning, resolveAllowances, type Resolution, type UniverseTest } from '../core/allowance-resolve.js';
 import type { MatchKind } from '../core/allowance-match.js';
 import { loadAllowanceStore } from './allowance-store.js';
-import { gitRenamesSince } from './git-renames.js';
-import { findTestFiles, readSourceTests } from './source-files.js';
 
 export interface AppliedAllowance {
   readonly id: string;
@@ -60,6 +58,9 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
   let universe = bare;
   let resolutions = resolveAllowances({ allowances: store.allowances, tests: bare, renames: new Map(), today });
   if (!allExact(resolutions)) {
+    // Loaded only here: the parser costs ~200 ms of CPU and ~20 MiB, paid only when an allowance
+    // does not match its test by file and name.
+    const { findTestFiles, readSourceTests } = await import('./source-files.js');
     const files = new Set([...tests.map((t) => t.file), ...findTestFiles(root), ...store.allowances.map((a) => a.file)]);
     const sources = readSourceTests(root, files);
     // Only files this run or an allowance names: a broken fixture elsewhere is not our business.
@@ -70,6 +71,7 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
     const lost = resolutions.filter((r) => r.match.kind === 'orphan');
     if (lost.length > 0) {
       const storeFiles = [...new Set(lost.map((r) => r.allowance.at.storeFile))];
+      const { gitRenamesSince } = await import('./git-renames.js');
       const renames = await gitRenamesSince(root, storeFiles);
       if (lost.some((r) => renames.has(r.allowance.file))) {
         resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames, today });
