@@ -10,6 +10,8 @@
 import { parse } from '@babel/parser';
 import { FlakeguardError } from './errors.js';
 import { fingerprintNode, type AstNode } from './fingerprint.js';
+import { createLineIndex, type SourcePosition } from './source-position.js';
+import { chainOf, modeOf, pluginsFor, type N } from './test-source-syntax.js';
 import { TEST_NAME_SEPARATOR } from './run-record.js';
 
 export type SourceTestMode = 'run' | 'skip' | 'only' | 'todo';
@@ -56,37 +58,16 @@ interface Scope {
   readonly dynamic: boolean;
 }
 
-type N = AstNode & Record<string, unknown>;
-
-function pluginsFor(file: string): ('typescript' | 'jsx' | 'decorators-legacy')[] {
-  if (/\.(c|m)?tsx$/.test(file)) return ['typescript', 'jsx', 'decorators-legacy'];
-  if (/\.(c|m)?ts$/.test(file)) return ['typescript', 'decorators-legacy'];
-  return ['jsx'];
-}
-
-/** Walks member expressions down to an identifier: `it.concurrent.skip` -> it, [concurrent, skip]. */
-function chainOf(node: N): { base: string; props: string[]; last: N } | null {
-  const props: string[] = [];
-  let cur: N = node;
-  let last = node;
-  while (cur.type === 'MemberExpression' && cur['computed'] !== true) {
-    const prop = cur['property'] as N;
-    if (prop.type !== 'Identifier') return null;
-    props.unshift(prop['name'] as string);
-    if (props.length === 1) last = prop;
-    cur = cur['object'] as N;
-  }
-  if (cur.type !== 'Identifier') return null;
-  return { base: cur['name'] as string, props, last: props.length ? last : cur };
-}
 
 class Extractor {
   private readonly tests: SourceTest[] = [];
   private readonly testNames = new Set(TEST_NAMES);
   private readonly describeNames = new Set(DESCRIBE_NAMES);
-  private lineStarts: number[] | null = null;
+  private readonly position: (offset: number) => SourcePosition;
 
-  constructor(private readonly code: string, private readonly file: string) {}
+  constructor(private readonly code: string, private readonly file: string) {
+    this.position = createLineIndex(code);
+  }
 
   run(program: N): SourceTest[] {
     this.collectAliases(program);
@@ -108,23 +89,6 @@ class Extractor {
         }
       }
     }
-  }
-
-  private position(offset: number): { line: number; column: number } {
-    if (this.lineStarts === null) {
-      const starts = [0];
-      for (let i = 0; i < this.code.length; i++) if (this.code.charCodeAt(i) === 10) starts.push(i + 1);
-      this.lineStarts = starts;
-    }
-    const starts = this.lineStarts;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] ?? 0) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
   }
 
   /** The offset of the `(` that opens the call whose callee ends at `from`. */
@@ -240,13 +204,6 @@ class Extractor {
       dynamicTitle,
     });
   }
-}
-
-function modeOf(props: readonly string[]): SourceTestMode {
-  if (props.includes('todo')) return 'todo';
-  if (props.includes('skip')) return 'skip';
-  if (props.includes('only')) return 'only';
-  return 'run';
 }
 
 /**
