@@ -130,10 +130,11 @@ export function applyExitCode(findings: Finding[], inputs: TriageInputs, signatu
  * an empty message) never finished. When no finding names it, it joins the run-level infrastructure
  * finding that explains the stop (a kill, a crash), or becomes its own finding.
  */
-export function applyUnfinishedFiles(findings: Finding[], pendingFiles: readonly string[]): void {
+export function applyUnfinishedFiles(findings: Finding[], pendingFiles: readonly string[], originsOf: (file: string) => readonly string[]): void {
   for (const file of pendingFiles) {
     if (findings.some((f) => f.file === file)) continue;
     const line = `tests left pending (the worker never reported them) in ${file}`;
+    const origins = originsOf(file);
     const target = findings.findIndex((f) => f.class === 'infrastructure' && f.test === null && f.file === null && !f.rule.startsWith('report-'));
     const f = findings[target];
     if (f) {
@@ -145,7 +146,7 @@ export function applyUnfinishedFiles(findings: Finding[], pendingFiles: readonly
       test: null,
       file,
       cause: `the file never finished: its tests were left pending (its worker died, was killed, or the run stopped) and no input says why`,
-      evidence: [line],
+      evidence: [line, ...origins.slice(0, 4), ...(origins.length > 4 ? [`(${origins.length - 4} more pending entries)`] : [])],
       measured: false,
       action: 'read the CI log around this file for a worker crash or a kill; pass --log to triage so it can name the cause',
       rule: 'unfinished-file',

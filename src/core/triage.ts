@@ -58,7 +58,8 @@ function unhandledFindings(inputs: TriageInputs, signatures: readonly LogSignatu
           test: null,
           file,
           what: `${u.type.toLowerCase()}${where}`,
-          errors: cause === undefined ? [u.message] : [u.message, cause],
+          // The cause says how the worker died (`with signal SIGKILL during started state`); the file is the finding's own.
+          errors: cause === undefined ? [u.message] : [cause.replace(/ while running test files? .*$/, ''), u.message],
           evidence,
           rerun: file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(file, null)),
           rerunAsked: inputs.rerunCount,
@@ -139,7 +140,8 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
   for (const t of merged) {
     if (t.state === 'passed' && t.errors.length > 0 && t.kind === 'test') findings.push(retryFlake(t.name, t.file, t.errors, t.origins));
   }
-  const pendingFiles = [...new Set(merged.filter((t) => t.state === 'pending' && t.file !== null).map((t) => t.file as string))];
+  const pending = merged.filter((t) => t.state === 'pending' && t.file !== null);
+  const pendingFiles = [...new Set(pending.map((t) => t.file as string))];
   findings.push(...unhandledFindings(inputs, signatures, pendingFiles));
   findings.push(...budgetFindings(inputs, merged));
   const deferred: Finding[] = [];
@@ -171,7 +173,7 @@ export function computeTriage(inputs: TriageInputs, signatures: readonly LogSign
     else findings.push(missing);
   }
   applyExitCode(findings, inputs, signatures);
-  applyUnfinishedFiles(findings, pendingFiles);
+  applyUnfinishedFiles(findings, pendingFiles, (file) => pending.filter((t) => t.file === file).flatMap((t) => t.origins));
   const red = (inputs.exitCode !== null && inputs.exitCode !== 0) || findings.some((f) => f.rule !== 'retry-pass');
   if (red && !findings.some((f) => f.rule !== 'retry-pass')) findings.push(silenceFinding(inputs, signatures, failed.length));
   const sorted = [...findings].sort((a, b) => CLASS_ORDER.indexOf(a.class) - CLASS_ORDER.indexOf(b.class) || (a.file ?? '').localeCompare(b.file ?? '') || (a.test ?? '').localeCompare(b.test ?? ''));

@@ -99,3 +99,22 @@ describe('Vitest log structures', () => {
     expect(readLogUnhandled(scan)).toMatchObject([{ type: 'Unhandled Rejection', message: 'Error: late', file: 'a.test.ts', test: 't', line: 6 }]);
   });
 });
+
+describe('Vitest 5 wording', () => {
+  it('a worker exit names the worker crash, also with an exit code 137 in it (vitest 5.1.2 emitUnexpectedExit)', () => {
+    const m = compileLogMatcher(mergeSignatures([]));
+    // Real (worker-killed corpus case) and the exit-code form of the same template.
+    const signal = 'Caused by: Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /tmp/flakeguard-fx-Mga7BY/test/addon.test.ts';
+    const code = 'Caused by: Error: Worker exited unexpectedly with exit code 137 during started state while running test files /w/a.test.ts, /w/b.test.ts';
+    expect(m.identify(signal)).toEqual(['vitest:worker-exit', 'worker-crash']);
+    expect(m.identify(code)).toEqual(['vitest:worker-exit', 'worker-crash']);
+    expect(m.identify('Caused by: Error: Worker exited unexpectedly')).toEqual(['vitest:worker-exit', 'worker-crash']);
+  });
+
+  it('the latest-test line in both wordings, and the v5 timeout error name', () => {
+    const m = compileLogMatcher(mergeSignatures([]));
+    expect(m.identify('The last test to run before this error was "starts the job". This means either:')).toEqual(['vitest:latest']);
+    expect(m.identify('The latest test that might\'ve caused the error is "starts the job". It might mean one of the following:')).toEqual(['vitest:latest']);
+    expect(m.identify('TestTimeoutError: Test timed out in 100ms.')).toEqual(['test-timeout']);
+  });
+});

@@ -106,3 +106,36 @@ describe('computeTriage', () => {
     expect(JSON.parse(JSON.stringify(json))).toMatchObject({ version: 1, verdict: 'red' });
   });
 });
+
+describe('computeTriage with Vitest 5 inputs', () => {
+  it('one unhandled error seen by the record (no file), the log and JUnit (with the file) is one finding on that file', () => {
+    const unhandled = [
+      { type: 'Unhandled Error', message: '[vitest-pool]: Worker forks emitted error.', file: null, test: null, origin: 'run.json: unhandled' },
+      { type: 'Unhandled Error', message: 'Error: [vitest-pool]: Worker forks emitted error.', file: 'test/addon.test.ts', test: null, origin: 'ci.log:11', cause: 'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /w/test/addon.test.ts' },
+      { type: 'Unhandled Error', message: '[vitest-pool]: Worker forks emitted error.', file: 'test/addon.test.ts', test: null, origin: 'junit.xml: testcase' },
+    ];
+    const r = triage({ unhandled });
+    expect(r.findings).toMatchObject([{ class: 'infrastructure', file: 'test/addon.test.ts', rule: 'worker-crash' }]);
+    expect(r.findings[0]?.evidence.slice(0, 3)).toEqual(['run.json: unhandled', 'ci.log:11', 'junit.xml: testcase']);
+  });
+
+  it('the same message from two files stays two findings', () => {
+    const u = (file: string) => ({ type: 'Unhandled Rejection', message: 'Error: boom', file, test: null, origin: `ci.log: ${file}` });
+    expect(triage({ unhandled: [u('test/a.test.ts'), u('test/b.test.ts')] }).findings.map((f) => f.file)).toEqual(['test/a.test.ts', 'test/b.test.ts']);
+  });
+
+  it('an unfinished file joins the finding that explains the stop, else is its own', () => {
+    const pending = makeTest({ kind: 'file', name: '', state: 'pending', errors: [], origin: 'r.json: testResults[0] unfinished' });
+    const killed = triage({ tests: [pending], exitCode: 137 });
+    expect(killed.findings).toMatchObject([{ rule: 'exit-137', file: null }]);
+    expect(killed.findings[0]?.evidence).toContain('tests left pending (the worker never reported them) in test/a.test.ts');
+    expect(triage({ tests: [pending] }).findings).toMatchObject([{ class: 'infrastructure', file: 'test/a.test.ts', rule: 'unfinished-file', evidence: ['tests left pending (the worker never reported them) in test/a.test.ts', 'r.json: testResults[0] unfinished'] }]);
+  });
+
+  it('failed attempts named by the log decide: a passed attempt is a measured flake', () => {
+    const log = makeTest({ source: 'log', origin: 'ci.log:9: FAIL', failedAttempts: [{ repeat: 1, retry: 0 }] });
+    expect(triage({ tests: [makeTest(), log] }).findings).toMatchObject([{ class: 'flake', test: 'grp > t', measured: true, rule: 'attempt-pass' }]);
+    const every = makeTest({ source: 'log', origin: 'ci.log:9: FAIL', failedAttempts: [{ repeat: 0, retry: 0 }, { repeat: 0, retry: 1 }] });
+    expect(triage({ tests: [makeTest(), every] }).findings).toMatchObject([{ class: 'escape', measured: false, rule: 'failed-not-rerun' }]);
+  });
+});

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { INFRA_CASES } from '../triage-corpus/cases-infra.js';
 import { TEST_CASES } from '../triage-corpus/cases-tests.js';
-import { buildRun, generatedConfig, scoreLabels, triageArgs, type CorpusCase, type JsonFinding } from '../triage-corpus/corpus.js';
+import { buildRun, generatedConfig, labelsFor, scoreLabels, triageArgs, VITEST_MAJOR, type CorpusCase, type JsonFinding } from '../triage-corpus/corpus.js';
 
 const CASES: readonly CorpusCase[] = [...TEST_CASES, ...INFRA_CASES];
 const CONCURRENCY = 2;
@@ -53,19 +53,19 @@ afterAll(() => {
 describe('triage corpus', () => {
   it('holds at least 20 red runs covering every class and mixes of two classes', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(20);
-    const classes = new Set(CASES.flatMap((c) => c.labels.map((l) => l.class)));
+    const classes = new Set(CASES.flatMap((c) => labelsFor(c).map((l) => l.class)));
     expect([...classes].sort()).toEqual(['budget', 'escape', 'flake', 'infrastructure']);
-    expect(CASES.filter((c) => new Set(c.labels.map((l) => l.class)).size >= 2).length).toBeGreaterThanOrEqual(3);
+    expect(CASES.filter((c) => new Set(labelsFor(c).map((l) => l.class)).size >= 2).length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(CASES.map((c) => [c.id, c] as const))('%s: every label is matched and nothing else is found', (_id, c) => {
+  it.each(CASES.map((c) => [c.id, c] as const))(`%s: every label is matched and nothing else is found (vitest ${VITEST_MAJOR})`, (_id, c) => {
     const o = outcomes.get(c.id);
     expect(o, 'case was built').toBeDefined();
     if (!o) return;
     const detail = `${c.fault}\nfindings: ${JSON.stringify(o.findings, null, 2)}\n${o.findings.length === 0 ? o.output : ''}`;
     expect(o.findings.length > 0 && o.verdict === 'red', detail).toBe(true);
     expect(o.triageExit, detail).toBe(1);
-    const { missed, extra } = scoreLabels(c.labels, o.findings);
+    const { missed, extra } = scoreLabels(labelsFor(c), o.findings);
     expect(missed, detail).toEqual([]);
     expect(extra, detail).toEqual([]);
     for (const f of o.findings) {

@@ -100,6 +100,21 @@ export const INFRA_CASES: readonly CorpusCase[] = [
     labels: [{ class: 'infrastructure', file: 'test/addon.test.ts', rule: 'worker-crash' }],
   },
   {
+    id: 'worker-killed-report-only',
+    fault: 'the killed worker with only the JSON report and the exit code (tests "pending"; the file "passed" in Vitest 4, "failed" with no message in Vitest 5)',
+    files: { 'test/addon.test.ts': WORKER_KILL, 'test/ok.test.ts': PASSING },
+    inputs: ['report', 'exit'],
+    labels: [{ class: 'infrastructure', file: 'test/addon.test.ts', test: null, rule: 'unfinished-file' }],
+  },
+  {
+    id: 'worker-killed-junit-only',
+    fault: 'the killed worker with only JUnit and the exit code (Vitest 5 writes the worker error and its file into JUnit; Vitest 4 shows the tests passed)',
+    files: { 'test/addon.test.ts': WORKER_KILL, 'test/ok.test.ts': PASSING },
+    inputs: ['junit', 'exit'],
+    labels: [{ class: 'infrastructure', file: null, test: null, rule: 'unexplained-exit' }],
+    labelsV5: [{ class: 'infrastructure', file: 'test/addon.test.ts', test: null, rule: 'worker-crash' }],
+  },
+  {
     id: 'broken-config',
     fault: 'vitest.config.ts throws: Vitest does not start and writes no report',
     files: { 'test/ok.test.ts': PASSING },

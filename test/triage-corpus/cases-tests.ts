@@ -34,6 +34,15 @@ it('polls the queue', () => {
 });
 `;
 
+// Runs three times in one process (repeats: 2) and fails only on the second (the 1st repeat).
+const REPEAT_FLAKE = `import { it, expect } from 'vitest';
+let runs = 0;
+it('settles the ledger', { repeats: 2 }, () => {
+  runs += 1;
+  expect(runs, 'ledger not settled on the second run').not.toBe(2);
+});
+`;
+
 const TIMEOUT = `import { it } from 'vitest';
 it('waits for the server', async () => {
   await new Promise((resolve) => setTimeout(resolve, 400));
@@ -141,6 +150,14 @@ export const TEST_CASES: readonly CorpusCase[] = [
     labels: [{ class: 'escape', file: 'test/job.test.ts', test: null, measured: true }],
   },
   {
+    id: 'unhandled-rejection-junit-only',
+    fault: 'the unhandled rejection with only JUnit and the exit code (Vitest 5 writes it into JUnit; Vitest 4 does not)',
+    files: { 'test/job.test.ts': LATE_REJECTION },
+    inputs: ['junit', 'exit'],
+    labels: [{ class: 'infrastructure', file: null, test: null, rule: 'unexplained-exit' }],
+    labelsV5: [{ class: 'escape', file: 'test/job.test.ts', test: null, measured: false, rule: 'failed-not-rerun' }],
+  },
+  {
     id: 'budget-test-record',
     fault: 'a test over the 250ms budget; the reporter fails the run with no failing test',
     files: { 'test/report.test.ts': SLOW, 'flakeguard.yaml': BUDGET_YAML },
@@ -179,6 +196,13 @@ export const TEST_CASES: readonly CorpusCase[] = [
       { class: 'flake', file: 'test/queue.test.ts', test: 'polls the queue', measured: true, rule: 'retry-pass' },
       { class: 'escape', file: 'test/math.test.ts', test: 'math > adds [1+1] (edge)', measured: false },
     ],
+  },
+  {
+    id: 'flake-repeat-attempts',
+    fault: 'a test with repeats: 2 fails only on its second run (Vitest 5 names the failed attempt on the FAIL line; Vitest 4 does not)',
+    files: { 'test/ledger.test.ts': REPEAT_FLAKE, 'test/ok.test.ts': PASSING },
+    labels: [{ class: 'escape', file: 'test/ledger.test.ts', test: 'settles the ledger', measured: false, rule: 'failed-not-rerun' }],
+    labelsV5: [{ class: 'flake', file: 'test/ledger.test.ts', test: 'settles the ledger', measured: true, rule: 'attempt-pass' }],
   },
   {
     id: 'mix-budget-and-flake-record',

@@ -43,6 +43,18 @@ export interface CorpusCase {
   /** Inputs given to triage; all of them unless said otherwise. */
   readonly inputs?: readonly ('record' | 'report' | 'junit' | 'log' | 'exit')[];
   readonly labels: readonly Label[];
+  /**
+   * Labels when the installed Vitest is 5.x, for a case whose inputs say more there (JUnit with
+   * the unhandled errors, FAIL lines naming the failed attempts). docs/triage.md lists each difference.
+   */
+  readonly labelsV5?: readonly Label[];
+}
+
+/** Major version of the Vitest the corpus runs (the repo's node_modules: 4.1.12, or 5.x in .ci/vitest5). */
+export const VITEST_MAJOR = Number((JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version.split('.')[0]);
+
+export function labelsFor(c: CorpusCase): readonly Label[] {
+  return VITEST_MAJOR >= 5 && c.labelsV5 ? c.labelsV5 : c.labels;
 }
 
 export interface BuiltRun {
