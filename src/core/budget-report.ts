@@ -79,16 +79,9 @@ export interface CheckedFile extends ObservedFile {
   readonly status: BudgetStatus;
 }
 
-export interface NearBudget {
-  readonly kind: 'test' | 'file';
-  readonly file: string;
-  readonly name: string | null;
-  readonly line: number | null;
-  readonly durationMs: number;
-  readonly limitMs: number;
-  readonly limitSource: LimitSource;
+/** A test or file at or above warnAt of its limit (same fields as a violation). */
+export interface NearBudget extends BudgetViolation {
   readonly platformKey: LimitKey;
-  readonly allowanceId?: string;
 }
 
 export interface FlakyTest {

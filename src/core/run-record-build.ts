@@ -9,27 +9,15 @@ import { RUN_RECORD_VERSION, type ExitReason, type RecordedFile, type RecordedTe
 import { resolvePlatformValue } from './platform-value.js';
 import type { Config } from './config.js';
 
-export interface RunFacts {
-  readonly runId: string;
-  readonly startedAt: string;
-  readonly endedAt: string;
-  readonly root: string;
-  readonly platform: string;
-  readonly arch: string;
-  readonly cpus: number;
-  readonly loadavgStart: readonly number[];
-  readonly loadavgEnd: readonly number[];
-  readonly nodeVersion: string;
-  readonly vitestVersion: string;
-  readonly git: { readonly commit: string | null; readonly dirty: boolean | null };
-  readonly shard: { readonly index: number; readonly count: number } | null;
-  readonly merged: boolean;
+/** What the reporter knows about the run besides the budget report: the record's run-level fields. */
+export type RunFacts = Pick<
+  RunRecord,
+  | 'runId' | 'startedAt' | 'endedAt' | 'root' | 'platform' | 'arch' | 'cpus' | 'loadavgStart' | 'loadavgEnd'
+  | 'nodeVersion' | 'vitestVersion' | 'git' | 'shard' | 'merged' | 'exitReason' | 'exitCode'
+> & {
   readonly watch: boolean;
-  readonly exitReason: ExitReason;
   readonly vitestExitCode: number | null;
-  /** process.exitCode after flakeguard decided. */
-  readonly exitCode: number | null;
-}
+};
 
 const round = (ms: number | null): number | null => (ms === null ? null : Math.round(ms * 100) / 100);
 

@@ -102,6 +102,7 @@ export interface BudgetViolation {
   readonly limitMs: number;
   readonly limitSource: LimitSource;
   readonly platformKey: string;
+  readonly allowanceId?: string;
 }
 
 export interface RunRecord {
