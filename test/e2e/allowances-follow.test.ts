@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
 import { makeTestKey } from '../../src/core/run-record.js';
 import { loadAllowancesForRun } from '../../src/io/allowances-for-run.js';
-import { createFixture, REPORTER_SOURCE, type Fixture } from '../helpers/fixture.js';
+import { createFixture, REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
 const TRACKER = `import { describe, it, expect } from 'vitest';
@@ -63,7 +63,7 @@ async function listed(fx: Fixture): Promise<ListedRow[]> {
  * expects `exitCode` and returns the tests as the reporter sees them.
  */
 async function vitestTests(fx: Fixture, exitCode = 0): Promise<VitestTest[] & { output: string }> {
-  const run = await fx.vitest(['--reporter=default', `--reporter=${REPORTER_SOURCE}`, '--reporter=json', '--outputFile.json=vitest.json', '--includeTaskLocation']);
+  const run = await fx.vitest(['--reporter=default', `--reporter=${REPORTER_BUILT}`, '--reporter=json', '--outputFile.json=vitest.json', '--includeTaskLocation']);
   expect(run.exitCode, run.output).toBe(exitCode);
   const json = JSON.parse(readFileSync(path.join(fx.root, 'vitest.json'), 'utf8')) as {
     testResults: { name: string; assertionResults: { ancestorTitles: string[]; title: string; duration?: number; location?: { line: number } }[] }[];

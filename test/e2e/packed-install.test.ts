@@ -90,6 +90,13 @@ async function userJourney(dir: string, node: string) {
 
   const check = await flakeguard('allowances', 'check');
   expect(check.exitCode, check.all).toBe(0);
+
+  // Sharded CI: each shard checks its own tests; the merged report is checked once.
+  rmSync(path.join(dir, 'allowances'), { recursive: true, force: true });
+  for (const shard of ['1/2', '2/2']) await sh(dir, node, ['node_modules/vitest/vitest.mjs', 'run', `--shard=${shard}`, '--reporter=blob', '--reporter=flakeguard/reporter']);
+  const merged = await sh(dir, node, ['node_modules/vitest/vitest.mjs', 'run', '--merge-reports', '--reporter=default', '--reporter=flakeguard/reporter']);
+  expect(merged.exitCode, merged.all).toBe(1);
+  expect(merged.all.match(/over budget {2}test\/slow\.test\.ts:3 {2}journal > replays "all" entries \[slow\]/g), merged.all).toHaveLength(1);
 }
 
 describe('the packed tarball in a fresh project', () => {

@@ -8,8 +8,13 @@ import path from 'node:path';
 import { execa } from 'execa';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-/** The reporter from source, as a fixture's Vitest config names it. */
-export const REPORTER_SOURCE = path.join(REPO_ROOT, 'src/reporter/index.ts');
+/**
+ * The built reporter (`npm run build` first; `npm test` does), as a fixture's Vitest config names
+ * it. Built, not from source: a user's Vitest imports it from node_modules with Node's own loader,
+ * and so must the tests. (From source, Vite transforms it, and in a `--merge-reports` run the
+ * reporter's lazy imports came back empty.)
+ */
+export const REPORTER_BUILT = path.join(REPO_ROOT, 'dist/reporter/index.js');
 /** The built CLI (`npm run build` first; `npm test` does). */
 export const CLI_BUILT = path.join(REPO_ROOT, 'dist/cli/main.js');
 
@@ -86,9 +91,9 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Fixtu
   };
 }
 
-/** A Vitest config that uses the default reporter and flakeguard's reporter from source. */
+/** A Vitest config that uses the default reporter and flakeguard's built reporter. */
 export function vitestConfigWithReporter(extra = ''): string {
   return `import { defineConfig } from 'vitest/config';
-export default defineConfig({ test: { reporters: ['default', ${JSON.stringify(REPORTER_SOURCE)}], ${extra} } });
+export default defineConfig({ test: { reporters: ['default', ${JSON.stringify(REPORTER_BUILT)}], ${extra} } });
 `;
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import type { FindingClass } from '../../src/core/config.js';
 import { listRunRecords } from '../../src/io/run-record-file.js';
-import { REPO_ROOT, REPORTER_SOURCE, type Fixture } from '../helpers/fixture.js';
+import { REPO_ROOT, REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
 
 export interface Label {
   readonly class: FindingClass;
@@ -66,7 +66,7 @@ export interface BuiltRun {
 }
 
 export function generatedConfig(c: CorpusCase): string {
-  const reporters = ["'default'", "'json'", "'junit'", ...(c.reporter ? [JSON.stringify(REPORTER_SOURCE)] : [])];
+  const reporters = ["'default'", "'json'", "'junit'", ...(c.reporter ? [JSON.stringify(REPORTER_BUILT)] : [])];
   return `import { defineConfig } from 'vitest/config';
 export default defineConfig({ test: { include: ['test/**/*.test.ts'], reporters: [${reporters.join(', ')}], outputFile: { json: 'out/report.json', junit: 'out/junit.xml' }, maxWorkers: 1 } });
 `;
