@@ -37,6 +37,8 @@ export interface ObservedTest {
   readonly retries: number;
   readonly flaky: boolean;
   readonly errors: readonly RecordedError[];
+  /** Each attempt's duration and outcome, where Vitest reports them (5.x `TestCase.attempts()`). */
+  readonly attempts?: readonly { readonly durationMs: number; readonly state: 'passed' | 'failed' }[];
 }
 
 export interface ObservedFile {

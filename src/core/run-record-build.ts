@@ -39,6 +39,9 @@ export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pi
     limitKey: t.limitKey,
     ...(t.allowanceId === undefined ? {} : { allowanceId: t.allowanceId }),
     budgetStatus: t.status,
+    ...(t.attempts && t.attempts.length > 0
+      ? { triesMs: t.attempts.map((a) => round(a.durationMs) ?? 0), tryStates: t.attempts.map((a) => a.state) }
+      : {}),
   }));
   const files: RecordedFile[] = report.files.map((f) => ({
     file: f.file,

@@ -46,10 +46,27 @@ export function toRecordedError(error: ErrorLike, root: string): RecordedError {
   };
 }
 
+interface AttemptLike {
+  readonly state: string;
+  readonly duration: number;
+}
+
+/** Vitest 5's per-attempt results (retries and repeats, each with its hooks); absent on 4.1. */
+function observeAttempts(test: TestCase): ObservedTest['attempts'] {
+  const attempts = (test as unknown as { attempts?: () => readonly AttemptLike[] }).attempts;
+  if (typeof attempts !== 'function') return undefined;
+  return attempts
+    .call(test)
+    .filter((a) => a.state === 'passed' || a.state === 'failed')
+    .map((a) => ({ durationMs: a.duration, state: a.state as 'passed' | 'failed' }));
+}
+
 export function observeTest(test: TestCase, root: string): ObservedTest {
   const result = test.result();
   const diagnostic = test.diagnostic();
+  const attempts = observeAttempts(test);
   return {
+    ...(attempts === undefined ? {} : { attempts }),
     file: toRelative(root, test.module.moduleId),
     name: test.fullName,
     project: test.project.name,
