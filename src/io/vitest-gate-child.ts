@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { TRIES_META_KEY, plannedKey, type TryRecord } from '../runner/protocol.js';
 import type { BatchResult, CollectedTest, VitestJob, VitestJobResult } from './vitest-job.js';
 
@@ -48,12 +48,34 @@ function collect(modules: readonly TestModule[], wanted: Set<string>): Omit<Batc
         fullName: test.fullName,
         line: test.location?.line ?? null,
         state: result.state,
-        tries: (meta[TRIES_META_KEY] as TryRecord[] | undefined) ?? [],
+        tries: withVitestAttempts(test, (meta[TRIES_META_KEY] as TryRecord[] | undefined) ?? []),
         errors: (result.errors ?? []).map(firstLine),
       });
     }
   }
   return { tests, moduleErrors };
+}
+
+interface AttemptLike {
+  readonly state: string;
+  readonly duration: number;
+}
+
+/**
+ * On Vitest 5, each try's duration and outcome as Vitest itself measured them (TestCase.attempts(),
+ * the same span: beforeEach to afterEach); the runner's record keeps the CPU time and the error.
+ * On 4.1 (no attempts()) or when the counts disagree, the runner's own timing stands.
+ */
+function withVitestAttempts(test: TestCase, tries: readonly TryRecord[]): TryRecord[] {
+  const attempts = (test as unknown as { attempts?: () => readonly AttemptLike[] }).attempts;
+  if (typeof attempts !== 'function') return [...tries];
+  const measured = attempts.call(test);
+  if (measured.length !== tries.length) return [...tries];
+  return tries.map((t, i) => {
+    const a = measured[i];
+    if (!a || (a.state !== 'passed' && a.state !== 'failed')) return t;
+    return { ...t, durationMs: a.duration, state: a.state };
+  });
 }
 
 async function main(jobFile: string): Promise<void> {
