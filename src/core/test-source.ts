@@ -75,7 +75,7 @@ class Extractor {
     return this.tests;
   }
 
-  /** `import { test as t } from 'vitest'` and `const myTest = test.extend({...})`. */
+  /** Renamed imports (`test as t` imported from vitest) and `const myTest = test.extend({...})`. */
   private collectAliases(program: N): void {
     for (const stmt of program['body'] as N[]) {
       if (stmt.type === 'ImportDeclaration' && (stmt['source'] as N)['value'] === 'vitest') {
@@ -208,7 +208,7 @@ class Extractor {
 
 /**
  * Every `it`/`test` call in `code` (also `.only/.skip/.todo/.concurrent/.each/.for/.skipIf/.runIf`,
- * `test.extend` fixtures and renamed imports from 'vitest'), in source order.
+ * `test.extend` fixtures and renamed imports of vitest's test/it/describe), in source order.
  * Throws FlakeguardError INPUT_UNREADABLE (with file:line:column) when the file does not parse.
  */
 export function extractTests(code: string, file: string): SourceTest[] {
