@@ -60,9 +60,10 @@ describe('reporter: sharded runs and merged reports', () => {
     expect(byKind.merged?.tests.map((t) => t.key).sort()).toEqual(['one.test.ts::one', 'two.test.ts::two is slow']);
     expect(byKind.merged?.violations).toHaveLength(1);
     // The test's line is found in its source by a module the reporter imports lazily. Loaded from a
-    // path outside node_modules (as here), Vite serves it from the module graph the merged blobs
-    // restore, where it comes back empty, so the line may be missing; installed in node_modules (as
-    // users have it) the line is there: test/e2e/packed-install.test.ts checks that merge.
+    // path outside node_modules (as here), the reporter goes through Vite, and a merge run restores
+    // the shards' Vite module graphs from the blobs (readBlobs), which list that module without its
+    // code: it comes back empty and the line is missing. Installed in node_modules (as users have
+    // it) the reporter is loaded by Node and the line is there: test/e2e/packed-install.test.ts.
     expect(merged.stdout.match(/over budget  two\.test\.ts(:3)?  two is slow/g)).toHaveLength(1);
   });
 
