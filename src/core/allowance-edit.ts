@@ -9,18 +9,11 @@
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type YAMLMap } from 'yaml';
 import { serializeDuration } from './duration.js';
 import { FlakeguardError } from './errors.js';
+import type { Allowance } from './allowance.js';
 import type { PlatformValue } from './platform-value.js';
 
-export interface NewAllowanceEntry {
-  readonly id: string;
-  readonly test: string;
-  readonly file: string;
-  readonly fingerprint: string | null;
-  readonly budget: PlatformValue<number>;
-  readonly reason: string;
-  readonly added: string;
-  readonly expires: string | null;
-}
+/** An entry to write: an allowance without its place in a file (it has none yet). */
+export type NewAllowanceEntry = Omit<Allowance, 'at'>;
 
 export interface EntryBlock {
   readonly id: string;

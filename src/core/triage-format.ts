@@ -79,16 +79,8 @@ export interface TriageJson {
   readonly verdict: 'red' | 'green';
   readonly exitCode: number | null;
   readonly counts: Readonly<Record<FindingClass, number>>;
-  readonly findings: readonly {
-    readonly class: FindingClass;
-    readonly test: string | null;
-    readonly file: string | null;
-    readonly cause: string;
-    readonly evidence: readonly string[];
-    readonly measured: boolean;
-    readonly action: string;
-    readonly rule: string;
-  }[];
+  /** A finding as printed: everything but what `--rerun` would run. */
+  readonly findings: readonly Omit<Finding, 'rerunTarget'>[];
 }
 
 export function toTriageJson(report: TriageReport): TriageJson {

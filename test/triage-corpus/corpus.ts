@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { FindingClass } from '../../src/core/config.js';
+import type { TriageJson } from '../../src/core/triage-format.js';
 import { listRunRecords } from '../../src/io/run-record-file.js';
 import { REPO_ROOT, REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
 
@@ -138,15 +139,7 @@ export function triageArgs(c: CorpusCase, run: BuiltRun): string[] {
   return [...args, ...(c.triageArgs ?? [])];
 }
 
-export interface JsonFinding {
-  readonly class: FindingClass;
-  readonly test: string | null;
-  readonly file: string | null;
-  readonly cause: string;
-  readonly evidence: readonly string[];
-  readonly measured: boolean;
-  readonly rule: string;
-}
+export type JsonFinding = TriageJson['findings'][number];
 
 /** Matches labels to distinct findings; returns the labels left unmatched and the findings left over. */
 export function scoreLabels(labels: readonly Label[], findings: readonly JsonFinding[]): { missed: Label[]; extra: JsonFinding[] } {
