@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { parseConfig } from '../dist/core/config.js';
-import { extractTests } from '../dist/core/test-source.js';
-import { loadAllowancesForRun } from '../dist/io/allowances-for-run.js';
+import { extractTests } from '../dist/core/source/test-source.js';
+import { loadAllowancesForRun } from '../dist/io/files/allowances-for-run.js';
 
 const FILES = Number(process.argv[2] ?? 500);
 const PER = Number(process.argv[3] ?? 20);

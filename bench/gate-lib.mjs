@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 export const REPO = path.resolve(import.meta.dirname, '..');
-export const CLI = path.join(REPO, 'dist/cli/main.js');
+export const CLI = path.join(REPO, 'dist/cli.js');
 export const VITEST = path.join(REPO, 'node_modules/vitest/vitest.mjs');
 
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };

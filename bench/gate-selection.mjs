@@ -7,8 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fmt, median, REPO, scratchRepo, timed, VITEST } from './gate-lib.mjs';
 
-const { selectGateTests } = await import(pathToFileURL(path.join(REPO, 'dist/cli/gate-select.js')).href);
-const { resolveBaseRevision } = await import(pathToFileURL(path.join(REPO, 'dist/io/git.js')).href);
+const { selectGateTests } = await import(pathToFileURL(path.join(REPO, 'dist/commands/gate/gate-select.js')).href);
+const { resolveBaseRevision } = await import(pathToFileURL(path.join(REPO, 'dist/io/git/git.js')).href);
 
 const FILES = 500;
 const CHANGED = 20;

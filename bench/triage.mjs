@@ -14,12 +14,12 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILT_IN_SIGNATURES } from '../dist/core/triage-signatures.js';
-import { compileLogMatcher } from '../dist/core/log-matcher.js';
+import { BUILT_IN_SIGNATURES } from '../dist/core/triage/triage-signatures.js';
+import { compileLogMatcher } from '../dist/core/triage/log-matcher.js';
 
 const LOG_MB = Number(process.argv[2] ?? 100);
 const RUNS = Number(process.argv[3] ?? 5);
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli/main.js');
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 const FILES = 100;
 const PER_FILE = 25;
 const FAILURES = 30;

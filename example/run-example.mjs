@@ -14,7 +14,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 
 const repo = path.resolve(import.meta.dirname, '..');
-const cli = path.join(repo, 'dist/cli/main.js');
+const cli = path.join(repo, 'dist/cli.js');
 const vitestBin = path.join(repo, 'node_modules/vitest/vitest.mjs');
 const work = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-example-'));
 const env = { ...process.env, GIT_AUTHOR_NAME: 'example', GIT_AUTHOR_EMAIL: 'example@example.invalid', GIT_COMMITTER_NAME: 'example', GIT_COMMITTER_EMAIL: 'example@example.invalid', FORCE_COLOR: '0', NO_COLOR: '1' };

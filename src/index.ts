@@ -2,6 +2,6 @@
 export * from './core/duration.js';
 export * from './core/errors.js';
 export * from './core/platform-value.js';
-export * from './core/run-record.js';
+export * from './core/record/run-record.js';
 export * from './core/config.js';
-export { loadConfig, findConfigFile, type LoadedConfig } from './io/config-file.js';
+export { loadConfig, findConfigFile, type LoadedConfig } from './io/files/config-file.js';

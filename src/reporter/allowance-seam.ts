@@ -1,18 +1,18 @@
 /**
- * Where the allowance engine (src/io/allowances-for-run.ts) plugs into the reporter. The reporter
+ * Where the allowance engine (src/io/files/allowances-for-run.ts) plugs into the reporter. The reporter
  * calls loadAllowancesForRun once per run, after the tests finished and before budgets are checked:
- * - `allowances` maps a test key (makeTestKey(file, fullName)) to the allowance that applies to it;
+ * - `allowances` maps a test key (testKey(file, fullName)) to the allowance that applies to it;
  *   its budget then replaces the configured test budget for that test (see resolveTestLimit).
  * - `notices` are printed with the report and stored in the run record: an allowance that followed
  *   a renamed or moved test, orphans, expired entries and invalid allowance files (warnings: the
  *   run keeps going and `flakeguard allowances check` fails on them). A FlakeguardError from the
  *   engine is an error notice (the run fails with code 1); the run does not crash.
  */
-import type { RunAllowance } from '../core/budget.js';
+import type { RunAllowance } from '../core/budget/budget.js';
 import type { Config } from '../core/config.js';
-import type { ObservedTest } from '../core/budget-report.js';
-import type { RecordedNotice } from '../core/run-record.js';
-import { loadAllowancesForRun as loadFromStore } from '../io/allowances-for-run.js';
+import type { ObservedTest } from '../core/budget/budget-report.js';
+import type { RecordedNotice } from '../core/record/run-record.js';
+import { loadAllowancesForRun as loadFromStore } from '../io/files/allowances-for-run.js';
 
 export interface AllowancesForRunInput {
   /** Absolute project root (the folder of flakeguard.yaml); test files are relative to it. */

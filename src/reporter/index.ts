@@ -8,21 +8,22 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { computeBudgetReport, type ObservedTest } from '../core/budget-report.js';
+import { computeBudgetReport, type ObservedTest } from '../core/budget/budget-report.js';
 import type { Config } from '../core/config.js';
 import { isFlakeguardError } from '../core/errors.js';
-import { formatBudgetReport } from '../core/report-format.js';
-import { buildRunRecord, makeRunId } from '../core/run-record-build.js';
-import { makeTestKey, type RecordedNotice } from '../core/run-record.js';
-import { detectScreen, paint } from '../cli/terminal.js';
-import { loadConfig } from '../io/config-file.js';
-import type { GitState } from '../io/git-state.js';
-import { writeRunRecord } from '../io/run-record-file.js';
+import { formatBudgetReport } from '../core/budget/budget-format.js';
+import { buildRunRecord, makeRunId } from '../core/record/run-record-build.js';
+import { type RecordedNotice } from '../core/record/run-record.js';
+import { detectScreen, paint } from '../io/terminal.js';
+import { loadConfig } from '../io/files/config-file.js';
+import type { GitState } from '../io/git/git-state.js';
+import { writeRunRecord } from '../io/files/run-record-file.js';
 import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js';
 import { writeGithubOutput } from './github-output.js';
 import { observeRun, observeUnhandledError, toRelative } from './observe.js';
 import { toStartupError } from './startup-error.js';
 import { findTestPlaces, withPlaces, type TestPlace } from './test-lines.js';
+import { testKey } from '../core/test-id.js';
 
 /** Environment variable that redirects run records to another folder (absolute or root-relative). */
 export const RECORDS_ENV = 'FLAKEGUARD_RECORDS';
@@ -69,7 +70,7 @@ export default class FlakeguardReporter implements Reporter {
 
   private beginRun(): RunStart {
     const exclude = [toRelative(this.root, path.resolve(this.root, this.recordsFolder()))];
-    const git = import('../io/git-state.js').then((m) => m.readGitState(this.root, exclude)).catch(() => null);
+    const git = import('../io/git/git-state.js').then((m) => m.readGitState(this.root, exclude)).catch(() => null);
     return { startedAt: new Date(), loadavg: os.loadavg(), git };
   }
 
@@ -93,7 +94,7 @@ export default class FlakeguardReporter implements Reporter {
       computeBudgetReport({ config, platform, tests, files: observed.files, unhandledErrors: unhandled, allowances, notices, reason, vitestExitCode });
     let report = compute(observed.tests);
     // Lines for the tests the report names, when Vitest did not record locations.
-    const flakyKeys = new Set(report.flaky.map((f) => makeTestKey(f.file, f.name)));
+    const flakyKeys = new Set(report.flaky.map((f) => testKey(f.file, f.name)));
     const named = report.tests.filter((t) => t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flakyKeys.has(t.key)));
     if (named.length > 0) {
       const places = await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>());

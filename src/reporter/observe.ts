@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
-import type { ObservedFile, ObservedTest } from '../core/budget-report.js';
-import type { FileState, RecordedError, RecordedUnhandledError, TestState } from '../core/run-record.js';
+import type { ObservedFile, ObservedTest } from '../core/budget/budget-report.js';
+import type { FileState, RecordedError, RecordedUnhandledError, TestState } from '../core/record/run-record.js';
 
 interface ErrorLike {
   readonly message?: unknown;

@@ -4,8 +4,8 @@
  * CPU in the workers on a suite of small tests (bench/reporter-overhead.mjs); reading the few
  * files the report names costs nothing when every test is within budget.
  */
-import type { ObservedTest } from '../core/budget-report.js';
-import { makeTestKey } from '../core/run-record.js';
+import type { ObservedTest } from '../core/budget/budget-report.js';
+import { testKey } from '../core/test-id.js';
 
 export interface TestPlace {
   readonly line: number;
@@ -17,13 +17,13 @@ export async function findTestPlaces(root: string, wanted: readonly ObservedTest
   const places = new Map<string, TestPlace>();
   const missing = wanted.filter((t) => t.line === null);
   if (missing.length === 0) return places;
-  const { readSourceTests } = await import('../io/source-files.js');
+  const { readSourceTests } = await import('../io/files/source-files.js');
   const read = readSourceTests(root, new Set(missing.map((t) => t.file)));
   const seen = new Set<string>();
   for (const [file, tests] of read.tests) {
     for (const t of tests) {
       if (t.each || t.dynamicTitle) continue;
-      const key = makeTestKey(file, t.fullName);
+      const key = testKey(file, t.fullName);
       if (seen.has(key)) places.delete(key);
       else places.set(key, { line: t.line, column: t.column });
       seen.add(key);
@@ -35,7 +35,7 @@ export async function findTestPlaces(root: string, wanted: readonly ObservedTest
 export function withPlaces(tests: readonly ObservedTest[], places: ReadonlyMap<string, TestPlace>): ObservedTest[] {
   if (places.size === 0) return [...tests];
   return tests.map((t) => {
-    const place = t.line === null ? places.get(makeTestKey(t.file, t.name)) : undefined;
+    const place = t.line === null ? places.get(testKey(t.file, t.name)) : undefined;
     return place ? { ...t, line: place.line, column: place.column } : t;
   });
 }

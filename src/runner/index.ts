@@ -10,7 +10,8 @@ import { TestRunner } from 'vitest';
 // Runner types from @vitest/runner (4.1); type-only, so nothing is imported at run time and the
 // runner works on 5.x, where @vitest/runner is folded into vitest.
 import type { File as RunnerTestFile, Task as RunnerTask, Test as RunnerTestCase } from '@vitest/runner';
-import { PLAN_ENV, plannedKey, TRIES_META_KEY, type ProgressLine, type RunnerPlan, type TryRecord } from './protocol.js';
+import { PLAN_ENV, TRIES_META_KEY, type ProgressLine, type RunnerPlan, type TryRecord } from '../core/gate/runner-protocol.js';
+import { testKey } from '../core/test-id.js';
 
 interface TryStart {
   readonly at: number;
@@ -42,12 +43,12 @@ export default class FlakeguardRunner extends TestRunner {
 
   onBeforeRunFiles(_files: RunnerTestFile[]): void {
     this.plan = readPlan();
-    this.planned = new Set((this.plan?.tests ?? []).map((t) => plannedKey(t.file, t.fullName)));
+    this.planned = new Set((this.plan?.tests ?? []).map((t) => testKey(t.file, t.fullName)));
   }
 
   private isPlanned(test: RunnerTask): test is RunnerTestCase {
     if (test.type !== 'test' || this.plan === null) return false;
-    return this.planned.has(plannedKey(test.file.filepath, test.fullTestName ?? test.name));
+    return this.planned.has(testKey(test.file.filepath, test.fullTestName ?? test.name));
   }
 
   override onBeforeRunTask(test: RunnerTask): Promise<void> {

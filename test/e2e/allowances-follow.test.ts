@@ -9,9 +9,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
-import { makeTestKey } from '../../src/core/run-record.js';
-import { loadAllowancesForRun } from '../../src/io/allowances-for-run.js';
+import { loadAllowancesForRun } from '../../src/io/files/allowances-for-run.js';
 import { createFixture, REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
+import { testKey } from '../../src/core/test-id.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
 const TRACKER = `import { describe, it, expect } from 'vitest';
@@ -92,8 +92,8 @@ async function expectFollowed(fx: Fixture, file: string, name: string, match: st
   const slow = tests.find((t) => t.file === file && t.fullName === name);
   expect(slow?.durationMs).toBeGreaterThan(200);
   const result = await seam(fx, tests);
-  expect([...result.applied.keys()]).toEqual([makeTestKey(file, name)]);
-  expect(result.applied.get(makeTestKey(file, name))).toMatchObject({ match, budget: { kind: 'single', value: 1000 }, storedName: 'tracker > reloads journal', storedFile: 'test/hub/tracker.test.ts' });
+  expect([...result.applied.keys()]).toEqual([testKey(file, name)]);
+  expect(result.applied.get(testKey(file, name))).toMatchObject({ match, budget: { kind: 'single', value: 1000 }, storedName: 'tracker > reloads journal', storedFile: 'test/hub/tracker.test.ts' });
   expect(result.warnings).toEqual([]);
   return result.notices;
 }
@@ -168,7 +168,7 @@ describe('allowances follow their test', () => {
     const tests = await vitestTests(fx, 1);
     expect(tests.output).toContain('tracker > reloads journal again');
     const result = await seam(fx, tests);
-    expect([...result.applied.keys()]).toEqual([makeTestKey('test/hub/tracker.test.ts', 'tracker > reloads journal')]);
+    expect([...result.applied.keys()]).toEqual([testKey('test/hub/tracker.test.ts', 'tracker > reloads journal')]);
     const copyRun = tests.find((t) => t.fullName === 'tracker > reloads journal again');
     expect(copyRun?.durationMs).toBeGreaterThan(200);
   });

@@ -1,8 +1,8 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate-report.js';
-import { isProcessAlive } from '../../src/io/load-workers.js';
+import type { GateReport } from '../../src/core/gate/gate-report.js';
+import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
 
 // Needs `npm run build`. The load workers and Vitest processes are gone after every ending.

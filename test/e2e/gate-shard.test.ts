@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate-report.js';
+import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 
 let fx: Fixture;

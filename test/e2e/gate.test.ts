@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate-report.js';
-import { isProcessAlive } from '../../src/io/load-workers.js';
+import type { GateReport } from '../../src/core/gate/gate-report.js';
+import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import { createFixture, type Fixture, type RunResult } from '../helpers/fixture.js';
 import { BRANCH_FILES, CONFIG, createGateFixture, LOAD_FILES } from './gate-fixtures.js';
 

@@ -11,11 +11,11 @@ import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderGateHtml } from '../../src/core/html-gate.js';
-import { TONE_COLOURS } from '../../src/core/html-style.js';
-import { renderTriageHtml } from '../../src/core/html-triage.js';
-import { writeHtmlReport } from '../../src/io/html-file.js';
-import { makeGateReport, makeTriageReport, WARN_AT } from '../core/html-factories.js';
+import { renderGateHtml } from '../../src/core/html/html-gate.js';
+import { TONE_COLOURS } from '../../src/core/html/html-style.js';
+import { renderTriageHtml } from '../../src/core/html/html-triage.js';
+import { writeHtmlReport } from '../../src/io/files/html-file.js';
+import { makeGateReport, makeTriageReport, WARN_AT } from '../core/html/html-factories.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const LAUNCH_TIMEOUT_MS = 60_000;

@@ -16,7 +16,7 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
  */
 export const REPORTER_BUILT = path.join(REPO_ROOT, 'dist/reporter/index.js');
 /** The built CLI (`npm run build` first; `npm test` does). */
-export const CLI_BUILT = path.join(REPO_ROOT, 'dist/cli/main.js');
+export const CLI_BUILT = path.join(REPO_ROOT, 'dist/cli.js');
 
 export interface Fixture {
   readonly root: string;

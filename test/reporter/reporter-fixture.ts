@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
-import type { RunRecord } from '../../src/core/run-record.js';
-import { listRunRecords, readRunRecord } from '../../src/io/run-record-file.js';
+import type { RunRecord } from '../../src/core/record/run-record.js';
+import { listRunRecords, readRunRecord } from '../../src/io/files/run-record-file.js';
 
 export const PLATFORM = process.platform;
 

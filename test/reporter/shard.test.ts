@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture, RunResult } from '../helpers/fixture.js';
 import { REPORTER_BUILT } from '../helpers/fixture.js';
-import type { RunRecord } from '../../src/core/run-record.js';
+import type { RunRecord } from '../../src/core/record/run-record.js';
 import { records, reporterProject, testFile } from './reporter-fixture.js';
 
 /** The blob reporter prints its own line after ours; flakeguard's verdict is its last line. */

@@ -1,0 +1,72 @@
+/**
+ * Allowance proposals for near- and over-budget tests: the entry (YAML, ready to paste) and, with
+ * --write-allowances, the entry written into the allowance file next to the test, replacing the
+ * gate's earlier proposal for the same test (same id), so it ships in the same change.
+ */
+import { allowanceFileFor } from '../../core/allowances/allowance.js';
+import { insertEntry, removeEntries, serializeEntry, type NewAllowanceEntry } from '../../core/allowances/allowance-edit.js';
+import { resolveTestLimit } from '../../core/budget/budget.js';
+import type { Config } from '../../core/config.js';
+import { hashText } from '../../core/source/fingerprint.js';
+import type { GateProposal, GateTestInput } from '../../core/gate/gate-report.js';
+import { proposeAllowance } from '../../core/gate/gate-verdict.js';
+import type { PlatformKey } from '../../core/platform-value.js';
+import type { SelectedTest } from '../../core/gate/test-selection.js';
+import type { SourceTest } from '../../core/source/test-source.js';
+import { readAllowanceText, writeAllowanceFile } from '../../io/files/allowance-store.js';
+
+export interface ProposalInput {
+  readonly root: string;
+  readonly config: Config;
+  readonly platform: string;
+  readonly tests: readonly GateTestInput[];
+  readonly selected: readonly SelectedTest<SourceTest>[];
+  readonly workers: number;
+  readonly write: boolean;
+}
+
+/** The id the gate gives a test's allowance: stable, so a second proposal replaces the first. */
+export function proposalId(file: string, name: string): string {
+  return hashText(`flakeguard-gate::${file}::${name}`).slice(0, 8);
+}
+
+export async function buildProposals(input: ProposalInput): Promise<GateProposal[]> {
+  const budgetMs = resolveTestLimit({ config: input.config, platform: input.platform }).limitMs;
+  const today = new Date().toISOString().slice(0, 10);
+  const proposals: GateProposal[] = [];
+  for (const t of input.tests) {
+    const proposal = proposeAllowance({ file: t.file, fullName: t.name }, t.result, budgetMs, input.platform, input.workers);
+    if (proposal === null) continue;
+    const source = input.selected.find((s) => s.test.file === t.file && s.test.fullName === t.name)?.test;
+    const entry: NewAllowanceEntry = {
+      id: proposalId(t.file, t.name),
+      test: t.name,
+      file: t.file,
+      fingerprint: source?.fingerprint ?? null,
+      budget: { kind: 'map', values: { [input.platform as PlatformKey]: proposal.limitMs } },
+      reason: proposal.reason,
+      added: today,
+      expires: null,
+    };
+    const storeFile = allowanceFileFor(input.config.allowances, t.file);
+    let written = false;
+    if (input.write) {
+      const before = readAllowanceText(input.root, storeFile);
+      const without = before === '' ? '' : removeEntries(before, new Set([entry.id]), storeFile);
+      writeAllowanceFile(input.root, storeFile, insertEntry(without, entry, storeFile));
+      written = true;
+    }
+    proposals.push({
+      file: t.file,
+      name: t.name,
+      id: entry.id,
+      limitMs: proposal.limitMs,
+      platformKey: input.platform,
+      reason: proposal.reason,
+      storeFile,
+      yaml: serializeEntry(entry),
+      written,
+    });
+  }
+  return proposals;
+}

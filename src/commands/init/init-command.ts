@@ -1,0 +1,73 @@
+/**
+ * `flakeguard init`: writes a commented flakeguard.yaml and the allowances folder, prints the
+ * reporters line to add (it never edits the user's Vitest config), and suggests a budget from the
+ * newest run record when there is one.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { computeBudgetSuggestion, formatBudgetSuggestion } from '../../core/budget/budget-suggestion.js';
+import { renderConfigTemplate, REPORTERS_LINE } from '../../core/config-template.js';
+import { DEFAULT_CONFIG } from '../../core/config.js';
+import { serializeDuration } from '../../core/duration.js';
+import { FlakeguardError } from '../../core/errors.js';
+import { writeFileAtomic } from '../../io/files/atomic-write.js';
+import { CONFIG_FILE } from '../../io/files/config-file.js';
+
+const HELP = `flakeguard init [--root <dir>]
+
+Creates flakeguard.yaml (every key commented) and the allowances/ folder in the project root, and
+prints the reporters line to add to your Vitest config. Existing files are never overwritten.`;
+
+function newestRecordDurations(recordsDir: string): number[] | null {
+  if (!existsSync(recordsDir)) return null;
+  const newest = readdirSync(recordsDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => path.join(recordsDir, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (newest === undefined) return null;
+  try {
+    const record = JSON.parse(readFileSync(newest, 'utf8')) as { tests?: { durationMs?: unknown; state?: unknown }[] };
+    return (record.tests ?? []).flatMap((t) => (typeof t.durationMs === 'number' && t.state === 'passed' ? [t.durationMs] : []));
+  } catch {
+    return null;
+  }
+}
+
+export async function runInitCommand(args: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { root: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    throw new FlakeguardError('USAGE', `${(error as Error).message}\n${HELP}`);
+  }
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const root = path.resolve(values.root ?? process.cwd());
+  if (!existsSync(root)) throw new FlakeguardError('USAGE', `--root ${root} does not exist; pass the folder that holds your Vitest config`);
+  const lines: string[] = [];
+  const suggestion = computeBudgetSuggestion(newestRecordDurations(path.join(root, DEFAULT_CONFIG.records)) ?? []);
+  const configPath = path.join(root, CONFIG_FILE);
+  if (existsSync(configPath)) {
+    lines.push(`${CONFIG_FILE} already exists; left as it is.`);
+  } else {
+    const budget = suggestion && suggestion.suggestedTestBudgetMs > 5000 ? serializeDuration(suggestion.suggestedTestBudgetMs) : '5s';
+    writeFileAtomic(configPath, renderConfigTemplate(budget));
+    lines.push(`Created ${CONFIG_FILE} (every key commented; test budget ${budget}).`);
+  }
+  const allowancesDir = path.join(root, DEFAULT_CONFIG.allowances);
+  if (existsSync(allowancesDir)) {
+    lines.push(`${DEFAULT_CONFIG.allowances}/ already exists; left as it is.`);
+  } else {
+    mkdirSync(allowancesDir, { recursive: true });
+    writeFileSync(path.join(allowancesDir, '.gitkeep'), '');
+    lines.push(`Created ${DEFAULT_CONFIG.allowances}/ (allowance files are written here, one per test file).`);
+  }
+  lines.push('', 'Add flakeguard to the reporters in your Vitest config (vitest.config.ts, test section):', `  ${REPORTERS_LINE}`);
+  lines.push('', `Add ${DEFAULT_CONFIG.records}/ to .gitignore: run records are per machine.`);
+  if (suggestion) lines.push('', formatBudgetSuggestion(suggestion));
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,112 @@
+/**
+ * `flakeguard allowances list` and `check`: each allowance with the test it applies to now, how it
+ * was matched, its limit on this platform and the test's last measured duration; and the findings
+ * that need a person (orphans, expired, ambiguous, invalid, duplicate ids).
+ */
+import { formatWhere, type AllowanceProblem } from './allowance.js';
+import { formatProblem, formatResolutionWarning, formatFollowNotice, type Resolution, type UniverseTest } from './allowance-resolve.js';
+import { serializeBudget } from './allowance-edit.js';
+import { formatDuration } from '../duration.js';
+import { resolvePlatformValue } from '../platform-value.js';
+import { testKey } from '../test-id.js';
+
+export const ALLOWANCE_LIST_VERSION = 1 as const;
+
+export interface AllowanceRow {
+  readonly id: string;
+  /** storeFile:line:column of the entry. */
+  readonly where: string;
+  readonly stored: { readonly test: string; readonly file: string };
+  /** The test it applies to now; null when orphan or ambiguous. */
+  readonly current: { readonly test: string; readonly file: string } | null;
+  readonly match: Resolution['match']['kind'];
+  readonly expired: boolean;
+  readonly expires: string | null;
+  readonly budget: string;
+  /** The limit on this platform, or null when the per-platform map has no entry for it (the budget applies). */
+  readonly limitMs: number | null;
+  readonly lastMs: number | null;
+  readonly reason: string;
+}
+
+export interface AllowanceList {
+  readonly version: typeof ALLOWANCE_LIST_VERSION;
+  readonly platform: string;
+  readonly allowances: readonly AllowanceRow[];
+  readonly problems: readonly { readonly kind: AllowanceProblem['kind']; readonly where: string; readonly message: string }[];
+}
+
+export function computeAllowanceList(
+  resolutions: readonly Resolution[],
+  problems: readonly AllowanceProblem[],
+  platform: string,
+  lastDurations: ReadonlyMap<string, number>,
+): AllowanceList {
+  const allowances = resolutions.map((r): AllowanceRow => {
+    const a = r.allowance;
+    const current = r.test ? { test: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file } : null;
+    return {
+      id: a.id,
+      where: formatWhere(a),
+      stored: { test: a.test, file: a.file },
+      current,
+      match: r.match.kind,
+      expired: r.expired,
+      expires: a.expires,
+      budget: serializeBudget(a.budget),
+      limitMs: resolvePlatformValue(a.budget, platform)?.value ?? null,
+      lastMs: current ? (lastDurations.get(testKey(current.file, current.test)) ?? null) : null,
+      reason: a.reason,
+    };
+  });
+  return { version: ALLOWANCE_LIST_VERSION, platform, allowances, problems: problems.map((p) => ({ kind: p.kind, where: p.where, message: p.message })) };
+}
+
+export function formatAllowanceList(list: AllowanceList): string {
+  if (list.allowances.length === 0 && list.problems.length === 0) return 'No allowances.\n';
+  const lines: string[] = [];
+  for (const row of list.allowances) {
+    const target = row.current ?? row.stored;
+    lines.push(`${row.id}  ${target.test}  (${target.file})`);
+    const limit = row.limitMs === null ? `no limit for ${list.platform} in ${row.budget}: the budget applies` : `limit ${formatDuration(row.limitMs)}`;
+    const last = row.lastMs === null ? 'last: not measured' : `last ${formatDuration(row.lastMs)}`;
+    const how = row.match === 'exact' ? 'exact' : row.match === 'orphan' ? 'ORPHAN: no test matches' : row.match === 'ambiguous' ? 'AMBIGUOUS: applies to none' : `${row.match} from "${row.stored.test}" (${row.stored.file})`;
+    const expiry = row.expired ? ` · EXPIRED ${row.expires}` : row.expires ? ` · expires ${row.expires}` : '';
+    lines.push(`    ${how} · ${limit} · ${last}${expiry}`);
+    lines.push(`    ${row.where} · ${row.reason}`);
+  }
+  for (const p of list.problems) lines.push(`${p.where}: ${p.message}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export interface AllowanceCheck {
+  readonly findings: readonly string[];
+  /** Allowances that apply through a rename or move: `migrate` would record the new name. */
+  readonly followed: readonly string[];
+}
+
+export function computeAllowanceCheck(
+  resolutions: readonly Resolution[],
+  problems: readonly AllowanceProblem[],
+  universe: readonly UniverseTest[],
+  sourceProblems: readonly string[],
+): AllowanceCheck {
+  const findings = [
+    ...problems.map(formatProblem),
+    ...sourceProblems,
+    ...resolutions.map((r) => formatResolutionWarning(r, universe)).filter((w) => w !== ''),
+  ];
+  const followed = resolutions.map(formatFollowNotice).filter((n) => n !== '');
+  return { findings, followed };
+}
+
+export function formatAllowanceCheck(check: AllowanceCheck, total: number): string {
+  const lines = [...check.findings];
+  for (const f of check.followed) lines.push(`note: ${f}`);
+  lines.push(
+    check.findings.length === 0
+      ? `${total} allowance${total === 1 ? '' : 's'} checked: no problems.`
+      : `${check.findings.length} problem${check.findings.length === 1 ? '' : 's'} in ${total} allowance${total === 1 ? '' : 's'}.`,
+  );
+  return `${lines.join('\n')}\n`;
+}

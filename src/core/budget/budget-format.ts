@@ -1,0 +1,85 @@
+/**
+ * formatBudgetReport: the block printed after Vitest's summary. Each test and file over budget
+ * with figures, how to add an allowance, near-budget warnings, flaky tests with their first error,
+ * the other reasons a run is red, and a last line that says why. Pure.
+ */
+import type { BudgetReport } from './budget-report.js';
+import {
+  formatAllowanceCommand,
+  formatError,
+  formatFlaky,
+  formatNearFigures,
+  formatOverFigures,
+  formatPlace,
+  formatUnhandled,
+  formatVerdictLine,
+  oneLine,
+} from './budget-text.js';
+
+export type ReportStyle = 'red' | 'green' | 'yellow' | 'dim' | 'bold' | 'cyan';
+
+export interface ReportScreen {
+  readonly paint: (style: ReportStyle, text: string) => string;
+}
+
+export const PLAIN_SCREEN: ReportScreen = { paint: (_style, text) => text };
+
+const MAX_LISTED = 50;
+
+function capped<T>(items: readonly T[], render: (item: T) => string, screen: ReportScreen): string[] {
+  const lines = items.slice(0, MAX_LISTED).map(render);
+  if (items.length > MAX_LISTED) lines.push(screen.paint('dim', `  … and ${items.length - MAX_LISTED} more (all of them are in the run record)`));
+  return lines;
+}
+
+export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = PLAIN_SCREEN): string {
+  const p = screen.paint;
+  const lines: string[] = [];
+  const overTests = report.violations.filter((v) => v.kind === 'test');
+  const overFiles = report.violations.filter((v) => v.kind === 'file');
+  if (report.violations.length > 0) {
+    lines.push(p('bold', p('red', `Duration budgets exceeded (${report.platform}):`)));
+    lines.push(...capped(overTests, (v) => `  ${p('red', 'over budget')}  ${formatPlace(v)}  ${v.name ?? ''}  ${formatOverFigures(v, report.platform)}`, screen));
+    lines.push(...capped(overFiles, (v) => `  ${p('red', 'over budget')}  ${v.file}  (whole file)  ${formatOverFigures(v, report.platform)}`, screen));
+    if (overTests.length > 0) {
+      lines.push('', '  To give a test more time, add an allowance next to it and commit it with the test:');
+      lines.push(...capped(overTests, (v) => `    ${formatAllowanceCommand(v)}`, screen));
+      lines.push('  or make the test faster.');
+    }
+    if (overFiles.length > 0) {
+      lines.push('', '  A file over its file budget: split it or speed up its tests, or raise budget.file in flakeguard.yaml.');
+    }
+  }
+  if (report.near.length > 0) {
+    lines.push(p('yellow', `Near duration budget (at or above ${Math.round(report.warnAt * 100)}% of the limit; the run does not fail on these):`));
+    lines.push(
+      ...capped(
+        report.near,
+        (n) => `  ${p('yellow', 'near budget')}  ${formatPlace(n)}  ${n.kind === 'file' ? '(whole file)' : (n.name ?? '')}  ${formatNearFigures(n, report.platform)}`,
+        screen,
+      ),
+    );
+  }
+  if (report.flaky.length > 0) {
+    lines.push(p('yellow', 'Flaky (passed only after a retry):'));
+    lines.push(...capped(report.flaky, (f) => `  ${p('yellow', 'flaky')}  ${formatPlace(f)}  ${f.name}  ${formatFlaky(f)}`, screen));
+  }
+  if (report.failing.length > 0) {
+    lines.push(p('red', 'Failed tests:'));
+    lines.push(...capped(report.failing, (t) => `  ${p('red', 'failed')}  ${formatPlace(t)}  ${t.name}  ${formatError(t.errors[0] ?? null)}`, screen));
+  }
+  const problems: string[] = [];
+  for (const e of report.unhandledErrors) problems.push(`  ${p('red', 'unhandled')}  ${formatUnhandled(e)}`);
+  for (const f of report.files) {
+    for (const e of f.errors) problems.push(`  ${p('red', 'load error')}  ${f.file}  ${formatError(e)}`);
+    for (const e of f.hookErrors) problems.push(`  ${p('red', 'hook error')}  ${f.file}  ${formatError(e)}`);
+  }
+  for (const n of report.notices) problems.push(`  ${p(n.level === 'error' ? 'red' : 'yellow', n.level === 'error' ? 'allowance error' : 'allowance')}  ${oneLine(n.message, 300)}`);
+  if (problems.length > 0) {
+    lines.push(p('red', 'Other problems in this run:'));
+    lines.push(...problems);
+  }
+  const last = formatVerdictLine(report);
+  lines.push(report.verdict.red ? p('bold', p('red', last)) : p('green', last));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,95 @@
+/**
+ * The budget report for GitHub Actions: workflow-command annotations (`::error`, `::warning`) at
+ * each test's file and line, and a Markdown section for `$GITHUB_STEP_SUMMARY`. Pure.
+ */
+import type { BudgetReport } from './budget-report.js';
+import { formatDuration } from '../duration.js';
+import {
+  formatAllowanceCommand,
+  formatError,
+  formatFlaky,
+  formatNearFigures,
+  formatOverFigures,
+  formatPlace,
+  formatVerdictLine,
+  limitLabel,
+  oneLine,
+} from './budget-text.js';
+
+/** Escaping from the workflow-commands spec: data escapes %, CR, LF; properties also : and ,. */
+export function escapeAnnotationData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+export function escapeAnnotationProperty(text: string): string {
+  return escapeAnnotationData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+function annotation(level: 'error' | 'warning', place: { readonly file: string; readonly line: number | null } | null, title: string, message: string): string {
+  const props = [
+    ...(place ? [`file=${escapeAnnotationProperty(place.file)}`] : []),
+    ...(place?.line != null ? [`line=${place.line}`] : []),
+    `title=${escapeAnnotationProperty(title)}`,
+  ];
+  return `::${level} ${props.join(',')}::${escapeAnnotationData(message)}`;
+}
+
+export function formatGithubAnnotations(report: BudgetReport): string {
+  const out: string[] = [];
+  for (const v of report.violations) {
+    const what = v.kind === 'test' ? v.name ?? '' : 'whole file';
+    const fix = v.kind === 'test' ? `\nTo allow it: ${formatAllowanceCommand(v)}` : '\nSplit the file or raise budget.file in flakeguard.yaml.';
+    out.push(annotation('error', v, 'flakeguard: over duration budget', `over budget  ${what}  ${formatOverFigures(v, report.platform)}${fix}`));
+  }
+  for (const n of report.near) {
+    const what = n.kind === 'test' ? n.name ?? '' : 'whole file';
+    out.push(annotation('warning', n, 'flakeguard: near duration budget', `near budget  ${what}  ${formatNearFigures(n, report.platform)}`));
+  }
+  for (const f of report.flaky) {
+    out.push(annotation('warning', f, 'flakeguard: flaky test', `flaky  ${f.name}  ${formatFlaky(f)}`));
+  }
+  const explainsItself = report.verdict.causes.every((c) => c.kind === 'failing-tests' || c.kind === 'budget');
+  if (report.verdict.red && !explainsItself) out.push(annotation('error', null, 'flakeguard: why the run is red', formatVerdictLine(report)));
+  return out.length > 0 ? `${out.join('\n')}\n` : '';
+}
+
+function cell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'")}\``;
+}
+
+export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): string {
+  const lines: string[] = [`## ${title}: duration budgets (${report.platform})`, '', `**${cell(formatVerdictLine(report))}**`, ''];
+  const rows = [
+    ...report.violations.map((v) => ({ status: '🔴 over budget', v })),
+    ...report.near.map((v) => ({ status: '🟡 near budget', v })),
+  ];
+  if (rows.length > 0) {
+    lines.push('| Status | Test | Place | Duration | Limit | Limit from |', '|---|---|---|---:|---:|---|');
+    for (const { status, v } of rows) {
+      const name = v.kind === 'file' ? '(whole file)' : v.name ?? '';
+      lines.push(`| ${status} | ${cell(name)} | ${code(formatPlace(v))} | ${formatDuration(v.durationMs)} | ${formatDuration(v.limitMs)} | ${cell(limitLabel(v, report.platform))} |`);
+    }
+    lines.push('');
+  }
+  const overTests = report.violations.filter((v) => v.kind === 'test');
+  if (overTests.length > 0) {
+    lines.push('To give a test more time, add an allowance next to it and commit it with the test:', '', '```sh');
+    for (const v of overTests) lines.push(formatAllowanceCommand(v));
+    lines.push('```', '');
+  }
+  if (report.flaky.length > 0) {
+    lines.push('### Flaky (passed only after a retry)', '', '| Test | Place | Retries | First error |', '|---|---|---:|---|');
+    for (const f of report.flaky) lines.push(`| ${cell(f.name)} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`);
+    lines.push('');
+  }
+  if (report.unhandledErrors.length > 0) {
+    lines.push('### Unhandled errors', '', '| Type | From file | Message |', '|---|---|---|');
+    for (const e of report.unhandledErrors) lines.push(`| ${cell(e.type)} | ${e.file ? code(e.file) : 'unknown'} | ${cell(oneLine(e.message))} |`);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}

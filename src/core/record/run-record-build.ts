@@ -1,0 +1,102 @@
+/**
+ * buildRunRecord: the run record from the budget report and the facts the reporter gathered
+ * about the machine and the run. Pure; see docs/run-record.md for each field.
+ */
+import type { BudgetReport } from '../budget/budget-report.js';
+import { causeKinds } from './run-verdict.js';
+import { formatVerdictLine } from '../budget/budget-text.js';
+import { RUN_RECORD_VERSION, type ExitReason, type RecordedFile, type RecordedTest, type RunRecord } from './run-record.js';
+import { resolvePlatformValue } from '../platform-value.js';
+import type { Config } from '../config.js';
+
+/** What the reporter knows about the run besides the budget report: the record's run-level fields. */
+export type RunFacts = Pick<
+  RunRecord,
+  | 'runId' | 'startedAt' | 'endedAt' | 'root' | 'platform' | 'arch' | 'cpus' | 'loadavgStart' | 'loadavgEnd'
+  | 'nodeVersion' | 'vitestVersion' | 'git' | 'shard' | 'merged' | 'exitReason' | 'exitCode'
+> & {
+  readonly watch: boolean;
+  readonly vitestExitCode: number | null;
+};
+
+const round = (ms: number | null): number | null => (ms === null ? null : Math.round(ms * 100) / 100);
+
+export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pick<Config, 'budget'>): RunRecord {
+  const tests: RecordedTest[] = report.tests.map((t) => ({
+    key: t.key,
+    file: t.file,
+    name: t.name,
+    line: t.line,
+    column: t.column,
+    project: t.project,
+    state: t.state,
+    durationMs: round(t.durationMs),
+    retries: t.retries,
+    flaky: t.flaky,
+    errors: t.errors,
+    limitMs: t.limitMs,
+    limitSource: t.limitSource,
+    limitKey: t.limitKey,
+    ...(t.allowanceId === undefined ? {} : { allowanceId: t.allowanceId }),
+    budgetStatus: t.status,
+    ...(t.attempts && t.attempts.length > 0
+      ? { triesMs: t.attempts.map((a) => round(a.durationMs) ?? 0), tryStates: t.attempts.map((a) => a.state) }
+      : {}),
+  }));
+  const files: RecordedFile[] = report.files.map((f) => ({
+    file: f.file,
+    project: f.project,
+    state: f.state,
+    durationMs: round(f.durationMs),
+    limitMs: f.limitMs,
+    limitKey: f.limitKey,
+    budgetStatus: f.status,
+    errors: f.errors,
+    hookErrors: f.hookErrors,
+  }));
+  const file = config.budget.file === null ? undefined : resolvePlatformValue(config.budget.file, facts.platform);
+  return {
+    version: RUN_RECORD_VERSION,
+    runId: facts.runId,
+    startedAt: facts.startedAt,
+    endedAt: facts.endedAt,
+    root: facts.root,
+    platform: facts.platform,
+    arch: facts.arch,
+    cpus: facts.cpus,
+    loadavgStart: facts.loadavgStart,
+    loadavgEnd: facts.loadavgEnd,
+    nodeVersion: facts.nodeVersion,
+    vitestVersion: facts.vitestVersion,
+    git: facts.git,
+    shard: facts.shard,
+    merged: facts.merged,
+    watch: facts.watch,
+    exitReason: facts.exitReason,
+    vitestExitCode: facts.vitestExitCode,
+    exitCode: facts.exitCode,
+    unhandledErrors: report.unhandledErrors,
+    budget: {
+      testMs: resolvePlatformValue(config.budget.test, facts.platform)?.value ?? 5000,
+      fileMs: file?.value ?? null,
+      warnAt: config.budget.warnAt,
+    },
+    violations: report.violations.map((v) => ({ ...v, durationMs: round(v.durationMs) ?? 0 })),
+    verdict: {
+      red: report.verdict.red,
+      failedByFlakeguard: report.verdict.failedByFlakeguard,
+      causes: causeKinds(report.verdict),
+      summary: formatVerdictLine(report),
+    },
+    notices: report.notices,
+    tests,
+    files,
+  };
+}
+
+/** `20261130T155545123Z-a1b2c3` plus `-shard-2-of-3` or `-merged`: sortable by time, unique. */
+export function makeRunId(startedAtIso: string, random: string, shard: RunFacts['shard'], merged: boolean): string {
+  const stamp = startedAtIso.replace(/[-:]/g, '').replace('.', '');
+  const suffix = shard ? `-shard-${shard.index}-of-${shard.count}` : merged ? '-merged' : '';
+  return `${stamp}-${random}${suffix}`;
+}

@@ -1,0 +1,106 @@
+/**
+ * parseRunRecord: text of a run-record file to a RunRecord, or a FlakeguardError that says what
+ * is wrong with the file (cut off, not JSON, another version, a field of the wrong type). Pure.
+ */
+import { FlakeguardError } from '../errors.js';
+import { RUN_RECORD_VERSION, type RunRecord } from './run-record.js';
+
+type Check = (value: unknown) => boolean;
+
+const isString: Check = (v) => typeof v === 'string';
+const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
+const isBoolean: Check = (v) => typeof v === 'boolean';
+const orNull = (check: Check): Check => (v) => v === null || check(v);
+const isArray: Check = (v) => Array.isArray(v);
+const isObject: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const oneOf = (...values: string[]): Check => (v) => typeof v === 'string' && values.includes(v);
+
+const TOP: Record<string, [Check, string]> = {
+  runId: [isString, 'text'],
+  startedAt: [isString, 'an ISO time'],
+  endedAt: [isString, 'an ISO time'],
+  root: [isString, 'text'],
+  platform: [isString, 'text'],
+  arch: [isString, 'text'],
+  cpus: [isNumber, 'a number'],
+  loadavgStart: [isArray, 'a list of numbers'],
+  loadavgEnd: [isArray, 'a list of numbers'],
+  nodeVersion: [isString, 'text'],
+  vitestVersion: [isString, 'text'],
+  git: [isObject, 'an object { commit, dirty }'],
+  shard: [orNull(isObject), 'null or { index, count }'],
+  merged: [isBoolean, 'true or false'],
+  exitReason: [oneOf('passed', 'failed', 'interrupted'), 'passed, failed or interrupted'],
+  exitCode: [orNull(isNumber), 'a number or null'],
+  unhandledErrors: [isArray, 'a list'],
+  budget: [isObject, 'an object { testMs, fileMs, warnAt }'],
+  violations: [isArray, 'a list'],
+  tests: [isArray, 'a list'],
+  files: [isArray, 'a list'],
+};
+
+const TEST: Record<string, [Check, string]> = {
+  key: [isString, 'text'],
+  file: [isString, 'text'],
+  name: [isString, 'text'],
+  line: [orNull(isNumber), 'a number or null'],
+  state: [oneOf('passed', 'failed', 'skipped', 'pending'), 'passed, failed, skipped or pending'],
+  durationMs: [orNull(isNumber), 'a number or null'],
+  retries: [isNumber, 'a number'],
+  flaky: [isBoolean, 'true or false'],
+  errors: [isArray, 'a list'],
+  limitMs: [isNumber, 'a number'],
+  limitSource: [oneOf('budget', 'allowance'), 'budget or allowance'],
+};
+
+const FILE: Record<string, [Check, string]> = {
+  file: [isString, 'text'],
+  state: [oneOf('passed', 'failed', 'skipped', 'pending', 'queued'), 'passed, failed, skipped, pending or queued'],
+  durationMs: [orNull(isNumber), 'a number or null'],
+  limitMs: [orNull(isNumber), 'a number or null'],
+  errors: [isArray, 'a list'],
+};
+
+function invalid(fileName: string, what: string): FlakeguardError {
+  return new FlakeguardError('INPUT_UNREADABLE', `${fileName}: ${what}; delete it or re-run the tests to write a new one`);
+}
+
+function checkFields(value: Record<string, unknown>, fields: Record<string, [Check, string]>, fileName: string, at: string): void {
+  for (const [field, [check, expected]] of Object.entries(fields)) {
+    if (!check(value[field])) {
+      const got = value[field] === undefined ? 'missing' : JSON.stringify(value[field])?.slice(0, 40);
+      throw invalid(fileName, `run record field ${at}${field} must be ${expected}, found ${got}`);
+    }
+  }
+}
+
+export function parseRunRecord(text: string, fileName: string): RunRecord {
+  if (text.trim() === '') throw invalid(fileName, 'run record is empty (the write was cut off)');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const reason = (error as Error).message;
+    const cut = /end of (JSON )?input|Unterminated|Expected .* after/i.test(reason) && !text.trimEnd().endsWith('}');
+    throw invalid(fileName, cut ? `run record is cut off after ${text.length} characters (not complete JSON)` : `run record is not valid JSON (${reason})`);
+  }
+  if (!isObject(data)) throw invalid(fileName, 'run record must be a JSON object');
+  const record = data as Record<string, unknown>;
+  if (record['version'] === undefined) throw invalid(fileName, 'has no "version" field, so it is not a flakeguard run record');
+  if (record['version'] !== RUN_RECORD_VERSION) {
+    throw invalid(
+      fileName,
+      `run record version ${JSON.stringify(record['version'])} is not the version ${RUN_RECORD_VERSION} this flakeguard reads (written by another flakeguard release; update flakeguard or re-run)`,
+    );
+  }
+  checkFields(record, TOP, fileName, '');
+  (record['tests'] as unknown[]).forEach((t, i) => {
+    if (!isObject(t)) throw invalid(fileName, `run record field tests[${i}] must be an object`);
+    checkFields(t as Record<string, unknown>, TEST, fileName, `tests[${i}].`);
+  });
+  (record['files'] as unknown[]).forEach((f, i) => {
+    if (!isObject(f)) throw invalid(fileName, `run record field files[${i}] must be an object`);
+    checkFields(f as Record<string, unknown>, FILE, fileName, `files[${i}].`);
+  });
+  return data as RunRecord;
+}

@@ -1,0 +1,140 @@
+/**
+ * The run record: one JSON file per Vitest run (per shard when sharded) that the reporter writes
+ * under `.flakeguard/runs/` and that `gate`, `triage`, `allowances list` and `init` read back.
+ * Schema documented field by field in docs/run-record.md. Bump `version` on any incompatible
+ * change; fields added later are optional so that records written before them still read.
+ */
+export const RUN_RECORD_VERSION = 1 as const;
+
+export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
+export type FileState = 'passed' | 'failed' | 'skipped' | 'pending' | 'queued';
+export type LimitSource = 'budget' | 'allowance';
+export type ExitReason = 'passed' | 'failed' | 'interrupted';
+export type BudgetStatus = 'over' | 'near' | 'within' | 'unchecked';
+
+export interface RecordedError {
+  readonly message: string;
+  /** First stack frame that points into the user's code, `file:line:column`, or null. */
+  readonly frame: string | null;
+  readonly type?: string;
+}
+
+export interface RecordedTest {
+  /** `<file relative to root>::<full name with ' > '>`: stable across runs, unlike Vitest's id. */
+  readonly key: string;
+  readonly file: string;
+  readonly name: string;
+  readonly line: number | null;
+  readonly state: TestState;
+  readonly durationMs: number | null;
+  readonly retries: number;
+  readonly flaky: boolean;
+  readonly errors: readonly RecordedError[];
+  readonly limitMs: number;
+  readonly limitSource: LimitSource;
+  /** Allowance id when limitSource is 'allowance'. */
+  readonly allowanceId?: string;
+  /** Per-try durations when a repeat/retry runner recorded them (gate runs). */
+  readonly triesMs?: readonly number[];
+  readonly tryStates?: readonly ('passed' | 'failed')[];
+  /** Vitest project name ('' when unnamed). */
+  readonly project?: string;
+  readonly column?: number | null;
+  /** Key of the budget or allowance value that gave the limit: a platform, default, all, built-in. */
+  readonly limitKey?: string;
+  readonly budgetStatus?: BudgetStatus;
+}
+
+export interface RecordedFile {
+  readonly file: string;
+  readonly state: FileState;
+  readonly durationMs: number | null;
+  readonly limitMs: number | null;
+  readonly errors: readonly RecordedError[];
+  readonly project?: string;
+  readonly limitKey?: string | null;
+  readonly budgetStatus?: BudgetStatus;
+  /** Errors of beforeAll/afterAll hooks in the file (its tests then show as skipped). */
+  readonly hookErrors?: readonly RecordedError[];
+}
+
+/** Why a run was red, one entry per cause; see docs/run-record.md for each kind. */
+export type RedCauseKind =
+  | 'failing-tests'
+  | 'budget'
+  | 'unhandled-errors'
+  | 'load-errors'
+  | 'hook-errors'
+  | 'crashed-worker'
+  | 'allowance-errors'
+  | 'interrupted'
+  | 'no-tests'
+  | 'unknown';
+
+export interface RecordedVerdict {
+  readonly red: boolean;
+  /** True when flakeguard itself asked for exit code 1 (budget violations, allowance errors). */
+  readonly failedByFlakeguard: boolean;
+  readonly causes: readonly RedCauseKind[];
+  /** The last line flakeguard printed. */
+  readonly summary: string;
+}
+
+export interface RecordedNotice {
+  readonly level: 'error' | 'warning';
+  readonly message: string;
+}
+
+export interface RecordedUnhandledError {
+  readonly message: string;
+  readonly type: string;
+  /** Test file the error came from, relative to root, when Vitest said so. */
+  readonly file: string | null;
+  readonly test: string | null;
+}
+
+export interface BudgetViolation {
+  readonly kind: 'test' | 'file';
+  readonly file: string;
+  readonly name: string | null;
+  readonly line: number | null;
+  readonly durationMs: number;
+  readonly limitMs: number;
+  readonly limitSource: LimitSource;
+  readonly platformKey: string;
+  readonly allowanceId?: string;
+}
+
+export interface RunRecord {
+  readonly version: typeof RUN_RECORD_VERSION;
+  readonly runId: string;
+  readonly startedAt: string;
+  readonly endedAt: string;
+  readonly root: string;
+  readonly platform: string;
+  readonly arch: string;
+  readonly cpus: number;
+  readonly loadavgStart: readonly number[];
+  readonly loadavgEnd: readonly number[];
+  readonly nodeVersion: string;
+  readonly vitestVersion: string;
+  readonly git: { readonly commit: string | null; readonly dirty: boolean | null };
+  readonly shard: { readonly index: number; readonly count: number } | null;
+  readonly merged: boolean;
+  readonly exitReason: ExitReason;
+  /** process.exitCode as flakeguard left it (null when it left it unset). */
+  readonly exitCode: number | null;
+  readonly unhandledErrors: readonly RecordedUnhandledError[];
+  readonly budget: { readonly testMs: number; readonly fileMs: number | null; readonly warnAt: number };
+  readonly violations: readonly BudgetViolation[];
+  readonly tests: readonly RecordedTest[];
+  readonly files: readonly RecordedFile[];
+  /** Watch-mode run (reported, never sets the exit code). */
+  readonly watch?: boolean;
+  /** process.exitCode as Vitest had set it when the run ended, before flakeguard (null: unset). */
+  readonly vitestExitCode?: number | null;
+  readonly verdict?: RecordedVerdict;
+  /** Notices from the allowance engine (unknown allowances, invalid files). */
+  readonly notices?: readonly RecordedNotice[];
+}
+

@@ -1,0 +1,149 @@
+/**
+ * One failure (a test, a suite, a file that did not load, an unhandled error) to one finding:
+ * an infrastructure signature in its errors decides infrastructure; otherwise re-runs decide escape
+ * (every re-run failed) or flake (some passed); without re-runs it is an escape, inferred, and the
+ * finding says so. A pass after a retry in the run itself is a measured flake.
+ */
+import { formatAttempt, type AttemptVerdict } from './log-attempts.js';
+import type { LogSignature } from './triage-signatures.js';
+import type { Finding, RerunResult, RerunTarget } from './triage-types.js';
+import { testKey } from '../test-id.js';
+
+export function matchSignature(text: string, signatures: readonly LogSignature[]): LogSignature | undefined {
+  if (text === '') return undefined;
+  return signatures.find((s) => (s.regex === true ? new RegExp(s.match, 'm').test(text) : text.includes(s.match)));
+}
+
+export function firstLine(errors: readonly string[]): string {
+  // Vitest's JSON report writes a timeout as "Error: STACK_TRACE_ERROR": prefer any other message.
+  const ordered = [...errors.filter((e) => !e.startsWith('Error: STACK_TRACE_ERROR')), ...errors.filter((e) => e.startsWith('Error: STACK_TRACE_ERROR'))];
+  for (const e of ordered) {
+    const line = e.split('\n').find((l) => l.trim() !== '');
+    if (line !== undefined) return line.trim().slice(0, 300);
+  }
+  return '';
+}
+
+export function rerunKey(file: string, name: string | null): string {
+  return testKey(file, name);
+}
+
+export interface FailureInput {
+  readonly test: string | null;
+  readonly file: string | null;
+  /** What failed, for the cause: "the test", "suite or hook", "the file did not load", "unhandled rejection". */
+  readonly what: string;
+  readonly errors: readonly string[];
+  readonly evidence: readonly string[];
+  readonly rerun: RerunResult | undefined;
+  readonly rerunAsked: number;
+  /** How to re-run it: one test, or the whole file. */
+  readonly wholeFile: boolean;
+  readonly check: RerunTarget['check'];
+  readonly line: number | null;
+}
+
+function reproduceCommand(file: string | null, test: string | null): string {
+  if (file === null) return 'npx vitest run';
+  if (test === null || test === '') return `npx vitest run ${file}`;
+  return `npx vitest run ${file} -t ${JSON.stringify(test.split(' > ').join(' '))}`;
+}
+
+function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
+  if (input.file === null) return {};
+  return { rerunTarget: { file: input.file, name: input.test, line: input.line, wholeFile: input.wholeFile || input.test === null, check: input.check } };
+}
+
+export function classifyFailure(input: FailureInput, signatures: readonly LogSignature[]): Finding {
+  const text = input.errors.join('\n');
+  const sig = matchSignature(text, signatures);
+  const line = firstLine(input.errors);
+  const detail = line === '' ? `${input.what} failed; no error message in the inputs` : line;
+  const evidence = [...input.evidence];
+  if (line !== '' && !evidence.some((e) => e.includes(line))) evidence.push(`error: ${line}`);
+  if (sig && sig.class === 'infrastructure') {
+    return {
+      class: 'infrastructure',
+      test: input.test,
+      file: input.file,
+      cause: `${sig.cause}: ${detail}`,
+      evidence: input.rerun ? [...evidence, rerunLine(input.rerun)] : evidence,
+      measured: false,
+      action: sig.action,
+      rule: sig.id,
+    };
+  }
+  const why = sig ? `${sig.cause}: ${detail}` : detail;
+  const rerun = input.rerun;
+  const effective = rerun ? rerun.runs - rerun.notRun : 0;
+  if (rerun && effective > 0) {
+    const reproduced = rerun.failed === effective;
+    return {
+      class: reproduced ? 'escape' : 'flake',
+      test: input.test,
+      file: input.file,
+      cause: reproduced
+        ? `${input.what} fails on every re-run (${rerun.failed}/${effective}): ${why}`
+        : `${input.what} failed in the run but passed ${effective - rerun.failed} of ${effective} re-runs: ${why}`,
+      evidence: [...evidence, rerunLine(rerun)],
+      measured: true,
+      action: reproduced
+        ? `fix the defect; reproduce with ${reproduceCommand(input.file, input.test)}`
+        : `stabilise it: wait for exactly what the assertion checks; measure with flakeguard gate (${sig?.action ?? 'runs it 5 times under load'})`,
+      rule: sig?.id ?? (reproduced ? 'rerun-failed' : 'rerun-passed'),
+      ...targetOf(input),
+    };
+  }
+  const why2 = rerun ? `${why} (re-run not possible: ${rerun.notRun}/${rerun.runs} runs did not run it${rerun.firstError ? `: ${rerun.firstError}` : ''})` : why;
+  return {
+    class: 'escape',
+    test: input.test,
+    file: input.file,
+    cause: `escape (inferred: not re-run): ${input.what === 'the test' ? '' : `${input.what}: `}${why2}`,
+    evidence: rerun ? [...evidence, rerunLine(rerun)] : evidence,
+    measured: false,
+    action: `confirm with flakeguard triage --rerun 5 (escape if every re-run fails, flake otherwise); reproduce with ${reproduceCommand(input.file, input.test)}${sig ? `; ${sig.action}` : ''}`,
+    rule: sig?.id ?? 'failed-not-rerun',
+    ...targetOf(input),
+  };
+}
+
+export function rerunLine(r: RerunResult): string {
+  const ran = r.runs - r.notRun;
+  const target = r.name === null ? r.file : `${r.file} > ${r.name}`;
+  return `re-ran ${target} ${r.runs} times: ${r.failed}/${ran} failed${r.notRun > 0 ? `, ${r.notRun} did not run it` : ''}${r.firstError ? ` (first error: ${r.firstError})` : ''}`;
+}
+
+export function retryFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[]): Finding {
+  const line = firstLine(errors);
+  return {
+    class: 'flake',
+    test,
+    file,
+    cause: `failed ${errors.length} time${errors.length === 1 ? '' : 's'}, then passed on a retry in the same run${line ? `: ${line}` : ''}`,
+    evidence: [...evidence, ...errors.slice(0, 3).map((e, i) => `attempt ${i + 1} failed: ${firstLine([e])}`)],
+    measured: true,
+    action: 'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
+    rule: 'retry-pass',
+  };
+}
+
+/** `failed on every attempt the run made (initial run, 1st retry)`: retries in one worker are not independent re-runs. */
+export function attemptsLine(v: AttemptVerdict): string {
+  return `failed on all ${v.failed.length} attempts the run made (${v.failed.map(formatAttempt).join(', ')}); retries in the same worker are not independent re-runs`;
+}
+
+/** Vitest 5 names the attempts that failed: an attempt that ran and is not among them passed. */
+export function attemptFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[], v: AttemptVerdict): Finding {
+  const line = firstLine(errors);
+  return {
+    class: 'flake',
+    test,
+    file,
+    cause: `failed on ${v.failed.map(formatAttempt).join(', ')} but passed on ${v.passed.map(formatAttempt).join(', ')} in the same run${line ? `: ${line}` : ''}`,
+    evidence: [...evidence, `failed attempts (Vitest's FAIL line): ${v.failed.map(formatAttempt).join(', ')}; passed: ${v.passed.map(formatAttempt).join(', ')}`],
+    measured: true,
+    action: 'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
+    rule: 'attempt-pass',
+  };
+}

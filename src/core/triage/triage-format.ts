@@ -1,0 +1,94 @@
+/**
+ * A TriageReport as terminal text, Markdown (a CI job summary) and the versioned JSON document.
+ * Pure: colour is a function the CLI passes (identity when colour is off).
+ */
+import type { FindingClass } from '../config.js';
+import type { Finding, TriageReport } from './triage-types.js';
+
+export type Paint = (style: 'red' | 'green' | 'yellow' | 'dim' | 'bold' | 'cyan', text: string) => string;
+
+const CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
+
+export function formatCounts(report: TriageReport): string {
+  return CLASSES.map((c) => `${c} ${report.counts[c]}`).join(', ');
+}
+
+function subject(f: Finding): string {
+  if (f.test !== null) return `${f.file ?? '?'} > ${f.test}`;
+  if (f.file !== null) return f.file;
+  return '(run)';
+}
+
+function measuredLabel(f: Finding): string {
+  return f.measured ? 'measured' : 'inferred';
+}
+
+export function formatTriage(report: TriageReport, paint: Paint = (_s, t) => t): string {
+  const out: string[] = [];
+  const verdict = report.verdict === 'red' ? paint('red', 'red') : paint('green', 'green');
+  const exit = report.exitCode === null ? '' : ` (exit code ${report.exitCode})`;
+  out.push(`${paint('bold', 'flakeguard triage')}: run ${verdict}${exit}, ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}`);
+  out.push('');
+  const width = Math.max(...CLASSES.map((c) => c.length));
+  for (const c of CLASSES) out.push(`  ${c.padEnd(width)}  ${String(report.counts[c]).padStart(3)}`);
+  out.push(`  ${formatCounts(report)}`);
+  report.findings.forEach((f, i) => {
+    out.push('');
+    const tag = f.class === 'infrastructure' ? paint('yellow', f.class) : f.class === 'escape' ? paint('red', f.class) : paint('cyan', f.class);
+    out.push(`${i + 1}. ${tag} (${measuredLabel(f)}) ${paint('bold', subject(f))}`);
+    out.push(`   cause: ${f.cause}`);
+    for (const e of f.evidence) out.push(paint('dim', `   - ${e}`));
+    out.push(`   action: ${f.action}`);
+  });
+  if (report.findings.length === 0) out.push('', report.verdict === 'green' ? 'Nothing to act on.' : 'No findings.');
+  return `${out.join('\n')}\n`;
+}
+
+function md(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function formatTriageMarkdown(report: TriageReport): string {
+  const out: string[] = [];
+  out.push(`## flakeguard triage: run ${report.verdict}${report.exitCode === null ? '' : ` (exit code ${report.exitCode})`}`);
+  out.push('');
+  out.push('| class | findings |');
+  out.push('|---|---|');
+  for (const c of CLASSES) out.push(`| ${c} | ${report.counts[c]} |`);
+  out.push('');
+  report.findings.forEach((f, i) => {
+    out.push(`### ${i + 1}. ${f.class} (${measuredLabel(f)}): ${md(subject(f))}`);
+    out.push('');
+    out.push(`**Cause:** ${md(f.cause)}`);
+    out.push('');
+    out.push('<details><summary>Evidence</summary>');
+    out.push('');
+    out.push('```');
+    for (const e of f.evidence) out.push(e.replace(/```/g, "'''"));
+    out.push('```');
+    out.push('</details>');
+    out.push('');
+    out.push(`**Action:** ${md(f.action)}`);
+    out.push('');
+  });
+  return `${out.join('\n')}\n`;
+}
+
+export interface TriageJson {
+  readonly version: 1;
+  readonly verdict: 'red' | 'green';
+  readonly exitCode: number | null;
+  readonly counts: Readonly<Record<FindingClass, number>>;
+  /** A finding as printed: everything but what `--rerun` would run. */
+  readonly findings: readonly Omit<Finding, 'rerunTarget'>[];
+}
+
+export function toTriageJson(report: TriageReport): TriageJson {
+  return {
+    version: report.version,
+    verdict: report.verdict,
+    exitCode: report.exitCode,
+    counts: report.counts,
+    findings: report.findings.map((f) => ({ class: f.class, test: f.test, file: f.file, cause: f.cause, evidence: f.evidence, measured: f.measured, action: f.action, rule: f.rule })),
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The data triage works on. The edges (src/io) turn run records, Vitest JSON reports, JUnit XML,
+ * the CI log and re-runs into these plain observations; `computeTriage` (pure) turns them into a
+ * TriageReport that the formatters print. Schema of the JSON output: docs/triage.md.
+ */
+import type { FindingClass } from '../config.js';
+import type { AttemptRef } from './log-attempts.js';
+
+export type { FindingClass } from '../config.js';
+
+export const TRIAGE_VERSION = 1 as const;
+
+export type ObservedState = 'passed' | 'failed' | 'skipped' | 'pending';
+export type ObservationSource = 'record' | 'report' | 'junit' | 'log';
+
+/** One test (or a suite/file-level failure when `kind` says so) as one input saw it. */
+export interface ObservedTest {
+  readonly kind: 'test' | 'suite' | 'file';
+  /** Relative to the root with `/`, or null when the input did not say (salvaged entries). */
+  readonly file: string | null;
+  /** Full name joined with ' > '; for kind 'file' the empty string. */
+  readonly name: string;
+  readonly line: number | null;
+  readonly state: ObservedState;
+  readonly durationMs: number | null;
+  /** Error messages, first line first. A passed test with errors passed on a retry. */
+  readonly errors: readonly string[];
+  /** The limit the reporter applied (records only). */
+  readonly limitMs: number | null;
+  readonly source: ObservationSource;
+  /** Where this came from, for evidence: `report r.json: testResults[2]`. */
+  readonly origin: string;
+  /** The attempts that failed, when the input names them (Vitest 5's FAIL line labels). */
+  readonly failedAttempts?: readonly AttemptRef[];
+}
+
+export interface ObservedFile {
+  readonly file: string;
+  readonly durationMs: number | null;
+  readonly limitMs: number | null;
+  readonly origin: string;
+}
+
+export interface ObservedUnhandled {
+  readonly type: string;
+  readonly message: string;
+  readonly file: string | null;
+  readonly test: string | null;
+  readonly origin: string;
+  /** The error's cause when it says more (Vitest 5: `Worker exited unexpectedly with signal SIGKILL ...`). */
+  readonly cause?: string;
+}
+
+export interface BudgetExcess {
+  readonly kind: 'test' | 'file';
+  readonly file: string;
+  readonly name: string | null;
+  readonly durationMs: number;
+  readonly limitMs: number;
+  readonly origin: string;
+}
+
+/** A report that could not be read whole: salvaged up to `cutAtByte`. */
+export interface InputProblem {
+  readonly input: string;
+  readonly kind: 'truncated' | 'corrupt' | 'empty' | 'missing-report';
+  readonly cutAtByte: number | null;
+  readonly salvaged: number;
+  readonly detail: string;
+}
+
+/** A log line that matched a signature or a Vitest marker, with the lines that followed it. */
+export interface LogEvent {
+  readonly line: number;
+  readonly text: string;
+  /** Signature id, or a marker: `vitest:fail`, `vitest:unhandled`, `vitest:origin`, `vitest:latest`. */
+  readonly id: string;
+  readonly after: readonly string[];
+}
+
+export interface LogScan {
+  readonly input: string;
+  readonly lines: number;
+  readonly events: readonly LogEvent[];
+  /** Hits per id, including the ones not kept as events. */
+  readonly counts: Readonly<Record<string, number>>;
+  /** The last lines of the log, numbered: the fallback evidence when nothing else explains a red run. */
+  readonly tail: readonly { readonly line: number; readonly text: string }[];
+}
+
+/** Re-running one failed test (or a whole file when `name` is null) n times in the checkout. */
+export interface RerunResult {
+  readonly file: string;
+  readonly name: string | null;
+  readonly runs: number;
+  readonly failed: number;
+  /** Runs in which the target did not run at all (filter matched nothing, startup failure). */
+  readonly notRun: number;
+  readonly firstError: string | null;
+}
+
+export interface TriageInputs {
+  readonly tests: readonly ObservedTest[];
+  readonly files: readonly ObservedFile[];
+  readonly unhandled: readonly ObservedUnhandled[];
+  /** Budget excesses the reporter recorded (authoritative) or that the edge measured from reports. */
+  readonly excesses: readonly BudgetExcess[];
+  readonly problems: readonly InputProblem[];
+  readonly logs: readonly LogScan[];
+  /** Exit code of the run: the flag, else the records, else null. */
+  readonly exitCode: number | null;
+  /** Where the exit code came from, for evidence. */
+  readonly exitCodeOrigin: string | null;
+  readonly reruns: readonly RerunResult[] | null;
+  /** Re-runs per failed test that were asked for (0 = none). */
+  readonly rerunCount: number;
+}
+
+export interface Finding {
+  readonly class: FindingClass;
+  readonly test: string | null;
+  readonly file: string | null;
+  readonly cause: string;
+  readonly evidence: readonly string[];
+  readonly measured: boolean;
+  readonly action: string;
+  /** The signature or rule that decided the class. */
+  readonly rule: string;
+  /** What `--rerun` would run to measure escape vs flake (not part of the JSON output). */
+  readonly rerunTarget?: RerunTarget;
+}
+
+export interface RerunTarget {
+  readonly file: string;
+  /** Full test (or suite) name with ' > ', or null for a file-level failure. */
+  readonly name: string | null;
+  readonly line: number | null;
+  /** Re-run the whole file (suite, hook, load and unhandled errors) instead of one test. */
+  readonly wholeFile: boolean;
+  /** What counts as "failed again" in a whole-file run: the suite's FAIL line, an unhandled error, or any failure. */
+  readonly check: 'test' | 'suite' | 'file' | 'unhandled';
+}
+
+export interface TriageReport {
+  readonly version: typeof TRIAGE_VERSION;
+  readonly verdict: 'red' | 'green';
+  readonly exitCode: number | null;
+  readonly findings: readonly Finding[];
+  readonly counts: Readonly<Record<FindingClass, number>>;
+}

@@ -1,0 +1,104 @@
+/**
+ * Vitest's JSON report (`--reporter=json`) as observations. Works on a salvaged (partial) report
+ * too: only complete assertion entries are used, and a file entry cut before its `name` gets its
+ * file from the first test-file frame in its failure messages, else null.
+ * Facts (vitest-facts.md §8, §9): full names are joined with spaces (rebuilt here from
+ * ancestorTitles + title with ' > '); a beforeAll error leaves the tests 'skipped' and the file
+ * 'failed' with an empty message; a worker crash leaves tests 'pending' and the file 'passed'
+ * (Vitest 4) or 'failed' with an empty message (Vitest 5 marks a file that never finished failed):
+ * either way the file is read as unfinished (pending), not as a failure of its own.
+ */
+import type { ObservedFile, ObservedState, ObservedTest } from './triage-types.js';
+import { TEST_NAME_SEPARATOR } from '../test-id.js';
+
+export interface ReportObservations {
+  readonly tests: ObservedTest[];
+  readonly files: ObservedFile[];
+  /** Complete assertion entries read. */
+  readonly entries: number;
+}
+
+const MESSAGE_LIMIT = 2000;
+const TEST_FILE_FRAME = /((?:[A-Za-z]:)?[\\/][^\s:()'"]+\.(?:test|spec)\.[cm]?[jt]sx?):\d+/;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function toState(status: unknown): ObservedState {
+  if (status === 'passed' || status === 'failed' || status === 'pending') return status;
+  return 'skipped';
+}
+
+function messages(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((m): m is string => typeof m === 'string').map((m) => m.slice(0, MESSAGE_LIMIT)) : [];
+}
+
+export function readVitestJsonReport(
+  value: unknown,
+  partial: ReadonlySet<object>,
+  input: string,
+  mapFile: (path: string) => string,
+): ReportObservations {
+  const tests: ObservedTest[] = [];
+  const files: ObservedFile[] = [];
+  let entries = 0;
+  const results = isRecord(value) && Array.isArray(value['testResults']) ? value['testResults'] : [];
+  results.forEach((fileEntry: unknown, index) => {
+    if (!isRecord(fileEntry)) return;
+    const assertions = Array.isArray(fileEntry['assertionResults']) ? fileEntry['assertionResults'] : [];
+    const complete = assertions.filter((a): a is Record<string, unknown> => isRecord(a) && !partial.has(a) && typeof a['title'] === 'string');
+    let rawName = typeof fileEntry['name'] === 'string' && !partial.has(fileEntry) ? fileEntry['name'] : null;
+    if (rawName === null && typeof fileEntry['name'] === 'string') rawName = fileEntry['name'];
+    if (rawName === null) {
+      const frame = complete.flatMap((a) => messages(a['failureMessages'])).map((m) => TEST_FILE_FRAME.exec(m)?.[1]).find((f) => f !== undefined);
+      rawName = frame ?? null;
+    }
+    const file = rawName === null ? null : mapFile(rawName);
+    const origin = `${input}: testResults[${index}]${file === null ? '' : ` (${file})`}`;
+    for (const a of complete) {
+      entries += 1;
+      const ancestors = Array.isArray(a['ancestorTitles']) ? a['ancestorTitles'].filter((t): t is string => typeof t === 'string') : [];
+      const name = [...ancestors, a['title'] as string].join(TEST_NAME_SEPARATOR);
+      const location = isRecord(a['location']) && typeof a['location']['line'] === 'number' ? a['location']['line'] : null;
+      tests.push({
+        kind: 'test',
+        file,
+        name,
+        line: location,
+        state: toState(a['status']),
+        durationMs: typeof a['duration'] === 'number' ? a['duration'] : null,
+        errors: messages(a['failureMessages']),
+        limitMs: null,
+        source: 'report',
+        origin: `${origin} "${name}" ${String(a['status'])}`,
+      });
+    }
+    if (file === null || partial.has(fileEntry)) return;
+    const start = fileEntry['startTime'];
+    const end = fileEntry['endTime'];
+    files.push({ file, durationMs: typeof start === 'number' && typeof end === 'number' ? end - start : null, limitMs: null, origin });
+    if (fileEntry['status'] === 'failed' && !complete.some((a) => a['status'] === 'failed')) {
+      const message = typeof fileEntry['message'] === 'string' ? fileEntry['message'].slice(0, MESSAGE_LIMIT) : '';
+      const unfinished = message === '' && (assertions.length === 0 || complete.some((a) => a['status'] === 'pending'));
+      if (unfinished) {
+        // Vitest 5: `status: "failed", message: ""` with tests "pending": the file never finished.
+        tests.push({ kind: 'file', file, name: '', line: null, state: 'pending', durationMs: null, errors: [], limitMs: null, source: 'report', origin: `${origin} status "failed" with an empty message and ${complete.length === 0 ? 'no tests' : 'tests left "pending"'}: the file never finished (its worker stopped before reporting it)` });
+        return;
+      }
+      tests.push({
+        kind: 'file',
+        file,
+        name: '',
+        line: null,
+        state: 'failed',
+        durationMs: null,
+        errors: message === '' ? [] : [message],
+        limitMs: null,
+        source: 'report',
+        origin: `${origin} status "failed"${message === '' ? ' with an empty message and no failed test (a hook or suite error: only the log or JUnit has it)' : `: ${message.split('\n')[0] ?? ''}`}`,
+      });
+    }
+  });
+  return { tests, files, entries };
+}

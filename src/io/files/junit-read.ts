@@ -1,0 +1,28 @@
+/** Reads a JUnit XML file into observations (the parser is src/core/triage/triage-junit.ts). */
+import { readFileSync } from 'node:fs';
+import { readJunitReport } from '../../core/triage/triage-junit.js';
+import type { InputProblem, ObservedTest, ObservedUnhandled } from '../../core/triage/triage-types.js';
+
+export interface JunitRead {
+  readonly tests: ObservedTest[];
+  /** Vitest 5 writes the run's unhandled errors into the JUnit file too. */
+  readonly unhandled: ObservedUnhandled[];
+  readonly problem: InputProblem | null;
+}
+
+export function readJunitFile(file: string, input: string, mapFile: (p: string) => string): JunitRead {
+  let xml: string;
+  try {
+    xml = readFileSync(file, 'utf8');
+  } catch {
+    return { tests: [], unhandled: [], problem: { input, kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${input} does not exist` } };
+  }
+  const { tests, unhandled } = readJunitReport(xml, input, mapFile);
+  const closed = /<\/testsuites>\s*$|<\/testsuite>\s*$/.test(xml);
+  if (xml.trim() === '') return { tests, unhandled, problem: { input, kind: 'empty', cutAtByte: 0, salvaged: 0, detail: `${input} is empty` } };
+  if (!closed) {
+    const bytes = Buffer.byteLength(xml);
+    return { tests, unhandled, problem: { input, kind: 'truncated', cutAtByte: bytes, salvaged: tests.length, detail: `${input}: no closing </testsuites> tag; cut off at byte ${bytes}; ${tests.length} complete testcases read` } };
+  }
+  return { tests, unhandled, problem: null };
+}

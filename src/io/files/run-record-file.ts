@@ -1,0 +1,44 @@
+/**
+ * Run records on disk: one JSON file per run (per shard) under the records folder, written
+ * atomically; read back with the version checked and a clear error for a cut-off or invalid file.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FlakeguardError } from '../../core/errors.js';
+import type { RunRecord } from '../../core/record/run-record.js';
+import { parseRunRecord } from '../../core/record/run-record-parse.js';
+import { writeFileAtomic } from './atomic-write.js';
+
+export const RUN_RECORD_SUFFIX = '.json';
+
+/** `<root>/<folder>/<runId>.json` */
+export function runRecordPath(root: string, folder: string, runId: string): string {
+  return path.join(path.resolve(root, folder), `${runId}${RUN_RECORD_SUFFIX}`);
+}
+
+/** Writes the record and returns its absolute path. Compact JSON: 2,000 tests make about 0.7 MB. */
+export function writeRunRecord(root: string, folder: string, record: RunRecord): string {
+  const target = runRecordPath(root, folder, record.runId);
+  writeFileAtomic(target, `${JSON.stringify(record)}\n`);
+  return target;
+}
+
+export function readRunRecord(file: string, displayName = file): RunRecord {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new FlakeguardError('INPUT_UNREADABLE', `${displayName}: cannot read the run record (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+  }
+  return parseRunRecord(text, displayName);
+}
+
+/** Absolute paths of the records in the folder, oldest first (run ids sort by start time). */
+export function listRunRecords(root: string, folder: string): string[] {
+  const dir = path.resolve(root, folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(RUN_RECORD_SUFFIX) && !name.startsWith('.'))
+    .sort()
+    .map((name) => path.join(dir, name));
+}

@@ -1,0 +1,55 @@
+/**
+ * Test files and the tests they declare, read from disk: each file read and parsed once.
+ * Test files are found as Vitest's default include does (`**\/*.{test,spec}.?(c|m)[jt]s?(x)`,
+ * no node_modules, no dot folders); files a run reported are added by the caller.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isFlakeguardError } from '../../core/errors.js';
+import { extractTests, type SourceTest } from '../../core/source/test-source.js';
+
+export const TEST_FILE_RE = /\.(test|spec)\.[cm]?[jt]sx?$/;
+
+export function findTestFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && TEST_FILE_RE.test(entry.name)) out.push(path.relative(root, full).split(path.sep).join('/'));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+export interface SourceRead {
+  readonly tests: ReadonlyMap<string, readonly SourceTest[]>;
+  /** Files that could not be parsed, with the reason (file:line:column). */
+  readonly problems: readonly { readonly file: string; readonly message: string }[];
+}
+
+export function readSourceTests(root: string, files: Iterable<string>): SourceRead {
+  const tests = new Map<string, readonly SourceTest[]>();
+  const problems: { file: string; message: string }[] = [];
+  for (const file of files) {
+    if (tests.has(file)) continue;
+    const full = path.join(root, file);
+    if (!existsSync(full)) continue;
+    try {
+      tests.set(file, extractTests(readFileSync(full, 'utf8'), file));
+    } catch (error) {
+      if (!isFlakeguardError(error)) throw error;
+      problems.push({ file, message: error.message });
+      tests.set(file, []);
+    }
+  }
+  return { tests, problems };
+}

@@ -1,0 +1,45 @@
+/**
+ * Reads a Vitest JSON report. A report that does not parse (cut off by an artifact limit, a full
+ * disk or a killed job) is salvaged: every complete entry before the cut is used, and the cut is
+ * reported as an input problem with its byte offset.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { salvageJson } from '../../core/triage/report-salvage.js';
+import type { InputProblem } from '../../core/triage/triage-types.js';
+import { readVitestJsonReport, type ReportObservations } from '../../core/triage/triage-vitest-json.js';
+
+export interface VitestJsonRead {
+  readonly observations: ReportObservations | null;
+  readonly problem: InputProblem | null;
+}
+
+export function readVitestJsonFile(file: string, input: string, mapFile: (p: string) => string): VitestJsonRead {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return { observations: null, problem: { input, kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${input} does not exist` } };
+  }
+  const text = readFileSync(file, 'utf8');
+  if (text.trim() === '') return { observations: null, problem: { input, kind: 'empty', cutAtByte: 0, salvaged: 0, detail: `${input} is empty (0 test entries)` } };
+  try {
+    const value: unknown = JSON.parse(text);
+    return { observations: readVitestJsonReport(value, new Set(), input, mapFile), problem: null };
+  } catch (error) {
+    const salvage = salvageJson(text);
+    const observations = readVitestJsonReport(salvage.value, salvage.partial, input, mapFile);
+    const atEnd = text.slice(salvage.stoppedAt).trim() === '' || salvage.stoppedAt >= text.length - 1;
+    const cutAtByte = atEnd ? size : Buffer.byteLength(text.slice(0, salvage.stoppedAt));
+    const reason = (error as Error).message;
+    return {
+      observations,
+      problem: {
+        input,
+        kind: atEnd ? 'truncated' : 'corrupt',
+        cutAtByte,
+        salvaged: observations.entries,
+        detail: `${input}: ${size} bytes, JSON.parse: ${reason}; ${atEnd ? `the text ends inside a value (cut off at byte ${cutAtByte})` : `invalid at byte ${cutAtByte}`}; ${observations.entries} complete test entries salvaged`,
+      },
+    };
+  }
+}

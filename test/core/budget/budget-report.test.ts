@@ -1,0 +1,125 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
+import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
+import { formatVerdictLine, shellQuote } from '../../../src/core/budget/budget-text.js';
+import { makeConfig, makeFile, makeInput, makeTest } from './budget-factories.js';
+
+describe('computeBudgetReport', () => {
+  it('a passed test over its limit is a violation with its figures; the run fails on it', () => {
+    const report = computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5310 })], files: [makeFile()] }));
+    expect(report.violations).toEqual([
+      { kind: 'test', file: 'test/hub/tracker.test.ts', name: 'tracker > reloads journal', line: 42, durationMs: 5310, limitMs: 5000, limitSource: 'budget', platformKey: 'all' },
+    ]);
+    expect(report.verdict).toEqual({ red: true, failedByFlakeguard: true, causes: [{ kind: 'budget', tests: 1, files: 0 }] });
+  });
+
+  it('a failed or skipped test is never a budget violation', () => {
+    const report = computeBudgetReport(
+      makeInput({ tests: [makeTest({ state: 'failed', durationMs: 9000, errors: [{ message: 'boom', frame: null }] }), makeTest({ name: 's', state: 'skipped', durationMs: null })] }),
+    );
+    expect(report.violations).toEqual([]);
+    expect(report.failing).toHaveLength(1);
+    expect(report.verdict.failedByFlakeguard).toBe(false);
+    expect(report.verdict.causes).toEqual([{ kind: 'failing-tests', count: 1 }]);
+  });
+
+  it('an allowance raises the limit for its test only', () => {
+    const allowances = new Map([['test/hub/tracker.test.ts::tracker > reloads journal', { id: 'a1', budget: { kind: 'single' as const, value: 8000 } }]]);
+    const report = computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ name: 'other', durationMs: 5310 })], allowances }));
+    expect(report.violations.map((v) => v.name)).toEqual(['other']);
+    expect(report.tests[0]).toMatchObject({ limitMs: 8000, limitSource: 'allowance', allowanceId: 'a1', status: 'within' });
+  });
+
+  it('near budget at warnAt of the limit is a warning, not a failure', () => {
+    const report = computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 4900 })] }));
+    expect(report.near).toHaveLength(1);
+    expect(report.verdict).toEqual({ red: false, failedByFlakeguard: false, causes: [] });
+  });
+
+  it('a file over its file budget is a violation even with every test within', () => {
+    const config = makeConfig({ file: { kind: 'single', value: 60_000 } });
+    const report = computeBudgetReport(makeInput({ config, tests: [makeTest({ durationMs: 100 })], files: [makeFile({ durationMs: 63_200 })] }));
+    expect(report.violations).toEqual([expect.objectContaining({ kind: 'file', file: 'test/hub/tracker.test.ts', durationMs: 63_200, limitMs: 60_000 })]);
+  });
+
+  it('lists a test that passed after a retry as flaky with its first error', () => {
+    const first = { message: 'expected 1 to be 2', frame: 'test/a.test.ts:3:5', type: 'AssertionError' };
+    const report = computeBudgetReport(makeInput({ tests: [makeTest({ retries: 1, flaky: true, errors: [first] })] }));
+    expect(report.flaky).toEqual([{ file: 'test/hub/tracker.test.ts', name: 'tracker > reloads journal', line: 42, retries: 1, firstError: first }]);
+  });
+
+  it('explains a red run with no failing test: unhandled errors, load errors, hooks, a crashed worker', () => {
+    const report = computeBudgetReport(
+      makeInput({
+        files: [
+          makeFile({ file: 'a.test.ts', state: 'failed', errors: [{ message: "Cannot find module './x'", frame: null }] }),
+          makeFile({ file: 'b.test.ts', state: 'failed', hookErrors: [{ message: 'beforeAll boom', frame: null }] }),
+          makeFile({ file: 'c.test.ts', state: 'pending' }),
+        ],
+        unhandledErrors: [
+          { message: 'late', type: 'Unhandled Rejection', file: 'd.test.ts', test: null },
+          { message: '[vitest-pool]: Worker forks emitted error.', type: 'Unhandled Error', file: null, test: null },
+        ],
+        reason: 'passed',
+        vitestExitCode: 1,
+      }),
+    );
+    expect(report.verdict.causes.map((c) => c.kind)).toEqual(['unhandled-errors', 'load-errors', 'hook-errors', 'crashed-worker']);
+    expect(formatVerdictLine(report)).toBe(
+      "flakeguard: run failed with no failing test: 1 unhandled error (Unhandled Rejection from d.test.ts); 1 file failed to load (a.test.ts: Cannot find module './x'); a beforeAll/afterAll hook failed in b.test.ts: beforeAll boom; a test worker crashed while running c.test.ts ([vitest-pool]: Worker forks emitted error.)",
+    );
+  });
+
+  it('says so when Vitest failed the run for a reason a reporter cannot see', () => {
+    const report = computeBudgetReport(makeInput({ files: [makeFile()], tests: [makeTest()], vitestExitCode: 1 }));
+    expect(report.verdict.causes).toEqual([{ kind: 'unknown', exitCode: 1 }]);
+  });
+
+  it('property: every passed test over its limit is listed once; the run fails exactly when one is', () => {
+    const testArb = fc.record({
+      name: fc.string({ minLength: 1, maxLength: 8 }),
+      state: fc.constantFrom('passed' as const, 'failed' as const, 'skipped' as const),
+      durationMs: fc.double({ min: 0, max: 20_000, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(testArb, { selector: (t) => t.name, maxLength: 30 }), (specs) => {
+        const tests = specs.map((s) => makeTest(s));
+        const report = computeBudgetReport(makeInput({ tests }));
+        const over = specs.filter((s) => s.state === 'passed' && s.durationMs > 5000).map((s) => s.name).sort();
+        expect(report.violations.map((v) => v.name ?? '').sort()).toEqual(over);
+        expect(report.verdict.failedByFlakeguard).toBe(over.length > 0);
+      }),
+    );
+  });
+});
+
+describe('formatBudgetReport', () => {
+  it('prints the line of the issue, the allowance command and a last line with the count', () => {
+    const text = formatBudgetReport(computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5310 })] })));
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toContain('  over budget  test/hub/tracker.test.ts:42  tracker > reloads journal  5.31s > 5.00s (linux budget)');
+    expect(lines).toContain(
+      '    flakeguard allowances add --file "test/hub/tracker.test.ts" --test "tracker > reloads journal" --budget 6.5s --reason "<why it needs more time>"',
+    );
+    expect(lines.at(-1)).toBe('flakeguard: run failed on duration budgets: 1 test over budget (no test failed)');
+  });
+
+  it('shows figures that differ when rounding would make them look equal', () => {
+    const text = formatBudgetReport(computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5001 })] })));
+    expect(text).toContain('5.001s > 5.000s (linux budget)');
+  });
+
+  it('ends a green run with the count of tests checked', () => {
+    const text = formatBudgetReport(computeBudgetReport(makeInput({ tests: [makeTest(), makeTest({ name: 'b' })] })));
+    expect(text).toBe('flakeguard: 2 tests within duration budgets\n');
+  });
+});
+
+describe('shellQuote', () => {
+  it('keeps a plain name in double quotes and single-quotes anything a shell would expand', () => {
+    expect(shellQuote('tracker > reloads journal')).toBe('"tracker > reloads journal"');
+    expect(shellQuote('costs $5 and "quotes"')).toBe(`'costs $5 and "quotes"'`);
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+  });
+});

@@ -1,0 +1,93 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decideGateVerdict, proposeAllowance, type GateTry, type GateVerdictInput } from '../../../src/core/gate/gate-verdict.js';
+
+const pass = (durationMs = 10): GateTry => ({ state: 'passed', durationMs });
+const fail = (durationMs = 10, error = 'boom'): GateTry => ({ state: 'failed', durationMs, error });
+const makeInput = (over: Partial<GateVerdictInput> = {}): GateVerdictInput => ({
+  tries: [pass(), pass(), pass(), pass(), pass()],
+  loaded: true,
+  idle: null,
+  alone: null,
+  limit: { limitMs: 1000, source: 'budget', platformKey: 'linux' },
+  warnAt: 0.8,
+  ...over,
+});
+
+describe('decideGateVerdict', () => {
+  it('stable: every try passed well within the limit, with the failure-rate bound', () => {
+    const r = decideGateVerdict(makeInput({ tries: [pass(10), pass(30), pass(20), pass(50), pass(40)] }));
+    expect(r).toMatchObject({ verdict: 'stable', passes: 5, runs: 5, medianMs: 30, maxMs: 50, durationsMs: [10, 30, 20, 50, 40] });
+    expect(r.failureRate?.upper).toBeCloseTo(0.4507, 3);
+  });
+
+  it('flaky: some tries failed', () => {
+    const r = decideGateVerdict(makeInput({ tries: [pass(), fail(), pass(), pass(), fail()] }));
+    expect(r).toMatchObject({ verdict: 'flaky', passes: 3, loadSensitive: false, firstError: 'boom' });
+  });
+
+  it('load-sensitive flaky: failed every loaded try, passed without load; else failing', () => {
+    const all = [fail(), fail(), fail(), fail(), fail()];
+    const sensitive = decideGateVerdict(makeInput({ tries: all, idle: [pass(), pass(), pass(), pass(), pass()] }));
+    expect(sensitive).toMatchObject({ verdict: 'flaky', loadSensitive: true, idle: { passes: 5, runs: 5 } });
+    expect(sensitive.reason).toContain('failed 5/5 tries under load, passed 5/5 without load');
+    expect(decideGateVerdict(makeInput({ tries: all, idle: all })).verdict).toBe('failing');
+    expect(decideGateVerdict(makeInput({ tries: [], notRunReason: 'import failed' })).reason).toBe('did not run: import failed');
+  });
+
+  it('order-dependent: passes with its file, fails alone', () => {
+    expect(decideGateVerdict(makeInput({ alone: [fail()] })).verdict).toBe('order-dependent');
+    expect(decideGateVerdict(makeInput({ alone: [pass()] })).verdict).toBe('stable');
+    expect(decideGateVerdict(makeInput({ alone: [fail(), fail(), fail()] })).verdict).toBe('order-dependent');
+    // Failing alone only sometimes is flakiness, not order dependence.
+    expect(decideGateVerdict(makeInput({ alone: [fail(), pass(), fail()] }))).toMatchObject({ verdict: 'flaky', reason: 'passed 5/5 with its file, but alone only 1/3' });
+  });
+
+  it('over- and near-budget from the slowest passing try', () => {
+    expect(decideGateVerdict(makeInput({ tries: [pass(100), pass(1001), pass(100), pass(100), pass(100)] })).verdict).toBe('over-budget');
+    expect(decideGateVerdict(makeInput({ tries: [pass(100), pass(800), pass(100), pass(100), pass(100)] })).verdict).toBe('near-budget');
+    expect(decideGateVerdict(makeInput({ tries: [pass(100), pass(799), pass(100), pass(100), pass(100)] })).verdict).toBe('stable');
+  });
+
+  it('property: stable only when every try passed within warnAt of the limit', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ ok: fc.boolean(), d: fc.integer({ min: 1, max: 2000 }) }), { minLength: 1, maxLength: 10 }), (raw) => {
+        const tries = raw.map((t) => (t.ok ? pass(t.d) : fail(t.d)));
+        const r = decideGateVerdict(makeInput({ tries }));
+        const ok = raw.every((t) => t.ok && t.d < 800);
+        return (r.verdict === 'stable') === ok && r.passes <= r.runs;
+      }),
+    );
+  });
+});
+
+describe('proposeAllowance', () => {
+  it('slowest try x 1.5 rounded up to 100ms, never below the budget, with figures', () => {
+    // Property below: the proposed limit always puts the slowest try under warnAt.
+    const r = decideGateVerdict(makeInput({ tries: [pass(700), pass(810), pass(720), pass(730), pass(760)] }));
+    const p = proposeAllowance({ file: 'a.test.ts', fullName: 'x' }, r, 1000, 'linux', 2);
+    expect(p).toMatchObject({ limitMs: 1300, platformKey: 'linux' });
+    expect(p?.reason).toContain('slowest of 5 tries 810ms, median 730ms under load (2 busy workers) on linux');
+    const small = decideGateVerdict(makeInput({ tries: [pass(500)], limit: { limitMs: 600, source: 'budget', platformKey: 'linux' } }));
+    expect(proposeAllowance({ file: 'a', fullName: 'y' }, small, 2000, 'linux', 0)?.limitMs).toBe(2000);
+    expect(proposeAllowance({ file: 'a', fullName: 'z' }, decideGateVerdict(makeInput()), 1000, 'linux', 0)).toBeNull();
+    // A low warnAt needs more headroom, or the test would be near its new limit at once.
+    const low = decideGateVerdict(makeInput({ tries: [pass(600)], warnAt: 0.5 }));
+    expect(proposeAllowance({ file: 'a', fullName: 'w' }, low, 1000, 'linux', 0)?.limitMs).toBe(1500);
+  });
+});
+
+describe('proposeAllowance property', () => {
+  it('a test under its proposed allowance is stable (below warnAt of the new limit)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 10, max: 100 }), (slowest, warnPct) => {
+        const warnAt = warnPct / 100;
+        const r = decideGateVerdict(makeInput({ tries: [pass(slowest)], warnAt, limit: { limitMs: slowest, source: 'budget', platformKey: 'linux' } }));
+        const p = proposeAllowance({ file: 'a', fullName: 'p' }, r, 1, 'linux', 0);
+        if (p === null) return true;
+        const again = decideGateVerdict(makeInput({ tries: [pass(slowest)], warnAt, limit: { limitMs: p.limitMs, source: 'allowance', platformKey: 'linux' } }));
+        return again.verdict === 'stable';
+      }),
+    );
+  });
+});
