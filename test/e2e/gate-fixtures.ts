@@ -116,10 +116,10 @@ it('imports the catalogue', async () => {
 `,
 };
 
-/** Kept apart so the heavy load (8 workers) lasts seconds, not the whole scenario run. */
+/** Kept apart so the heavy load (4 workers per core) lasts seconds, not the whole scenario run. */
 export const LOAD_FILES: Record<string, string> = {
   // Work against a deadline: busy for 300 ms, then check the share of a CPU this process got. Idle
-  // (even on a shared 2-core machine) it gets 0.5-0.8; with 8 busy workers on 2 CPUs about 0.2.
+  // (even on a shared 2-core machine) it gets 0.5-0.8; with 4 busy workers per CPU about 0.2.
   'test/render.test.ts': `import { expect, it } from 'vitest';
 
 it('renders the frame in time', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Fixture } from '../helpers/fixture.js';
-import { lastLine, PLATFORM, records, reporterProject, testFile } from './reporter-fixture.js';
+import { lastLine, PLATFORM, printedDuration, printedFileDuration, records, reporterProject, testFile } from './reporter-fixture.js';
 
 const fixtures: Fixture[] = [];
 async function project(...args: Parameters<typeof reporterProject>): Promise<Fixture> {
@@ -29,7 +29,7 @@ describe('reporter: duration budgets', () => {
     const run = await fx.vitest();
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toMatch(/Tests\s+2 passed/);
-    expect(run.stdout).toMatch(new RegExp(`over budget  slow\\.test\\.ts:4  slow things > sleeps  3\\d\\dms > 200ms \\(${PLATFORM} budget\\)`));
+    expect(run.stdout).toMatch(new RegExp(`over budget  slow\\.test\\.ts:4  slow things > sleeps  ${printedDuration(fx, 'slow things > sleeps')} > 200ms \\(${PLATFORM} budget\\)`));
     expect(run.stdout).toMatch(/flakeguard allowances add --file "slow\.test\.ts" --test "slow things > sleeps" --budget \d+ms --reason/);
     expect(lastLine(run.stdout)).toBe('flakeguard: run failed on duration budgets: 1 test over budget (no test failed)');
     const [record] = records(fx);
@@ -41,10 +41,11 @@ describe('reporter: duration budgets', () => {
   });
 
   it('a test near its budget is a warning and leaves the exit code at 0', async () => {
-    const fx = await project({ 'near.test.ts': testFile(`test('takes a while', async () => { await sleep(250); });`) }, { yaml: 'budget:\n  test: 400ms\n  warnAt: 50%\n' });
+    // Near from 200ms (10% of 2s): the 250ms sleep has 1.75s to spare before it would be over.
+    const fx = await project({ 'near.test.ts': testFile(`test('takes a while', async () => { await sleep(250); });`) }, { yaml: 'budget:\n  test: 2s\n  warnAt: 10%\n' });
     const run = await fx.vitest();
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`near budget  near\\.test\\.ts:3  takes a while  2\\d\\dms of 400ms \\(\\d+%, ${PLATFORM} budget\\)`));
+    expect(run.stdout).toMatch(new RegExp(`near budget  near\\.test\\.ts:3  takes a while  ${printedDuration(fx, 'takes a while')} of 2\\.00s \\(\\d+%, ${PLATFORM} budget\\)`));
     expect(lastLine(run.stdout)).toBe('flakeguard: 1 test within duration budgets; 1 near budget');
   });
 
@@ -54,7 +55,7 @@ describe('reporter: duration budgets', () => {
     const run = await fx.vitest();
     expect(run.exitCode).toBe(1);
     expect(run.stdout).not.toMatch(/over budget  big\.test\.ts:/);
-    expect(run.stdout).toMatch(new RegExp(`over budget  big\\.test\\.ts  \\(whole file\\)  4\\d\\dms > 300ms \\(${PLATFORM} file budget\\)`));
+    expect(run.stdout).toMatch(new RegExp(`over budget  big\\.test\\.ts  \\(whole file\\)  ${printedFileDuration(fx, 'big.test.ts')} > 300ms \\(${PLATFORM} file budget\\)`));
     expect(lastLine(run.stdout)).toBe('flakeguard: run failed on duration budgets: 1 file over budget (no test failed)');
   });
 
@@ -75,7 +76,7 @@ describe('reporter: duration budgets', () => {
     );
     const run = await fx.vitest();
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toMatch(/over budget  mixed\.test\.ts:4  dawdles  3\d\dms > 200ms/);
+    expect(run.stdout).toMatch(new RegExp(`over budget  mixed\\.test\\.ts:4  dawdles  ${printedDuration(fx, 'dawdles')} > 200ms`));
     expect(run.stdout).toMatch(/failed  mixed\.test\.ts:3  breaks  AssertionError: expected 1 to be 2/);
     expect(lastLine(run.stdout)).toBe('flakeguard: run failed: 1 failing test; failed on duration budgets: 1 test over budget');
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture, RunResult } from '../helpers/fixture.js';
-import { PLATFORM, readText, reporterProject, testFile } from './reporter-fixture.js';
+import { PLATFORM, printedDuration, readText, reporterProject, testFile } from './reporter-fixture.js';
 
 describe('reporter: GitHub Actions', () => {
   let fx: Fixture;
@@ -10,14 +10,15 @@ describe('reporter: GitHub Actions', () => {
       {
         'gh.test.ts': testFile(
           [
-            `test('slow, with, commas: and colons', async () => { await sleep(500); });`,
-            `test('near the line', async () => { await sleep(250); });`,
+            // Over the 1s budget by sleeping longer; near it (25% = 250ms) with 700ms to spare.
+            `test('slow, with, commas: and colons', async () => { await sleep(1100); });`,
+            `test('near the line', async () => { await sleep(300); });`,
             `let attempts = 0;`,
             `test('flaky once', () => { attempts += 1; if (attempts === 1) throw new Error('first try fails'); });`,
           ].join('\n'),
         ),
       },
-      { yaml: 'budget:\n  test: 400ms\n  warnAt: 50%\n', vitestExtra: 'retry: 1,' },
+      { yaml: 'budget:\n  test: 1s\n  warnAt: 25%\n', vitestExtra: 'retry: 1,' },
     );
     run = await fx.vitest([], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: `${fx.root}/summary.md` });
   });
@@ -26,12 +27,12 @@ describe('reporter: GitHub Actions', () => {
   it('annotates the test over budget as an error at its file and line', () => {
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toMatch(
-      new RegExp(`^::error file=gh\\.test\\.ts,line=3,title=flakeguard%3A over duration budget::over budget  slow, with, commas: and colons  5\\d\\dms > 400ms \\(${PLATFORM} budget\\)%0ATo allow it: flakeguard allowances add `, 'm'),
+      new RegExp(`^::error file=gh\\.test\\.ts,line=3,title=flakeguard%3A over duration budget::over budget  slow, with, commas: and colons  ${printedDuration(fx, 'slow, with, commas: and colons')} > 1\\.00s \\(${PLATFORM} budget\\)%0ATo allow it: flakeguard allowances add `, 'm'),
     );
   });
 
   it('annotates near-budget and flaky tests as warnings, the flaky one with its first error', () => {
-    expect(run.stdout).toMatch(/^::warning file=gh\.test\.ts,line=4,title=flakeguard%3A near duration budget::near budget  near the line  2\d\dms of 400ms/m);
+    expect(run.stdout).toMatch(new RegExp(`^::warning file=gh\\.test\\.ts,line=4,title=flakeguard%3A near duration budget::near budget  near the line  ${printedDuration(fx, 'near the line')} of 1\\.00s`, 'm'));
     expect(run.stdout).toMatch(/^::warning file=gh\.test\.ts,line=6,title=flakeguard%3A flaky test::flaky  flaky once  passed after 1 retry; first error: Error: first try fails \(gh\.test\.ts:6:\d+\)/m);
   });
 
@@ -40,7 +41,7 @@ describe('reporter: GitHub Actions', () => {
     expect(summary).toContain(`## flakeguard: duration budgets (${PLATFORM})`);
     expect(summary).toContain('**flakeguard: run failed on duration budgets: 1 test over budget (no test failed)**');
     expect(summary).toContain('| Status | Test | Place | Duration | Limit | Limit from |');
-    expect(summary).toMatch(/\| 🔴 over budget \| slow, with, commas: and colons \| `gh\.test\.ts:3` \| 5\d\dms \| 400ms \|/);
+    expect(summary).toMatch(new RegExp(`\\| 🔴 over budget \\| slow, with, commas: and colons \\| \`gh\\.test\\.ts:3\` \\| ${printedDuration(fx, 'slow, with, commas: and colons')} \\| 1\\.00s \\|`));
     expect(summary).toMatch(/\| 🟡 near budget \| near the line \| `gh\.test\.ts:4` \|/);
     expect(summary).toMatch(/### Flaky[\s\S]*\| flaky once \| `gh\.test\.ts:6` \| 1 \| Error: first try fails/);
   });

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { formatDuration } from '../../src/core/duration.js';
 import type { RunRecord } from '../../src/core/record/run-record.js';
 import { listRunRecords, readRunRecord } from '../../src/io/files/run-record-file.js';
 
@@ -41,4 +42,21 @@ export function records(fixture: Fixture): RunRecord[] {
 
 export function readText(fixture: Fixture, rel: string): string {
   return readFileSync(path.join(fixture.root, rel), 'utf8');
+}
+
+/**
+ * The duration the run recorded for the test named `name`, as flakeguard prints it, regex-escaped:
+ * output is checked against what the same run measured, never against a timing window.
+ */
+export function printedDuration(fixture: Fixture, name: string): string {
+  const test = records(fixture).flatMap((r) => r.tests).find((t) => t.name === name);
+  if (test?.durationMs == null) throw new Error(`no recorded duration for "${name}"`);
+  return formatDuration(test.durationMs).replace('.', '\\.');
+}
+
+/** The same for a whole test file (`relPath` as the record names it). */
+export function printedFileDuration(fixture: Fixture, relPath: string): string {
+  const file = records(fixture).flatMap((r) => r.files).find((f) => f.file === relPath);
+  if (file?.durationMs == null) throw new Error(`no recorded duration for ${relPath}`);
+  return formatDuration(file.durationMs).replace('.', '\\.');
 }
