@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 /**
  * The one exit point. Exit codes: 0 nothing to act on, 1 the guard found something, 2 could not run,
- * 130 interrupted. Known errors print without a stack; anything else is a bug and keeps its stack.
+ * 130 interrupted. Every error, whenever it happens (a rejected promise, an uncaught exception), is
+ * mapped here by `describeFailure`: a FlakeguardError prints its one-line message and exits its code;
+ * an fs error on a path the user gave is a usage error (2) naming the path; anything else is a bug:
+ * exit 2 with its stack and a request for a bug report. Nothing ever exits 1 by crashing.
  */
+import { createRequire } from 'node:module';
 import { isFlakeguardError } from './core/errors.js';
+import { describePathError, isPathError } from './io/files/input-file.js';
 
 const USAGE = `flakeguard: guards a Vitest suite against flaky and slow tests
 
@@ -36,9 +41,7 @@ async function main(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    const { createRequire } = await import('node:module');
-    const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
-    process.stdout.write(`${pkg.version}\n`);
+    process.stdout.write(`${version()}\n`);
     return 0;
   }
   const load = COMMANDS[name];
@@ -50,6 +53,45 @@ async function main(argv: string[]): Promise<number> {
   return command(rest);
 }
 
+function version(): string {
+  try {
+    return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** What to print (stderr) and the exit code for an error that ended a command. */
+function describeFailure(error: unknown): { readonly exitCode: number; readonly text: string } {
+  if (isFlakeguardError(error)) return { exitCode: error.exitCode, text: `flakeguard: ${error.message}` };
+  if (isPathError(error)) return { exitCode: 2, text: `flakeguard: ${describePathError(error)}` };
+  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  return {
+    exitCode: 2,
+    text: `flakeguard: internal error (a bug in flakeguard, not in your project):\n${detail}\nPlease report it with the command you ran and this output (flakeguard ${version()}, Node ${process.version}, ${process.platform}).`,
+  };
+}
+
+let failed = false;
+function fail(error: unknown): void {
+  if (failed) return;
+  failed = true;
+  const { exitCode, text } = describeFailure(error);
+  process.stderr.write(`${text}\n`);
+  process.exitCode = exitCode;
+}
+
+// A rejection or exception outside main's promise chain (a stray callback) is mapped the same way;
+// Node would otherwise exit 1, the code that means "the guard found something".
+process.on('unhandledRejection', (reason) => {
+  fail(reason);
+  process.exit(process.exitCode);
+});
+process.on('uncaughtException', (error) => {
+  fail(error);
+  process.exit(process.exitCode);
+});
+
 process.once('SIGINT', () => {
   // Commands that start processes install their own handlers and clean up; this is the fallback.
   if (process.listenerCount('SIGINT') === 0) process.exit(130);
@@ -59,13 +101,5 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (error: unknown) => {
-    if (isFlakeguardError(error)) {
-      process.stderr.write(`flakeguard: ${error.message}\n`);
-      process.exitCode = error.exitCode;
-      return;
-    }
-    process.exitCode = 2;
-    throw error;
-  },
+  fail,
 );

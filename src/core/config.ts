@@ -6,6 +6,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { parseDuration, DURATION_FORMS } from './duration.js';
 import { FlakeguardError } from './errors.js';
+import { clipText, excerpt } from './excerpt.js';
 import { isPlatformKey, PLATFORMS, type PlatformKey, type PlatformValue } from './platform-value.js';
 
 export type FindingClass = 'infrastructure' | 'escape' | 'flake' | 'budget';
@@ -74,7 +75,7 @@ export function parsePlatformDuration(
       if (!isPlatformKey(key)) {
         throw new FlakeguardError(
           'CONFIG_INVALID',
-          `${where(pair.key as Node)}: unknown platform "${key}" in ${what}; use one of ${PLATFORMS.join(', ')} or default`,
+          `${where(pair.key as Node)}: unknown platform ${excerpt(key)} in ${what}; use one of ${PLATFORMS.join(', ')} or default`,
         );
       }
       const parsed = parseDuration(isScalar(pair.value) ? pair.value.value : undefined);
@@ -99,7 +100,7 @@ function parseWarnAt(node: unknown, where: (n: Node | null | undefined) => strin
   if (!(share > 0 && share <= 1)) {
     throw new FlakeguardError(
       'CONFIG_INVALID',
-      `${where(node as Node)}: budget.warnAt "${text}" is not a share; write a percentage between 1% and 100%, e.g. 80%`,
+      `${where(node as Node)}: budget.warnAt ${excerpt(text)} is not a share; write a percentage between 1% and 100%, e.g. 80%`,
     );
   }
   return share;
@@ -119,7 +120,7 @@ function parsePatterns(node: unknown, where: (n: Node | null | undefined) => str
   for (const pair of node.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     if (key !== 'patterns') {
-      throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key "triage.${key}"; the only key is patterns`);
+      throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key ${excerpt(`triage.${key}`)}; the only key is patterns`);
     }
     if (!isSeq(pair.value)) {
       throw new FlakeguardError('CONFIG_INVALID', `${where(pair.value as Node)}: triage.patterns must be a list of { match, class, cause, action }`);
@@ -130,7 +131,7 @@ function parsePatterns(node: unknown, where: (n: Node | null | undefined) => str
       if (!js) throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}] must be a map { match, class, cause, action }`);
       for (const k of Object.keys(js)) {
         if (!['match', 'regex', 'class', 'cause', 'action', 'id'].includes(k)) {
-          throw new FlakeguardError('CONFIG_INVALID', `${at}: unknown key "${k}" in triage.patterns[${index}]; use match, regex, class, cause, action, id`);
+          throw new FlakeguardError('CONFIG_INVALID', `${at}: unknown key ${excerpt(k)} in triage.patterns[${index}]; use match, regex, class, cause, action, id`);
         }
       }
       const cls = js['class'];
@@ -173,7 +174,7 @@ export function parseConfig(text: string, fileName: string): Config {
     // linePos is only filled in with prettyErrors; the offset is always there.
     const pos = firstError.linePos?.[0] ?? lineCounter.linePos(firstError.pos[0]);
     const at = `${fileName}:${pos.line}:${pos.col}`;
-    throw new FlakeguardError('CONFIG_INVALID', `${at}: YAML syntax error: ${firstError.message.split('\n')[0]}; fix the YAML (see README "Config")`);
+    throw new FlakeguardError('CONFIG_INVALID', `${at}: YAML syntax error: ${clipText(firstError.message.split('\n')[0] ?? '', 120)}; fix the YAML (see README "Config")`);
   }
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && contents.value === null)) return DEFAULT_CONFIG;
@@ -200,7 +201,7 @@ export function parseConfig(text: string, fileName: string): Config {
           else if (bk === 'file') file = parsePlatformDuration(b.value, where, 'budget.file');
           else if (bk === 'warnAt') warnAt = parseWarnAt(b.value, where);
           else {
-            throw new FlakeguardError('CONFIG_INVALID', `${where(b.key as Node)}: unknown key "budget.${bk}"; use ${BUDGET_KEYS.join(', ')}`);
+            throw new FlakeguardError('CONFIG_INVALID', `${where(b.key as Node)}: unknown key ${excerpt(`budget.${bk}`)}; use ${BUDGET_KEYS.join(', ')}`);
           }
         }
         budget = { test, file, warnAt };
@@ -216,7 +217,7 @@ export function parseConfig(text: string, fileName: string): Config {
         triage = { patterns: parsePatterns(pair.value, where) };
         break;
       default:
-        throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key "${key}"; use ${TOP_KEYS.join(', ')}`);
+        throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key ${excerpt(key)}; use ${TOP_KEYS.join(', ')}`);
     }
   }
   return { budget, allowances, records, triage };

@@ -2,6 +2,8 @@
  * Durations as people write them in config and allowance files: `250ms`, `5s`, `1.5s`, `2m`.
  * Parsing is strict: "5 sec" or "5" is an error that names the accepted forms.
  */
+import { excerpt } from './excerpt.js';
+
 export type DurationParse =
   | { readonly ok: true; readonly ms: number }
   | { readonly ok: false; readonly message: string };
@@ -13,17 +15,17 @@ export const DURATION_FORMS = 'write 250ms, 5s, 1.5s or 2m';
 
 export function parseDuration(text: unknown): DurationParse {
   if (typeof text !== 'string') {
-    return { ok: false, message: `${JSON.stringify(text) ?? String(text)} is not a duration; ${DURATION_FORMS}` };
+    return { ok: false, message: `${excerpt(text)} is not a duration; ${DURATION_FORMS}` };
   }
   const match = DURATION_RE.exec(text.trim());
   if (!match) {
-    return { ok: false, message: `"${text}" is not a duration; ${DURATION_FORMS}` };
+    return { ok: false, message: `${excerpt(text)} is not a duration; ${DURATION_FORMS}` };
   }
   const value = Number(match[1]);
   const unit = match[2] as keyof typeof UNIT_MS;
   const ms = value * UNIT_MS[unit];
   if (!Number.isFinite(ms) || ms <= 0) {
-    return { ok: false, message: `"${text}" must be greater than zero; ${DURATION_FORMS}` };
+    return { ok: false, message: `${excerpt(text)} must be greater than zero; ${DURATION_FORMS}` };
   }
   return { ok: true, ms: Math.round(ms * 1000) / 1000 };
 }

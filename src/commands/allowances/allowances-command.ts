@@ -8,6 +8,8 @@ import { FlakeguardError } from '../../core/errors.js';
 import { gatherAllowanceState, lastDurations } from './allowances-state.js';
 import { addAllowance, migrateAllowances, pruneAllowances } from './allowances-write.js';
 import { testKey } from '../../core/test-id.js';
+import { joinNegativeValues } from '../command-args.js';
+import { requireFilesNotFolders } from '../../io/files/input-file.js';
 
 const USAGE = `Usage:
   flakeguard allowances add --file <test file> --test "<full name>" --budget <duration> [--platform <p>] --reason "<text>" [--expires YYYY-MM-DD]
@@ -45,7 +47,7 @@ const err = (text: string): void => void process.stderr.write(text.endsWith('\n'
 function parse(args: string[]): { sub: string; values: Record<string, string | boolean | undefined> } {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinNegativeValues(args), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     throw new FlakeguardError('USAGE', `${(error as Error).message}\n${USAGE}`);
   }
@@ -78,6 +80,7 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
   const state = await gatherAllowanceState(cwd);
   switch (sub) {
     case 'add': {
+      requireFilesNotFolders('--file', [required(values, 'file')]);
       const line = addAllowance(
         state,
         {

@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { loadConfig } from '../../io/files/config-file.js';
 import { readGateReport } from '../../io/files/gate-report-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
+import { requireFilesNotFolders, writeReportFile } from '../../io/files/input-file.js';
 import { resolveBaseRevision } from '../../io/git/git.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import { formatGateMarkdown, formatGateText } from './gate-format.js';
@@ -25,6 +26,7 @@ import { buildProposals } from './gate-proposals.js';
 import { runGate } from './gate-run.js';
 import { selectGateTests } from './gate-select.js';
 import { detectScreen } from '../../io/terminal.js';
+import { joinNegativeValues } from '../command-args.js';
 
 const HELP = `flakeguard gate [--base <ref>] [--runs 5] [--load auto|<workers>|0] [--budget <duration>]
                 [--json] [--markdown <file>] [--html <file>] [--write-allowances] [--root <dir>]
@@ -66,7 +68,7 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
-      args,
+      args: joinNegativeValues(args),
       strict: true,
       allowPositionals: true,
       options: {
@@ -124,6 +126,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (parsed.merge !== null) {
+    requireFilesNotFolders('--merge', parsed.merge);
     const reports = parsed.merge.map((f) => readGateReport(path.resolve(f)));
     return emitReport(mergeGateReports(reports, parsed.merge), parsed, `merged ${reports.length} shard reports`);
   }
@@ -198,10 +201,12 @@ export async function runGateCommand(args: string[]): Promise<number> {
 
 /** Prints the report (table or --json) and writes --markdown and --html; returns the exit code. */
 function emitReport(report: GateReport, parsed: GateArgs, headline: string | null): number {
-  if (parsed.markdown !== null) writeFileAtomic(path.resolve(parsed.markdown), formatGateMarkdown(report));
-  if (parsed.html !== null) writeHtmlReport(parsed.html, renderGateHtml(report, { warnAt: report.warnAt }));
+  // stdout first: a --markdown/--html path that cannot be written (exit 2) still leaves the report.
   if (parsed.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else if (report.tests.length === 0 && headline !== null) process.stdout.write(`flakeguard gate: ${headline}\n`);
   else process.stdout.write(formatGateText(report, detectScreen(process.stdout)));
+  const { markdown, html } = parsed;
+  if (markdown !== null) writeReportFile('--markdown', markdown, () => writeFileAtomic(path.resolve(markdown), formatGateMarkdown(report)));
+  if (html !== null) writeReportFile('--html', html, () => writeHtmlReport(html, renderGateHtml(report, { warnAt: report.warnAt })));
   return report.verdict === 'pass' ? 0 : 1;
 }

@@ -20,8 +20,10 @@ import { loadConfig } from '../../io/files/config-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { listRunRecords } from '../../io/files/run-record-file.js';
 import { gatherTriageInputs } from '../../io/files/triage-inputs.js';
+import { requireFilesNotFolders, writeReportFile } from '../../io/files/input-file.js';
 import { detectScreen, paint } from '../../io/terminal.js';
 import { testKey } from '../../core/test-id.js';
+import { joinNegativeValues } from '../command-args.js';
 
 const HELP = `flakeguard triage: sort every failure of a red run into infrastructure, escape, flake or budget
 
@@ -58,7 +60,7 @@ function intFlag(name: string, value: string | undefined, min: number): number |
 function parse(args: string[]) {
   try {
     return parseArgs({
-      args,
+      args: joinNegativeValues(args),
       allowPositionals: false,
       options: {
         record: { type: 'string', multiple: true },
@@ -88,6 +90,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (flags.json && flags.markdown !== undefined) throw usage('--json and --markdown are exclusive');
+  const rerunCount = intFlag('rerun', flags.rerun, 1) ?? 0;
+  const exitCode = intFlag('exit-code', flags['exit-code'], 0);
   const start = path.resolve(flags.root ?? process.cwd());
   const loaded = loadConfig(start);
   const root = flags.root !== undefined ? start : loaded.root;
@@ -112,8 +116,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     if (newest === undefined) throw usage(`no inputs: pass --record, --report, --junit or --log (no run record under ${loaded.config.records}/ either)`);
     records = [newest];
   }
-  const rerunCount = intFlag('rerun', flags.rerun, 1) ?? 0;
-  const sources = { root, records, reports, junit, logs, exitCode: intFlag('exit-code', flags['exit-code'], 0), budget, rerunCount };
+  for (const [flag, files] of [['--record', records], ['--report', reports], ['--junit', junit], ['--log', logs]] as const) requireFilesNotFolders(flag, files);
+  const sources = { root, records, reports, junit, logs, exitCode, budget, rerunCount };
   const inputs = await gatherTriageInputs(sources, signatures);
   let report = computeTriage(inputs, signatures);
   if (rerunCount > 0) {
@@ -137,8 +141,10 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   else {
     const screen = detectScreen();
     process.stdout.write(formatTriage(report, (style, text) => paint(screen, style, text)));
-    if (flags.markdown !== undefined) writeFileAtomic(path.resolve(flags.markdown), formatTriageMarkdown(report));
+    const markdown = flags.markdown;
+    if (markdown !== undefined) writeReportFile('--markdown', markdown, () => writeFileAtomic(path.resolve(markdown), formatTriageMarkdown(report)));
   }
-  if (flags.html !== undefined) writeHtmlReport(flags.html, renderTriageHtml(toTriageJson(report)));
+  const html = flags.html;
+  if (html !== undefined) writeReportFile('--html', html, () => writeHtmlReport(html, renderTriageHtml(toTriageJson(report))));
   return report.verdict === 'green' ? 0 : 1;
 }

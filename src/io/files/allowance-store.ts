@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:f
 import path from 'node:path';
 import { dedupeAllowances, parseAllowanceFile, type Allowance, type AllowanceProblem } from '../../core/allowances/allowance.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { readUserTextFile } from './input-file.js';
 
 export interface AllowanceStore {
   readonly allowances: readonly Allowance[];
@@ -36,7 +37,7 @@ export function listAllowanceFiles(root: string, folder: string): string[] {
 export function loadAllowanceStore(root: string, folder: string): AllowanceStore {
   const texts = new Map<string, string>();
   const parsed = listAllowanceFiles(root, folder).map((rel) => {
-    const text = readFileSync(path.join(root, rel), 'utf8');
+    const text = readUserTextFile(path.join(root, rel), 'an allowance file');
     texts.set(rel, text);
     return parseAllowanceFile(text, rel);
   });

@@ -11,17 +11,19 @@ export interface JunitRead {
 }
 
 export function readJunitFile(file: string, input: string, mapFile: (p: string) => string): JunitRead {
-  let xml: string;
+  let raw: Buffer;
   try {
-    xml = readFileSync(file, 'utf8');
+    raw = readFileSync(file);
   } catch {
     return { tests: [], unhandled: [], problem: { input, kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${input} does not exist` } };
   }
+  // The size on disk, not the length of the decoded text: invalid UTF-8 decodes to 3-byte U+FFFD.
+  const xml = raw.toString('utf8');
   const { tests, unhandled } = readJunitReport(xml, input, mapFile);
   const closed = /<\/testsuites>\s*$|<\/testsuite>\s*$/.test(xml);
   if (xml.trim() === '') return { tests, unhandled, problem: { input, kind: 'empty', cutAtByte: 0, salvaged: 0, detail: `${input} is empty` } };
   if (!closed) {
-    const bytes = Buffer.byteLength(xml);
+    const bytes = raw.length;
     return { tests, unhandled, problem: { input, kind: 'truncated', cutAtByte: bytes, salvaged: tests.length, detail: `${input}: no closing </testsuites> tag; cut off at byte ${bytes}; ${tests.length} complete testcases read` } };
   }
   return { tests, unhandled, problem: null };

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
 import { FlakeguardError } from '../../core/errors.js';
 import type { ProgressLine, RunnerPlan, TryRecord } from '../../core/gate/runner-protocol.js';
 import type { JobBatch, VitestJob, VitestJobResult } from './vitest-job.js';
@@ -146,8 +147,8 @@ async function runBatches(
     poll();
     if (options.signal?.aborted) throw interrupted();
     if (result.exitCode !== 0 || !existsSync(job.resultFile)) {
-      const tail = String(result.stderr).trim().split('\n').slice(-12).join('\n');
-      throw new FlakeguardError('VITEST', `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${tail}\nRun npx vitest run to see the problem.`);
+      const cause = vitestStartupCause(`${String(result.stdout)}\n${String(result.stderr)}`);
+      throw new FlakeguardError('VITEST', `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`);
     }
     return toOutcome(JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult, batches, options.root);
   } finally {

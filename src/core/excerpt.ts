@@ -1,0 +1,30 @@
+/**
+ * Short, escaped excerpts of input that a message echoes: at most `max` characters, with control and
+ * non-printable characters escaped, and the full length when it was cut. Binary garbage or a 4 KB
+ * line in a file never reaches the terminal whole.
+ */
+export const EXCERPT_MAX = 60;
+
+const NON_PRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u2028\u2029\ufffd\ufeff]/g;
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+const escapeText = (text: string): string => text.replace(NON_PRINTABLE, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+function cut(text: string, max: number): { shown: string; length: number; cut: boolean } {
+  const chars = [...text];
+  return { shown: chars.slice(0, max).join(''), length: chars.length, cut: chars.length > max };
+}
+
+/** `text` escaped and cut to `max` characters: `abc… (4000 characters)`. */
+export function clipText(text: string, max: number = EXCERPT_MAX): string {
+  const c = cut(text, max);
+  return c.cut ? `${escapeText(c.shown)}… (${c.length} characters)` : escapeText(c.shown);
+}
+
+/** A value as a message quotes it: a string in double quotes (escaped, cut), anything else as JSON. */
+export function excerpt(value: unknown, max: number = EXCERPT_MAX): string {
+  if (typeof value !== 'string') return clipText(JSON.stringify(value) ?? String(value), max);
+  const c = cut(value, max);
+  const quoted = `"${escapeText(c.shown.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}${c.cut ? '…' : ''}"`;
+  return c.cut ? `${quoted} (${c.length} characters)` : quoted;
+}

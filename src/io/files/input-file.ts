@@ -1,0 +1,97 @@
+/**
+ * Files a user names (flags, flakeguard.yaml, allowance files) read with the checks that turn a
+ * machine error into a usage error naming the path and the fix: a folder where a file is expected,
+ * a file over its size limit, a path that cannot be read or written.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { FlakeguardError } from '../../core/errors.js';
+
+/** The size limit of flakeguard.yaml and of each allowance file (documented in the README). */
+export const TEXT_FILE_LIMIT_BYTES = 1024 * 1024;
+
+const FS_REASONS: Record<string, string> = {
+  ENOENT: 'does not exist; check the path',
+  EISDIR: 'is a folder; pass a file',
+  ENOTDIR: 'has a file where a folder should be in its path; check the path',
+  EACCES: 'cannot be accessed (permission denied); check its permissions',
+  EPERM: 'cannot be accessed (operation not permitted); check its permissions',
+  EEXIST: 'exists as a file where a folder is needed; check the path',
+  ENAMETOOLONG: 'is too long a path; use a shorter one',
+  ELOOP: 'is a loop of symbolic links; check the path',
+  EROFS: 'is on a read-only file system; choose another place',
+  ENOSPC: 'cannot be written: the disk is full; free space and run again',
+};
+
+/** The fs error codes that mean "this path is wrong" (a usage error), with what to say about them. */
+export function isPathError(error: unknown): error is NodeJS.ErrnoException {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return error instanceof Error && typeof code === 'string' && code in FS_REASONS;
+}
+
+/** `<path> is a folder; pass a file`, with the path relative to the working folder. */
+export function describePathError(error: NodeJS.ErrnoException, file: string | undefined = error.path): string {
+  const reason = FS_REASONS[error.code ?? ''] ?? `cannot be used (${error.code})`;
+  const shown = file === undefined ? `a path (${error.syscall ?? 'fs'})` : displayPath(file);
+  return `${shown} ${reason}`;
+}
+
+export function displayPath(file: string): string {
+  const rel = path.relative(process.cwd(), path.resolve(file));
+  return (rel === '' || rel.startsWith('..') ? path.resolve(file) : rel).split(path.sep).join('/');
+}
+
+/** Each path given to `flag` that exists must be a regular file (a missing one is the caller's case). */
+export function requireFilesNotFolders(flag: string, files: readonly string[]): void {
+  for (const file of files) {
+    let isFolder = false;
+    try {
+      isFolder = statSync(file).isDirectory();
+    } catch {
+      continue;
+    }
+    if (isFolder) throw new FlakeguardError('USAGE', `${flag} ${displayPath(file)} is a folder; pass a file`);
+  }
+}
+
+/**
+ * Reads a text file a user wrote (flakeguard.yaml, an allowance file), refusing a folder and a file
+ * above `limit` bytes before reading it (a 50 MB config is not parsed into gigabytes of memory).
+ */
+export function readUserTextFile(file: string, what: 'a flakeguard.yaml' | 'an allowance file', limit: number = TEXT_FILE_LIMIT_BYTES): string {
+  let size: number;
+  try {
+    const stat = statSync(file);
+    if (stat.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR', path: file });
+    size = stat.size;
+    if (size > limit) {
+      throw new FlakeguardError('INPUT_UNREADABLE', `${displayPath(file)} is ${formatBytes(size)}, above the ${formatBytes(limit)} limit for ${what}; it was not read. Keep it under the limit (split it, or remove what does not belong)`);
+    }
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (isPathError(error)) throw new FlakeguardError('INPUT_UNREADABLE', describePathError(error, file), { cause: error });
+    throw error;
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB (${bytes} bytes)`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * Writes a report file a flag names (`--markdown`, `--html`); a path that cannot be written is a
+ * usage error naming the flag and the path. Callers print the report to stdout first.
+ */
+export function writeReportFile(flag: string, file: string, write: () => void): void {
+  try {
+    write();
+  } catch (thrown) {
+    // writeHtmlReport wraps the fs error in its own message; the fs error says more.
+    const error = thrown instanceof FlakeguardError && isPathError(thrown.cause) ? thrown.cause : thrown;
+    if (error instanceof FlakeguardError) throw error;
+    const reason = isPathError(error) ? describePathError(error, error.path ?? file) : `cannot be written (${(error as Error).message})`;
+    throw new FlakeguardError('USAGE', `${flag} ${displayPath(file)}: the report was printed to stdout but not written: ${reason}`, { cause: error });
+  }
+}
