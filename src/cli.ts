@@ -6,9 +6,7 @@
  * an fs error on a path the user gave is a usage error (2) naming the path; anything else is a bug:
  * exit 2 with its stack and a request for a bug report. Nothing ever exits 1 by crashing.
  */
-import { createRequire } from 'node:module';
-import { isFlakeguardError } from './core/errors.js';
-import { describePathError, isPathError } from './io/files/input-file.js';
+import { describeFailure, flakeguardVersion } from './commands/describe-failure.js';
 
 const USAGE = `flakeguard: guards a Vitest suite against flaky and slow tests
 
@@ -41,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    process.stdout.write(`${version()}\n`);
+    process.stdout.write(`${flakeguardVersion()}\n`);
     return 0;
   }
   const load = COMMANDS[name];
@@ -51,25 +49,6 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = await load();
   return command(rest);
-}
-
-function version(): string {
-  try {
-    return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
-}
-
-/** What to print (stderr) and the exit code for an error that ended a command. */
-function describeFailure(error: unknown): { readonly exitCode: number; readonly text: string } {
-  if (isFlakeguardError(error)) return { exitCode: error.exitCode, text: `flakeguard: ${error.message}` };
-  if (isPathError(error)) return { exitCode: 2, text: `flakeguard: ${describePathError(error)}` };
-  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  return {
-    exitCode: 2,
-    text: `flakeguard: internal error (a bug in flakeguard, not in your project):\n${detail}\nPlease report it with the command you ran and this output (flakeguard ${version()}, Node ${process.version}, ${process.platform}).`,
-  };
 }
 
 let failed = false;

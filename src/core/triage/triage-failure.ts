@@ -4,6 +4,7 @@
  * (every re-run failed) or flake (some passed); without re-runs it is an escape, inferred, and the
  * finding says so. A pass after a retry in the run itself is a measured flake.
  */
+import { shellQuote } from '../budget/budget-text.js';
 import { formatAttempt, type AttemptVerdict } from './log-attempts.js';
 import type { LogSignature } from './triage-signatures.js';
 import type { Finding, RerunResult, RerunTarget } from './triage-types.js';
@@ -46,7 +47,10 @@ export interface FailureInput {
 function reproduceCommand(file: string | null, test: string | null): string {
   if (file === null) return 'npx vitest run';
   if (test === null || test === '') return `npx vitest run ${file}`;
-  return `npx vitest run ${file} -t ${JSON.stringify(test.split(' > ').join(' '))}`;
+  // -t takes a regular expression over the titles joined with spaces; quoted for a POSIX shell so a
+  // name like "$(rm -rf ~)" is text, not a command, when the line is pasted.
+  const pattern = test.split(' > ').join(' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `npx vitest run ${shellQuote(file)} -t ${shellQuote(pattern)}`;
 }
 
 function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {

@@ -1,0 +1,56 @@
+/**
+ * The bad-input catalogue's one assertion: flakeguard, given bad input, exits with the expected code,
+ * says what was wrong in one line that names the bad value and the fix (no stack), and leaves every
+ * user file as it was (each file of the fixture hashed before and after; node_modules, .git and the
+ * run records that Vitest's reporter writes are not the user's files).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { Fixture, RunResult } from '../../helpers/fixture.js';
+
+const NOT_USER_FILES = new Set(['node_modules', '.git', '.flakeguard']);
+
+/** sha256 of every file under `root` by its relative path. */
+export function hashFiles(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (NOT_USER_FILES.has(entry.name)) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) out[path.relative(root, full).split(path.sep).join('/')] = createHash('sha256').update(readFileSync(full)).digest('hex');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+export interface Expected {
+  readonly exit: number;
+  /** Texts the message line must contain: the bad value (as the message quotes it) and the fix. */
+  readonly names: readonly string[];
+  readonly env?: Record<string, string>;
+}
+
+/** The one `flakeguard: ...` line of stderr (a message that spans lines fails here). */
+export function messageLine(run: RunResult): string {
+  const lines = run.stderr.split('\n').filter((l) => l.startsWith('flakeguard: '));
+  expect(lines, run.stderr).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
+/** Runs `flakeguard ...args` in the fixture and checks the catalogue's promises; returns the run. */
+export async function expectBadInput(fx: Fixture, args: readonly string[], expected: Expected): Promise<RunResult> {
+  const before = hashFiles(fx.root);
+  const run = await fx.flakeguard(args, expected.env);
+  expect(run.exitCode, run.output).toBe(expected.exit);
+  const line = messageLine(run);
+  for (const text of expected.names) expect(line).toContain(text);
+  expect(line.length, line).toBeLessThanOrEqual(400);
+  expect(run.stderr).not.toMatch(/^\s+at /m);
+  expect(run.stderr).not.toContain('\u001b[');
+  expect(hashFiles(fx.root)).toEqual(before);
+  return run;
+}
