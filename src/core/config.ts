@@ -144,8 +144,10 @@ function parsePatterns(node: unknown, where: (n: Node | null | undefined) => str
       if (typeof js['cause'] !== 'string' || js['cause'] === '') {
         throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].cause must be non-empty text`);
       }
-      if (js['id'] !== undefined && typeof js['id'] !== 'string') {
-        throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].id must be text (a name for the rule), not ${excerpt(js['id'])}`);
+      for (const k of ['id', 'action'] as const) {
+        if (js[k] !== undefined && typeof js[k] !== 'string') {
+          throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].${k} must be text, not ${excerpt(js[k])}`);
+        }
       }
       const regex = js['regex'] === true;
       if (regex) {

@@ -21,9 +21,12 @@ export function clipText(text: string, max: number = EXCERPT_MAX): string {
   return c.cut ? `${escapeText(c.shown)}… (${c.length} characters)` : escapeText(c.shown);
 }
 
-/** A value as a message quotes it: a string in double quotes (escaped, cut), anything else as JSON. */
+/** A value as a message quotes it: a string in double quotes (escaped, cut); a number or boolean as is. */
 export function excerpt(value: unknown, max: number = EXCERPT_MAX): string {
-  if (typeof value !== 'string') return clipText(JSON.stringify(value) ?? String(value), max);
+  // A list or map is described, not serialised: through YAML aliases it may expand to millions of nodes.
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (value !== null && typeof value === 'object') return 'a map';
+  if (typeof value !== 'string') return clipText(String(value), max);
   const c = cut(value, max);
   const quoted = `"${escapeText(c.shown.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}${c.cut ? '…' : ''}"`;
   return c.cut ? `${quoted} (${c.length} characters)` : quoted;

@@ -7,6 +7,8 @@ describe('excerpt', () => {
     expect(excerpt('5 sec')).toBe('"5 sec"');
     expect(excerpt(5)).toBe('5');
     expect(excerpt(undefined)).toBe('undefined');
+    expect(excerpt(['x', 'y'])).toBe('a list of 2 items');
+    expect(excerpt({ a: 1 })).toBe('a map');
   });
 
   it('escapes quotes, controls and non-printables, and cuts long text with its length', () => {

@@ -28,9 +28,13 @@ export function readVitestJsonFile(file: string, input: string, mapFile: (p: str
   } catch (error) {
     const salvage = salvageJson(text);
     const observations = readVitestJsonReport(salvage.value, salvage.partial, input, mapFile);
-    const atEnd = text.slice(salvage.stoppedAt).trim() === '' || salvage.stoppedAt >= text.length - 1;
+    const reason0 = (error as Error).message;
+    // Cut inside a value (a string, a number): JSON.parse fails at the very end of the text.
+    const position = /position (\d+)/.exec(reason0)?.[1];
+    const failsAtEnd = /end of JSON input/.test(reason0) || (position !== undefined && Number(position) >= text.trimEnd().length - 1);
+    const atEnd = failsAtEnd || text.slice(salvage.stoppedAt).trim() === '' || salvage.stoppedAt >= text.length - 1;
     const cutAtByte = atEnd ? size : Buffer.byteLength(text.slice(0, salvage.stoppedAt));
-    const reason = (error as Error).message;
+    const reason = reason0;
     return {
       observations,
       problem: {
