@@ -71,10 +71,15 @@ process.on('uncaughtException', (error) => {
   process.exit(process.exitCode);
 });
 
-process.once('SIGINT', () => {
-  // Commands that start processes install their own handlers and clean up; this is the fallback.
-  if (process.listenerCount('SIGINT') === 0) process.exit(130);
-});
+// SIGINT and SIGTERM alike: commands that start processes listen (listenForInterrupt), stop them and
+// exit 130 through describeFailure; for the others (nothing to stop) this fallback exits 130.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) > 1) return;
+    process.stderr.write('flakeguard: interrupted\n');
+    process.exit(130);
+  });
+}
 
 main(process.argv.slice(2)).then(
   (code) => {

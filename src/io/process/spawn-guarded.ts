@@ -3,6 +3,8 @@
  * group and dies with flakeguard (see guard-source.ts), registered so that flakeguard's exit and an
  * abort stop the whole group. Returns execa's result; `stop()` kills the group at any time.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { execa, type Options, type ResultPromise } from 'execa';
 import { GUARD_SOURCE } from './guard-source.js';
 import { trackProcessGroup } from './process-group.js';
@@ -13,6 +15,17 @@ export interface GuardedOptions {
   readonly signal?: AbortSignal;
   /** Interleave stdout and stderr in `all`. */
   readonly all?: boolean;
+  /**
+   * A temp folder of flakeguard's: the child's TMPDIR is made inside it (so Vitest's own temp files
+   * land there), and the guard removes it if flakeguard dies before it could (SIGKILL).
+   */
+  readonly tempFolder?: string;
+}
+
+function tempEnv(folder: string): Record<string, string> {
+  const tmp = path.join(folder, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  return { TMPDIR: tmp, TMP: tmp, TEMP: tmp, FLAKEGUARD_GUARD_CLEANUP: folder };
 }
 
 export interface GuardedProcess {
@@ -24,7 +37,7 @@ export interface GuardedProcess {
 export function spawnGuarded(command: string, args: readonly string[], options: GuardedOptions): GuardedProcess {
   const child = execa(process.execPath, ['-e', GUARD_SOURCE, '--', command, ...args], {
     cwd: options.cwd,
-    ...(options.env ? { env: options.env } : {}),
+    ...(options.env || options.tempFolder ? { env: { ...options.env, ...(options.tempFolder ? tempEnv(options.tempFolder) : {}) } } : {}),
     detached: true,
     reject: false,
     stdin: 'pipe',

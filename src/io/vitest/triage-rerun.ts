@@ -94,6 +94,7 @@ async function runFileOnce(options: RerunOptions, entry: string, target: RerunTa
     cwd: options.root,
     all: true,
     env: { CI: 'true', NO_COLOR: '1' },
+    tempFolder: tmp,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   try {

@@ -125,6 +125,7 @@ async function runBatches(
   const child = spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
     cwd: options.root,
     env: { ...options.env, FLAKEGUARD_RUNNER_PLAN: job.planFile },
+    tempFolder: tmp,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   try {
