@@ -4,18 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
+import { sleep, survivors } from '../helpers/processes.js';
 
 // Needs `npm run build`. The load workers and Vitest processes are gone after every ending.
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits up to 3 s (what the issue allows a child of flakeguard) for the pids to exit. */
-async function gone(pids: readonly number[]): Promise<number[]> {
-  for (let i = 0; i < 60; i += 1) {
-    if (!pids.some(isProcessAlive)) return [];
-    await sleep(50);
-  }
-  return pids.filter(isProcessAlive);
-}
 
 /** Processes whose working directory is inside the fixture (the Vitest child and its workers). */
 function processesIn(root: string): number[] {
@@ -70,7 +61,7 @@ describe('flakeguard gate: endings', () => {
     const report = JSON.parse(r.stdout) as GateReport;
     expect(report.tests.map((t) => [t.name, t.selection, t.verdict])).toEqual([['adds', 'new', 'stable']]);
     expect(report.load.pids).toHaveLength(2);
-    expect(await gone(report.load.pids)).toEqual([]);
+    expect(await survivors(report.load.pids)).toEqual([]);
   });
 
   it('Vitest cannot start (custom runner in the config): exit 2, load stopped', async () => {
@@ -81,12 +72,12 @@ describe('flakeguard gate: endings', () => {
       expect(r.stderr).toContain('sets test.runner (');
       const pids = startedPids(r.stderr);
       expect(pids).toHaveLength(2);
-      expect(await gone(pids)).toEqual([]);
+      expect(await survivors(pids)).toEqual([]);
       fx.write('vitest.config.ts', "throw new Error('config boom');\n");
       const crash = await fx.flakeguard(['gate', '--load', '1']);
       expect(crash.exitCode).toBe(2);
       expect(crash.stderr).toContain('config boom');
-      expect(await gone(startedPids(crash.stderr))).toEqual([]);
+      expect(await survivors(startedPids(crash.stderr))).toEqual([]);
     } finally {
       fx.write('vitest.config.ts', 'export default {};\n');
     }
@@ -107,7 +98,7 @@ describe('flakeguard gate: endings', () => {
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);
-    expect(await gone(pids)).toEqual([]);
-    expect(await gone(processesIn(fx.root))).toEqual([]);
+    expect(await survivors(pids)).toEqual([]);
+    expect(await survivors(processesIn(fx.root))).toEqual([]);
   });
 });

@@ -10,10 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../src/io/process/process-group.js';
 import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
+import { sleep, survivors } from '../helpers/processes.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGKILL'] as const;
 
 /** Every process under `root` (children, grandchildren...), from one `ps` listing. */
@@ -35,17 +34,6 @@ async function descendants(root: number): Promise<number[]> {
     }
   }
   return out;
-}
-
-/** Waits up to `ms` for every pid to exit; returns those still alive. */
-async function survivors(pids: readonly number[], ms = 3000): Promise<number[]> {
-  const end = Date.now() + ms;
-  let alive = pids.filter(isProcessAlive);
-  while (alive.length > 0 && Date.now() < end) {
-    await sleep(50);
-    alive = alive.filter(isProcessAlive);
-  }
-  return alive;
 }
 
 interface Killed {

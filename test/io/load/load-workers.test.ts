@@ -4,19 +4,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../helpers/fixture.js';
+import { sleep, survivors } from '../../helpers/processes.js';
 import { isProcessAlive, startLoadWorkers } from '../../../src/io/load/load-workers.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitGone(pids: readonly number[], ms = 3000): Promise<number[]> {
-  const end = Date.now() + ms;
-  let alive = pids.filter(isProcessAlive);
-  while (alive.length > 0 && Date.now() < end) {
-    await sleep(50);
-    alive = alive.filter(isProcessAlive);
-  }
-  return alive;
-}
 
 describe('startLoadWorkers', () => {
   it('starts busy workers, measures them, and leaves none behind', async () => {
@@ -25,7 +15,7 @@ describe('startLoadWorkers', () => {
     await sleep(600);
     expect(load.pids.every(isProcessAlive)).toBe(true);
     const summary = await load.stop();
-    expect(await waitGone(load.pids)).toEqual([]);
+    expect(await survivors(load.pids)).toEqual([]);
     expect(summary.workers).toBe(2);
     expect(summary.wallMs).toBeGreaterThan(500);
     // Measured where the machine tells a process's CPU time (/proc), null elsewhere; never assumed.
@@ -55,6 +45,6 @@ console.log(JSON.stringify(load.pids)); setInterval(() => {}, 1000);`;
     expect(pids).toHaveLength(2);
     expect(pids.every(isProcessAlive)).toBe(true);
     parent.kill('SIGKILL');
-    expect(await waitGone(pids)).toEqual([]);
+    expect(await survivors(pids)).toEqual([]);
   });
 });
