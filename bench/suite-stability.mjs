@@ -1,0 +1,90 @@
+// Suite stability: runs this repository's whole test suite N times in a row (default 10) while
+// 2 busy loops per core load the machine (flakeguard's own load workers: they die with this script),
+// and prints passes/runs for every test. Target: N/N for every test. Each run keeps the repo's own
+// reporters (so a run over its duration budgets exits 1 and is counted) plus Vitest's JSON report.
+//
+// Usage: npm run build && node bench/suite-stability.mjs [--runs 10] [--loops-per-core 2]
+// (FLAKEGUARD_KEEP_LOGS=1 keeps each run's output and JSON report in a temp folder.)
+// Prints the per-test table, then a summary; exits 1 if any test passed fewer than N times.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' }, 'loops-per-core': { type: 'string', default: '2' } } });
+const runs = Number(values.runs);
+const perCore = Number(values['loops-per-core']);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs "${values.runs}" must be a whole number of at least 1`);
+if (!Number.isInteger(perCore) || perCore < 0) throw new Error(`--loops-per-core "${values['loops-per-core']}" must be a whole number`);
+
+const { defaultWorkerCount, startLoadWorkers } = await import(path.join(ROOT, 'dist/io/load/load-workers.js')).catch(() => {
+  throw new Error('dist/ is missing: run npm run build first');
+});
+const cores = defaultWorkerCount();
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-stability-'));
+const load = startLoadWorkers(perCore * cores);
+console.log(`suite-stability: ${runs} run(s) of the whole suite under ${perCore * cores} busy loops (${perCore} per core, ${cores} cores); FLAKEGUARD_KEEP_LOGS=1 keeps each run's log`);
+
+/** key -> { passes, seen } over the runs; a test missing from a run (its file failed to load) is a non-pass. */
+const tally = new Map();
+const runLines = [];
+try {
+  for (let i = 1; i <= runs; i += 1) {
+    const json = path.join(tmp, `run-${i}.json`);
+    const started = performance.now();
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=./src/reporter/index.ts', '--reporter=json', `--outputFile.json=${json}`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    writeFileSync(path.join(tmp, `run-${i}.log`), `${r.stdout}\n${r.stderr}`);
+    let report;
+    try {
+      report = JSON.parse(readFileSync(json, 'utf8'));
+    } catch {
+      runLines.push(`run ${i}: exit ${r.status}, ${seconds}s, no JSON report (see run-${i}.log)`);
+      continue;
+    }
+    let passed = 0;
+    let total = 0;
+    for (const file of report.testResults) {
+      const rel = path.relative(ROOT, file.name).split(path.sep).join('/');
+      for (const t of file.assertionResults) {
+        const key = `${rel} > ${[...t.ancestorTitles, t.title].join(' > ')}`;
+        const entry = tally.get(key) ?? { passes: 0, seen: 0 };
+        entry.seen += 1;
+        total += 1;
+        if (t.status === 'passed') {
+          entry.passes += 1;
+          passed += 1;
+        }
+        tally.set(key, entry);
+      }
+    }
+    const verdict = r.stdout.split('\n').filter((l) => l.startsWith('flakeguard: ')).at(-1) ?? '';
+    runLines.push(`run ${i}: exit ${r.status}, ${seconds}s, ${passed}/${total} tests passed; ${verdict}`);
+    console.log(runLines.at(-1));
+  }
+} finally {
+  const summary = await load.stop();
+  const share = summary.machineShare === null ? 'not measured' : `${Math.round(summary.machineShare * 100)}% of the machine`;
+  runLines.push(`load: ${summary.workers} busy loops took ${share} over ${(summary.wallMs / 1000).toFixed(0)}s`);
+}
+
+const rows = [...tally].map(([key, e]) => ({ key, passes: e.passes }));
+rows.sort((a, b) => a.passes - b.passes || a.key.localeCompare(b.key));
+const width = String(runs).length;
+console.log('\npasses/runs  test');
+for (const row of rows) console.log(`${String(row.passes).padStart(width)}/${runs}${' '.repeat(Math.max(1, 11 - 2 * width))}${row.key}`);
+const unstable = rows.filter((r) => r.passes < runs);
+console.log('');
+for (const line of runLines) console.log(line);
+console.log(`suite-stability: ${rows.length - unstable.length}/${rows.length} tests passed ${runs}/${runs}${unstable.length > 0 ? `; below target: ${unstable.length}` : ''}`);
+if (process.env.FLAKEGUARD_KEEP_LOGS) console.log(`logs kept in ${tmp}`);
+else rmSync(tmp, { recursive: true, force: true });
+process.exitCode = unstable.length > 0 ? 1 : 0;
