@@ -7,6 +7,7 @@
  * exit 2 with its stack and a request for a bug report. Nothing ever exits 1 by crashing.
  */
 import { describeFailure, flakeguardVersion } from './commands/describe-failure.js';
+import { excerpt } from './core/excerpt.js';
 
 const USAGE = `flakeguard: guards a Vitest suite against flaky and slow tests
 
@@ -44,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`flakeguard: unknown command "${name}"; use one of ${Object.keys(COMMANDS).join(', ')} (flakeguard --help)\n`);
+    process.stderr.write(`flakeguard: unknown command ${excerpt(name)}; use one of ${Object.keys(COMMANDS).join(', ')} (flakeguard --help)\n`);
     return 2;
   }
   const command = await load();
