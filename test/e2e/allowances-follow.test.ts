@@ -110,7 +110,7 @@ describe('allowances follow their test', () => {
     await commit(fx, 'rename title');
     const notices = await expectFollowed(fx, 'test/hub/tracker.test.ts', 'tracker > reloads the journal', 'renamed');
     expect(notices).toEqual([
-      expect.stringMatching(/^allowance [0-9a-f]{8} follows renamed test: "tracker > reloads journal" -> "tracker > reloads the journal"; run flakeguard allowances migrate/),
+      expect.stringMatching(/^allowance [0-9a-f]{8} follows renamed test: "tracker > reloads journal" -> "tracker > reloads the journal" \(traced through git history\); run flakeguard allowances migrate/),
     ]);
   });
 
@@ -138,13 +138,13 @@ describe('allowances follow their test', () => {
     await expectFollowed(fx, 'test/core/journal.test.ts', 'tracker > reloads the journal', 'moved-renamed');
   });
 
-  it('follows a move with the body edited through git rename detection', async () => {
+  it('follows a move with the body edited in one commit (git rename detection, then the name)', async () => {
     const fx = await setup();
     mkdirSync(path.join(fx.root, 'test/core'));
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/core/tracker.test.ts']);
     fx.write('test/core/tracker.test.ts', TRACKER.replace('[1, 2, 3]).toHaveLength(3)', '[1, 2, 3, 4]).toHaveLength(4)'));
     await commit(fx, 'move and edit');
-    await expectFollowed(fx, 'test/core/tracker.test.ts', 'tracker > reloads journal', 'git-renamed');
+    await expectFollowed(fx, 'test/core/tracker.test.ts', 'tracker > reloads journal', 'moved');
   });
 
   it('keeps applying when the body is edited and the title kept', async () => {

@@ -101,7 +101,7 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
       return 0;
     }
     case 'check': {
-      const check = computeAllowanceCheck(state.resolutions, state.store.problems, state.universe, state.sourceProblems);
+      const check = computeAllowanceCheck(state.resolutions, state.store.problems, state.universe, state.sourceProblems, state.lineageNotes);
       out(formatAllowanceCheck(check, state.store.allowances.length));
       return check.findings.length > 0 ? 1 : 0;
     }

@@ -4,7 +4,7 @@
  * ended (the test was deleted, or renamed and edited at once) is an orphan with that reason; an
  * ambiguous one applies to none. Allowances without lineage are left to the name and body stages.
  */
-import { carryStep, type LineageState } from './allowance-lineage.js';
+import { carryStep, describeLoss, type LineageState } from './allowance-lineage.js';
 import { openAllowances, settleWants, withResults, type AllowanceMatch, type MatchAllowance, type MatchIndex, type MatchKind, type MatchState, type MatchTest } from './allowance-match-state.js';
 
 type Target = { readonly kind: 'test'; readonly test: number } | { readonly kind: 'none'; readonly why: string };
@@ -24,7 +24,7 @@ function targetInWorktree(index: MatchIndex, state: LineageState): Target {
     new Map([...(wt?.changed ?? [])].filter((f) => f !== file).map((f) => [f, testsIn(index, f).tests]));
   const carry = carryStep(state, file, here.tests, others);
   if (carry.kind === 'ambiguous') return { kind: 'none', why: `${carry.why} in the working tree` };
-  if (carry.kind === 'gone') return { kind: 'none', why: `test ${JSON.stringify(state.name)} left ${state.file} in the working tree (deleted, or renamed and edited at once)` };
+  if (carry.kind === 'gone') return { kind: 'none', why: describeLoss(state, 'in the working tree') };
   const at = carry.state.file === file ? here.at : testsIn(index, carry.state.file).at;
   const test = at[carry.index];
   return test === undefined ? { kind: 'none', why: `test ${JSON.stringify(state.name)} is not in ${carry.state.file}` } : { kind: 'test', test };

@@ -94,5 +94,5 @@ export function carryStep(state: LineageState, file: string | null, tests: reado
 }
 
 export function describeLoss(state: LineageState, where: string): string {
-  return `test ${JSON.stringify(state.name)} left ${state.file} ${where} (deleted, or renamed and edited in one step)`;
+  return `the test (last ${JSON.stringify(state.name)}) left ${state.file} ${where}: deleted, or renamed and edited in one step`;
 }
