@@ -37,6 +37,13 @@ async function expectKept(fx: Fixture, file: string, name: string): Promise<void
   expect(tests.find((t) => t.file === file && t.fullName === name)?.durationMs).toBeGreaterThan(200);
 }
 
+/** Writes `text` to `file`, commits, and expects the allowance kept by `file` > `name`. */
+async function step(fx: Fixture, message: string, file: string, text: string, name: string): Promise<void> {
+  fx.write(file, text);
+  await commit(fx, message);
+  await expectKept(fx, file, name);
+}
+
 describe('an allowance through a team that never migrates', () => {
   it('follows each change through history, never to a copy, and ends as an orphan when the test is deleted', async () => {
     const fx = await createFixture({ git: true, files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) } });
@@ -50,13 +57,8 @@ describe('an allowance through a team that never migrates', () => {
     await expectKept(fx, 'test/hub/tracker.test.ts', 'tracker > reloads journal');
 
     const retitled = SLOW.replace("'reloads journal'", "'reloads the journal'");
-    fx.write('test/hub/tracker.test.ts', source('tracker', retitled));
-    await commit(fx, 'retitle');
-    await expectKept(fx, 'test/hub/tracker.test.ts', 'tracker > reloads the journal');
-
-    fx.write('test/hub/tracker.test.ts', source('journal tracker', retitled));
-    await commit(fx, 'describe rename');
-    await expectKept(fx, 'test/hub/tracker.test.ts', 'journal tracker > reloads the journal');
+    await step(fx, 'retitle', 'test/hub/tracker.test.ts', source('tracker', retitled), 'tracker > reloads the journal');
+    await step(fx, 'describe rename', 'test/hub/tracker.test.ts', source('journal tracker', retitled), 'journal tracker > reloads the journal');
 
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/tracker.test.ts']);
     await commit(fx, 'move');
@@ -65,14 +67,9 @@ describe('an allowance through a team that never migrates', () => {
     mkdirSync(path.join(fx.root, 'test/core'));
     await fx.git(['mv', 'test/tracker.test.ts', 'test/core/journal.test.ts']);
     const movedTitle = SLOW.replace("'reloads journal'", "'reloads from disk'");
-    fx.write('test/core/journal.test.ts', source('journal tracker', movedTitle));
-    await commit(fx, 'move and retitle');
-    await expectKept(fx, 'test/core/journal.test.ts', 'journal tracker > reloads from disk');
-
+    await step(fx, 'move and retitle', 'test/core/journal.test.ts', source('journal tracker', movedTitle), 'journal tracker > reloads from disk');
     const edited = movedTitle.replace('setTimeout(resolve, 300)', 'setTimeout(resolve, 310)');
-    fx.write('test/core/journal.test.ts', source('journal tracker', edited));
-    await commit(fx, 'body edit');
-    await expectKept(fx, 'test/core/journal.test.ts', 'journal tracker > reloads from disk');
+    await step(fx, 'body edit', 'test/core/journal.test.ts', source('journal tracker', edited), 'journal tracker > reloads from disk');
 
     // A copy of the test's original body (the fingerprint the allowance stored) under a new name.
     const copy = SLOW.replace("'reloads journal'", "'reloads a copy'");
