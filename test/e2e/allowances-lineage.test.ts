@@ -113,4 +113,20 @@ describe('an allowance through a team that never migrates', () => {
     const result = await seam(fx, CONFIG, tests);
     expect(result.applied.get(testKey('test/hub/tracker.test.ts', 'tracker > reloads the journal'))).toMatchObject({ match: 'renamed' });
   });
+
+  it('gate --write-allowances records the new name of a followed allowance in the change that renamed it', async () => {
+    const fx = await createFixture({ git: true, files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) } });
+    fixture = fx;
+    await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > reloads journal', '--budget', '1s', '--reason', 'journal']);
+    await commit(fx, 'allowance');
+    await fx.git(['checkout', '-q', '-b', 'feature']);
+    fx.write('test/hub/tracker.test.ts', source('tracker', SLOW.replace("'reloads journal'", "'reloads the journal'")));
+    await commit(fx, 'retitle');
+    const gate = await fx.flakeguard(['gate', '--load', '0', '--runs', '1', '--write-allowances']);
+    expect(gate.exitCode, gate.output).toBe(0);
+    expect(gate.stderr).toMatch(/flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", fingerprint, commit [0-9a-f]{10}|flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", commit [0-9a-f]{10}/);
+    expect(readFileSync(path.join(fx.root, 'allowances/test/hub/tracker.test.ts.yaml'), 'utf8')).toContain('test: tracker > reloads the journal\n');
+    const check = await fx.flakeguard(['allowances', 'check']);
+    expect(check.stdout).toBe('1 allowance checked: no problems.');
+  });
 });
