@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { INFRA_CASES } from '../triage-corpus/cases-infra.js';
 import { TEST_CASES } from '../triage-corpus/cases-tests.js';
-import { buildRun, generatedConfig, labelsFor, scoreLabels, triageArgs, VITEST_MAJOR, type CorpusCase, type JsonFinding } from '../triage-corpus/corpus.js';
+import { buildRun, formatClassScores, generatedConfig, labelsFor, scoreClasses, scoreLabels, triageArgs, VITEST_MAJOR, VITEST_VERSION, type CorpusCase, type JsonFinding } from '../triage-corpus/corpus.js';
 
 const CASES: readonly CorpusCase[] = [...TEST_CASES, ...INFRA_CASES];
 const CONCURRENCY = 2;
@@ -48,6 +48,9 @@ beforeAll(async () => {
 
 afterAll(() => {
   for (const fx of fixtures) fx.remove();
+  // Per-class precision and recall: a label is found only by its own finding; a case triage could not classify (exit 2) misses all its labels.
+  const scored = CASES.map((c) => ({ labels: labelsFor(c), findings: outcomes.get(c.id)?.findings ?? [] }));
+  process.stdout.write(`\n${formatClassScores(scoreClasses(scored), `triage corpus: ${CASES.length} cases, vitest ${VITEST_VERSION}`)}`);
 });
 
 describe('triage corpus', () => {

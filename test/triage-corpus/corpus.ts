@@ -52,7 +52,8 @@ export interface CorpusCase {
 }
 
 /** Major version of the Vitest the corpus runs (the repo's node_modules: 4.1.12, or 5.x in .ci/vitest5). */
-export const VITEST_MAJOR = Number((JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version.split('.')[0]);
+export const VITEST_VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version;
+export const VITEST_MAJOR = Number(VITEST_VERSION.split('.')[0]);
 
 export function labelsFor(c: CorpusCase): readonly Label[] {
   return VITEST_MAJOR >= 5 && c.labelsV5 ? c.labelsV5 : c.labels;
@@ -158,4 +159,46 @@ export function scoreLabels(labels: readonly Label[], findings: readonly JsonFin
     else left.splice(i, 1);
   }
   return { missed, extra: left };
+}
+
+export interface ClassScore {
+  readonly class: FindingClass;
+  /** Labels matched by a finding of this class. */
+  readonly truePositives: number;
+  /** Findings of this class that no label asked for. */
+  readonly falsePositives: number;
+  /** Labels of this class that no finding matched. */
+  readonly falseNegatives: number;
+}
+
+const SCORED_CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
+
+/** Per-class precision and recall over the corpus: a label counts as found only when its own finding matched it (class, file, test, measured, rule). */
+export function scoreClasses(cases: readonly { readonly labels: readonly Label[]; readonly findings: readonly JsonFinding[] }[]): ClassScore[] {
+  return SCORED_CLASSES.map((cls) => {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (const c of cases) {
+      const { missed, extra } = scoreLabels(c.labels, c.findings);
+      const labelled = c.labels.filter((l) => l.class === cls).length;
+      const missedHere = missed.filter((l) => l.class === cls).length;
+      tp += labelled - missedHere;
+      fn += missedHere;
+      fp += extra.filter((f) => f.class === cls).length;
+    }
+    return { class: cls, truePositives: tp, falsePositives: fp, falseNegatives: fn };
+  });
+}
+
+const percent = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
+
+export function formatClassScores(scores: readonly ClassScore[], title: string): string {
+  const all = scores.reduce((a, s) => ({ tp: a.tp + s.truePositives, fp: a.fp + s.falsePositives, fn: a.fn + s.falseNegatives }), { tp: 0, fp: 0, fn: 0 });
+  const rows = [
+    ...scores.map((s) => [s.class, s.truePositives, s.falsePositives, s.falseNegatives, percent(s.truePositives, s.truePositives + s.falsePositives), percent(s.truePositives, s.truePositives + s.falseNegatives)]),
+    ['all', all.tp, all.fp, all.fn, percent(all.tp, all.tp + all.fp), percent(all.tp, all.tp + all.fn)],
+  ];
+  const lines = [`${title}`, '| class | found | extra | missed | precision | recall |', '|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  return `${lines.join('\n')}\n`;
 }
