@@ -2,7 +2,7 @@
  * `flakeguard triage`: sorts every failure of a red run into infrastructure, escape, flake or
  * budget, with evidence and an action. Gathers inputs (src/io/files/triage-inputs.ts), optionally
  * re-runs the failures in the checkout, computes (src/core/triage/triage.ts) and prints.
- * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read.
+ * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read, 130 interrupted.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +11,7 @@ import { FlakeguardError } from '../../core/errors.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { resolvePlatformValue } from '../../core/platform-value.js';
 import { computeTriage } from '../../core/triage/triage.js';
+import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
 import { formatTriage, formatTriageMarkdown, toTriageJson } from '../../core/triage/triage-format.js';
 import type { TriageBudget } from '../../core/triage/triage-budget.js';
 import { mergeSignatures } from '../../core/triage/triage-signatures.js';
@@ -37,7 +38,9 @@ the newest run record under the records folder is read. --rerun <n> re-runs each
 in --root with the project's Vitest (escape: every re-run failed; flake: some passed); without it,
 escape vs flake is inferred and the finding says so. --html writes a self-contained page with the
 classes and their evidence (docs/html-report.md). See docs/triage.md.
-Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read.`;
+Exit codes: 0 the run was green (an input showed it), 1 findings were classified, 2 the inputs
+could not be read or show no run (missing file, directory, a JSON that is not a Vitest report),
+130 interrupted (Ctrl-C or SIGTERM during --rerun; every re-run process is stopped first).`;
 
 function usage(message: string): FlakeguardError {
   return new FlakeguardError('USAGE', `${message}; see flakeguard triage --help`);
@@ -131,6 +134,10 @@ export async function runTriageCommand(args: string[]): Promise<number> {
         interrupt.dispose();
       }
     }
+  }
+  if (report.verdict === 'green' && !inputsShowRun(inputs)) {
+    const given = [...records, ...reports, ...junit, ...logs].map((f) => path.relative(process.cwd(), f) || f).join(', ');
+    throw new FlakeguardError('INPUT_UNREADABLE', `no input shows a run (${given}: no test result, no Vitest summary, no failure, no exit code); pass the files the CI job left (--report, --junit, --record, the whole --log) or --exit-code`);
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(toTriageJson(report))}\n`);
   else {

@@ -5,6 +5,7 @@
  * finding says so. A pass after a retry in the run itself is a measured flake.
  */
 import { formatAttempt, type AttemptVerdict } from './log-attempts.js';
+import { reproduceCommand } from './reproduce-command.js';
 import type { LogSignature } from './triage-signatures.js';
 import type { Finding, RerunResult, RerunTarget } from './triage-types.js';
 import { testKey } from '../test-id.js';
@@ -43,10 +44,10 @@ export interface FailureInput {
   readonly line: number | null;
 }
 
-function reproduceCommand(file: string | null, test: string | null): string {
-  if (file === null) return 'npx vitest run';
-  if (test === null || test === '') return `npx vitest run ${file}`;
-  return `npx vitest run ${file} -t ${JSON.stringify(test.split(' > ').join(' '))}`;
+function reproduceWith(input: FailureInput): string {
+  // A test without a known line is reproduced with its whole file (a name pattern would need escaping and can match others).
+  const line = input.test === null || input.test === '' ? null : input.line;
+  return `${reproduceCommand(input.file, line)}${input.test !== null && input.test !== '' && line === null && input.file !== null ? ` (its whole file: no line is known for the test)` : ''}`;
 }
 
 function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
@@ -88,7 +89,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
       evidence: [...evidence, rerunLine(rerun)],
       measured: true,
       action: reproduced
-        ? `fix the defect; reproduce with ${reproduceCommand(input.file, input.test)}`
+        ? `fix the defect; reproduce with ${reproduceWith(input)}`
         : `stabilise it: wait for exactly what the assertion checks; measure with flakeguard gate (${sig?.action ?? 'runs it 5 times under load'})`,
       rule: sig?.id ?? (reproduced ? 'rerun-failed' : 'rerun-passed'),
       ...targetOf(input),
@@ -102,7 +103,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
     cause: `escape (inferred: not re-run): ${input.what === 'the test' ? '' : `${input.what}: `}${why2}`,
     evidence: rerun ? [...evidence, rerunLine(rerun)] : evidence,
     measured: false,
-    action: `confirm with flakeguard triage --rerun 5 (escape if every re-run fails, flake otherwise); reproduce with ${reproduceCommand(input.file, input.test)}${sig ? `; ${sig.action}` : ''}`,
+    action: `confirm with flakeguard triage --rerun 5 (escape if every re-run fails, flake otherwise); reproduce with ${reproduceWith(input)}${sig ? `; ${sig.action}` : ''}`,
     rule: sig?.id ?? 'failed-not-rerun',
     ...targetOf(input),
   };
