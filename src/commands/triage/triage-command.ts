@@ -9,11 +9,9 @@ import { parseArgs } from 'node:util';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
-import { resolvePlatformValue } from '../../core/platform-value.js';
 import { computeTriage } from '../../core/triage/triage.js';
 import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
 import { formatTriage, formatTriageMarkdown, toTriageJson } from '../../core/triage/triage-format.js';
-import type { TriageBudget } from '../../core/triage/triage-budget.js';
 import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
 import { renderTriageHtml } from '../../core/html/html-triage.js';
@@ -22,6 +20,8 @@ import { loadConfig } from '../../io/files/config-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { listRunRecords } from '../../io/files/run-record-file.js';
 import { gatherTriageInputs } from '../../io/files/triage-inputs.js';
+import type { LimitSettings } from '../../io/files/triage-limits.js';
+import { systemClock } from '../../io/clock.js';
 import { detectScreen, paint } from '../../io/terminal.js';
 import { testKey } from '../../core/test-id.js';
 
@@ -98,13 +98,14 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   const signatures = mergeSignatures(loaded.config.triage.patterns);
   const testFlag = durationFlag('budget', flags.budget);
   const fileFlag = durationFlag('file-budget', flags['file-budget']);
-  const fromConfig = loaded.file !== null;
-  const configTest = fromConfig ? (resolvePlatformValue(loaded.config.budget.test, process.platform)?.value ?? null) : null;
-  const configFile = fromConfig && loaded.config.budget.file ? (resolvePlatformValue(loaded.config.budget.file, process.platform)?.value ?? null) : null;
-  const budget: TriageBudget = {
-    testMs: testFlag ?? configTest,
-    fileMs: fileFlag ?? configFile,
-    source: testFlag !== null || fileFlag !== null ? 'the --budget/--file-budget flags' : `flakeguard.yaml budget (${process.platform})`,
+  const limits: LimitSettings = {
+    root,
+    config: loaded.config,
+    configFile: loaded.file === null ? null : path.relative(process.cwd(), loaded.file).split(path.sep).join('/') || loaded.file,
+    platform: process.platform,
+    today: systemClock.today(),
+    testFlagMs: testFlag,
+    fileFlagMs: fileFlag,
   };
   const resolveAll = (list: string[] | undefined): string[] => (list ?? []).map((f) => path.resolve(f));
   let records = resolveAll(flags.record);
@@ -117,7 +118,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     records = [newest];
   }
   const rerunCount = intFlag('rerun', flags.rerun, 1) ?? 0;
-  const sources = { root, records, reports, junit, logs, exitCode: intFlag('exit-code', flags['exit-code'], 0), budget, rerunCount };
+  const sources = { root, records, reports, junit, logs, exitCode: intFlag('exit-code', flags['exit-code'], 0), limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${text}\n`) };
   const inputs = await gatherTriageInputs(sources, signatures);
   let report = computeTriage(inputs, signatures);
   if (rerunCount > 0) {

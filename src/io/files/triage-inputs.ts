@@ -10,7 +10,7 @@ import { FlakeguardError, isFlakeguardError } from '../../core/errors.js';
 import { compileLogMatcher } from '../../core/triage/log-matcher.js';
 import { logFailuresAsTests, readLogFailures, readLogUnhandled } from '../../core/triage/log-vitest.js';
 import { mapPathOntoRoot } from '../../core/triage/path-mapping.js';
-import { measureExcesses, type TriageBudget } from '../../core/triage/triage-budget.js';
+import { measureExcesses } from '../../core/triage/triage-budget.js';
 import { readRecordObservations, salvageRecordTests } from '../../core/triage/triage-record.js';
 import type { LogSignature } from '../../core/triage/triage-signatures.js';
 import type { BudgetExcess, InputProblem, LogScan, ObservedFile, ObservedTest, ObservedUnhandled, TriageInputs } from '../../core/triage/triage-types.js';
@@ -20,6 +20,8 @@ import { readRunRecord } from './run-record-file.js';
 import { readVitestJsonFile } from './vitest-json-read.js';
 import { testKey } from '../../core/test-id.js';
 import { badInput, checkInputPath, describeJson } from './triage-input-check.js';
+import { checkoutLimits, type LimitSettings } from './triage-limits.js';
+import { addSourceLines } from './triage-source-lines.js';
 
 export interface TriageSources {
   readonly root: string;
@@ -28,7 +30,10 @@ export interface TriageSources {
   readonly junit: readonly string[];
   readonly logs: readonly string[];
   readonly exitCode: number | null;
-  readonly budget: TriageBudget;
+  /** Where limits come from: the checkout at the root (allowances, flakeguard.yaml) and the flags. */
+  readonly limits: LimitSettings;
+  /** Allowance notices and store problems met while reading limits. */
+  readonly onNote?: (text: string) => void;
   readonly rerunCount: number;
 }
 
@@ -141,10 +146,16 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
   if (readable === 0) {
     throw new FlakeguardError('INPUT_UNREADABLE', `no input could be read: ${unreadable.join('; ')}; pass the run's files (--record, --report, --junit, --log) as the CI job left them`);
   }
-  const measured = recordsRead > 0 ? [] : measureExcesses(tests, files, sources.budget);
+  // The reporter's own verdicts (in a record) already applied the checkout's limits; otherwise apply them here.
+  let measured: BudgetExcess[] = [];
+  if (recordsRead === 0) {
+    const limits = await checkoutLimits(sources.limits, tests);
+    for (const note of limits.notes) sources.onNote?.(note);
+    measured = measureExcesses(tests, files, limits);
+  }
   const exitCode = sources.exitCode ?? recordExit;
   return {
-    tests,
+    tests: addSourceLines(sources.root, tests),
     files,
     unhandled,
     excesses: [...recordExcesses, ...measured],
