@@ -4,6 +4,7 @@
  * re-runs the failures in the checkout, computes (src/core/triage/triage.ts) and prints.
  * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read, 130 interrupted.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../core/duration.js';
@@ -30,13 +31,15 @@ const HELP = `flakeguard triage: sort every failure of a red run into infrastruc
 Usage:
   flakeguard triage [--record <run record>]... [--report <vitest json>]... [--junit <xml>]...
                     [--log <ci log>] [--exit-code <n>] [--root <project dir>]
-                    [--budget <duration>] [--file-budget <duration>] [--rerun <n>]
+                    [--budget <duration>] [--file-budget <duration>]
+                    [--rerun <n> [--config <vitest config>] [--project <name>]...]
                     [--json | --markdown <file>] [--html <file>]
 
 Inputs are what the run left; several reports or records (shards) are one run. Without any input,
 the newest run record under the records folder is read. --rerun <n> re-runs each failure n times
 in --root with the project's Vitest (escape: every re-run failed; flake: some passed); without it,
-escape vs flake is inferred and the finding says so. --html writes a self-contained page with the
+escape vs flake is inferred and the finding says so. --config and --project are passed to Vitest on
+each re-run as Vitest takes them (the config the CI job ran with, a project of a workspace). --html writes a self-contained page with the
 classes and their evidence (docs/html-report.md). See docs/triage.md.
 Exit codes: 0 the run was green (an input showed it), 1 findings were classified, 2 the inputs
 could not be read or show no run (missing file, directory, a JSON that is not a Vitest report),
@@ -74,6 +77,8 @@ function parse(args: string[]) {
         budget: { type: 'string' },
         'file-budget': { type: 'string' },
         rerun: { type: 'string' },
+        config: { type: 'string' },
+        project: { type: 'string', multiple: true },
         json: { type: 'boolean' },
         markdown: { type: 'string' },
         html: { type: 'string' },
@@ -118,6 +123,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     records = [newest];
   }
   const rerunCount = intFlag('rerun', flags.rerun, 1) ?? 0;
+  if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined)) throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
+  if (flags.config !== undefined && !existsSync(path.resolve(flags.config))) throw usage(`--config ${flags.config}: no such Vitest config file`);
   const sources = { root, records, reports, junit, logs, exitCode: intFlag('exit-code', flags['exit-code'], 0), limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${text}\n`) };
   const inputs = await gatherTriageInputs(sources, signatures);
   let report = computeTriage(inputs, signatures);
@@ -129,7 +136,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
       try {
         // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
         const { rerunFailures } = await import('../../io/vitest/triage-rerun.js');
-        const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
+        const vitest = { config: flags.config === undefined ? null : path.resolve(flags.config), projects: flags.project ?? [] };
+        const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
         report = computeTriage({ ...inputs, reruns }, signatures);
       } finally {
         interrupt.dispose();

@@ -119,7 +119,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
 export function rerunLine(r: RerunResult): string {
   const ran = r.runs - r.notRun;
   const target = r.name === null ? r.file : `${r.file} > ${r.name}`;
-  return `re-ran ${target} ${r.runs} times: ${r.failed}/${ran} failed${r.notRun > 0 ? `, ${r.notRun} did not run it` : ''}${r.firstError ? ` (first error: ${r.firstError})` : ''}`;
+  return `re-ran ${target} ${r.runs} time${r.runs === 1 ? '' : 's'}: ${r.failed}/${ran} failed${r.notRun > 0 ? `, ${r.notRun} did not run it` : ''}${r.firstError ? ` (first error: ${r.firstError})` : ''}`;
 }
 
 export function retryFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[]): Draft {
