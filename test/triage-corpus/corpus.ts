@@ -5,7 +5,7 @@
  * stdout and stderr interleaved, the exit code of the failing step), then Vitest writes its JSON
  * report and JUnit XML, and the flakeguard reporter its run record when the case uses it.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { FindingClass } from '../../src/core/config.js';
@@ -43,6 +43,16 @@ export interface CorpusCase {
   readonly triageArgs?: readonly string[];
   /** Inputs given to triage; all of them unless said otherwise. */
   readonly inputs?: readonly ('record' | 'report' | 'junit' | 'log' | 'exit')[];
+  /** The project's folder inside the fixture (a workspace package); Vitest runs there and triage gets `--root <project>`. */
+  readonly project?: string;
+  /** The Vitest config's file name in the project (default vitest.config.ts). */
+  readonly configFile?: string;
+  /**
+   * How the project's Vitest is installed: 'hoisted' (default: one node_modules at the fixture's
+   * root, as a workspace hoists it) or 'pnpm' (the project's node_modules/vitest links into
+   * node_modules/.pnpm, nothing at the root).
+   */
+  readonly layout?: 'hoisted' | 'pnpm';
   readonly labels: readonly Label[];
   /**
    * Labels when the installed Vitest is 5.x, for a case whose inputs say more there (JUnit with
@@ -84,15 +94,32 @@ function baseEnv(colors: boolean): Record<string, string> {
   return { ...env, PATH, CI: 'true', ...(colors ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) };
 }
 
+/** The case's files, with its Vitest config in the project folder. */
+export function caseFiles(c: CorpusCase): Record<string, string> {
+  const project = c.project ?? '.';
+  return { ...c.files, [path.posix.join(project, c.configFile ?? 'vitest.config.ts')]: c.vitestConfig ?? generatedConfig(c) };
+}
+
+/** A pnpm install of the project's Vitest: node_modules/vitest links into node_modules/.pnpm; no node_modules at the fixture's root. */
+export function installPnpmLayout(fx: Fixture, project: string): void {
+  unlinkSync(path.join(fx.root, 'node_modules'));
+  const store = path.join(fx.root, project, 'node_modules/.pnpm/vitest@4.1.12/node_modules');
+  mkdirSync(store, { recursive: true });
+  symlinkSync(path.join(REPO_ROOT, 'node_modules/vitest'), path.join(store, 'vitest'), 'dir');
+  symlinkSync('.pnpm/vitest@4.1.12/node_modules/vitest', path.join(fx.root, project, 'node_modules/vitest'), 'dir');
+}
+
 /** Runs the case's CI steps in the fixture and returns the paths of what the run left. */
 export async function buildRun(c: CorpusCase, fx: Fixture): Promise<BuiltRun> {
   const env = baseEnv(c.colors === true);
+  const cwd = path.join(fx.root, c.project ?? '.');
+  if (c.layout === 'pnpm') installPnpmLayout(fx, c.project ?? '.');
   const logParts: string[] = [];
   let exitCode = 0;
   let vitestRan = false;
   for (const step of c.before ?? []) {
     logParts.push(`##[group]Run ${step}\n`);
-    const r = await execa('sh', ['-c', step], { cwd: fx.root, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
+    const r = await execa('sh', ['-c', step], { cwd, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
     logParts.push(`${String(r.all ?? '')}\n`);
     if (r.exitCode !== 0) {
       exitCode = r.exitCode ?? 1;
@@ -104,34 +131,34 @@ export async function buildRun(c: CorpusCase, fx: Fixture): Promise<BuiltRun> {
     vitestRan = true;
     const vitest = path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
     logParts.push('##[group]Run npx vitest run\n');
-    const r = await execa(process.execPath, [vitest, 'run', ...(c.vitestArgs ?? [])], { cwd: fx.root, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
+    const r = await execa(process.execPath, [vitest, 'run', ...(c.vitestArgs ?? [])], { cwd, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
     logParts.push(`${String(r.all ?? '')}\n`);
     exitCode = r.exitCode ?? 1;
     if (exitCode !== 0) logParts.push(`##[error]Process completed with exit code ${exitCode}.\n`);
   }
-  const log = path.join(fx.root, 'out/ci.log');
-  fx.write('out/ci.log', logParts.join(''));
-  const report = path.join(fx.root, 'out/report.json');
+  const log = path.join(cwd, 'out/ci.log');
+  fx.write(path.relative(fx.root, log), logParts.join(''));
+  const report = path.join(cwd, 'out/report.json');
   if (c.truncateReport && existsSync(report)) {
     const text = readFileSync(report);
     const at = text.indexOf(c.truncateReport.after);
     if (at === -1) throw new Error(`${c.id}: marker ${c.truncateReport.after} not in the report`);
     writeFileSync(report, text.subarray(0, at + c.truncateReport.extra));
   }
-  const junit = path.join(fx.root, 'out/junit.xml');
+  const junit = path.join(cwd, 'out/junit.xml');
   return {
     exitCode,
     log,
     // A job uploads the report path it configured; when Vitest never started there is none.
     report: existsSync(report) || vitestRan ? report : null,
     junit: existsSync(junit) ? junit : null,
-    records: listRunRecords(fx.root, '.flakeguard/runs'),
+    records: listRunRecords(cwd, '.flakeguard/runs'),
   };
 }
 
 export function triageArgs(c: CorpusCase, run: BuiltRun): string[] {
   const want = new Set(c.inputs ?? ['record', 'report', 'junit', 'log', 'exit']);
-  const args = ['triage', '--json', '--root', '.'];
+  const args = ['triage', '--json', '--root', c.project ?? '.'];
   if (want.has('record')) for (const r of run.records) args.push('--record', r);
   if (want.has('report') && run.report) args.push('--report', run.report);
   if (want.has('junit') && run.junit) args.push('--junit', run.junit);

@@ -7,7 +7,7 @@ import { formatDuration } from '../duration.js';
 import { judgeAttempts } from './log-attempts.js';
 import { attemptFlake, attemptsLine, classifyFailure, matchSignature, rerunKey, retryFlake } from './triage-failure.js';
 import type { MergedTest } from './triage-merge.js';
-import { makeDraft, type Draft } from './triage-rule.js';
+import { addEvidence, makeDraft, type Draft } from './triage-rule.js';
 import type { LogSignature } from './triage-signatures.js';
 import type { InputProblem, ObservedUnhandled, TriageInputs } from './triage-types.js';
 import { testKey } from '../test-id.js';
@@ -77,6 +77,24 @@ function groupUnhandled(all: readonly ObservedUnhandled[]): ObservedUnhandled[][
   return groups;
 }
 
+/**
+ * Unhandled errors from one file that one infrastructure signature explains are one event seen
+ * several times (a coverage collector that lost its folder fails every flush): one finding.
+ */
+function mergeSameCause(drafts: readonly Draft[]): Draft[] {
+  const out: Draft[] = [];
+  for (const d of drafts) {
+    const same = d.kind === 'signature' && d.finding.class === 'infrastructure' ? out.findIndex((o) => o.kind === 'signature' && o.signature === d.signature && o.finding.file === d.finding.file && o.finding.class === 'infrastructure') : -1;
+    const into = out[same];
+    if (into === undefined) {
+      out.push(d);
+      continue;
+    }
+    out[same] = addEvidence(into, d.finding.evidence);
+  }
+  return out;
+}
+
 export function unhandledDrafts(inputs: TriageInputs, signatures: readonly LogSignature[], pendingFiles: readonly string[]): Draft[] {
   const drafts: Draft[] = [];
   for (const group of groupUnhandled(inputs.unhandled)) {
@@ -110,7 +128,7 @@ export function unhandledDrafts(inputs: TriageInputs, signatures: readonly LogSi
       ),
     );
   }
-  return drafts;
+  return mergeSameCause(drafts);
 }
 
 export function budgetDrafts(inputs: TriageInputs, merged: readonly MergedTest[]): Draft[] {
