@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';

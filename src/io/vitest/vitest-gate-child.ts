@@ -5,8 +5,6 @@
  * result JSON. Exit 0 when the result was written; anything else is a crash the parent reports.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { TRIES_META_KEY, type TryRecord } from '../../core/gate/runner-protocol.js';
