@@ -25,25 +25,13 @@ import type { LimitSettings } from '../../io/files/triage-limits.js';
 import { systemClock } from '../../io/clock.js';
 import { detectScreen, paint } from '../../io/terminal.js';
 import { testKey } from '../../core/test-id.js';
+import { formatUsage, toParseArgsOptions } from '../../core/usage.js';
+import { TRIAGE_OPTIONS, TRIAGE_USAGE } from './triage-options.js';
 
-const HELP = `flakeguard triage: sort every failure of a red run into infrastructure, escape, flake or budget
-
-Usage:
-  flakeguard triage [--record <run record>]... [--report <vitest json>]... [--junit <xml>]...
-                    [--log <ci log>] [--exit-code <n>] [--root <project dir>]
-                    [--budget <duration>] [--file-budget <duration>]
-                    [--rerun <n> [--config <vitest config>] [--project <name>]...]
-                    [--json | --markdown <file>] [--html <file>]
-
-Inputs are what the run left; several reports or records (shards) are one run. Without any input,
-the newest run record under the records folder is read. --rerun <n> re-runs each failure n times
-in --root with the project's Vitest (escape: every re-run failed; flake: some passed); without it,
-escape vs flake is inferred and the finding says so. --config and --project are passed to Vitest on
-each re-run as Vitest takes them (the config the CI job ran with, a project of a workspace). --html writes a self-contained page with the
-classes and their evidence (docs/html-report.md). See docs/triage.md.
-Exit codes: 0 the run was green (an input showed it), 1 findings were classified, 2 the inputs
-could not be read or show no run (missing file, directory, a JSON that is not a Vitest report),
-130 interrupted (Ctrl-C or SIGTERM during --rerun; every re-run process is stopped first).`;
+const HELP = formatUsage(TRIAGE_USAGE);
+type Table = typeof TRIAGE_OPTIONS;
+// parseArgs infers each flag's type from the literal table; toParseArgsOptions keeps exactly type/short/multiple.
+const PARSE_OPTIONS = toParseArgsOptions(TRIAGE_OPTIONS) as { [K in keyof Table]: Pick<Table[K], Extract<keyof Table[K], 'type' | 'short' | 'multiple'>> };
 
 function usage(message: string): FlakeguardError {
   return new FlakeguardError('USAGE', `${message}; see flakeguard triage --help`);
@@ -64,27 +52,7 @@ function intFlag(name: string, value: string | undefined, min: number): number |
 
 function parse(args: string[]) {
   try {
-    return parseArgs({
-      args,
-      allowPositionals: false,
-      options: {
-        record: { type: 'string', multiple: true },
-        report: { type: 'string', multiple: true },
-        junit: { type: 'string', multiple: true },
-        log: { type: 'string', multiple: true },
-        'exit-code': { type: 'string' },
-        root: { type: 'string' },
-        budget: { type: 'string' },
-        'file-budget': { type: 'string' },
-        rerun: { type: 'string' },
-        config: { type: 'string' },
-        project: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-        markdown: { type: 'string' },
-        html: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
+    return parseArgs({ args, allowPositionals: false, options: PARSE_OPTIONS }).values;
   } catch (error) {
     throw usage((error as Error).message);
   }
