@@ -155,7 +155,7 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
   }
   const exitCode = sources.exitCode ?? recordExit;
   return {
-    tests: addSourceLines(sources.root, tests),
+    tests: await addSourceLines(sources.root, tests),
     files,
     unhandled,
     excesses: [...recordExcesses, ...measured],
