@@ -54,6 +54,18 @@ describe('one event, one finding', () => {
   });
 });
 
+describe('one event, one finding: the kernel OOM killer', () => {
+  it("a worker the OOM killer stopped, seen as Vitest's worker error and the kernel's line, is one finding on the file with the OOM cause", () => {
+    const r = triage({
+      tests: [pending('loads the big fixture', 'out/report.json: testResults[0] (test/big.test.ts) "loads the big fixture" pending')],
+      unhandled: [{ type: 'Unhandled Error', message: '[vitest-pool]: Worker forks emitted error.', file: null, test: null, origin: 'ci.log:30', cause: 'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /w/test/big.test.ts' }],
+      logs: [log('ci.log', [{ line: 52, text: 'Out of memory: Killed process 4242 (node) total-vm:4097000kB', id: 'oom-killer', after: [] }])],
+    });
+    expect(r.findings).toMatchObject([{ class: 'infrastructure', file: 'test/big.test.ts', test: null, rule: 'oom-killer' }]);
+    expect(r.findings[0]?.evidence).toContain('ci.log:52: Out of memory: Killed process 4242 (node) total-vm:4097000kB');
+  });
+});
+
 const unhandledArb: fc.Arbitrary<ObservedUnhandled> = fc.record({
   type: fc.constantFrom('Unhandled Rejection', 'Unhandled Error'),
   message: fc.constantFrom('Error: job rejected', 'job rejected', "ENOENT: no such file or directory, open '/w/coverage/.tmp/coverage-1.json'", '[vitest-pool]: Worker forks emitted error.'),
