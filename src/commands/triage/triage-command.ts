@@ -6,7 +6,6 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
@@ -25,17 +24,10 @@ import type { LimitSettings } from '../../io/files/triage-limits.js';
 import { systemClock } from '../../io/clock.js';
 import { detectScreen, paint } from '../../io/terminal.js';
 import { testKey } from '../../core/test-id.js';
-import { formatUsage, toParseArgsOptions } from '../../core/usage.js';
-import { TRIAGE_OPTIONS, TRIAGE_USAGE } from './triage-options.js';
+import { commandUsageError, parseCommandArgs } from '../command-args.js';
+import { TRIAGE_USAGE } from './triage-options.js';
 
-const HELP = formatUsage(TRIAGE_USAGE);
-type Table = typeof TRIAGE_OPTIONS;
-// parseArgs infers each flag's type from the literal table; toParseArgsOptions keeps exactly type/short/multiple.
-const PARSE_OPTIONS = toParseArgsOptions(TRIAGE_OPTIONS) as { [K in keyof Table]: Pick<Table[K], Extract<keyof Table[K], 'type' | 'short' | 'multiple'>> };
-
-function usage(message: string): FlakeguardError {
-  return new FlakeguardError('USAGE', `${message}; see flakeguard triage --help`);
-}
+const usage = (message: string): FlakeguardError => commandUsageError('flakeguard triage', message);
 
 function durationFlag(name: string, value: string | undefined): number | null {
   if (value === undefined) return null;
@@ -50,20 +42,10 @@ function intFlag(name: string, value: string | undefined, min: number): number |
   return Number(value);
 }
 
-function parse(args: string[]) {
-  try {
-    return parseArgs({ args, allowPositionals: false, options: PARSE_OPTIONS }).values;
-  } catch (error) {
-    throw usage((error as Error).message);
-  }
-}
-
 export async function runTriageCommand(args: string[]): Promise<number> {
-  const flags = parse(args);
-  if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs('flakeguard triage', TRIAGE_USAGE, args);
+  if (parsed === 'help') return 0;
+  const flags = parsed.values;
   if (flags.json && flags.markdown !== undefined) throw usage('--json and --markdown are exclusive');
   const start = path.resolve(flags.root ?? process.cwd());
   const loaded = loadConfig(start);

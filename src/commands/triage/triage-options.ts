@@ -22,7 +22,7 @@ export const TRIAGE_OPTIONS = {
   help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
 
-export const TRIAGE_USAGE: UsageText = {
+export const TRIAGE_USAGE: UsageText & { readonly options: typeof TRIAGE_OPTIONS } = {
   synopsis: [
     'flakeguard triage [--record <run record>]... [--report <vitest json>]... [--junit <xml>]...',
     '                  [--log <ci log>] [--exit-code <n>] [--root <project dir>]',
