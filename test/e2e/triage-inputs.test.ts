@@ -1,8 +1,8 @@
 /**
  * Triage's inputs end to end (the built CLI on real Vitest output): a file of another kind, a
  * directory, a missing file, an empty or unrelated log alone stop with exit 2, the path and what was
- * expected, never "green"; a plain JSON report in a checkout with allowances is held to each test's
- * allowance, and the evidence names the limit and where it came from.
+ * expected, never "green"; a plain JSON report (or JUnit) in a checkout with allowances is held to
+ * each test's allowance, and the evidence names the limit and where it came from.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -27,7 +27,7 @@ beforeAll(async () => {
     },
   });
   await fx.flakeguard(['allowances', 'add', '--file', 'test/billing.test.ts', '--test', 'renders the invoice', '--budget', '2s', '--reason', 'renders a PDF']);
-  await fx.vitest(['--reporter=json', '--outputFile=out/report.json']);
+  await fx.vitest(['--reporter=json', '--reporter=junit', '--outputFile.json=out/report.json', '--outputFile.junit=out/junit.xml']);
   fx.write('out/empty.log', '');
   fx.write('out/random.log', 'lorem ipsum\ndolor sit amet\n');
   fx.write('out/null.json', 'null');
@@ -86,6 +86,9 @@ describe('triage inputs', () => {
     const withFlag = JSON.parse(flag.stdout) as typeof json;
     expect(withFlag.findings.map((f) => f.test)).toEqual(['exports the ledger']);
     expect(withFlag.findings[0]?.evidence.join('\n')).toContain('(limit: --budget)');
+    // JUnit alone: the same durations, the same limits.
+    const junit = JSON.parse((await fx.flakeguard(['triage', '--json', '--junit', 'out/junit.xml', '--exit-code', '0'])).stdout) as typeof json;
+    expect(junit.findings.map((f) => [f.class, f.test])).toEqual([['budget', 'exports the ledger']]);
     // An allowance tighter than the duration: the finding names the allowance and its file.
     await fx.flakeguard(['allowances', 'add', '--file', 'test/billing.test.ts', '--test', 'exports the ledger', '--budget', '300ms', '--reason', 'big ledger']);
     const tight = JSON.parse((await fx.flakeguard(['triage', '--json', '--report', 'out/report.json', '--exit-code', '0'])).stdout) as typeof json;

@@ -25,7 +25,7 @@ export function canonicalInputs(inputs: TriageInputs): TriageInputs {
     unhandled: byKey(inputs.unhandled, text),
     excesses: byKey(inputs.excesses, text),
     problems: byKey(inputs.problems, text),
-    logs: byKey(inputs.logs, (l) => l.input),
+    logs: byKey(inputs.logs, (l) => `${l.input}\u0000${l.lines}\u0000${text(l.events)}`),
     reruns: inputs.reruns === null ? null : byKey(inputs.reruns, text),
   };
 }
