@@ -51,17 +51,18 @@ const q = quoteName;
 export function formatFollowNotice(r: Resolution): string {
   const { allowance: a, test } = r;
   if (!test || r.kind === null || r.kind === 'exact') return '';
+  const [from, to] = [escapeForTerminal(a.file), escapeForTerminal(test.file)];
   const traced = r.match.kind !== 'ambiguous' && r.match.kind !== 'orphan' && r.match.via === 'lineage' ? ' (traced through git history)' : '';
   const tail = `${traced}; run flakeguard allowances migrate to record the new name`;
   switch (r.kind) {
     case 'renamed':
       return `allowance ${a.id} follows renamed test: ${q(a.test)} -> ${q(test.fullName)}${tail}`;
     case 'moved':
-      return `allowance ${a.id} follows moved test ${q(a.test)}: ${a.file} -> ${test.file}${tail}`;
+      return `allowance ${a.id} follows moved test ${q(a.test)}: ${from} -> ${to}${tail}`;
     case 'moved-renamed':
-      return `allowance ${a.id} follows moved and renamed test: ${q(a.test)} in ${a.file} -> ${q(test.fullName)} in ${test.file}${tail}`;
+      return `allowance ${a.id} follows moved and renamed test: ${q(a.test)} in ${from} -> ${q(test.fullName)} in ${to}${tail}`;
     case 'git-renamed':
-      return `allowance ${a.id} follows test ${q(a.test)} into the file git renamed: ${a.file} -> ${test.file}${tail}`;
+      return `allowance ${a.id} follows test ${q(a.test)} into the file git renamed: ${from} -> ${to}${tail}`;
     default: {
       const never: never = r.kind;
       return never;
@@ -75,10 +76,10 @@ export function formatResolutionWarning(r: Resolution, tests: readonly UniverseT
   const at = formatWhere(a);
   if (r.match.kind === 'orphan') {
     const how = r.match.why === undefined ? 'by name, body or git rename' : `its lineage: ${escapeForTerminal(r.match.why)}`;
-    return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.test)} in ${a.file} (${how}); remove it with flakeguard allowances prune, or fix its test and file`;
+    return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.test)} in ${escapeForTerminal(a.file)} (${how}); remove it with flakeguard allowances prune, or fix its test and file`;
   }
   if (r.match.kind === 'ambiguous') {
-    const names = r.match.candidates.map((i) => tests[i]).filter((t) => t !== undefined).map((t) => `${q(t.fullName)} in ${t.file}`);
+    const names = r.match.candidates.map((i) => tests[i]).filter((t) => t !== undefined).map((t) => `${q(t.fullName)} in ${escapeForTerminal(t.file)}`);
     const why = escapeForTerminal(r.match.why);
     return `${at}: allowance ${a.id} for ${q(a.test)} is ambiguous (${names.length > 0 ? `${why}: ${names.join(', ')}` : why}) and applies to none; set its test and file to the one it is for`;
   }
