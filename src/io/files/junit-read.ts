@@ -1,5 +1,7 @@
 /** Reads a JUnit XML file into observations (the parser is src/core/triage/triage-junit.ts). */
 import { readFileSync } from 'node:fs';
+import { excerpt } from '../../core/excerpt.js';
+import { badInput, checkInputPath } from './triage-input-check.js';
 import { readJunitReport } from '../../core/triage/triage-junit.js';
 import type { InputProblem, ObservedTest, ObservedUnhandled } from '../../core/triage/triage-types.js';
 
@@ -11,14 +13,13 @@ export interface JunitRead {
 }
 
 export function readJunitFile(file: string, input: string, mapFile: (p: string) => string): JunitRead {
-  let raw: Buffer;
-  try {
-    raw = readFileSync(file);
-  } catch {
+  if (checkInputPath('junit', file, input) === 'missing') {
     return { tests: [], unhandled: [], problem: { input, kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${input} does not exist` } };
   }
   // The size on disk, not the length of the decoded text: invalid UTF-8 decodes to 3-byte U+FFFD.
+  const raw = readFileSync(file);
   const xml = raw.toString('utf8');
+  if (xml.trim() !== '' && !/<testsuites?[\s>]/.test(xml)) throw badInput('junit', input, `has no <testsuites> or <testsuite> element (starts ${excerpt(xml.trim().slice(0, 40).replace(/\s+/g, ' '))})`);
   const { tests, unhandled } = readJunitReport(xml, input, mapFile);
   const closed = /<\/testsuites>\s*$|<\/testsuite>\s*$/.test(xml);
   if (xml.trim() === '') return { tests, unhandled, problem: { input, kind: 'empty', cutAtByte: 0, salvaged: 0, detail: `${input} is empty` } };
