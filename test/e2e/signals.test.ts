@@ -130,7 +130,7 @@ describe('flakeguard triage --rerun killed mid-run', () => {
 
   // flakeguard, the re-run's guard, Vitest and a test worker.
   it.each(SIGNALS)('%s: no process of the run survives, no temp folder is left', async (signal) => {
-    const killed = await killMidRun(fx, ['triage', '--report', 'out/report.json', '--exit-code', '1', '--rerun', '5'], /re-running 1 failed test/, 3, signal);
+    const killed = await killMidRun(fx, ['triage', '--report', 'out/report.json', '--exit-code', '1', '--rerun', '5'], /re-running 1 failure/, 3, signal);
     expectStopped(killed, signal);
   });
 });

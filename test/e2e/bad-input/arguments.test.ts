@@ -42,7 +42,7 @@ describe('bad values on the command line', () => {
 
 describe('a folder or a missing file where a file is expected', () => {
   it.each(['--record', '--report', '--junit', '--log'])('triage %s <folder>: a usage error naming the path', async (flag) => {
-    await expectBadInput(fx, ['triage', flag, 'reports'], { exit: 2, names: [`${flag} reports is a folder`, 'pass a file'] });
+    await expectBadInput(fx, ['triage', flag, 'reports'], { exit: 2, names: [`${flag} reports: is a directory`, '; expected '] });
   });
 
   it('allowances add --file <folder>', async () => {

@@ -149,6 +149,6 @@ describe('a test named $(...)', () => {
 
 describe('missing input', () => {
   it('the only triage input does not exist: exit 2 naming it', async () => {
-    await expectBadInput(fx, ['triage', '--report', 'out/missing.json'], { exit: 2, names: ['out/missing.json does not exist', 'pass the run'] });
+    await expectBadInput(fx, ['triage', '--report', 'out/missing.json'], { exit: 2, names: ['--report out/missing.json: does not exist', 'expected a Vitest JSON report'] });
   });
 });
