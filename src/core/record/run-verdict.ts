@@ -30,7 +30,7 @@ export interface RunVerdict {
    * Vitest's run failed only because of tests under an applying quarantine: flakeguard asks for
    * exit code 0 (the one case where it lowers Vitest's code; docs/quarantine.md).
    */
-  readonly excusedByQuarantine: boolean;
+  readonly excusedByQuarantine?: true;
   readonly causes: readonly RedCause[];
 }
 
@@ -91,7 +91,7 @@ export function computeRunVerdict(input: VerdictInput): RunVerdict {
   }
   return {
     red: causes.length > 0,
-    excusedByQuarantine,
+    ...(excusedByQuarantine ? { excusedByQuarantine: true as const } : {}),
     failedByFlakeguard: input.testViolations + input.fileViolations > 0 || allowanceErrors.length > 0,
     causes,
   };
