@@ -22,7 +22,7 @@ export interface AllowancesForRunInput {
   readonly config: Config;
   readonly platform: string;
   readonly tests: readonly ObservedTest[];
-  /** YYYY-MM-DD in local time: the day expiry dates are judged against. */
+  /** YYYY-MM-DD, a UTC day (io/clock.ts): the day expiry dates are judged against. */
   readonly today?: string;
 }
 

@@ -6,14 +6,17 @@
  * An entry's block is its lines plus the comment lines directly above it (no blank line between),
  * except a comment at the very top of the file, which is the file's header.
  */
-import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { serializeDuration } from '../duration.js';
 import { FlakeguardError } from '../errors.js';
 import type { Allowance } from './allowance.js';
 import type { PlatformValue } from '../platform-value.js';
+import { yamlScalar } from './allowance-text.js';
+
+export { yamlScalar } from './allowance-text.js';
 
 /** An entry to write: an allowance without its place in a file (it has none yet). */
-export type NewAllowanceEntry = Omit<Allowance, 'at'>;
+export type NewAllowanceEntry = Omit<Allowance, 'at' | 'commit'> & { readonly commit?: string | null };
 
 export interface EntryBlock {
   readonly id: string;
@@ -23,11 +26,6 @@ export interface EntryBlock {
   readonly entryStart: number;
   readonly end: number;
   readonly map: YAMLMap;
-}
-
-/** A scalar as YAML writes it on one line (quoted when it must be). */
-export function yamlScalar(value: string): string {
-  return stringify(value, { lineWidth: 0, blockQuote: false }).trimEnd();
 }
 
 export function serializeBudget(budget: PlatformValue<number>): string {
@@ -42,6 +40,7 @@ export function serializeEntry(entry: NewAllowanceEntry): string {
     `  test: ${yamlScalar(entry.test)}`,
     `  file: ${yamlScalar(entry.file)}`,
     ...(entry.fingerprint === null ? [] : [`  fingerprint: ${yamlScalar(entry.fingerprint)}`]),
+    ...(entry.commit === null || entry.commit === undefined ? [] : [`  commit: ${yamlScalar(entry.commit)}`]),
     `  budget: ${serializeBudget(entry.budget)}`,
     `  reason: ${yamlScalar(entry.reason)}`,
     `  added: ${yamlScalar(entry.added)}`,
@@ -86,7 +85,15 @@ export function entryBlocks(text: string, where: string): EntryBlock[] {
     if (entryStart > 0 && /^\s*-\s*$/.test(text.slice(dashLine, entryStart - 1))) entryStart = dashLine;
     let last = item.range[1] - 1;
     while (last > entryStart && /\s/.test(text[last] ?? '')) last--;
-    const end = afterLine(text, last);
+    let end = afterLine(text, last);
+    // Comment lines indented past the entry's dash (`  # expires: …`) right after it are its own.
+    const dashIndent = entryStart - lineStart(text, entryStart) + (/^[ \t]*/.exec(text.slice(entryStart))?.[0].length ?? 0);
+    while (end < text.length) {
+      const line = text.slice(end, afterLine(text, end));
+      const indent = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+      if (!/^\s*#/.test(line) || indent <= dashIndent) break;
+      end = afterLine(text, end);
+    }
     let blockStart = entryStart;
     for (;;) {
       if (blockStart <= previousEnd) break;
@@ -146,10 +153,19 @@ export function entryBlockText(text: string, id: string, where: string): string 
   return body.endsWith('\n') ? body : `${body}\n`;
 }
 
-export type EntryChanges = Partial<Record<'test' | 'file' | 'fingerprint', string>>;
+export type EntryChanges = Partial<Record<'test' | 'file' | 'fingerprint' | 'commit', string>>;
 
 /**
- * Replaces the values of `test`, `file`, `fingerprint` of one entry in place (adding a missing key
+ * Runs a text edit written for `\n` lines on a file that may use `\r\n`: a CRLF file stays CRLF
+ * (the lines the edit adds included).
+ */
+export function keepLineEndings(text: string, edit: (lf: string) => string): string {
+  if (!text.includes('\r\n')) return edit(text);
+  return edit(text.replace(/\r\n/g, '\n')).replace(/\n/g, '\r\n');
+}
+
+/**
+ * Replaces the values of `test`, `file`, `fingerprint`, `commit` of one entry in place (adding a missing key
  * as the entry's last line), then moves the block if its sorted place changed.
  */
 export function updateEntry(text: string, id: string, changes: EntryChanges, where: string): string {

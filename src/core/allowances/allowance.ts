@@ -19,6 +19,11 @@ export interface Allowance {
   /** The test file (relative to the root, `/`) when the entry was last written. */
   readonly file: string;
   readonly fingerprint: string | null;
+  /**
+   * The commit at which `test`, `file` and `fingerprint` were last known true (written by `add`
+   * and `migrate`); lineage follows the test from there through git history. Null when unknown.
+   */
+  readonly commit: string | null;
   readonly budget: PlatformValue<number>;
   readonly reason: string;
   /** YYYY-MM-DD */
@@ -42,10 +47,11 @@ export interface ParsedAllowanceFile {
   readonly problems: readonly AllowanceProblem[];
 }
 
-export const ALLOWANCE_KEYS = ['id', 'test', 'file', 'fingerprint', 'budget', 'reason', 'added', 'expires'] as const;
+export const ALLOWANCE_KEYS = ['id', 'test', 'file', 'fingerprint', 'commit', 'budget', 'reason', 'added', 'expires'] as const;
 const ID_RE = /^[0-9a-f]{4,32}$/;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const FINGERPRINT_RE = /^[0-9a-f]{16}$/;
+const COMMIT_RE = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** `allowances/test/hub/tracker.test.ts.yaml` for `test/hub/tracker.test.ts`. */
 export function allowanceFileFor(folder: string, testFile: string): string {
@@ -101,13 +107,14 @@ function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string
       bad(`${where(pair.key as Node)}: unknown key "${key}"; an allowance has ${ALLOWANCE_KEYS.join(', ')}`);
     }
   }
+  /** A required value; the test name is kept exactly as written (spaces at its ends included). */
   const required = (key: string, hint: string): string => {
     const { value, node } = text(item, key);
     if (value === null || value.trim() === '') {
       bad(`${node ? where(node) : at}: ${key} is missing or empty; ${hint}`);
       return '';
     }
-    return value.trim();
+    return key === 'test' ? value : value.trim();
   };
   const id = required('id', 'give the entry a short hex id (flakeguard allowances add writes one)');
   if (id !== '' && !ID_RE.test(id)) bad(`${where(item.get('id', true) as Node)}: id "${id}" must be 4 to 32 lowercase hex digits, e.g. a1b2c3d4`);
@@ -119,6 +126,10 @@ function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string
   const fp = text(item, 'fingerprint');
   if (fp.node && (fp.value === null || !FINGERPRINT_RE.test(fp.value))) {
     bad(`${where(fp.node)}: fingerprint "${fp.value ?? ''}" is not 16 hex digits; remove it and run flakeguard allowances migrate to record it again`);
+  }
+  const commit = text(item, 'commit');
+  if (commit.node && (commit.value === null || !COMMIT_RE.test(commit.value))) {
+    bad(`${where(commit.node)}: commit "${commit.value ?? ''}" is not a full commit id; remove it and run flakeguard allowances migrate to record it again`);
   }
   const budgetNode = item.get('budget', true);
   let budget: PlatformValue<number> | null = null;
@@ -139,7 +150,7 @@ function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string
     bad(`${where(ex.node)}: expires "${ex.value ?? ''}" is not a date; write YYYY-MM-DD`);
   }
   if (!ok || budget === null) return null;
-  return { id, test, file, fingerprint: fp.value, budget, reason, added, expires: ex.value, at: { storeFile, line: pos.line, column: pos.col } };
+  return { id, test, file, fingerprint: fp.value, commit: commit.value, budget, reason, added, expires: ex.value, at: { storeFile, line: pos.line, column: pos.col } };
 }
 
 /** Parses one allowance file. `storeFile` is its path relative to the root, used in messages. */
