@@ -47,5 +47,5 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
     ...result.notices.map((message) => ({ level: 'warning' as const, message })),
     ...result.warnings.map((message) => ({ level: 'warning' as const, message })),
   ];
-  return { allowances, notices };
+  return { allowances, quarantine: result.quarantine, notices };
 }

@@ -93,7 +93,7 @@ describe('quarantine', () => {
     const fx = await setup();
     const list = await fx.flakeguard(['quarantine', 'list', '--json']);
     expect(list.exitCode, list.output).toBe(0);
-    const rows = JSON.parse(list.stdout) as { id: string; test: string; expires: string | null; link: string | null; state: string }[];
+    const rows = (JSON.parse(list.stdout) as { quarantines: { id: string; test: string; expires: string | null; link: string | null; state: string }[] }).quarantines;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ test: 'api > aborts a slow request', expires: '2999-01-01', link: 'https://tracker.example/T-19', state: 'applies' });
     expect((await fx.flakeguard(['quarantine', 'check'])).exitCode).toBe(0);
@@ -105,7 +105,7 @@ describe('quarantine', () => {
     const id = rows[0]?.id ?? '';
     const remove = await fx.flakeguard(['quarantine', 'remove', '--id', id]);
     expect(remove.exitCode, remove.output).toBe(0);
-    expect((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout.trim()).toBe('[]');
+    expect(JSON.parse((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout)).toMatchObject({ version: 1, quarantines: [] });
   });
 
   it('refuses a quarantine without a reason or with a bad date, and changes no file', async () => {

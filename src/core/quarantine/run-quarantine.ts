@@ -4,7 +4,9 @@
  * failure is listed but does not fail the run. An expired entry no longer applies: the test fails the
  * run again and the report says on which day the quarantine ended. Pure.
  */
+import { hasExpired } from '../calendar.js';
 import type { RecordedError, TestState } from '../record/run-record.js';
+import type { QuarantineTerms } from './quarantine-terms.js';
 
 export interface RunQuarantine {
   readonly id: string;
@@ -24,6 +26,11 @@ export interface QuarantinedTest {
   readonly state: TestState;
   readonly quarantine: RunQuarantine;
   readonly firstError: RecordedError | null;
+}
+
+/** The entry's terms as they stand on `today` (a UTC day). */
+export function toRunQuarantine(id: string, terms: QuarantineTerms, today: string): RunQuarantine {
+  return { id, reason: terms.reason, link: terms.link, expires: terms.expires, expired: terms.expires !== null && hasExpired(terms.expires, today) };
 }
 
 export function isQuarantineActive(q: RunQuarantine | undefined): q is RunQuarantine {
