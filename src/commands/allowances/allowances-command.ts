@@ -3,7 +3,7 @@
  * found problems, 2 could not run (usage, config).
  */
 import { computeAllowanceCheck, computeAllowanceList, formatAllowanceCheck, formatAllowanceList } from '../../core/allowances/allowance-list.js';
-import { commandUsageError, parseCommandArgs, type ParsedValues } from '../command-args.js';
+import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
 import { ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS } from './allowances-options.js';
 import { gatherAllowanceState, lastDurations } from './allowances-state.js';
 import { addAllowance, migrateAllowances, pruneAllowances } from './allowances-write.js';
@@ -17,18 +17,7 @@ const out = (text: string): void => void process.stdout.write(text.endsWith('\n'
 const err = (text: string): void => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 
 function parse(args: string[]): { sub: string; values: Values } | 'help' {
-  const parsed = parseCommandArgs(COMMAND, ALLOWANCES_USAGE, args, true);
-  if (parsed === 'help') return 'help';
-  const [sub, ...extra] = parsed.positionals;
-  if (sub === undefined || !(sub in SUBCOMMAND_OPTIONS)) {
-    throw commandUsageError(COMMAND, sub === undefined ? 'name a subcommand: add, list, check, prune or migrate' : `unknown subcommand "${sub}"; use add, list, check, prune or migrate`);
-  }
-  if (extra.length > 0) throw commandUsageError(COMMAND, `unexpected argument "${extra[0]}"; quote a test name that has spaces`);
-  const allowed: readonly string[] = SUBCOMMAND_OPTIONS[sub] ?? [];
-  for (const key of Object.keys(parsed.values)) {
-    if (!allowed.includes(key)) throw commandUsageError(COMMAND, `--${key} does not apply to "allowances ${sub}"`);
-  }
-  return { sub, values: parsed.values };
+  return parseSubcommand(COMMAND, ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS, args);
 }
 
 function required(values: Values, key: 'file' | 'test' | 'budget' | 'reason'): string {

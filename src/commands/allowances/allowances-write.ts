@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { allowanceFileFor, isInsideProject, isValidDate } from '../../core/allowances/allowance.js';
-import { entryBlockText, insertEntry, insertEntryText, removeEntries, updateEntry, type EntryChanges } from '../../core/allowances/allowance-edit.js';
+import { entryBlockText, insertEntry, insertEntryText, removeEntries, serializeBudget, setEntryKey, updateEntry, yamlScalar, type EntryChanges } from '../../core/allowances/allowance-edit.js';
 import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
 import { eachNamePattern } from '../../core/allowances/allowance-match.js';
 import { closestNames } from '../../core/allowances/allowance-suggest.js';
@@ -11,7 +11,7 @@ import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { isPlatformKey, PLATFORMS, type PlatformValue } from '../../core/platform-value.js';
 import type { Resolution } from '../../core/allowances/allowance-resolve.js';
-import { extractTests } from '../../core/source/test-source.js';
+import { extractTests, type SourceTest } from '../../core/source/test-source.js';
 import { updateAllowanceFile } from '../../io/files/allowance-store.js';
 import type { Config } from '../../core/config.js';
 import { gatherProjectState, type AllowanceState } from './allowances-state.js';
@@ -34,8 +34,20 @@ function newId(taken: ReadonlySet<string>): string {
   }
 }
 
-/** Adds an allowance; returns the line to print. */
-export function addAllowance(state: AllowanceState, options: AddOptions, cwd: string): string {
+export interface EntryTarget {
+  /** The test file relative to the root, with `/`. */
+  readonly file: string;
+  readonly test: SourceTest;
+  /** The entry that already applies to this test, if any. */
+  readonly holder: Resolution | undefined;
+}
+
+/**
+ * The test an entry is written for, from --file and --test: the file must be inside the project and
+ * declare exactly one test of that name (a `.each` row name counts); usage errors name the close names.
+ */
+export function findEntryTarget(state: AllowanceState, fileArg: string, testArg: string, cwd: string): EntryTarget {
+  const options = { file: fileArg, test: testArg };
   const file = path.relative(state.root, path.resolve(cwd, options.file)).split(path.sep).join('/');
   if (!isInsideProject(file)) throw new FlakeguardError('USAGE', `--file "${options.file}" is outside the project at ${state.root}; name a test file inside it`);
   const full = path.join(state.root, file);
@@ -54,7 +66,17 @@ export function addAllowance(state: AllowanceState, options: AddOptions, cwd: st
   if (found.length > 1) throw new FlakeguardError('USAGE', `${found.length} tests in ${file} are named ${quoteName(options.test)}; rename one so the allowance has one test`);
   const test = found[0]!;
   const holder = state.resolutions.find((r) => r.test && r.test.file === file && (r.test.fullName === test.fullName) && (r.test.namePattern === undefined || r.allowance.test === options.test));
-  if (holder) {
+  return { file, test, holder };
+}
+
+export function newEntryId(state: AllowanceState): string {
+  return newId(new Set(state.store.allowances.map((a) => a.id)));
+}
+
+/** Adds an allowance; returns the line to print. */
+export function addAllowance(state: AllowanceState, options: AddOptions, cwd: string): string {
+  const { file, test, holder } = findEntryTarget(state, options.file, options.test, cwd);
+  if (holder && holder.allowance.budget !== null) {
     throw new FlakeguardError('USAGE', `${quoteName(options.test)} already has allowance ${holder.allowance.id} at ${holder.allowance.at.storeFile}:${holder.allowance.at.line}; edit its budget there`);
   }
   const parsed = parseDuration(options.budget);
@@ -66,7 +88,18 @@ export function addAllowance(state: AllowanceState, options: AddOptions, cwd: st
   }
   if (options.reason.trim() === '') throw new FlakeguardError('USAGE', '--reason is required: say why this test may take longer than the budget');
   if (options.expires !== undefined && !isValidDate(options.expires)) throw new FlakeguardError('USAGE', `--expires "${options.expires}" is not a date; write YYYY-MM-DD`);
-  const id = newId(new Set(state.store.allowances.map((a) => a.id)));
+  if (holder) {
+    // The test's entry only quarantines it: the budget joins that entry.
+    const { id, at } = holder.allowance;
+    const keys: [string, string][] = [
+      ['budget', serializeBudget(budget)],
+      ['reason', yamlScalar(options.reason.trim())],
+      ...(options.expires === undefined ? [] : [['expires', yamlScalar(options.expires)] as [string, string]]),
+    ];
+    updateAllowanceFile(state.root, at.storeFile, (text) => keys.reduce((t, [key, value]) => setEntryKey(t, id, key, [`${key}: ${value}`], at.storeFile), text));
+    return `added a budget to entry ${id} for ${quoteName(options.test)} (${escapeForTerminal(file)}) in ${escapeForTerminal(at.storeFile)}`;
+  }
+  const id = newEntryId(state);
   const storeFile = allowanceFileFor(state.config.allowances, file);
   const entry = {
     id, test: options.test, file, fingerprint: test.fingerprint, commit: state.head, budget, reason: options.reason.trim(), added: state.today, expires: options.expires ?? null,

@@ -12,11 +12,12 @@ import { FlakeguardError } from '../errors.js';
 import type { Allowance } from './allowance.js';
 import type { PlatformValue } from '../platform-value.js';
 import { yamlScalar } from './allowance-text.js';
+import { quarantineTermsToYaml, type QuarantineTerms } from '../quarantine/quarantine-terms.js';
 
 export { yamlScalar } from './allowance-text.js';
 
 /** An entry to write: an allowance without its place in a file (it has none yet). */
-export type NewAllowanceEntry = Omit<Allowance, 'at' | 'commit'> & { readonly commit?: string | null };
+export type NewAllowanceEntry = Omit<Allowance, 'at' | 'commit' | 'quarantine'> & { readonly commit?: string | null; readonly quarantine?: QuarantineTerms | null };
 
 export interface EntryBlock {
   readonly id: string;
@@ -41,12 +42,17 @@ export function serializeEntry(entry: NewAllowanceEntry): string {
     `  file: ${yamlScalar(entry.file)}`,
     ...(entry.fingerprint === null ? [] : [`  fingerprint: ${yamlScalar(entry.fingerprint)}`]),
     ...(entry.commit === null || entry.commit === undefined ? [] : [`  commit: ${yamlScalar(entry.commit)}`]),
-    `  budget: ${serializeBudget(entry.budget)}`,
-    `  reason: ${yamlScalar(entry.reason)}`,
+    ...(entry.budget === null ? [] : [`  budget: ${serializeBudget(entry.budget)}`, `  reason: ${yamlScalar(entry.reason)}`]),
+    ...(entry.quarantine ? serializeQuarantine(entry.quarantine, '  ') : []),
     `  added: ${yamlScalar(entry.added)}`,
     ...(entry.expires === null ? [] : [`  expires: ${yamlScalar(entry.expires)}`]),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The `quarantine:` lines of an entry, each value on one line (read back exactly). */
+export function serializeQuarantine(terms: QuarantineTerms, indent = ''): string[] {
+  return [`${indent}quarantine:`, ...Object.entries(quarantineTermsToYaml(terms)).map(([k, v]) => `${indent}  ${k}: ${yamlScalar(v)}`)];
 }
 
 function lineStart(text: string, offset: number): number {
@@ -191,4 +197,38 @@ export function updateEntry(text: string, id: string, changes: EntryChanges, whe
   const moved = entryBlockText(out, id, where) as string;
   const without = removeEntries(out, new Set([id]), where);
   return insertEntryText(without, moved, { test: changes.test, id }, where);
+}
+
+/** Offsets of a key's lines in an entry: from the key's line to the end of its value's last line. */
+function keySpan(text: string, block: EntryBlock, key: string): { start: number; end: number } | null {
+  const pair = block.map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  const keyNode = pair?.key as Node | undefined;
+  if (!pair || !keyNode?.range) return null;
+  const value = pair.value as Node | null;
+  let last = (value?.range?.[1] ?? keyNode.range[1]) - 1;
+  while (last > keyNode.range[0] && /\s/.test(text[last] ?? '')) last--;
+  return { start: lineStart(text, keyNode.range[0]), end: Math.min(afterLine(text, last), block.end) };
+}
+
+/**
+ * Sets a key of one entry to the given lines (the key's own line first, written at the entry's
+ * indent): replaces the key's lines when it has one, else adds them as the entry's last lines.
+ */
+export function setEntryKey(text: string, id: string, key: string, lines: readonly string[], where: string): string {
+  const block = entryBlocks(text, where).find((b) => b.id === id);
+  if (!block) throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: no entry with id "${id}"`);
+  const firstKey = block.map.items[0]?.key as Node | undefined;
+  const indent = ' '.repeat(firstKey?.range ? firstKey.range[0] - lineStart(text, firstKey.range[0]) : 2);
+  const body = lines.map((l) => `${indent}${l}\n`).join('');
+  const span = keySpan(text, block, key);
+  if (span) return text.slice(0, span.start) + body + text.slice(span.end);
+  const sep = block.end === text.length && !text.endsWith('\n') ? '\n' : '';
+  return text.slice(0, block.end) + sep + body + text.slice(block.end);
+}
+
+/** Removes a key (its lines) from one entry; the rest of the file stays byte for byte. */
+export function removeEntryKey(text: string, id: string, key: string, where: string): string {
+  const block = entryBlocks(text, where).find((b) => b.id === id);
+  const span = block ? keySpan(text, block, key) : null;
+  return span ? text.slice(0, span.start) + text.slice(span.end) : text;
 }

@@ -43,7 +43,9 @@ export function computeAllowanceList(
   platform: string,
   lastDurations: ReadonlyMap<string, number>,
 ): AllowanceList {
-  const allowances = resolutions.map((r): AllowanceRow => {
+  // A quarantine-only entry is not an allowance: `flakeguard quarantine list` shows it.
+  const budgeted = resolutions.flatMap((r) => (r.allowance.budget === null ? [] : [{ r, budget: r.allowance.budget }]));
+  const allowances = budgeted.map(({ r, budget }): AllowanceRow => {
     const a = r.allowance;
     const current = r.test ? { test: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file } : null;
     return {
@@ -54,8 +56,8 @@ export function computeAllowanceList(
       match: r.match.kind,
       expired: r.expired,
       expires: a.expires,
-      budget: serializeBudget(a.budget),
-      limitMs: resolvePlatformValue(a.budget, platform)?.value ?? null,
+      budget: serializeBudget(budget),
+      limitMs: resolvePlatformValue(budget, platform)?.value ?? null,
       lastMs: current ? (lastDurations.get(testKey(current.file, current.test)) ?? null) : null,
       reason: a.reason,
     };

@@ -19,6 +19,7 @@ import type { MatchKind, WorktreeChanges } from '../../core/allowances/allowance
 import type { SourceTest } from '../../core/source/test-source.js';
 import { loadAllowanceStore, type AllowanceStore } from './allowance-store.js';
 import { testKey } from '../../core/test-id.js';
+import { toRunQuarantine, type RunQuarantine } from '../../core/quarantine/run-quarantine.js';
 
 export interface AllowanceResolutionInput {
   /** Absolute project root; test files are relative to it with `/`. */
@@ -117,6 +118,8 @@ export interface AllowancesForRunInput {
 export interface AllowancesForRun {
   /** By testKey(file, fullName). */
   readonly applied: Map<string, AppliedAllowance>;
+  /** The quarantine over each reported test (applying or expired), by testKey(file, fullName). */
+  readonly quarantine: Map<string, RunQuarantine>;
   readonly notices: string[];
   readonly warnings: string[];
 }
@@ -126,15 +129,19 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
   const resolved = await resolveProjectAllowances({ root: input.root, config: input.config, tests: input.tests, today: input.today });
   const warnings = [...resolved.store.problems.map(formatProblem), ...resolved.sourceProblems];
   const applied = new Map<string, AppliedAllowance>();
+  const quarantine = new Map<string, RunQuarantine>();
   const notices: string[] = [...resolved.lineageNotes];
   for (const r of resolved.resolutions) {
     const warning = formatResolutionWarning(r, resolved.universe);
     if (warning) warnings.push(warning);
-    if (!r.test || !r.kind || r.expired || !r.test.inRun) continue;
+    if (!r.test || !r.kind || !r.test.inRun) continue;
     const a = r.allowance;
-    applied.set(testKey(r.test.file, r.test.fullName), { id: a.id, budget: a.budget, match: r.kind, storedName: a.test, storedFile: a.file });
+    const key = testKey(r.test.file, r.test.fullName);
+    if (a.quarantine !== null) quarantine.set(key, toRunQuarantine(a.id, a.quarantine, input.today));
+    if (a.budget === null || r.expired) continue;
+    applied.set(key, { id: a.id, budget: a.budget, match: r.kind, storedName: a.test, storedFile: a.file });
     const notice = formatFollowNotice(r);
     if (notice) notices.push(notice);
   }
-  return { applied, notices, warnings };
+  return { applied, quarantine, notices, warnings };
 }
