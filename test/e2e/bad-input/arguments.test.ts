@@ -33,7 +33,7 @@ describe('bad values on the command line', () => {
     [['triage', '--budget', '5 sec', '--report', 'reports/run.json'], ['--budget "5 sec"', 'write 250ms, 5s, 1.5s or 2m']],
     [['allowances', 'add', '--file', 'test/a.test.ts', '--test', 'adds', '--budget', '-1s', '--reason', 'r'], ['"-1s"', 'write 250ms, 5s, 1.5s or 2m']],
     [['gate', '--no-such-flag'], ['--no-such-flag', 'flakeguard gate --help']],
-    [['gaet'], ['unknown command "gaet"', 'use one of gate, triage, allowances, init']],
+    [['gaet'], ['unknown command "gaet"', 'use one of gate, triage, allowances']],
     [['x'.repeat(4000)], [`unknown command "${'x'.repeat(60)}…" (4000 characters)`]],
   ])('flakeguard %j', async (args, names) => {
     await expectBadInput(fx, args, { exit: 2, names });
