@@ -17,6 +17,7 @@ import { type RecordedNotice } from '../core/record/run-record.js';
 import { detectScreen, paint } from '../io/terminal.js';
 import { loadConfig } from '../io/files/config-file.js';
 import type { GitState } from '../io/git/git-state.js';
+import type { HistorySession } from '../io/history/reporter-history.js';
 import { writeRunRecord } from '../io/files/run-record-file.js';
 import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js';
 import { writeGithubOutput } from './github-output.js';
@@ -32,6 +33,8 @@ interface RunStart {
   readonly startedAt: Date;
   readonly loadavg: readonly number[];
   readonly git: Promise<GitState | null>;
+  /** Opened at the start when history is on (io/history, imported only then). */
+  readonly history: Promise<HistorySession | null>;
 }
 
 function currentExitCode(): number | null {
@@ -71,7 +74,14 @@ export default class FlakeguardReporter implements Reporter {
   private beginRun(): RunStart {
     const exclude = [toRelative(this.root, path.resolve(this.root, this.recordsFolder()))];
     const git = import('../io/git/git-state.js').then((m) => m.readGitState(this.root, exclude)).catch(() => null);
-    return { startedAt: new Date(), loadavg: os.loadavg(), git };
+    return { startedAt: new Date(), loadavg: os.loadavg(), git, history: this.startHistory() };
+  }
+
+  private startHistory(): Promise<HistorySession | null> {
+    const config = this.config;
+    if (!config || (config.history.kind === 'off' && !process.env['FLAKEGUARD_HISTORY_URL'])) return Promise.resolve(null);
+    const input = { root: this.root, records: this.recordsFolder(), history: config.history, env: process.env };
+    return import('../io/history/reporter-history.js').then((m) => m.startHistorySession(input));
   }
 
   async onTestRunEnd(
@@ -133,11 +143,18 @@ export default class FlakeguardReporter implements Reporter {
     );
     const out: string[] = [];
     const err: string[] = [];
+    let written: string | null = null;
     try {
-      const written = writeRunRecord(root, this.recordsFolder(), record);
+      written = writeRunRecord(root, this.recordsFolder(), record);
       out.push(`flakeguard: run record ${toRelative(root, written)}`);
     } catch (error) {
       err.push(`flakeguard: could not write the run record under ${this.recordsFolder()}: ${(error as Error).message}`);
+    }
+    const history = await run.history.catch((error: unknown) => ({ finish: async () => ({ out: [], err: [`flakeguard: warning: history unavailable: ${String(error)}`] }) }));
+    if (history) {
+      const lines = await history.finish(record, written === null ? null : toRelative(root, written));
+      out.push(...lines.out);
+      err.push(...lines.err);
     }
     const github = writeGithubOutput(report, process.env, shard ? `flakeguard (shard ${shard.index}/${shard.count})` : 'flakeguard');
     if (github?.summaryError) err.push(github.summaryError);

@@ -139,7 +139,9 @@ export function selectTrendCandidates(tests: readonly TestAggregate[], platforms
 function computePlatform(p: PlatformAggregate, points: readonly SeriesPoint[]): HistoryPlatform {
   const passed = points.filter((s) => s.state === 'passed');
   const perRun = theilSen(passed.map((_, i) => i), passed.map((s) => s.durationMs));
-  const perDay = theilSen(passed.map((s) => s.atMs / DAY_MS), passed.map((s) => s.durationMs));
+  // A slope per day needs runs on more than one day: minutes apart, noise would read as a huge slope.
+  const spansDays = passed.length > 1 && passed[passed.length - 1]!.atMs - passed[0]!.atMs >= DAY_MS;
+  const perDay = spansDays ? theilSen(passed.map((s) => s.atMs / DAY_MS), passed.map((s) => s.durationMs)) : null;
   return {
     platform: p.platform,
     runs: p.runs,
@@ -153,12 +155,21 @@ function computePlatform(p: PlatformAggregate, points: readonly SeriesPoint[]): 
   };
 }
 
-/** Nearest to crossing first: a crossing in fewer days, then the largest share of the limit. */
+/** Nearest to crossing first: a crossing in fewer days (else runs), then the largest share of the limit. */
 function byUrgency(a: HistoryPlatform, b: HistoryPlatform): number {
-  const da = a.daysToLimit ?? Number.POSITIVE_INFINITY;
-  const db = b.daysToLimit ?? Number.POSITIVE_INFINITY;
+  const far = Number.POSITIVE_INFINITY;
+  const da = a.daysToLimit ?? far;
+  const db = b.daysToLimit ?? far;
   if (da !== db) return da - db;
+  const ra = a.runsToLimit ?? far;
+  const rb = b.runsToLimit ?? far;
+  if (ra !== rb) return ra - rb;
   return b.durationMs.median / b.limitMs - a.durationMs.median / a.limitMs;
+}
+
+/** Tests with durations, nearest to crossing their limit first. */
+export function nearestFirst(tests: readonly HistoryTest[]): HistoryTest[] {
+  return tests.filter((t) => t.platforms.length > 0).sort((a, b) => byUrgency(a.platforms[0]!, b.platforms[0]!));
 }
 
 function computeTest(t: TestAggregate, platforms: readonly HistoryPlatform[], listedFor: readonly ListedFor[]): HistoryTest {
@@ -215,10 +226,7 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
     .filter((t) => t.flakyRuns > 0)
     .sort((a, b) => (b.flakeRate ?? 0) - (a.flakeRate ?? 0) || (b.flakeRateUpper ?? 0) - (a.flakeRateUpper ?? 0))
     .slice(0, query.top);
-  const near = all
-    .filter((t) => t.platforms.length > 0)
-    .sort((a, b) => byUrgency(a.platforms[0]!, b.platforms[0]!))
-    .slice(0, query.top);
+  const near = nearestFirst(all).slice(0, query.top);
   const listed = new Map<HistoryTest, ListedFor[]>();
   for (const t of flaky) listed.set(t, ['flaky']);
   for (const t of near) listed.set(t, [...(listed.get(t) ?? []), 'near-limit']);

@@ -13,7 +13,7 @@ import {
   pendingMigrations,
   type Migration,
 } from '../../core/history/history-schema.js';
-import type { HistoryStore } from './history-store.js';
+import type { HistoryStore } from './store-types.js';
 
 /** The schema version of the store, 0 for a new one. Returns the version after migrating. */
 export async function migrateHistoryStore(

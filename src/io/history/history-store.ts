@@ -9,33 +9,16 @@ import type { HistoryConfig } from '../../core/history/history-config.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { migrateHistoryStore } from './history-migrate.js';
+import { redactUrl, type HistoryStore, type HistoryTarget, type OpenOptions } from './store-types.js';
 
-export interface Queryable {
-  query<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-}
-
-export interface HistoryStore extends Queryable {
-  readonly kind: 'embedded' | 'postgres';
-  /** Where it is, for messages: the folder, or the URL without its password. */
-  readonly location: string;
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
-
-export type HistoryTarget = { readonly kind: 'embedded'; readonly folder: string } | { readonly kind: 'postgres'; readonly url: string };
+export type { HistoryStore, HistoryTarget, OpenOptions, Queryable } from './store-types.js';
+export { redactUrl } from './store-types.js';
 
 /** Environment variable with a PostgreSQL URL: turns history on and overrides flakeguard.yaml. */
 export const HISTORY_URL_ENV = 'FLAKEGUARD_HISTORY_URL';
 /** The embedded store's folder inside the records folder. */
 export const EMBEDDED_FOLDER = 'history';
 
-export interface OpenOptions {
-  /** How long to wait for another process holding the embedded store (ms). */
-  readonly lockTimeoutMs?: number;
-  /** Refuse to create an embedded store that does not exist yet (queries). */
-  readonly mustExist?: boolean;
-}
 
 /** Where history goes, or null when it is off: FLAKEGUARD_HISTORY_URL, else the config's `history`. */
 export function resolveHistoryTarget(
@@ -63,11 +46,6 @@ export function resolveHistoryTarget(
       return never;
     }
   }
-}
-
-/** The URL with its password replaced by `***` (for messages and logs). */
-export function redactUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/, '$1***@');
 }
 
 export function describeTarget(target: HistoryTarget): string {

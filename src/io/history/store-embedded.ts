@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
-import type { HistoryStore, OpenOptions, Queryable } from './history-store.js';
+import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
 import { acquireFileLock } from './store-lock.js';
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;

@@ -3,8 +3,8 @@
  * that is down fails fast (the reporter then warns and the run goes on).
  */
 import pg from 'pg';
-import type { HistoryStore, Queryable } from './history-store.js';
-import { redactUrl } from './history-store.js';
+import type { HistoryStore, Queryable } from './store-types.js';
+import { redactUrl } from './store-types.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 120_000;
