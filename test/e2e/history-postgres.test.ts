@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../src/io/history/history-store.js';
 import { makeRecord } from '../core/history/history-factories.js';
 import { CLI_BUILT, createFixture, vitestConfigWithReporter } from '../helpers/fixture.js';
-import { startPostgres, type PostgresServer } from '../io/history/postgres-server.js';
+import { startPostgres, type PostgresServer } from '../io/history/postgres-server.mjs';
 
 const WRITERS = 8;
 const RECORDS_EACH = 5;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../../src/io/history/history-store.js';
-import { startPostgres, type PostgresServer } from './postgres-server.js';
+import { startPostgres, type PostgresServer } from './postgres-server.mjs';
 import { storeContract } from './store-contract.js';
 
 let server: PostgresServer;

@@ -5,9 +5,10 @@
  * On a machine without them (only Node and npm), the same tests run against PGlite's PostgreSQL
  * wire-protocol server from npm (@electric-sql/pglite-socket), reached through the same client.
  * FLAKEGUARD_TEST_PG=pglite picks the npm engine even where a server exists.
+ * Plain JavaScript (types in postgres-server.d.mts) so bench/history.mjs starts the same engine.
  */
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,56 +16,67 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export interface PostgresServer {
-  /** A URL for a superuser of the server's `postgres` database. */
-  readonly url: string;
-  readonly engine: 'postgresql' | 'pglite-socket';
-  stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
+/** @returns {Promise<number>} */
+async function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
+      const { port } = /** @type {net.AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
 }
 
-async function findBindir(): Promise<string | null> {
+/** @param {string} dir */
+const hasServer = (dir) => existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl'));
+
+/**
+ * The folder of initdb and pg_ctl: `pg_config --bindir`, else the folder of an `initdb` on PATH,
+ * else Debian's layout (/usr/lib/postgresql/<version>/bin, the newest version).
+ * @returns {Promise<string | null>}
+ */
+async function findBindir() {
+  const candidates = [];
   try {
-    const { stdout } = await run('pg_config', ['--bindir']);
-    const dir = stdout.trim();
-    return existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl')) ? dir : null;
+    candidates.push((await run('pg_config', ['--bindir'])).stdout.trim());
   } catch {
-    return null;
+    // no pg_config on PATH
   }
+  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
+    if (dir && existsSync(path.join(dir, 'initdb'))) candidates.push(path.dirname(realpathSync(path.join(dir, 'initdb'))));
+  }
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian)) {
+    const versions = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    candidates.push(...versions.map((v) => path.join(debian, v, 'bin')));
+  }
+  return candidates.find(hasServer) ?? null;
 }
 
 /** As root: a command line run as the `postgres` user (runuser), and that user's ids. */
-async function asServerUser(): Promise<{ wrap: (cmd: string[]) => string[]; uid: number; gid: number } | null> {
-  if (process.getuid?.() !== 0) return { wrap: (cmd) => cmd, uid: -1, gid: -1 };
+async function asServerUser() {
+  if (process.getuid?.() !== 0) return { wrap: (/** @type {string[]} */ cmd) => cmd, uid: -1, gid: -1 };
   try {
     const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
     const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
     await run('runuser', ['-u', 'postgres', '--', 'true']);
-    return { wrap: (cmd) => ['runuser', '-u', 'postgres', '--', ...cmd], uid, gid };
+    return { wrap: (/** @type {string[]} */ cmd) => ['runuser', '-u', 'postgres', '--', ...cmd], uid, gid };
   } catch {
     return null;
   }
 }
 
-async function startRealServer(bindir: string): Promise<PostgresServer | null> {
+/** @param {string} bindir */
+async function startRealServer(bindir) {
   const user = await asServerUser();
   if (!user) return null;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-pg-'));
   if (user.uid >= 0) chownSync(dir, user.uid, user.gid);
   const data = path.join(dir, 'data');
-  const exec = async (cmd: string[]): Promise<void> => {
+  const exec = async (/** @type {string[]} */ cmd) => {
     const [file, ...args] = user.wrap(cmd);
-    await run(file!, args, { cwd: dir, timeout: 120_000 });
+    await run(/** @type {string} */ (file), args, { cwd: dir, timeout: 120_000 });
   };
   const port = await freePort();
   await exec([path.join(bindir, 'initdb'), '-D', data, '-U', 'flakeguard', '--auth=trust', '-E', 'UTF8', '--no-sync']);
@@ -72,7 +84,7 @@ async function startRealServer(bindir: string): Promise<PostgresServer | null> {
   await exec([path.join(bindir, 'pg_ctl'), '-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '120', '-o', options, 'start']);
   return {
     url: `postgres://flakeguard@127.0.0.1:${port}/postgres`,
-    engine: 'postgresql',
+    engine: /** @type {const} */ ('postgresql'),
     stop: async () => {
       await exec([path.join(bindir, 'pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
@@ -80,7 +92,7 @@ async function startRealServer(bindir: string): Promise<PostgresServer | null> {
   };
 }
 
-async function startPgliteServer(): Promise<PostgresServer> {
+async function startPgliteServer() {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const db = await PGlite.create();
@@ -89,7 +101,7 @@ async function startPgliteServer(): Promise<PostgresServer> {
   await server.start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    engine: 'pglite-socket',
+    engine: /** @type {const} */ ('pglite-socket'),
     stop: async () => {
       await server.stop();
       await db.close();
@@ -97,7 +109,8 @@ async function startPgliteServer(): Promise<PostgresServer> {
   };
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/** @returns {Promise<import('./postgres-server.d.mts').PostgresServer>} */
+export async function startPostgres() {
   if (process.env['FLAKEGUARD_TEST_PG'] !== 'pglite') {
     const bindir = await findBindir();
     const real = bindir ? await startRealServer(bindir) : null;
