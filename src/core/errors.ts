@@ -28,3 +28,8 @@ export class FlakeguardError extends Error {
 export function isFlakeguardError(value: unknown): value is FlakeguardError {
   return value instanceof FlakeguardError;
 }
+
+/** The one interrupted error (Ctrl-C or SIGTERM): exit 130 after everything started was stopped. */
+export function interruptedError(what: string): FlakeguardError {
+  return new FlakeguardError('INTERRUPTED', `interrupted; ${what} stopped`, { exitCode: 130 });
+}

@@ -8,6 +8,7 @@
  *   run keeps going and `flakeguard allowances check` fails on them). A FlakeguardError from the
  *   engine is an error notice (the run fails with code 1); the run does not crash.
  */
+import { systemClock } from '../io/clock.js';
 import type { RunAllowance } from '../core/budget/budget.js';
 import type { Config } from '../core/config.js';
 import type { ObservedTest } from '../core/budget/budget-report.js';
@@ -29,17 +30,12 @@ export interface AllowancesForRun {
   readonly notices: readonly RecordedNotice[];
 }
 
-function localDay(date: Date): string {
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
-
 export async function loadAllowancesForRun(input: AllowancesForRunInput): Promise<AllowancesForRun> {
   const result = await loadFromStore({
     root: input.root,
     config: input.config,
     platform: input.platform,
-    today: input.today ?? localDay(new Date()),
+    today: input.today ?? systemClock.today(),
     tests: input.tests.map((t) => ({ file: t.file, fullName: t.name, line: t.line })),
   });
   const allowances = new Map<string, RunAllowance>();

@@ -2,6 +2,7 @@
  * What every `flakeguard allowances` subcommand starts from: the config, the store, the tests read
  * from source (all test files plus the files the allowances name), and how each allowance resolves.
  */
+import { systemClock } from '../../io/clock.js';
 import { buildUniverse } from '../../core/allowances/allowance-universe.js';
 import { resolveAllowances, type Resolution, type UniverseTest } from '../../core/allowances/allowance-resolve.js';
 import type { Config } from '../../core/config.js';
@@ -23,12 +24,8 @@ export interface AllowanceState {
   readonly today: string;
 }
 
-/** Today as YYYY-MM-DD in local time, as the reporter judges expiry. */
-export function today(): string {
-  const now = new Date();
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
+/** Today as a UTC day (core/calendar.ts), as the reporter and the gate judge expiry. */
+export const today = (): string => systemClock.today();
 
 export async function gatherAllowanceState(cwd: string): Promise<AllowanceState> {
   const { config, root } = loadConfig(cwd);

@@ -5,10 +5,11 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import { parseDuration } from '../../core/duration.js';
-import { FlakeguardError } from '../../core/errors.js';
+import { FlakeguardError, interruptedError } from '../../core/errors.js';
+import { systemClock } from '../../io/clock.js';
+import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { computeGateReport, type GateReport } from '../../core/gate/gate-report.js';
 import { mergeGateReports, parseGateShard, pickGateShard, type GateShard } from '../../core/gate/gate-shard.js';
 import { renderGateHtml } from '../../core/html/html-gate.js';
@@ -142,13 +143,10 @@ export async function runGateCommand(args: string[]): Promise<number> {
   const step = (text: string): void => progress.step(text);
   step(`${selection.selected.length} new or changed test${selection.selected.length === 1 ? '' : 's'} in ${selection.changedFiles} changed test file${selection.changedFiles === 1 ? '' : 's'} since ${base.ref} (${base.sha.slice(0, 10)})`);
 
-  const controller = new AbortController();
-  const onSignal = (): void => controller.abort();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const interrupt = listenForInterrupt();
   try {
     const platform = process.platform;
-    const limits = await prepareLimits({ root, config, platform, tests: selection.selected.map((s) => s.test), today: new Date().toISOString().slice(0, 10) });
+    const limits = await prepareLimits({ root, config, platform, tests: selection.selected.map((s) => s.test), today: systemClock.today() });
     for (const w of limits.warnings) step(`warning: ${w}`);
     const run =
       selection.selected.length === 0
@@ -160,7 +158,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
             selected: selection.selected,
             runs: parsed.runs,
             workers: parsed.workers,
-            signal: controller.signal,
+            signal: interrupt.signal,
             limitFor: limits.limitFor,
             onStep: step,
             onProgress: (phase, line, index) => progress.tryDone(phase, line, index),
@@ -187,12 +185,11 @@ export async function runGateCommand(args: string[]): Promise<number> {
     const nothing = selection.selected.length === 0 ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run` : null;
     return emitReport(report, parsed, nothing);
   } catch (error) {
-    if (controller.signal.aborted) throw new FlakeguardError('INTERRUPTED', 'interrupted; the test runs and the load were stopped', { exitCode: 130 });
+    if (interrupt.signal.aborted) throw interruptedError('the test runs and the load were');
     throw error;
   } finally {
     progress.stop();
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    interrupt.dispose();
   }
 }
 

@@ -3,6 +3,7 @@
  * --write-allowances, the entry written into the allowance file next to the test, replacing the
  * gate's earlier proposal for the same test (same id), so it ships in the same change.
  */
+import { systemClock } from '../../io/clock.js';
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
 import { insertEntry, removeEntries, serializeEntry, type NewAllowanceEntry } from '../../core/allowances/allowance-edit.js';
 import { resolveTestLimit } from '../../core/budget/budget.js';
@@ -32,7 +33,7 @@ export function proposalId(file: string, name: string): string {
 
 export async function buildProposals(input: ProposalInput): Promise<GateProposal[]> {
   const budgetMs = resolveTestLimit({ config: input.config, platform: input.platform }).limitMs;
-  const today = new Date().toISOString().slice(0, 10);
+  const today = systemClock.today();
   const proposals: GateProposal[] = [];
   for (const t of input.tests) {
     const proposal = proposeAllowance({ file: t.file, fullName: t.name }, t.result, budgetMs, input.platform, input.workers);

@@ -3,7 +3,7 @@
  * file), a run without load for tests that failed every loaded try, and each passing new test once
  * alone (twice more when that failed). The load is always stopped (finally); the Vitest processes are killed on abort.
  */
-import { FlakeguardError } from '../../core/errors.js';
+import { interruptedError } from '../../core/errors.js';
 import { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import type { GateLoad, GateTestInput } from '../../core/gate/gate-report.js';
@@ -66,7 +66,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
       options.onStep(`load: stopped ${loadSummary.workers} workers`);
     }
   }
-  if (signal.aborted) throw new FlakeguardError('INTERRUPTED', 'interrupted; the test runs and the load were stopped', { exitCode: 130 });
+  if (signal.aborted) throw interruptedError('the test runs and the load were');
   const mainBy = byKey(main);
 
   // 2. Without load: tests that failed every loaded try (load-sensitive or really failing).

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
+import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { resolvePlatformValue } from '../../core/platform-value.js';
 import { computeTriage } from '../../core/triage/triage.js';
 import { formatTriage, formatTriageMarkdown, toTriageJson } from '../../core/triage/triage-format.js';
@@ -120,16 +121,14 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     const targets = new Map<string, RerunTarget>();
     for (const f of report.findings) if (f.rerunTarget) targets.set(testKey(f.rerunTarget.file, f.rerunTarget.name), f.rerunTarget);
     if (targets.size > 0) {
-      const controller = new AbortController();
-      const onSigint = (): void => controller.abort();
-      process.once('SIGINT', onSigint);
+      const interrupt = listenForInterrupt();
       try {
         // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
         const { rerunFailures } = await import('../../io/vitest/triage-rerun.js');
-        const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, signal: controller.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
+        const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
         report = computeTriage({ ...inputs, reruns }, signatures);
       } finally {
-        process.removeListener('SIGINT', onSigint);
+        interrupt.dispose();
       }
     }
   }

@@ -6,6 +6,7 @@
  * Every problem names file:line:column; a bad entry is skipped and the others still load. A file
  * that is not valid YAML loads nothing (its entries cannot be told apart safely).
  */
+import { hasExpired } from '../calendar.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { makeLocator, parsePlatformDuration } from '../config.js';
 import { isFlakeguardError } from '../errors.js';
@@ -212,7 +213,7 @@ export function dedupeAllowances(files: readonly ParsedAllowanceFile[]): ParsedA
 
 /** True when `expires` is set and `today` (YYYY-MM-DD) is after it. */
 export function isExpired(allowance: Pick<Allowance, 'expires'>, today: string): boolean {
-  return allowance.expires !== null && today > allowance.expires;
+  return allowance.expires !== null && hasExpired(allowance.expires, today);
 }
 
 export function formatWhere(a: Allowance): string {

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { LOAD_WORKER_SOURCE } from './load-worker-child.js';
+import { isProcessAlive, stopProcessGroup, trackProcessGroup } from '../process/process-group.js';
 
 export interface LoadSummary {
   readonly workers: number;
@@ -49,50 +50,18 @@ export function readProcessCpuMs(pid: number): number | null {
   }
 }
 
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // already gone
-    }
-  }
-}
-
-const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-/** Last resort: if the process exits without stopping the load, kill the workers synchronously. */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of live) killGroup(child, 'SIGKILL');
-  });
-}
+export { isProcessAlive };
 
 export function startLoadWorkers(count: number): LoadWorkers {
-  installExitHook();
   const loadavgBefore = os.loadavg();
   const started = performance.now();
   const children: ChildProcess[] = [];
+  const untrack = new Map<ChildProcess, () => void>();
   for (let i = 0; i < count; i += 1) {
     const child = spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', () => undefined);
     child.stdin?.on('error', () => undefined);
-    live.add(child);
+    untrack.set(child, trackProcessGroup(child.pid));
     children.push(child);
   }
   const pids = children.flatMap((c) => (c.pid === undefined ? [] : [c.pid]));
@@ -109,13 +78,13 @@ export function startLoadWorkers(count: number): LoadWorkers {
             new Promise<void>((resolve) => {
               if (child.exitCode !== null || child.signalCode !== null) return resolve();
               child.once('exit', () => resolve());
-              killGroup(child, 'SIGKILL');
+              stopProcessGroup(child.pid);
             }),
         ),
       );
       for (const child of children) {
         child.stdin?.destroy();
-        live.delete(child);
+        untrack.get(child)?.();
       }
       const workerCpuMs = cpu.every((v): v is number => v !== null) && cpu.length > 0 ? cpu.reduce((a, b) => a + b, 0) : null;
       const cpus = defaultWorkerCount();

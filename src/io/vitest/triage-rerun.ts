@@ -9,8 +9,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
-import { FlakeguardError } from '../../core/errors.js';
+import { FlakeguardError, interruptedError } from '../../core/errors.js';
+import { spawnGuarded } from '../process/spawn-guarded.js';
+import { resolveProjectVitest } from './resolve-vitest.js';
 import { stripAnsi } from '../../core/triage/log-matcher.js';
 import { parseFailLine } from '../../core/triage/log-vitest.js';
 import type { RerunResult, RerunTarget } from '../../core/triage/triage-types.js';
@@ -25,11 +26,7 @@ export interface RerunOptions {
   readonly onProgress?: (text: string) => void;
 }
 
-function vitestEntry(root: string): string {
-  const entry = path.join(root, 'node_modules/vitest/vitest.mjs');
-  if (!existsSync(entry)) throw new FlakeguardError('VITEST', `${entry} not found: --rerun needs the project's checkout with dependencies installed (npm ci) under --root`);
-  return entry;
-}
+const vitestEntry = (root: string): string => resolveProjectVitest(root).entry;
 
 async function rerunTests(options: RerunOptions, targets: readonly RerunTarget[]): Promise<RerunResult[]> {
   if (targets.length === 0) return [];
@@ -93,25 +90,15 @@ function failedAgain(target: RerunTarget, exitCode: number | undefined, output: 
 async function runFileOnce(options: RerunOptions, entry: string, target: RerunTarget, tmp: string, i: number): Promise<{ ran: boolean; failed: boolean; error: string | null }> {
   const file = target.file;
   const out = path.join(tmp, `run-${i}.json`);
-  const child = execa(process.execPath, [entry, 'run', file, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+  const child = spawnGuarded(process.execPath, [entry, 'run', file, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
     cwd: options.root,
-    reject: false,
-    detached: true,
-    stdin: 'ignore',
     all: true,
     env: { CI: 'true', NO_COLOR: '1' },
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  const kill = (): void => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  options.signal?.addEventListener('abort', kill, { once: true });
   try {
-    const result = await child;
-    if (options.signal?.aborted) throw new FlakeguardError('INTERRUPTED', 'interrupted; the re-runs were stopped', { exitCode: 130 });
+    const result = await child.result;
+    if (options.signal?.aborted) throw interruptedError('the re-runs were');
     const text = String(result.all ?? '');
     const error = firstErrorOf(target, text);
     if (!existsSync(out)) return { ran: false, failed: false, error: error ?? `vitest exited ${result.exitCode ?? result.signal} without a report` };
@@ -120,8 +107,7 @@ async function runFileOnce(options: RerunOptions, entry: string, target: RerunTa
     const failed = failedAgain(target, result.exitCode, text);
     return { ran, failed, error: failed ? error : null };
   } finally {
-    kill();
-    options.signal?.removeEventListener('abort', kill);
+    child.stop();
   }
 }
 

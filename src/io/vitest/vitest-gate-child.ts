@@ -5,27 +5,19 @@
  * result JSON. Exit 0 when the result was written; anything else is a crash the parent reports.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { TRIES_META_KEY, type TryRecord } from '../../core/gate/runner-protocol.js';
 import type { BatchResult, CollectedTest, VitestJob, VitestJobResult } from './vitest-job.js';
 import { testKey } from '../../core/test-id.js';
+import { resolveProjectVitest } from './resolve-vitest.js';
 
 type VitestNode = typeof import('vitest/node');
 
 async function loadProjectVitest(root: string): Promise<{ api: VitestNode; version: string }> {
-  try {
-    const require = createRequire(path.join(root, 'package.json'));
-    const pkgFile = require.resolve('vitest/package.json');
-    const version = (JSON.parse(readFileSync(pkgFile, 'utf8')) as { version: string }).version;
-    const api = (await import(pathToFileURL(path.join(path.dirname(pkgFile), 'dist/node.js')).href)) as VitestNode;
-    return { api, version };
-  } catch {
-    const api = await import('vitest/node');
-    return { api, version: api.version };
-  }
+  const found = resolveProjectVitest(root);
+  const api = (await import(pathToFileURL(found.nodeApi).href)) as VitestNode;
+  return { api, version: found.version };
 }
 
 function firstLine(error: { message?: string; name?: string } | undefined): string {

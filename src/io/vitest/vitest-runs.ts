@@ -13,8 +13,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
-import { FlakeguardError } from '../../core/errors.js';
+import { FlakeguardError, interruptedError } from '../../core/errors.js';
+import { spawnGuarded } from '../process/spawn-guarded.js';
 import type { ProgressLine, RunnerPlan, TryRecord } from '../../core/gate/runner-protocol.js';
 import type { JobBatch, VitestJob, VitestJobResult } from './vitest-job.js';
 
@@ -121,27 +121,13 @@ async function runBatches(
     offset = complete;
   };
   const timer = progressFile ? setInterval(poll, 200) : null;
-  const child = execa(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
+  const child = spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
     cwd: options.root,
-    detached: true,
-    reject: false,
-    stdin: 'ignore',
     env: { ...options.env, FLAKEGUARD_RUNNER_PLAN: job.planFile },
+    ...(options.signal ? { signal: options.signal } : {}),
   });
-  const killGroup = (): void => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  const onAbort = (): void => killGroup();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  const onExit = (): void => killGroup();
-  process.once('exit', onExit);
   try {
-    const result = await child;
+    const result = await child.result;
     if (timer) clearInterval(timer);
     poll();
     if (options.signal?.aborted) throw interrupted();
@@ -152,16 +138,12 @@ async function runBatches(
     return toOutcome(JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult, batches, options.root);
   } finally {
     if (timer) clearInterval(timer);
-    killGroup();
-    options.signal?.removeEventListener('abort', onAbort);
-    process.removeListener('exit', onExit);
+    child.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-function interrupted(): FlakeguardError {
-  return new FlakeguardError('INTERRUPTED', 'interrupted; the test runs and the load were stopped', { exitCode: 130 });
-}
+const interrupted = (): FlakeguardError => interruptedError('the test runs and the load were');
 
 function toOutcome(result: VitestJobResult, batches: readonly { tests: readonly RepeatTarget[] }[], root: string): RunsOutcome {
   if (!result.ok) {
