@@ -5,14 +5,14 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { RunRecord } from '../../core/record/run-record.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { readRunRecord, RUN_RECORD_SUFFIX } from '../../io/files/run-record-file.js';
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
 import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
-import { HISTORY_HELP, historyUsage, resolveHistoryPlace } from './history-place.js';
+import { formatUsage, type OptionTable } from '../../core/usage.js';
+import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 /** The .json files under `dir`, at any depth (artifacts downloaded one folder per job), sorted. */
 function recordFiles(dir: string): string[] {
@@ -35,20 +35,25 @@ function expand(inputs: readonly string[]): string[] {
   });
 }
 
+const OPTIONS: OptionTable = {
+  branch: { type: 'string', value: '<b>', help: 'the branch the runs were on (default: CI variables, else the branch checked out)' },
+  job: { type: 'string', value: '<id>', help: 'the CI job that ran them (default: CI variables)' },
+  ...STORE_OPTIONS,
+};
+
+const USAGE = formatUsage({
+  synopsis: ['flakeguard history ingest <run record or folder>... [options]'],
+  summary: 'Loads run records (CI artifacts; folders are searched at any depth for *.json) into the history store. Every file is checked first; a record already stored is not stored again.',
+  options: OPTIONS,
+  exit: HISTORY_EXIT,
+  docs: HISTORY_DOCS,
+});
+
 export async function runHistoryIngest(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { branch: { type: 'string' }, job: { type: 'string' }, root: { type: 'string' }, url: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    throw historyUsage((error as Error).message);
-  }
-  const { values: flags, positionals } = parsed;
+  const { values, positionals } = parseHistoryArgs(args, OPTIONS, true);
+  const flags = values as { branch?: string; job?: string; root?: string; url?: string; help?: boolean };
   if (flags.help) {
-    process.stdout.write(`${HISTORY_HELP}\n`);
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   if (positionals.length === 0) throw historyUsage('history ingest needs run records or folders of them, e.g. flakeguard history ingest .flakeguard/runs');

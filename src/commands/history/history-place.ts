@@ -1,25 +1,36 @@
 /** Where `flakeguard history` finds its store, its help text and its usage errors. */
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { FlakeguardError } from '../../core/errors.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
+import { toParseArgsOptions, type OptionTable } from '../../core/usage.js';
 import { loadConfig } from '../../io/files/config-file.js';
 import type { HistoryTarget } from '../../io/history/history-store.js';
 import { HISTORY_URL_ENV, resolveHistoryTarget } from '../../io/history/history-store.js';
 
-export const HISTORY_HELP = `flakeguard history: flake and duration history of every test
+/** Options every history command takes: where the project and the store are. */
+export const STORE_OPTIONS: OptionTable = {
+  root: { type: 'string', value: '<dir>', help: 'the project root (default: the folder of flakeguard.yaml above the current folder)' },
+  url: { type: 'string', value: '<postgres url>', help: `a PostgreSQL store; overrides ${HISTORY_URL_ENV} and flakeguard.yaml` },
+  help: { type: 'boolean', short: 'h', help: 'this text' },
+};
 
-Usage:
-  flakeguard history [--test <name>] [--file <path>] [--branch <b>] [--since 30d] [--top 10]
-                     [--json | --markdown <file>] [--html <file>] [--root <dir>] [--url <postgres url>]
-  flakeguard history ingest <run record or folder>... [--branch <b>] [--job <id>] [--root <dir>] [--url <postgres url>]
-  flakeguard history prune --keep 90d [--dry-run] [--root <dir>] [--url <postgres url>]
+export const HISTORY_SUMMARY = `flakeguard history: flake and duration history of every test. The store: history: true in
+flakeguard.yaml (embedded, under the records folder), history: { url: postgres://... } or
+${HISTORY_URL_ENV} (PostgreSQL, shared by every CI job); --url overrides both.
+Subcommands: flakeguard history ingest <run record or folder>... ; flakeguard history prune --keep 90d.`;
 
-The store: history: true in flakeguard.yaml (embedded, under the records folder), history: { url:
-postgres://... } or ${HISTORY_URL_ENV} (PostgreSQL, shared by every CI job); --url overrides both.
-Without --test/--file it lists the flakiest tests and the tests nearest to crossing their limit.
---test matches part of the full name; --file a test file or a folder of them. --since takes 30d, 12w
-or a day (2026-11-01). Ingesting a record twice stores it once. See docs/history.md.
-Exit codes: 0 done, 2 could not run.`;
+export const HISTORY_EXIT = '0 done, 2 could not run (usage, config, store unreachable or written by a newer flakeguard)';
+export const HISTORY_DOCS = 'docs/history.md';
+
+/** Parses a history command's arguments with its option table; a bad option is a usage error. */
+export function parseHistoryArgs(args: string[], options: OptionTable, positionals = false) {
+  try {
+    return parseArgs({ args, allowPositionals: positionals, options: toParseArgsOptions(options) });
+  } catch (error) {
+    throw historyUsage((error as Error).message);
+  }
+}
 
 export function historyUsage(message: string): FlakeguardError {
   return new FlakeguardError('USAGE', `${message}; see flakeguard history --help`);

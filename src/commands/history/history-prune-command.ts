@@ -1,24 +1,29 @@
 /** `flakeguard history prune --keep 90d [--dry-run]`: retention for the history store. */
-import { parseArgs } from 'node:util';
 import { parseAge } from '../../core/history/history-age.js';
 import { systemClock } from '../../io/clock.js';
 import { pruneHistory } from '../../io/history/history-query.js';
 import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
-import { HISTORY_HELP, historyUsage, resolveHistoryPlace } from './history-place.js';
+import { formatUsage, type OptionTable } from '../../core/usage.js';
+import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+
+const OPTIONS: OptionTable = {
+  keep: { type: 'string', value: '<age>', help: 'keep the runs started in the last 90d (12w, or since a day: 2026-01-01); delete the older ones' },
+  'dry-run': { type: 'boolean', help: 'count what would be deleted, delete nothing' },
+  ...STORE_OPTIONS,
+};
+
+const USAGE = formatUsage({
+  synopsis: ['flakeguard history prune --keep 90d [options]'],
+  summary: 'Retention: deletes the runs older than --keep (with their results) and the tests left without a run.',
+  options: OPTIONS,
+  exit: HISTORY_EXIT,
+  docs: HISTORY_DOCS,
+});
 
 export async function runHistoryPrune(args: string[]): Promise<number> {
-  let flags;
-  try {
-    flags = parseArgs({
-      args,
-      allowPositionals: false,
-      options: { keep: { type: 'string' }, 'dry-run': { type: 'boolean' }, root: { type: 'string' }, url: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }).values;
-  } catch (error) {
-    throw historyUsage((error as Error).message);
-  }
+  const flags = parseHistoryArgs(args, OPTIONS).values as { keep?: string; 'dry-run'?: boolean; root?: string; url?: string; help?: boolean };
   if (flags.help) {
-    process.stdout.write(`${HISTORY_HELP}\n`);
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   if (flags.keep === undefined) throw historyUsage('history prune needs --keep, e.g. --keep 90d');

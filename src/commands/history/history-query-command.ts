@@ -1,6 +1,5 @@
 /** `flakeguard history [--test] [--file] [--branch] [--since] [--json | --markdown <file>] [--html <file>]`. */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseAge } from '../../core/history/history-age.js';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../core/history/history-format.js';
 import { renderHistoryHtml } from '../../core/history/history-html.js';
@@ -10,44 +9,57 @@ import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { readHistoryInput } from '../../io/history/history-query.js';
 import { openHistoryStore } from '../../io/history/history-store.js';
-import { HISTORY_HELP, historyUsage, resolveHistoryPlace } from './history-place.js';
+import { formatUsage, type OptionTable } from '../../core/usage.js';
+import { HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
-function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: false,
-      options: {
-        test: { type: 'string' },
-        file: { type: 'string' },
-        branch: { type: 'string' },
-        since: { type: 'string', default: '30d' },
-        top: { type: 'string', default: '10' },
-        json: { type: 'boolean' },
-        markdown: { type: 'string' },
-        html: { type: 'string' },
-        root: { type: 'string' },
-        url: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    throw historyUsage((error as Error).message);
-  }
+const OPTIONS: OptionTable = {
+  test: { type: 'string', value: '<name>', help: 'only tests whose full name contains <name>' },
+  file: { type: 'string', value: '<path>', help: 'only the tests of a test file, or of a folder of them' },
+  branch: { type: 'string', value: '<b>', help: 'only the runs of one branch' },
+  since: { type: 'string', value: '<age>', help: 'runs started since 30d (default), 12w or a day (2026-11-01)' },
+  top: { type: 'string', value: '<n>', help: 'tests in each list of the default view: the flakiest and the nearest to their limit (default 10)' },
+  json: { type: 'boolean', help: 'print the report as JSON (docs/history.md has the schema)' },
+  markdown: { type: 'string', value: '<file>', help: 'write the report as a Markdown table' },
+  html: { type: 'string', value: '<file>', help: 'write the history page: each test\'s durations over its runs against its limit' },
+  ...STORE_OPTIONS,
+};
+
+interface QueryFlags {
+  readonly test?: string;
+  readonly file?: string;
+  readonly branch?: string;
+  readonly since?: string;
+  readonly top?: string;
+  readonly json?: boolean;
+  readonly markdown?: string;
+  readonly html?: string;
+  readonly root?: string;
+  readonly url?: string;
+  readonly help?: boolean;
 }
 
+const USAGE = formatUsage({
+  synopsis: ['flakeguard history [options]', 'flakeguard history ingest <run record or folder>... [options]', 'flakeguard history prune --keep 90d [options]'],
+  summary: HISTORY_SUMMARY,
+  options: OPTIONS,
+  exit: HISTORY_EXIT,
+  docs: HISTORY_DOCS,
+});
+
 export async function runHistoryQuery(args: string[]): Promise<number> {
-  const flags = parse(args);
+  const flags = parseHistoryArgs(args, OPTIONS).values as QueryFlags;
   if (flags.help) {
-    process.stdout.write(`${HISTORY_HELP}\n`);
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   if (flags.json && flags.markdown !== undefined) throw historyUsage('--json and --markdown are exclusive');
-  const age = parseAge(flags.since, systemClock.now());
+  const since = flags.since ?? '30d';
+  const top = flags.top ?? '10';
+  const age = parseAge(since, systemClock.now());
   if (!age.ok) throw historyUsage(`--since ${age.message}`);
-  if (!/^\d+$/.test(flags.top) || Number(flags.top) < 1) throw historyUsage(`--top "${flags.top}" must be a whole number of at least 1`);
+  if (!/^\d+$/.test(top) || Number(top) < 1) throw historyUsage(`--top "${top}" must be a whole number of at least 1`);
   const place = resolveHistoryPlace(flags);
-  const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(flags.top) };
+  const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
   const store = await openHistoryStore(place.target, { mustExist: true }).catch((error: unknown) => {
     throw historyUsage(`cannot open the history store: ${(error as Error).message}`);

@@ -1,36 +1,18 @@
-/** Run records for history tests: a few tests per run, every field a real record has. */
-import type { RecordedTest, RunRecord } from '../../../src/core/record/run-record.js';
+/** Run records for history tests, built the way the reporter builds them (the shared record factory). */
+import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
+import { buildRunRecord } from '../../../src/core/record/run-record-build.js';
+import type { RunRecord, TestState } from '../../../src/core/record/run-record.js';
+import { makeConfig, makeInput, makeTest } from '../budget/budget-factories.js';
+import { SAMPLE_FACTS } from '../record/record-factories.js';
 
 export interface TestSpec {
   readonly file?: string;
   readonly name: string;
-  readonly state?: RecordedTest['state'];
+  readonly state?: TestState;
   readonly durationMs?: number | null;
   readonly flaky?: boolean;
-  readonly limitMs?: number;
   readonly project?: string;
   readonly error?: string;
-}
-
-export function makeRecordTest(spec: TestSpec): RecordedTest {
-  const file = spec.file ?? 'test/a.test.ts';
-  const state = spec.state ?? 'passed';
-  const flaky = spec.flaky ?? false;
-  const error = spec.error ?? (state === 'failed' || flaky ? `expected true to be false (${spec.name})` : undefined);
-  return {
-    key: `${file}::${spec.name}`,
-    file,
-    name: spec.name,
-    line: null,
-    state,
-    durationMs: spec.durationMs === undefined ? 100 : spec.durationMs,
-    retries: flaky ? 1 : 0,
-    flaky,
-    errors: error === undefined ? [] : [{ message: error, frame: null }],
-    limitMs: spec.limitMs ?? 5000,
-    limitSource: 'budget',
-    ...(spec.project === undefined ? {} : { project: spec.project }),
-  };
 }
 
 export interface RecordSpec {
@@ -43,32 +25,40 @@ export interface RecordSpec {
 }
 
 export function makeRecord(spec: RecordSpec): RunRecord {
-  const tests = spec.tests.map(makeRecordTest);
+  const tests = spec.tests.map((t) => {
+    const state = t.state ?? 'passed';
+    const flaky = t.flaky ?? false;
+    const error = t.error ?? (state === 'failed' || flaky ? `expected true to be false (${t.name})` : undefined);
+    return makeTest({
+      file: t.file ?? 'test/a.test.ts',
+      name: t.name,
+      project: t.project ?? '',
+      line: null,
+      column: null,
+      state,
+      durationMs: t.durationMs === undefined ? 100 : t.durationMs,
+      retries: flaky ? 1 : 0,
+      flaky,
+      errors: error === undefined ? [] : [{ message: error, frame: null }],
+    });
+  });
   const red = tests.some((t) => t.state === 'failed');
-  return {
-    version: 1,
-    runId: spec.runId,
-    startedAt: spec.startedAt,
-    endedAt: new Date(Date.parse(spec.startedAt) + 1000).toISOString(),
-    root: '/project',
-    platform: spec.platform ?? 'linux',
-    arch: 'x64',
-    cpus: 2,
-    loadavgStart: [0, 0, 0],
-    loadavgEnd: [0, 0, 0],
-    nodeVersion: 'v20.20.2',
-    vitestVersion: '4.1.12',
-    git: { commit: spec.commit === undefined ? 'c0ffee' : spec.commit, dirty: false },
-    shard: null,
-    merged: spec.merged ?? false,
-    exitReason: red ? 'failed' : 'passed',
-    exitCode: red ? 1 : null,
-    unhandledErrors: [],
-    budget: { testMs: 5000, fileMs: null, warnAt: 0.8 },
-    violations: [],
-    tests,
-    files: [],
-  };
+  const platform = spec.platform ?? 'linux';
+  const report = computeBudgetReport(makeInput({ tests, platform, reason: red ? 'failed' : 'passed' }));
+  return buildRunRecord(
+    report,
+    {
+      ...SAMPLE_FACTS,
+      runId: spec.runId,
+      startedAt: spec.startedAt,
+      endedAt: new Date(Date.parse(spec.startedAt) + 1000).toISOString(),
+      platform,
+      git: { commit: spec.commit === undefined ? 'c0ffee' : spec.commit, dirty: false },
+      merged: spec.merged ?? false,
+      exitReason: red ? 'failed' : 'passed',
+    },
+    makeConfig(),
+  );
 }
 
 const DAY_MS = 86_400_000;
