@@ -14,8 +14,8 @@ import type { HistoryStore } from './history-store.js';
  */
 export type IngestOutcome = 'stored' | 'duplicate' | 'merged-skipped';
 
-// Deadlock, serialization failure, and a test row removed by a concurrent prune (foreign key).
-const RETRYABLE = new Set(['40P01', '40001', '23503']);
+// Deadlock and serialization failure between concurrent writers.
+const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 5;
 
 const INSERT_RUN = `INSERT INTO flakeguard_runs

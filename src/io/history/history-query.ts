@@ -71,7 +71,7 @@ export interface PruneResult {
   readonly tests: number;
 }
 
-/** Deletes the runs started before `cutoffMs` (their results with them) and tests left with no result. */
+/** Deletes the runs started before `cutoffMs`, their results, and the tests left with no result. */
 export async function pruneHistory(store: HistoryStore, cutoffMs: number, dryRun = false): Promise<PruneResult> {
   const cutoff = new Date(cutoffMs).toISOString();
   if (dryRun) {
@@ -79,7 +79,11 @@ export async function pruneHistory(store: HistoryStore, cutoffMs: number, dryRun
     return { runs: row?.runs ?? 0, tests: 0 };
   }
   return store.transaction(async (q) => {
+    // Waits for ingests in flight and holds new ones back, so no test is deleted while a run is
+    // being stored against it.
+    await q.query('LOCK TABLE flakeguard_tests IN SHARE ROW EXCLUSIVE MODE');
     const runs = await q.query('DELETE FROM flakeguard_runs WHERE started_at < $1::timestamptz RETURNING id', [cutoff]);
+    await q.query('DELETE FROM flakeguard_results WHERE run_id = ANY($1::int[])', [runs.map((r) => (r as { id: number }).id)]);
     const tests = await q.query(
       'DELETE FROM flakeguard_tests t WHERE NOT EXISTS (SELECT 1 FROM flakeguard_results r WHERE r.test_id = t.id) RETURNING id',
     );
