@@ -42,7 +42,7 @@ async function counts(): Promise<{ runs: number; results: number; tests: number 
 }
 
 describe('history in PostgreSQL', () => {
-  it(`${WRITERS} processes ingesting at once into a new store: no row lost, a shared record stored once`, async () => {
+  it('8 processes ingesting at once into a new store: no row lost, a shared record stored once', async () => {
     const tests = (writer: number) =>
       Array.from({ length: TESTS }, (_, i) => ({ file: `test/f${i % 20}.test.ts`, name: `suite > case ${i}${i % 10 === 0 ? ` of writer ${writer}` : ''}`, durationMs: 10 + i }));
     const shared = makeRecord({ runId: 'shared-run', startedAt: new Date().toISOString(), tests: tests(-1) });

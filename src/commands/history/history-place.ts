@@ -20,6 +20,12 @@ flakeguard.yaml (embedded, under the records folder), history: { url: postgres:/
 ${HISTORY_URL_ENV} (PostgreSQL, shared by every CI job); --url overrides both.
 Subcommands: flakeguard history ingest <run record or folder>... ; flakeguard history prune --keep 90d.`;
 
+/**
+ * A command waits longer than the reporter (30 s) for another process using the embedded store:
+ * creating a store takes seconds, and several ingest jobs on one machine take turns.
+ */
+export const CLI_LOCK_TIMEOUT_MS = 300_000;
+
 export const HISTORY_EXIT = '0 done, 2 could not run (usage, config, store unreachable or written by a newer flakeguard)';
 export const HISTORY_DOCS = 'docs/history.md';
 

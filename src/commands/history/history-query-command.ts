@@ -10,7 +10,7 @@ import { writeHtmlReport } from '../../io/files/html-file.js';
 import { readHistoryInput } from '../../io/history/history-query.js';
 import { openHistoryStore } from '../../io/history/history-store.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
-import { HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 const OPTIONS: OptionTable = {
   test: { type: 'string', value: '<name>', help: 'only tests whose full name contains <name>' },
@@ -61,7 +61,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const place = resolveHistoryPlace(flags);
   const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
-  const store = await openHistoryStore(place.target, { mustExist: true }).catch((error: unknown) => {
+  const store = await openHistoryStore(place.target, { mustExist: true, lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
     throw historyUsage(`cannot open the history store: ${(error as Error).message}`);
   });
   let input;
