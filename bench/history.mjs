@@ -13,7 +13,7 @@
  *
  *   npm run build && node bench/history.mjs                    # scaled: 200 runs x 2,000 tests, 3 rounds
  *   npm run build && node bench/history.mjs --runs 1000 --rounds 7   # the issue's full size
- *   options: --runs N --tests N --rounds N --skip-reporter --skip-postgres
+ *   options: --runs N --tests N --rounds N --skip-ingest --skip-reporter --skip-postgres
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -40,6 +40,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'skip-reporter': { type: 'boolean', default: false },
     'skip-postgres': { type: 'boolean', default: false },
+    'skip-ingest': { type: 'boolean', default: false },
   },
 });
 const RUNS = Number(values.runs);
@@ -113,8 +114,8 @@ async function ingestAll(label, target) {
 }
 
 out(`machine: ${os.cpus().length} CPUs, loadavg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${RUNS} runs x ${TESTS} tests`);
-await ingestAll('embedded (PGlite)', { kind: 'embedded', folder: path.join(scratch, 'runs', 'history') });
-if (!values['skip-postgres']) {
+if (!values['skip-ingest']) await ingestAll('embedded (PGlite)', { kind: 'embedded', folder: path.join(scratch, 'runs', 'history') });
+if (!values['skip-postgres'] && !values['skip-ingest']) {
   const server = await startPostgres();
   try {
     await ingestAll(`PostgreSQL (${server.engine})`, { kind: 'postgres', url: server.url });
@@ -130,12 +131,14 @@ if (!values['skip-reporter']) {
   writeFileSync(path.join(withHistory, 'flakeguard.yaml'), 'budget:\n  test: 5s\n  file: 60s\n  warnAt: 80%\nhistory: true\n');
   const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
   const timeFile = path.join(scratch, 'time.txt');
-  const cpu = { default: [], flakeguard: [], 'flakeguard+history': [] };
+  const cpu = { default: [], flakeguard: [], 'flakeguard+history': [], 'flakeguard+postgres': [] };
+  const server = values['skip-postgres'] ? null : await startPostgres();
   const run = async (root, fg, name) => {
     const command = [process.execPath, path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', ...(fg ? [`--reporter=${reporter}`] : [])];
     const [file, ...args] = GNU_TIME ? [GNU_TIME, '-o', timeFile, '-f', '%U %S', ...command] : command;
     const t0 = performance.now();
-    const result = await execa(file, args, { cwd: root, reject: false, stdin: 'ignore', env: { NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: '' } });
+    const pg = name === 'flakeguard+postgres' ? { FLAKEGUARD_HISTORY_URL: server.url } : {};
+    const result = await execa(file, args, { cwd: root, reject: false, stdin: 'ignore', env: { NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: '', ...pg } });
     const ms = performance.now() - t0;
     if (GNU_TIME && name) cpu[name].push(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1).split(' ').reduce((a, b) => a + Number(b) * 1000, 0));
     if (result.exitCode !== 0) throw new Error(`vitest exited ${result.exitCode}: ${String(result.stdout).slice(-1500)}`);
@@ -146,24 +149,32 @@ if (!values['skip-reporter']) {
   await run(plain, false);
   await run(plain, true);
   await run(withHistory, true);
-  const ratios = { vsDefault: [], vsNoHistory: [] };
+  const ratios = { vsDefault: [], vsNoHistory: [], pgVsDefault: [] };
   for (let round = 0; round < ROUNDS; round += 1) {
     const configs = [['default', plain, false], ['flakeguard', plain, true], ['flakeguard+history', withHistory, true]];
+    if (server) configs.push(['flakeguard+postgres', plain, true]);
     const order = round % 2 === 0 ? configs : [...configs].reverse();
     const ms = {};
     for (const [name, root, fg] of order) ms[name] = await run(root, fg, name);
     ratios.vsDefault.push(ms['flakeguard+history'] / ms.default);
     ratios.vsNoHistory.push(ms['flakeguard+history'] / ms.flakeguard);
-    out(`reporter round ${round + 1}/${ROUNDS}: default ${s(ms.default)}, flakeguard ${s(ms.flakeguard)}, flakeguard with history ${s(ms['flakeguard+history'])}`);
+    if (server) ratios.pgVsDefault.push(ms['flakeguard+postgres'] / ms.default);
+    out(
+      `reporter round ${round + 1}/${ROUNDS}: default ${s(ms.default)}, flakeguard ${s(ms.flakeguard)}, flakeguard with history ${s(ms['flakeguard+history'])}` +
+        (server ? `, with PostgreSQL history ${s(ms['flakeguard+postgres'])}` : ''),
+    );
   }
   const vd = median(ratios.vsDefault);
   out(`reporter with history on, median ratio to Vitest's default reporter alone: ${vd.toFixed(3)} (target <= 1.03) ${vd <= 1.03 ? 'OK' : 'OVER TARGET'}`);
   out(`reporter with history on, median ratio to the same reporter without history: ${median(ratios.vsNoHistory).toFixed(3)}`);
+  if (server) out(`reporter with PostgreSQL history (${server.engine}), median ratio to Vitest's default reporter alone: ${median(ratios.pgVsDefault).toFixed(3)}`);
   if (GNU_TIME) {
     const c = (name) => median(cpu[name]);
     out(`CPU time of the process tree (median): default ${s(c('default'))}, flakeguard ${s(c('flakeguard'))}, flakeguard with history ${s(c('flakeguard+history'))}`);
     out(`  CPU ratio, history on to default alone: ${(c('flakeguard+history') / c('default')).toFixed(3)}; to flakeguard without history: ${(c('flakeguard+history') / c('flakeguard')).toFixed(3)}`);
+    if (server) out(`  CPU with PostgreSQL history ${s(c('flakeguard+postgres'))}: ratio to default alone ${(c('flakeguard+postgres') / c('default')).toFixed(3)}`);
   }
+  await server?.stop();
   rmSync(plain, { recursive: true, force: true });
   rmSync(withHistory, { recursive: true, force: true });
 }

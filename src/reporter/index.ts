@@ -79,7 +79,8 @@ export default class FlakeguardReporter implements Reporter {
 
   private startHistory(): Promise<HistorySession | null> {
     const config = this.config;
-    if (!config || (config.history.kind === 'off' && !process.env['FLAKEGUARD_HISTORY_URL'])) return Promise.resolve(null);
+    // Watch mode re-runs a few files at a time: partial runs would read as runs of every test.
+    if (!config || this.vitest?.config.watch || (config.history.kind === 'off' && !process.env['FLAKEGUARD_HISTORY_URL'])) return Promise.resolve(null);
     const input = { root: this.root, records: this.recordsFolder(), history: config.history, env: process.env };
     return import('../io/history/reporter-history.js').then((m) => m.startHistorySession(input));
   }

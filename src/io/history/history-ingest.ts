@@ -23,8 +23,12 @@ const INSERT_RUN = `INSERT INTO flakeguard_runs
   VALUES ($1, $2::timestamptz, $3::timestamptz, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
   ON CONFLICT (run_id) DO NOTHING RETURNING id`;
 
+// Only the tests not stored yet (usually none): an anti-join probes the index more cheaply than
+// ON CONFLICT's attempted insert of each row; ON CONFLICT still settles a race with another writer.
 const INSERT_TESTS = `INSERT INTO flakeguard_tests (project, file, name)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`;
+  SELECT u.* FROM unnest($1::text[], $2::text[], $3::text[]) AS u (project, file, name)
+  WHERE NOT EXISTS (SELECT 1 FROM flakeguard_tests t WHERE t.project = u.project AND t.file = u.file AND t.name = u.name)
+  ON CONFLICT DO NOTHING`;
 
 const INSERT_RESULTS = `INSERT INTO flakeguard_results (test_id, run_id, state, duration_ms, retries, flaky, limit_ms, first_error)
   SELECT t.id, $1, u.state, u.duration_ms, u.retries, u.flaky, u.limit_ms, u.first_error
