@@ -52,7 +52,7 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-bench-history-'))
 const out = (line) => process.stdout.write(`${line}\n`);
 const s = (ms) => `${(ms / 1000).toFixed(2)}s`;
 
-/** Run `r` of RUNS, one a day up to today: 2% of tests retried once, 0.5% failed, one test creeping up. */
+/** Run `r` of RUNS, four a day up to now: 2% of tests retried once, 0.5% failed, one test creeping up. */
 function makeRecord(r) {
   const startedAt = new Date(NOW - (RUNS - 1 - r) * (DAY / 4)).toISOString();
   const tests = [];
@@ -103,9 +103,11 @@ async function ingestAll(label, target) {
   const perRun = median(times);
   out(`${label} ingest: ${RUNS} runs x ${TESTS} tests in ${s(total)}; per run median ${perRun.toFixed(1)} ms, last 10% ${median(times.slice(-Math.ceil(RUNS / 10))).toFixed(1)} ms`);
   out(`  ratio to writing the run record (${(writeMs / RUNS).toFixed(1)} ms a run): ${(perRun / (writeMs / RUNS)).toFixed(2)}`);
-  const query = { since: new Date(NOW - 90 * DAY).toISOString().slice(0, 10), branch: null, test: null, file: null, top: 10 };
+  // The window covers every stored run (four runs a day).
+  const cutoffMs = NOW - (RUNS / 4 + 1) * DAY;
+  const query = { since: new Date(cutoffMs).toISOString().slice(0, 10), branch: null, test: null, file: null, top: 10 };
   const q0 = performance.now();
-  const report = computeHistoryReport(await readHistoryInput(store, { cutoffMs: NOW - 90 * DAY, branch: null, test: null, file: null }, query));
+  const report = computeHistoryReport(await readHistoryInput(store, { cutoffMs, branch: null, test: null, file: null }, query));
   const queryMs = performance.now() - q0;
   const crossing = report.tests.find((t) => t.name === 'group > case 0');
   out(`${label} default query over ${report.runs} runs: ${s(queryMs)} (${report.tests.length} tests listed; the creeping test: ${crossing?.durationMs?.median ?? '?'} ms median, +${crossing?.trendMsPerDay ?? '?'} ms a day, crosses in ${crossing?.daysToLimit ?? '?'} days)`);
