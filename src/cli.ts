@@ -17,6 +17,7 @@ Usage:
   flakeguard history [--test <name>] [--file <path>] [--branch <b>] [--since 30d]
                      [--json | --markdown <file>] [--html <file>]
   flakeguard history ingest <run record or folder>... | history prune --keep 90d
+  flakeguard quarantine add|list|check|remove [options]
   flakeguard init [--root <dir>]
 
 The reporter: add 'flakeguard/reporter' to the reporters in your Vitest config.
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   gate: async () => (await import('./commands/gate/gate-command.js')).runGateCommand,
   triage: async () => (await import('./commands/triage/triage-command.js')).runTriageCommand,
   allowances: async () => (await import('./commands/allowances/allowances-command.js')).runAllowancesCommand,
+  quarantine: async () => (await import('./commands/quarantine/quarantine-command.js')).runQuarantineCommand,
   init: async () => (await import('./commands/init/init-command.js')).runInitCommand,
   history: async () => (await import('./commands/history/history-command.js')).runHistoryCommand,
 };
