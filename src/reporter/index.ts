@@ -25,6 +25,11 @@ import { observeRun, observeUnhandledError, toRelative } from './observe.js';
 import { toStartupError } from './startup-error.js';
 import { findTestPlaces, withPlaces, type TestPlace } from './test-lines.js';
 import { testKey } from '../core/test-id.js';
+import { quarantinedFailures } from '../core/budget/budget-text.js';
+import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
+
+/** How many recent runs the quarantine block counts failures over. */
+const QUARANTINE_HISTORY_WINDOW = 20;
 
 /** Environment variable that redirects run records to another folder (absolute or root-relative). */
 export const RECORDS_ENV = 'FLAKEGUARD_RECORDS';
@@ -111,6 +116,16 @@ export default class FlakeguardReporter implements Reporter {
       const places = await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>());
       if (places.size > 0) report = compute(withPlaces(observed.tests, places));
     }
+    let historyError: unknown = null;
+    const history = await run.history.catch((error: unknown) => {
+      historyError = error;
+      return null;
+    });
+    const excused = quarantinedFailures(report);
+    if (history && excused.length > 0) {
+      const recent = await history.recentFailures(excused.map((q) => ({ file: q.file, name: q.name })), QUARANTINE_HISTORY_WINDOW);
+      report = withRecentFailures(report, recent, (q) => testKey(q.file, q.name));
+    }
     const watch = vitest.config.watch;
     if (report.verdict.failedByFlakeguard && !watch && !vitestExitCode) process.exitCode = 1;
     // The one case flakeguard lowers Vitest's code: every failure was a test under an applying
@@ -154,7 +169,7 @@ export default class FlakeguardReporter implements Reporter {
     } catch (error) {
       err.push(`flakeguard: could not write the run record under ${this.recordsFolder()}: ${(error as Error).message}`);
     }
-    const history = await run.history.catch((error: unknown) => ({ finish: async () => ({ out: [], err: [`flakeguard: warning: history unavailable: ${String(error)}`] }) }));
+    if (historyError !== null) err.push(`flakeguard: warning: history unavailable: ${String(historyError)}`);
     if (history) {
       const lines = await history.finish(record, written === null ? null : toRelative(root, written));
       out.push(...lines.out);
