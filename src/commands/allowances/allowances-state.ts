@@ -11,7 +11,8 @@ import { loadAllowanceStore, type AllowanceStore } from '../../io/files/allowanc
 import { loadConfig } from '../../io/files/config-file.js';
 import { gitRenamesSince } from '../../io/git/git-renames.js';
 import { listRunRecords, readRunRecord } from '../../io/files/run-record-file.js';
-import { findTestFiles, readSourceTests } from '../../io/files/source-files.js';
+import { readSourceTests } from '../../io/files/source-files.js';
+import { listTestFilePaths } from '../../io/vitest/list-test-files.js';
 
 export interface AllowanceState {
   readonly root: string;
@@ -30,7 +31,7 @@ export const today = (): string => systemClock.today();
 export async function gatherAllowanceState(cwd: string): Promise<AllowanceState> {
   const { config, root } = loadConfig(cwd);
   const store = loadAllowanceStore(root, config.allowances);
-  const files = new Set([...findTestFiles(root), ...store.allowances.map((a) => a.file)]);
+  const files = new Set([...(await listTestFilePaths(root)), ...store.allowances.map((a) => a.file)]);
   const read = readSourceTests(root, files);
   const universe = buildUniverse([], read.tests);
   const day = today();

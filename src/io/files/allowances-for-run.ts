@@ -60,8 +60,9 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
   if (!allExact(resolutions)) {
     // Loaded only here: the parser costs ~200 ms of CPU and ~20 MiB, paid only when an allowance
     // does not match its test by file and name.
-    const { findTestFiles, readSourceTests } = await import('./source-files.js');
-    const files = new Set([...tests.map((t) => t.file), ...findTestFiles(root), ...store.allowances.map((a) => a.file)]);
+    const { readSourceTests } = await import('./source-files.js');
+    const { listTestFilePaths } = await import('../vitest/list-test-files.js');
+    const files = new Set([...tests.map((t) => t.file), ...(await listTestFilePaths(root)), ...store.allowances.map((a) => a.file)]);
     const sources = readSourceTests(root, files);
     // Only files this run or an allowance names: a broken fixture elsewhere is not our business.
     const named = new Set([...tests.map((t) => t.file), ...store.allowances.map((a) => a.file)]);
