@@ -35,8 +35,11 @@ export interface Config {
   readonly triage: { readonly patterns: readonly PatternRule[] };
 }
 
+/** The test budget when flakeguard.yaml names none, or names neither this platform nor `default`. */
+export const DEFAULT_TEST_BUDGET_MS = 5000;
+
 export const DEFAULT_CONFIG: Config = {
-  budget: { test: { kind: 'single', value: 5000 }, file: null, warnAt: 0.8 },
+  budget: { test: { kind: 'single', value: DEFAULT_TEST_BUDGET_MS }, file: null, warnAt: 0.8 },
   allowances: 'allowances',
   records: '.flakeguard/runs',
   triage: { patterns: [] },

@@ -2,6 +2,7 @@
  * What the terminal can show: colour only when stdout is a TTY, off with NO_COLOR, on with
  * FORCE_COLOR; live progress only on a TTY outside CI.
  */
+import type { TextStyle } from '../core/text-style.js';
 import { styleText } from 'node:util';
 
 export interface Screen {
@@ -18,7 +19,7 @@ export function detectScreen(stream: NodeJS.WriteStream = process.stdout, env = 
   return { color: env['NO_COLOR'] !== undefined && !forced ? false : color, live: tty && !ci, columns: stream.columns ?? 100 };
 }
 
-export type Style = 'red' | 'green' | 'yellow' | 'dim' | 'bold' | 'cyan';
+export type Style = TextStyle;
 
 export function paint(screen: Pick<Screen, 'color'>, style: Style, text: string): string {
   return screen.color ? styleText(style, text) : text;

@@ -4,7 +4,6 @@
  * interrupted. Results to stdout (table, or --json), progress and diagnostics to stderr.
  */
 import path from 'node:path';
-import { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import { interruptedError } from '../../core/errors.js';
 import { systemClock } from '../../io/clock.js';

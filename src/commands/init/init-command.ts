@@ -3,12 +3,13 @@
  * reporters line to add (it never edits the user's Vitest config), and suggests a budget from the
  * newest run record when there is one.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { computeBudgetSuggestion, formatBudgetSuggestion } from '../../core/budget/budget-suggestion.js';
 import { renderConfigTemplate, REPORTERS_LINE } from '../../core/config-template.js';
-import { DEFAULT_CONFIG } from '../../core/config.js';
+import { DEFAULT_CONFIG, DEFAULT_TEST_BUDGET_MS } from '../../core/config.js';
+import { listRunRecords, readRunRecord } from '../../io/files/run-record-file.js';
 import { serializeDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
@@ -19,16 +20,12 @@ const HELP = `flakeguard init [--root <dir>]
 Creates flakeguard.yaml (every key commented) and the allowances/ folder in the project root, and
 prints the reporters line to add to your Vitest config. Existing files are never overwritten.`;
 
-function newestRecordDurations(recordsDir: string): number[] | null {
-  if (!existsSync(recordsDir)) return null;
-  const newest = readdirSync(recordsDir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => path.join(recordsDir, f))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+/** Durations of the passed tests in the newest run record, or null when there is none readable. */
+function newestRecordDurations(root: string): number[] | null {
+  const newest = listRunRecords(root, DEFAULT_CONFIG.records).at(-1);
   if (newest === undefined) return null;
   try {
-    const record = JSON.parse(readFileSync(newest, 'utf8')) as { tests?: { durationMs?: unknown; state?: unknown }[] };
-    return (record.tests ?? []).flatMap((t) => (typeof t.durationMs === 'number' && t.state === 'passed' ? [t.durationMs] : []));
+    return readRunRecord(newest).tests.flatMap((t) => (t.durationMs !== null && t.state === 'passed' ? [t.durationMs] : []));
   } catch {
     return null;
   }
@@ -48,12 +45,12 @@ export async function runInitCommand(args: string[]): Promise<number> {
   const root = path.resolve(values.root ?? process.cwd());
   if (!existsSync(root)) throw new FlakeguardError('USAGE', `--root ${root} does not exist; pass the folder that holds your Vitest config`);
   const lines: string[] = [];
-  const suggestion = computeBudgetSuggestion(newestRecordDurations(path.join(root, DEFAULT_CONFIG.records)) ?? []);
+  const suggestion = computeBudgetSuggestion(newestRecordDurations(root) ?? []);
   const configPath = path.join(root, CONFIG_FILE);
   if (existsSync(configPath)) {
     lines.push(`${CONFIG_FILE} already exists; left as it is.`);
   } else {
-    const budget = suggestion && suggestion.suggestedTestBudgetMs > 5000 ? serializeDuration(suggestion.suggestedTestBudgetMs) : '5s';
+    const budget = suggestion && suggestion.suggestedTestBudgetMs > DEFAULT_TEST_BUDGET_MS ? serializeDuration(suggestion.suggestedTestBudgetMs) : serializeDuration(DEFAULT_TEST_BUDGET_MS);
     writeFileAtomic(configPath, renderConfigTemplate(budget));
     lines.push(`Created ${CONFIG_FILE} (every key commented; test budget ${budget}).`);
   }

@@ -3,6 +3,7 @@
  * with figures, how to add an allowance, near-budget warnings, flaky tests with their first error,
  * the other reasons a run is red, and a last line that says why. Pure.
  */
+import type { Paint } from '../text-style.js';
 import type { BudgetReport } from './budget-report.js';
 import {
   formatAllowanceCommand,
@@ -16,10 +17,9 @@ import {
   oneLine,
 } from './budget-text.js';
 
-export type ReportStyle = 'red' | 'green' | 'yellow' | 'dim' | 'bold' | 'cyan';
 
 export interface ReportScreen {
-  readonly paint: (style: ReportStyle, text: string) => string;
+  readonly paint: Paint;
 }
 
 export const PLAIN_SCREEN: ReportScreen = { paint: (_style, text) => text };

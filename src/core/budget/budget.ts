@@ -3,7 +3,7 @@
  * applies, else the configured budget. Pure: config and platform in, limit out.
  */
 import type { Config } from '../config.js';
-import { DEFAULT_CONFIG } from '../config.js';
+import { DEFAULT_TEST_BUDGET_MS } from '../config.js';
 import { resolvePlatformValue, type PlatformValue } from '../platform-value.js';
 import type { BudgetStatus, LimitSource } from '../record/run-record.js';
 
@@ -37,8 +37,7 @@ export interface TestLimitInput {
   readonly allowance?: RunAllowance | undefined;
 }
 
-const BUILT_IN_TEST_MS =
-  DEFAULT_CONFIG.budget.test.kind === 'single' ? DEFAULT_CONFIG.budget.test.value : 5000;
+const BUILT_IN_TEST_MS = DEFAULT_TEST_BUDGET_MS;
 
 export function resolveTestLimit({ config, platform, allowance }: TestLimitInput): TestLimit {
   if (allowance) {

@@ -5,6 +5,7 @@
  */
 import { max, median } from 'simple-statistics';
 import { failureRateUpperBound, type FailureRateBound } from './failure-rate.js';
+import { formatDuration } from '../duration.js';
 
 export type GateVerdict = 'stable' | 'flaky' | 'failing' | 'order-dependent' | 'over-budget' | 'near-budget';
 
@@ -77,7 +78,7 @@ export interface GateTestResult {
 }
 
 const count = (tries: readonly GateTry[]): TryCount => ({ passes: tries.filter((t) => t.state === 'passed').length, runs: tries.length });
-const ms = (v: number): string => (v >= 1000 ? `${(v / 1000).toFixed(2)}s` : `${Math.round(v)}ms`);
+const ms = formatDuration;
 
 export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   const { tries, limit, warnAt } = input;

@@ -5,8 +5,9 @@
 import type { BudgetReport } from '../budget/budget-report.js';
 import { causeKinds } from './run-verdict.js';
 import { formatVerdictLine } from '../budget/budget-text.js';
-import { RUN_RECORD_VERSION, type ExitReason, type RecordedFile, type RecordedTest, type RunRecord } from './run-record.js';
+import { RUN_RECORD_VERSION, type RecordedFile, type RecordedTest, type RunRecord } from './run-record.js';
 import { resolvePlatformValue } from '../platform-value.js';
+import { resolveTestLimit } from '../budget/budget.js';
 import type { Config } from '../config.js';
 
 /** What the reporter knows about the run besides the budget report: the record's run-level fields. */
@@ -77,7 +78,7 @@ export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pi
     exitCode: facts.exitCode,
     unhandledErrors: report.unhandledErrors,
     budget: {
-      testMs: resolvePlatformValue(config.budget.test, facts.platform)?.value ?? 5000,
+      testMs: resolveTestLimit({ config, platform: facts.platform }).limitMs,
       fileMs: file?.value ?? null,
       warnAt: config.budget.warnAt,
     },

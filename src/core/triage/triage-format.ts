@@ -2,10 +2,11 @@
  * A TriageReport as terminal text, Markdown (a CI job summary) and the versioned JSON document.
  * Pure: colour is a function the CLI passes (identity when colour is off).
  */
+import { plainText, type Paint } from '../text-style.js';
 import type { FindingClass } from '../config.js';
 import type { Finding, TriageReport } from './triage-types.js';
 
-export type Paint = (style: 'red' | 'green' | 'yellow' | 'dim' | 'bold' | 'cyan', text: string) => string;
+export type { Paint };
 
 const CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
@@ -23,7 +24,7 @@ function measuredLabel(f: Finding): string {
   return f.measured ? 'measured' : 'inferred';
 }
 
-export function formatTriage(report: TriageReport, paint: Paint = (_s, t) => t): string {
+export function formatTriage(report: TriageReport, paint: Paint = plainText): string {
   const out: string[] = [];
   const verdict = report.verdict === 'red' ? paint('red', 'red') : paint('green', 'green');
   const exit = report.exitCode === null ? '' : ` (exit code ${report.exitCode})`;

@@ -2,37 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
-import { buildRunRecord, makeRunId, type RunFacts } from '../../../src/core/record/run-record-build.js';
+import type { RunRecord } from '../../../src/core/record/run-record.js';
 import { isFlakeguardError } from '../../../src/core/errors.js';
 import { listRunRecords, readRunRecord, writeRunRecord } from '../../../src/io/files/run-record-file.js';
-import { makeConfig, makeFile, makeInput, makeTest } from '../../core/budget/budget-factories.js';
+import { makeRecord } from '../../core/record/record-factories.js';
 
-const FACTS: RunFacts = {
-  runId: makeRunId('2026-11-30T15:55:45.123Z', 'abc123', null, false),
-  startedAt: '2026-11-30T15:55:45.123Z',
-  endedAt: '2026-11-30T15:56:45.123Z',
-  root: '/project',
-  platform: 'linux',
-  arch: 'x64',
-  cpus: 2,
-  loadavgStart: [1, 1, 1],
-  loadavgEnd: [2, 1, 1],
-  nodeVersion: 'v20.20.2',
-  vitestVersion: '4.1.12',
-  git: { commit: 'a'.repeat(40), dirty: false },
-  shard: null,
-  merged: false,
-  watch: false,
-  exitReason: 'passed',
-  vitestExitCode: null,
-  exitCode: 1,
-};
-
-function sampleRecord() {
-  const report = computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5310.456 }), makeTest({ name: 'quick', durationMs: 3 })], files: [makeFile()] }));
-  return buildRunRecord(report, FACTS, makeConfig());
-}
+const sampleRecord = (): RunRecord => makeRecord();
 
 function errorOf(fn: () => unknown): string {
   try {
