@@ -63,7 +63,9 @@ async function runSelectedGate(
   if (parsed.shard !== null) {
     process.stderr.write(`flakeguard gate: shard ${parsed.shard.index}/${parsed.shard.count}: ${selection.selected.length} of ${whole.selected.length} selected tests\n`);
   }
-  const progress = createGateProgress(detectScreen(process.stderr), selection.selected.length, parsed.workers);
+  // One line per test and Vitest project it runs in.
+  const runCount = selection.selected.reduce((n, s) => n + (selection.projectsOf.get(s.test.file)?.length ?? 1), 0);
+  const progress = createGateProgress(detectScreen(process.stderr), runCount, parsed.workers);
   const step = (text: string): void => progress.step(text);
   const affected = selection.selected.filter((s) => s.kind === 'affected').length;
   const changedCount = selection.selected.length - affected;

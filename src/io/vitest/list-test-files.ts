@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
-import type { ListJob, ListResult } from './vitest-list-child.js';
+import type { ListJob, ListResult, ListStartError } from './vitest-list-child.js';
 import { builtFile } from './vitest-runs.js';
 import { DEFAULT_SETUP, type VitestSetup } from './vitest-setup.js';
 
@@ -59,7 +59,10 @@ export async function listTestFiles(options: ListOptions): Promise<TestFileList>
       const tail = String(result.stderr).trim().split('\n').slice(-8).join('\n');
       throw new FlakeguardError('VITEST', `Vitest could not list the test files of ${root} (exit ${result.exitCode ?? result.signal}):\n${tail}\nRun npx vitest list --filesOnly to see the problem.`);
     }
-    const listed = JSON.parse(readFileSync(job.resultFile, 'utf8')) as ListResult;
+    const listed = JSON.parse(readFileSync(job.resultFile, 'utf8')) as ListResult | ListStartError;
+    if ('startError' in listed) {
+      throw new FlakeguardError('VITEST', `Vitest could not start in ${root}: ${(listed.startError.split('\n')[0] ?? '').replace(/\.$/, '')}; check the Vitest config${(options.setup?.projects.length ?? 0) > 0 ? ' and the --project names' : ''} (npx vitest list --filesOnly shows the same error)`);
+    }
     const rel = (f: string): string => toPosix(path.relative(root, f));
     return {
       vitestVersion: listed.vitestVersion,

@@ -17,6 +17,11 @@ export interface ListJob {
   readonly resultFile: string;
 }
 
+/** Vitest could not start (bad config, no matching --project): its message, for the parent to print. */
+export interface ListStartError {
+  readonly startError: string;
+}
+
 export interface ListResult {
   readonly vitestVersion: string;
   readonly projects: readonly string[];
@@ -28,7 +33,14 @@ export interface ListResult {
 async function main(jobFile: string): Promise<void> {
   const job = JSON.parse(readFileSync(jobFile, 'utf8')) as ListJob;
   const { api, version } = await loadProjectVitest(job.root);
-  const vitest = await api.createVitest('test', { ...setupOptions(job.root, job.setup), watch: false, reporters: [], passWithNoTests: true, coverage: { enabled: false } });
+  let vitest;
+  try {
+    vitest = await api.createVitest('test', { ...setupOptions(job.root, job.setup), watch: false, reporters: [], passWithNoTests: true, coverage: { enabled: false } });
+  } catch (error) {
+    const startError: ListStartError = { startError: (error as Error)?.message ?? String(error) };
+    writeFileSync(job.resultFile, JSON.stringify(startError));
+    return;
+  }
   try {
     const specs = (await vitest.globTestSpecifications()).filter((s) => s.pool !== 'typescript');
     const files = specs.map((s) => ({ file: s.moduleId, project: s.project.name }));
