@@ -47,11 +47,13 @@ function readTests(text: string, file: string): SourceTest[] {
 }
 
 export async function selectGateTests(root: string, sha: string, options: { readonly setup: VitestSetup; readonly affected: boolean; readonly signal?: AbortSignal }): Promise<GateSelection> {
-  const changedAll = await listChangedFiles(root, sha);
   const exists = (f: string): boolean => existsSync(path.join(root, f));
-  // One Vitest for both questions: which files are tests, and (--affected) which import what changed.
-  const asked = options.affected ? changedAll.filter(exists) : [];
-  const listed = await listTestFiles({ root, setup: options.setup, affectedBy: asked, ...(options.signal ? { signal: options.signal } : {}) });
+  const signal = options.signal ? { signal: options.signal } : {};
+  // One Vitest start for both questions: which files are tests, and (--affected) which import what
+  // changed. Without --affected it needs no diff, so git and Vitest work at the same time.
+  const [changedAll, listed] = options.affected
+    ? await listChangedFiles(root, sha).then(async (all) => [all, await listTestFiles({ root, setup: options.setup, affectedBy: all.filter(exists), ...signal })] as const)
+    : await Promise.all([listChangedFiles(root, sha), listTestFiles({ root, setup: options.setup, ...signal })]);
   const testFiles = new Set(listed.files.map((f) => f.file));
   const endings = new Set([...testFiles].map(doubleExtension));
   const changed = changedAll.filter((f) => testFiles.has(f) || (!exists(f) && endings.has(doubleExtension(f))));

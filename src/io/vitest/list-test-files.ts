@@ -9,7 +9,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
+import { findTestFiles } from '../files/source-files.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
+import { resolveProjectVitest } from './resolve-vitest.js';
 import type { ListJob, ListResult, ListStartError } from './vitest-list-child.js';
 import { builtFile } from './vitest-runs.js';
 import { DEFAULT_SETUP, type VitestSetup } from './vitest-setup.js';
@@ -76,8 +78,17 @@ export async function listTestFiles(options: ListOptions): Promise<TestFileList>
   }
 }
 
-/** Just the test file paths (relative, `/`, each once): the allowance test list. */
+/**
+ * Just the test file paths (relative, `/`, each once): the allowance test list. A folder with no
+ * Vitest installed has no config to ask: there, the files Vitest's default include would take.
+ */
 export async function listTestFilePaths(root: string, setup?: VitestSetup): Promise<string[]> {
+  try {
+    resolveProjectVitest(root);
+  } catch (error) {
+    if (error instanceof FlakeguardError && error.code === 'VITEST') return findTestFiles(root);
+    throw error;
+  }
   const listed = await listTestFiles({ root, ...(setup ? { setup } : {}) });
   return [...new Set(listed.files.map((f) => f.file))];
 }
