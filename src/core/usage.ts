@@ -52,7 +52,7 @@ function optionLabel(name: string, spec: OptionSpec): string {
 export function formatUsage(usage: UsageText, width = 100): string {
   const labels = Object.entries(usage.options).map(([name, spec]) => [optionLabel(name, spec), spec.help] as const);
   const column = Math.min(28, Math.max(0, ...labels.map(([label]) => label.length)) + 2);
-  const lines: string[] = [...usage.synopsis, '', usage.summary, '', 'Options:'];
+  const lines: string[] = [...usage.synopsis, '', ...wrap(usage.summary, width), '', 'Options:'];
   for (const [label, help] of labels) {
     const pad = label.length + 2 > column ? `\n${' '.repeat(column + 2)}` : ' '.repeat(column - label.length);
     lines.push(`  ${label}${pad}${wrap(help, width - column - 2).join(`\n${' '.repeat(column + 2)}`)}`);

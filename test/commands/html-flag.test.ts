@@ -30,7 +30,7 @@ describe('--html', () => {
     fixture = await createFixture({ files: { 'notafolder': 'x' } });
     const report = JSON.stringify({ numTotalTests: 0, success: true, testResults: [] });
     fixture.write('report.json', report);
-    const triage = await fixture.flakeguard(['triage', '--report', 'report.json', '--html', 'notafolder/triage.html']);
+    const triage = await fixture.flakeguard(['triage', '--report', 'report.json', '--exit-code', '0', '--html', 'notafolder/triage.html']);
     expect(triage.exitCode, triage.output).toBe(2);
     expect(triage.stderr).toContain('--html');
   });

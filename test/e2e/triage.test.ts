@@ -80,7 +80,7 @@ describe('flakeguard triage', () => {
   it('exits 2 when no input can be read, and on bad flags', async () => {
     const missing = await fx.flakeguard(['triage', '--report', 'out/none.json']);
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain('no input could be read: out/none.json does not exist');
+    expect(missing.stderr).toContain('--report out/none.json: does not exist');
     const none = await fx.flakeguard(['triage']);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain('no inputs: pass --record, --report, --junit or --log');

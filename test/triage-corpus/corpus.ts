@@ -5,7 +5,7 @@
  * stdout and stderr interleaved, the exit code of the failing step), then Vitest writes its JSON
  * report and JUnit XML, and the flakeguard reporter its run record when the case uses it.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { FindingClass } from '../../src/core/config.js';
@@ -43,6 +43,16 @@ export interface CorpusCase {
   readonly triageArgs?: readonly string[];
   /** Inputs given to triage; all of them unless said otherwise. */
   readonly inputs?: readonly ('record' | 'report' | 'junit' | 'log' | 'exit')[];
+  /** The project's folder inside the fixture (a workspace package); Vitest runs there and triage gets `--root <project>`. */
+  readonly project?: string;
+  /** The Vitest config's file name in the project (default vitest.config.ts). */
+  readonly configFile?: string;
+  /**
+   * How the project's Vitest is installed: 'hoisted' (default: one node_modules at the fixture's
+   * root, as a workspace hoists it) or 'pnpm' (the project's node_modules/vitest links into
+   * node_modules/.pnpm, nothing at the root).
+   */
+  readonly layout?: 'hoisted' | 'pnpm';
   readonly labels: readonly Label[];
   /**
    * Labels when the installed Vitest is 5.x, for a case whose inputs say more there (JUnit with
@@ -52,7 +62,8 @@ export interface CorpusCase {
 }
 
 /** Major version of the Vitest the corpus runs (the repo's node_modules: 4.1.12, or 5.x in .ci/vitest5). */
-export const VITEST_MAJOR = Number((JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version.split('.')[0]);
+export const VITEST_VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version;
+export const VITEST_MAJOR = Number(VITEST_VERSION.split('.')[0]);
 
 export function labelsFor(c: CorpusCase): readonly Label[] {
   return VITEST_MAJOR >= 5 && c.labelsV5 ? c.labelsV5 : c.labels;
@@ -83,15 +94,32 @@ function baseEnv(colors: boolean): Record<string, string> {
   return { ...env, PATH, CI: 'true', ...(colors ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) };
 }
 
+/** The case's files, with its Vitest config in the project folder. */
+export function caseFiles(c: CorpusCase): Record<string, string> {
+  const project = c.project ?? '.';
+  return { ...c.files, [path.posix.join(project, c.configFile ?? 'vitest.config.ts')]: c.vitestConfig ?? generatedConfig(c) };
+}
+
+/** A pnpm install of the project's Vitest: node_modules/vitest links into node_modules/.pnpm; no node_modules at the fixture's root. */
+export function installPnpmLayout(fx: Fixture, project: string): void {
+  unlinkSync(path.join(fx.root, 'node_modules'));
+  const store = path.join(fx.root, project, 'node_modules/.pnpm/vitest@4.1.12/node_modules');
+  mkdirSync(store, { recursive: true });
+  symlinkSync(path.join(REPO_ROOT, 'node_modules/vitest'), path.join(store, 'vitest'), 'dir');
+  symlinkSync('.pnpm/vitest@4.1.12/node_modules/vitest', path.join(fx.root, project, 'node_modules/vitest'), 'dir');
+}
+
 /** Runs the case's CI steps in the fixture and returns the paths of what the run left. */
 export async function buildRun(c: CorpusCase, fx: Fixture): Promise<BuiltRun> {
   const env = baseEnv(c.colors === true);
+  const cwd = path.join(fx.root, c.project ?? '.');
+  if (c.layout === 'pnpm') installPnpmLayout(fx, c.project ?? '.');
   const logParts: string[] = [];
   let exitCode = 0;
   let vitestRan = false;
   for (const step of c.before ?? []) {
     logParts.push(`##[group]Run ${step}\n`);
-    const r = await execa('sh', ['-c', step], { cwd: fx.root, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
+    const r = await execa('sh', ['-c', step], { cwd, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
     logParts.push(`${String(r.all ?? '')}\n`);
     if (r.exitCode !== 0) {
       exitCode = r.exitCode ?? 1;
@@ -103,34 +131,34 @@ export async function buildRun(c: CorpusCase, fx: Fixture): Promise<BuiltRun> {
     vitestRan = true;
     const vitest = path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
     logParts.push('##[group]Run npx vitest run\n');
-    const r = await execa(process.execPath, [vitest, 'run', ...(c.vitestArgs ?? [])], { cwd: fx.root, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
+    const r = await execa(process.execPath, [vitest, 'run', ...(c.vitestArgs ?? [])], { cwd, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
     logParts.push(`${String(r.all ?? '')}\n`);
     exitCode = r.exitCode ?? 1;
     if (exitCode !== 0) logParts.push(`##[error]Process completed with exit code ${exitCode}.\n`);
   }
-  const log = path.join(fx.root, 'out/ci.log');
-  fx.write('out/ci.log', logParts.join(''));
-  const report = path.join(fx.root, 'out/report.json');
+  const log = path.join(cwd, 'out/ci.log');
+  fx.write(path.relative(fx.root, log), logParts.join(''));
+  const report = path.join(cwd, 'out/report.json');
   if (c.truncateReport && existsSync(report)) {
     const text = readFileSync(report);
     const at = text.indexOf(c.truncateReport.after);
     if (at === -1) throw new Error(`${c.id}: marker ${c.truncateReport.after} not in the report`);
     writeFileSync(report, text.subarray(0, at + c.truncateReport.extra));
   }
-  const junit = path.join(fx.root, 'out/junit.xml');
+  const junit = path.join(cwd, 'out/junit.xml');
   return {
     exitCode,
     log,
     // A job uploads the report path it configured; when Vitest never started there is none.
     report: existsSync(report) || vitestRan ? report : null,
     junit: existsSync(junit) ? junit : null,
-    records: listRunRecords(fx.root, '.flakeguard/runs'),
+    records: listRunRecords(cwd, '.flakeguard/runs'),
   };
 }
 
 export function triageArgs(c: CorpusCase, run: BuiltRun): string[] {
   const want = new Set(c.inputs ?? ['record', 'report', 'junit', 'log', 'exit']);
-  const args = ['triage', '--json', '--root', '.'];
+  const args = ['triage', '--json', '--root', c.project ?? '.'];
   if (want.has('record')) for (const r of run.records) args.push('--record', r);
   if (want.has('report') && run.report) args.push('--report', run.report);
   if (want.has('junit') && run.junit) args.push('--junit', run.junit);
@@ -158,4 +186,46 @@ export function scoreLabels(labels: readonly Label[], findings: readonly JsonFin
     else left.splice(i, 1);
   }
   return { missed, extra: left };
+}
+
+export interface ClassScore {
+  readonly class: FindingClass;
+  /** Labels matched by a finding of this class. */
+  readonly truePositives: number;
+  /** Findings of this class that no label asked for. */
+  readonly falsePositives: number;
+  /** Labels of this class that no finding matched. */
+  readonly falseNegatives: number;
+}
+
+const SCORED_CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
+
+/** Per-class precision and recall over the corpus: a label counts as found only when its own finding matched it (class, file, test, measured, rule). */
+export function scoreClasses(cases: readonly { readonly labels: readonly Label[]; readonly findings: readonly JsonFinding[] }[]): ClassScore[] {
+  return SCORED_CLASSES.map((cls) => {
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (const c of cases) {
+      const { missed, extra } = scoreLabels(c.labels, c.findings);
+      const labelled = c.labels.filter((l) => l.class === cls).length;
+      const missedHere = missed.filter((l) => l.class === cls).length;
+      tp += labelled - missedHere;
+      fn += missedHere;
+      fp += extra.filter((f) => f.class === cls).length;
+    }
+    return { class: cls, truePositives: tp, falsePositives: fp, falseNegatives: fn };
+  });
+}
+
+const percent = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
+
+export function formatClassScores(scores: readonly ClassScore[], title: string): string {
+  const all = scores.reduce((a, s) => ({ tp: a.tp + s.truePositives, fp: a.fp + s.falsePositives, fn: a.fn + s.falseNegatives }), { tp: 0, fp: 0, fn: 0 });
+  const rows = [
+    ...scores.map((s) => [s.class, s.truePositives, s.falsePositives, s.falseNegatives, percent(s.truePositives, s.truePositives + s.falsePositives), percent(s.truePositives, s.truePositives + s.falseNegatives)]),
+    ['all', all.tp, all.fp, all.fn, percent(all.tp, all.tp + all.fp), percent(all.tp, all.tp + all.fn)],
+  ];
+  const lines = [`${title}`, '| class | found | extra | missed | precision | recall |', '|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  return `${lines.join('\n')}\n`;
 }

@@ -5,7 +5,6 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { computeBudgetSuggestion, formatBudgetSuggestion } from '../../core/budget/budget-suggestion.js';
 import { renderConfigTemplate, REPORTERS_LINE } from '../../core/config-template.js';
 import { DEFAULT_CONFIG, DEFAULT_TEST_BUDGET_MS } from '../../core/config.js';
@@ -14,11 +13,20 @@ import { serializeDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { CONFIG_FILE } from '../../io/files/config-file.js';
+import type { UsageText } from '../../core/usage.js';
+import { parseCommandArgs } from '../command-args.js';
 
-const HELP = `flakeguard init [--root <dir>]
-
-Creates flakeguard.yaml (every key commented) and the allowances/ folder in the project root, and
-prints the reporters line to add to your Vitest config. Existing files are never overwritten.`;
+export const INIT_USAGE = {
+  synopsis: ['flakeguard init [--root <dir>]'],
+  summary:
+    'Creates flakeguard.yaml (every key commented) and the allowances/ folder in the project root, and prints the reporters line to add to your Vitest config. Existing files are never overwritten.',
+  options: {
+    root: { type: 'string', value: '<dir>', help: 'the project folder (default: the current folder)' },
+    help: { type: 'boolean', short: 'h', help: 'print this help' },
+  },
+  exit: '0 done, 2 could not run.',
+  docs: 'README.md "Quick start in your project"',
+} as const satisfies UsageText;
 
 /** Durations of the passed tests in the newest run record, or null when there is none readable. */
 function newestRecordDurations(root: string): number[] | null {
@@ -32,16 +40,9 @@ function newestRecordDurations(root: string): number[] | null {
 }
 
 export async function runInitCommand(args: string[]): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args, options: { root: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (error) {
-    throw new FlakeguardError('USAGE', `${(error as Error).message}\n${HELP}`);
-  }
-  if (values.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs('flakeguard init', INIT_USAGE, args);
+  if (parsed === 'help') return 0;
+  const { values } = parsed;
   const root = path.resolve(values.root ?? process.cwd());
   if (!existsSync(root)) throw new FlakeguardError('USAGE', `--root ${root} does not exist; pass the folder that holds your Vitest config`);
   const lines: string[] = [];

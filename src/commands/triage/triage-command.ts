@@ -2,17 +2,16 @@
  * `flakeguard triage`: sorts every failure of a red run into infrastructure, escape, flake or
  * budget, with evidence and an action. Gathers inputs (src/io/files/triage-inputs.ts), optionally
  * re-runs the failures in the checkout, computes (src/core/triage/triage.ts) and prints.
- * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read.
+ * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read, 130 interrupted.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
-import { resolvePlatformValue } from '../../core/platform-value.js';
 import { computeTriage } from '../../core/triage/triage.js';
+import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
 import { formatTriage, formatTriageMarkdown, toTriageJson } from '../../core/triage/triage-format.js';
-import type { TriageBudget } from '../../core/triage/triage-budget.js';
 import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
 import { renderTriageHtml } from '../../core/html/html-triage.js';
@@ -21,27 +20,14 @@ import { loadConfig } from '../../io/files/config-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { listRunRecords } from '../../io/files/run-record-file.js';
 import { gatherTriageInputs } from '../../io/files/triage-inputs.js';
+import type { LimitSettings } from '../../io/files/triage-limits.js';
+import { systemClock } from '../../io/clock.js';
 import { detectScreen, paint } from '../../io/terminal.js';
 import { testKey } from '../../core/test-id.js';
+import { commandUsageError, parseCommandArgs } from '../command-args.js';
+import { TRIAGE_USAGE } from './triage-options.js';
 
-const HELP = `flakeguard triage: sort every failure of a red run into infrastructure, escape, flake or budget
-
-Usage:
-  flakeguard triage [--record <run record>]... [--report <vitest json>]... [--junit <xml>]...
-                    [--log <ci log>] [--exit-code <n>] [--root <project dir>]
-                    [--budget <duration>] [--file-budget <duration>] [--rerun <n>]
-                    [--json | --markdown <file>] [--html <file>]
-
-Inputs are what the run left; several reports or records (shards) are one run. Without any input,
-the newest run record under the records folder is read. --rerun <n> re-runs each failure n times
-in --root with the project's Vitest (escape: every re-run failed; flake: some passed); without it,
-escape vs flake is inferred and the finding says so. --html writes a self-contained page with the
-classes and their evidence (docs/html-report.md). See docs/triage.md.
-Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read.`;
-
-function usage(message: string): FlakeguardError {
-  return new FlakeguardError('USAGE', `${message}; see flakeguard triage --help`);
-}
+const usage = (message: string): FlakeguardError => commandUsageError('flakeguard triage', message);
 
 function durationFlag(name: string, value: string | undefined): number | null {
   if (value === undefined) return null;
@@ -56,38 +42,10 @@ function intFlag(name: string, value: string | undefined, min: number): number |
   return Number(value);
 }
 
-function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      allowPositionals: false,
-      options: {
-        record: { type: 'string', multiple: true },
-        report: { type: 'string', multiple: true },
-        junit: { type: 'string', multiple: true },
-        log: { type: 'string', multiple: true },
-        'exit-code': { type: 'string' },
-        root: { type: 'string' },
-        budget: { type: 'string' },
-        'file-budget': { type: 'string' },
-        rerun: { type: 'string' },
-        json: { type: 'boolean' },
-        markdown: { type: 'string' },
-        html: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    throw usage((error as Error).message);
-  }
-}
-
 export async function runTriageCommand(args: string[]): Promise<number> {
-  const flags = parse(args);
-  if (flags.help) {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs('flakeguard triage', TRIAGE_USAGE, args);
+  if (parsed === 'help') return 0;
+  const flags = parsed.values;
   if (flags.json && flags.markdown !== undefined) throw usage('--json and --markdown are exclusive');
   const start = path.resolve(flags.root ?? process.cwd());
   const loaded = loadConfig(start);
@@ -95,13 +53,14 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   const signatures = mergeSignatures(loaded.config.triage.patterns);
   const testFlag = durationFlag('budget', flags.budget);
   const fileFlag = durationFlag('file-budget', flags['file-budget']);
-  const fromConfig = loaded.file !== null;
-  const configTest = fromConfig ? (resolvePlatformValue(loaded.config.budget.test, process.platform)?.value ?? null) : null;
-  const configFile = fromConfig && loaded.config.budget.file ? (resolvePlatformValue(loaded.config.budget.file, process.platform)?.value ?? null) : null;
-  const budget: TriageBudget = {
-    testMs: testFlag ?? configTest,
-    fileMs: fileFlag ?? configFile,
-    source: testFlag !== null || fileFlag !== null ? 'the --budget/--file-budget flags' : `flakeguard.yaml budget (${process.platform})`,
+  const limits: LimitSettings = {
+    root,
+    config: loaded.config,
+    configFile: loaded.file === null ? null : path.relative(process.cwd(), loaded.file).split(path.sep).join('/') || loaded.file,
+    platform: process.platform,
+    today: systemClock.today(),
+    testFlagMs: testFlag,
+    fileFlagMs: fileFlag,
   };
   const resolveAll = (list: string[] | undefined): string[] => (list ?? []).map((f) => path.resolve(f));
   let records = resolveAll(flags.record);
@@ -114,7 +73,9 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     records = [newest];
   }
   const rerunCount = intFlag('rerun', flags.rerun, 1) ?? 0;
-  const sources = { root, records, reports, junit, logs, exitCode: intFlag('exit-code', flags['exit-code'], 0), budget, rerunCount };
+  if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined)) throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
+  if (flags.config !== undefined && !existsSync(path.resolve(flags.config))) throw usage(`--config ${flags.config}: no such Vitest config file`);
+  const sources = { root, records, reports, junit, logs, exitCode: intFlag('exit-code', flags['exit-code'], 0), limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${text}\n`) };
   const inputs = await gatherTriageInputs(sources, signatures);
   let report = computeTriage(inputs, signatures);
   if (rerunCount > 0) {
@@ -125,12 +86,17 @@ export async function runTriageCommand(args: string[]): Promise<number> {
       try {
         // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
         const { rerunFailures } = await import('../../io/vitest/triage-rerun.js');
-        const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
+        const vitest = { config: flags.config === undefined ? null : path.resolve(flags.config), projects: flags.project ?? [] };
+        const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
         report = computeTriage({ ...inputs, reruns }, signatures);
       } finally {
         interrupt.dispose();
       }
     }
+  }
+  if (report.verdict === 'green' && !inputsShowRun(inputs)) {
+    const given = [...records, ...reports, ...junit, ...logs].map((f) => path.relative(process.cwd(), f) || f).join(', ');
+    throw new FlakeguardError('INPUT_UNREADABLE', `no input shows a run (${given}: no test result, no Vitest summary, no failure, no exit code); pass the files the CI job left (--report, --junit, --record, the whole --log) or --exit-code`);
   }
   if (flags.json) process.stdout.write(`${JSON.stringify(toTriageJson(report))}\n`);
   else {

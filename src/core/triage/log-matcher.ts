@@ -27,6 +27,8 @@ export const VITEST_MARKERS: readonly LogMarker[] = [
   { id: 'vitest:latest', match: 'The last test to run before this error', needle: 'The last test to run before', after: 0 },
   // Vitest 5 adds the signal and the file to it: `... with signal SIGKILL during started state while running test file /abs/a.test.ts`.
   { id: 'vitest:worker-exit', match: 'Worker exited unexpectedly', needle: 'Worker exited unexpectedly', after: 0 },
+  // The summary (` Test Files  2 passed (2)`): the log shows a run that finished.
+  { id: 'vitest:summary', match: 'Test Files ', needle: 'Test Files ', after: 1 },
 ];
 
 export interface CompiledLogMatcher {

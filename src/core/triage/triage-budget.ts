@@ -1,38 +1,45 @@
 /**
- * Budget excesses measured from report durations, for runs without a run record (the record's
- * violations are authoritative: they include allowances). Only passed tests count: a failed test
- * is explained by its failure. Allowances are not applied here, and the cause says so.
+ * Budget excesses measured from the durations a report, JUnit or a salvaged record gives, for runs
+ * without the reporter's own verdicts. Each test is held to the limit the checkout gives it (its
+ * allowance, else the budget) and the evidence names that limit and where it came from. Only
+ * passed tests count: a failed test is explained by its failure.
  */
 import { formatDuration } from '../duration.js';
 import type { BudgetExcess, ObservedFile, ObservedTest } from './triage-types.js';
 import { testKey } from '../test-id.js';
 
-export interface TriageBudget {
-  readonly testMs: number | null;
-  readonly fileMs: number | null;
-  /** Where the limits came from: `--budget`, `flakeguard.yaml budget.test (linux)`. */
-  readonly source: string;
+export interface TriageLimit {
+  readonly limitMs: number;
+  /** Which limit and where it came from: `allowance 3f2a in allowances/test/a.test.ts.yaml (linux)`, `--budget`. */
+  readonly from: string;
 }
 
-export function measureExcesses(tests: readonly ObservedTest[], files: readonly ObservedFile[], budget: TriageBudget): BudgetExcess[] {
+export interface TriageLimits {
+  /** The limit of one test, or null when nothing limits it. */
+  readonly test: (file: string, name: string) => TriageLimit | null;
+  readonly file: TriageLimit | null;
+}
+
+export const NO_LIMITS: TriageLimits = { test: () => null, file: null };
+
+export function measureExcesses(tests: readonly ObservedTest[], files: readonly ObservedFile[], limits: TriageLimits): BudgetExcess[] {
   const out: BudgetExcess[] = [];
   const seen = new Set<string>();
-  const testMs = budget.testMs;
-  if (testMs !== null) {
-    for (const t of tests) {
-      if (t.kind !== 'test' || t.state !== 'passed' || t.file === null || t.durationMs === null || t.durationMs <= testMs) continue;
-      const key = testKey(t.file, t.name);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ kind: 'test', file: t.file, name: t.name, durationMs: t.durationMs, limitMs: testMs, origin: `${t.origin}: duration ${formatDuration(t.durationMs)} > ${formatDuration(testMs)} (${budget.source}; allowances not checked without a run record)` });
-    }
+  for (const t of tests) {
+    if (t.kind !== 'test' || t.state !== 'passed' || t.file === null || t.durationMs === null) continue;
+    const key = testKey(t.file, t.name);
+    if (seen.has(key)) continue;
+    const limit = limits.test(t.file, t.name);
+    if (limit === null || t.durationMs <= limit.limitMs) continue;
+    seen.add(key);
+    out.push({ kind: 'test', file: t.file, name: t.name, durationMs: t.durationMs, limitMs: limit.limitMs, origin: `${t.origin}: duration ${formatDuration(t.durationMs)} > ${formatDuration(limit.limitMs)} (limit: ${limit.from})` });
   }
-  const fileMs = budget.fileMs;
-  if (fileMs !== null) {
+  const fileLimit = limits.file;
+  if (fileLimit !== null) {
     for (const f of files) {
-      if (f.durationMs === null || f.durationMs <= fileMs || seen.has(`file:${f.file}`)) continue;
+      if (f.durationMs === null || f.durationMs <= fileLimit.limitMs || seen.has(`file:${f.file}`)) continue;
       seen.add(`file:${f.file}`);
-      out.push({ kind: 'file', file: f.file, name: null, durationMs: f.durationMs, limitMs: fileMs, origin: `${f.origin}: file duration ${formatDuration(f.durationMs)} > ${formatDuration(fileMs)} (${budget.source})` });
+      out.push({ kind: 'file', file: f.file, name: null, durationMs: f.durationMs, limitMs: fileLimit.limitMs, origin: `${f.origin}: file duration ${formatDuration(f.durationMs)} > ${formatDuration(fileLimit.limitMs)} (limit: ${fileLimit.from})` });
     }
   }
   return out;

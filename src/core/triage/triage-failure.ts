@@ -5,8 +5,10 @@
  * finding says so. A pass after a retry in the run itself is a measured flake.
  */
 import { formatAttempt, type AttemptVerdict } from './log-attempts.js';
+import { reproduceCommand } from './reproduce-command.js';
 import type { LogSignature } from './triage-signatures.js';
-import type { Finding, RerunResult, RerunTarget } from './triage-types.js';
+import { makeDraft, type Draft, type FindingSource } from './triage-rule.js';
+import type { RerunResult, RerunTarget } from './triage-types.js';
 import { testKey } from '../test-id.js';
 
 export function matchSignature(text: string, signatures: readonly LogSignature[]): LogSignature | undefined {
@@ -41,12 +43,14 @@ export interface FailureInput {
   readonly wholeFile: boolean;
   readonly check: RerunTarget['check'];
   readonly line: number | null;
+  /** A failure of a test, suite or file, or an unhandled error. */
+  readonly source: Extract<FindingSource, 'failure' | 'unhandled'>;
 }
 
-function reproduceCommand(file: string | null, test: string | null): string {
-  if (file === null) return 'npx vitest run';
-  if (test === null || test === '') return `npx vitest run ${file}`;
-  return `npx vitest run ${file} -t ${JSON.stringify(test.split(' > ').join(' '))}`;
+function reproduceWith(input: FailureInput): string {
+  // A test without a known line is reproduced with its whole file (a name pattern would need escaping and can match others).
+  const line = input.test === null || input.test === '' ? null : input.line;
+  return `${reproduceCommand(input.file, line)}${input.test !== null && input.test !== '' && line === null && input.file !== null ? ` (its whole file: no line is known for the test)` : ''}`;
 }
 
 function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
@@ -54,7 +58,7 @@ function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
   return { rerunTarget: { file: input.file, name: input.test, line: input.line, wholeFile: input.wholeFile || input.test === null, check: input.check } };
 }
 
-export function classifyFailure(input: FailureInput, signatures: readonly LogSignature[]): Finding {
+export function classifyFailure(input: FailureInput, signatures: readonly LogSignature[]): Draft {
   const text = input.errors.join('\n');
   const sig = matchSignature(text, signatures);
   const line = firstLine(input.errors);
@@ -62,7 +66,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
   const evidence = [...input.evidence];
   if (line !== '' && !evidence.some((e) => e.includes(line))) evidence.push(`error: ${line}`);
   if (sig && sig.class === 'infrastructure') {
-    return {
+    const finding = {
       class: 'infrastructure',
       test: input.test,
       file: input.file,
@@ -71,14 +75,16 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
       measured: false,
       action: sig.action,
       rule: sig.id,
-    };
+    } as const;
+    return makeDraft(finding, 'signature', input.source, sig.id);
   }
   const why = sig ? `${sig.cause}: ${detail}` : detail;
   const rerun = input.rerun;
   const effective = rerun ? rerun.runs - rerun.notRun : 0;
   if (rerun && effective > 0) {
     const reproduced = rerun.failed === effective;
-    return {
+    const kind = reproduced ? 'rerun-failed' : 'rerun-passed';
+    const finding = {
       class: reproduced ? 'escape' : 'flake',
       test: input.test,
       file: input.file,
@@ -88,35 +94,37 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
       evidence: [...evidence, rerunLine(rerun)],
       measured: true,
       action: reproduced
-        ? `fix the defect; reproduce with ${reproduceCommand(input.file, input.test)}`
+        ? `fix the defect; reproduce with ${reproduceWith(input)}`
         : `stabilise it: wait for exactly what the assertion checks; measure with flakeguard gate (${sig?.action ?? 'runs it 5 times under load'})`,
-      rule: sig?.id ?? (reproduced ? 'rerun-failed' : 'rerun-passed'),
+      rule: sig?.id ?? kind,
       ...targetOf(input),
-    };
+    } as const;
+    return sig ? makeDraft(finding, 'signature', input.source, sig.id) : makeDraft(finding, kind, input.source);
   }
   const why2 = rerun ? `${why} (re-run not possible: ${rerun.notRun}/${rerun.runs} runs did not run it${rerun.firstError ? `: ${rerun.firstError}` : ''})` : why;
-  return {
+  const finding = {
     class: 'escape',
     test: input.test,
     file: input.file,
     cause: `escape (inferred: not re-run): ${input.what === 'the test' ? '' : `${input.what}: `}${why2}`,
     evidence: rerun ? [...evidence, rerunLine(rerun)] : evidence,
     measured: false,
-    action: `confirm with flakeguard triage --rerun 5 (escape if every re-run fails, flake otherwise); reproduce with ${reproduceCommand(input.file, input.test)}${sig ? `; ${sig.action}` : ''}`,
+    action: `confirm with flakeguard triage --rerun 5 (escape if every re-run fails, flake otherwise); reproduce with ${reproduceWith(input)}${sig ? `; ${sig.action}` : ''}`,
     rule: sig?.id ?? 'failed-not-rerun',
     ...targetOf(input),
-  };
+  } as const;
+  return sig ? makeDraft(finding, 'signature', input.source, sig.id) : makeDraft(finding, 'failed-not-rerun', input.source);
 }
 
 export function rerunLine(r: RerunResult): string {
   const ran = r.runs - r.notRun;
   const target = r.name === null ? r.file : `${r.file} > ${r.name}`;
-  return `re-ran ${target} ${r.runs} times: ${r.failed}/${ran} failed${r.notRun > 0 ? `, ${r.notRun} did not run it` : ''}${r.firstError ? ` (first error: ${r.firstError})` : ''}`;
+  return `re-ran ${target} ${r.runs} time${r.runs === 1 ? '' : 's'}: ${r.failed}/${ran} failed${r.notRun > 0 ? `, ${r.notRun} did not run it` : ''}${r.firstError ? ` (first error: ${r.firstError})` : ''}`;
 }
 
-export function retryFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[]): Finding {
+export function retryFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[]): Draft {
   const line = firstLine(errors);
-  return {
+  return makeDraft({
     class: 'flake',
     test,
     file,
@@ -125,7 +133,7 @@ export function retryFlake(test: string, file: string | null, errors: readonly s
     measured: true,
     action: 'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
     rule: 'retry-pass',
-  };
+  }, 'retry-pass', 'failure');
 }
 
 /** `failed on every attempt the run made (initial run, 1st retry)`: retries in one worker are not independent re-runs. */
@@ -134,9 +142,9 @@ export function attemptsLine(v: AttemptVerdict): string {
 }
 
 /** Vitest 5 names the attempts that failed: an attempt that ran and is not among them passed. */
-export function attemptFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[], v: AttemptVerdict): Finding {
+export function attemptFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[], v: AttemptVerdict): Draft {
   const line = firstLine(errors);
-  return {
+  return makeDraft({
     class: 'flake',
     test,
     file,
@@ -145,5 +153,5 @@ export function attemptFlake(test: string, file: string | null, errors: readonly
     measured: true,
     action: 'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
     rule: 'attempt-pass',
-  };
+  }, 'attempt-pass', 'failure');
 }

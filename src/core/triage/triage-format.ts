@@ -29,9 +29,7 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
   const verdict = report.verdict === 'red' ? paint('red', 'red') : paint('green', 'green');
   const exit = report.exitCode === null ? '' : ` (exit code ${report.exitCode})`;
   out.push(`${paint('bold', 'flakeguard triage')}: run ${verdict}${exit}, ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}`);
-  out.push('');
-  const width = Math.max(...CLASSES.map((c) => c.length));
-  for (const c of CLASSES) out.push(`  ${c.padEnd(width)}  ${String(report.counts[c]).padStart(3)}`);
+  // The counts once, on one line.
   out.push(`  ${formatCounts(report)}`);
   report.findings.forEach((f, i) => {
     out.push('');

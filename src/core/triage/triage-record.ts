@@ -66,7 +66,7 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     name: v.name,
     durationMs: v.durationMs,
     limitMs: v.limitMs,
-    origin: `${input}: budget violation: ${v.kind} ${v.file}${v.name ? ` > ${v.name}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (${v.limitSource}, ${v.platformKey})`,
+    origin: `${input}: budget violation: ${v.kind} ${v.file}${v.name ? ` > ${v.name}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
   }));
   const exitCode = record.exitCode ?? record.vitestExitCode ?? (record.exitReason === 'failed' ? 1 : record.exitReason === 'passed' ? 0 : null);
   return { tests, files, unhandled, excesses, exitCode };

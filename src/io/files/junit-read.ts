@@ -1,5 +1,6 @@
 /** Reads a JUnit XML file into observations (the parser is src/core/triage/triage-junit.ts). */
 import { readFileSync } from 'node:fs';
+import { badInput, checkInputPath } from './triage-input-check.js';
 import { readJunitReport } from '../../core/triage/triage-junit.js';
 import type { InputProblem, ObservedTest, ObservedUnhandled } from '../../core/triage/triage-types.js';
 
@@ -11,12 +12,11 @@ export interface JunitRead {
 }
 
 export function readJunitFile(file: string, input: string, mapFile: (p: string) => string): JunitRead {
-  let xml: string;
-  try {
-    xml = readFileSync(file, 'utf8');
-  } catch {
+  if (checkInputPath('junit', file, input) === 'missing') {
     return { tests: [], unhandled: [], problem: { input, kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${input} does not exist` } };
   }
+  const xml = readFileSync(file, 'utf8');
+  if (xml.trim() !== '' && !/<testsuites?[\s>]/.test(xml)) throw badInput('junit', input, `has no <testsuites> or <testsuite> element (starts "${xml.trim().slice(0, 40).replace(/\s+/g, ' ')}")`);
   const { tests, unhandled } = readJunitReport(xml, input, mapFile);
   const closed = /<\/testsuites>\s*$|<\/testsuite>\s*$/.test(xml);
   if (xml.trim() === '') return { tests, unhandled, problem: { input, kind: 'empty', cutAtByte: 0, salvaged: 0, detail: `${input} is empty` } };

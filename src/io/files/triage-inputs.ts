@@ -10,7 +10,7 @@ import { FlakeguardError, isFlakeguardError } from '../../core/errors.js';
 import { compileLogMatcher } from '../../core/triage/log-matcher.js';
 import { logFailuresAsTests, readLogFailures, readLogUnhandled } from '../../core/triage/log-vitest.js';
 import { mapPathOntoRoot } from '../../core/triage/path-mapping.js';
-import { measureExcesses, type TriageBudget } from '../../core/triage/triage-budget.js';
+import { measureExcesses } from '../../core/triage/triage-budget.js';
 import { readRecordObservations, salvageRecordTests } from '../../core/triage/triage-record.js';
 import type { LogSignature } from '../../core/triage/triage-signatures.js';
 import type { BudgetExcess, InputProblem, LogScan, ObservedFile, ObservedTest, ObservedUnhandled, TriageInputs } from '../../core/triage/triage-types.js';
@@ -19,6 +19,9 @@ import { scanLog } from './log-scan.js';
 import { readRunRecord } from './run-record-file.js';
 import { readVitestJsonFile } from './vitest-json-read.js';
 import { testKey } from '../../core/test-id.js';
+import { badInput, checkInputPath, describeJson } from './triage-input-check.js';
+import { checkoutLimits, type LimitSettings } from './triage-limits.js';
+import { addSourceLines } from './triage-source-lines.js';
 
 export interface TriageSources {
   readonly root: string;
@@ -27,7 +30,10 @@ export interface TriageSources {
   readonly junit: readonly string[];
   readonly logs: readonly string[];
   readonly exitCode: number | null;
-  readonly budget: TriageBudget;
+  /** Where limits come from: the checkout at the root (allowances, flakeguard.yaml) and the flags. */
+  readonly limits: LimitSettings;
+  /** Allowance notices and store problems met while reading limits. */
+  readonly onNote?: (text: string) => void;
   readonly rerunCount: number;
 }
 
@@ -49,6 +55,19 @@ export function makePathMapper(root: string): (p: string) => string {
   };
 }
 
+function parseWhole(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A log in which a run-level infrastructure signature hit (a startup error, a step before the tests, a crash). */
+function stopsBeforeReporters(scan: LogScan, signatures: readonly LogSignature[]): boolean {
+  return scan.events.some((e) => signatures.some((s) => s.id === e.id && s.class === 'infrastructure' && s.scope !== 'test'));
+}
+
 export async function gatherTriageInputs(sources: TriageSources, signatures: readonly LogSignature[]): Promise<TriageInputs> {
   const mapFile = makePathMapper(sources.root);
   const tests: ObservedTest[] = [];
@@ -62,6 +81,10 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
   let recordExit: number | null = null;
   let recordsRead = 0;
   for (const file of sources.records) {
+    if (checkInputPath('record', file, display(file)) === 'missing') {
+      problems.push({ input: display(file), kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${display(file)} does not exist` });
+      continue;
+    }
     try {
       const obs = readRecordObservations(readRunRecord(file, display(file)), display(file));
       tests.push(...obs.tests);
@@ -73,13 +96,13 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
       readable += 1;
     } catch (error) {
       if (!isFlakeguardError(error)) throw error;
-      if (!existsSync(file)) {
-        unreadable.push(error.message);
-        problems.push({ input: display(file), kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: error.message });
-        continue;
-      }
+      const text = readFileSync(file, 'utf8');
+      // Whole JSON that is not a record (a package.json, a Vitest report) is the wrong file, not a cut record.
+      const whole = parseWhole(text);
+      if (whole.ok) throw badInput('record', display(file), `is JSON but not a run record (${describeJson(whole.value)}): ${error.message}`);
       // A cut record: keep its complete test entries, and report where it was cut.
-      const salvaged = salvageRecordTests(readFileSync(file, 'utf8'), display(file));
+      const salvaged = salvageRecordTests(text, display(file));
+      if (salvaged.tests.length === 0 && !text.trimStart().startsWith('{')) throw badInput('record', display(file), `is not a run record (${error.message})`);
       tests.push(...salvaged.tests);
       if (salvaged.tests.length > 0) readable += 1;
       else unreadable.push(error.message);
@@ -92,13 +115,12 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
       tests.push(...read.observations.tests);
       files.push(...read.observations.files);
       readable += 1;
-    } else unreadable.push(read.problem?.detail ?? display(file));
+    } else if (read.problem?.kind !== 'missing-report') unreadable.push(read.problem?.detail ?? display(file));
     if (read.problem) problems.push(read.problem);
   }
   for (const file of sources.junit) {
     const read = readJunitFile(file, display(file), mapFile);
     if (read.problem?.kind !== 'missing-report') readable += 1;
-    else unreadable.push(read.problem.detail);
     tests.push(...read.tests);
     unhandled.push(...read.unhandled);
     if (read.problem) problems.push(read.problem);
@@ -107,23 +129,33 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
   // Names the reports and records know, so a log name that ends like an attempt label stays whole.
   const known = new Set(tests.map((t) => testKey(t.file, t.name)));
   for (const file of sources.logs) {
-    if (!existsSync(file)) {
-      unreadable.push(`${display(file)} does not exist`);
-      continue;
-    }
+    if (checkInputPath('log', file, display(file)) === 'missing') throw badInput('log', display(file), 'does not exist');
     const scan = await scanLog(file, matcher, display(file));
     logs.push(scan);
     tests.push(...logFailuresAsTests(readLogFailures(scan), mapFile, known));
     unhandled.push(...readLogUnhandled(scan).map((u) => ({ type: u.type, message: u.message, file: u.file === null ? null : mapFile(u.file), test: u.test, origin: u.origin, ...(u.cause === undefined ? {} : { cause: u.cause }) })));
     readable += 1;
   }
+  // A report or record that was never written is evidence only when a log shows the run stopping before its reporters.
+  const missing = problems.filter((p) => p.kind === 'missing-report');
+  if (missing.length > 0 && !logs.some((scan) => stopsBeforeReporters(scan, signatures))) {
+    const first = missing[0] as InputProblem;
+    const kind = sources.records.some((f) => display(f) === first.input) ? 'record' : sources.reports.some((f) => display(f) === first.input) ? 'report' : 'junit';
+    throw badInput(kind, first.input, `does not exist${logs.length === 0 ? ' (a file the run never wrote is accepted with --log of a run that stopped before its reporters)' : ' and the log does not show the run stopping before its reporters'}`);
+  }
   if (readable === 0) {
     throw new FlakeguardError('INPUT_UNREADABLE', `no input could be read: ${unreadable.join('; ')}; pass the run's files (--record, --report, --junit, --log) as the CI job left them`);
   }
-  const measured = recordsRead > 0 ? [] : measureExcesses(tests, files, sources.budget);
+  // The reporter's own verdicts (in a record) already applied the checkout's limits; otherwise apply them here.
+  let measured: BudgetExcess[] = [];
+  if (recordsRead === 0) {
+    const limits = await checkoutLimits(sources.limits, tests);
+    for (const note of limits.notes) sources.onNote?.(note);
+    measured = measureExcesses(tests, files, limits);
+  }
   const exitCode = sources.exitCode ?? recordExit;
   return {
-    tests,
+    tests: await addSourceLines(sources.root, tests),
     files,
     unhandled,
     excesses: [...recordExcesses, ...measured],

@@ -1,8 +1,7 @@
 /**
  * Runs chosen tests of a project as CI runs them, several times each: every try is a fresh Vitest
  * worker running the test's file (its earlier tests before it), in one Vitest process per call
- * (the project's own Vitest and config, flakeguard's runner), see vitest-gate-child.ts. Reused by
- * `gate` and `triage --rerun`.
+ * (the project's own Vitest and config, flakeguard's runner), see vitest-gate-child.ts.
  *
  * - runTestsRepeatedly: each file `runs` times, then more tries (up to maxRuns) while the time
  *   budget lasts, for tests whose verdict can still change (core/gate/try-schedule.ts).

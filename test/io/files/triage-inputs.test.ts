@@ -1,5 +1,6 @@
 /** Gathering inputs from what a real run left: a run record cut in half, paths from a CI runner. */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeSignatures } from '../../../src/core/triage/triage-signatures.js';
@@ -21,7 +22,7 @@ beforeAll(async () => {
 
 afterAll(() => fx.remove());
 
-const sources = (over: Partial<TriageSources>): TriageSources => ({ root: fx.root, records: [], reports: [], junit: [], logs: [], exitCode: null, budget: { testMs: null, fileMs: null, source: 'none' }, rerunCount: 0, ...over });
+const sources = (over: Partial<TriageSources>): TriageSources => ({ root: fx.root, records: [], reports: [], junit: [], logs: [], exitCode: null, limits: { root: fx.root, config: DEFAULT_CONFIG, configFile: null, platform: process.platform, today: '2026-01-01', testFlagMs: null, fileFlagMs: null }, rerunCount: 0, ...over });
 
 describe('gatherTriageInputs', () => {
   it('reads a whole run record: tests, exit code', async () => {

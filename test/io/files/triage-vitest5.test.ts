@@ -4,6 +4,7 @@
  * `flakeguard triage` takes: the log scanner, the JUnit and JSON readers, and computeTriage.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const sources = (over: Partial<TriageSources>): TriageSources => ({ root, records: [], reports: [], junit: [], logs: [], exitCode: 1, budget: { testMs: null, fileMs: null, source: 'none' }, rerunCount: 0, ...over });
+const sources = (over: Partial<TriageSources>): TriageSources => ({ root, records: [], reports: [], junit: [], logs: [], exitCode: 1, limits: { root: root, config: DEFAULT_CONFIG, configFile: null, platform: process.platform, today: '2026-01-01', testFlagMs: null, fileFlagMs: null }, rerunCount: 0, ...over });
 
 describe('Vitest 5 log', () => {
   it('reads the worker exit: signal, state and the file the worker was running', async () => {

@@ -1,0 +1,36 @@
+/**
+ * Every command's arguments go through here: node:util parseArgs with the options of the command's
+ * table (core/usage.ts), `--help` printed from the same table, and a usage error that names the bad
+ * argument and points at --help (exit 2).
+ */
+import { parseArgs } from 'node:util';
+import { FlakeguardError } from '../core/errors.js';
+import { formatUsage, toParseArgsOptions, type OptionTable, type UsageText } from '../core/usage.js';
+
+export type ParsedValues<T extends OptionTable> = {
+  [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : T[K]['multiple'] extends true ? string[] : string;
+};
+
+export interface ParsedCommand<T extends OptionTable> {
+  readonly values: ParsedValues<T>;
+  readonly positionals: string[];
+}
+
+export function commandUsageError(command: string, message: string): FlakeguardError {
+  return new FlakeguardError('USAGE', `${message}; see ${command} --help`);
+}
+
+/** Parses `args`; prints the help and returns 'help' for --help/-h. */
+export function parseCommandArgs<T extends OptionTable>(command: string, usage: UsageText & { readonly options: T }, args: readonly string[], allowPositionals = false): ParsedCommand<T> | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: toParseArgsOptions(usage.options), strict: true, allowPositionals });
+  } catch (error) {
+    throw commandUsageError(command, (error as Error).message.split('\n')[0] ?? String(error));
+  }
+  if (parsed.values['help'] === true) {
+    process.stdout.write(`${formatUsage(usage)}\n`);
+    return 'help';
+  }
+  return { values: parsed.values as ParsedValues<T>, positionals: parsed.positionals };
+}
