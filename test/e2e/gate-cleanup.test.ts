@@ -64,7 +64,7 @@ describe('flakeguard gate: endings', () => {
   });
 
   it('success: exit 0, the load workers are gone', async () => {
-    const r = await fx.flakeguard(['gate', '--load', '2', '--json']);
+    const r = await fx.flakeguard(['gate', '--load', '2', '--runs', '2', '--max-runs', '2', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as GateReport;
     expect(report.tests.map((t) => [t.name, t.selection, t.verdict])).toEqual([['adds', 'new', 'stable']]);

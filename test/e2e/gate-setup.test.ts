@@ -28,18 +28,25 @@ describe('flakeguard gate reads the project the way Vitest does', () => {
     expect(code).toBe(0);
   });
 
-  it('projects: a file in two projects runs and is reported in each; --project keeps one', async () => {
+  it('projects: a file in two projects runs and is reported in each', async () => {
     const both = await gate('projects', []);
     expect(rows(both.report), both.stderr).toEqual([
       'integration test/shared.test.ts > runs without the database [new] failing 0/2',
       'unit test/shared.test.ts > runs without the database [new] stable 2/2',
     ]);
     expect(both.code).toBe(1);
-    const one = await both.fixture.flakeguard([...CHEAP, '--project', 'unit']);
+  });
+
+  it('--project keeps one project; an unknown one exits 2', async () => {
+    const { base, branch } = SETUP_FIXTURES.projects;
+    const fixture = await createGateFixture(branch, base);
+    fixtures.push(fixture);
+    const one = await fixture.flakeguard([...CHEAP, '--project', 'unit']);
     expect(rows(JSON.parse(one.stdout) as GateReport), one.stderr).toEqual(['unit test/shared.test.ts > runs without the database [new] stable 2/2']);
     expect(one.exitCode).toBe(0);
-    const bad = await both.fixture.flakeguard([...CHEAP, '--project', 'nope']);
+    const bad = await fixture.flakeguard([...CHEAP, '--project', 'nope']);
     expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('No projects matched the filter "nope"');
   });
 
   it('a workspace package whose Vitest is hoisted to the workspace root', async () => {
