@@ -32,6 +32,12 @@ export interface AllowancesForRunInput {
   readonly platform: string;
   /** YYYY-MM-DD, the day expiry is judged against. */
   readonly today: string;
+  /**
+   * The project's test files (relative, `/`), asked only when an allowance does not match exactly.
+   * Default: Vitest asked in a child (io/vitest/list-test-files.ts); the reporter passes the
+   * running Vitest's own answer instead.
+   */
+  readonly testFiles?: () => Promise<readonly string[]>;
 }
 
 export interface AllowancesForRun {
@@ -61,8 +67,8 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
     // Loaded only here: the parser costs ~200 ms of CPU and ~20 MiB, paid only when an allowance
     // does not match its test by file and name.
     const { readSourceTests } = await import('./source-files.js');
-    const { listTestFilePaths } = await import('../vitest/list-test-files.js');
-    const files = new Set([...tests.map((t) => t.file), ...(await listTestFilePaths(root)), ...store.allowances.map((a) => a.file)]);
+    const listed = input.testFiles ? await input.testFiles() : await (await import('../vitest/list-test-files.js')).listTestFilePaths(root);
+    const files = new Set([...tests.map((t) => t.file), ...listed, ...store.allowances.map((a) => a.file)]);
     const sources = readSourceTests(root, files);
     // Only files this run or an allowance names: a broken fixture elsewhere is not our business.
     const named = new Set([...tests.map((t) => t.file), ...store.allowances.map((a) => a.file)]);
