@@ -3,7 +3,7 @@
  * Runs flakeguard's main jobs on the embedded example suite, in a scratch git repository:
  *   1. the reporter's budget report on a red run (over budget, near budget, an allowance applied),
  *   2. triage of that red run,
- *   3. an allowance that follows its test across a rename (and `allowances migrate`),
+ *   3. an allowance that follows its test through history, a rename then a body edit (and `allowances migrate`),
  *   4. the pre-merge gate on a branch that adds tests (cold tries: each a fresh Vitest worker).
  * Each step checks that flakeguard said what it should; the script exits 1 if one did not.
  * Usage: npm run example  (builds first).  KEEP=1 keeps the scratch folder.
@@ -84,13 +84,19 @@ async function main() {
   const triage = await flakeguard(['triage', '--record', record ?? 'missing.json', '--exit-code', '1'], { expectExit: 1 });
   expectText(triage, 'budget', 'triage classifies the red run as budget');
 
-  banner('3. An allowance follows its test across a rename');
+  banner('3. An allowance follows its test through history: a rename, then a body edit');
+  // migrate records the commit the allowance is true at; lineage starts there.
+  await flakeguard(['allowances', 'migrate'], { expectExit: 0 });
+  await git('commit', '-qam', 'record where the allowance is true');
   await git('checkout', '-q', '-b', 'feature');
   edit('test/tracker.test.ts', "it('reloads journal'", "it('reloads the journal'");
   edit('test/search.test.ts', 'await sleep(620);', 'await sleep(5);');
   await git('commit', '-qam', 'rename a test; speed up search');
+  edit('test/tracker.test.ts', 'expect([1, 2, 3].length).toBe(3);', 'expect([1, 2, 3]).toHaveLength(3);');
+  await git('commit', '-qam', 'edit the renamed test');
   const renamed = await vitest([], { expectExit: 0 });
   expectText(renamed, 'follows renamed test', 'the reporter says the allowance followed the rename');
+  expectText(renamed, 'traced through git history', 'through the rename and the body edit, one commit each');
   await flakeguard(['allowances', 'migrate'], { expectExit: 0 });
   await flakeguard(['allowances', 'list'], { expectExit: 0 });
 

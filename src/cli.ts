@@ -14,6 +14,7 @@ Usage:
                     [--exit-code <n>] [--root <dir>] [--budget <duration>] [--file-budget <duration>]
                     [--rerun <n>] [--json | --markdown <file>] [--html <file>]
   flakeguard allowances add|list|check|prune|migrate [options]
+  flakeguard quarantine add|list|check|remove [options]
   flakeguard init [--root <dir>]
 
 The reporter: add 'flakeguard/reporter' to the reporters in your Vitest config.
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   gate: async () => (await import('./commands/gate/gate-command.js')).runGateCommand,
   triage: async () => (await import('./commands/triage/triage-command.js')).runTriageCommand,
   allowances: async () => (await import('./commands/allowances/allowances-command.js')).runAllowancesCommand,
+  quarantine: async () => (await import('./commands/quarantine/quarantine-command.js')).runQuarantineCommand,
   init: async () => (await import('./commands/init/init-command.js')).runInitCommand,
 };
 

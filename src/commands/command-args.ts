@@ -34,3 +34,29 @@ export function parseCommandArgs<T extends OptionTable>(command: string, usage: 
   }
   return { values: parsed.values as ParsedValues<T>, positionals: parsed.positionals };
 }
+
+/**
+ * `flakeguard <command> <subcommand> [options]`: the subcommand must be one of `subcommands`, and
+ * each option given must be one that subcommand takes.
+ */
+export function parseSubcommand<T extends OptionTable>(
+  command: string,
+  usage: UsageText & { readonly options: T },
+  subcommands: Readonly<Record<string, readonly (keyof T)[]>>,
+  args: readonly string[],
+): { sub: string; values: ParsedValues<T> } | 'help' {
+  const parsed = parseCommandArgs(command, usage, args, true);
+  if (parsed === 'help') return 'help';
+  const names = Object.keys(subcommands);
+  const list = `${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}`;
+  const [sub, ...extra] = parsed.positionals;
+  if (sub === undefined || !Object.hasOwn(subcommands, sub)) {
+    throw commandUsageError(command, sub === undefined ? `name a subcommand: ${list}` : `unknown subcommand "${sub}"; use ${list}`);
+  }
+  if (extra.length > 0) throw commandUsageError(command, `unexpected argument "${extra[0]}"; quote a test name that has spaces`);
+  const allowed = (subcommands[sub] ?? []) as readonly string[];
+  for (const key of Object.keys(parsed.values)) {
+    if (!allowed.includes(key)) throw commandUsageError(command, `--${key} does not apply to "${command.replace(/^flakeguard /, '')} ${sub}"`);
+  }
+  return { sub, values: parsed.values };
+}

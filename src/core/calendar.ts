@@ -14,3 +14,10 @@ export function isoDayOf(epochMs: number): IsoDay {
 export function hasExpired(expires: IsoDay, today: IsoDay): boolean {
   return expires < today;
 }
+
+/** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
+export function isIsoDay(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const at = Date.parse(`${text}T00:00:00Z`);
+  return Number.isFinite(at) && isoDayOf(at) === text;
+}

@@ -10,6 +10,7 @@
  */
 import { systemClock } from '../io/clock.js';
 import type { RunAllowance } from '../core/budget/budget.js';
+import type { RunQuarantine } from '../core/quarantine/run-quarantine.js';
 import type { Config } from '../core/config.js';
 import type { ObservedTest } from '../core/budget/budget-report.js';
 import type { RecordedNotice } from '../core/record/run-record.js';
@@ -21,7 +22,7 @@ export interface AllowancesForRunInput {
   readonly config: Config;
   readonly platform: string;
   readonly tests: readonly ObservedTest[];
-  /** YYYY-MM-DD in local time: the day expiry dates are judged against. */
+  /** YYYY-MM-DD, a UTC day (io/clock.ts): the day expiry dates are judged against. */
   readonly today?: string;
   /** The project's test files, from the running Vitest (asked only when an allowance does not match exactly). */
   readonly testFiles?: () => Promise<readonly string[]>;
@@ -29,6 +30,8 @@ export interface AllowancesForRunInput {
 
 export interface AllowancesForRun {
   readonly allowances: ReadonlyMap<string, RunAllowance>;
+  /** The quarantine over each test key, applying or expired. */
+  readonly quarantine: ReadonlyMap<string, RunQuarantine>;
   readonly notices: readonly RecordedNotice[];
 }
 
@@ -47,5 +50,5 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
     ...result.notices.map((message) => ({ level: 'warning' as const, message })),
     ...result.warnings.map((message) => ({ level: 'warning' as const, message })),
   ];
-  return { allowances, notices };
+  return { allowances, quarantine: result.quarantine, notices };
 }

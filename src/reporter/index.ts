@@ -90,9 +90,9 @@ export default class FlakeguardReporter implements Reporter {
     const platform = process.platform;
     const observed = observeRun(testModules, root);
     const unhandled = unhandledErrors.map((e) => observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root));
-    const { allowances, notices } = await this.allowances({ root, config, platform, tests: observed.tests, testFiles: () => testFilesOf(vitest, root) });
+    const { allowances, quarantine, notices } = await this.allowances({ root, config, platform, tests: observed.tests, testFiles: () => testFilesOf(vitest, root) });
     const compute = (tests: readonly ObservedTest[]) =>
-      computeBudgetReport({ config, platform, tests, files: observed.files, unhandledErrors: unhandled, allowances, notices, reason, vitestExitCode });
+      computeBudgetReport({ config, platform, tests, files: observed.files, unhandledErrors: unhandled, allowances, quarantine, notices, reason, vitestExitCode });
     let report = compute(observed.tests);
     // Lines for the tests the report names, when Vitest did not record locations.
     const flakyKeys = new Set(report.flaky.map((f) => testKey(f.file, f.name)));
@@ -103,6 +103,9 @@ export default class FlakeguardReporter implements Reporter {
     }
     const watch = vitest.config.watch;
     if (report.verdict.failedByFlakeguard && !watch && !vitestExitCode) process.exitCode = 1;
+    // The one case flakeguard lowers Vitest's code: every failure was a test under an applying
+    // quarantine (docs/quarantine.md). Vitest sets no exit code after onTestRunEnd.
+    else if (report.verdict.excusedByQuarantine && !watch && vitestExitCode === 1) process.exitCode = 0;
 
     const shard = vitest.config.shard ? { index: vitest.config.shard.index, count: vitest.config.shard.count } : null;
     const merged = Boolean(vitest.config.mergeReports);
@@ -154,7 +157,7 @@ export default class FlakeguardReporter implements Reporter {
     } catch (error) {
       const message = isFlakeguardError(error) ? error.message : `allowances could not be loaded (a flakeguard bug): ${(error as Error).stack ?? String(error)}`;
       const notice: RecordedNotice = { level: 'error', message };
-      return { allowances: new Map(), notices: [notice] };
+      return { allowances: new Map(), quarantine: new Map(), notices: [notice] };
     }
   }
 }

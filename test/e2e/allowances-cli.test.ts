@@ -125,7 +125,7 @@ describe('allowances migrate', () => {
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/core/journal.test.ts']);
     fx.write('test/core/journal.test.ts', TRACKER.replace("'reloads journal'", "'reloads the journal'"));
     const dry = await fx.flakeguard(['allowances', 'migrate', '--dry-run']);
-    expect(dry.stdout).toMatch(/^would migrate [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", file test\/hub\/tracker\.test\.ts -> test\/core\/journal\.test\.ts, entry allowances\/test\/hub\/tracker\.test\.ts\.yaml -> allowances\/test\/core\/journal\.test\.ts\.yaml$/);
+    expect(dry.stdout).toMatch(/^would migrate [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", file test\/hub\/tracker\.test\.ts -> test\/core\/journal\.test\.ts, commit [0-9a-f]{10}, entry allowances\/test\/hub\/tracker\.test\.ts\.yaml -> allowances\/test\/core\/journal\.test\.ts\.yaml$/);
     const r = await fx.flakeguard(['allowances', 'migrate']);
     expect(r.exitCode, r.output).toBe(0);
     const moved = read(fx, 'allowances/test/core/journal.test.ts.yaml');

@@ -5,12 +5,11 @@
  * allowance applied, and the engine (loadAllowancesForRun), fed with what Vitest reported, says how
  * it followed. A copy under a new title gets no allowance: the run fails naming it.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/core/config.js';
-import { loadAllowancesForRun } from '../../src/io/files/allowances-for-run.js';
-import { createFixture, REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { commit, listed, seam as seamOf, vitestTests, type VitestTest } from './allowances-helpers.js';
 import { testKey } from '../../src/core/test-id.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
@@ -28,14 +27,13 @@ describe('tracker', () => {
 });
 `;
 
-interface ListedRow { id: string; match: string; current: { test: string; file: string } | null; limitMs: number | null }
-interface VitestTest { file: string; fullName: string; line: number | null; durationMs: number }
-
 let fixture: Fixture | undefined;
 afterEach(() => {
   fixture?.remove();
   fixture = undefined;
 });
+
+const seam = (fx: Fixture, tests: readonly VitestTest[]) => seamOf(fx, CONFIG, tests);
 
 async function setup(): Promise<Fixture> {
   const fx = await createFixture({ git: true, files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': TRACKER } });
@@ -45,42 +43,6 @@ async function setup(): Promise<Fixture> {
   await fx.git(['add', '-A']);
   await fx.git(['commit', '-qm', 'allowance for the journal test']);
   return fx;
-}
-
-async function commit(fx: Fixture, message: string): Promise<void> {
-  await fx.git(['add', '-A']);
-  await fx.git(['commit', '-qm', message]);
-}
-
-async function listed(fx: Fixture): Promise<ListedRow[]> {
-  const result = await fx.flakeguard(['allowances', 'list', '--json']);
-  expect(result.exitCode, result.output).toBe(0);
-  return (JSON.parse(result.stdout) as { allowances: ListedRow[] }).allowances;
-}
-
-/**
- * Runs the real Vitest with flakeguard's reporter (and the JSON one, for durations and lines);
- * expects `exitCode` and returns the tests as the reporter sees them.
- */
-async function vitestTests(fx: Fixture, exitCode = 0): Promise<VitestTest[] & { output: string }> {
-  const run = await fx.vitest(['--reporter=default', `--reporter=${REPORTER_BUILT}`, '--reporter=json', '--outputFile.json=vitest.json', '--includeTaskLocation']);
-  expect(run.exitCode, run.output).toBe(exitCode);
-  const json = JSON.parse(readFileSync(path.join(fx.root, 'vitest.json'), 'utf8')) as {
-    testResults: { name: string; assertionResults: { ancestorTitles: string[]; title: string; duration?: number; location?: { line: number } }[] }[];
-  };
-  const tests = json.testResults.flatMap((f) =>
-    f.assertionResults.map((a) => ({
-      file: path.relative(fx.root, f.name).split(path.sep).join('/'),
-      fullName: [...a.ancestorTitles, a.title].join(' > '),
-      line: a.location?.line ?? null,
-      durationMs: a.duration ?? 0,
-    })),
-  );
-  return Object.assign(tests, { output: run.output });
-}
-
-async function seam(fx: Fixture, tests: readonly VitestTest[]) {
-  return loadAllowancesForRun({ root: fx.root, config: parseConfig(CONFIG, 'flakeguard.yaml'), tests, platform: process.platform, today: '2026-11-30' });
 }
 
 /** The slow test named `name` in `file` gets the allowance (1 s) through `match`, and needs it. */
@@ -110,7 +72,7 @@ describe('allowances follow their test', () => {
     await commit(fx, 'rename title');
     const notices = await expectFollowed(fx, 'test/hub/tracker.test.ts', 'tracker > reloads the journal', 'renamed');
     expect(notices).toEqual([
-      expect.stringMatching(/^allowance [0-9a-f]{8} follows renamed test: "tracker > reloads journal" -> "tracker > reloads the journal"; run flakeguard allowances migrate/),
+      expect.stringMatching(/^allowance [0-9a-f]{8} follows renamed test: "tracker > reloads journal" -> "tracker > reloads the journal" \(traced through git history\); run flakeguard allowances migrate/),
     ]);
   });
 
@@ -138,13 +100,13 @@ describe('allowances follow their test', () => {
     await expectFollowed(fx, 'test/core/journal.test.ts', 'tracker > reloads the journal', 'moved-renamed');
   });
 
-  it('follows a move with the body edited through git rename detection', async () => {
+  it('follows a move with the body edited in one commit (git rename detection, then the name)', async () => {
     const fx = await setup();
     mkdirSync(path.join(fx.root, 'test/core'));
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/core/tracker.test.ts']);
     fx.write('test/core/tracker.test.ts', TRACKER.replace('[1, 2, 3]).toHaveLength(3)', '[1, 2, 3, 4]).toHaveLength(4)'));
     await commit(fx, 'move and edit');
-    await expectFollowed(fx, 'test/core/tracker.test.ts', 'tracker > reloads journal', 'git-renamed');
+    await expectFollowed(fx, 'test/core/tracker.test.ts', 'tracker > reloads journal', 'moved');
   });
 
   it('keeps applying when the body is edited and the title kept', async () => {
@@ -192,6 +154,6 @@ describe('orphans', () => {
     expect(after.exitCode, after.output).toBe(0);
     expect(after.stdout).toBe('0 allowances checked: no problems.');
     const result = await seam(fx, await vitestTests(fx));
-    expect(result).toEqual({ applied: new Map(), notices: [], warnings: [] });
+    expect(result).toEqual({ applied: new Map(), quarantine: new Map(), notices: [], warnings: [] });
   });
 });

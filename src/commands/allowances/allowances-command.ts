@@ -2,78 +2,33 @@
  * `flakeguard allowances add|list|check|prune|migrate`. Exit codes: 0 done / clean, 1 `check`
  * found problems, 2 could not run (usage, config).
  */
-import { parseArgs } from 'node:util';
 import { computeAllowanceCheck, computeAllowanceList, formatAllowanceCheck, formatAllowanceList } from '../../core/allowances/allowance-list.js';
-import { FlakeguardError } from '../../core/errors.js';
+import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
+import { ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS } from './allowances-options.js';
 import { gatherAllowanceState, lastDurations } from './allowances-state.js';
 import { addAllowance, migrateAllowances, pruneAllowances } from './allowances-write.js';
 import { testKey } from '../../core/test-id.js';
 
-const USAGE = `Usage:
-  flakeguard allowances add --file <test file> --test "<full name>" --budget <duration> [--platform <p>] --reason "<text>" [--expires YYYY-MM-DD]
-  flakeguard allowances list [--json]
-  flakeguard allowances check
-  flakeguard allowances prune [--dry-run]
-  flakeguard allowances migrate [--dry-run]
-
-Allowances live in allowances/<test file>.yaml next to the config; see docs/allowances.md.
-Exit codes: 0 done, 1 check found problems, 2 could not run.`;
-
-const OPTIONS = {
-  file: { type: 'string' },
-  test: { type: 'string' },
-  budget: { type: 'string' },
-  platform: { type: 'string' },
-  reason: { type: 'string' },
-  expires: { type: 'string' },
-  json: { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-const ALLOWED: Record<string, readonly string[]> = {
-  add: ['file', 'test', 'budget', 'platform', 'reason', 'expires'],
-  list: ['json'],
-  check: [],
-  prune: ['dry-run'],
-  migrate: ['dry-run'],
-};
+const COMMAND = 'flakeguard allowances';
+type Values = ParsedValues<typeof ALLOWANCES_USAGE.options>;
 
 const out = (text: string): void => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 const err = (text: string): void => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 
-function parse(args: string[]): { sub: string; values: Record<string, string | boolean | undefined> } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new FlakeguardError('USAGE', `${(error as Error).message}\n${USAGE}`);
-  }
-  const [sub, ...extra] = parsed.positionals;
-  if (parsed.values.help) return { sub: 'help', values: {} };
-  if (sub === undefined || !(sub in ALLOWED)) {
-    throw new FlakeguardError('USAGE', `${sub === undefined ? 'name a subcommand' : `unknown subcommand "${sub}"`}\n${USAGE}`);
-  }
-  if (extra.length > 0) throw new FlakeguardError('USAGE', `unexpected argument "${extra[0]}"; quote a test name that has spaces\n${USAGE}`);
-  const allowed = ALLOWED[sub] ?? [];
-  for (const key of Object.keys(parsed.values)) {
-    if (!allowed.includes(key)) throw new FlakeguardError('USAGE', `--${key} does not apply to "allowances ${sub}"\n${USAGE}`);
-  }
-  return { sub, values: parsed.values };
+function parse(args: string[]): { sub: string; values: Values } | 'help' {
+  return parseSubcommand(COMMAND, ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS, args);
 }
 
-function required(values: Record<string, string | boolean | undefined>, key: string): string {
+function required(values: Values, key: 'file' | 'test' | 'budget' | 'reason'): string {
   const value = values[key];
-  if (typeof value !== 'string' || value.trim() === '') throw new FlakeguardError('USAGE', `allowances add needs --${key}\n${USAGE}`);
+  if (typeof value !== 'string' || value.trim() === '') throw commandUsageError(COMMAND, `allowances add needs --${key}`);
   return value;
 }
 
 export async function runAllowancesCommand(args: string[]): Promise<number> {
-  const { sub, values } = parse(args);
-  if (sub === 'help') {
-    out(USAGE);
-    return 0;
-  }
+  const parsed = parse(args);
+  if (parsed === 'help') return 0;
+  const { sub, values } = parsed;
   const cwd = process.cwd();
   const state = await gatherAllowanceState(cwd);
   switch (sub) {
@@ -85,8 +40,8 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
           test: required(values, 'test'),
           budget: required(values, 'budget'),
           reason: required(values, 'reason'),
-          platform: typeof values['platform'] === 'string' ? values['platform'] : undefined,
-          expires: typeof values['expires'] === 'string' ? values['expires'] : undefined,
+          platform: values.platform,
+          expires: values.expires,
         },
         cwd,
       );
@@ -97,11 +52,11 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
       const keys = new Set(state.resolutions.flatMap((r) => (r.test ? [testKey(r.test.file, r.test.namePattern ? r.allowance.test : r.test.fullName)] : [])));
       const durations = lastDurations(state.root, state.config.records, keys, err);
       const list = computeAllowanceList(state.resolutions, state.store.problems, process.platform, durations);
-      out(values['json'] ? JSON.stringify(list, null, 2) : formatAllowanceList(list));
+      out(values.json ? JSON.stringify(list, null, 2) : formatAllowanceList(list));
       return 0;
     }
     case 'check': {
-      const check = computeAllowanceCheck(state.resolutions, state.store.problems, state.universe, state.sourceProblems);
+      const check = computeAllowanceCheck(state.resolutions, state.store.problems, state.universe, state.sourceProblems, state.lineageNotes);
       out(formatAllowanceCheck(check, state.store.allowances.length));
       return check.findings.length > 0 ? 1 : 0;
     }
@@ -116,6 +71,6 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new FlakeguardError('USAGE', USAGE);
+      throw commandUsageError(COMMAND, `unknown subcommand "${sub}"`);
   }
 }

@@ -1,52 +1,32 @@
 /**
  * What every `flakeguard allowances` subcommand starts from: the config, the store, the tests read
- * from source (all test files plus the files the allowances name), and how each allowance resolves.
+ * from source and how each allowance resolves (the orchestration the reporter uses, io/files/
+ * allowances-for-run.ts, with every test taken from source), and the commit HEAD points at.
  */
 import { systemClock } from '../../io/clock.js';
-import { buildUniverse } from '../../core/allowances/allowance-universe.js';
-import { resolveAllowances, type Resolution, type UniverseTest } from '../../core/allowances/allowance-resolve.js';
 import type { Config } from '../../core/config.js';
-import type { SourceTest } from '../../core/source/test-source.js';
-import { loadAllowanceStore, type AllowanceStore } from '../../io/files/allowance-store.js';
+import { resolveProjectAllowances, type AllowanceResolution } from '../../io/files/allowances-for-run.js';
 import { loadConfig } from '../../io/files/config-file.js';
-import { gitRenamesSince } from '../../io/git/git-renames.js';
+import { runGit } from '../../io/git/run-git.js';
 import { listRunRecords, readRunRecord } from '../../io/files/run-record-file.js';
-import { readSourceTests } from '../../io/files/source-files.js';
-import { listTestFilePaths } from '../../io/vitest/list-test-files.js';
 
-export interface AllowanceState {
+export interface AllowanceState extends AllowanceResolution {
   readonly root: string;
   readonly config: Config;
-  readonly store: AllowanceStore;
-  readonly sources: ReadonlyMap<string, readonly SourceTest[]>;
-  readonly sourceProblems: readonly string[];
-  readonly universe: readonly UniverseTest[];
-  readonly resolutions: readonly Resolution[];
   readonly today: string;
+  /** The commit HEAD points at, recorded by add and migrate; null outside git. */
+  readonly head: string | null;
 }
 
-/** Today as a UTC day (core/calendar.ts), as the reporter and the gate judge expiry. */
-export const today = (): string => systemClock.today();
+export async function gatherProjectState(root: string, config: Config): Promise<AllowanceState> {
+  const today = systemClock.today();
+  const [resolved, head] = await Promise.all([resolveProjectAllowances({ root, config, tests: null, today }), runGit(root, ['rev-parse', '--verify', '-q', 'HEAD'])]);
+  return { ...resolved, root, config, today, head: head.ok && head.out.trim() !== '' ? head.out.trim() : null };
+}
 
 export async function gatherAllowanceState(cwd: string): Promise<AllowanceState> {
   const { config, root } = loadConfig(cwd);
-  const store = loadAllowanceStore(root, config.allowances);
-  const files = new Set([...(await listTestFilePaths(root)), ...store.allowances.map((a) => a.file)]);
-  const read = readSourceTests(root, files);
-  const universe = buildUniverse([], read.tests);
-  const day = today();
-  let resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames: new Map(), today: day });
-  const lost = resolutions.filter((r) => r.match.kind === 'orphan');
-  if (lost.length > 0) {
-    const renames = await gitRenamesSince(root, [...new Set(lost.map((r) => r.allowance.at.storeFile))]);
-    if (lost.some((r) => renames.has(r.allowance.file))) {
-      resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames, today: day });
-    }
-  }
-  // Only files an allowance names: a deliberately broken fixture elsewhere is not an allowance problem.
-  const named = new Set(store.allowances.map((a) => a.file));
-  const sourceProblems = read.problems.filter((p) => named.has(p.file)).map((p) => p.message);
-  return { root, config, store, sources: read.tests, sourceProblems, universe, resolutions, today: day };
+  return gatherProjectState(root, config);
 }
 
 /**

@@ -14,7 +14,8 @@ import { proposeAllowance } from '../../core/gate/gate-verdict.js';
 import type { PlatformKey } from '../../core/platform-value.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import { readAllowanceText, writeAllowanceFile } from '../../io/files/allowance-store.js';
+import { updateAllowanceFile } from '../../io/files/allowance-store.js';
+import { recordFollowedAllowances } from '../allowances/allowances-write.js';
 
 export interface ProposalInput {
   readonly root: string;
@@ -35,6 +36,8 @@ export async function buildProposals(input: ProposalInput): Promise<GateProposal
   const budgetMs = resolveTestLimit({ config: input.config, platform: input.platform }).limitMs;
   const today = systemClock.today();
   const proposals: GateProposal[] = [];
+  // Followed allowances get their new name and place in this change, so main never says "run migrate".
+  if (input.write) for (const line of await recordFollowedAllowances(input.root, input.config)) process.stderr.write(`flakeguard gate: ${line}\n`);
   for (const t of input.tests) {
     const proposal = proposeAllowance({ file: t.file, fullName: t.name }, t.result, budgetMs, input.platform, input.workers);
     if (proposal === null) continue;
@@ -52,9 +55,7 @@ export async function buildProposals(input: ProposalInput): Promise<GateProposal
     const storeFile = allowanceFileFor(input.config.allowances, t.file);
     let written = false;
     if (input.write) {
-      const before = readAllowanceText(input.root, storeFile);
-      const without = before === '' ? '' : removeEntries(before, new Set([entry.id]), storeFile);
-      writeAllowanceFile(input.root, storeFile, insertEntry(without, entry, storeFile));
+      updateAllowanceFile(input.root, storeFile, (before) => insertEntry(before === '' ? '' : removeEntries(before, new Set([entry.id]), storeFile), entry, storeFile));
       written = true;
     }
     proposals.push({

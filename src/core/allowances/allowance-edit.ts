@@ -6,14 +6,18 @@
  * An entry's block is its lines plus the comment lines directly above it (no blank line between),
  * except a comment at the very top of the file, which is the file's header.
  */
-import { isMap, isScalar, isSeq, parseDocument, stringify, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { serializeDuration } from '../duration.js';
 import { FlakeguardError } from '../errors.js';
 import type { Allowance } from './allowance.js';
 import type { PlatformValue } from '../platform-value.js';
+import { yamlScalar } from './allowance-text.js';
+import { quarantineTermsToYaml, type QuarantineTerms } from '../quarantine/quarantine-terms.js';
+
+export { yamlScalar } from './allowance-text.js';
 
 /** An entry to write: an allowance without its place in a file (it has none yet). */
-export type NewAllowanceEntry = Omit<Allowance, 'at'>;
+export type NewAllowanceEntry = Omit<Allowance, 'at' | 'commit' | 'quarantine'> & { readonly commit?: string | null; readonly quarantine?: QuarantineTerms | null };
 
 export interface EntryBlock {
   readonly id: string;
@@ -23,11 +27,6 @@ export interface EntryBlock {
   readonly entryStart: number;
   readonly end: number;
   readonly map: YAMLMap;
-}
-
-/** A scalar as YAML writes it on one line (quoted when it must be). */
-export function yamlScalar(value: string): string {
-  return stringify(value, { lineWidth: 0, blockQuote: false }).trimEnd();
 }
 
 export function serializeBudget(budget: PlatformValue<number>): string {
@@ -42,12 +41,18 @@ export function serializeEntry(entry: NewAllowanceEntry): string {
     `  test: ${yamlScalar(entry.test)}`,
     `  file: ${yamlScalar(entry.file)}`,
     ...(entry.fingerprint === null ? [] : [`  fingerprint: ${yamlScalar(entry.fingerprint)}`]),
-    `  budget: ${serializeBudget(entry.budget)}`,
-    `  reason: ${yamlScalar(entry.reason)}`,
+    ...(entry.commit === null || entry.commit === undefined ? [] : [`  commit: ${yamlScalar(entry.commit)}`]),
+    ...(entry.budget === null ? [] : [`  budget: ${serializeBudget(entry.budget)}`, `  reason: ${yamlScalar(entry.reason)}`]),
+    ...(entry.quarantine ? serializeQuarantine(entry.quarantine, '  ') : []),
     `  added: ${yamlScalar(entry.added)}`,
     ...(entry.expires === null ? [] : [`  expires: ${yamlScalar(entry.expires)}`]),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The `quarantine:` lines of an entry, each value on one line (read back exactly). */
+export function serializeQuarantine(terms: QuarantineTerms, indent = ''): string[] {
+  return [`${indent}quarantine:`, ...Object.entries(quarantineTermsToYaml(terms)).map(([k, v]) => `${indent}  ${k}: ${yamlScalar(v)}`)];
 }
 
 function lineStart(text: string, offset: number): number {
@@ -86,7 +91,15 @@ export function entryBlocks(text: string, where: string): EntryBlock[] {
     if (entryStart > 0 && /^\s*-\s*$/.test(text.slice(dashLine, entryStart - 1))) entryStart = dashLine;
     let last = item.range[1] - 1;
     while (last > entryStart && /\s/.test(text[last] ?? '')) last--;
-    const end = afterLine(text, last);
+    let end = afterLine(text, last);
+    // Comment lines indented past the entry's dash (`  # expires: …`) right after it are its own.
+    const dashIndent = entryStart - lineStart(text, entryStart) + (/^[ \t]*/.exec(text.slice(entryStart))?.[0].length ?? 0);
+    while (end < text.length) {
+      const line = text.slice(end, afterLine(text, end));
+      const indent = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+      if (!/^\s*#/.test(line) || indent <= dashIndent) break;
+      end = afterLine(text, end);
+    }
     let blockStart = entryStart;
     for (;;) {
       if (blockStart <= previousEnd) break;
@@ -146,10 +159,19 @@ export function entryBlockText(text: string, id: string, where: string): string 
   return body.endsWith('\n') ? body : `${body}\n`;
 }
 
-export type EntryChanges = Partial<Record<'test' | 'file' | 'fingerprint', string>>;
+export type EntryChanges = Partial<Record<'test' | 'file' | 'fingerprint' | 'commit', string>>;
 
 /**
- * Replaces the values of `test`, `file`, `fingerprint` of one entry in place (adding a missing key
+ * Runs a text edit written for `\n` lines on a file that may use `\r\n`: a CRLF file stays CRLF
+ * (the lines the edit adds included).
+ */
+export function keepLineEndings(text: string, edit: (lf: string) => string): string {
+  if (!text.includes('\r\n')) return edit(text);
+  return edit(text.replace(/\r\n/g, '\n')).replace(/\n/g, '\r\n');
+}
+
+/**
+ * Replaces the values of `test`, `file`, `fingerprint`, `commit` of one entry in place (adding a missing key
  * as the entry's last line), then moves the block if its sorted place changed.
  */
 export function updateEntry(text: string, id: string, changes: EntryChanges, where: string): string {
@@ -175,4 +197,38 @@ export function updateEntry(text: string, id: string, changes: EntryChanges, whe
   const moved = entryBlockText(out, id, where) as string;
   const without = removeEntries(out, new Set([id]), where);
   return insertEntryText(without, moved, { test: changes.test, id }, where);
+}
+
+/** Offsets of a key's lines in an entry: from the key's line to the end of its value's last line. */
+function keySpan(text: string, block: EntryBlock, key: string): { start: number; end: number } | null {
+  const pair = block.map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  const keyNode = pair?.key as Node | undefined;
+  if (!pair || !keyNode?.range) return null;
+  const value = pair.value as Node | null;
+  let last = (value?.range?.[1] ?? keyNode.range[1]) - 1;
+  while (last > keyNode.range[0] && /\s/.test(text[last] ?? '')) last--;
+  return { start: lineStart(text, keyNode.range[0]), end: Math.min(afterLine(text, last), block.end) };
+}
+
+/**
+ * Sets a key of one entry to the given lines (the key's own line first, written at the entry's
+ * indent): replaces the key's lines when it has one, else adds them as the entry's last lines.
+ */
+export function setEntryKey(text: string, id: string, key: string, lines: readonly string[], where: string): string {
+  const block = entryBlocks(text, where).find((b) => b.id === id);
+  if (!block) throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: no entry with id "${id}"`);
+  const firstKey = block.map.items[0]?.key as Node | undefined;
+  const indent = ' '.repeat(firstKey?.range ? firstKey.range[0] - lineStart(text, firstKey.range[0]) : 2);
+  const body = lines.map((l) => `${indent}${l}\n`).join('');
+  const span = keySpan(text, block, key);
+  if (span) return text.slice(0, span.start) + body + text.slice(span.end);
+  const sep = block.end === text.length && !text.endsWith('\n') ? '\n' : '';
+  return text.slice(0, block.end) + sep + body + text.slice(block.end);
+}
+
+/** Removes a key (its lines) from one entry; the rest of the file stays byte for byte. */
+export function removeEntryKey(text: string, id: string, key: string, where: string): string {
+  const block = entryBlocks(text, where).find((b) => b.id === id);
+  const span = block ? keySpan(text, block, key) : null;
+  return span ? text.slice(0, span.start) + text.slice(span.end) : text;
 }

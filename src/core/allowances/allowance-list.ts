@@ -6,6 +6,7 @@
 import { formatWhere, type AllowanceProblem } from './allowance.js';
 import { formatProblem, formatResolutionWarning, formatFollowNotice, type Resolution, type UniverseTest } from './allowance-resolve.js';
 import { serializeBudget } from './allowance-edit.js';
+import { escapeForTerminal as esc } from './allowance-text.js';
 import { formatDuration } from '../duration.js';
 import { resolvePlatformValue } from '../platform-value.js';
 import { testKey } from '../test-id.js';
@@ -42,7 +43,9 @@ export function computeAllowanceList(
   platform: string,
   lastDurations: ReadonlyMap<string, number>,
 ): AllowanceList {
-  const allowances = resolutions.map((r): AllowanceRow => {
+  // A quarantine-only entry is not an allowance: `flakeguard quarantine list` shows it.
+  const budgeted = resolutions.flatMap((r) => (r.allowance.budget === null ? [] : [{ r, budget: r.allowance.budget }]));
+  const allowances = budgeted.map(({ r, budget }): AllowanceRow => {
     const a = r.allowance;
     const current = r.test ? { test: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file } : null;
     return {
@@ -53,8 +56,8 @@ export function computeAllowanceList(
       match: r.match.kind,
       expired: r.expired,
       expires: a.expires,
-      budget: serializeBudget(a.budget),
-      limitMs: resolvePlatformValue(a.budget, platform)?.value ?? null,
+      budget: serializeBudget(budget),
+      limitMs: resolvePlatformValue(budget, platform)?.value ?? null,
       lastMs: current ? (lastDurations.get(testKey(current.file, current.test)) ?? null) : null,
       reason: a.reason,
     };
@@ -67,15 +70,15 @@ export function formatAllowanceList(list: AllowanceList): string {
   const lines: string[] = [];
   for (const row of list.allowances) {
     const target = row.current ?? row.stored;
-    lines.push(`${row.id}  ${target.test}  (${target.file})`);
+    lines.push(`${row.id}  ${esc(target.test)}  (${esc(target.file)})`);
     const limit = row.limitMs === null ? `no limit for ${list.platform} in ${row.budget}: the budget applies` : `limit ${formatDuration(row.limitMs)}`;
     const last = row.lastMs === null ? 'last: not measured' : `last ${formatDuration(row.lastMs)}`;
-    const how = row.match === 'exact' ? 'exact' : row.match === 'orphan' ? 'ORPHAN: no test matches' : row.match === 'ambiguous' ? 'AMBIGUOUS: applies to none' : `${row.match} from "${row.stored.test}" (${row.stored.file})`;
+    const how = row.match === 'exact' ? 'exact' : row.match === 'orphan' ? 'ORPHAN: no test matches' : row.match === 'ambiguous' ? 'AMBIGUOUS: applies to none' : `${row.match} from "${esc(row.stored.test)}" (${esc(row.stored.file)})`;
     const expiry = row.expired ? ` · EXPIRED ${row.expires}` : row.expires ? ` · expires ${row.expires}` : '';
     lines.push(`    ${how} · ${limit} · ${last}${expiry}`);
-    lines.push(`    ${row.where} · ${row.reason}`);
+    lines.push(`    ${row.where} · ${esc(row.reason)}`);
   }
-  for (const p of list.problems) lines.push(`${p.where}: ${p.message}`);
+  for (const p of list.problems) lines.push(`${p.where}: ${esc(p.message)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -90,13 +93,14 @@ export function computeAllowanceCheck(
   problems: readonly AllowanceProblem[],
   universe: readonly UniverseTest[],
   sourceProblems: readonly string[],
+  lineageNotes: readonly string[] = [],
 ): AllowanceCheck {
   const findings = [
     ...problems.map(formatProblem),
     ...sourceProblems,
     ...resolutions.map((r) => formatResolutionWarning(r, universe)).filter((w) => w !== ''),
   ];
-  const followed = resolutions.map(formatFollowNotice).filter((n) => n !== '');
+  const followed = [...lineageNotes, ...resolutions.map(formatFollowNotice).filter((n) => n !== '')];
   return { findings, followed };
 }
 

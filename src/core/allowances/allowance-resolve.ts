@@ -4,7 +4,9 @@
  * ambiguous, invalid entries). Shared by the reporter seam and `flakeguard allowances`.
  */
 import { formatWhere, isExpired, type Allowance, type AllowanceProblem } from './allowance.js';
-import { matchAllowances, type AllowanceMatch, type MatchKind, type MatchTest } from './allowance-match.js';
+import type { Lineage } from './allowance-lineage.js';
+import { matchAllowances, type AllowanceMatch, type MatchKind, type MatchTest, type WorktreeChanges } from './allowance-match.js';
+import { escapeForTerminal, quoteName } from './allowance-text.js';
 
 export interface UniverseTest extends MatchTest {
   /** False for a test read from source only (its file is not part of this run). */
@@ -19,6 +21,8 @@ export interface Resolution {
   readonly test: UniverseTest | null;
   readonly kind: MatchKind | null;
   readonly expired: boolean;
+  /** Its lineage at HEAD, when it was traced. */
+  readonly lineage: Lineage | null;
 }
 
 export interface ResolveInput {
@@ -27,34 +31,38 @@ export interface ResolveInput {
   readonly renames: ReadonlyMap<string, string>;
   /** YYYY-MM-DD */
   readonly today: string;
+  readonly lineage?: ReadonlyMap<string, Lineage>;
+  readonly worktree?: WorktreeChanges;
 }
 
-export function resolveAllowances({ allowances, tests, renames, today }: ResolveInput): Resolution[] {
-  const matches = matchAllowances({ allowances, tests, renames });
+export function resolveAllowances({ allowances, tests, renames, today, lineage, worktree }: ResolveInput): Resolution[] {
+  const matches = matchAllowances({ allowances, tests, renames, ...(lineage ? { lineage } : {}), ...(worktree ? { worktree } : {}) });
   return allowances.map((allowance, i) => {
     const match = matches[i] as AllowanceMatch;
     const test = 'test' in match ? (tests[match.test] ?? null) : null;
     const kind = 'test' in match ? match.kind : null;
-    return { allowance, match, test, kind, expired: isExpired(allowance, today) };
+    return { allowance, match, test, kind, expired: isExpired(allowance, today), lineage: lineage?.get(allowance.id) ?? null };
   });
 }
 
-const q = (text: string): string => JSON.stringify(text);
+const q = quoteName;
 
 /** The notice for an allowance that applies through anything but an exact match, else null. */
 export function formatFollowNotice(r: Resolution): string {
   const { allowance: a, test } = r;
   if (!test || r.kind === null || r.kind === 'exact') return '';
-  const tail = '; run flakeguard allowances migrate to record the new name';
+  const [from, to] = [escapeForTerminal(a.file), escapeForTerminal(test.file)];
+  const traced = r.match.kind !== 'ambiguous' && r.match.kind !== 'orphan' && r.match.via === 'lineage' ? ' (traced through git history)' : '';
+  const tail = `${traced}; run flakeguard allowances migrate to record the new name`;
   switch (r.kind) {
     case 'renamed':
       return `allowance ${a.id} follows renamed test: ${q(a.test)} -> ${q(test.fullName)}${tail}`;
     case 'moved':
-      return `allowance ${a.id} follows moved test ${q(a.test)}: ${a.file} -> ${test.file}${tail}`;
+      return `allowance ${a.id} follows moved test ${q(a.test)}: ${from} -> ${to}${tail}`;
     case 'moved-renamed':
-      return `allowance ${a.id} follows moved and renamed test: ${q(a.test)} in ${a.file} -> ${q(test.fullName)} in ${test.file}${tail}`;
+      return `allowance ${a.id} follows moved and renamed test: ${q(a.test)} in ${from} -> ${q(test.fullName)} in ${to}${tail}`;
     case 'git-renamed':
-      return `allowance ${a.id} follows test ${q(a.test)} into the file git renamed: ${a.file} -> ${test.file}${tail}`;
+      return `allowance ${a.id} follows test ${q(a.test)} into the file git renamed: ${from} -> ${to}${tail}`;
     default: {
       const never: never = r.kind;
       return never;
@@ -67,11 +75,13 @@ export function formatResolutionWarning(r: Resolution, tests: readonly UniverseT
   const a = r.allowance;
   const at = formatWhere(a);
   if (r.match.kind === 'orphan') {
-    return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.test)} in ${a.file} (by name, body or git rename); remove it with flakeguard allowances prune, or fix its test and file`;
+    const how = r.match.why === undefined ? 'by name, body or git rename' : `its lineage: ${escapeForTerminal(r.match.why)}`;
+    return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.test)} in ${escapeForTerminal(a.file)} (${how}); remove it with flakeguard allowances prune, or fix its test and file`;
   }
   if (r.match.kind === 'ambiguous') {
-    const names = r.match.candidates.map((i) => tests[i]).filter((t) => t !== undefined).map((t) => `${q(t.fullName)} in ${t.file}`);
-    return `${at}: allowance ${a.id} for ${q(a.test)} is ambiguous (${r.match.why}: ${names.join(', ')}) and applies to none; set its test and file to the one it is for`;
+    const names = r.match.candidates.map((i) => tests[i]).filter((t) => t !== undefined).map((t) => `${q(t.fullName)} in ${escapeForTerminal(t.file)}`);
+    const why = escapeForTerminal(r.match.why);
+    return `${at}: allowance ${a.id} for ${q(a.test)} is ambiguous (${names.length > 0 ? `${why}: ${names.join(', ')}` : why}) and applies to none; set its test and file to the one it is for`;
   }
   if (r.expired) {
     return `${at}: allowance ${a.id} for ${q(a.test)} expired on ${a.expires ?? ''} and no longer applies; set a later expires date or remove it`;
@@ -79,6 +89,15 @@ export function formatResolutionWarning(r: Resolution, tests: readonly UniverseT
   return '';
 }
 
+/**
+ * Said when an allowance records a commit that cannot be followed (shallow clone, rewritten history)
+ * and did not match by name: it was matched by name and body instead. '' otherwise.
+ */
+export function formatLineageNote(r: Resolution): string {
+  if (r.lineage?.kind !== 'unavailable' || r.allowance.commit === null || r.kind === 'exact') return '';
+  return `allowance ${r.allowance.id}: no lineage to follow (${r.lineage.why}); matched by name and body instead`;
+}
+
 export function formatProblem(p: AllowanceProblem): string {
-  return `${p.where}: ${p.message}`;
+  return `${p.where}: ${escapeForTerminal(p.message)}`;
 }

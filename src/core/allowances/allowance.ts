@@ -6,11 +6,12 @@
  * Every problem names file:line:column; a bad entry is skipped and the others still load. A file
  * that is not valid YAML loads nothing (its entries cannot be told apart safely).
  */
-import { hasExpired } from '../calendar.js';
+import { hasExpired, isIsoDay } from '../calendar.js';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { makeLocator, parsePlatformDuration } from '../config.js';
 import { isFlakeguardError } from '../errors.js';
 import type { PlatformValue } from '../platform-value.js';
+import { parseQuarantineTerms, type QuarantineTerms } from '../quarantine/quarantine-terms.js';
 
 export interface Allowance {
   readonly id: string;
@@ -19,8 +20,17 @@ export interface Allowance {
   /** The test file (relative to the root, `/`) when the entry was last written. */
   readonly file: string;
   readonly fingerprint: string | null;
-  readonly budget: PlatformValue<number>;
+  /**
+   * The commit at which `test`, `file` and `fingerprint` were last known true (written by `add`
+   * and `migrate`); lineage follows the test from there through git history. Null when unknown.
+   */
+  readonly commit: string | null;
+  /** The test's own duration limit; null for an entry that only quarantines its test. */
+  readonly budget: PlatformValue<number> | null;
+  /** Why the test may take longer (with `budget`); '' for a quarantine-only entry. */
   readonly reason: string;
+  /** The test's quarantine (docs/quarantine.md), or null. */
+  readonly quarantine: QuarantineTerms | null;
   /** YYYY-MM-DD */
   readonly added: string;
   readonly expires: string | null;
@@ -42,10 +52,10 @@ export interface ParsedAllowanceFile {
   readonly problems: readonly AllowanceProblem[];
 }
 
-export const ALLOWANCE_KEYS = ['id', 'test', 'file', 'fingerprint', 'budget', 'reason', 'added', 'expires'] as const;
+export const ALLOWANCE_KEYS = ['id', 'test', 'file', 'fingerprint', 'commit', 'budget', 'reason', 'quarantine', 'added', 'expires'] as const;
 const ID_RE = /^[0-9a-f]{4,32}$/;
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const FINGERPRINT_RE = /^[0-9a-f]{16}$/;
+const COMMIT_RE = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
 /** `allowances/test/hub/tracker.test.ts.yaml` for `test/hub/tracker.test.ts`. */
 export function allowanceFileFor(folder: string, testFile: string): string {
@@ -72,10 +82,7 @@ export function isInsideProject(file: string): boolean {
 }
 
 export function isValidDate(text: string): boolean {
-  if (!DATE_RE.test(text)) return false;
-  const [y, m, d] = text.split('-').map(Number) as [number, number, number];
-  const probe = new Date(Date.UTC(y, m - 1, d));
-  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d;
+  return isIsoDay(text);
 }
 
 function text(map: YAMLMap, key: string): { value: string | null; node: Node | null } {
@@ -101,13 +108,14 @@ function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string
       bad(`${where(pair.key as Node)}: unknown key "${key}"; an allowance has ${ALLOWANCE_KEYS.join(', ')}`);
     }
   }
+  /** A required value; the test name is kept exactly as written (spaces at its ends included). */
   const required = (key: string, hint: string): string => {
     const { value, node } = text(item, key);
     if (value === null || value.trim() === '') {
       bad(`${node ? where(node) : at}: ${key} is missing or empty; ${hint}`);
       return '';
     }
-    return value.trim();
+    return key === 'test' ? value : value.trim();
   };
   const id = required('id', 'give the entry a short hex id (flakeguard allowances add writes one)');
   if (id !== '' && !ID_RE.test(id)) bad(`${where(item.get('id', true) as Node)}: id "${id}" must be 4 to 32 lowercase hex digits, e.g. a1b2c3d4`);
@@ -120,10 +128,17 @@ function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string
   if (fp.node && (fp.value === null || !FINGERPRINT_RE.test(fp.value))) {
     bad(`${where(fp.node)}: fingerprint "${fp.value ?? ''}" is not 16 hex digits; remove it and run flakeguard allowances migrate to record it again`);
   }
+  const commit = text(item, 'commit');
+  if (commit.node && (commit.value === null || !COMMIT_RE.test(commit.value))) {
+    bad(`${where(commit.node)}: commit "${commit.value ?? ''}" is not a full commit id; remove it and run flakeguard allowances migrate to record it again`);
+  }
   const budgetNode = item.get('budget', true);
+  const quarantineNode = item.get('quarantine', true);
+  const quarantine = quarantineNode === undefined ? null : parseQuarantineTerms(quarantineNode, where, bad);
   let budget: PlatformValue<number> | null = null;
-  if (budgetNode === undefined) bad(`${at}: budget is missing; write a duration such as 7s, or a map by platform { linux: 7s, default: 5s }`);
-  else {
+  if (budgetNode === undefined && quarantineNode === undefined) {
+    bad(`${at}: budget is missing; write a duration such as 7s, or a map by platform { linux: 7s, default: 5s } (or a quarantine: map, docs/quarantine.md)`);
+  } else if (budgetNode !== undefined) {
     try {
       budget = parsePlatformDuration(budgetNode, where, 'budget');
     } catch (error) {
@@ -131,15 +146,15 @@ function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string
       bad(error.message);
     }
   }
-  const reason = required('reason', 'say why this test may take longer than the budget');
+  const reason = budgetNode === undefined && text(item, 'reason').node === null ? '' : required('reason', 'say why this test may take longer than the budget');
   const added = required('added', 'write the date the allowance was added, YYYY-MM-DD');
   if (added !== '' && !isValidDate(added)) bad(`${where(item.get('added', true) as Node)}: added "${added}" is not a date; write YYYY-MM-DD`);
   const ex = text(item, 'expires');
   if (ex.node && (ex.value === null || !isValidDate(ex.value))) {
     bad(`${where(ex.node)}: expires "${ex.value ?? ''}" is not a date; write YYYY-MM-DD`);
   }
-  if (!ok || budget === null) return null;
-  return { id, test, file, fingerprint: fp.value, budget, reason, added, expires: ex.value, at: { storeFile, line: pos.line, column: pos.col } };
+  if (!ok || (budget === null && quarantine === null)) return null;
+  return { id, test, file, fingerprint: fp.value, commit: commit.value, budget, reason, quarantine, added, expires: ex.value, at: { storeFile, line: pos.line, column: pos.col } };
 }
 
 /** Parses one allowance file. `storeFile` is its path relative to the root, used in messages. */

@@ -7,15 +7,20 @@ import type { Paint } from '../text-style.js';
 import type { BudgetReport } from './budget-report.js';
 import {
   formatAllowanceCommand,
+  expiredQuarantineFailures,
   formatError,
   formatFlaky,
   formatNearFigures,
   formatOverFigures,
   formatPlace,
+  formatQuarantined,
   formatUnhandled,
   formatVerdictLine,
   oneLine,
+  quarantinedFailures,
 } from './budget-text.js';
+import { describeQuarantine } from '../quarantine/run-quarantine.js';
+import { testKey } from '../test-id.js';
 
 
 export interface ReportScreen {
@@ -64,9 +69,25 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
     lines.push(p('yellow', 'Flaky (passed only after a retry):'));
     lines.push(...capped(report.flaky, (f) => `  ${p('yellow', 'flaky')}  ${formatPlace(f)}  ${f.name}  ${formatFlaky(f)}`, screen));
   }
+  const excused = quarantinedFailures(report);
+  if (excused.length > 0) {
+    lines.push(p('yellow', 'Quarantined (still run; their failures do not fail the run):'));
+    lines.push(...capped(excused, (q) => `  ${p('yellow', 'quarantined')}  ${formatPlace(q)}  ${q.name}  ${formatQuarantined(q)}`, screen));
+  }
   if (report.failing.length > 0) {
+    const ended = new Map(expiredQuarantineFailures(report).map((q) => [testKey(q.file, q.name), q.quarantine]));
     lines.push(p('red', 'Failed tests:'));
-    lines.push(...capped(report.failing, (t) => `  ${p('red', 'failed')}  ${formatPlace(t)}  ${t.name}  ${formatError(t.errors[0] ?? null)}`, screen));
+    lines.push(
+      ...capped(
+        report.failing,
+        (t) => {
+          const q = ended.get(t.key);
+          const note = q ? `  (its ${describeQuarantine(q)}; it fails the run again)` : '';
+          return `  ${p('red', 'failed')}  ${formatPlace(t)}  ${t.name}  ${formatError(t.errors[0] ?? null)}${note}`;
+        },
+        screen,
+      ),
+    );
   }
   const problems: string[] = [];
   for (const e of report.unhandledErrors) problems.push(`  ${p('red', 'unhandled')}  ${formatUnhandled(e)}`);

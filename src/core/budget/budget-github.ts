@@ -6,15 +6,19 @@ import type { BudgetReport } from './budget-report.js';
 import { formatDuration } from '../duration.js';
 import {
   formatAllowanceCommand,
+  expiredQuarantineFailures,
   formatError,
   formatFlaky,
   formatNearFigures,
   formatOverFigures,
   formatPlace,
+  formatQuarantined,
   formatVerdictLine,
   limitLabel,
   oneLine,
+  quarantinedFailures,
 } from './budget-text.js';
+import { describeQuarantine } from '../quarantine/run-quarantine.js';
 
 /** Escaping from the workflow-commands spec: data escapes %, CR, LF; properties also : and ,. */
 export function escapeAnnotationData(text: string): string {
@@ -47,6 +51,12 @@ export function formatGithubAnnotations(report: BudgetReport): string {
   }
   for (const f of report.flaky) {
     out.push(annotation('warning', f, 'flakeguard: flaky test', `flaky  ${f.name}  ${formatFlaky(f)}`));
+  }
+  for (const q of quarantinedFailures(report)) {
+    out.push(annotation('warning', q, 'flakeguard: quarantined test failed', `quarantined  ${q.name}  ${formatQuarantined(q)}`));
+  }
+  for (const q of expiredQuarantineFailures(report)) {
+    out.push(annotation('error', q, 'flakeguard: quarantine expired', `failed  ${q.name}  its ${describeQuarantine(q.quarantine)}; it fails the run again`));
   }
   const explainsItself = report.verdict.causes.every((c) => c.kind === 'failing-tests' || c.kind === 'budget');
   if (report.verdict.red && !explainsItself) out.push(annotation('error', null, 'flakeguard: why the run is red', formatVerdictLine(report)));
@@ -84,6 +94,12 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
   if (report.flaky.length > 0) {
     lines.push('### Flaky (passed only after a retry)', '', '| Test | Place | Retries | First error |', '|---|---|---:|---|');
     for (const f of report.flaky) lines.push(`| ${cell(f.name)} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`);
+    lines.push('');
+  }
+  const excused = quarantinedFailures(report);
+  if (excused.length > 0) {
+    lines.push('### Quarantined, failed (not counted)', '', '| Test | Place | Quarantine | First error |', '|---|---|---|---|');
+    for (const q of excused) lines.push(`| ${cell(q.name)} | ${code(formatPlace(q))} | ${cell(describeQuarantine(q.quarantine))} | ${cell(formatError(q.firstError))} |`);
     lines.push('');
   }
   if (report.unhandledErrors.length > 0) {

@@ -14,6 +14,7 @@ import {
 import { computeRunVerdict, type RunVerdict } from '../record/run-verdict.js';
 import { type BudgetViolation, type ExitReason, type FileState, type LimitSource, type RecordedError, type RecordedNotice, type RecordedUnhandledError, type TestState } from '../record/run-record.js';
 import { testKey } from '../test-id.js';
+import { isQuarantineActive, type QuarantinedTest, type RunQuarantine } from '../quarantine/run-quarantine.js';
 
 export interface ObservedTest {
   /** Relative to the project root, with `/`. */
@@ -52,6 +53,8 @@ export interface BudgetReportInput {
   /** Allowance per test key (see testKey), from the allowance engine. */
   readonly allowances: ReadonlyMap<string, RunAllowance>;
   readonly notices: readonly RecordedNotice[];
+  /** Quarantine entry per test key (see testKey), applying or expired; absent: none. */
+  readonly quarantine?: ReadonlyMap<string, RunQuarantine>;
   readonly reason: ExitReason;
   /** process.exitCode when the run ended, before flakeguard touched it. */
   readonly vitestExitCode: number | null;
@@ -64,6 +67,7 @@ export interface CheckedTest extends ObservedTest {
   readonly limitKey: LimitKey;
   readonly allowanceId?: string;
   readonly status: BudgetStatus;
+  readonly quarantine?: RunQuarantine;
 }
 
 export interface CheckedFile extends ObservedFile {
@@ -93,7 +97,10 @@ export interface BudgetReport {
   readonly violations: readonly (BudgetViolation & { readonly allowanceId?: string })[];
   readonly near: readonly NearBudget[];
   readonly flaky: readonly FlakyTest[];
+  /** Failed tests that fail the run (a failure under an applying quarantine is not one). */
   readonly failing: readonly CheckedTest[];
+  /** Every test under a quarantine entry that ran, applying or expired. */
+  readonly quarantined: readonly QuarantinedTest[];
   readonly unhandledErrors: readonly RecordedUnhandledError[];
   readonly notices: readonly RecordedNotice[];
   readonly verdict: RunVerdict;
@@ -102,6 +109,7 @@ export interface BudgetReport {
 function checkTest(test: ObservedTest, input: BudgetReportInput): CheckedTest {
   const key = testKey(test.file, test.name);
   const limit = resolveTestLimit({ config: input.config, platform: input.platform, allowance: input.allowances.get(key) });
+  const quarantine = input.quarantine?.get(key);
   // Only a passed test can be over budget: a failed one is already red, a skipped one did not run.
   const status = test.state === 'passed' ? classifyDuration(test.durationMs, limit.limitMs, input.config.budget.warnAt) : 'unchecked';
   return {
@@ -112,6 +120,7 @@ function checkTest(test: ObservedTest, input: BudgetReportInput): CheckedTest {
     limitKey: limit.platformKey,
     ...(limit.allowanceId === undefined ? {} : { allowanceId: limit.allowanceId }),
     status,
+    ...(quarantine === undefined ? {} : { quarantine }),
   };
 }
 
@@ -167,10 +176,16 @@ export function computeBudgetReport(input: BudgetReportInput): BudgetReport {
     .filter((t) => t.state === 'passed' && (t.flaky || (t.retries > 0 && t.errors.length > 0)))
     .map((t) => ({ file: t.file, name: t.name, line: t.line, retries: t.retries, firstError: t.errors[0] ?? null }))
     .sort(byPlace);
-  const failing = tests.filter((t) => t.state === 'failed').sort(byPlace);
+  const failed = tests.filter((t) => t.state === 'failed').sort(byPlace);
+  const failing = failed.filter((t) => !isQuarantineActive(t.quarantine));
+  const quarantined: QuarantinedTest[] = tests
+    .filter((t) => t.quarantine !== undefined && (t.state === 'passed' || t.state === 'failed'))
+    .map((t) => ({ file: t.file, name: t.name, line: t.line, state: t.state, quarantine: t.quarantine as RunQuarantine, firstError: t.errors[0] ?? null }))
+    .sort(byPlace);
   const allViolations = [...violations, ...fileViolations.sort(byPlace)];
   const verdict = computeRunVerdict({
     failing: failing.length,
+    quarantinedFailing: failed.length - failing.length,
     testViolations: violations.length,
     fileViolations: fileViolations.length,
     files,
@@ -188,6 +203,7 @@ export function computeBudgetReport(input: BudgetReportInput): BudgetReport {
     near: [...near, ...fileNear.sort(byPlace)],
     flaky,
     failing,
+    quarantined,
     unhandledErrors: input.unhandledErrors,
     notices: input.notices,
     verdict,

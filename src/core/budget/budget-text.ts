@@ -4,6 +4,7 @@
  */
 import { describeLimit } from './budget.js';
 import type { BudgetReport, FlakyTest, NearBudget } from './budget-report.js';
+import { describeQuarantine, type QuarantinedTest } from '../quarantine/run-quarantine.js';
 import { formatDuration, serializeDuration } from '../duration.js';
 import type { RedCause } from '../record/run-verdict.js';
 import type { BudgetViolation, RecordedError, RecordedUnhandledError } from '../record/run-record.js';
@@ -123,14 +124,31 @@ export function describeCause(cause: RedCause): string {
   }
 }
 
+/** Failures under an applying quarantine: listed, never counted against the run. */
+export function quarantinedFailures(report: BudgetReport): readonly QuarantinedTest[] {
+  return report.quarantined.filter((q) => q.state === 'failed' && !q.quarantine.expired);
+}
+
+/** Failed tests whose quarantine has ended: they fail the run, and the report says since when. */
+export function expiredQuarantineFailures(report: BudgetReport): readonly QuarantinedTest[] {
+  return report.quarantined.filter((q) => q.state === 'failed' && q.quarantine.expired);
+}
+
+/** `failed under quarantine 3fa2c1d0 until 2027-01-15: flaky on CI; first error: ...` */
+export function formatQuarantined(q: QuarantinedTest): string {
+  return `${q.state === 'failed' ? 'failed' : 'passed'} under ${describeQuarantine(q.quarantine)}${q.state === 'failed' ? `; ${formatError(q.firstError)}` : ''}`;
+}
+
 /** The last line of the run: green with figures, or red with every cause. */
 export function formatVerdictLine(report: BudgetReport): string {
   const { verdict } = report;
   if (!verdict.red) {
     const checked = report.tests.filter((t) => t.status !== 'unchecked').length;
+    const excused = quarantinedFailures(report).length;
     const extras = [
       report.near.length > 0 ? `${report.near.length} near budget` : '',
       report.flaky.length > 0 ? `${report.flaky.length} flaky (passed after retry)` : '',
+      excused > 0 ? `${plural(excused, 'quarantined test')} failed (not counted)` : '',
     ].filter(Boolean);
     return `flakeguard: ${plural(checked, 'test')} within duration budgets${extras.length > 0 ? `; ${extras.join('; ')}` : ''}`;
   }

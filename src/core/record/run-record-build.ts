@@ -40,6 +40,7 @@ export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pi
     limitKey: t.limitKey,
     ...(t.allowanceId === undefined ? {} : { allowanceId: t.allowanceId }),
     budgetStatus: t.status,
+    ...(t.quarantine === undefined ? {} : { quarantine: t.quarantine }),
     ...(t.attempts && t.attempts.length > 0
       ? { triesMs: t.attempts.map((a) => round(a.durationMs) ?? 0), tryStates: t.attempts.map((a) => a.state) }
       : {}),
@@ -86,6 +87,7 @@ export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pi
     verdict: {
       red: report.verdict.red,
       failedByFlakeguard: report.verdict.failedByFlakeguard,
+      ...(report.verdict.excusedByQuarantine ? { excusedByQuarantine: true } : {}),
       causes: causeKinds(report.verdict),
       summary: formatVerdictLine(report),
     },

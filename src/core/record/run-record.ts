@@ -43,6 +43,16 @@ export interface RecordedTest {
   /** Key of the budget or allowance value that gave the limit: a platform, default, all, built-in. */
   readonly limitKey?: string;
   readonly budgetStatus?: BudgetStatus;
+  /** The quarantine entry over this test, applying or expired (docs/quarantine.md). */
+  readonly quarantine?: RecordedQuarantine;
+}
+
+export interface RecordedQuarantine {
+  readonly id: string;
+  readonly reason: string;
+  readonly link: string | null;
+  readonly expires: string | null;
+  readonly expired: boolean;
 }
 
 export interface RecordedFile {
@@ -75,6 +85,8 @@ export interface RecordedVerdict {
   readonly red: boolean;
   /** True when flakeguard itself asked for exit code 1 (budget violations, allowance errors). */
   readonly failedByFlakeguard: boolean;
+  /** True when the only failures were quarantined tests and flakeguard asked for exit code 0. */
+  readonly excusedByQuarantine?: boolean;
   readonly causes: readonly RedCauseKind[];
   /** The last line flakeguard printed. */
   readonly summary: string;

@@ -26,11 +26,18 @@ export interface RunVerdict {
   readonly red: boolean;
   /** flakeguard asks for exit code 1: budget violations or allowance errors. */
   readonly failedByFlakeguard: boolean;
+  /**
+   * Vitest's run failed only because of tests under an applying quarantine: flakeguard asks for
+   * exit code 0 (the one case where it lowers Vitest's code; docs/quarantine.md).
+   */
+  readonly excusedByQuarantine?: true;
   readonly causes: readonly RedCause[];
 }
 
 export interface VerdictInput {
   readonly failing: number;
+  /** Failed tests under an applying quarantine (not in `failing`). */
+  readonly quarantinedFailing?: number;
   readonly testViolations: number;
   readonly fileViolations: number;
   readonly files: readonly {
@@ -78,11 +85,13 @@ export function computeRunVerdict(input: VerdictInput): RunVerdict {
   if (allowanceErrors.length > 0) causes.push({ kind: 'allowance-errors', messages: allowanceErrors });
   if (input.reason === 'interrupted') causes.push({ kind: 'interrupted' });
   const vitestRed = (input.vitestExitCode !== null && input.vitestExitCode !== 0) || input.reason === 'failed';
-  if (vitestRed && causes.length === 0) {
+  const excusedByQuarantine = vitestRed && causes.length === 0 && (input.quarantinedFailing ?? 0) > 0;
+  if (vitestRed && causes.length === 0 && !excusedByQuarantine) {
     causes.push(input.files.length === 0 ? { kind: 'no-tests' } : { kind: 'unknown', exitCode: input.vitestExitCode });
   }
   return {
     red: causes.length > 0,
+    ...(excusedByQuarantine ? { excusedByQuarantine: true as const } : {}),
     failedByFlakeguard: input.testViolations + input.fileViolations > 0 || allowanceErrors.length > 0,
     causes,
   };

@@ -8,13 +8,13 @@
  * tests apart, it does not resist forgery. Pure JS, because src/core may not import node:crypto.
  */
 
-/** The part of a parser's node that fingerprinting reads (Babel's AST shape). */
-export interface AstNode {
-  readonly type: string;
-  readonly start?: number | null;
-  readonly end?: number | null;
-  readonly [key: string]: unknown;
-}
+import type { CallExpression, Node } from '@babel/types';
+
+/**
+ * What is fingerprinted: a Babel node (a test's callback), or the arguments after a test's title
+ * when it has no callback.
+ */
+export type AstNode = Node | { readonly type: 'Arguments'; readonly args: CallExpression['arguments'] };
 
 /** Keys that carry position, formatting or comments, never meaning. */
 const SKIPPED_KEYS = new Set([
@@ -58,7 +58,8 @@ export function hashText(text: string): string {
   return new Cyrb64().update(text).digest();
 }
 
-function isNode(value: unknown): value is AstNode {
+/** True for a value that is an AST node (has a string `type`). */
+export function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
@@ -96,23 +97,24 @@ function feedValue(hash: Cyrb64, value: unknown): void {
 }
 
 function feedNode(hash: Cyrb64, node: AstNode): void {
-  if (node.type === 'TemplateLiteral' && (node['expressions'] as unknown[]).length === 0) {
+  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) {
     // `x` and 'x' are the same string: hash it as the StringLiteral it equals.
-    const quasi = (node['quasis'] as AstNode[])[0]?.['value'] as { raw?: string; cooked?: string | null } | undefined;
+    const quasi = node.quasis[0]?.value;
     hash.update('StringLiteral').update('value').update(`s${quasi?.cooked ?? quasi?.raw ?? ''}`).update(')');
     return;
   }
   hash.update(node.type);
   if (node.type === 'TemplateElement') {
     // value is { raw, cooked }: `\x41` and `A` mean the same text.
-    const value = node['value'] as { raw?: string; cooked?: string | null } | undefined;
-    hash.update(`s${value?.cooked ?? value?.raw ?? ''}`);
+    hash.update(`s${node.value.cooked ?? node.value.raw}`);
     return;
   }
+  // Every field, whatever the node type: the hash reads the tree generically.
+  const fields = node as unknown as Readonly<Record<string, unknown>>;
   // Object.keys, not for-in: Babel's nodes inherit an enumerable `__clone`, which makes for-in slow.
   for (const key of Object.keys(node)) {
     if (SKIPPED_KEYS.has(key)) continue;
-    const value = node[key];
+    const value = fields[key];
     if (value === null || value === undefined || value === false || typeof value === 'function') continue;
     hash.update(key);
     feedValue(hash, value);

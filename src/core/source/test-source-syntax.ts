@@ -1,9 +1,7 @@
 /** Small syntax helpers for test-source.ts: parser plugins by file type, callee chains, modes. */
-import type { AstNode } from './fingerprint.js';
+import type { Expression, Node, V8IntrinsicIdentifier } from '@babel/types';
 
 export type SourceTestMode = 'run' | 'skip' | 'only' | 'todo';
-
-export type N = AstNode & Record<string, unknown>;
 
 export function pluginsFor(file: string): ('typescript' | 'jsx' | 'decorators-legacy')[] {
   if (/\.(c|m)?tsx$/.test(file)) return ['typescript', 'jsx', 'decorators-legacy'];
@@ -12,19 +10,19 @@ export function pluginsFor(file: string): ('typescript' | 'jsx' | 'decorators-le
 }
 
 /** Walks member expressions down to an identifier: `it.concurrent.skip` -> it, [concurrent, skip]. */
-export function chainOf(node: N): { base: string; props: string[]; last: N } | null {
+export function chainOf(node: Expression | V8IntrinsicIdentifier): { base: string; props: string[]; last: Node } | null {
   const props: string[] = [];
-  let cur: N = node;
-  let last = node;
-  while (cur.type === 'MemberExpression' && cur['computed'] !== true) {
-    const prop = cur['property'] as N;
+  let cur: Expression | V8IntrinsicIdentifier = node;
+  let last: Node = node;
+  while (cur.type === 'MemberExpression' && !cur.computed) {
+    const prop = cur.property;
     if (prop.type !== 'Identifier') return null;
-    props.unshift(prop['name'] as string);
+    props.unshift(prop.name);
     if (props.length === 1) last = prop;
-    cur = cur['object'] as N;
+    cur = cur.object;
   }
   if (cur.type !== 'Identifier') return null;
-  return { base: cur['name'] as string, props, last: props.length ? last : cur };
+  return { base: cur.name, props, last: props.length ? last : cur };
 }
 
 export function modeOf(props: readonly string[]): SourceTestMode {

@@ -8,10 +8,11 @@
  * Babel is pure JS, so it runs wherever Node runs.
  */
 import { parse } from '@babel/parser';
+import type { CallExpression, Node, Program, VariableDeclarator } from '@babel/types';
 import { FlakeguardError } from '../errors.js';
-import { fingerprintNode, type AstNode } from './fingerprint.js';
+import { fingerprintNode, isNode, type AstNode } from './fingerprint.js';
 import { createLineIndex, type SourcePosition } from './source-position.js';
-import { chainOf, modeOf, pluginsFor, type N, type SourceTestMode } from './test-source-syntax.js';
+import { chainOf, modeOf, pluginsFor, type SourceTestMode } from './test-source-syntax.js';
 import { TEST_NAME_SEPARATOR } from '../test-id.js';
 
 export type { SourceTestMode } from './test-source-syntax.js';
@@ -44,6 +45,9 @@ const DESCRIBE_NAMES = ['describe', 'suite'];
 const MODIFIERS = new Set(['only', 'skip', 'todo', 'concurrent', 'sequential', 'shuffle', 'fails']);
 const CALLED_MODIFIERS = new Set(['each', 'for', 'skipIf', 'runIf']);
 
+/** One argument of a call, as Babel types it. */
+type Argument = CallExpression['arguments'][number];
+
 interface Call {
   readonly kind: 'test' | 'describe';
   readonly mode: SourceTestMode;
@@ -69,21 +73,20 @@ class Extractor {
     this.position = createLineIndex(code);
   }
 
-  run(program: N): SourceTest[] {
+  run(program: Program): SourceTest[] {
     this.collectAliases(program);
     this.visit(program, { titles: [], each: false, dynamic: false });
     return this.tests;
   }
 
   /** Renamed imports (`test as t` imported from vitest) and `const myTest = test.extend({...})`. */
-  private collectAliases(program: N): void {
-    for (const stmt of program['body'] as N[]) {
-      if (stmt.type === 'ImportDeclaration' && (stmt['source'] as N)['value'] === 'vitest') {
-        for (const spec of stmt['specifiers'] as N[]) {
+  private collectAliases(program: Program): void {
+    for (const stmt of program.body) {
+      if (stmt.type === 'ImportDeclaration' && stmt.source.value === 'vitest') {
+        for (const spec of stmt.specifiers) {
           if (spec.type !== 'ImportSpecifier') continue;
-          const imported = spec['imported'] as N;
-          const name = (imported['name'] ?? imported['value']) as string;
-          const local = (spec['local'] as N)['name'] as string;
+          const name = spec.imported.type === 'Identifier' ? spec.imported.name : spec.imported.value;
+          const local = spec.local.name;
           if (TEST_NAMES.includes(name)) this.testNames.add(local);
           if (DESCRIBE_NAMES.includes(name)) this.describeNames.add(local);
         }
@@ -105,10 +108,10 @@ class Extractor {
     return from;
   }
 
-  private classify(call: N): Call | null {
-    const callee = call['callee'] as N;
+  private classify(call: CallExpression): Call | null {
+    const callee = call.callee;
     if (callee.type === 'CallExpression') {
-      const chain = chainOf(callee['callee'] as N);
+      const chain = chainOf(callee.callee);
       if (!chain || chain.props.length === 0) return null;
       const lastProp = chain.props[chain.props.length - 1] as string;
       if (!CALLED_MODIFIERS.has(lastProp) || !chain.props.slice(0, -1).every((p) => MODIFIERS.has(p))) return null;
@@ -131,21 +134,20 @@ class Extractor {
     return null;
   }
 
-  private titleOf(node: N | undefined): { title: string; dynamic: boolean } {
+  private titleOf(node: Argument | undefined): { title: string; dynamic: boolean } {
     if (!node) return { title: '', dynamic: true };
-    if (node.type === 'StringLiteral') return { title: node['value'] as string, dynamic: false };
-    if (node.type === 'TemplateLiteral' && (node['expressions'] as unknown[]).length === 0) {
-      const quasi = (node['quasis'] as N[])[0];
-      const value = quasi?.['value'] as { cooked?: string | null; raw: string } | undefined;
+    if (node.type === 'StringLiteral') return { title: node.value, dynamic: false };
+    if (node.type === 'TemplateLiteral' && node.expressions.length === 0) {
+      const value = node.quasis[0]?.value;
       return { title: value?.cooked ?? value?.raw ?? '', dynamic: false };
     }
-    if (node.type === 'Identifier') return { title: node['name'] as string, dynamic: true };
+    if (node.type === 'Identifier') return { title: node.name, dynamic: true };
     const slice = this.code.slice(node.start ?? 0, node.end ?? 0);
     const text = node.type === 'TemplateLiteral' ? slice.slice(1, -1) : slice;
     return { title: text, dynamic: true };
   }
 
-  private visit(node: N, scope: Scope): void {
+  private visit(node: Node, scope: Scope): void {
     if (node.type === 'VariableDeclarator') this.noteExtend(node);
     if (node.type === 'CallExpression') {
       const call = this.classify(node);
@@ -154,27 +156,28 @@ class Extractor {
         return;
       }
     }
+    // Every child node, whatever its key: the walk does not need to know each node type's fields.
+    const fields = node as unknown as Record<string, unknown>;
     for (const key of Object.keys(node)) {
       if (key === 'loc' || key === 'extra' || key === 'start' || key === 'end') continue;
-      const value = node[key];
+      const value = fields[key];
       if (Array.isArray(value)) {
-        for (const item of value) if (item && typeof item === 'object' && typeof item.type === 'string') this.visit(item, scope);
-      } else if (value && typeof value === 'object' && typeof (value as N).type === 'string') {
-        this.visit(value as N, scope);
+        for (const item of value) if (isNode(item)) this.visit(item, scope);
+      } else if (isNode(value)) {
+        this.visit(value, scope);
       }
     }
   }
 
-  private noteExtend(declarator: N): void {
-    const id = declarator['id'] as N;
-    const init = declarator['init'] as N | null;
+  private noteExtend(declarator: VariableDeclarator): void {
+    const { id, init } = declarator;
     if (id.type !== 'Identifier' || !init || init.type !== 'CallExpression') return;
-    const chain = chainOf(init['callee'] as N);
-    if (chain && chain.props.at(-1) === 'extend' && this.testNames.has(chain.base)) this.testNames.add(id['name'] as string);
+    const chain = chainOf(init.callee);
+    if (chain && chain.props.at(-1) === 'extend' && this.testNames.has(chain.base)) this.testNames.add(id.name);
   }
 
-  private record(node: N, call: Call, scope: Scope): void {
-    const args = node['arguments'] as N[];
+  private record(node: CallExpression, call: Call, scope: Scope): void {
+    const args = node.arguments;
     const { title, dynamic } = this.titleOf(args[0]);
     const rest = args.slice(1);
     const fn = rest.find((a) => a.type === 'ArrowFunctionExpression' || a.type === 'FunctionExpression');
@@ -212,7 +215,7 @@ class Extractor {
  * Throws FlakeguardError INPUT_UNREADABLE (with file:line:column) when the file does not parse.
  */
 export function extractTests(code: string, file: string): SourceTest[] {
-  let program: N;
+  let program: Program;
   try {
     const ast = parse(code, {
       sourceType: 'module',
@@ -222,7 +225,7 @@ export function extractTests(code: string, file: string): SourceTest[] {
       allowAwaitOutsideFunction: true,
       errorRecovery: false,
     });
-    program = ast.program as unknown as N;
+    program = ast.program;
   } catch (error) {
     const loc = (error as { loc?: { line: number; column: number } }).loc;
     const at = loc ? `${file}:${loc.line}:${loc.column + 1}` : file;

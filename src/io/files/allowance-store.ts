@@ -5,6 +5,8 @@
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { dedupeAllowances, parseAllowanceFile, type Allowance, type AllowanceProblem } from '../../core/allowances/allowance.js';
+import { keepLineEndings } from '../../core/allowances/allowance-edit.js';
+import { withFileLock } from './allowance-lock.js';
 import { writeFileAtomic } from './atomic-write.js';
 
 export interface AllowanceStore {
@@ -42,6 +44,19 @@ export function loadAllowanceStore(root: string, folder: string): AllowanceStore
   });
   const { allowances, problems } = dedupeAllowances(parsed);
   return { allowances, problems, texts };
+}
+
+/**
+ * Reads, edits and writes one allowance file holding its lock, so concurrent writers (two `add`s,
+ * a `gate --write-allowances`) each see the other's entries. `edit` works on `\n` lines; a CRLF file
+ * stays CRLF. Returns the text written.
+ */
+export function updateAllowanceFile(root: string, rel: string, edit: (text: string) => string): string {
+  return withFileLock(path.join(root, rel), () => {
+    const next = keepLineEndings(readAllowanceText(root, rel), edit);
+    writeAllowanceFile(root, rel, next);
+    return next;
+  });
 }
 
 /** Writes an allowance file atomically; a file left with nothing but whitespace is removed. */

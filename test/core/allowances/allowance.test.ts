@@ -25,8 +25,8 @@ describe('parseAllowanceFile', () => {
     expect(problems).toEqual([]);
     expect(allowances).toEqual([
       {
-        id: 'a1b2c3d4', test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts', fingerprint: '0123456789abcdef',
-        budget: { kind: 'single', value: 7000 }, reason: 'loads a 40 MB journal', added: '2026-11-30', expires: null,
+        id: 'a1b2c3d4', test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts', fingerprint: '0123456789abcdef', commit: null,
+        budget: { kind: 'single', value: 7000 }, reason: 'loads a 40 MB journal', quarantine: null, added: '2026-11-30', expires: null,
         at: { storeFile: STORE, line: 2, column: 3 },
       },
       expect.objectContaining({ id: 'b2c3d4e5', budget: { kind: 'map', values: { linux: 9000, default: 6000 } }, expires: '2026-12-31', fingerprint: null }),
@@ -77,7 +77,7 @@ describe('parseAllowanceFile', () => {
       `invalid ${STORE}:26:11 reason is missing or empty; say why this test may take longer than the budget`,
       `invalid ${STORE}:30:9 file "../elsewhere/x.test.ts" is outside the project; write a path relative to the project root, e.g. test/hub/tracker.test.ts`,
       `duplicate-id ${STORE}:34:3 id "a1b2c3d4" is already used at ${STORE}:2:3; give this entry a new id`,
-      `invalid ${STORE}:46:3 unknown key "colour"; an allowance has id, test, file, fingerprint, budget, reason, added, expires`,
+      `invalid ${STORE}:46:3 unknown key "colour"; an allowance has id, test, file, fingerprint, commit, budget, reason, quarantine, added, expires`,
       `invalid ${STORE}:45:10 added "2026-13-01" is not a date; write YYYY-MM-DD`,
     ]);
   });

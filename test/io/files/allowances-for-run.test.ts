@@ -24,7 +24,7 @@ const run = (tests: { file: string; fullName: string; line: number | null }[], t
 
 describe('loadAllowancesForRun', () => {
   it('returns nothing without allowance files', async () => {
-    expect(await run([{ file: 'a.test.ts', fullName: 'x', line: 1 }])).toEqual({ applied: new Map(), notices: [], warnings: [] });
+    expect(await run([{ file: 'a.test.ts', fullName: 'x', line: 1 }])).toEqual({ applied: new Map(), quarantine: new Map(), notices: [], warnings: [] });
   });
 
   it('applies exact matches without reading test sources', async () => {

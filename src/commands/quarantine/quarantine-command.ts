@@ -1,0 +1,48 @@
+/**
+ * `flakeguard quarantine add|list|check|remove`. Exit codes: 0 done / clean, 1 `check` found
+ * problems, 2 could not run (usage, config).
+ */
+import { computeQuarantineFindings, computeQuarantineList, formatQuarantineList, QUARANTINE_LIST_VERSION } from '../../core/quarantine/quarantine-list.js';
+import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
+import { gatherAllowanceState } from '../allowances/allowances-state.js';
+import { QUARANTINE_SUBCOMMANDS, QUARANTINE_USAGE } from './quarantine-options.js';
+import { addQuarantine, removeQuarantine } from './quarantine-write.js';
+
+const COMMAND = 'flakeguard quarantine';
+type Values = ParsedValues<typeof QUARANTINE_USAGE.options>;
+
+const out = (text: string): void => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+function required(values: Values, key: 'file' | 'test' | 'reason' | 'id', sub: string): string {
+  const value = values[key];
+  if (typeof value !== 'string' || value.trim() === '') throw commandUsageError(COMMAND, `quarantine ${sub} needs --${key}`);
+  return value;
+}
+
+export async function runQuarantineCommand(args: string[]): Promise<number> {
+  const parsed = parseSubcommand(COMMAND, QUARANTINE_USAGE, QUARANTINE_SUBCOMMANDS, args);
+  if (parsed === 'help') return 0;
+  const { sub, values } = parsed;
+  if (sub === 'add') required(values, 'reason', sub);
+  const cwd = process.cwd();
+  const state = await gatherAllowanceState(cwd);
+  const rows = computeQuarantineList(state.resolutions, state.today);
+  switch (sub) {
+    case 'add':
+      out(addQuarantine(state, { file: required(values, 'file', sub), test: required(values, 'test', sub), reason: required(values, 'reason', sub), expires: values.expires, link: values.link }, cwd));
+      return 0;
+    case 'list':
+      out(values.json ? JSON.stringify({ version: QUARANTINE_LIST_VERSION, today: state.today, quarantines: rows }, null, 2) : formatQuarantineList(rows, state.today));
+      return 0;
+    case 'check': {
+      const findings = computeQuarantineFindings(rows);
+      out([...findings, findings.length === 0 ? `${rows.length} quarantine${rows.length === 1 ? '' : 's'} checked: no problems.` : `${findings.length} problem${findings.length === 1 ? '' : 's'} in ${rows.length} quarantine${rows.length === 1 ? '' : 's'}.`].join('\n'));
+      return findings.length > 0 ? 1 : 0;
+    }
+    case 'remove':
+      out(removeQuarantine(state, required(values, 'id', sub)));
+      return 0;
+    default:
+      throw commandUsageError(COMMAND, `unknown subcommand "${sub}"`);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * `flakeguard quarantine list` and `check`: every quarantine with the test it applies to now and its
+ * state on `today` (applies, expired, orphan, ambiguous). check fails on the ones that need a person.
+ * Pure.
+ */
+import { formatWhere } from '../allowances/allowance.js';
+import type { Resolution } from '../allowances/allowance-resolve.js';
+import { escapeForTerminal as esc } from '../allowances/allowance-text.js';
+import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
+
+export const QUARANTINE_LIST_VERSION = 1 as const;
+
+export type QuarantineState = 'applies' | 'expired' | 'orphan' | 'ambiguous';
+
+export interface QuarantineRow {
+  readonly id: string;
+  readonly where: string;
+  /** The test it applies to now, else the name and file the entry stores. */
+  readonly test: string;
+  readonly file: string;
+  readonly match: Resolution['match']['kind'];
+  readonly state: QuarantineState;
+  readonly reason: string;
+  readonly link: string | null;
+  readonly expires: string | null;
+}
+
+export function computeQuarantineList(resolutions: readonly Resolution[], today: string): QuarantineRow[] {
+  return resolutions.flatMap((r): QuarantineRow[] => {
+    const a = r.allowance;
+    if (a.quarantine === null) return [];
+    const q = toRunQuarantine(a.id, a.quarantine, today);
+    const kind = r.match.kind;
+    const state: QuarantineState = kind === 'orphan' ? 'orphan' : kind === 'ambiguous' ? 'ambiguous' : q.expired ? 'expired' : 'applies';
+    const current = r.test ? { test: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file } : { test: a.test, file: a.file };
+    return [{ id: a.id, where: formatWhere(a), ...current, match: kind, state, reason: q.reason, link: q.link, expires: q.expires }];
+  });
+}
+
+export function formatQuarantineList(rows: readonly QuarantineRow[], today: string): string {
+  if (rows.length === 0) return 'No quarantined tests.\n';
+  const lines: string[] = [];
+  for (const row of rows) {
+    const q = { id: row.id, reason: row.reason, link: row.link, expires: row.expires, expired: row.state === 'expired' };
+    lines.push(`${row.id}  ${esc(row.test)}  (${esc(row.file)})`);
+    const state = row.state === 'orphan' ? 'ORPHAN: no test matches' : row.state === 'ambiguous' ? 'AMBIGUOUS: applies to none' : row.state === 'expired' ? `EXPIRED (today is ${today})` : 'applies';
+    lines.push(`    ${state} · ${esc(describeQuarantine(q))}`);
+    lines.push(`    ${row.where}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** One line per quarantine that needs a person: no test, two tests, or past its end date. */
+export function computeQuarantineFindings(rows: readonly QuarantineRow[]): string[] {
+  return rows.flatMap((row) => {
+    switch (row.state) {
+      case 'orphan':
+        return [`${row.where}: quarantine ${row.id} has no test: "${esc(row.test)}" (${esc(row.file)}) is gone; remove it (flakeguard quarantine remove --id ${row.id}) or run flakeguard allowances migrate after a rename`];
+      case 'ambiguous':
+        return [`${row.where}: quarantine ${row.id} fits more than one test; it applies to none until one is renamed`];
+      case 'expired':
+        return [`${row.where}: quarantine ${row.id} of "${esc(row.test)}" expired on ${row.expires ?? '?'}; the test fails runs again: fix it, or renew the date on purpose`];
+      case 'applies':
+        return [];
+      default: {
+        const never: never = row.state;
+        return never;
+      }
+    }
+  });
+}

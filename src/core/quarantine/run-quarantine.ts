@@ -1,0 +1,45 @@
+/**
+ * Quarantine as the reporter sees it: for each test under a quarantine entry (docs/quarantine.md),
+ * whether the entry still applies today. A quarantined test still runs; while its entry applies, its
+ * failure is listed but does not fail the run. An expired entry no longer applies: the test fails the
+ * run again and the report says on which day the quarantine ended. Pure.
+ */
+import { hasExpired } from '../calendar.js';
+import type { RecordedError, TestState } from '../record/run-record.js';
+import type { QuarantineTerms } from './quarantine-terms.js';
+
+export interface RunQuarantine {
+  readonly id: string;
+  readonly reason: string;
+  readonly link: string | null;
+  /** YYYY-MM-DD (UTC, core/calendar.ts), or null for no end date. */
+  readonly expires: string | null;
+  /** True when `expires` is before today: the entry no longer applies. */
+  readonly expired: boolean;
+}
+
+/** A test under quarantine in this run, as the report lists it. */
+export interface QuarantinedTest {
+  readonly file: string;
+  readonly name: string;
+  readonly line: number | null;
+  readonly state: TestState;
+  readonly quarantine: RunQuarantine;
+  readonly firstError: RecordedError | null;
+}
+
+/** The entry's terms as they stand on `today` (a UTC day). */
+export function toRunQuarantine(id: string, terms: QuarantineTerms, today: string): RunQuarantine {
+  return { id, reason: terms.reason, link: terms.link, expires: terms.expires, expired: terms.expires !== null && hasExpired(terms.expires, today) };
+}
+
+export function isQuarantineActive(q: RunQuarantine | undefined): q is RunQuarantine {
+  return q !== undefined && !q.expired;
+}
+
+/** `quarantine 3fa2c1d0 until 2027-01-15 (TRK-19: flaky on CI)` or `... expired on 2026-11-30`. */
+export function describeQuarantine(q: RunQuarantine): string {
+  const until = q.expires === null ? 'with no end date' : q.expired ? `expired on ${q.expires}` : `until ${q.expires}`;
+  const link = q.link === null ? '' : ` ${q.link}`;
+  return `quarantine ${q.id} ${until}: ${q.reason}${link}`;
+}

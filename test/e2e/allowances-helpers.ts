@@ -1,0 +1,46 @@
+/**
+ * Shared by the allowance e2e tests: a run of the real Vitest with flakeguard's reporter (and the
+ * JSON one, for durations and lines), and the engine fed with what Vitest reported.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { parseConfig } from '../../src/core/config.js';
+import { loadAllowancesForRun } from '../../src/io/files/allowances-for-run.js';
+import { REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
+
+export interface VitestTest { file: string; fullName: string; line: number | null; durationMs: number }
+export interface ListedRow { id: string; match: string; current: { test: string; file: string } | null; limitMs: number | null }
+
+/** Runs Vitest, expects `exitCode` and returns the tests as the reporter sees them. */
+export async function vitestTests(fx: Fixture, exitCode = 0): Promise<VitestTest[] & { output: string }> {
+  const run = await fx.vitest(['--reporter=default', `--reporter=${REPORTER_BUILT}`, '--reporter=json', '--outputFile.json=vitest.json', '--includeTaskLocation']);
+  expect(run.exitCode, run.output).toBe(exitCode);
+  const json = JSON.parse(readFileSync(path.join(fx.root, 'vitest.json'), 'utf8')) as {
+    testResults: { name: string; assertionResults: { ancestorTitles: string[]; title: string; duration?: number; location?: { line: number } }[] }[];
+  };
+  const tests = json.testResults.flatMap((f) =>
+    f.assertionResults.map((a) => ({
+      file: path.relative(fx.root, f.name).split(path.sep).join('/'),
+      fullName: [...a.ancestorTitles, a.title].join(' > '),
+      line: a.location?.line ?? null,
+      durationMs: a.duration ?? 0,
+    })),
+  );
+  return Object.assign(tests, { output: run.output });
+}
+
+export function seam(fx: Fixture, config: string, tests: readonly VitestTest[]) {
+  return loadAllowancesForRun({ root: fx.root, config: parseConfig(config, 'flakeguard.yaml'), tests, platform: process.platform, today: '2026-11-30' });
+}
+
+export async function listed(fx: Fixture): Promise<ListedRow[]> {
+  const result = await fx.flakeguard(['allowances', 'list', '--json']);
+  expect(result.exitCode, result.output).toBe(0);
+  return (JSON.parse(result.stdout) as { allowances: ListedRow[] }).allowances;
+}
+
+export async function commit(fx: Fixture, message: string): Promise<void> {
+  await fx.git(['add', '-A']);
+  await fx.git(['commit', '-qm', message]);
+}

@@ -1,0 +1,122 @@
+/**
+ * Quarantine end to end, with the real Vitest and flakeguard's reporter in a git fixture: a failing
+ * quarantined test still runs and is listed, and the run is green; another failure still fails the
+ * run; once the quarantine has expired the test fails the run again and the report says since when;
+ * the quarantine follows a renamed test; check finds the entry of a deleted test and remove drops it.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { lastLine, records } from '../reporter/reporter-fixture.js';
+
+const API = (title: string, extra = '') => `import { describe, expect, it } from 'vitest';
+
+describe('api', () => {
+  it(${JSON.stringify(title)}, () => {
+    expect('aborted late').toBe('aborted');
+  });
+
+  it('answers', () => {
+    expect(1 + 1).toBe(2);
+  });
+${extra}});
+`;
+
+let fixture: Fixture | undefined;
+afterEach(() => {
+  fixture?.remove();
+  fixture = undefined;
+});
+
+async function setup(): Promise<Fixture> {
+  const fx = await createFixture({
+    git: true,
+    files: { 'vitest.config.ts': vitestConfigWithReporter(), 'flakeguard.yaml': 'budget:\n  test: 5s\n', 'test/api.test.ts': API('aborts a slow request') },
+  });
+  fixture = fx;
+  const add = await fx.flakeguard([
+    'quarantine', 'add', '--file', 'test/api.test.ts', '--test', 'api > aborts a slow request',
+    '--reason', 'fails about 1 in 30 runs on CI; owner: web team', '--expires', '2999-01-01', '--link', 'https://tracker.example/T-19',
+  ]);
+  expect(add.exitCode, add.output).toBe(0);
+  await fx.git(['add', '-A']);
+  await fx.git(['commit', '-qm', 'quarantine the abort test']);
+  return fx;
+}
+
+const storeFile = (fx: Fixture): string => path.join(fx.root, 'allowances/test/api.test.ts.yaml');
+
+describe('quarantine', () => {
+  it('a failing quarantined test runs, is listed, and leaves the run green', async () => {
+    const fx = await setup();
+    const run = await fx.vitest();
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.stdout).toContain('Quarantined (still run; their failures do not fail the run):');
+    expect(run.stdout).toMatch(/quarantined {2}test\/api\.test\.ts:4 {2}api > aborts a slow request {2}failed under quarantine [0-9a-f]+ until 2999-01-01: fails about 1 in 30 runs/);
+    expect(lastLine(run.stdout)).toContain('1 quarantined test failed (not counted)');
+    const [record] = records(fx);
+    const test = record?.tests.find((t) => t.name === 'api > aborts a slow request');
+    expect(test?.state).toBe('failed');
+    expect(test?.quarantine).toMatchObject({ expires: '2999-01-01', expired: false, link: 'https://tracker.example/T-19' });
+    expect(record?.verdict).toMatchObject({ red: false, excusedByQuarantine: true });
+  });
+
+  it('another failing test still fails the run', async () => {
+    const fx = await setup();
+    writeFileSync(path.join(fx.root, 'test/api.test.ts'), API('aborts a slow request', `\n  it('counts', () => {\n    expect(2).toBe(3);\n  });\n`));
+    const run = await fx.vitest();
+    expect(run.exitCode).toBe(1);
+    expect(lastLine(run.stdout)).toBe('flakeguard: run failed: 1 failing test');
+  });
+
+  it('an expired quarantine no longer applies and the report says since when', async () => {
+    const fx = await setup();
+    const text = readFileSync(storeFile(fx), 'utf8');
+    writeFileSync(storeFile(fx), text.replace('2999-01-01', '2020-01-31'));
+    const run = await fx.vitest();
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatch(/failed {2}test\/api\.test\.ts:4 {2}api > aborts a slow request .*\(its quarantine [0-9a-f]+ expired on 2020-01-31: .*; it fails the run again\)/);
+    expect(lastLine(run.stdout)).toBe('flakeguard: run failed: 1 failing test');
+  });
+
+  it('follows the test when its title is renamed, with no migrate', async () => {
+    const fx = await setup();
+    writeFileSync(path.join(fx.root, 'test/api.test.ts'), API('aborts a request that is too slow'));
+    await fx.git(['commit', '-qam', 'retitle']);
+    const run = await fx.vitest();
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.stdout).toContain('api > aborts a request that is too slow  failed under quarantine');
+  });
+
+  it('list shows it; check reports it once its test is gone; remove drops it', async () => {
+    const fx = await setup();
+    const list = await fx.flakeguard(['quarantine', 'list', '--json']);
+    expect(list.exitCode, list.output).toBe(0);
+    const rows = (JSON.parse(list.stdout) as { quarantines: { id: string; test: string; expires: string | null; link: string | null; state: string }[] }).quarantines;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ test: 'api > aborts a slow request', expires: '2999-01-01', link: 'https://tracker.example/T-19', state: 'applies' });
+    expect((await fx.flakeguard(['quarantine', 'check'])).exitCode).toBe(0);
+
+    writeFileSync(path.join(fx.root, 'test/api.test.ts'), `import { it, expect } from 'vitest';\nit('answers', () => expect(2).toBe(2));\n`);
+    const check = await fx.flakeguard(['quarantine', 'check']);
+    expect(check.exitCode).toBe(1);
+    expect(check.stdout).toContain('api > aborts a slow request');
+    const id = rows[0]?.id ?? '';
+    const remove = await fx.flakeguard(['quarantine', 'remove', '--id', id]);
+    expect(remove.exitCode, remove.output).toBe(0);
+    expect(JSON.parse((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout)).toMatchObject({ version: 1, quarantines: [] });
+  });
+
+  it('refuses a quarantine without a reason or with a bad date, and changes no file', async () => {
+    const fx = await setup();
+    const before = readFileSync(storeFile(fx), 'utf8');
+    const noReason = await fx.flakeguard(['quarantine', 'add', '--file', 'test/api.test.ts', '--test', 'api > answers']);
+    expect(noReason.exitCode).toBe(2);
+    expect(noReason.stderr).toContain('--reason');
+    const badDate = await fx.flakeguard(['quarantine', 'add', '--file', 'test/api.test.ts', '--test', 'api > answers', '--reason', 'x', '--expires', '2027-02-30']);
+    expect(badDate.exitCode).toBe(2);
+    expect(badDate.stderr).toContain('2027-02-30');
+    expect(readFileSync(storeFile(fx), 'utf8')).toBe(before);
+  });
+});
