@@ -14,6 +14,9 @@ Usage:
                     [--exit-code <n>] [--root <dir>] [--budget <duration>] [--file-budget <duration>]
                     [--rerun <n>] [--json | --markdown <file>] [--html <file>]
   flakeguard allowances add|list|check|prune|migrate [options]
+  flakeguard history [--test <name>] [--file <path>] [--branch <b>] [--since 30d]
+                     [--json | --markdown <file>] [--html <file>]
+  flakeguard history ingest <run record or folder>... | history prune --keep 90d
   flakeguard quarantine add|list|check|remove [options]
   flakeguard init [--root <dir>]
 
@@ -29,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   allowances: async () => (await import('./commands/allowances/allowances-command.js')).runAllowancesCommand,
   quarantine: async () => (await import('./commands/quarantine/quarantine-command.js')).runQuarantineCommand,
   init: async () => (await import('./commands/init/init-command.js')).runInitCommand,
+  history: async () => (await import('./commands/history/history-command.js')).runHistoryCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

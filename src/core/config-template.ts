@@ -14,6 +14,9 @@ budget:
 allowances: allowances
 # Folder the reporter writes one run record (JSON) into per run; gate and triage read them.
 records: .flakeguard/runs
+# Flake and duration history of every run (off by default): true keeps an embedded store under the
+# records folder; { url: postgres://user@host/db } (or FLAKEGUARD_HISTORY_URL) a team's PostgreSQL.
+# history: true
 # Extra log signatures for 'flakeguard triage' (literal text unless regex: true).
 # triage:
 #   patterns:

@@ -7,6 +7,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'y
 import { parseDuration, DURATION_FORMS } from './duration.js';
 import { FlakeguardError } from './errors.js';
 import { isPlatformKey, PLATFORMS, type PlatformKey, type PlatformValue } from './platform-value.js';
+import { HISTORY_OFF, parseHistoryConfig, type HistoryConfig } from './history/history-config.js';
 
 export type FindingClass = 'infrastructure' | 'escape' | 'flake' | 'budget';
 
@@ -33,6 +34,8 @@ export interface Config {
   /** Folder of run records, relative to the root. */
   readonly records: string;
   readonly triage: { readonly patterns: readonly PatternRule[] };
+  /** Flake and duration history (docs/history.md); off by default. */
+  readonly history: HistoryConfig;
 }
 
 /** The test budget when flakeguard.yaml names none, or names neither this platform nor `default`. */
@@ -43,9 +46,10 @@ export const DEFAULT_CONFIG: Config = {
   allowances: 'allowances',
   records: '.flakeguard/runs',
   triage: { patterns: [] },
+  history: HISTORY_OFF,
 };
 
-const TOP_KEYS = ['budget', 'allowances', 'records', 'triage'] as const;
+const TOP_KEYS = ['budget', 'allowances', 'records', 'triage', 'history'] as const;
 const BUDGET_KEYS = ['test', 'file', 'warnAt'] as const;
 const CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
@@ -187,6 +191,7 @@ export function parseConfig(text: string, fileName: string): Config {
   let allowances = DEFAULT_CONFIG.allowances;
   let records = DEFAULT_CONFIG.records;
   let triage = DEFAULT_CONFIG.triage;
+  let history = DEFAULT_CONFIG.history;
   for (const pair of contents.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     switch (key) {
@@ -218,9 +223,12 @@ export function parseConfig(text: string, fileName: string): Config {
       case 'triage':
         triage = { patterns: parsePatterns(pair.value, where) };
         break;
+      case 'history':
+        history = parseHistoryConfig(pair.value, where);
+        break;
       default:
         throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key "${key}"; use ${TOP_KEYS.join(', ')}`);
     }
   }
-  return { budget, allowances, records, triage };
+  return { budget, allowances, records, triage, history };
 }

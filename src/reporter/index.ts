@@ -17,6 +17,7 @@ import { type RecordedNotice } from '../core/record/run-record.js';
 import { detectScreen, paint } from '../io/terminal.js';
 import { loadConfig } from '../io/files/config-file.js';
 import type { GitState } from '../io/git/git-state.js';
+import type { HistorySession } from '../io/history/reporter-history.js';
 import { writeRunRecord } from '../io/files/run-record-file.js';
 import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js';
 import { testFilesOf } from '../io/vitest/running-test-files.js';
@@ -25,6 +26,11 @@ import { observeRun, observeUnhandledError, toRelative } from './observe.js';
 import { toStartupError } from './startup-error.js';
 import { findTestPlaces, withPlaces, type TestPlace } from './test-lines.js';
 import { testKey } from '../core/test-id.js';
+import { quarantinedFailures } from '../core/budget/budget-text.js';
+import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
+
+/** How many recent runs the quarantine block counts failures over. */
+const QUARANTINE_HISTORY_WINDOW = 20;
 
 /** Environment variable that redirects run records to another folder (absolute or root-relative). */
 export const RECORDS_ENV = 'FLAKEGUARD_RECORDS';
@@ -33,6 +39,8 @@ interface RunStart {
   readonly startedAt: Date;
   readonly loadavg: readonly number[];
   readonly git: Promise<GitState | null>;
+  /** Opened at the start when history is on (io/history, imported only then). */
+  readonly history: Promise<HistorySession | null>;
 }
 
 function currentExitCode(): number | null {
@@ -72,7 +80,15 @@ export default class FlakeguardReporter implements Reporter {
   private beginRun(): RunStart {
     const exclude = [toRelative(this.root, path.resolve(this.root, this.recordsFolder()))];
     const git = import('../io/git/git-state.js').then((m) => m.readGitState(this.root, exclude)).catch(() => null);
-    return { startedAt: new Date(), loadavg: os.loadavg(), git };
+    return { startedAt: new Date(), loadavg: os.loadavg(), git, history: this.startHistory() };
+  }
+
+  private startHistory(): Promise<HistorySession | null> {
+    const config = this.config;
+    // Watch mode re-runs a few files at a time: partial runs would read as runs of every test.
+    if (!config || this.vitest?.config.watch || (config.history.kind === 'off' && !process.env['FLAKEGUARD_HISTORY_URL'])) return Promise.resolve(null);
+    const input = { root: this.root, records: this.recordsFolder(), history: config.history, env: process.env };
+    return import('../io/history/reporter-history.js').then((m) => m.startHistorySession(input));
   }
 
   async onTestRunEnd(
@@ -100,6 +116,16 @@ export default class FlakeguardReporter implements Reporter {
     if (named.length > 0) {
       const places = await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>());
       if (places.size > 0) report = compute(withPlaces(observed.tests, places));
+    }
+    let historyError: unknown = null;
+    const history = await run.history.catch((error: unknown) => {
+      historyError = error;
+      return null;
+    });
+    const excused = quarantinedFailures(report);
+    if (history && excused.length > 0) {
+      const recent = await history.recentFailures(excused.map((q) => ({ file: q.file, name: q.name })), QUARANTINE_HISTORY_WINDOW);
+      report = withRecentFailures(report, recent, (q) => testKey(q.file, q.name));
     }
     const watch = vitest.config.watch;
     if (report.verdict.failedByFlakeguard && !watch && !vitestExitCode) process.exitCode = 1;
@@ -137,11 +163,18 @@ export default class FlakeguardReporter implements Reporter {
     );
     const out: string[] = [];
     const err: string[] = [];
+    let written: string | null = null;
     try {
-      const written = writeRunRecord(root, this.recordsFolder(), record);
+      written = writeRunRecord(root, this.recordsFolder(), record);
       out.push(`flakeguard: run record ${toRelative(root, written)}`);
     } catch (error) {
       err.push(`flakeguard: could not write the run record under ${this.recordsFolder()}: ${(error as Error).message}`);
+    }
+    if (historyError !== null) err.push(`flakeguard: warning: history unavailable: ${String(historyError)}`);
+    if (history) {
+      const lines = await history.finish(record, written === null ? null : toRelative(root, written));
+      out.push(...lines.out);
+      err.push(...lines.err);
     }
     const github = writeGithubOutput(report, process.env, shard ? `flakeguard (shard ${shard.index}/${shard.count})` : 'flakeguard');
     if (github?.summaryError) err.push(github.summaryError);

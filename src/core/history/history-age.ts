@@ -1,0 +1,27 @@
+/**
+ * Ages for `--since 30d` and `--keep 90d`: a number of days or weeks, or a UTC day (YYYY-MM-DD).
+ * Pure: the edge passes the current time in.
+ */
+import { isoDayOf, type IsoDay } from '../calendar.js';
+
+export type AgeParse = { readonly ok: true; readonly cutoffMs: number; readonly since: IsoDay } | { readonly ok: false; readonly message: string };
+
+const DAY_MS = 86_400_000;
+export const AGE_FORMS = 'write a number of days or weeks (30d, 12w) or a day (2026-11-01)';
+
+/** The moment `text` before `nowMs` (or the start of the UTC day it names). */
+export function parseAge(text: string, nowMs: number): AgeParse {
+  const trimmed = text.trim();
+  const relative = /^(\d+)(d|w)$/.exec(trimmed);
+  if (relative) {
+    const days = Number(relative[1]) * (relative[2] === 'w' ? 7 : 1);
+    if (days < 1) return { ok: false, message: `"${text}" must be at least 1d; ${AGE_FORMS}` };
+    const cutoffMs = nowMs - days * DAY_MS;
+    return { ok: true, cutoffMs, since: isoDayOf(cutoffMs) };
+  }
+  if (/^\d{4}-\d{2}-\d{2}$/.test(trimmed)) {
+    const cutoffMs = Date.parse(`${trimmed}T00:00:00Z`);
+    if (Number.isFinite(cutoffMs) && isoDayOf(cutoffMs) === trimmed) return { ok: true, cutoffMs, since: trimmed };
+  }
+  return { ok: false, message: `"${text}" is not an age; ${AGE_FORMS}` };
+}

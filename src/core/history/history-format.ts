@@ -1,0 +1,87 @@
+/**
+ * The history report for people: the terminal and a Markdown file (a step summary or a pull-request
+ * comment). Pure; the same phrases serve both, and the HTML page.
+ */
+import { formatDuration } from '../duration.js';
+import { formatRatePercent } from '../gate/failure-rate.js';
+import { nearestFirst, type HistoryPlatform, type HistoryReport, type HistoryTest } from './history-report.js';
+
+const signed = (ms: number): string => `${ms >= 0 ? '+' : '-'}${formatDuration(Math.abs(ms))}`;
+const about = (n: number, unit: string): string => {
+  const r = n < 10 ? Math.round(n * 10) / 10 : Math.round(n);
+  return `${r} ${unit}${r === 1 ? '' : 's'}`;
+};
+
+/** "4.90s of 5s (linux median; p95 4.95s)". */
+export function describeDurations(p: HistoryPlatform): string {
+  return `${formatDuration(p.durationMs.median)} of ${formatDuration(p.limitMs)} (${p.platform} median of ${p.runs}; p95 ${formatDuration(p.durationMs.p95)})`;
+}
+
+/** "+40ms a day (+12ms a run): crosses in about 3 days (about 9 runs)". */
+export function describeTrend(p: HistoryPlatform): string {
+  if (p.trendMsPerRun === null) return 'too few runs for a trend';
+  const slope = p.trendMsPerDay === null ? `${signed(p.trendMsPerRun)} a run` : `${signed(p.trendMsPerDay)} a day (${signed(p.trendMsPerRun)} a run)`;
+  if (p.daysToLimit === 0 || p.runsToLimit === 0) return `${slope}: at or over its limit now`;
+  const days = p.daysToLimit === null ? null : `about ${about(p.daysToLimit, 'day')}`;
+  const runs = p.runsToLimit === null ? null : `about ${about(p.runsToLimit, 'run')}`;
+  if (days === null && runs === null) return `${slope}: not rising`;
+  return `${slope}: crosses in ${[days, runs].filter((x) => x !== null).join(' (')}${days !== null && runs !== null ? ')' : ''}`;
+}
+
+/** "2 of 40 runs flaky (5%; below 16.9% at 95% confidence): 1 failed, 1 passed on retry". */
+export function describeFlakes(t: HistoryTest): string {
+  const upper = t.flakeRateUpper ?? 1;
+  const bound = upper >= 1 ? '' : `; below ${formatRatePercent(upper)} at 95% confidence`;
+  const rate = t.flakeRate === null ? '' : ` (${formatRatePercent(t.flakeRate)}${bound})`;
+  const parts = [`${t.failedRuns} failed`, `${t.retriedRuns} passed on retry`];
+  const rerun = t.flakyRuns - t.retriedRuns;
+  if (rerun > 0) parts.push(`${rerun} failed on a commit that passed on a re-run`);
+  return `${t.flakyRuns} of ${t.runs} runs flaky${rate}: ${parts.join(', ')}`;
+}
+
+function header(report: HistoryReport): string {
+  const branch = report.branch === null ? 'every branch' : `branch ${report.branch}`;
+  return `flakeguard history since ${report.since} (${branch}): ${report.runs} run${report.runs === 1 ? '' : 's'}`;
+}
+
+function testLines(t: HistoryTest, indent: string): string[] {
+  const project = t.project === '' ? '' : ` [${t.project}]`;
+  const lines = [`${indent}${t.file}${project}  ${t.name}`, `${indent}  ${describeFlakes(t)}`];
+  for (const p of t.platforms) lines.push(`${indent}  ${describeDurations(p)}, ${describeTrend(p)}`);
+  if (t.platforms.length === 0) lines.push(`${indent}  no passing run with a duration in the window`);
+  return lines;
+}
+
+export function formatHistoryReport(report: HistoryReport): string {
+  const out = [header(report)];
+  if (report.runs === 0) return `${out[0]}\nNo runs in the window: widen --since, or check --branch.\n`;
+  const section = (title: string, tests: readonly HistoryTest[], empty: string): void => {
+    out.push('', title);
+    if (tests.length === 0) out.push(`  ${empty}`);
+    for (const t of tests) out.push(...testLines(t, '  '));
+  };
+  if (report.view === 'filtered') {
+    section(`Matching tests (${report.tests.length}):`, report.tests, 'no test matches --test/--file in the window');
+  } else {
+    section('Flakiest:', report.tests.filter((t) => t.listedFor.includes('flaky')), 'no test failed a try in the window');
+    section('Nearest to their limit:', nearestFirst(report.tests.filter((t) => t.listedFor.includes('near-limit'))), 'no passing run with a duration');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function formatHistoryMarkdown(report: HistoryReport): string {
+  const out = [`### ${cell(header(report))}`, ''];
+  if (report.tests.length === 0) return `${out.join('\n')}No test to show in the window.\n`;
+  out.push('| Test | Runs | Flaky runs | Flake rate (95% bound) | Median / p95 | Limit | Trend |', '| --- | ---: | ---: | --- | --- | --- | --- |');
+  for (const t of report.tests) {
+    const head = t.platforms[0];
+    const rate = t.flakeRate === null ? '-' : `${formatRatePercent(t.flakeRate)} (< ${formatRatePercent(t.flakeRateUpper ?? 1)})`;
+    const durations = head ? `${formatDuration(head.durationMs.median)} / ${formatDuration(head.durationMs.p95)} (${head.platform})` : '-';
+    out.push(
+      `| \`${cell(t.file)}\` ${cell(t.name)} | ${t.runs} | ${t.flakyRuns} | ${rate} | ${durations} | ${head ? formatDuration(head.limitMs) : '-'} | ${head ? cell(describeTrend(head)) : '-'} |`,
+    );
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,243 @@
+/**
+ * The history report: per test, runs, failed runs, runs that passed only on a retry, the flake rate
+ * with its Clopper-Pearson bound, duration median and p95 per platform, the Theil-Sen trend (ms per
+ * run and per day) and how long until it crosses its limit. Pure: the store's aggregates in, the
+ * report out (docs/history.md has the JSON schema).
+ */
+import type { IsoDay } from '../calendar.js';
+import { failureRateUpperBound } from '../gate/failure-rate.js';
+import { theilSen, unitsToLimit } from './history-trend.js';
+
+export const HISTORY_REPORT_VERSION = 1 as const;
+const DAY_MS = 86_400_000;
+
+/** Counts for one test over the window, from the store. */
+export interface TestAggregate {
+  readonly testId: number;
+  readonly project: string;
+  readonly file: string;
+  readonly name: string;
+  /** Runs in which the test passed or failed (skipped and unfinished runs are not counted). */
+  readonly runs: number;
+  readonly failedRuns: number;
+  /** Runs in which it passed only after a retry. */
+  readonly retriedRuns: number;
+  /** Failed runs on a commit where the test also passed in another run (a re-run passed). */
+  readonly rerunPassedRuns: number;
+}
+
+/** Durations of the passed runs of one test on one platform. */
+export interface PlatformAggregate {
+  readonly testId: number;
+  readonly platform: string;
+  readonly runs: number;
+  readonly medianMs: number;
+  readonly p95Ms: number;
+  /** The limit in the newest run. */
+  readonly limitMs: number;
+}
+
+export interface SeriesPoint {
+  readonly testId: number;
+  readonly platform: string;
+  readonly atMs: number;
+  readonly durationMs: number;
+  readonly state: 'passed' | 'failed';
+}
+
+export interface HistoryQuery {
+  readonly since: IsoDay;
+  readonly branch: string | null;
+  readonly test: string | null;
+  readonly file: string | null;
+  /** How many tests each list of the default view shows. */
+  readonly top: number;
+}
+
+export interface HistoryInput {
+  readonly query: HistoryQuery;
+  readonly runs: number;
+  readonly tests: readonly TestAggregate[];
+  readonly platforms: readonly PlatformAggregate[];
+  /** Oldest first, for the tests chosen by selectTrendCandidates. */
+  readonly series: readonly SeriesPoint[];
+}
+
+export interface DurationSummary {
+  readonly median: number;
+  readonly p95: number;
+}
+
+export interface HistoryPlatform {
+  readonly platform: string;
+  readonly runs: number;
+  readonly durationMs: DurationSummary;
+  readonly limitMs: number;
+  readonly trendMsPerRun: number | null;
+  readonly trendMsPerDay: number | null;
+  readonly runsToLimit: number | null;
+  readonly daysToLimit: number | null;
+  /** Every run in the window, oldest first (the chart's points; not in the JSON). */
+  readonly points: readonly SeriesPoint[];
+}
+
+export type ListedFor = 'flaky' | 'near-limit' | 'match';
+
+export interface HistoryTest {
+  readonly file: string;
+  readonly name: string;
+  readonly project: string;
+  readonly runs: number;
+  readonly failedRuns: number;
+  readonly retriedRuns: number;
+  readonly flakyRuns: number;
+  readonly flakeRate: number | null;
+  readonly flakeRateUpper: number | null;
+  /** The platform the headline figures are for: the one nearest to its limit. */
+  readonly platform: string | null;
+  readonly durationMs: DurationSummary | null;
+  readonly trendMsPerRun: number | null;
+  readonly trendMsPerDay: number | null;
+  readonly runsToLimit: number | null;
+  readonly daysToLimit: number | null;
+  readonly limitMs: number | null;
+  readonly listedFor: readonly ListedFor[];
+  readonly platforms: readonly HistoryPlatform[];
+}
+
+export interface HistoryReport {
+  readonly version: typeof HISTORY_REPORT_VERSION;
+  readonly since: IsoDay;
+  readonly branch: string | null;
+  readonly view: 'default' | 'filtered';
+  readonly runs: number;
+  readonly tests: readonly HistoryTest[];
+}
+
+const round = (v: number | null, digits: number): number | null => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+const flakyRunsOf = (t: TestAggregate): number => t.retriedRuns + t.rerunPassedRuns;
+
+function isFiltered(query: HistoryQuery): boolean {
+  return query.test !== null || query.file !== null;
+}
+
+/** Which tests need their series (trends and charts): every match, or the default view's candidates. */
+export function selectTrendCandidates(tests: readonly TestAggregate[], platforms: readonly PlatformAggregate[], query: HistoryQuery): number[] {
+  if (isFiltered(query)) return tests.map((t) => t.testId);
+  const flaky = tests
+    .filter((t) => flakyRunsOf(t) > 0)
+    .sort((a, b) => flakyRunsOf(b) / b.runs - flakyRunsOf(a) / a.runs)
+    .slice(0, query.top)
+    .map((t) => t.testId);
+  // Trends are fitted for the tests nearest their limit now: three times as many as are shown.
+  const ratio = new Map<number, number>();
+  for (const p of platforms) ratio.set(p.testId, Math.max(ratio.get(p.testId) ?? 0, p.limitMs > 0 ? p.medianMs / p.limitMs : 0));
+  const near = [...ratio.entries()].sort((a, b) => b[1] - a[1]).slice(0, query.top * 3).map(([id]) => id);
+  return [...new Set([...flaky, ...near])];
+}
+
+function computePlatform(p: PlatformAggregate, points: readonly SeriesPoint[]): HistoryPlatform {
+  const passed = points.filter((s) => s.state === 'passed');
+  const perRun = theilSen(passed.map((_, i) => i), passed.map((s) => s.durationMs));
+  // A slope per day needs runs on more than one day: minutes apart, noise would read as a huge slope.
+  const spansDays = passed.length > 1 && passed[passed.length - 1]!.atMs - passed[0]!.atMs >= DAY_MS;
+  const perDay = spansDays ? theilSen(passed.map((s) => s.atMs / DAY_MS), passed.map((s) => s.durationMs)) : null;
+  return {
+    platform: p.platform,
+    runs: p.runs,
+    durationMs: { median: round(p.medianMs, 2)!, p95: round(p.p95Ms, 2)! },
+    limitMs: p.limitMs,
+    trendMsPerRun: round(perRun?.slope ?? null, 2),
+    trendMsPerDay: round(perDay?.slope ?? null, 2),
+    runsToLimit: perRun ? round(unitsToLimit(perRun, p.limitMs), 1) : null,
+    daysToLimit: perDay ? round(unitsToLimit(perDay, p.limitMs), 1) : null,
+    points,
+  };
+}
+
+/** Nearest to crossing first: a crossing in fewer days (else runs), then the largest share of the limit. */
+function byUrgency(a: HistoryPlatform, b: HistoryPlatform): number {
+  const far = Number.POSITIVE_INFINITY;
+  const da = a.daysToLimit ?? far;
+  const db = b.daysToLimit ?? far;
+  if (da !== db) return da - db;
+  const ra = a.runsToLimit ?? far;
+  const rb = b.runsToLimit ?? far;
+  if (ra !== rb) return ra - rb;
+  return b.durationMs.median / b.limitMs - a.durationMs.median / a.limitMs;
+}
+
+/** Tests with durations, nearest to crossing their limit first. */
+export function nearestFirst(tests: readonly HistoryTest[]): HistoryTest[] {
+  return tests.filter((t) => t.platforms.length > 0).sort((a, b) => byUrgency(a.platforms[0]!, b.platforms[0]!));
+}
+
+function computeTest(t: TestAggregate, platforms: readonly HistoryPlatform[], listedFor: readonly ListedFor[]): HistoryTest {
+  const flakyRuns = flakyRunsOf(t);
+  const bound = t.runs > 0 ? failureRateUpperBound(flakyRuns, t.runs) : null;
+  const sorted = [...platforms].sort(byUrgency);
+  const head = sorted[0] ?? null;
+  return {
+    file: t.file,
+    name: t.name,
+    project: t.project,
+    runs: t.runs,
+    failedRuns: t.failedRuns,
+    retriedRuns: t.retriedRuns,
+    flakyRuns,
+    flakeRate: bound ? round(bound.observed, 4) : null,
+    flakeRateUpper: bound ? round(bound.upper, 4) : null,
+    platform: head?.platform ?? null,
+    durationMs: head?.durationMs ?? null,
+    trendMsPerRun: head?.trendMsPerRun ?? null,
+    trendMsPerDay: head?.trendMsPerDay ?? null,
+    runsToLimit: head?.runsToLimit ?? null,
+    daysToLimit: head?.daysToLimit ?? null,
+    limitMs: head?.limitMs ?? null,
+    listedFor,
+    platforms: sorted,
+  };
+}
+
+export function computeHistoryReport(input: HistoryInput): HistoryReport {
+  const { query } = input;
+  const pointsOf = new Map<string, SeriesPoint[]>();
+  for (const s of input.series) {
+    const key = `${s.testId}\u0000${s.platform}`;
+    const list = pointsOf.get(key);
+    if (list) list.push(s);
+    else pointsOf.set(key, [s]);
+  }
+  const platformsOf = new Map<number, HistoryPlatform[]>();
+  for (const p of input.platforms) {
+    const list = platformsOf.get(p.testId) ?? [];
+    list.push(computePlatform(p, pointsOf.get(`${p.testId}\u0000${p.platform}`) ?? []));
+    platformsOf.set(p.testId, list);
+  }
+  const base = { version: HISTORY_REPORT_VERSION, since: query.since, branch: query.branch, runs: input.runs };
+  if (isFiltered(query)) {
+    const tests = input.tests
+      .map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], ['match']))
+      .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { ...base, view: 'filtered', tests };
+  }
+  const all = input.tests.map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], []));
+  const flaky = all
+    .filter((t) => t.flakyRuns > 0)
+    .sort((a, b) => (b.flakeRate ?? 0) - (a.flakeRate ?? 0) || (b.flakeRateUpper ?? 0) - (a.flakeRateUpper ?? 0))
+    .slice(0, query.top);
+  const near = nearestFirst(all).slice(0, query.top);
+  const listed = new Map<HistoryTest, ListedFor[]>();
+  for (const t of flaky) listed.set(t, ['flaky']);
+  for (const t of near) listed.set(t, [...(listed.get(t) ?? []), 'near-limit']);
+  const tests = [...listed.entries()].map(([t, listedFor]) => ({ ...t, listedFor }));
+  return { ...base, view: 'default', tests };
+}
+
+/** The report as the JSON that leaves the program (chart points left out). */
+export function toHistoryJson(report: HistoryReport): unknown {
+  return {
+    ...report,
+    tests: report.tests.map((t) => ({ ...t, platforms: t.platforms.map(({ points: _points, ...p }) => p) })),
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * A run record as the rows the history store keeps: one run row and, per test, one result, in
+ * columns (the store inserts each column as one array). Pure. Tests are sorted by (project, file,
+ * name) so concurrent writers insert new tests in one order and never deadlock, and a test listed
+ * twice in a record (a crashed worker re-queued) is kept once.
+ */
+import type { RunRecord, TestState } from '../record/run-record.js';
+
+/** What the record does not say about a run and the edge finds out (CI variables, git). */
+export interface RunContext {
+  readonly branch: string | null;
+  /** The CI job that ran the tests (e.g. GitHub Actions run id, attempt and job), or null. */
+  readonly job: string | null;
+}
+
+export interface HistoryRunRow {
+  readonly runId: string;
+  readonly startedAt: string;
+  readonly endedAt: string;
+  readonly platform: string;
+  readonly arch: string;
+  readonly nodeVersion: string;
+  readonly vitestVersion: string;
+  readonly branch: string | null;
+  readonly commit: string | null;
+  readonly job: string | null;
+  readonly shardIndex: number | null;
+  readonly shardCount: number | null;
+  readonly exitReason: string;
+  readonly red: boolean;
+  readonly testCount: number;
+}
+
+/** Results in columns, index i of every array is one test. */
+export interface HistoryResultColumns {
+  readonly project: string[];
+  readonly file: string[];
+  readonly name: string[];
+  readonly state: TestState[];
+  readonly durationMs: (number | null)[];
+  readonly retries: number[];
+  readonly flaky: boolean[];
+  readonly limitMs: number[];
+  readonly firstError: (string | null)[];
+}
+
+export interface HistoryRows {
+  readonly run: HistoryRunRow;
+  readonly results: HistoryResultColumns;
+}
+
+/** First error messages are kept for triage, cut to this many characters. */
+export const FIRST_ERROR_CHARS = 500;
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function toHistoryRows(record: RunRecord, context: RunContext): HistoryRows {
+  const tests = [...record.tests].sort(
+    (a, b) => compare(a.project ?? '', b.project ?? '') || compare(a.file, b.file) || compare(a.name, b.name),
+  );
+  const results: HistoryResultColumns = { project: [], file: [], name: [], state: [], durationMs: [], retries: [], flaky: [], limitMs: [], firstError: [] };
+  let previous: string | null = null;
+  for (const t of tests) {
+    const identity = JSON.stringify([t.project ?? '', t.file, t.name]);
+    if (identity === previous) continue;
+    previous = identity;
+    results.project.push(t.project ?? '');
+    results.file.push(t.file);
+    results.name.push(t.name);
+    results.state.push(t.state);
+    results.durationMs.push(t.durationMs);
+    results.retries.push(t.retries);
+    results.flaky.push(t.flaky);
+    results.limitMs.push(t.limitMs);
+    const first = t.errors[0]?.message;
+    results.firstError.push(first === undefined ? null : first.slice(0, FIRST_ERROR_CHARS));
+  }
+  const red = record.verdict?.red ?? (record.exitCode !== null && record.exitCode !== 0);
+  return {
+    run: {
+      runId: record.runId,
+      startedAt: record.startedAt,
+      endedAt: record.endedAt,
+      platform: record.platform,
+      arch: record.arch,
+      nodeVersion: record.nodeVersion,
+      vitestVersion: record.vitestVersion,
+      branch: context.branch,
+      commit: record.git.commit,
+      job: context.job,
+      shardIndex: record.shard?.index ?? null,
+      shardCount: record.shard?.count ?? null,
+      exitReason: record.exitReason,
+      red,
+      testCount: results.file.length,
+    },
+    results,
+  };
+}
+
+/** Branch and CI job from CI variables (GitHub Actions, GitLab, Buildkite, CircleCI); FLAKEGUARD_BRANCH first. */
+export function runContextFromEnv(env: Readonly<Record<string, string | undefined>>): RunContext {
+  const first = (...names: string[]): string | null => {
+    for (const n of names) {
+      const v = env[n]?.trim();
+      if (v) return v;
+    }
+    return null;
+  };
+  const branch = first('FLAKEGUARD_BRANCH', 'GITHUB_HEAD_REF', 'GITHUB_REF_NAME', 'CI_COMMIT_REF_NAME', 'BUILDKITE_BRANCH', 'CIRCLE_BRANCH');
+  const github = env['GITHUB_RUN_ID'] ? `${env['GITHUB_RUN_ID']}-${env['GITHUB_RUN_ATTEMPT'] ?? '1'}/${env['GITHUB_JOB'] ?? 'job'}` : null;
+  const job = first('FLAKEGUARD_JOB') ?? github ?? first('CI_JOB_ID', 'BUILDKITE_JOB_ID', 'CIRCLE_WORKFLOW_JOB_ID');
+  return { branch, job };
+}

@@ -1,0 +1,92 @@
+/**
+ * The report's inputs from the store: counts per test, duration percentiles per test and platform
+ * (computed by the database), and the series of the tests whose trend is fitted. One SQL text for
+ * both engines. Also retention (`history prune`).
+ */
+import type { HistoryInput, HistoryQuery, PlatformAggregate, SeriesPoint, TestAggregate } from '../../core/history/history-report.js';
+import { selectTrendCandidates } from '../../core/history/history-report.js';
+import type { HistoryStore, Queryable } from './history-store.js';
+
+export interface HistoryFilter {
+  /** Only runs started at or after this moment (ms since the epoch). */
+  readonly cutoffMs: number;
+  readonly branch: string | null;
+  /** Part of the full test name. */
+  readonly test: string | null;
+  /** A test file, or a folder of them, relative to the root. */
+  readonly file: string | null;
+}
+
+const FROM = `FROM flakeguard_results r
+  JOIN flakeguard_runs u ON u.id = r.run_id
+  JOIN flakeguard_tests t ON t.id = r.test_id
+  WHERE u.started_at >= $1::timestamptz
+    AND ($2::text IS NULL OR u.branch = $2)
+    AND ($3::text IS NULL OR strpos(t.name, $3) > 0)
+    AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')`;
+
+const params = (f: HistoryFilter): unknown[] => [new Date(f.cutoffMs).toISOString(), f.branch, f.test, f.file === null ? null : f.file.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '')];
+
+const TESTS_SQL = `SELECT t.id AS "testId", t.project, t.file, t.name,
+    count(*) FILTER (WHERE r.state IN ('passed', 'failed'))::int AS runs,
+    count(*) FILTER (WHERE r.state = 'failed')::int AS "failedRuns",
+    count(*) FILTER (WHERE r.state = 'passed' AND r.flaky)::int AS "retriedRuns",
+    count(*) FILTER (WHERE r.state = 'failed' AND u.commit_sha IS NOT NULL AND EXISTS (
+      SELECT 1 FROM flakeguard_results r2 JOIN flakeguard_runs u2 ON u2.id = r2.run_id
+      WHERE r2.test_id = r.test_id AND r2.state = 'passed' AND u2.commit_sha = u.commit_sha))::int AS "rerunPassedRuns"
+  ${FROM}
+  GROUP BY t.id, t.project, t.file, t.name
+  HAVING count(*) FILTER (WHERE r.state IN ('passed', 'failed')) > 0`;
+
+const PLATFORMS_SQL = `SELECT r.test_id AS "testId", u.platform, count(*)::int AS runs,
+    percentile_cont(0.5) WITHIN GROUP (ORDER BY r.duration_ms) AS "medianMs",
+    percentile_cont(0.95) WITHIN GROUP (ORDER BY r.duration_ms) AS "p95Ms",
+    (array_agg(r.limit_ms ORDER BY u.started_at DESC, u.id DESC))[1] AS "limitMs"
+  ${FROM} AND r.state = 'passed' AND r.duration_ms IS NOT NULL
+  GROUP BY r.test_id, u.platform`;
+
+const SERIES_SQL = `SELECT r.test_id AS "testId", u.platform, (extract(epoch FROM u.started_at) * 1000)::float8 AS "atMs",
+    r.duration_ms AS "durationMs", r.state
+  ${FROM} AND r.test_id = ANY($5::int[]) AND r.state IN ('passed', 'failed') AND r.duration_ms IS NOT NULL
+  ORDER BY u.started_at, u.id`;
+
+const RUNS_SQL = `SELECT count(*)::int AS runs FROM flakeguard_runs u
+  WHERE u.started_at >= $1::timestamptz AND ($2::text IS NULL OR u.branch = $2)`;
+
+/** Everything computeHistoryReport needs, read in one snapshot. */
+export async function readHistoryInput(store: HistoryStore, filter: HistoryFilter, query: HistoryQuery): Promise<HistoryInput> {
+  return store.transaction(async (q: Queryable) => {
+    const p = params(filter);
+    const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, p.slice(0, 2));
+    const tests = await q.query<TestAggregate>(TESTS_SQL, p);
+    const platforms = await q.query<PlatformAggregate>(PLATFORMS_SQL, p);
+    const ids = selectTrendCandidates(tests, platforms, query);
+    const series = ids.length === 0 ? [] : await q.query<SeriesPoint>(SERIES_SQL, [...p, ids]);
+    return { query, runs, tests, platforms, series };
+  });
+}
+
+export interface PruneResult {
+  readonly runs: number;
+  readonly tests: number;
+}
+
+/** Deletes the runs started before `cutoffMs`, their results, and the tests left with no result. */
+export async function pruneHistory(store: HistoryStore, cutoffMs: number, dryRun = false): Promise<PruneResult> {
+  const cutoff = new Date(cutoffMs).toISOString();
+  if (dryRun) {
+    const [row] = await store.query<{ runs: number }>('SELECT count(*)::int AS runs FROM flakeguard_runs WHERE started_at < $1::timestamptz', [cutoff]);
+    return { runs: row?.runs ?? 0, tests: 0 };
+  }
+  return store.transaction(async (q) => {
+    // Waits for ingests in flight and holds new ones back, so no test is deleted while a run is
+    // being stored against it.
+    await q.query('LOCK TABLE flakeguard_tests IN SHARE ROW EXCLUSIVE MODE');
+    const runs = await q.query('DELETE FROM flakeguard_runs WHERE started_at < $1::timestamptz RETURNING id', [cutoff]);
+    await q.query('DELETE FROM flakeguard_results WHERE run_id = ANY($1::int[])', [runs.map((r) => (r as { id: number }).id)]);
+    const tests = await q.query(
+      'DELETE FROM flakeguard_tests t WHERE NOT EXISTS (SELECT 1 FROM flakeguard_results r WHERE r.test_id = t.id) RETURNING id',
+    );
+    return { runs: runs.length, tests: tests.length };
+  });
+}

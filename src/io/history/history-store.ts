@@ -1,0 +1,68 @@
+/**
+ * The history store: one interface over the two engines, the same SQL for both. Embedded: PGlite
+ * (PostgreSQL compiled to WASM, from npm, no server) in a folder under the records folder. Team:
+ * PostgreSQL through a URL (node-postgres). Opening migrates the schema (history-migrate.ts).
+ * Each engine is imported only when it is opened, so a run without history loads neither.
+ */
+import path from 'node:path';
+import type { HistoryConfig } from '../../core/history/history-config.js';
+import { isPostgresUrl } from '../../core/history/history-config.js';
+import { FlakeguardError } from '../../core/errors.js';
+import { migrateHistoryStore } from './history-migrate.js';
+import { redactUrl, type HistoryStore, type HistoryTarget, type OpenOptions } from './store-types.js';
+
+export type { HistoryStore, HistoryTarget, OpenOptions, Queryable } from './store-types.js';
+export { redactUrl } from './store-types.js';
+
+/** Environment variable with a PostgreSQL URL: turns history on and overrides flakeguard.yaml. */
+export const HISTORY_URL_ENV = 'FLAKEGUARD_HISTORY_URL';
+/** The embedded store's folder inside the records folder. */
+export const EMBEDDED_FOLDER = 'history';
+
+
+/** Where history goes, or null when it is off: FLAKEGUARD_HISTORY_URL, else the config's `history`. */
+export function resolveHistoryTarget(
+  root: string,
+  records: string,
+  history: HistoryConfig,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): HistoryTarget | null {
+  const url = env[HISTORY_URL_ENV]?.trim();
+  if (url) {
+    if (!isPostgresUrl(url)) {
+      throw new FlakeguardError('CONFIG_INVALID', `${HISTORY_URL_ENV}="${redactUrl(url)}" is not a PostgreSQL URL; set it to postgres://user:password@host:5432/database, or unset it`);
+    }
+    return { kind: 'postgres', url };
+  }
+  switch (history.kind) {
+    case 'off':
+      return null;
+    case 'embedded':
+      return { kind: 'embedded', folder: path.join(path.resolve(root, records), EMBEDDED_FOLDER) };
+    case 'postgres':
+      return { kind: 'postgres', url: history.url };
+    default: {
+      const never: never = history;
+      return never;
+    }
+  }
+}
+
+export function describeTarget(target: HistoryTarget): string {
+  return target.kind === 'embedded' ? target.folder : redactUrl(target.url);
+}
+
+/** Opens the store and brings its schema up to date; throws when it cannot (the caller decides how loudly). */
+export async function openHistoryStore(target: HistoryTarget, options: OpenOptions = {}): Promise<HistoryStore> {
+  const store =
+    target.kind === 'embedded'
+      ? await (await import('./store-embedded.js')).openEmbeddedStore(target.folder, options)
+      : await (await import('./store-postgres.js')).openPostgresStore(target.url);
+  try {
+    await migrateHistoryStore(store);
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  return store;
+}

@@ -1,0 +1,89 @@
+/**
+ * History for the reporter: the store is opened when the run starts (PGlite's start-up overlaps the
+ * tests) and the run is stored when it ends, after its record is written. Nothing here can fail
+ * the run: a store that is down, locked or refused becomes one warning line, and the record on
+ * disk can be loaded later with `flakeguard history ingest`.
+ */
+import type { HistoryConfig } from '../../core/history/history-config.js';
+import type { RunRecord } from '../../core/record/run-record.js';
+import { ingestRunRecord } from './history-ingest.js';
+import { describeTarget, openHistoryStore, resolveHistoryTarget, type HistoryStore } from './history-store.js';
+import { readRunContext } from './run-context.js';
+import { lastRunsOfTest, type StoredTestRef } from './test-history.js';
+import { testKey } from '../../core/test-id.js';
+import type { RecentFailures } from '../../core/quarantine/run-quarantine.js';
+
+export interface HistorySession {
+  /**
+   * For each test (by testKey): its failures in its last `window` runs, this run (a failure)
+   * included, from the stored runs on any branch. Empty when the store is unavailable. Never throws.
+   */
+  recentFailures(tests: readonly StoredTestRef[], window: number): Promise<Map<string, RecentFailures>>;
+  /** Stores the run; returns the lines to print (results and warnings). Never throws. */
+  finish(record: RunRecord, recordFile: string | null): Promise<{ readonly out: string[]; readonly err: string[] }>;
+}
+
+export interface HistorySessionInput {
+  readonly root: string;
+  readonly records: string;
+  readonly history: HistoryConfig;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** How long to wait for another process using the embedded store. */
+  readonly lockTimeoutMs?: number;
+}
+
+type Opened = { readonly ok: true; readonly store: HistoryStore } | { readonly ok: false; readonly error: unknown };
+
+const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** null when history is off. */
+export function startHistorySession(input: HistorySessionInput): HistorySession | null {
+  let where = 'the history store';
+  let opened: Promise<Opened>;
+  try {
+    const target = resolveHistoryTarget(input.root, input.records, input.history, input.env);
+    if (target === null) return null;
+    where = describeTarget(target);
+    opened = openHistoryStore(target, { lockTimeoutMs: input.lockTimeoutMs ?? 30_000 }).then(
+      (store): Opened => ({ ok: true, store }),
+      (error: unknown): Opened => ({ ok: false, error }),
+    );
+  } catch (error) {
+    opened = Promise.resolve({ ok: false, error });
+  }
+  const context = readRunContext(input.root, input.env).catch(() => ({ branch: null, job: null }));
+  return {
+    async recentFailures(tests, window) {
+      const found = new Map<string, RecentFailures>();
+      const result = await opened;
+      if (!result.ok) return found;
+      try {
+        for (const test of tests) {
+          const runs = await lastRunsOfTest(result.store, test, { limit: window - 1 });
+          const failed = runs.filter((r) => r.state === 'failed').length;
+          found.set(testKey(test.file, test.name), { failures: failed + 1, runs: runs.length + 1 });
+        }
+      } catch {
+        // History is evidence, never a reason to fail the run: the block prints without the count.
+      }
+      return found;
+    },
+    async finish(record, recordFile) {
+      const warn = (error: unknown) => {
+        const later = recordFile === null ? '' : `; the run record is kept: load it later with flakeguard history ingest ${recordFile}`;
+        return { out: [], err: [`flakeguard: warning: the run was not stored in history (${where}): ${reason(error)}${later}`] };
+      };
+      const result = await opened;
+      if (!result.ok) return warn(result.error);
+      try {
+        const outcome = await ingestRunRecord(result.store, record, await context);
+        const what = outcome === 'stored' ? 'run stored' : outcome === 'duplicate' ? 'run already stored' : 'merged run not stored (its shards are)';
+        return { out: [`flakeguard: history ${where}: ${what}`], err: [] };
+      } catch (error) {
+        return warn(error);
+      } finally {
+        await result.store.close().catch(() => undefined);
+      }
+    },
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Per-test questions triage and quarantine ask the store: the last runs of a test (on a branch),
+ * whether it failed and then passed on a retry or a re-run of the same commit, and its last passing
+ * run with commit and date. Same SQL on both engines.
+ */
+import type { TestState } from '../../core/record/run-record.js';
+import type { Queryable } from './history-store.js';
+
+export interface StoredTestRef {
+  readonly file: string;
+  readonly name: string;
+  /** Vitest project; '' (the default) when unnamed. */
+  readonly project?: string;
+}
+
+export interface StoredTestRun {
+  readonly runId: string;
+  /** ISO time the run started. */
+  readonly startedAt: string;
+  readonly branch: string | null;
+  readonly commit: string | null;
+  readonly job: string | null;
+  readonly platform: string;
+  readonly state: TestState;
+  readonly durationMs: number | null;
+  readonly retries: number;
+  /** Passed only after a retry. */
+  readonly flaky: boolean;
+  readonly limitMs: number;
+  readonly firstError: string | null;
+}
+
+export interface RunsOptions {
+  readonly branch?: string | null;
+  /** Newest first, at most this many (default 20). */
+  readonly limit?: number;
+}
+
+const SELECT_RUNS = `SELECT u.run_id AS "runId", to_char(u.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "startedAt",
+    u.branch, u.commit_sha AS "commit", u.ci_job AS "job", u.platform, r.state, r.duration_ms AS "durationMs",
+    r.retries, r.flaky, r.limit_ms AS "limitMs", r.first_error AS "firstError"
+  FROM flakeguard_results r
+  JOIN flakeguard_runs u ON u.id = r.run_id
+  JOIN flakeguard_tests t ON t.id = r.test_id
+  WHERE t.project = $1 AND t.file = $2 AND t.name = $3 AND ($4::text IS NULL OR u.branch = $4)`;
+
+const ref = (test: StoredTestRef, branch: string | null | undefined): unknown[] => [test.project ?? '', test.file, test.name, branch ?? null];
+
+/** The test's last runs (passed, failed, skipped or unfinished), newest first. */
+export async function lastRunsOfTest(store: Queryable, test: StoredTestRef, options: RunsOptions = {}): Promise<StoredTestRun[]> {
+  return store.query<StoredTestRun>(`${SELECT_RUNS} ORDER BY u.started_at DESC, u.id DESC LIMIT $5`, [...ref(test, options.branch), options.limit ?? 20]);
+}
+
+/** The newest run in which the test passed (with its commit and date), or null. */
+export async function lastPassingRun(store: Queryable, test: StoredTestRef, options: Pick<RunsOptions, 'branch'> = {}): Promise<StoredTestRun | null> {
+  const rows = await store.query<StoredTestRun>(`${SELECT_RUNS} AND r.state = 'passed' ORDER BY u.started_at DESC, u.id DESC LIMIT 1`, ref(test, options.branch));
+  return rows[0] ?? null;
+}
+
+export interface FailedThenPassed {
+  /** Runs in which the test failed a try and passed on a retry in the same run. */
+  readonly retried: readonly StoredTestRun[];
+  /** A failed run and a later run of the same commit in which the test passed. */
+  readonly rerun: readonly { readonly failed: StoredTestRun; readonly passed: StoredTestRun }[];
+}
+
+/** Evidence that the test is flaky: passes after a failure, without a change of code. */
+export async function failedThenPassed(store: Queryable, test: StoredTestRef, options: RunsOptions = {}): Promise<FailedThenPassed> {
+  const runs = await lastRunsOfTest(store, test, { branch: options.branch ?? null, limit: options.limit ?? 200 });
+  const oldestFirst = [...runs].reverse();
+  const retried = runs.filter((r) => r.state === 'passed' && r.flaky);
+  const rerun: { failed: StoredTestRun; passed: StoredTestRun }[] = [];
+  oldestFirst.forEach((failed, i) => {
+    if (failed.state !== 'failed' || failed.commit === null) return;
+    const passed = oldestFirst.slice(i + 1).find((r) => r.state === 'passed' && r.commit === failed.commit);
+    if (passed) rerun.push({ failed, passed });
+  });
+  return { retried, rerun };
+}

@@ -1,0 +1,72 @@
+/**
+ * The history page from the built CLI over a store with known runs, checked by its structure
+ * (no shared browser helper exists yet; test/e2e/html-chromium.test.ts keeps its Chromium launch to
+ * itself): one card per listed test, one point per run, failed runs as crosses, runs over the limit
+ * drawn above the limit line, and nothing that could reach the network.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRecord } from '../core/history/history-factories.js';
+import { createFixture, type Fixture } from '../helpers/fixture.js';
+
+const DAY = 86_400_000;
+let fx: Fixture;
+let html: string;
+
+beforeAll(async () => {
+  fx = await createFixture({ files: { 'flakeguard.yaml': 'history: true\n' } });
+  const end = Date.now() - DAY;
+  for (let i = 0; i < 12; i += 1) {
+    const record = makeRecord({
+      runId: `run-${String(i).padStart(2, '0')}`,
+      startedAt: new Date(end - (11 - i) * DAY).toISOString(),
+      commit: `c${i}`,
+      tests: [
+        // Creeping up 100 ms a day toward its 5 s limit; over it on the last two runs; failed on run 4.
+        { file: 'test/tracker.test.ts', name: 'tracker > reloads <journal>', durationMs: 4050 + 100 * i, state: i === 4 ? 'failed' : 'passed' },
+        { file: 'test/steady.test.ts', name: 'steady', durationMs: 20 },
+      ],
+    });
+    fx.write(`artifacts/${record.runId}.json`, JSON.stringify(record));
+  }
+  const ingest = await fx.flakeguard(['history', 'ingest', 'artifacts']);
+  expect(ingest.exitCode, ingest.output).toBe(0);
+  const page = await fx.flakeguard(['history', '--test', 'tracker', '--html', 'history.html']);
+  expect(page.exitCode, page.output).toBe(0);
+  html = readFileSync(path.join(fx.root, 'history.html'), 'utf8');
+});
+afterAll(() => fx?.remove());
+
+const attr = (tag: string, name: string): number => Number(new RegExp(`${name}="([\\d.]+)"`).exec(tag)?.[1]);
+
+describe('the history page', () => {
+  it('has one card for the matching test, its name escaped, and its figures', () => {
+    const cards = html.match(/<article class="card [a-z]+ history-test" data-test="[^"]*"/g) ?? [];
+    expect(cards).toEqual([expect.stringContaining('data-test="test/tracker.test.ts::tracker &gt; reloads &lt;journal&gt;"')]);
+    expect(html).not.toContain('<journal>');
+    expect(html).toMatch(/1 of 12 runs flaky|0 of 12 runs flaky/);
+    expect(html).toContain('+100ms a day');
+  });
+
+  it('draws a point per run, the failed run as a cross, and the runs over the limit above its line', () => {
+    const circles = html.match(/<circle class="run [a-z]+" data-state="passed"[^>]*>/g) ?? [];
+    const crosses = html.match(/<path class="run failed" data-state="failed"/g) ?? [];
+    expect(circles).toHaveLength(11);
+    expect(crosses).toHaveLength(1);
+    const limit = /<line class="limit" [^>]*y1="([\d.]+)"/.exec(html);
+    const limitY = Number(limit?.[1]);
+    const over = circles.filter((c) => c.includes('class="run over"'));
+    expect(over).toHaveLength(2);
+    for (const c of over) expect(attr(c, 'cy')).toBeLessThan(limitY);
+    for (const c of circles.filter((x) => !x.includes('class="run over"'))) expect(attr(c, 'cy')).toBeGreaterThan(limitY);
+    const xs = circles.map((c) => attr(c, 'cx'));
+    expect(xs).toEqual([...xs].sort((a, b) => a - b));
+  });
+
+  it('is self-contained: a policy that blocks the network, no external reference', () => {
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;/);
+    expect(html).not.toMatch(/(?:src|href)="https?:/);
+    expect(html).not.toContain('<script');
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * History end to end, on the real Vitest with the built reporter and CLI: the reporter stores each
+ * run in the embedded store; `flakeguard history` reports it; `history ingest` of the same records
+ * stores nothing twice; a store that is down or newer never fails the run.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRecord } from '../core/history/history-factories.js';
+import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+
+// Fails its first try in every process (a counter file), passes the retry: flaky, deterministically.
+const FLAKY_TEST = `import { expect, test } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+test('first try fails', () => {
+  const file = new URL('./.tries-' + process.pid, import.meta.url);
+  const tries = existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0;
+  writeFileSync(file, String(tries + 1));
+  expect(tries).toBeGreaterThan(0);
+});
+test('steady', () => {
+  expect(1 + 1).toBe(2);
+});
+`;
+
+const files = (history: string) => ({
+  'flakeguard.yaml': `budget:\n  test: 2s\n${history}`,
+  'vitest.config.ts': vitestConfigWithReporter('retry: 1'),
+  'test/flaky.test.ts': FLAKY_TEST,
+});
+
+describe('history with the embedded store', () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await createFixture({ files: files('history: true\n') });
+  });
+  afterAll(() => fx?.remove());
+
+  it('stores every run; the report shows the test that passed only on retry; ingesting the records again stores nothing', async () => {
+    for (let i = 0; i < 2; i += 1) {
+      const run = await fx.vitest([], { FLAKEGUARD_BRANCH: 'main' });
+      expect(run.exitCode, run.output).toBe(0);
+      expect(run.output).toContain('flakeguard: history <root>/.flakeguard/runs/history: run stored');
+    }
+    const json = await fx.flakeguard(['history', '--json', '--test', 'first try']);
+    expect(json.exitCode, json.output).toBe(0);
+    const report = JSON.parse(json.stdout) as { version: number; runs: number; tests: Record<string, unknown>[] };
+    expect(report.version).toBe(1);
+    expect(report.runs).toBe(2);
+    expect(report.tests).toHaveLength(1);
+    expect(report.tests[0]).toMatchObject({ file: 'test/flaky.test.ts', name: 'first try fails', runs: 2, failedRuns: 0, retriedRuns: 2, flakeRate: 1, limitMs: 2000 });
+
+    const again = await fx.flakeguard(['history', 'ingest', '.flakeguard/runs']);
+    expect(again.exitCode, again.output).toBe(0);
+    expect(again.stdout).toContain('2 run records read, 0 stored, 2 already there');
+
+    const text = await fx.flakeguard(['history', '--branch', 'main', '--html', 'history.html', '--markdown', 'history.md']);
+    expect(text.exitCode, text.output).toBe(0);
+    expect(text.stdout).toContain('flakeguard history since');
+    expect(text.stdout).toMatch(/Flakiest:\n {2}test\/flaky\.test\.ts {2}first try fails\n {4}2 of 2 runs flaky \(100%\): 0 failed, 2 passed on retry/);
+    expect(existsSync(path.join(fx.root, 'history.html'))).toBe(true);
+    expect(existsSync(path.join(fx.root, 'history.md'))).toBe(true);
+
+    const other = await fx.flakeguard(['history', '--json', '--branch', 'feature']);
+    expect(JSON.parse(other.stdout)).toMatchObject({ runs: 0, tests: [] });
+  });
+
+  it('refuses a store written by a newer flakeguard, and the run still passes with a warning', async () => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const db = await PGlite.create(path.join(fx.root, '.flakeguard/runs/history'));
+    await db.query("UPDATE flakeguard_meta SET value = '9' WHERE key = 'schema_version'");
+    await db.close();
+    const query = await fx.flakeguard(['history']);
+    expect(query.exitCode).toBe(2);
+    expect(query.stderr).toMatch(/schema version 9, written by a newer flakeguard \(this one reads up to 1\); upgrade flakeguard/);
+    const run = await fx.vitest();
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.output).toMatch(/flakeguard: warning: the run was not stored in history \(<root>\/\.flakeguard\/runs\/history\): .*schema version 9.*load it later with flakeguard history ingest \.flakeguard\/runs\/\S+\.json/);
+  });
+});
+
+describe('the embedded store with several writers', () => {
+  it('4 ingest processes at once take turns through the lock and lose no run', async () => {
+    const fx = await createFixture({ files: { 'flakeguard.yaml': 'history: true\n' } });
+    try {
+      for (let w = 0; w < 4; w += 1) {
+        for (let r = 0; r < 3; r += 1) {
+          const record = makeRecord({ runId: `w${w}-r${r}`, startedAt: new Date().toISOString(), tests: [{ name: `case ${r}` }, { name: `writer ${w}` }] });
+          fx.write(`artifacts/${w}/${record.runId}.json`, JSON.stringify(record));
+        }
+      }
+      const runs = await Promise.all([0, 1, 2, 3].map((w) => fx.flakeguard(['history', 'ingest', `artifacts/${w}`])));
+      for (const run of runs) expect(run.exitCode, run.output).toBe(0);
+      const report = await fx.flakeguard(['history', '--json', '--file', 'test']);
+      expect(JSON.parse(report.stdout)).toMatchObject({ runs: 12 });
+      expect((JSON.parse(report.stdout) as { tests: unknown[] }).tests).toHaveLength(7);
+    } finally {
+      fx.remove();
+    }
+  });
+});
+
+describe('history that cannot be reached', () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await createFixture({ files: files('') });
+  });
+  afterAll(() => fx?.remove());
+
+  it('a PostgreSQL store that is down: a warning, the run passes, the record is written', async () => {
+    const run = await fx.vitest([], { FLAKEGUARD_HISTORY_URL: 'postgres://ci:secret@127.0.0.1:1/flakes' });
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.output).toMatch(/flakeguard: warning: the run was not stored in history \(postgres:\/\/ci:\*\*\*@127\.0\.0\.1:1\/flakes\): cannot connect/);
+    expect(run.output).not.toContain('secret');
+    expect(readdirSync(path.join(fx.root, '.flakeguard/runs')).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+  });
+
+  it('history off, a bad --since, a bad URL: exit 2 with the fix, nothing written', async () => {
+    const off = await fx.flakeguard(['history']);
+    expect(off.exitCode).toBe(2);
+    expect(off.stderr).toMatch(/history is off for <root>|history is off for .*: add "history: true" to flakeguard\.yaml/);
+    const since = await fx.flakeguard(['history', '--since', '30 days', '--url', 'postgres://x@127.0.0.1:1/y']);
+    expect(since.exitCode).toBe(2);
+    expect(since.stderr).toContain('--since "30 days" is not an age; write a number of days or weeks (30d, 12w) or a day (2026-11-01)');
+    const url = await fx.flakeguard(['history', 'ingest', '.flakeguard/runs'], { FLAKEGUARD_HISTORY_URL: 'mysql://db/x' });
+    expect(url.exitCode).toBe(2);
+    expect(url.stderr).toContain('FLAKEGUARD_HISTORY_URL="mysql://db/x" is not a PostgreSQL URL');
+    const missing = await fx.flakeguard(['history', 'ingest', 'nope'], { FLAKEGUARD_HISTORY_URL: 'postgres://x@127.0.0.1:1/y' });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('nope: no such run record or folder (ENOENT)');
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * The behaviour every history store must have, run against the embedded store (PGlite) and a real
+ * PostgreSQL server: the same schema, the same queries, the same answers.
+ */
+import { expect, it } from 'vitest';
+import { computeHistoryReport, type HistoryQuery } from '../../../src/core/history/history-report.js';
+import { ingestRunRecord } from '../../../src/io/history/history-ingest.js';
+import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
+import { pruneHistory, readHistoryInput } from '../../../src/io/history/history-query.js';
+import type { HistoryStore } from '../../../src/io/history/history-store.js';
+import { failedThenPassed, lastPassingRun, lastRunsOfTest } from '../../../src/io/history/test-history.js';
+import { dailyRuns, makeRecord } from '../../core/history/history-factories.js';
+
+const NOW = Date.parse('2026-11-30T12:00:00Z');
+const DAY_MS = 86_400_000;
+const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({ since: '2026-10-31', branch: null, test: null, file: null, top: 10, ...over });
+const filter = (over: { branch?: string | null; test?: string | null; file?: string | null; days?: number } = {}) => ({
+  cutoffMs: NOW - (over.days ?? 30) * DAY_MS,
+  branch: over.branch ?? null,
+  test: over.test ?? null,
+  file: over.file ?? null,
+});
+const ctx = { branch: 'main', job: 'ci-1' };
+
+/** `connect` opens the store under test (the same one each time); each test starts from an empty store. */
+export function storeContract(connect: () => Promise<HistoryStore>): void {
+  const open = async (): Promise<HistoryStore> => {
+    const store = await connect();
+    await store.query('TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests RESTART IDENTITY');
+    return store;
+  };
+
+  it('stores a record once, however often it is ingested', async () => {
+    const store = await open();
+    try {
+      const record = makeRecord({ runId: 'r1', startedAt: '2026-11-29T10:00:00Z', tests: [{ name: 'a' }, { name: 'b', state: 'failed' }] });
+      expect(await ingestRunRecord(store, record, ctx)).toBe('stored');
+      expect(await ingestRunRecord(store, record, ctx)).toBe('duplicate');
+      expect(await ingestRunRecord(store, makeRecord({ runId: 'm', startedAt: '2026-11-29T10:00:00Z', merged: true, tests: [{ name: 'a' }] }), ctx)).toBe('merged-skipped');
+      const [counts] = await store.query<{ runs: number; results: number }>(
+        'SELECT (SELECT count(*) FROM flakeguard_runs)::int AS runs, (SELECT count(*) FROM flakeguard_results)::int AS results',
+      );
+      expect(counts).toEqual({ runs: 1, results: 2 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('migrating again is a no-op and keeps the version', async () => {
+    const store = await open();
+    try {
+      expect(await migrateHistoryStore(store)).toBe(1);
+      const rows = await store.query<{ value: string }>("SELECT value FROM flakeguard_meta WHERE key = 'schema_version'");
+      expect(rows).toEqual([{ value: '1' }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('counts failed, retried and re-run-passed runs and bounds the flake rate', async () => {
+    const store = await open();
+    try {
+      const at = (d: number) => new Date(NOW - d * DAY_MS).toISOString();
+      const records = [
+        makeRecord({ runId: 'f1', startedAt: at(5), commit: 'x', tests: [{ name: 'flaky', state: 'failed' }, { name: 'solid' }] }),
+        makeRecord({ runId: 'f2', startedAt: at(4), commit: 'x', tests: [{ name: 'flaky' }, { name: 'solid' }] }),
+        makeRecord({ runId: 'f3', startedAt: at(3), commit: 'y', tests: [{ name: 'flaky', flaky: true }, { name: 'solid' }] }),
+        makeRecord({ runId: 'f4', startedAt: at(2), commit: 'z', tests: [{ name: 'flaky' }, { name: 'solid', state: 'skipped', durationMs: null }] }),
+        makeRecord({ runId: 'old', startedAt: at(60), commit: 'w', tests: [{ name: 'flaky', state: 'failed' }] }),
+      ];
+      for (const r of records) await ingestRunRecord(store, r, ctx);
+      const report = computeHistoryReport(await readHistoryInput(store, filter({ test: 'flaky' }), query({ test: 'flaky' })));
+      expect(report.runs).toBe(4);
+      expect(report.tests).toHaveLength(1);
+      const t = report.tests[0]!;
+      expect({ runs: t.runs, failedRuns: t.failedRuns, retriedRuns: t.retriedRuns, flakyRuns: t.flakyRuns, flakeRate: t.flakeRate }).toEqual({
+        runs: 4,
+        failedRuns: 1,
+        retriedRuns: 1,
+        flakyRuns: 2,
+        flakeRate: 0.5,
+      });
+      expect(t.flakeRateUpper).toBeGreaterThan(0.5);
+      expect(t.flakeRateUpper).toBeLessThan(1);
+      const solid = computeHistoryReport(await readHistoryInput(store, filter({ test: 'solid' }), query({ test: 'solid' }))).tests[0]!;
+      expect(solid.runs).toBe(3);
+      expect(solid.flakeRate).toBe(0);
+
+      const test = { file: 'test/a.test.ts', name: 'flaky' };
+      const last = await lastRunsOfTest(store, test, { branch: 'main', limit: 2 });
+      expect(last.map((r) => r.runId)).toEqual(['f4', 'f3']);
+      expect(last[0]!.startedAt).toBe(at(2).replace(/\.\d+Z$/, (m) => m));
+      const evidence = await failedThenPassed(store, test);
+      expect(evidence.retried.map((r) => r.runId)).toEqual(['f3']);
+      expect(evidence.rerun.map((p) => [p.failed.runId, p.passed.runId])).toEqual([['f1', 'f2']]);
+      const passing = await lastPassingRun(store, test);
+      expect({ runId: passing?.runId, commit: passing?.commit }).toEqual({ runId: 'f4', commit: 'z' });
+      expect(await lastPassingRun(store, { file: 'test/a.test.ts', name: 'never ran' })).toBeNull();
+      expect(await lastRunsOfTest(store, test, { branch: 'other' })).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('fits the duration trend and says when the test crosses its limit', async () => {
+    const store = await open();
+    try {
+      // 4.50 s rising 40 ms a day toward a 5 s limit, with one slow outlier the trend must ignore.
+      const runs = dailyRuns(20, NOW - DAY_MS, (i) => (i === 7 ? 9000 : 4500 + 40 * i));
+      for (const r of runs) await ingestRunRecord(store, r, ctx);
+      const report = computeHistoryReport(await readHistoryInput(store, filter(), query({ top: 1 })));
+      const tracker = report.tests.find((t) => t.name === 'tracker > reloads')!;
+      expect(tracker.listedFor).toEqual(['near-limit']);
+      expect(tracker.trendMsPerDay).toBeCloseTo(40, 5);
+      expect(tracker.trendMsPerRun).toBeCloseTo(40, 5);
+      // Level 4.50 + 19 * 0.04 = 5.26 s: over already. Ask with a higher limit in the next test.
+      expect(tracker.daysToLimit).toBe(0);
+      expect(tracker.durationMs!.median).toBeGreaterThan(4800);
+      expect(tracker.platforms[0]!.points).toHaveLength(20);
+      expect(report.tests.some((t) => t.name === 'steady > adds')).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('prunes runs older than the cutoff and the tests left without runs', async () => {
+    const store = await open();
+    try {
+      await ingestRunRecord(store, makeRecord({ runId: 'old', startedAt: '2026-01-01T00:00:00Z', tests: [{ name: 'gone' }, { name: 'kept' }] }), ctx);
+      await ingestRunRecord(store, makeRecord({ runId: 'new', startedAt: '2026-11-29T00:00:00Z', tests: [{ name: 'kept' }] }), ctx);
+      expect(await pruneHistory(store, NOW - 90 * DAY_MS, true)).toEqual({ runs: 1, tests: 0 });
+      expect(await pruneHistory(store, NOW - 90 * DAY_MS)).toEqual({ runs: 1, tests: 1 });
+      const names = await store.query<{ name: string }>('SELECT name FROM flakeguard_tests ORDER BY name');
+      expect(names).toEqual([{ name: 'kept' }]);
+    } finally {
+      await store.close();
+    }
+  });
+}
