@@ -20,6 +20,7 @@ import type { GitState } from '../io/git/git-state.js';
 import type { HistorySession } from '../io/history/reporter-history.js';
 import { writeRunRecord } from '../io/files/run-record-file.js';
 import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js';
+import { testFilesOf } from '../io/vitest/running-test-files.js';
 import { writeGithubOutput } from './github-output.js';
 import { observeRun, observeUnhandledError, toRelative } from './observe.js';
 import { toStartupError } from './startup-error.js';
@@ -105,7 +106,7 @@ export default class FlakeguardReporter implements Reporter {
     const platform = process.platform;
     const observed = observeRun(testModules, root);
     const unhandled = unhandledErrors.map((e) => observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root));
-    const { allowances, quarantine, notices } = await this.allowances({ root, config, platform, tests: observed.tests });
+    const { allowances, quarantine, notices } = await this.allowances({ root, config, platform, tests: observed.tests, testFiles: () => testFilesOf(vitest, root) });
     const compute = (tests: readonly ObservedTest[]) =>
       computeBudgetReport({ config, platform, tests, files: observed.files, unhandledErrors: unhandled, allowances, quarantine, notices, reason, vitestExitCode });
     let report = compute(observed.tests);
