@@ -10,6 +10,7 @@ import { FlakeguardError } from '../../core/errors.js';
 import { parseGateShard, type GateShard } from '../../core/gate/gate-shard.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
+import { joinNegativeValues } from '../command-args.js';
 
 export const DEFAULT_MAX_RUNS = 10;
 export const DEFAULT_TIME_BUDGET = '2m';
@@ -80,7 +81,7 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
-      args,
+      args: joinNegativeValues(args),
       strict: true,
       allowPositionals: true,
       options: {

@@ -93,9 +93,7 @@ describe('Vitest cannot start in the gate', () => {
       const before = hashFiles(fx.root);
       const run = await fx.flakeguard(['gate', '--base', 'main', '--load', '0', '--runs', '1']);
       expect(run.exitCode, run.output).toBe(2);
-      expect(run.stderr).toContain('flakeguard: Vitest stopped before finishing the runs (exit 1):');
-      expect(run.stderr).toMatch(/nope-missing-pkg/);
-      expect(run.stderr).toContain('failed to load config from');
+      expect(run.stderr).toMatch(/^flakeguard: Vitest .*nope-missing-pkg/m);
       expect(run.stderr).not.toContain('\u001b');
       expect(run.stderr).not.toMatch(/^\s+at /m);
       expect(hashFiles(fx.root)).toEqual(before);
