@@ -17,7 +17,7 @@ import { readGateReport } from '../../io/files/gate-report-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { resolveBaseRevision } from '../../io/git/git.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
-import { HELP, parseGateArgs, type GateArgs } from './gate-args.js';
+import { parseGateArgs, type GateArgs } from './gate-args.js';
 import { formatGateMarkdown, formatGateText } from './gate-format.js';
 import { createGateProgress } from './gate-progress.js';
 import { prepareLimits } from './gate-limits.js';
@@ -28,10 +28,7 @@ import { detectScreen } from '../../io/terminal.js';
 
 export async function runGateCommand(args: string[]): Promise<number> {
   const parsed = parseGateArgs(args);
-  if (parsed === 'help') {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  if (parsed === 'help') return 0;
   if (parsed.merge !== null) {
     const reports = parsed.merge.map((f) => readGateReport(path.resolve(f)));
     return emitReport(mergeGateReports(reports, parsed.merge), parsed, `merged ${reports.length} shard reports`);
