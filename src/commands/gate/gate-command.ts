@@ -24,6 +24,7 @@ import { prepareLimits } from './gate-limits.js';
 import { buildProposals } from './gate-proposals.js';
 import { runGate } from './gate-run.js';
 import { selectGateTests } from './gate-select.js';
+import { withTestHistory } from './gate-history.js';
 import { detectScreen } from '../../io/terminal.js';
 
 export async function runGateCommand(args: string[]): Promise<number> {
@@ -97,7 +98,7 @@ async function runSelectedGate(
     progress.stop();
     const tests = run?.tests ?? [];
     const proposals = buildProposals({ root, config, platform, tests, selected: selection.selected, workers: run ? parsed.workers : 0, write: parsed.writeAllowances });
-    const report: GateReport = computeGateReport({
+    const computed: GateReport = computeGateReport({
       base: base.sha,
       baseRef: base.ref,
       runs: parsed.runs,
@@ -116,6 +117,8 @@ async function runSelectedGate(
       shard: parsed.shard,
       ...(run ? { cost: { loadedWallMs: run.loadedWallMs, triesMs: run.triesMs } } : {}),
     });
+    const past = await withTestHistory(computed, root, config);
+    const report: GateReport = past.notice === null ? past.report : { ...past.report, notices: [...past.report.notices, past.notice] };
     const nothing = selection.selected.length === 0 ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run` : null;
     return emitReport(report, parsed, nothing);
   } finally {
