@@ -1,12 +1,10 @@
 /**
  * Every command's arguments go through here: node:util parseArgs with the options of the command's
  * table (core/usage.ts), `--help` printed from the same table, and a usage error that names the bad
- * argument and points at --help (exit 2). A negative value (`--runs -1`) reaches the command's own
- * check, which names the value and the accepted form (see joinNegativeValues).
+ * argument and points at --help (exit 2).
  */
 import { parseArgs } from 'node:util';
 import { FlakeguardError } from '../core/errors.js';
-import { excerpt } from '../core/excerpt.js';
 import { formatUsage, toParseArgsOptions, type OptionTable, type UsageText } from '../core/usage.js';
 
 export type ParsedValues<T extends OptionTable> = {
@@ -22,11 +20,29 @@ export function commandUsageError(command: string, message: string): FlakeguardE
   return new FlakeguardError('USAGE', `${message}; see ${command} --help`);
 }
 
+/**
+ * `--runs -1` as `--runs=-1`: parseArgs calls a value that starts with `-` ambiguous; joined, the
+ * command's own check names the value and the accepted form.
+ */
+function joinNegativeValues(args: readonly string[], options: OptionTable): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    const name = /^--([\w-]+)$/.exec(arg)?.[1];
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Parses `args`; prints the help and returns 'help' for --help/-h. */
 export function parseCommandArgs<T extends OptionTable>(command: string, usage: UsageText & { readonly options: T }, args: readonly string[], allowPositionals = false): ParsedCommand<T> | 'help' {
   let parsed;
   try {
-    parsed = parseArgs({ args: joinNegativeValues(args), options: toParseArgsOptions(usage.options), strict: true, allowPositionals });
+    parsed = parseArgs({ args: joinNegativeValues(args, usage.options), options: toParseArgsOptions(usage.options), strict: true, allowPositionals });
   } catch (error) {
     throw commandUsageError(command, (error as Error).message.split('\n')[0] ?? String(error));
   }
@@ -53,33 +69,12 @@ export function parseSubcommand<T extends OptionTable>(
   const list = `${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}`;
   const [sub, ...extra] = parsed.positionals;
   if (sub === undefined || !Object.hasOwn(subcommands, sub)) {
-    throw commandUsageError(command, sub === undefined ? `name a subcommand: ${list}` : `unknown subcommand ${excerpt(sub)}; use ${list}`);
+    throw commandUsageError(command, sub === undefined ? `name a subcommand: ${list}` : `unknown subcommand "${sub}"; use ${list}`);
   }
-  if (extra.length > 0) throw commandUsageError(command, `unexpected argument ${excerpt(extra[0])}; quote a test name that has spaces`);
+  if (extra.length > 0) throw commandUsageError(command, `unexpected argument "${extra[0]}"; quote a test name that has spaces`);
   const allowed = (subcommands[sub] ?? []) as readonly string[];
   for (const key of Object.keys(parsed.values)) {
     if (!allowed.includes(key)) throw commandUsageError(command, `--${key} does not apply to "${command.replace(/^flakeguard /, '')} ${sub}"`);
   }
   return { sub, values: parsed.values };
-}
-
-const NEGATIVE = /^-\.?\d/;
-
-/**
- * Node's parseArgs refuses `--runs -1` as "argument is ambiguous" before the command can say what it
- * accepts; a value that looks like a negative number or duration is joined to the long option before
- * it (`--runs=-1`), so the command's own check names the value and the accepted form (a boolean
- * option then says it takes no value). Any other argument that starts with a dash stays an option.
- */
-export function joinNegativeValues(args: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i] ?? '';
-    const next = args[i + 1];
-    if (/^--[^=]+$/.test(arg) && next !== undefined && NEGATIVE.test(next)) {
-      out.push(`${arg}=${next}`);
-      i += 1;
-    } else out.push(arg);
-  }
-  return out;
 }

@@ -7,7 +7,6 @@ import { toParseArgsOptions, type OptionTable } from '../../core/usage.js';
 import { loadConfig } from '../../io/files/config-file.js';
 import type { HistoryTarget } from '../../io/history/history-store.js';
 import { HISTORY_URL_ENV, resolveHistoryTarget } from '../../io/history/history-store.js';
-import { joinNegativeValues } from '../command-args.js';
 
 /** Options every history command takes: where the project and the store are. */
 export const STORE_OPTIONS: OptionTable = {
@@ -33,7 +32,7 @@ export const HISTORY_DOCS = 'docs/history.md';
 /** Parses a history command's arguments with its option table; a bad option is a usage error. */
 export function parseHistoryArgs(args: string[], options: OptionTable, positionals = false) {
   try {
-    return parseArgs({ args: joinNegativeValues(args), allowPositionals: positionals, options: toParseArgsOptions(options) });
+    return parseArgs({ args, allowPositionals: positionals, options: toParseArgsOptions(options) });
   } catch (error) {
     throw historyUsage((error as Error).message);
   }
