@@ -38,9 +38,11 @@ export function flakeLine(f: TestHistoryFacts, branch: string): string {
   return `${MEASURED}: ${parts.join('; ')}`;
 }
 
-function lastPassLine(f: TestHistoryFacts, branch: string): string | null {
-  if (f.lastPass === null) return f.runs === 0 ? null : `${MEASURED}: never passed in its recorded runs on ${branch}`;
-  return `${MEASURED}: last passed on ${branch} in the run of ${describeRun(f.lastPass)}`;
+/** "never failed in its last 40 recorded runs on main; last passed in the run of <commit> (<date>)". */
+function lastPassLine(f: TestHistoryFacts, branch: string): string {
+  if (f.lastPass === null) return `${MEASURED}: never passed in its last ${plural(f.runs, 'recorded run')} on ${branch}`;
+  const since = f.failedRuns === 0 && !isKnownFlake(f) ? `never failed in its last ${plural(f.runs, 'recorded run')} on ${branch}; last passed` : `last passed on ${branch}`;
+  return `${MEASURED}: ${since} in the run of ${describeRun(f.lastPass)}`;
 }
 
 /** "4.90s of 5.00s (linux, 12 passed runs on main), +40ms a day (+12ms a run): crosses in about 3 days". */
@@ -93,7 +95,7 @@ function withHistory(d: Draft, f: TestHistoryFacts, branch: string): Draft {
     const pass = f.lastPass;
     const range = pass.commit === null ? 'the changes since that run' : `${pass.commit.slice(0, 12)}..HEAD`;
     const finding = {
-      ...evidenceWith(d, [`${MEASURED}: never failed in its last ${plural(f.runs, 'recorded run')} on ${branch}; last passed in the run of ${describeRun(pass)}`]),
+      ...evidenceWith(d, [lastPassLine(f, branch)]),
       cause: `${d.finding.cause}; it never failed in its ${plural(f.runs, 'recorded run')} on ${branch} and last passed at ${describeRun(pass)}`,
       action: `${d.finding.action}; the change that broke it is in ${range}`,
     };

@@ -59,7 +59,7 @@ describe('triage with history facts', () => {
   it('without re-runs and without a flake in history the escape stays inferred, with its last green run as evidence', () => {
     const f = triage({ history: history(makeFacts()) }).findings[0];
     expect(f).toMatchObject({ class: 'escape', measured: false, rule: 'failed-not-rerun' });
-    expect(f?.evidence).toContain('history (measured): last passed on main in the run of a1b2c3d4e5f6 (2026-11-29 10:15 UTC)');
+    expect(f?.evidence).toContain('history (measured): never failed in its last 40 recorded runs on main; last passed in the run of a1b2c3d4e5f6 (2026-11-29 10:15 UTC)');
   });
 
   it('re-runs still decide when they ran: a known flake that fails every re-run now is an escape with its flake history as evidence', () => {
