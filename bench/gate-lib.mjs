@@ -41,3 +41,24 @@ export const median = (xs) => {
 };
 
 export const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`);
+
+/**
+ * The gate before cold tries (warm repeats in one worker), built from git into a temp folder with
+ * this repo's node_modules linked: `git archive <ref> | tar -x`, then tsc. Returns its dist/cli.js.
+ * OLD_GATE_REF is the last commit of main before the change (af4a4ef).
+ */
+export const OLD_GATE_REF = 'af4a4ef';
+export function buildOldGate(ref = OLD_GATE_REF) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-old-gate-'));
+  execFileSync('sh', ['-c', `git -C "${REPO}" archive ${ref} src tsconfig.json tsconfig.build.json package.json | tar -x -C "${dir}"`]);
+  symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  execFileSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+  return { cli: path.join(dir, 'dist/cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** argv `--name value` as a number, else the default. */
+export function numberArg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i === -1 ? Number.NaN : Number(process.argv[i + 1]);
+  return Number.isFinite(v) ? v : fallback;
+}

@@ -4,7 +4,7 @@
  *   1. the reporter's budget report on a red run (over budget, near budget, an allowance applied),
  *   2. triage of that red run,
  *   3. an allowance that follows its test through history, a rename then a body edit (and `allowances migrate`),
- *   4. the pre-merge gate on a branch that adds tests.
+ *   4. the pre-merge gate on a branch that adds tests (cold tries: each a fresh Vitest worker).
  * Each step checks that flakeguard said what it should; the script exits 1 if one did not.
  * Usage: npm run example  (builds first).  KEEP=1 keeps the scratch folder.
  */
@@ -100,7 +100,7 @@ async function main() {
   await flakeguard(['allowances', 'migrate'], { expectExit: 0 });
   await flakeguard(['allowances', 'list'], { expectExit: 0 });
 
-  banner('4. The pre-merge gate: new and changed tests, five runs each, under CPU load');
+  banner('4. The pre-merge gate: new and changed tests, 5 to 10 cold tries each (a fresh worker per try), under CPU load');
   writeFileSync(
     path.join(work, 'test/checkout.test.ts'),
     `import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

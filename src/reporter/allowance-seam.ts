@@ -24,6 +24,8 @@ export interface AllowancesForRunInput {
   readonly tests: readonly ObservedTest[];
   /** YYYY-MM-DD, a UTC day (io/clock.ts): the day expiry dates are judged against. */
   readonly today?: string;
+  /** The project's test files, from the running Vitest (asked only when an allowance does not match exactly). */
+  readonly testFiles?: () => Promise<readonly string[]>;
 }
 
 export interface AllowancesForRun {
@@ -40,6 +42,7 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
     platform: input.platform,
     today: input.today ?? systemClock.today(),
     tests: input.tests.map((t) => ({ file: t.file, fullName: t.name, line: t.line })),
+    ...(input.testFiles ? { testFiles: input.testFiles } : {}),
   });
   const allowances = new Map<string, RunAllowance>();
   for (const [key, applied] of result.applied) allowances.set(key, { id: applied.id, budget: applied.budget });

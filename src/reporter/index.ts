@@ -20,11 +20,17 @@ import type { GitState } from '../io/git/git-state.js';
 import type { HistorySession } from '../io/history/reporter-history.js';
 import { writeRunRecord } from '../io/files/run-record-file.js';
 import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js';
+import { testFilesOf } from '../io/vitest/running-test-files.js';
 import { writeGithubOutput } from './github-output.js';
 import { observeRun, observeUnhandledError, toRelative } from './observe.js';
 import { toStartupError } from './startup-error.js';
 import { findTestPlaces, withPlaces, type TestPlace } from './test-lines.js';
 import { testKey } from '../core/test-id.js';
+import { quarantinedFailures } from '../core/budget/budget-text.js';
+import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
+
+/** How many recent runs the quarantine block counts failures over. */
+const QUARANTINE_HISTORY_WINDOW = 20;
 
 /** Environment variable that redirects run records to another folder (absolute or root-relative). */
 export const RECORDS_ENV = 'FLAKEGUARD_RECORDS';
@@ -100,7 +106,7 @@ export default class FlakeguardReporter implements Reporter {
     const platform = process.platform;
     const observed = observeRun(testModules, root);
     const unhandled = unhandledErrors.map((e) => observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root));
-    const { allowances, quarantine, notices } = await this.allowances({ root, config, platform, tests: observed.tests });
+    const { allowances, quarantine, notices } = await this.allowances({ root, config, platform, tests: observed.tests, testFiles: () => testFilesOf(vitest, root) });
     const compute = (tests: readonly ObservedTest[]) =>
       computeBudgetReport({ config, platform, tests, files: observed.files, unhandledErrors: unhandled, allowances, quarantine, notices, reason, vitestExitCode });
     let report = compute(observed.tests);
@@ -110,6 +116,16 @@ export default class FlakeguardReporter implements Reporter {
     if (named.length > 0) {
       const places = await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>());
       if (places.size > 0) report = compute(withPlaces(observed.tests, places));
+    }
+    let historyError: unknown = null;
+    const history = await run.history.catch((error: unknown) => {
+      historyError = error;
+      return null;
+    });
+    const excused = quarantinedFailures(report);
+    if (history && excused.length > 0) {
+      const recent = await history.recentFailures(excused.map((q) => ({ file: q.file, name: q.name })), QUARANTINE_HISTORY_WINDOW);
+      report = withRecentFailures(report, recent, (q) => testKey(q.file, q.name));
     }
     const watch = vitest.config.watch;
     if (report.verdict.failedByFlakeguard && !watch && !vitestExitCode) process.exitCode = 1;
@@ -154,7 +170,7 @@ export default class FlakeguardReporter implements Reporter {
     } catch (error) {
       err.push(`flakeguard: could not write the run record under ${this.recordsFolder()}: ${(error as Error).message}`);
     }
-    const history = await run.history.catch((error: unknown) => ({ finish: async () => ({ out: [], err: [`flakeguard: warning: history unavailable: ${String(error)}`] }) }));
+    if (historyError !== null) err.push(`flakeguard: warning: history unavailable: ${String(historyError)}`);
     if (history) {
       const lines = await history.finish(record, written === null ? null : toRelative(root, written));
       out.push(...lines.out);

@@ -1,22 +1,31 @@
 /**
- * `flakeguard/runner`: Vitest's own TestRunner, plus two things for the tests named in the plan
- * (env FLAKEGUARD_RUNNER_PLAN, a JSON file): it sets `test.repeats` so Vitest runs the test `runs`
- * times with its beforeEach/afterEach hooks, and it times each try (before beforeEach to after
- * afterEach) into `test.meta.flakeguardTries`. A try failed when it added errors to the test's
- * result (Vitest keeps the state at 'fail' after the first failed repeat). Other tests run as usual.
+ * `flakeguard/runner`: Vitest's own TestRunner, plus, for the tests named in the plan (env
+ * FLAKEGUARD_RUNNER_PLAN, a JSON file): each try is timed (before beforeEach to after afterEach)
+ * and appended as one JSON line to the plan's results file, marked cold when the test had not run
+ * before in this worker; retries are off for them, so a retry cannot hide a failed try; the file's
+ * tests after the last planned one are skipped (they cannot affect it, and cost a try time). When
+ * the file ends, one more line says what the whole worker cost (wall time since it started).
+ * The file's earlier tests run as usual, so each try sees the state CI gives it.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { TestRunner } from 'vitest';
 // Runner types from @vitest/runner (4.1); type-only, so nothing is imported at run time and the
 // runner works on 5.x, where @vitest/runner is folded into vitest.
 import type { File as RunnerTestFile, Task as RunnerTask, Test as RunnerTestCase } from '@vitest/runner';
-import { PLAN_ENV, TRIES_META_KEY, type ProgressLine, type RunnerPlan, type TryRecord } from '../core/gate/runner-protocol.js';
+import { PLAN_ENV, type RunnerLine, type RunnerPlan, type TryRecord } from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
 
 interface TryStart {
   readonly at: number;
   readonly cpu: NodeJS.CpuUsage;
   readonly errors: number;
+}
+
+/** Tests that already ran in this worker; kept on globalThis so a reused worker remembers them. */
+const SEEN_KEY = Symbol.for('flakeguard.runner.seen');
+function seenInWorker(): Set<string> {
+  const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
+  return (holder[SEEN_KEY] ??= new Set());
 }
 
 function readPlan(): RunnerPlan | null {
@@ -31,32 +40,51 @@ function firstLine(error: unknown): string {
   return text.split('\n')[0] ?? '';
 }
 
-/** The meta object as a plain record (not augmenting TaskMeta, so users' types stay untouched). */
-function metaOf(test: RunnerTestCase): Record<string, unknown> {
-  return test.meta as Record<string, unknown>;
+function testsInOrder(task: RunnerTask): RunnerTask[] {
+  if (task.type === 'test') return [task];
+  return 'tasks' in task ? task.tasks.flatMap(testsInOrder) : [];
 }
+
+const nameOf = (test: RunnerTask): string => test.fullTestName ?? test.name;
 
 export default class FlakeguardRunner extends TestRunner {
   private plan: RunnerPlan | null = null;
   private planned = new Set<string>();
   private starts = new WeakMap<RunnerTestCase, TryStart>();
+  private plannedFiles = new Set<RunnerTestFile>();
 
-  onBeforeRunFiles(_files: RunnerTestFile[]): void {
+  onBeforeRunFiles(files: RunnerTestFile[]): void {
+    this.plannedFiles.clear();
     this.plan = readPlan();
     this.planned = new Set((this.plan?.tests ?? []).map((t) => testKey(t.file, t.fullName)));
+    for (const file of files) {
+      const tests = testsInOrder(file);
+      const last = tests.findLastIndex((t) => this.isPlanned(t));
+      if (last === -1) continue;
+      this.plannedFiles.add(file);
+      for (const later of tests.slice(last + 1)) {
+        if (later.mode === 'run' && !later.concurrent) later.mode = 'skip';
+      }
+    }
+  }
+
+  override onAfterRunFiles(): void {
+    for (const file of this.plannedFiles) this.append({ kind: 'file', file: file.filepath, project: file.projectName ?? '', costMs: performance.now() });
+    this.plannedFiles.clear();
+    super.onAfterRunFiles();
   }
 
   private isPlanned(test: RunnerTask): test is RunnerTestCase {
     if (test.type !== 'test' || this.plan === null) return false;
-    return this.planned.has(testKey(test.file.filepath, test.fullTestName ?? test.name));
+    return this.planned.has(testKey(test.file.filepath, nameOf(test)));
+  }
+
+  private append(line: RunnerLine): void {
+    if (this.plan) appendFileSync(this.plan.resultsFile, `${JSON.stringify(line)}\n`);
   }
 
   override onBeforeRunTask(test: RunnerTask): Promise<void> {
-    if (this.isPlanned(test) && this.plan) {
-      test.repeats = Math.max(0, this.plan.runs - 1);
-      test.retry = 0;
-      metaOf(test)[TRIES_META_KEY] = [];
-    }
+    if (this.isPlanned(test)) test.retry = 0;
     return super.onBeforeRunTask(test);
   }
 
@@ -86,27 +114,17 @@ export default class FlakeguardRunner extends TestRunner {
     const errors = test.result?.errors ?? [];
     const failed = errors.length > start.errors;
     const state = failed ? 'failed' : test.result?.state === 'skip' ? 'skipped' : 'passed';
+    const seen = seenInWorker();
+    const key = testKey(test.file.filepath, nameOf(test));
+    const cold = !seen.has(key);
+    seen.add(key);
     const record: TryRecord = {
       state,
       durationMs,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      cold,
       ...(failed ? { error: firstLine(errors[start.errors]) } : {}),
     };
-    const meta = metaOf(test);
-    const tries = (meta[TRIES_META_KEY] as TryRecord[] | undefined) ?? [];
-    tries.push(record);
-    meta[TRIES_META_KEY] = tries;
-    const progressFile = this.plan?.progressFile;
-    if (progressFile) {
-      const line: ProgressLine = {
-        file: test.file.filepath,
-        fullName: test.fullTestName ?? test.name,
-        attempt: tries.length,
-        runs: this.plan?.runs ?? 1,
-        state,
-        durationMs,
-      };
-      appendFileSync(progressFile, `${JSON.stringify(line)}\n`);
-    }
+    this.append({ kind: 'try', file: test.file.filepath, project: test.file.projectName ?? '', fullName: nameOf(test), try: record });
   }
 }

@@ -42,17 +42,27 @@ it('logs in', () => {
 `,
 };
 
-/** A counter on disk (ignored by git), so a test fails on a fixed set of tries: 2 and 5. */
+/**
+ * A counter on disk (ignored by git), so a test fails on a fixed set of tries: 2 and 5. Each try
+ * claims the lowest free number with mkdir, which is atomic, so tries running side by side in
+ * several workers still get 1, 2, 3... once each.
+ */
 const COUNTER = `function nextTry(name: string): number {
-  mkdirSync('.flakeguard', { recursive: true });
-  const file = '.flakeguard/counter-' + name;
-  const n = existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0;
-  writeFileSync(file, String(n + 1));
-  return n + 1;
+  for (let n = 1; ; n += 1) {
+    try {
+      mkdirSync('.flakeguard/tries-' + name + '/' + n, { recursive: false });
+      return n;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') mkdirSync('.flakeguard/tries-' + name, { recursive: true });
+      else if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      else continue;
+      n -= 1;
+    }
+  }
 }`;
 
 export const BRANCH_FILES: Record<string, string> = {
-  'test/cart.test.ts': `import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+  'test/cart.test.ts': `import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 ${COUNTER}
@@ -142,3 +152,76 @@ export async function createGateFixture(branch: Record<string, string> = BRANCH_
   await fixture.git(['commit', '-qm', 'branch: new and changed tests']);
   return fixture;
 }
+
+/**
+ * A cold-start flake, deterministic: the first request in a process is slow on the second process
+ * that runs the test (a counter on disk), as when a cold HTTP stack misses a 10 ms abort. Warm
+ * repeats in one process never see it; cold tries (one fresh worker each) do. Next to it, a test
+ * that fails only when repeated in one process: CI never does that, so the gate must not either.
+ */
+export const COLD_FILES: Record<string, string> = {
+  'test/server.test.ts': `import { mkdirSync } from 'node:fs';
+import { expect, it } from 'vitest';
+
+${COUNTER}
+
+let warm = false;
+let served = 0;
+it('starts the server', () => {
+  expect(warm).toBe(false);
+});
+it('answers the first request in time', () => {
+  const first = !warm;
+  warm = true;
+  const n = nextTry('first-request');
+  expect(first && n === 2, 'the first request in this process was slow').toBe(false);
+});
+it('serves once per process', () => {
+  served += 1;
+  expect(served, 'ran twice in one process').toBe(1);
+});
+`,
+};
+
+const CONFIG_HEAD = "import { defineConfig } from 'vitest/config';\n";
+const PASS = (name: string): string => `import { expect, it } from 'vitest';\n\nit('${name}', () => {\n  expect(1).toBe(1);\n});\n`;
+
+/** Each: the files at base, the files the branch adds or changes. */
+export const SETUP_FIXTURES = {
+  include: {
+    base: {
+      'vitest.config.ts': `${CONFIG_HEAD}export default defineConfig({ test: { include: ['checks/**/*.check.ts'] } });\n`,
+      'checks/base.check.ts': PASS('base check'),
+    },
+    branch: { 'checks/cart.check.ts': PASS('totals the cart'), 'test/outside.test.ts': PASS('is not a test here') },
+  },
+  projects: {
+    base: {
+      'vitest.config.ts': `${CONFIG_HEAD}export default defineConfig({ test: { projects: [
+  { test: { name: 'unit', include: ['test/**/*.test.ts'] } },
+  { test: { name: 'integration', include: ['test/**/*.test.ts'], env: { INTEGRATION: '1' } } },
+] } });\n`,
+      'test/base.test.ts': PASS('base'),
+    },
+    branch: {
+      'test/shared.test.ts': `import { expect, it } from 'vitest';\n\nit('runs without the database', () => {\n  expect(process.env.INTEGRATION, 'needs no database').toBeUndefined();\n});\n`,
+    },
+  },
+  workspace: {
+    base: {
+      'package.json': JSON.stringify({ name: 'monorepo', private: true, type: 'module', workspaces: ['packages/*'] }),
+      'packages/app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
+      'packages/app/test/base.test.ts': PASS('base'),
+    },
+    branch: { 'packages/app/test/login.test.ts': PASS('logs in') },
+  },
+  affected: {
+    base: {
+      'src/price.ts': 'export const price = (n: number): number => n * 2;\n',
+      'test/helpers.ts': "export { price } from '../src/price';\n",
+      'test/price.test.ts': "import { expect, it } from 'vitest';\nimport { price } from './helpers';\n\nit('doubles', () => {\n  expect(price(2)).toBe(4);\n});\n",
+      'test/other.test.ts': PASS('is unrelated'),
+    },
+    branch: { 'src/price.ts': 'export const price = (n: number): number => n + n;\n' },
+  },
+} satisfies Record<string, { base: Record<string, string>; branch: Record<string, string> }>;

@@ -23,7 +23,7 @@ afterAll(() => fx.remove());
 
 describe('flakeguard gate across shards', () => {
   it('runs every selected test in exactly one shard and merges the reports into one verdict', async () => {
-    const common = ['gate', '--base', 'main', '--load', '0', '--runs', '2', '--json'];
+    const common = ['gate', '--base', 'main', '--load', '0', '--runs', '2', '--max-runs', '2', '--json'];
     const [one, two] = await Promise.all([fx.flakeguard([...common, '--shard', '1/2']), fx.flakeguard([...common, '--shard', '2/2'])]);
     fx.write('shard-1.json', one.stdout);
     fx.write('shard-2.json', two.stdout);
@@ -43,7 +43,7 @@ describe('flakeguard gate across shards', () => {
   });
 
   it('refuses to merge when a shard is missing: exit 2, the missing shard named', async () => {
-    const one = await fx.flakeguard(['gate', '--base', 'main', '--load', '0', '--runs', '1', '--json', '--shard', '1/3']);
+    const one = await fx.flakeguard(['gate', '--base', 'main', '--load', '0', '--runs', '1', '--max-runs', '1', '--json', '--shard', '1/3']);
     fx.write('only-1.json', one.stdout);
     const merged = await fx.flakeguard(['gate', '--merge', 'only-1.json']);
     expect(merged.exitCode).toBe(2);

@@ -82,7 +82,7 @@ async function userJourney(dir: string, node: string) {
   await sh(dir, 'git', ['add', '-A']);
   await sh(dir, 'git', ['commit', '-qm', 'base']);
   writeFileSync(path.join(dir, 'test/new.test.ts'), `import { expect, it } from 'vitest';\nit('adds', () => { expect(1 + 1).toBe(2); });\n`);
-  const gate = await flakeguard('gate', '--base', 'main', '--load', '0', '--runs', '3', '--json');
+  const gate = await flakeguard('gate', '--base', 'main', '--load', '0', '--runs', '3', '--max-runs', '3', '--json');
   expect(gate.exitCode, gate.all).toBe(0);
   const gated = JSON.parse(gate.stdout) as { verdict: string; tests: { name: string; verdict: string; passes: number; runs: number }[] };
   expect(gated.verdict).toBe('pass');

@@ -108,6 +108,18 @@ describe('quarantine', () => {
     expect(JSON.parse((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout)).toMatchObject({ version: 1, quarantines: [] });
   });
 
+  it('with history on, the block counts the test\'s recent failures from the store', async () => {
+    const fx = await setup();
+    writeFileSync(path.join(fx.root, 'flakeguard.yaml'), 'budget:\n  test: 5s\nhistory: true\n');
+    for (const n of [1, 2]) {
+      const run = await fx.vitest();
+      expect(run.exitCode, run.output).toBe(0);
+      expect(run.stdout).toContain(`${n === 1 ? '1st' : '2nd'} failure in the last ${n} run${n === 1 ? '' : 's'}`);
+    }
+    const third = await fx.vitest();
+    expect(third.stdout).toMatch(/api > aborts a slow request {2}failed under quarantine [0-9a-f]+ until 2999-01-01: .*; 3rd failure in the last 3 runs; /);
+  });
+
   it('refuses a quarantine without a reason or with a bad date, and changes no file', async () => {
     const fx = await setup();
     const before = readFileSync(storeFile(fx), 'utf8');

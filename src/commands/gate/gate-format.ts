@@ -27,9 +27,21 @@ function verdictLabel(t: GateReportTest): string {
 }
 
 function selectionLabel(t: GateReportTest): string {
+  const project = t.project ? `project ${t.project}, ` : '';
+  return `${project}${selectionKind(t)}`;
+}
+
+function selectionKind(t: GateReportTest): string {
+  if (t.selection === 'affected') return (t.affectedBy ?? []).length > 0 ? `affected by ${(t.affectedBy ?? []).join(', ')}` : 'affected';
   if (t.previous === null || t.selection === 'changed') return t.selection;
   const from = t.previous.file === t.file ? t.previous.name : `${t.previous.file} > ${t.previous.name}`;
   return `${t.selection} from "${from}"`;
+}
+
+/** "5 to 10 cold tries each" (reports from before cold tries have no maxRuns). */
+function triesText(report: GateReport): string {
+  const max = report.maxRuns ?? report.runs;
+  return max > report.runs ? `${report.runs} to ${max} cold tries each` : `${report.runs} tries each`;
 }
 
 export function describeLoad(report: GateReport): string {
@@ -55,7 +67,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   const w = report.load.workers;
   const loadText = w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : 'without load';
   out.push(
-    `flakeguard gate: ${report.tests.length} new or changed test${report.tests.length === 1 ? '' : 's'} since ${report.baseRef} (${report.base.slice(0, 10)}), ${report.runs} tries each ${loadText}; ${report.unchanged} unchanged in the changed files`,
+    `flakeguard gate: ${report.tests.length} new or changed test${report.tests.length === 1 ? '' : 's'} since ${report.baseRef} (${report.base.slice(0, 10)}), ${triesText(report)} ${loadText}; ${report.unchanged} unchanged in the changed files`,
   );
   out.push('');
   for (const t of report.tests) {
@@ -95,7 +107,7 @@ export function formatGateMarkdown(report: GateReport): string {
   const out: string[] = [];
   out.push(`### flakeguard gate: ${report.verdict === 'pass' ? 'passed' : 'failed'}`);
   out.push('');
-  out.push(`${report.tests.length} new or changed tests since \`${report.baseRef}\` (\`${report.base.slice(0, 10)}\`), ${report.runs} tries each${report.load.workers > 0 ? ` under load (${report.load.workers} busy workers)` : ' without load'}.`);
+  out.push(`${report.tests.length} new or changed tests since \`${report.baseRef}\` (\`${report.base.slice(0, 10)}\`), ${triesText(report)}${report.load.workers > 0 ? ` under load (${report.load.workers} busy workers)` : ' without load'}.`);
   out.push('');
   if (report.tests.length > 0) {
     out.push('| verdict | test | selection | passed | median | max | limit | why |');

@@ -26,7 +26,7 @@ export function createGateProgress(screen: Screen, tests: number, workers: numbe
       tests,
       attempt: last.line.attempt,
       runs: last.line.runs,
-      name: `${last.line.file} > ${last.line.fullName}`,
+      name: `${last.line.file} > ${last.line.fullName}${last.line.project ? ` [${last.line.project}]` : ''}`,
       state: last.line.state,
       elapsedMs: performance.now() - started,
       load: last.phase === 'under load' ? workers : 0,

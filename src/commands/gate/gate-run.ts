@@ -1,26 +1,35 @@
 /**
- * The gate's steps, in order: selection, the loaded run (every selected test `runs` times with its
- * file), a run without load for tests that failed every loaded try, and each passing new test once
- * alone (twice more when that failed). The load is always stopped (finally); the Vitest processes are killed on abort.
+ * The gate's runs, in order: cold tries under load (every selected test in each of its Vitest
+ * projects, each try a fresh worker running the test's file: `runs` tries, then more up to
+ * `maxRuns` while the time budget lasts), cold tries without load for tests that failed every
+ * loaded try, and each passing new test once alone (twice more when that failed). The load is
+ * started before Vitest (so workers start under it) and always stopped (finally); the Vitest
+ * processes are killed on abort.
  */
 import { interruptedError } from '../../core/errors.js';
 import { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import type { GateLoad, GateTestInput } from '../../core/gate/gate-report.js';
 import { decideGateVerdict, type GateTry } from '../../core/gate/gate-verdict.js';
+import { describeLoadShortfall } from '../../core/gate/load-check.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import { defaultWorkerCount, startLoadWorkers, type LoadSummary } from '../../io/load/load-workers.js';
 import { runTestsAlone, runTestsRepeatedly, type RepeatTarget, type RunsOutcome, type TestTries } from '../../io/vitest/vitest-runs.js';
-import { testKey } from '../../core/test-id.js';
+import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 
 export interface GateRunOptions {
   readonly root: string;
   readonly config: Config;
-  readonly platform: string;
+  readonly setup: VitestSetup;
   readonly selected: readonly SelectedTest<SourceTest>[];
+  /** The Vitest projects each file runs in. */
+  readonly projectsOf: ReadonlyMap<string, readonly string[]>;
+  readonly affectedBy: ReadonlyMap<string, readonly string[]>;
   readonly runs: number;
+  readonly maxRuns: number;
+  readonly timeBudgetMs: number;
   readonly workers: number;
   readonly signal: AbortSignal;
   /** The limit of a test (budget or its allowance). */
@@ -34,98 +43,108 @@ export interface GateRunResult {
   readonly load: GateLoad;
   readonly vitestVersion: string | null;
   readonly notices: readonly string[];
+  /** Sum of the loaded tries' own durations, and the loaded phase's wall time (bench/gate-overhead.mjs). */
+  readonly triesMs: number;
+  readonly loadedWallMs: number;
 }
 
-const key = testKey;
+interface Target extends RepeatTarget {
+  readonly project: string | null;
+  readonly selected: SelectedTest<SourceTest>;
+}
+
+const key = (t: { readonly file: string; readonly fullName: string; readonly project?: string | null }): string => JSON.stringify([t.project ?? '', t.file, t.fullName]);
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function toTries(t: TestTries | undefined): GateTry[] {
-  return (t?.tries ?? []).map((r) => ({ state: r.state, durationMs: r.durationMs, ...(r.error === undefined ? {} : { error: r.error }) }));
+  return (t?.tries ?? []).map((r) => ({ state: r.state, durationMs: r.durationMs, cold: r.cold, ...(r.error === undefined ? {} : { error: r.error }) }));
 }
 
 function byKey(outcome: RunsOutcome | null): Map<string, TestTries> {
-  return new Map((outcome?.tests ?? []).map((t) => [key(t.file, t.fullName), t]));
+  return new Map((outcome?.tests ?? []).map((t) => [key(t), t]));
+}
+
+/** Every selected test once per Vitest project its file runs in ('' = the only, unnamed one). */
+function expandTargets(options: GateRunOptions): Target[] {
+  return options.selected.flatMap((s) => {
+    const projects = options.projectsOf.get(s.test.file) ?? [''];
+    return projects.map((p) => ({ file: s.test.file, fullName: s.test.fullName, line: s.test.line, project: p === '' && projects.length === 1 ? null : p, selected: s }));
+  });
 }
 
 export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
-  const { root, runs, signal } = options;
-  const targets: RepeatTarget[] = options.selected.map((s) => ({ file: s.test.file, fullName: s.test.fullName, line: s.test.line }));
-  const index = new Map(targets.map((t, i) => [key(t.file, t.fullName), i + 1]));
-  const progress = (phase: string) => (line: ProgressLine) => options.onProgress(phase, line, index.get(key(line.file, line.fullName)) ?? 0);
+  const { root, runs, signal, setup } = options;
+  const targets = expandTargets(options);
+  const index = new Map(targets.map((t, i) => [key(t), i + 1]));
+  const progress = (phase: string) => (line: ProgressLine) => options.onProgress(phase, line, index.get(key(line)) ?? 0);
+  const resolved = (t: Target, outcome: RunsOutcome | null): TestTries | undefined => byKey(outcome).get(key(t));
 
-  // 1. Every selected test `runs` times, with its file, under load.
+  // 1. Cold tries under load: the load runs before Vitest starts, so its workers start under it.
   let loadSummary: LoadSummary | null = null;
   let main: RunsOutcome;
   const load = options.workers > 0 ? startLoadWorkers(options.workers) : null;
-  if (load) options.onStep(`load: started ${options.workers} busy worker${options.workers === 1 ? '' : 's'} (pids ${load.pids.join(', ')})`);
+  if (load) options.onStep(`load: started ${plural(options.workers, 'busy worker')} (pids ${load.pids.join(', ')})`);
   try {
-    options.onStep(`run: ${targets.length} test${targets.length === 1 ? '' : 's'} x ${runs} tries${load ? ' under load' : ''}`);
-    main = await runTestsRepeatedly({ root, tests: targets, runs, signal, onProgress: progress(load ? 'under load' : 'runs') });
+    options.onStep(`run: ${plural(targets.length, 'test')}, ${runs} to ${Math.max(runs, options.maxRuns)} cold tries each (each a fresh worker running its file)${load ? ' under load' : ''}`);
+    main = await runTestsRepeatedly({ root, setup, tests: targets, runs, maxRuns: options.maxRuns, budgetMs: options.timeBudgetMs, signal, onProgress: progress(load ? 'under load' : 'runs') });
   } finally {
     if (load) {
       loadSummary = await load.stop();
-      options.onStep(`load: stopped ${loadSummary.workers} workers`);
+      options.onStep(`load: stopped ${plural(loadSummary.workers, 'worker')}`);
     }
   }
   if (signal.aborted) throw interruptedError('the test runs and the load were');
-  const mainBy = byKey(main);
+  const triesOf = new Map(targets.map((t) => [t, resolved(t, main)]));
 
   // 2. Without load: tests that failed every loaded try (load-sensitive or really failing).
   const allFailed = load ? targets.filter((t) => {
-    const r = mainBy.get(key(t.file, t.fullName));
+    const r = triesOf.get(t);
     return r !== undefined && r.found && r.tries.every((x) => x.state === 'failed');
   }) : [];
   let idle: RunsOutcome | null = null;
   if (allFailed.length > 0) {
-    options.onStep(`run: ${allFailed.length} test${allFailed.length === 1 ? '' : 's'} that failed every try, again without load`);
-    idle = await runTestsRepeatedly({ root, tests: allFailed, runs, signal, onProgress: progress('without load') });
+    options.onStep(`run: ${plural(allFailed.length, 'test')} that failed every try, again without load`);
+    idle = await runTestsRepeatedly({ root, setup, tests: allFailed, runs, signal, onProgress: progress('without load') });
   }
 
-  // 3. New tests that passed with their file: once alone.
-  const aloneTargets = options.selected
-    .filter((s) => s.kind === 'new')
-    .map((s) => mainBy.get(key(s.test.file, s.test.fullName)))
-    .filter((r): r is TestTries => r !== undefined && r.found && r.tries.every((x) => x.state === 'passed'))
-    .map((r) => targets.find((t) => t.file === r.file && t.fullName === r.fullName))
-    .filter((t): t is RepeatTarget => t !== undefined);
+  // 3. New tests that passed with their file: once alone; a failure there gets two more alone tries
+  // (failing every time alone is order dependence; passing some of them is plain flakiness).
+  const aloneTargets = targets.filter((t) => {
+    const r = triesOf.get(t);
+    return t.selected.kind === 'new' && r !== undefined && r.found && r.tries.every((x) => x.state === 'passed');
+  });
   let alone: RunsOutcome | null = null;
   if (aloneTargets.length > 0) {
-    options.onStep(`run: ${aloneTargets.length} new test${aloneTargets.length === 1 ? '' : 's'} once alone (order dependence)`);
-    alone = await runTestsAlone({ root, tests: aloneTargets, runs: 1, signal, onProgress: progress('alone') });
+    options.onStep(`run: ${plural(aloneTargets.length, 'new test')} once alone (order dependence)`);
+    alone = await runTestsAlone({ root, setup, tests: aloneTargets, runs: 1, signal, onProgress: progress('alone') });
   }
-  const idleBy = byKey(idle);
-  // A test that failed its one alone try gets two more alone tries: failing every time alone is
-  // order dependence; passing some of them is plain flakiness.
-  const failedAlone = aloneTargets.filter((t) => (alone?.tests ?? []).some((r) => r.file === t.file && r.fullName === t.fullName && r.tries.some((x) => x.state === 'failed')));
+  const failedAlone = aloneTargets.filter((t) => resolved(t, alone)?.tries.some((x) => x.state === 'failed'));
   let aloneAgain: RunsOutcome | null = null;
   if (failedAlone.length > 0) {
-    options.onStep(`run: ${failedAlone.length} test${failedAlone.length === 1 ? '' : 's'} that failed alone, alone twice more`);
-    aloneAgain = await runTestsAlone({ root, tests: failedAlone, runs: 2, signal, onProgress: progress('alone again') });
-  }
-  const aloneBy = byKey(alone);
-  for (const again of aloneAgain?.tests ?? []) {
-    const first = aloneBy.get(key(again.file, again.fullName));
-    if (first) aloneBy.set(key(again.file, again.fullName), { ...first, tries: [...first.tries, ...again.tries] });
+    options.onStep(`run: ${plural(failedAlone.length, 'test')} that failed alone, alone twice more`);
+    aloneAgain = await runTestsAlone({ root, setup, tests: failedAlone, runs: 2, signal, onProgress: progress('alone again') });
   }
 
   const notices: string[] = [];
   const moduleErrors = [...main.moduleErrors, ...(idle?.moduleErrors ?? [])];
   for (const e of main.unhandledErrors) notices.push(`Vitest reported an unhandled error during the runs: ${e}`);
   let cpuMs = 0;
-  let wallMs = 0;
-  const tests = options.selected.map((s): GateTestInput => {
-    const k = key(s.test.file, s.test.fullName);
-    const r = mainBy.get(k);
-    for (const t of r?.tries ?? []) {
-      cpuMs += t.cpuMs;
-      wallMs += t.durationMs;
+  let triesMs = 0;
+  const tests = targets.map((t): GateTestInput => {
+    const s = t.selected;
+    const r = triesOf.get(t);
+    for (const x of r?.tries ?? []) {
+      cpuMs += x.cpuMs;
+      triesMs += x.durationMs;
     }
-    const aloneRun = aloneBy.get(k);
-    const moduleError = moduleErrors.find((m) => m.file === s.test.file)?.message;
+    const aloneTries = [...toTries(resolved(t, alone)), ...toTries(resolved(t, aloneAgain))];
+    const idleRun = resolved(t, idle);
+    const moduleError = moduleErrors.find((m) => m.file === s.test.file && (t.project === null || m.project === t.project))?.message;
     const result = decideGateVerdict({
       tries: r?.found ? toTries(r) : [],
       loaded: load !== null,
-      idle: idleBy.has(k) ? toTries(idleBy.get(k)) : null,
-      alone: aloneRun?.found ? toTries(aloneRun) : null,
+      idle: idleRun ? toTries(idleRun) : null,
+      alone: aloneTries.length > 0 ? aloneTries : null,
       limit: options.limitFor(s.test),
       warnAt: options.config.budget.warnAt,
       notRunReason: moduleError ?? 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)',
@@ -134,23 +153,23 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
       file: s.test.file,
       name: s.test.fullName,
       line: s.test.line,
+      project: t.project,
       selection: s.kind,
       previous: s.previous ? { file: s.previous.file, name: s.previous.fullName } : null,
+      ...(s.kind === 'affected' ? { affectedBy: options.affectedBy.get(s.test.file) ?? [] } : {}),
       result,
     };
   });
-  return {
-    tests,
-    vitestVersion: main.vitestVersion,
-    notices,
-    load: {
-      workers: options.workers,
-      pids: loadSummary?.pids ?? [],
-      cpus: loadSummary?.cpus ?? defaultWorkerCount(),
-      loadavgBefore: loadSummary?.loadavgBefore ?? null,
-      loadavgAfter: loadSummary?.loadavgAfter ?? null,
-      workersMachineShare: loadSummary?.machineShare ?? null,
-      testsCpuShare: wallMs > 0 ? Math.round((cpuMs / wallMs) * 1000) / 1000 : null,
-    },
+  const loadFigures: GateLoad = {
+    workers: options.workers,
+    pids: loadSummary?.pids ?? [],
+    cpus: loadSummary?.cpus ?? defaultWorkerCount(),
+    loadavgBefore: loadSummary?.loadavgBefore ?? null,
+    loadavgAfter: loadSummary?.loadavgAfter ?? null,
+    workersMachineShare: loadSummary?.machineShare ?? null,
+    testsCpuShare: triesMs > 0 ? Math.round((cpuMs / triesMs) * 1000) / 1000 : null,
   };
+  const shortfall = describeLoadShortfall(loadFigures);
+  if (shortfall) notices.push(shortfall);
+  return { tests, vitestVersion: main.vitestVersion, notices, load: loadFigures, triesMs, loadedWallMs: main.wallMs };
 }

@@ -1,10 +1,9 @@
 /**
- * The gate's selection at the edge: read the changed test files at the base revision and in the
- * working tree, extract their tests statically, and compare them (core/test-selection.ts).
- * Only files that differ from the base are read: a test in an unchanged file is unchanged.
- *
- * Test files are the ones Vitest's default `include` picks up: `**\/*.{test,spec}.?(c|m)[jt]s?(x)`,
- * outside node_modules. A project with another `include` is not read from its config (docs/gate.md).
+ * The gate's selection at the edge: ask the project's Vitest which files are tests (and, with
+ * --affected, which test files import a changed module), read the changed test files at the base
+ * revision and in the working tree, extract their tests statically, and compare them
+ * (core/gate/test-selection.ts). Only files that differ from the base are read: a test in an
+ * unchanged file is unchanged, unless --affected selects its whole file.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,12 +11,8 @@ import { isFlakeguardError } from '../../core/errors.js';
 import { selectTests, type SelectedTest } from '../../core/gate/test-selection.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
 import { listChangedFiles, readFilesAtRevision } from '../../io/git/git.js';
-
-const TEST_FILE = /\.(test|spec)\.(c|m)?[jt]sx?$/;
-
-export function isTestFile(relPath: string): boolean {
-  return TEST_FILE.test(relPath) && !relPath.split('/').includes('node_modules');
-}
+import { listTestFiles } from '../../io/vitest/list-test-files.js';
+import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 
 export interface GateSelection {
   readonly selected: readonly SelectedTest<SourceTest>[];
@@ -27,6 +22,10 @@ export interface GateSelection {
   readonly changedFiles: number;
   /** Things the user should know (a base file that did not parse). */
   readonly notices: readonly string[];
+  /** The Vitest projects each selected file runs in ('' for an unnamed one). */
+  readonly projectsOf: ReadonlyMap<string, readonly string[]>;
+  /** For files selected by --affected: the changed modules they import. */
+  readonly affectedBy: ReadonlyMap<string, readonly string[]>;
 }
 
 function whyNotRunnable(t: SourceTest): string | null {
@@ -36,8 +35,31 @@ function whyNotRunnable(t: SourceTest): string | null {
   return null;
 }
 
-export async function selectGateTests(root: string, sha: string): Promise<GateSelection> {
-  const changed = (await listChangedFiles(root, sha)).filter(isTestFile);
+/** `a/b.test.ts` -> `.test.ts`: a deleted file counts as a test file when a listed one ends the same way. */
+const doubleExtension = (file: string): string => {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dot = base.indexOf('.', 1);
+  return dot === -1 ? base : base.slice(dot);
+};
+
+function readTests(text: string, file: string): SourceTest[] {
+  return extractTests(text, file);
+}
+
+export async function selectGateTests(root: string, sha: string, options: { readonly setup: VitestSetup; readonly affected: boolean; readonly signal?: AbortSignal }): Promise<GateSelection> {
+  const exists = (f: string): boolean => existsSync(path.join(root, f));
+  const signal = options.signal ? { signal: options.signal } : {};
+  // One Vitest start for both questions: which files are tests, and (--affected) which import what
+  // changed. Without --affected it needs no diff, so git and Vitest work at the same time.
+  const [changedAll, listed] = options.affected
+    ? await listChangedFiles(root, sha).then(async (all) => [all, await listTestFiles({ root, setup: options.setup, affectedBy: all.filter(exists), ...signal })] as const)
+    : await Promise.all([listChangedFiles(root, sha), listTestFiles({ root, setup: options.setup, ...signal })]);
+  const testFiles = new Set(listed.files.map((f) => f.file));
+  const endings = new Set([...testFiles].map(doubleExtension));
+  const changed = changedAll.filter((f) => testFiles.has(f) || (!exists(f) && endings.has(doubleExtension(f))));
+  const projectsOf = new Map<string, string[]>();
+  for (const f of listed.files) projectsOf.set(f.file, [...(projectsOf.get(f.file) ?? []), f.project]);
+
   const notices: string[] = [];
   const base: SourceTest[] = [];
   const head: SourceTest[] = [];
@@ -46,25 +68,37 @@ export async function selectGateTests(root: string, sha: string): Promise<GateSe
     const before = atBase.get(file) ?? null;
     if (before !== null) {
       try {
-        base.push(...extractTests(before, file));
+        base.push(...readTests(before, file));
       } catch (error) {
         if (!isFlakeguardError(error)) throw error;
         notices.push(`${file} at the base does not parse; its tests count as new (${error.message})`);
       }
     }
-    const abs = path.join(root, file);
-    if (existsSync(abs)) head.push(...extractTests(readFileSync(abs, 'utf8'), file));
+    if (exists(file)) head.push(...readTests(readFileSync(path.join(root, file), 'utf8'), file));
   }
   const order = (a: SourceTest, b: SourceTest): number => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
   base.sort(order);
   head.sort(order);
   const selection = selectTests(base, head);
+  const all: SelectedTest<SourceTest>[] = [...selection.selected];
+
+  const affectedBy = new Map<string, string[]>();
+  if (options.affected) {
+    for (const a of listed.affected) {
+      const via = a.via.filter((m) => !testFiles.has(m));
+      if (changed.includes(a.file) || via.length === 0) continue;
+      affectedBy.set(a.file, [...new Set([...(affectedBy.get(a.file) ?? []), ...via])].sort());
+    }
+    for (const file of [...affectedBy.keys()].sort()) {
+      for (const test of readTests(readFileSync(path.join(root, file), 'utf8'), file)) all.push({ kind: 'affected', test, previous: null });
+    }
+  }
   const selected: SelectedTest<SourceTest>[] = [];
   const notRun: { test: SourceTest; reason: string }[] = [];
-  for (const s of selection.selected) {
+  for (const s of all) {
     const reason = whyNotRunnable(s.test);
     if (reason === null) selected.push(s);
     else if (s.test.mode !== 'skip' && s.test.mode !== 'todo') notRun.push({ test: s.test, reason });
   }
-  return { selected, notRun, unchanged: selection.unchanged, changedFiles: changed.length, notices };
+  return { selected, notRun, unchanged: selection.unchanged, changedFiles: changed.length, notices, projectsOf, affectedBy };
 }

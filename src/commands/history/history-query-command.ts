@@ -10,6 +10,13 @@ import { writeHtmlReport } from '../../io/files/html-file.js';
 import { readHistoryInput } from '../../io/history/history-query.js';
 import { openHistoryStore } from '../../io/history/history-store.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
+import { isoDayOf } from '../../core/calendar.js';
+import { DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
+import { loadConfig } from '../../io/files/config-file.js';
+import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantineProposals } from './history-proposals.js';
+
+/** A quarantine written from history's proposals ends after this many days unless renewed. */
+const PROPOSED_QUARANTINE_DAYS = 30;
 import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 const OPTIONS: OptionTable = {
@@ -21,6 +28,9 @@ const OPTIONS: OptionTable = {
   json: { type: 'boolean', help: 'print the report as JSON (docs/history.md has the schema)' },
   markdown: { type: 'string', value: '<file>', help: 'write the report as a Markdown table' },
   html: { type: 'string', value: '<file>', help: 'write the history page: each test\'s durations over its runs against its limit' },
+  'quarantine-above': { type: 'string', value: '<percent>', help: 'propose quarantine for a test flaky on the default branch at least this often at 95% confidence (default 5%)' },
+  'release-after': { type: 'string', value: '<n>', help: 'propose releasing a quarantined test that passed its last <n> runs there (default 20)' },
+  write: { type: 'boolean', help: 'write the proposals into the allowance files (a quarantine proposed from history expires in 30 days)' },
   ...STORE_OPTIONS,
 };
 
@@ -33,6 +43,9 @@ interface QueryFlags {
   readonly json?: boolean;
   readonly markdown?: string;
   readonly html?: string;
+  readonly 'quarantine-above'?: string;
+  readonly 'release-after'?: string;
+  readonly write?: boolean;
   readonly root?: string;
   readonly url?: string;
   readonly help?: boolean;
@@ -58,15 +71,20 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const age = parseAge(since, systemClock.now());
   if (!age.ok) throw historyUsage(`--since ${age.message}`);
   if (!/^\d+$/.test(top) || Number(top) < 1) throw historyUsage(`--top "${top}" must be a whole number of at least 1`);
+  const policy = parsePolicy(flags['quarantine-above'], flags['release-after'], DEFAULT_QUARANTINE_POLICY);
   const place = resolveHistoryPlace(flags);
+  const config = loadConfig(place.root).config;
+  const branch = await proposalBranch(place.root, flags.branch ?? null);
   const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
   const store = await openHistoryStore(place.target, { mustExist: true, lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
     throw historyUsage(`cannot open the history store: ${(error as Error).message}`);
   });
   let input;
+  let proposals;
   try {
     input = await readHistoryInput(store, filter, query);
+    proposals = await readQuarantineProposals({ store, root: place.root, config, branch, policy, filter, query, queried: input });
   } finally {
     await store.close();
   }
@@ -76,6 +94,8 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
     process.stderr.write(`flakeguard: history page ${path.relative(process.cwd(), written) || written}\n`);
   }
   if (flags.markdown !== undefined) writeFileAtomic(path.resolve(flags.markdown), formatHistoryMarkdown(report));
-  process.stdout.write(flags.json ? `${JSON.stringify(toHistoryJson(report), null, 2)}\n` : formatHistoryReport(report));
+  const written = flags.write ? await writeQuarantineProposals(place.root, config, proposals, isoDayOf(systemClock.now() + PROPOSED_QUARANTINE_DAYS * 86_400_000)) : [];
+  for (const line of written) process.stderr.write(`flakeguard: ${line}\n`);
+  process.stdout.write(flags.json ? `${JSON.stringify({ ...(toHistoryJson(report) as object), proposals }, null, 2)}\n` : formatHistoryReport(report) + formatQuarantineProposals(proposals, flags.write === true));
   return 0;
 }

@@ -4,7 +4,7 @@
  */
 import { describeLimit } from './budget.js';
 import type { BudgetReport, FlakyTest, NearBudget } from './budget-report.js';
-import { describeQuarantine, type QuarantinedTest } from '../quarantine/run-quarantine.js';
+import { describeQuarantine, formatRecentFailures, type QuarantinedTest } from '../quarantine/run-quarantine.js';
 import { formatDuration, serializeDuration } from '../duration.js';
 import type { RedCause } from '../record/run-verdict.js';
 import type { BudgetViolation, RecordedError, RecordedUnhandledError } from '../record/run-record.js';
@@ -136,7 +136,8 @@ export function expiredQuarantineFailures(report: BudgetReport): readonly Quaran
 
 /** `failed under quarantine 3fa2c1d0 until 2027-01-15: flaky on CI; first error: ...` */
 export function formatQuarantined(q: QuarantinedTest): string {
-  return `${q.state === 'failed' ? 'failed' : 'passed'} under ${describeQuarantine(q.quarantine)}${q.state === 'failed' ? `; ${formatError(q.firstError)}` : ''}`;
+  const recent = q.recent ? `; ${formatRecentFailures(q.recent)}` : '';
+  return `${q.state === 'failed' ? 'failed' : 'passed'} under ${describeQuarantine(q.quarantine)}${recent}${q.state === 'failed' ? `; ${formatError(q.firstError)}` : ''}`;
 }
 
 /** The last line of the run: green with figures, or red with every cause. */

@@ -5,7 +5,7 @@
  */
 import { DEFAULT_CONFIG } from '../config.js';
 import { describeFailureRate } from './failure-rate.js';
-import type { GateTestResult, GateVerdict } from './gate-verdict.js';
+import type { GateTestResult, GateTryOutcome, GateVerdict } from './gate-verdict.js';
 import type { GateTry } from './gate-verdict.js';
 
 export type GateTryState = GateTry['state'];
@@ -48,8 +48,12 @@ export interface GateTestInput {
   readonly file: string;
   readonly name: string;
   readonly line: number;
+  /** The Vitest project it ran in, when the config names projects (a file in two runs in each). */
+  readonly project?: string | null;
   readonly selection: SelectionKind;
   readonly previous: { readonly file: string; readonly name: string } | null;
+  /** `affected`: the changed modules its file imports (directly or through others). */
+  readonly affectedBy?: readonly string[];
   readonly result: GateTestResult;
 }
 
@@ -57,8 +61,12 @@ export interface GateReportTest {
   readonly file: string;
   readonly name: string;
   readonly line: number;
+  /** Vitest project name, or null when the config has no named projects. */
+  readonly project: string | null;
   readonly selection: SelectionKind;
   readonly previous: { readonly file: string; readonly name: string } | null;
+  /** For `affected` tests: the changed modules the file imports; else empty. */
+  readonly affectedBy: readonly string[];
   readonly verdict: GateVerdict;
   readonly loadSensitive: boolean;
   readonly passes: number;
@@ -66,6 +74,8 @@ export interface GateReportTest {
   readonly durationsMs: readonly number[];
   /** Each loaded try's outcome, in the order of durationsMs. */
   readonly tryStates: readonly GateTryState[];
+  /** Each loaded try: state, duration and whether it was cold (a fresh worker, as in CI). */
+  readonly tries: readonly GateTryOutcome[];
   readonly medianMs: number | null;
   readonly maxMs: number | null;
   readonly limitMs: number;
@@ -87,6 +97,10 @@ export interface GateReport {
   readonly base: string;
   readonly baseRef: string;
   readonly runs: number;
+  /** --max-runs: the most tries a test got when the time budget allowed. */
+  readonly maxRuns: number;
+  /** --time-budget: wall time the loaded tries could take beyond the minimum. */
+  readonly timeBudgetMs: number;
   readonly platform: string;
   /** budget.warnAt: share of the limit at or above which a test is near budget. */
   readonly warnAt: number;
@@ -102,14 +116,26 @@ export interface GateReport {
   readonly wallMs: number;
   /** `--shard i/n`: the part of the selection this report covers; null for a whole gate. */
   readonly shard: { readonly index: number; readonly count: number } | null;
+  /**
+   * What the loaded tries cost: the wall time of that phase (Vitest's start included) and the sum of
+   * the tries' own durations (hooks and body). Absent when nothing ran.
+   */
+  readonly cost?: GateCost;
   /** For a `--merge` report: how many shard reports were combined. */
   readonly mergedShards?: number;
+}
+
+export interface GateCost {
+  readonly loadedWallMs: number;
+  readonly triesMs: number;
 }
 
 export interface GateReportInput {
   readonly base: string;
   readonly baseRef: string;
   readonly runs: number;
+  readonly maxRuns?: number;
+  readonly timeBudgetMs?: number;
   readonly platform: string;
   /** budget.warnAt; the config default when not given. */
   readonly warnAt?: number;
@@ -122,6 +148,7 @@ export interface GateReportInput {
   readonly notices: readonly string[];
   readonly wallMs: number;
   readonly shard?: { readonly index: number; readonly count: number } | null;
+  readonly cost?: GateCost;
 }
 
 export function computeGateReport(input: GateReportInput): GateReport {
@@ -133,14 +160,17 @@ export function computeGateReport(input: GateReportInput): GateReport {
       file: t.file,
       name: t.name,
       line: t.line,
+      project: t.project ?? null,
       selection: t.selection,
       previous: t.previous,
+      affectedBy: t.affectedBy ?? [],
       verdict: r.verdict,
       loadSensitive: r.loadSensitive,
       passes: r.passes,
       runs: r.runs,
       durationsMs: r.durationsMs,
       tryStates: r.tryStates,
+      tries: r.tries,
       medianMs: r.medianMs,
       maxMs: r.maxMs,
       limitMs: r.limit.limitMs,
@@ -161,6 +191,8 @@ export function computeGateReport(input: GateReportInput): GateReport {
     base: input.base,
     baseRef: input.baseRef,
     runs: input.runs,
+    maxRuns: input.maxRuns ?? input.runs,
+    timeBudgetMs: input.timeBudgetMs ?? 0,
     platform: input.platform,
     warnAt: input.warnAt ?? DEFAULT_CONFIG.budget.warnAt,
     vitestVersion: input.vitestVersion,
@@ -173,5 +205,6 @@ export function computeGateReport(input: GateReportInput): GateReport {
     notices: input.notices,
     wallMs: Math.round(input.wallMs),
     shard: input.shard ?? null,
+    ...(input.cost ? { cost: { loadedWallMs: Math.round(input.cost.loadedWallMs), triesMs: Math.round(input.cost.triesMs) } } : {}),
   };
 }

@@ -12,7 +12,16 @@ export type GateVerdict = 'stable' | 'flaky' | 'failing' | 'order-dependent' | '
 export interface GateTry {
   readonly state: 'passed' | 'failed' | 'skipped';
   readonly durationMs: number;
+  /** The test's first run in a fresh worker (what CI sees); false for a repeat in a reused one. */
+  readonly cold?: boolean;
   readonly error?: string;
+}
+
+/** One try as the report shows it. */
+export interface GateTryOutcome {
+  readonly state: GateTry['state'];
+  readonly durationMs: number;
+  readonly cold: boolean;
 }
 
 export interface GateLimit {
@@ -51,6 +60,8 @@ export interface GateTestResult {
   readonly durationsMs: readonly number[];
   /** Each try's outcome, in order, matching durationsMs. */
   readonly tryStates: readonly GateTry['state'][];
+  /** Each try (under load when load was on), in order: state, duration, cold or not. */
+  readonly tries: readonly GateTryOutcome[];
   readonly medianMs: number | null;
   readonly maxMs: number | null;
   /** Slowest passing try: what the budget is checked against. */
@@ -83,6 +94,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     runs,
     durationsMs,
     tryStates: tries.map((t) => t.state),
+    tries: tries.map((t, i) => ({ state: t.state, durationMs: durationsMs[i] ?? t.durationMs, cold: t.cold ?? false })),
     medianMs: durationsMs.length > 0 ? median(durationsMs) : null,
     maxMs: durationsMs.length > 0 ? max(durationsMs) : null,
     maxPassingMs,
@@ -94,6 +106,8 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     firstError,
   };
   const under = input.loaded ? ' under load' : '';
+  const cold = tries.filter((t) => t.cold).length;
+  const kind = cold === runs ? ' cold' : cold === 0 ? '' : ` (${cold} cold)`;
   const result = (verdict: GateVerdict, reason: string, loadSensitive = false): GateTestResult => ({ ...base, verdict, loadSensitive, reason });
 
   if (runs === 0) return result('failing', `did not run: ${input.notRunReason ?? 'Vitest did not report it'}`);
@@ -102,9 +116,9 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
       return result('flaky', `load-sensitive: failed ${runs}/${runs} tries under load, passed ${idle.passes}/${idle.runs} without load`, true);
     }
     const without = idle ? `, and ${idle.runs - idle.passes}/${idle.runs} without load` : '';
-    return result('failing', `failed ${runs}/${runs} tries${under}${without}: a real failure, not a flake`);
+    return result('failing', `failed ${runs}/${runs}${kind} tries${under}${without}: a real failure, not a flake`);
   }
-  if (passes < runs) return result('flaky', `failed ${runs - passes} of ${runs} tries${under}`);
+  if (passes < runs) return result('flaky', `failed ${runs - passes} of ${runs}${kind} tries${under}`);
   if (alone && alone.passes > 0 && alone.passes < alone.runs) {
     return result('flaky', `passed ${passes}/${runs} with its file, but alone only ${alone.passes}/${alone.runs}`);
   }
@@ -118,7 +132,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   if (maxPassingMs !== null && maxPassingMs >= limit.limitMs * warnAt) {
     return result('near-budget', `slowest try ${ms(maxPassingMs)}${under} is ${Math.round((maxPassingMs / limit.limitMs) * 100)}% of its limit ${limitText}; add the proposed allowance to this change`);
   }
-  return result('stable', `${passes}/${runs} passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`);
+  return result('stable', `${passes}/${runs}${kind} tries passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`);
 }
 
 export interface AllowanceProposal {

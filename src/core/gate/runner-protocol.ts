@@ -1,9 +1,10 @@
 /**
- * What flakeguard's runner and the process that drives Vitest share: the plan (which tests to repeat
- * and how often) and the record of each try, kept in the test's meta.
+ * What flakeguard's runner (inside Vitest's test workers) and the process that drives Vitest share:
+ * the plan (which tests to time) and one JSON line per try and per file run, appended by the worker
+ * to the results file the plan names. Each try is one test run once in a worker: the gate gets
+ * its repeated tries from many workers, not from repeats inside one.
  */
 export const PLAN_ENV = 'FLAKEGUARD_RUNNER_PLAN';
-export const TRIES_META_KEY = 'flakeguardTries';
 
 export interface PlannedTest {
   /** Absolute path of the test file. */
@@ -13,11 +14,9 @@ export interface PlannedTest {
 }
 
 export interface RunnerPlan {
-  /** Times each planned test runs (1 = once, as Vitest would). */
-  readonly runs: number;
   readonly tests: readonly PlannedTest[];
-  /** File to append one JSON line per finished try to (progress), or null. */
-  readonly progressFile: string | null;
+  /** JSON-lines file the runner appends a RunnerLine to after each planned test and each file. */
+  readonly resultsFile: string;
 }
 
 export type TryState = 'passed' | 'failed' | 'skipped';
@@ -28,16 +27,41 @@ export interface TryRecord {
   readonly durationMs: number;
   /** CPU time the test worker process got during the try (process.cpuUsage, user + system). */
   readonly cpuMs: number;
+  /**
+   * True when the test had not run before in this worker (process or thread): what CI sees. False
+   * when the project reuses workers (isolate: false) and the test already ran in this one.
+   */
+  readonly cold: boolean;
   /** First line of the first error this try added, when it failed. */
   readonly error?: string;
 }
 
+export type RunnerLine =
+  | {
+      readonly kind: 'try';
+      readonly file: string;
+      /** Vitest project name ('' when unnamed). */
+      readonly project: string;
+      readonly fullName: string;
+      readonly try: TryRecord;
+    }
+  | {
+      readonly kind: 'file';
+      readonly file: string;
+      readonly project: string;
+      /** Wall time from the worker's start to the end of the file: what one try of this file costs. */
+      readonly costMs: number;
+    };
+
+/** One finished try, as the progress display gets it (file relative to the root). */
 export interface ProgressLine {
   readonly file: string;
+  readonly project: string;
   readonly fullName: string;
+  /** How many tries of this test have finished, this one included. */
   readonly attempt: number;
+  /** The most tries the test can get in this phase. */
   readonly runs: number;
   readonly state: TryState;
   readonly durationMs: number;
 }
-

@@ -18,7 +18,8 @@ export interface SelectableTest {
   readonly fingerprint: string;
 }
 
-export type SelectionKind = 'new' | 'changed' | 'renamed' | 'moved';
+/** `affected`: unchanged, in a test file that imports a changed module (gate --affected). */
+export type SelectionKind = 'new' | 'changed' | 'renamed' | 'moved' | 'affected';
 
 export interface SelectedTest<T extends SelectableTest = SelectableTest> {
   readonly kind: SelectionKind;

@@ -31,7 +31,7 @@ export const VERDICT_TONE: Readonly<Record<GateVerdict, Tone>> = {
   'near-budget': 'warn',
 };
 
-const SELECTION_TONE: Readonly<Record<SelectionKind, Tone>> = { new: 'info', changed: 'accent', renamed: 'muted', moved: 'muted' };
+const SELECTION_TONE: Readonly<Record<SelectionKind, Tone>> = { new: 'info', changed: 'accent', renamed: 'muted', moved: 'muted', affected: 'muted' };
 
 /**
  * Which tries failed: from tryStates; for a report whose tryStates do not line up with its

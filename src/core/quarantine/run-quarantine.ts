@@ -26,6 +26,30 @@ export interface QuarantinedTest {
   readonly state: TestState;
   readonly quarantine: RunQuarantine;
   readonly firstError: RecordedError | null;
+  /** From the history store, this run included: how often the test failed in its recent runs. */
+  readonly recent?: RecentFailures;
+}
+
+export interface RecentFailures {
+  readonly failures: number;
+  readonly runs: number;
+}
+
+const ordinal = (n: number): string => {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
+};
+
+/** `3rd failure in the last 20 runs` (this run counted). */
+export function formatRecentFailures(recent: RecentFailures): string {
+  return `${ordinal(recent.failures)} failure in the last ${recent.runs} run${recent.runs === 1 ? '' : 's'}`;
+}
+
+/** The quarantined tests with their recent failures from history, by testKey. */
+export function withRecentFailures<T extends { readonly quarantined: readonly QuarantinedTest[] }>(report: T, recent: ReadonlyMap<string, RecentFailures>, keyOf: (q: QuarantinedTest) => string): T {
+  if (recent.size === 0) return report;
+  return { ...report, quarantined: report.quarantined.map((q) => { const r = recent.get(keyOf(q)); return r ? { ...q, recent: r } : q; }) };
 }
 
 /** The entry's terms as they stand on `today` (a UTC day). */

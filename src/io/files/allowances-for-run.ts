@@ -29,6 +29,8 @@ export interface AllowanceResolutionInput {
   readonly tests: readonly RunTest[] | null;
   /** YYYY-MM-DD, the day expiry is judged against. */
   readonly today: string;
+  /** The project's test files (relative, `/`) when the caller has them (the reporter's running Vitest). */
+  readonly testFiles?: () => Promise<readonly string[]>;
 }
 
 export interface AllowanceResolution {
@@ -42,10 +44,15 @@ export interface AllowanceResolution {
   readonly lineageNotes: readonly string[];
 }
 
-/** The test files of the project: the one place that decides which files are tests. */
-async function listTestFiles(root: string): Promise<string[]> {
-  const { findTestFiles } = await import('./source-files.js');
-  return findTestFiles(root);
+/**
+ * The test files of the project: the one place that decides which files are tests. The project's
+ * Vitest says (its include, exclude, projects; io/vitest/list-test-files.ts, the gate's selection
+ * asks the same), or the running Vitest when the caller passes its answer.
+ */
+async function listTestFiles(root: string, testFiles?: () => Promise<readonly string[]>): Promise<readonly string[]> {
+  if (testFiles) return testFiles();
+  const { listTestFilePaths } = await import('../vitest/list-test-files.js');
+  return listTestFilePaths(root);
 }
 
 function worktreeOf(changes: readonly { status: string; path: string; from: string | null }[]): WorktreeChanges {
@@ -71,7 +78,7 @@ export async function resolveProjectAllowances(input: AllowanceResolutionInput):
   // does not match its test by file and name.
   const { readSourceTests } = await import('./source-files.js');
   const named = new Set([...runTests.map((t) => t.file), ...store.allowances.map((a) => a.file)]);
-  const read = readSourceTests(root, new Set([...(await listTestFiles(root)), ...named]));
+  const read = readSourceTests(root, new Set([...(await listTestFiles(root, input.testFiles)), ...named]));
   // Only files this run or an allowance names: a broken fixture elsewhere is not our business.
   const sourceProblems = read.problems.filter((p) => named.has(p.file)).map((p) => p.message);
   const universe = buildUniverse(runTests, read.tests);
@@ -113,6 +120,8 @@ export interface AllowancesForRunInput {
   readonly tests: readonly RunTest[];
   readonly platform: string;
   readonly today: string;
+  /** See AllowanceResolutionInput.testFiles. */
+  readonly testFiles?: () => Promise<readonly string[]>;
 }
 
 export interface AllowancesForRun {
@@ -126,7 +135,7 @@ export interface AllowancesForRun {
 
 /** What the reporter and the gate ask once per run: the allowance of each reported test. */
 export async function loadAllowancesForRun(input: AllowancesForRunInput): Promise<AllowancesForRun> {
-  const resolved = await resolveProjectAllowances({ root: input.root, config: input.config, tests: input.tests, today: input.today });
+  const resolved = await resolveProjectAllowances({ root: input.root, config: input.config, tests: input.tests, today: input.today, ...(input.testFiles ? { testFiles: input.testFiles } : {}) });
   const warnings = [...resolved.store.problems.map(formatProblem), ...resolved.sourceProblems];
   const applied = new Map<string, AppliedAllowance>();
   const quarantine = new Map<string, RunQuarantine>();

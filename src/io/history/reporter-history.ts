@@ -9,8 +9,16 @@ import type { RunRecord } from '../../core/record/run-record.js';
 import { ingestRunRecord } from './history-ingest.js';
 import { describeTarget, openHistoryStore, resolveHistoryTarget, type HistoryStore } from './history-store.js';
 import { readRunContext } from './run-context.js';
+import { lastRunsOfTest, type StoredTestRef } from './test-history.js';
+import { testKey } from '../../core/test-id.js';
+import type { RecentFailures } from '../../core/quarantine/run-quarantine.js';
 
 export interface HistorySession {
+  /**
+   * For each test (by testKey): its failures in its last `window` runs, this run (a failure)
+   * included, from the stored runs on any branch. Empty when the store is unavailable. Never throws.
+   */
+  recentFailures(tests: readonly StoredTestRef[], window: number): Promise<Map<string, RecentFailures>>;
   /** Stores the run; returns the lines to print (results and warnings). Never throws. */
   finish(record: RunRecord, recordFile: string | null): Promise<{ readonly out: string[]; readonly err: string[] }>;
 }
@@ -45,6 +53,21 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
   }
   const context = readRunContext(input.root, input.env).catch(() => ({ branch: null, job: null }));
   return {
+    async recentFailures(tests, window) {
+      const found = new Map<string, RecentFailures>();
+      const result = await opened;
+      if (!result.ok) return found;
+      try {
+        for (const test of tests) {
+          const runs = await lastRunsOfTest(result.store, test, { limit: window - 1 });
+          const failed = runs.filter((r) => r.state === 'failed').length;
+          found.set(testKey(test.file, test.name), { failures: failed + 1, runs: runs.length + 1 });
+        }
+      } catch {
+        // History is evidence, never a reason to fail the run: the block prints without the count.
+      }
+      return found;
+    },
     async finish(record, recordFile) {
       const warn = (error: unknown) => {
         const later = recordFile === null ? '' : `; the run record is kept: load it later with flakeguard history ingest ${recordFile}`;

@@ -1,88 +1,63 @@
 /**
  * A Vitest process driven by flakeguard: `node vitest-gate-child.js <job.json>`. Loads the project's
- * own Vitest (resolved from the project root) through its Node API, with the project's config,
- * flakeguard's runner and a collecting reporter, runs each batch of the job in turn and writes the
- * result JSON. Exit 0 when the result was written; anything else is a crash the parent reports.
+ * own Vitest (resolved from the project root) through its Node API, with the project's config
+ * (`--config`, `--project` passed through), flakeguard's runner and a collecting reporter, and runs
+ * the job's cold tries in waves (core/gate/try-schedule.ts): each wave is one
+ * runTestSpecifications call holding one specification per try, so every try is a fresh worker
+ * (Vitest isolates each specification) and the tries of different files, and of one file, run side
+ * by side as far as the project's worker count allows. The test workers append their tries to the
+ * results file; this process reads them between waves, and writes the result JSON at the end.
+ * Exit 0 when the result was written; anything else is a crash the parent reports.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import { TRIES_META_KEY, type TryRecord } from '../../core/gate/runner-protocol.js';
-import type { BatchResult, CollectedTest, VitestJob, VitestJobResult } from './vitest-job.js';
-import { testKey } from '../../core/test-id.js';
-import { resolveProjectVitest } from './resolve-vitest.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import type { RunnerLine, RunnerPlan } from '../../core/gate/runner-protocol.js';
+import { planWave, wantsMoreTries, type TryTally } from '../../core/gate/try-schedule.js';
+import { firstLine, loadProjectVitest, runChildMain } from './vitest-load.js';
+import type { VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
+import { setupOptions } from './vitest-setup.js';
 
-type VitestNode = typeof import('vitest/node');
+const key = (project: string, file: string, name = ''): string => JSON.stringify([project, file, name]);
 
-async function loadProjectVitest(root: string): Promise<{ api: VitestNode; version: string }> {
-  const found = resolveProjectVitest(root);
-  const api = (await import(pathToFileURL(found.nodeApi).href)) as VitestNode;
-  return { api, version: found.version };
-}
-
-function firstLine(error: { message?: string; name?: string } | undefined): string {
-  return (error?.message ?? String(error)).split('\n')[0] ?? '';
-}
-
-function collect(modules: readonly TestModule[], wanted: Set<string>): Omit<BatchResult, 'unhandledErrors'> {
-  const tests: CollectedTest[] = [];
-  const moduleErrors: { file: string; message: string }[] = [];
+function moduleErrorsOf(modules: readonly TestModule[]): { file: string; project: string; message: string }[] {
+  const out: { file: string; project: string; message: string }[] = [];
   for (const module of modules) {
-    for (const error of module.errors()) moduleErrors.push({ file: module.moduleId, message: firstLine(error) });
+    const project = module.project.name;
+    for (const error of module.errors()) out.push({ file: module.moduleId, project, message: firstLine(error) });
     for (const suite of module.children.allSuites()) {
-      for (const error of suite.errors()) moduleErrors.push({ file: module.moduleId, message: `${suite.fullName}: ${firstLine(error)}` });
-    }
-    for (const test of module.children.allTests()) {
-      if (!wanted.has(testKey(module.moduleId, test.fullName))) continue;
-      const result = test.result();
-      const meta = test.meta() as Record<string, unknown>;
-      tests.push({
-        file: module.moduleId,
-        fullName: test.fullName,
-        line: test.location?.line ?? null,
-        state: result.state,
-        tries: withVitestAttempts(test, (meta[TRIES_META_KEY] as TryRecord[] | undefined) ?? []),
-        errors: (result.errors ?? []).map(firstLine),
-      });
+      for (const error of suite.errors()) out.push({ file: module.moduleId, project, message: `${suite.fullName}: ${firstLine(error)}` });
     }
   }
-  return { tests, moduleErrors };
+  return out;
 }
 
-interface AttemptLike {
-  readonly state: string;
-  readonly duration: number;
-}
-
-/**
- * On Vitest 5, each try's duration and outcome as Vitest itself measured them (TestCase.attempts(),
- * the same span: beforeEach to afterEach); the runner's record keeps the CPU time and the error.
- * On 4.1 (no attempts()) or when the counts disagree, the runner's own timing stands.
- */
-function withVitestAttempts(test: TestCase, tries: readonly TryRecord[]): TryRecord[] {
-  const attempts = (test as unknown as { attempts?: () => readonly AttemptLike[] }).attempts;
-  if (typeof attempts !== 'function') return [...tries];
-  const measured = attempts.call(test);
-  if (measured.length !== tries.length) return [...tries];
-  return tries.map((t, i) => {
-    const a = measured[i];
-    if (!a || (a.state !== 'passed' && a.state !== 'failed')) return t;
-    return { ...t, durationMs: a.duration, state: a.state };
-  });
+/** Reads the lines appended to the results file since the last call. */
+function resultsReader(file: string): () => RunnerLine[] {
+  let offset = 0;
+  return () => {
+    if (!existsSync(file)) return [];
+    const text = readFileSync(file, 'utf8');
+    const complete = text.lastIndexOf('\n') + 1;
+    const lines = text.slice(offset, complete).split('\n').filter((l) => l.trim() !== '');
+    offset = complete;
+    return lines.map((l) => JSON.parse(l) as RunnerLine);
+  };
 }
 
 async function main(jobFile: string): Promise<void> {
   const job = JSON.parse(readFileSync(jobFile, 'utf8')) as VitestJob;
   const { api, version } = await loadProjectVitest(job.root);
-  let finished: { modules: readonly TestModule[]; unhandled: string[] } | null = null;
+  const moduleErrors = new Map<string, { file: string; project: string; message: string }>();
+  const unhandled: string[] = [];
   const reporter: Reporter = {
     onTestRunEnd(modules, unhandledErrors) {
-      finished = { modules, unhandled: unhandledErrors.map((e) => firstLine(e as { message?: string })) };
+      for (const e of moduleErrorsOf(modules)) moduleErrors.set(JSON.stringify(e), e);
+      unhandled.push(...unhandledErrors.map((e) => firstLine(e as { message?: string })));
     },
   };
   const vitest: Vitest = await api.createVitest('test', {
+    ...setupOptions(job.root, job.setup),
     watch: false,
-    root: job.root,
     retry: 0,
     includeTaskLocation: true,
     passWithNoTests: true,
@@ -90,42 +65,67 @@ async function main(jobFile: string): Promise<void> {
     coverage: { enabled: false },
     reporters: [reporter],
   });
+  const done = (result: VitestJobResult): void => writeFileSync(job.resultFile, JSON.stringify(result));
   try {
     const custom = vitest.projects.map((p) => p.config.runner).find((r) => typeof r === 'string' && r !== '');
-    if (custom !== undefined) {
-      const result: VitestJobResult = { ok: false, reason: 'custom-runner', runner: custom, vitestVersion: version };
-      writeFileSync(job.resultFile, JSON.stringify(result));
-      return;
-    }
+    if (custom !== undefined) return done({ ok: false, reason: 'custom-runner', runner: custom, vitestVersion: version });
     for (const project of vitest.projects) project.config.runner = job.runnerPath;
-    // The project that includes the file (workspaces); the root project when none claims it.
-    const projectFor = (file: string) => vitest.projects.find((p) => p.matchesTestGlob(file)) ?? vitest.getRootProject();
-    const batches: BatchResult[] = [];
-    for (const batch of job.batches) {
-      writeFileSync(job.planFile, JSON.stringify(batch.plan));
-      const specs = batch.specs.map((s) => (s.lines === null ? projectFor(s.file).createSpecification(s.file) : projectFor(s.file).createSpecification(s.file, [...s.lines])));
-      finished = null;
+    // A named project, or the one that includes the file (workspaces); the root project when none claims it.
+    const projects = job.specs.map((s) => (s.project === null ? (vitest.projects.find((p) => p.matchesTestGlob(s.file)) ?? vitest.getRootProject()) : vitest.projects.find((p) => p.name === s.project)));
+    const missing = job.specs.findIndex((_, i) => projects[i] === undefined);
+    if (missing !== -1) return done({ ok: false, reason: 'no-project', project: job.specs[missing]?.project ?? '', known: vitest.projects.map((p) => p.name), vitestVersion: version });
+    const specProjects = projects.map((p) => p?.name ?? '');
+    writeFileSync(job.resultsFile, '');
+    const tests = job.tests.map((t) => ({ key: key(specProjects[t.spec] ?? '', t.file, t.fullName), fileKey: String(t.spec) }));
+    // The runner times only tests whose verdict can still change: a test that has passed and
+    // failed stops getting tries (it still runs when a later test of its file needs it first).
+    const writePlan = (): void => {
+      const open = job.tests.filter((_, i) => wantsMoreTries(tally.get(tests[i]?.key ?? ''), job.maxRuns));
+      const plan: RunnerPlan = { tests: open.map((t) => ({ file: t.file, fullName: t.fullName })), resultsFile: job.resultsFile };
+      writeFileSync(job.planFile, JSON.stringify(plan));
+    };
+    const tally = new Map<string, TryTally>();
+    const costMs = new Map<string, number>();
+    const read = resultsReader(job.resultsFile);
+    const waves: WaveSummary[] = [];
+    const started = performance.now();
+    let parallel = 1;
+    for (let wave = 0; ; wave += 1) {
+      const plannedWave = planWave({ tests, tally, costMs, minRuns: job.minRuns, maxRuns: job.maxRuns, budgetMs: job.budgetMs, elapsedMs: performance.now() - started, parallel, wave });
+      const specs: TestSpecification[] = [];
+      for (const { fileKey, copies } of plannedWave) {
+        const index = Number(fileKey);
+        const s = job.specs[index];
+        const project = projects[index];
+        if (!s || !project) continue;
+        for (let c = 0; c < copies; c += 1) specs.push(s.lines === null ? project.createSpecification(s.file) : project.createSpecification(s.file, [...s.lines]));
+      }
+      if (specs.length === 0) break;
+      writePlan();
+      const waveStart = performance.now();
       await vitest.runTestSpecifications(specs);
-      const wanted = new Set(batch.plan.tests.map((t) => testKey(t.file, t.fullName)));
-      const done = finished as { modules: readonly TestModule[]; unhandled: string[] } | null;
-      batches.push({ ...collect(done?.modules ?? [], wanted), unhandledErrors: done?.unhandled ?? [] });
+      const wallMs = performance.now() - waveStart;
+      let busyMs = 0;
+      for (const line of read()) {
+        if (line.kind === 'try') {
+          if (line.try.state === 'skipped') continue;
+          const k = key(line.project, line.file, line.fullName);
+          const t = tally.get(k) ?? { passed: 0, failed: 0 };
+          tally.set(k, line.try.state === 'passed' ? { ...t, passed: t.passed + 1 } : { ...t, failed: t.failed + 1 });
+        } else {
+          busyMs += line.costMs;
+          job.specs.forEach((s, i) => {
+            if (s.file === line.file && specProjects[i] === line.project) costMs.set(String(i), Math.max(costMs.get(String(i)) ?? 0, line.costMs));
+          });
+        }
+      }
+      if (wallMs > 0 && busyMs > 0) parallel = Math.max(1, busyMs / wallMs);
+      waves.push({ specs: specs.length, wallMs });
     }
-    const result: VitestJobResult = { ok: true, vitestVersion: version, batches };
-    writeFileSync(job.resultFile, JSON.stringify(result));
+    done({ ok: true, vitestVersion: version, specProjects, waves, moduleErrors: [...moduleErrors.values()], unhandledErrors: unhandled });
   } finally {
     await vitest.close();
   }
 }
 
-const jobFile = process.argv[2];
-if (!jobFile) {
-  process.stderr.write('usage: vitest-gate-child.js <job.json>\n');
-  process.exit(2);
-}
-main(jobFile).then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${(error as Error)?.stack ?? String(error)}\n`);
-    process.exit(1);
-  },
-);
+runChildMain(main, 'vitest-gate-child.js <job.json>');

@@ -1,47 +1,59 @@
 /**
  * The job a flakeguard-driven Vitest process runs (see vitest-gate-child.ts) and what it reports
- * back. Shared between the parent (vitest-runs.ts) and the child.
+ * back. Shared between the parent (vitest-runs.ts) and the child. The tries themselves come back
+ * as JSON lines in the results file (core/gate/runner-protocol.ts), written by the test workers.
  */
-import type { RunnerPlan, TryRecord } from '../../core/gate/runner-protocol.js';
+import type { VitestSetup } from './vitest-setup.js';
 
 export interface JobSpec {
   /** Absolute path of a test file. */
   readonly file: string;
+  /** The Vitest project to run it in; null for the first project that includes the file. */
+  readonly project: string | null;
   /** Only the tests starting on these lines (Vitest line filters), or null for the whole file. */
   readonly lines: readonly number[] | null;
 }
 
-export interface JobBatch {
-  readonly specs: readonly JobSpec[];
-  readonly plan: RunnerPlan;
+export interface JobTest {
+  readonly file: string;
+  readonly fullName: string;
+  /** Index in VitestJob.specs of the spec that runs it. */
+  readonly spec: number;
 }
 
 export interface VitestJob {
   readonly root: string;
+  readonly setup: VitestSetup;
   readonly runnerPath: string;
-  /** Where the child writes each batch's plan before running it (the runner reads it). */
+  /** The runner's plan (tests to time), written by the child. */
   readonly planFile: string;
+  /** The JSON-lines file the test workers append their tries to. */
+  readonly resultsFile: string;
   readonly resultFile: string;
-  readonly batches: readonly JobBatch[];
+  readonly specs: readonly JobSpec[];
+  readonly tests: readonly JobTest[];
+  readonly minRuns: number;
+  readonly maxRuns: number;
+  /** Wall time the phase may take for tries beyond minRuns. */
+  readonly budgetMs: number;
 }
 
-export interface CollectedTest {
-  readonly file: string;
-  readonly fullName: string;
-  readonly line: number | null;
-  /** Vitest's final state for the test (after all its tries). */
-  readonly state: 'passed' | 'failed' | 'skipped' | 'pending';
-  readonly tries: readonly TryRecord[];
-  readonly errors: readonly string[];
-}
-
-export interface BatchResult {
-  readonly tests: readonly CollectedTest[];
-  /** Files that failed to load or collect, or whose beforeAll failed. */
-  readonly moduleErrors: readonly { readonly file: string; readonly message: string }[];
-  readonly unhandledErrors: readonly string[];
+export interface WaveSummary {
+  /** Tries of files (workers) the wave started. */
+  readonly specs: number;
+  readonly wallMs: number;
 }
 
 export type VitestJobResult =
-  | { readonly ok: true; readonly vitestVersion: string; readonly batches: readonly BatchResult[] }
-  | { readonly ok: false; readonly reason: 'custom-runner'; readonly runner: string; readonly vitestVersion: string };
+  | {
+      readonly ok: true;
+      readonly vitestVersion: string;
+      /** The project each spec ran in (its name, '' when unnamed). */
+      readonly specProjects: readonly string[];
+      readonly waves: readonly WaveSummary[];
+      /** Files that failed to load or collect, or whose beforeAll failed. */
+      readonly moduleErrors: readonly { readonly file: string; readonly project: string; readonly message: string }[];
+      readonly unhandledErrors: readonly string[];
+    }
+  | { readonly ok: false; readonly reason: 'custom-runner'; readonly runner: string; readonly vitestVersion: string }
+  | { readonly ok: false; readonly reason: 'no-project'; readonly project: string; readonly known: readonly string[]; readonly vitestVersion: string };

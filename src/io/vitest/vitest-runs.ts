@@ -1,13 +1,14 @@
 /**
- * Runs chosen tests of a project several times each, with their hooks, as Vitest runs them: one
- * Vitest process (the project's own Vitest and config, flakeguard's runner) per call, which runs
- * every batch in turn. Reused by `gate` and `triage --rerun`.
+ * Runs chosen tests of a project as CI runs them, several times each: every try is a fresh Vitest
+ * worker running the test's file (its earlier tests before it), in one Vitest process per call
+ * (the project's own Vitest and config, flakeguard's runner), see vitest-gate-child.ts.
  *
- * - runTestsRepeatedly: the tests' whole files run (so state set by earlier tests is there); the
- *   chosen tests run `runs` times each, the others once.
+ * - runTestsRepeatedly: each file `runs` times, then more tries (up to maxRuns) while the time
+ *   budget lasts, for tests whose verdict can still change (core/gate/try-schedule.ts).
  * - runTestsAlone: each test alone (only it from its file, by its line), `runs` times.
- * The Vitest process is its own process group and is killed with everything it started on abort
- * or error. Needs the built package (`npm run build`) when called from the sources.
+ * The Vitest process runs under a guard (io/process/spawn-guarded.ts): it and its workers die with
+ * flakeguard, and are killed on abort or error. Needs the built package (`npm run build`) when
+ * called from the sources.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -15,8 +16,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
-import type { ProgressLine, RunnerPlan, TryRecord } from '../../core/gate/runner-protocol.js';
-import type { JobBatch, VitestJob, VitestJobResult } from './vitest-job.js';
+import type { ProgressLine, RunnerLine, TryRecord } from '../../core/gate/runner-protocol.js';
+import type { JobSpec, JobTest, VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
+import { DEFAULT_SETUP, type VitestSetup } from './vitest-setup.js';
 
 export type { TryRecord } from '../../core/gate/runner-protocol.js';
 
@@ -27,10 +29,14 @@ export interface RepeatTarget {
   readonly fullName: string;
   /** Line the test starts on (needed by runTestsAlone). */
   readonly line: number | null;
+  /** Vitest project to run it in; null or absent: the first project that includes the file. */
+  readonly project?: string | null;
 }
 
 export interface TestTries {
   readonly file: string;
+  /** The project it ran in ('' when unnamed). */
+  readonly project: string;
   readonly fullName: string;
   /** False when Vitest did not run the test (not found, file failed to load, skipped by a filter). */
   readonly found: boolean;
@@ -41,14 +47,23 @@ export interface TestTries {
 export interface RunsOutcome {
   readonly vitestVersion: string;
   readonly tests: readonly TestTries[];
-  readonly moduleErrors: readonly { readonly file: string; readonly message: string }[];
+  readonly moduleErrors: readonly { readonly file: string; readonly project: string; readonly message: string }[];
   readonly unhandledErrors: readonly string[];
+  readonly waves: readonly WaveSummary[];
+  /** Wall time of the whole call (Vitest start included). */
+  readonly wallMs: number;
 }
 
 export interface RunOptions {
   readonly root: string;
   readonly tests: readonly RepeatTarget[];
+  /** Tries each test gets at least. */
   readonly runs: number;
+  /** Tries a test may get when the budget allows (default: runs). */
+  readonly maxRuns?: number;
+  /** Wall time the tries beyond `runs` may take up to (default 0: none). */
+  readonly budgetMs?: number;
+  readonly setup?: VitestSetup;
   readonly env?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
   readonly onProgress?: (line: ProgressLine) => void;
@@ -57,7 +72,7 @@ export interface RunOptions {
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /** The built file next to this module, or the one in dist/ when running from the sources. */
-function builtFile(relFromSrc: string): string {
+export function builtFile(relFromSrc: string): string {
   const next = path.resolve(HERE, '../..', relFromSrc);
   if (existsSync(next)) return next;
   const dist = path.resolve(HERE, '../../../dist', relFromSrc);
@@ -66,61 +81,71 @@ function builtFile(relFromSrc: string): string {
 }
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
+const specKey = (file: string, project: string | null | undefined): string => JSON.stringify([file, project ?? null]);
 
 export async function runTestsRepeatedly(options: RunOptions): Promise<RunsOutcome> {
-  const files = [...new Set(options.tests.map((t) => t.file))];
-  return runBatches(options, [{ specs: files.map((f) => ({ file: path.resolve(options.root, f), lines: null })), tests: options.tests }]);
+  const specs: JobSpec[] = [];
+  const index = new Map<string, number>();
+  const tests = options.tests.map((t): JobTest => {
+    const file = path.resolve(options.root, t.file);
+    const k = specKey(file, t.project);
+    if (!index.has(k)) index.set(k, specs.push({ file, project: t.project ?? null, lines: null }) - 1);
+    return { file, fullName: t.fullName, spec: index.get(k) ?? 0 };
+  });
+  return runJob(options, specs, tests, options.maxRuns ?? options.runs, options.budgetMs ?? 0);
 }
 
 export async function runTestsAlone(options: RunOptions): Promise<RunsOutcome> {
-  // Batch k holds the k-th chosen test of every file: one line filter per file per batch.
-  const batches: { specs: { file: string; lines: number[] }[]; tests: RepeatTarget[] }[] = [];
-  const seen = new Map<string, number>();
-  for (const t of options.tests) {
+  const specs: JobSpec[] = [];
+  const tests = options.tests.map((t): JobTest => {
     if (t.line === null) throw new FlakeguardError('VITEST', `${t.file}: "${t.fullName}" has no line; it cannot run alone`);
-    const k = seen.get(t.file) ?? 0;
-    seen.set(t.file, k + 1);
-    const batch = (batches[k] ??= { specs: [], tests: [] });
-    batch.specs.push({ file: path.resolve(options.root, t.file), lines: [t.line] });
-    batch.tests.push(t);
-  }
-  return runBatches(options, batches);
+    const file = path.resolve(options.root, t.file);
+    return { file, fullName: t.fullName, spec: specs.push({ file, project: t.project ?? null, lines: [t.line] }) - 1 };
+  });
+  return runJob(options, specs, tests, options.runs, 0);
 }
 
-async function runBatches(
-  options: RunOptions,
-  batches: readonly { specs: readonly { file: string; lines: readonly number[] | null }[]; tests: readonly RepeatTarget[] }[],
-): Promise<RunsOutcome> {
+async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: readonly JobTest[], maxRuns: number, budgetMs: number): Promise<RunsOutcome> {
   if (options.signal?.aborted) throw interrupted();
+  const started = performance.now();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-runs-'));
-  const progressFile = options.onProgress ? path.join(tmp, 'progress.jsonl') : null;
-  if (progressFile) writeFileSync(progressFile, '');
-  const jobBatches: JobBatch[] = batches.map((b) => {
-    const plan: RunnerPlan = { runs: options.runs, tests: b.tests.map((t) => ({ file: path.resolve(options.root, t.file), fullName: t.fullName })), progressFile };
-    return { specs: b.specs, plan };
-  });
   const job: VitestJob = {
     root: options.root,
+    setup: options.setup ?? DEFAULT_SETUP,
     runnerPath: builtFile('runner/index.js'),
     planFile: path.join(tmp, 'plan.json'),
+    resultsFile: path.join(tmp, 'tries.jsonl'),
     resultFile: path.join(tmp, 'result.json'),
-    batches: jobBatches,
+    specs,
+    tests,
+    minRuns: options.runs,
+    maxRuns: Math.max(options.runs, maxRuns),
+    budgetMs,
   };
   const jobFile = path.join(tmp, 'job.json');
   writeFileSync(jobFile, JSON.stringify(job));
+  const lines: RunnerLine[] = [];
+  const attempts = new Map<string, number>();
   let offset = 0;
   const poll = (): void => {
-    if (!progressFile || !options.onProgress) return;
-    const text = readFileSync(progressFile, 'utf8');
+    if (!existsSync(job.resultsFile)) return;
+    const text = readFileSync(job.resultsFile, 'utf8');
+    if (text.length < offset) offset = 0;
     const complete = text.lastIndexOf('\n') + 1;
     for (const raw of text.slice(offset, complete).split('\n')) {
       if (raw.trim() === '') continue;
-      const line = JSON.parse(raw) as ProgressLine;
-      options.onProgress({ ...line, file: toPosix(path.relative(options.root, line.file)) });
+      const line = JSON.parse(raw) as RunnerLine;
+      lines.push(line);
+      if (line.kind !== 'try' || !options.onProgress) continue;
+      const k = JSON.stringify([line.project, line.file, line.fullName]);
+      const attempt = (attempts.get(k) ?? 0) + 1;
+      attempts.set(k, attempt);
+      const file = toPosix(path.relative(options.root, line.file));
+      options.onProgress({ file, project: line.project, fullName: line.fullName, attempt, runs: job.maxRuns, state: line.try.state, durationMs: line.try.durationMs });
     }
     offset = complete;
   };
-  const timer = progressFile ? setInterval(poll, 200) : null;
+  const timer = setInterval(poll, 200);
   const child = spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
     cwd: options.root,
     env: { ...options.env, FLAKEGUARD_RUNNER_PLAN: job.planFile },
@@ -128,16 +153,17 @@ async function runBatches(
   });
   try {
     const result = await child.result;
-    if (timer) clearInterval(timer);
+    clearInterval(timer);
     poll();
     if (options.signal?.aborted) throw interrupted();
     if (result.exitCode !== 0 || !existsSync(job.resultFile)) {
       const tail = String(result.stderr).trim().split('\n').slice(-12).join('\n');
       throw new FlakeguardError('VITEST', `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${tail}\nRun npx vitest run to see the problem.`);
     }
-    return toOutcome(JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult, batches, options.root);
+    const parsed = JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult;
+    return toOutcome(parsed, options, tests, lines, performance.now() - started);
   } finally {
-    if (timer) clearInterval(timer);
+    clearInterval(timer);
     child.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -145,33 +171,36 @@ async function runBatches(
 
 const interrupted = (): FlakeguardError => interruptedError('the test runs and the load were');
 
-function toOutcome(result: VitestJobResult, batches: readonly { tests: readonly RepeatTarget[] }[], root: string): RunsOutcome {
-  if (!result.ok) {
+function toOutcome(result: VitestJobResult, options: RunOptions, tests: readonly JobTest[], lines: readonly RunnerLine[], wallMs: number): RunsOutcome {
+  if (!result.ok && result.reason === 'custom-runner') {
     throw new FlakeguardError(
       'VITEST',
-      `the Vitest config sets test.runner (${result.runner}); flakeguard runs repeated tries through its own runner and cannot combine the two. Run the gate with a config without a custom runner (vitest --config <file>) or see docs/gate.md "Limitations".`,
+      `the Vitest config sets test.runner (${result.runner}); flakeguard times each try through its own runner and cannot combine the two. Run the gate with a config without a custom runner (--config <file>) or see docs/gate.md "Limitations".`,
     );
   }
-  const tests: TestTries[] = [];
-  batches.forEach((batch, index) => {
-    const collected = result.batches[index]?.tests ?? [];
-    for (const t of batch.tests) {
-      const abs = path.resolve(root, t.file);
-      const found = collected.find((c) => c.file === abs && c.fullName === t.fullName);
-      tests.push({
-        file: t.file,
-        fullName: t.fullName,
-        found: found !== undefined && found.tries.length > 0,
-        tries: found?.tries ?? [],
-        errors: found?.errors ?? [],
-      });
-    }
+  if (!result.ok) {
+    throw new FlakeguardError('USAGE', `--project "${result.project}" is not a project of this Vitest config; its projects: ${result.known.map((k) => `"${k}"`).join(', ') || 'none'}`);
+  }
+  const rel = (f: string): string => toPosix(path.relative(options.root, f));
+  const out = tests.map((t, i): TestTries => {
+    const project = result.specProjects[t.spec] ?? '';
+    const tries = lines.flatMap((l) => (l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project ? [l.try] : []));
+    const target = options.tests[i];
+    return {
+      file: target?.file ?? rel(t.file),
+      project,
+      fullName: t.fullName,
+      found: tries.length > 0,
+      tries,
+      errors: tries.flatMap((x) => (x.error === undefined ? [] : [x.error])),
+    };
   });
-  const rel = (f: string): string => toPosix(path.relative(root, f));
   return {
     vitestVersion: result.vitestVersion,
-    tests,
-    moduleErrors: result.batches.flatMap((b) => b.moduleErrors.map((m) => ({ file: rel(m.file), message: m.message }))),
-    unhandledErrors: result.batches.flatMap((b) => b.unhandledErrors),
+    tests: out,
+    moduleErrors: result.moduleErrors.map((m) => ({ file: rel(m.file), project: m.project, message: m.message })),
+    unhandledErrors: result.unhandledErrors,
+    waves: result.waves,
+    wallMs,
   };
 }

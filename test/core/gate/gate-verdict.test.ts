@@ -35,6 +35,20 @@ describe('decideGateVerdict', () => {
     expect(decideGateVerdict(makeInput({ tries: [], notRunReason: 'import failed' })).reason).toBe('did not run: import failed');
   });
 
+  it('every try in the report with its state, duration and whether it was cold; the reason says so', () => {
+    const cold = (t: GateTry): GateTry => ({ ...t, cold: true });
+    const r = decideGateVerdict(makeInput({ tries: [cold(pass(12.34)), cold(fail(20)), cold(pass(8))] }));
+    expect(r.tries).toEqual([
+      { state: 'passed', durationMs: 12.3, cold: true },
+      { state: 'failed', durationMs: 20, cold: true },
+      { state: 'passed', durationMs: 8, cold: true },
+    ]);
+    expect(r.reason).toBe('failed 1 of 3 cold tries under load');
+    const mixed = decideGateVerdict(makeInput({ tries: [cold(pass()), pass(), pass()] }));
+    expect(mixed.reason).toMatch(/^3\/3 \(1 cold\) tries passed under load/);
+    expect(mixed.tries.map((t) => t.cold)).toEqual([true, false, false]);
+  });
+
   it('order-dependent: passes with its file, fails alone', () => {
     expect(decideGateVerdict(makeInput({ alone: [fail()] })).verdict).toBe('order-dependent');
     expect(decideGateVerdict(makeInput({ alone: [pass()] })).verdict).toBe('stable');

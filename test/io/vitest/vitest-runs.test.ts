@@ -1,16 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTestsAlone, runTestsRepeatedly } from '../../../src/io/vitest/vitest-runs.js';
 import { createFixture, type Fixture } from '../../helpers/fixture.js';
 
 // Needs `npm run build` (the runner and the Vitest driver run from dist/).
+// Deterministic: counter files on disk decide which try fails, never timing or chance.
 const SUITE = `import { appendFileSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const log = (what: string) => appendFileSync('hooks.log', what + '\\n');
 let ready = false;
-function nextTry(): number {
-  const n = existsSync('counter') ? Number(readFileSync('counter', 'utf8')) : 0;
-  writeFileSync('counter', String(n + 1));
+let ranHere = 0;
+function nextTry(name: string): number {
+  const file = 'counter-' + name;
+  const n = existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0;
+  writeFileSync(file, String(n + 1));
   return n + 1;
 }
 
@@ -18,54 +22,82 @@ describe('shop', () => {
   beforeEach(() => log('before'));
   afterEach(() => log('after'));
   it('sets up', () => { ready = true; });
-  it('needs setup', () => { expect(ready).toBe(true); });
-  it('fails on tries 2 and 5', () => {
-    const n = nextTry();
-    log('body ' + n);
-    if (n === 2 || n === 5) throw new Error('raced the webhook on try ' + n);
+  it('needs setup', () => { expect(ready).toBe(true); log('pid ' + process.pid); });
+  it('fails on its second try', () => {
+    if (nextTry('second') === 2) throw new Error('raced the webhook on try 2');
   });
+  it('fails when repeated in one process', () => {
+    ranHere += 1;
+    expect(ranHere, 'a warm repeat').toBe(1);
+  });
+  it('comes last', () => { log('last'); });
 });
 `;
 
-describe('runTestsRepeatedly / runTestsAlone', () => {
+describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
   let fixture: Fixture;
   beforeAll(async () => {
     fixture = await createFixture({ files: { 'shop.test.ts': SUITE } });
   });
   afterAll(() => fixture.remove());
+  beforeEach(() => {
+    for (const f of ['hooks.log', 'counter-second']) fixture.write(f, '');
+  });
+  const hooks = (): string[] => readFileSync(`${fixture.root}/hooks.log`, 'utf8').trim().split('\n').filter(Boolean);
 
-  it('runs each chosen test N times with its hooks, one record per try', async () => {
+  it('gives each try a fresh worker running the file up to the test, with its hooks', async () => {
     const progress: string[] = [];
     const outcome = await runTestsRepeatedly({
       root: fixture.root,
-      runs: 5,
+      runs: 4,
       tests: [
-        { file: 'shop.test.ts', fullName: 'shop > fails on tries 2 and 5', line: 17 },
-        { file: 'shop.test.ts', fullName: 'shop > needs setup', line: 16 },
+        { file: 'shop.test.ts', fullName: 'shop > needs setup', line: 18 },
+        { file: 'shop.test.ts', fullName: 'shop > fails when repeated in one process', line: 22 },
         { file: 'shop.test.ts', fullName: 'shop > not there', line: null },
       ],
       onProgress: (p) => progress.push(`${p.file} ${p.fullName} ${p.attempt}/${p.runs} ${p.state}`),
     });
-    const [flaky, setup, missing] = outcome.tests;
-    expect(flaky?.tries.map((t) => t.state)).toEqual(['passed', 'failed', 'passed', 'passed', 'failed']);
-    expect(flaky?.tries[1]?.error).toBe('raced the webhook on try 2');
-    expect(flaky?.tries.every((t) => t.durationMs > 0 && t.cpuMs >= 0)).toBe(true);
-    expect(setup?.tries.map((t) => t.state)).toEqual(Array(5).fill('passed'));
+    const [setup, warm, missing] = outcome.tests;
+    // Earlier tests ran before each try (state is there), each try in its own process, all cold.
+    expect(setup?.tries.map((t) => [t.state, t.cold])).toEqual(Array(4).fill(['passed', true]));
+    expect(new Set(hooks().filter((h) => h.startsWith('pid '))).size).toBe(4);
+    // A test that fails only when run twice in one process never fails: no warm repeats.
+    expect(warm?.tries.map((t) => t.state)).toEqual(Array(4).fill('passed'));
     expect(missing).toMatchObject({ found: false, tries: [] });
-    const { readFileSync } = await import('node:fs');
-    const hooks = readFileSync(`${fixture.root}/hooks.log`, 'utf8').trim().split('\n');
-    // 1 (sets up) + 5 (needs setup) + 5 (flaky) tries, each with beforeEach and afterEach.
-    expect(hooks.filter((h) => h === 'before')).toHaveLength(11);
-    expect(hooks.filter((h) => h === 'after')).toHaveLength(11);
-    expect(hooks.filter((h) => h.startsWith('body'))).toHaveLength(5);
-    expect(progress).toContain('shop.test.ts shop > fails on tries 2 and 5 5/5 failed');
+    // Tests after the last chosen one are skipped: they cannot change its outcome.
+    expect(hooks()).not.toContain('last');
+    expect(hooks().filter((h) => h === 'before')).toHaveLength(hooks().filter((h) => h === 'after').length);
+    expect(progress).toContain('shop.test.ts shop > needs setup 4/4 passed');
+    expect(outcome.waves[0]?.specs).toBe(4);
+  });
+
+  it('stops trying a test once it has passed and failed; a test that cannot change gets up to max runs', async () => {
+    const outcome = await runTestsRepeatedly({
+      root: fixture.root,
+      runs: 2,
+      maxRuns: 6,
+      budgetMs: 600_000,
+      tests: [
+        { file: 'shop.test.ts', fullName: 'shop > fails on its second try', line: 19 },
+        { file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 },
+      ],
+    });
+    const [flaky, stable] = outcome.tests;
+    expect(flaky?.tries.map((t) => t.state)).toEqual(['passed', 'failed']);
+    expect(flaky?.tries[1]?.error).toBe('raced the webhook on try 2');
+    expect(stable?.tries.map((t) => t.state)).toEqual(Array(6).fill('passed'));
+  });
+
+  it('spends no extra tries without a time budget', async () => {
+    const outcome = await runTestsRepeatedly({ root: fixture.root, runs: 2, maxRuns: 6, budgetMs: 0, tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 }] });
+    expect(outcome.tests[0]?.tries).toHaveLength(2);
   });
 
   it('runs a test alone by its line: order dependence shows', async () => {
     const outcome = await runTestsAlone({
       root: fixture.root,
       runs: 1,
-      tests: [{ file: 'shop.test.ts', fullName: 'shop > needs setup', line: 16 }],
+      tests: [{ file: 'shop.test.ts', fullName: 'shop > needs setup', line: 18 }],
     });
     expect(outcome.tests[0]?.tries.map((t) => t.state)).toEqual(['failed']);
   });
@@ -74,7 +106,7 @@ describe('runTestsRepeatedly / runTestsAlone', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     await expect(
-      runTestsRepeatedly({ root: fixture.root, runs: 2, tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 15 }], signal: controller.signal }),
+      runTestsRepeatedly({ root: fixture.root, runs: 2, tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 }], signal: controller.signal }),
     ).rejects.toMatchObject({ code: 'INTERRUPTED', exitCode: 130 });
   });
 });

@@ -1,0 +1,82 @@
+/**
+ * How many cold tries of each test file the next wave runs. Each try of a file is one fresh worker
+ * running the file (its planned tests get one try each). Pure: tallies, costs and the clock in,
+ * copies per file out.
+ *
+ * - First wave: every file `minRuns` times (run side by side, as many at once as Vitest's workers).
+ * - Then, for tests below `minRuns` (a worker crashed), the missing tries, whatever the budget.
+ * - Then extra tries while the phase's wall time is under `budgetMs`: files of tests that can still
+ *   change verdict (not yet both passed and failed, fewer than `maxRuns` tries), cheapest file first,
+ *   one copy per file in turn, as many as the remaining budget is projected to pay for.
+ * - A test that did not run at all in a wave is not chased (it is not found or its file is broken).
+ */
+export interface TryTally {
+  readonly passed: number;
+  readonly failed: number;
+}
+
+export interface WaveInput {
+  /** Each planned test and the file (run unit) it belongs to. */
+  readonly tests: readonly { readonly key: string; readonly fileKey: string }[];
+  /** Tries so far by test key (missing = none). */
+  readonly tally: ReadonlyMap<string, TryTally>;
+  /** Measured wall time of one try of each file (missing = not measured yet). */
+  readonly costMs: ReadonlyMap<string, number>;
+  readonly minRuns: number;
+  readonly maxRuns: number;
+  readonly budgetMs: number;
+  readonly elapsedMs: number;
+  /** Tries Vitest ran at once in the waves so far (at least 1). */
+  readonly parallel: number;
+  /** Waves already run (0 before the first). */
+  readonly wave: number;
+}
+
+export interface WaveFile {
+  readonly fileKey: string;
+  readonly copies: number;
+}
+
+const tries = (t: TryTally | undefined): number => (t ? t.passed + t.failed : 0);
+
+/** A test whose verdict more tries can still change. */
+export function wantsMoreTries(t: TryTally | undefined, maxRuns: number): boolean {
+  if (t === undefined) return true;
+  return !(t.passed > 0 && t.failed > 0) && tries(t) < maxRuns;
+}
+
+export function planWave(input: WaveInput): WaveFile[] {
+  const files = [...new Set(input.tests.map((t) => t.fileKey))];
+  if (input.wave === 0) return files.map((fileKey) => ({ fileKey, copies: input.minRuns }));
+  if (input.wave > input.maxRuns) return [];
+  const missing = new Map<string, number>();
+  const extra = new Map<string, number>();
+  for (const t of input.tests) {
+    const tally = input.tally.get(t.key);
+    const n = tries(tally);
+    if (n === 0 || !wantsMoreTries(tally, input.maxRuns)) continue;
+    if (n < input.minRuns) missing.set(t.fileKey, Math.max(missing.get(t.fileKey) ?? 0, input.minRuns - n));
+    else extra.set(t.fileKey, Math.max(extra.get(t.fileKey) ?? 0, input.maxRuns - n));
+  }
+  const plan = new Map<string, number>(missing);
+  const known = [...input.costMs.values()];
+  const fallback = known.length > 0 ? Math.max(...known) : 1000;
+  const cost = (f: string): number => input.costMs.get(f) ?? fallback;
+  const slots = Math.max(1, input.parallel);
+  let projectedMs = [...missing].reduce((sum, [f, copies]) => sum + cost(f) * copies, 0) / slots;
+  const left = input.budgetMs - input.elapsedMs;
+  const candidates = [...extra].filter(([f]) => !missing.has(f)).sort((a, b) => cost(a[0]) - cost(b[0]) || (a[0] < b[0] ? -1 : 1));
+  // One copy per file in turn, cheapest first, up to one wave's worth of slots per file.
+  const perFile = Math.max(1, Math.round(slots));
+  for (let round = 0; round < perFile; round += 1) {
+    for (const [f, wanted] of candidates) {
+      const have = plan.get(f) ?? 0;
+      if (have >= wanted || have > round) continue;
+      const next = projectedMs + cost(f) / slots;
+      if (next > left) continue;
+      projectedMs = next;
+      plan.set(f, have + 1);
+    }
+  }
+  return [...plan].map(([fileKey, copies]) => ({ fileKey, copies }));
+}

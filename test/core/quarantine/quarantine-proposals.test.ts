@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { failureRateUpperBound } from '../../../src/core/gate/failure-rate.js';
+import { computeQuarantineProposals, DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals, rateLowerBound } from '../../../src/core/quarantine/quarantine-proposals.js';
+
+const passed = { state: 'passed', flaky: false };
+
+describe('quarantine proposals', () => {
+  it('the lower bound sits at or below the observed rate, which sits at or below the upper bound', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 400 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n }))), ([runs, events]) => {
+        const lower = rateLowerBound(events, runs);
+        expect(lower).toBeGreaterThanOrEqual(0);
+        expect(lower).toBeLessThanOrEqual(events / runs + 1e-9);
+        expect(events / runs).toBeLessThanOrEqual(failureRateUpperBound(events, runs).upper + 1e-9);
+      }),
+    );
+  });
+
+  it('3 flaky runs in 200 is not enough for 5%; 30 in 200 is; a quarantined test is not proposed twice', () => {
+    const proposals = computeQuarantineProposals({
+      branch: 'main',
+      policy: DEFAULT_QUARANTINE_POLICY,
+      tests: [
+        { file: 'a.test.ts', name: 'rare', runs: 200, flakyRuns: 3 },
+        { file: 'a.test.ts', name: 'often', runs: 200, flakyRuns: 30 },
+        { file: 'a.test.ts', name: 'held', runs: 200, flakyRuns: 50 },
+      ],
+      quarantined: [{ id: 'q1', file: 'a.test.ts', name: 'held', lastRuns: [] }],
+    });
+    expect(proposals.quarantine.map((p) => p.name)).toEqual(['often']);
+    expect(proposals.quarantine[0]?.lowerBound).toBeGreaterThan(0.1);
+    expect(proposals.release).toEqual([]);
+  });
+
+  it('releases a quarantined test after N passing runs in a row, not after a retry among them', () => {
+    const policy = { ...DEFAULT_QUARANTINE_POLICY, releaseAfter: 3 };
+    const run = (lastRuns: { state: string; flaky: boolean }[]) =>
+      computeQuarantineProposals({ branch: null, policy, tests: [], quarantined: [{ id: 'q1', file: 'a.test.ts', name: 't', lastRuns }] }).release.length;
+    expect(run([passed, passed, passed])).toBe(1);
+    expect(run([passed, passed])).toBe(0);
+    expect(run([passed, { state: 'passed', flaky: true }, passed])).toBe(0);
+    expect(run([passed, passed, passed, { state: 'failed', flaky: false }])).toBe(1);
+  });
+
+  it('prints nothing when there is nothing to propose', () => {
+    expect(formatQuarantineProposals({ branch: 'main', policy: DEFAULT_QUARANTINE_POLICY, quarantine: [], release: [] }, false)).toBe('');
+  });
+});

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { Fixture } from '../helpers/fixture.js';
+import { COLD_FILES, createGateFixture } from './gate-fixtures.js';
+
+// Needs `npm run build`. The mechanism, deterministically (counter files, no timing): every try is
+// a fresh worker, so a flake that only a cold process shows is caught, and a failure that only a
+// repeat inside one process shows (CI never repeats there) is not invented.
+describe('flakeguard gate: cold tries', () => {
+  let fixture: Fixture;
+  let report: GateReport;
+  beforeAll(async () => {
+    fixture = await createGateFixture(COLD_FILES, { 'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n" });
+    const run = await fixture.flakeguard(['gate', '--load', '0', '--runs', '5', '--max-runs', '5', '--json']);
+    expect(run.exitCode, run.stderr).toBe(1);
+    report = JSON.parse(run.stdout) as GateReport;
+  });
+  afterAll(() => fixture.remove());
+  const test = (name: string) => report.tests.find((t) => t.name === name);
+
+  it('calls the cold-start flake flaky: the second fresh worker failed its first request', () => {
+    expect(test('answers the first request in time')).toMatchObject({ verdict: 'flaky', passes: 4, runs: 5 });
+    expect(test('answers the first request in time')?.tries.map((t) => [t.state, t.cold])).toEqual([
+      ['passed', true],
+      ['failed', true],
+      ['passed', true],
+      ['passed', true],
+      ['passed', true],
+    ]);
+    expect(test('answers the first request in time')?.reason).toBe('failed 1 of 5 cold tries');
+  });
+
+  it('never repeats a test inside one worker: a test that fails only when repeated is stable', () => {
+    expect(test('serves once per process')).toMatchObject({ verdict: 'stable', passes: 5, runs: 5 });
+    expect(test('serves once per process')?.tries.every((t) => t.cold)).toBe(true);
+  });
+
+  it('reports the maximum tries, the time budget and what the tries cost', () => {
+    expect(report).toMatchObject({ runs: 5, maxRuns: 5, timeBudgetMs: 120_000 });
+    expect(report.cost?.loadedWallMs).toBeGreaterThan(report.cost?.triesMs ?? Infinity);
+  });
+});
