@@ -8,17 +8,13 @@ import { isFlakeguardError } from './core/errors.js';
 const USAGE = `flakeguard: guards a Vitest suite against flaky and slow tests
 
 Usage:
-  flakeguard gate [--base <ref>] [--runs 5] [--load auto|<workers>|0] [--budget <duration>]
-                  [--json] [--markdown <file>] [--html <file>] [--write-allowances] [--root <dir>]
-  flakeguard triage [--record <run record>]... [--report <vitest json>]... [--junit <xml>]... [--log <ci log>]
-                    [--exit-code <n>] [--root <dir>] [--budget <duration>] [--file-budget <duration>]
-                    [--rerun <n>] [--json | --markdown <file>] [--html <file>]
-  flakeguard allowances add|list|check|prune|migrate [options]
-  flakeguard history [--test <name>] [--file <path>] [--branch <b>] [--since 30d]
-                     [--json | --markdown <file>] [--html <file>]
-  flakeguard history ingest <run record or folder>... | history prune --keep 90d
-  flakeguard quarantine add|list|check|remove [options]
-  flakeguard init [--root <dir>]
+  flakeguard gate [options]        run the tests a branch adds or changes as CI would, before merge
+  flakeguard triage [options]      classify every failure of a red run, with its evidence
+  flakeguard allowances add|list|check|prune|migrate [options]   more time for one test
+  flakeguard quarantine add|list|check|remove [options]          a known-flaky test that runs but does not fail the run
+  flakeguard history [ingest|prune] [options]                    flake and duration history of every test
+  flakeguard init [--root <dir>]   write flakeguard.yaml and allowances/
+  flakeguard --version
 
 The reporter: add 'flakeguard/reporter' to the reporters in your Vitest config.
 Exit codes: 0 nothing to act on, 1 the guard found something, 2 could not run, 130 interrupted.

@@ -20,11 +20,29 @@ export function commandUsageError(command: string, message: string): FlakeguardE
   return new FlakeguardError('USAGE', `${message}; see ${command} --help`);
 }
 
+/**
+ * `--runs -1` as `--runs=-1`: parseArgs calls a value that starts with `-` ambiguous; joined, the
+ * command's own check names the value and the accepted form.
+ */
+function joinNegativeValues(args: readonly string[], options: OptionTable): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    const name = /^--([\w-]+)$/.exec(arg)?.[1];
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Parses `args`; prints the help and returns 'help' for --help/-h. */
 export function parseCommandArgs<T extends OptionTable>(command: string, usage: UsageText & { readonly options: T }, args: readonly string[], allowPositionals = false): ParsedCommand<T> | 'help' {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options: toParseArgsOptions(usage.options), strict: true, allowPositionals });
+    parsed = parseArgs({ args: joinNegativeValues(args, usage.options), options: toParseArgsOptions(usage.options), strict: true, allowPositionals });
   } catch (error) {
     throw commandUsageError(command, (error as Error).message.split('\n')[0] ?? String(error));
   }

@@ -4,42 +4,45 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { parseGateShard, type GateShard } from '../../core/gate/gate-shard.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
+import type { OptionTable, UsageText } from '../../core/usage.js';
+import { parseCommandArgs } from '../command-args.js';
 
 export const DEFAULT_MAX_RUNS = 10;
 export const DEFAULT_TIME_BUDGET = '2m';
 
-export const HELP = `flakeguard gate [--base <ref>] [--runs 5] [--max-runs ${DEFAULT_MAX_RUNS}] [--time-budget ${DEFAULT_TIME_BUDGET}]
-                [--load auto|<workers>|0] [--budget <duration>] [--affected]
-                [--config <file>] [--project <name>]... [--json] [--markdown <file>] [--html <file>]
-                [--write-allowances] [--root <dir>] [--shard <i>/<n>]
-flakeguard gate --merge <shard report.json>... [--json] [--markdown <file>] [--html <file>]
+export const GATE_OPTIONS = {
+  base: { type: 'string', value: '<ref>', help: 'compare with the merge base of <ref> and HEAD (default: the default branch, origin/HEAD)' },
+  runs: { type: 'string', value: '<n>', help: 'cold tries every test gets (default 5)' },
+  'max-runs': { type: 'string', value: '<n>', help: `tries a test may get while the time budget lasts (default ${DEFAULT_MAX_RUNS}; a test stops as soon as it has both passed and failed)` },
+  'time-budget': { type: 'string', value: '<duration>', help: `wall time the loaded tries may take, extra tries included (default ${DEFAULT_TIME_BUDGET}; the --runs tries always run)` },
+  load: { type: 'string', value: 'auto|<workers>|0', help: 'busy load workers: auto is one per CPU (default); 0 for no load' },
+  budget: { type: 'string', value: '<duration>', help: 'the per-test budget instead of budget.test in flakeguard.yaml (250ms, 5s, 1.5s, 2m, 1h)' },
+  affected: { type: 'boolean', help: 'also every test in a file that imports a changed module (directly or not)' },
+  config: { type: 'string', value: '<file>', help: 'the Vitest config to use (as vitest --config)' },
+  project: { type: 'string', multiple: true, value: '<name>', help: 'only this Vitest project (repeatable, as vitest --project)' },
+  json: { type: 'boolean', help: 'print the report as JSON (docs/gate.md has the schema)' },
+  markdown: { type: 'string', value: '<file>', help: 'also write the report as Markdown' },
+  html: { type: 'string', value: '<file>', help: "also write a self-contained HTML page with a chart of every test's tries" },
+  'write-allowances': { type: 'boolean', help: 'write the proposed allowances for near/over-budget tests, and record the new names and places of followed allowances' },
+  root: { type: 'string', value: '<dir>', help: 'the project folder (default: the current folder)' },
+  shard: { type: 'string', value: '<i>/<n>', help: 'run only the i-th of n parts of the selection (every test in exactly one part)' },
+  merge: { type: 'string', multiple: true, value: '<shard report.json>', help: 'combine the --json reports of every shard into one verdict' },
+  help: { type: 'boolean', short: 'h', help: 'this text' },
+} as const satisfies OptionTable;
 
-Runs every test added or changed since the merge base of <ref> (default: the default branch,
-origin/HEAD) as CI runs it: each try a fresh Vitest worker running the test's file, under
-synthetic CPU load; each new test once alone; fails on any test that is not stable: flaky,
-failing, order-dependent, over or near its duration budget.
-  --runs <n>          cold tries every test gets (default 5)
-  --max-runs <n>      tries a test may get while the time budget lasts (default ${DEFAULT_MAX_RUNS}; a test
-                      stops as soon as it has both passed and failed)
-  --time-budget <d>   wall time the loaded tries may take, extra tries included (default ${DEFAULT_TIME_BUDGET};
-                      the --runs tries always run)
-  --load auto         one busy worker per CPU (default); <n> workers; 0 for no load
-  --budget <d>        the per-test budget instead of budget.test in flakeguard.yaml
-  --affected          also every test in a file that imports a changed module (directly or not)
-  --config <file>     the Vitest config to use (as vitest --config)
-  --project <name>    only this Vitest project (repeatable, as vitest --project)
-  --write-allowances  write the proposed allowances for near/over-budget tests
-  --shard i/n         run only the i-th of n parts of the selection (every test in exactly one part)
-  --merge f...        combine the --json reports of every shard into one verdict
-  --html <file>       also write a self-contained HTML page with a chart of every test's tries
-Exit: 0 all stable (or nothing to run), 1 a test is not stable, 2 could not run, 130 interrupted.
-Docs: docs/gate.md`;
+export const GATE_USAGE: UsageText & { readonly options: typeof GATE_OPTIONS } = {
+  synopsis: ['flakeguard gate [options]', 'flakeguard gate --merge <shard report.json>... [--json] [--markdown <file>] [--html <file>]'],
+  summary:
+    'Runs every test added or changed since the merge base of <ref> as CI runs it: each try a fresh Vitest worker running the test\'s file, under synthetic CPU load; each new test once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.',
+  options: GATE_OPTIONS,
+  exit: '0 all stable (or nothing to run), 1 a test is not stable, 2 could not run, 130 interrupted.',
+  docs: 'docs/gate.md',
+};
 
 export interface GateArgs {
   readonly base: string | undefined;
@@ -76,37 +79,18 @@ function duration(name: string, text: string): number {
 }
 
 export function parseGateArgs(args: string[]): GateArgs | 'help' {
-  let values;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        base: { type: 'string' },
-        html: { type: 'string' },
-        shard: { type: 'string' },
-        merge: { type: 'string', multiple: true },
-        runs: { type: 'string', default: '5' },
-        'max-runs': { type: 'string' },
-        'time-budget': { type: 'string', default: DEFAULT_TIME_BUDGET },
-        load: { type: 'string', default: 'auto' },
-        budget: { type: 'string' },
-        affected: { type: 'boolean', default: false },
-        config: { type: 'string' },
-        project: { type: 'string', multiple: true },
-        json: { type: 'boolean', default: false },
-        markdown: { type: 'string' },
-        'write-allowances': { type: 'boolean', default: false },
-        root: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    throw usage((error as Error).message);
-  }
-  if (values.help) return 'help';
+  const parsed = parseCommandArgs('flakeguard gate', GATE_USAGE, args, true);
+  if (parsed === 'help') return 'help';
+  const { positionals } = parsed;
+  const values = {
+    ...parsed.values,
+    runs: parsed.values.runs ?? '5',
+    'time-budget': parsed.values['time-budget'] ?? DEFAULT_TIME_BUDGET,
+    load: parsed.values.load ?? 'auto',
+    affected: parsed.values.affected ?? false,
+    json: parsed.values.json ?? false,
+    'write-allowances': parsed.values['write-allowances'] ?? false,
+  };
   const merge = values.merge ? [...values.merge, ...positionals] : null;
   if (merge === null && positionals.length > 0) throw usage(`unexpected argument "${positionals[0]}"`);
   if (merge !== null && values.shard !== undefined) throw usage('--merge combines shard reports; it does not take --shard');

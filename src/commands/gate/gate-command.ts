@@ -17,21 +17,19 @@ import { readGateReport } from '../../io/files/gate-report-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { resolveBaseRevision } from '../../io/git/git.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
-import { HELP, parseGateArgs, type GateArgs } from './gate-args.js';
+import { parseGateArgs, type GateArgs } from './gate-args.js';
 import { formatGateMarkdown, formatGateText } from './gate-format.js';
 import { createGateProgress } from './gate-progress.js';
 import { prepareLimits } from './gate-limits.js';
 import { buildProposals } from './gate-proposals.js';
 import { runGate } from './gate-run.js';
 import { selectGateTests } from './gate-select.js';
+import { withTestHistory } from './gate-history.js';
 import { detectScreen } from '../../io/terminal.js';
 
 export async function runGateCommand(args: string[]): Promise<number> {
   const parsed = parseGateArgs(args);
-  if (parsed === 'help') {
-    process.stdout.write(`${HELP}\n`);
-    return 0;
-  }
+  if (parsed === 'help') return 0;
   if (parsed.merge !== null) {
     const reports = parsed.merge.map((f) => readGateReport(path.resolve(f)));
     return emitReport(mergeGateReports(reports, parsed.merge), parsed, `merged ${reports.length} shard reports`);
@@ -100,7 +98,7 @@ async function runSelectedGate(
     progress.stop();
     const tests = run?.tests ?? [];
     const proposals = buildProposals({ root, config, platform, tests, selected: selection.selected, workers: run ? parsed.workers : 0, write: parsed.writeAllowances });
-    const report: GateReport = computeGateReport({
+    const computed: GateReport = computeGateReport({
       base: base.sha,
       baseRef: base.ref,
       runs: parsed.runs,
@@ -119,6 +117,8 @@ async function runSelectedGate(
       shard: parsed.shard,
       ...(run ? { cost: { loadedWallMs: run.loadedWallMs, triesMs: run.triesMs } } : {}),
     });
+    const past = await withTestHistory(computed, root, config);
+    const report: GateReport = past.notice === null ? past.report : { ...past.report, notices: [...past.report.notices, past.notice] };
     const nothing = selection.selected.length === 0 ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run` : null;
     return emitReport(report, parsed, nothing);
   } finally {

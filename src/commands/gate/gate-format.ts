@@ -8,6 +8,7 @@ import type { GateReport, GateReportTest } from '../../core/gate/gate-report.js'
 import { GATE_VERDICTS } from '../../core/gate/gate-report.js';
 import type { GateVerdict } from '../../core/gate/gate-verdict.js';
 import { paint, type Screen, type Style } from '../../io/terminal.js';
+import { formatTestPast } from '../../core/history/test-history-summary.js';
 
 const STYLE: Record<GateVerdict, Style> = {
   stable: 'green',
@@ -79,6 +80,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
     );
     out.push(`${' '.repeat(17)}${paint(screen, 'dim', t.reason)}`);
     if (t.failureRateText) out.push(`${' '.repeat(17)}${paint(screen, 'dim', t.failureRateText)}`);
+    if (t.history) out.push(`${' '.repeat(17)}${paint(screen, 'dim', formatTestPast(t.history))}`);
     if (t.error && t.verdict !== 'stable') out.push(`${' '.repeat(17)}first error: ${t.error}`);
   }
   if (report.notRun.length > 0) {

@@ -35,7 +35,7 @@ function expand(inputs: readonly string[]): string[] {
   });
 }
 
-const OPTIONS: OptionTable = {
+export const HISTORY_INGEST_OPTIONS: OptionTable = {
   branch: { type: 'string', value: '<b>', help: 'the branch the runs were on (default: CI variables, else the branch checked out)' },
   job: { type: 'string', value: '<id>', help: 'the CI job that ran them (default: CI variables)' },
   ...STORE_OPTIONS,
@@ -44,13 +44,13 @@ const OPTIONS: OptionTable = {
 const USAGE = formatUsage({
   synopsis: ['flakeguard history ingest <run record or folder>... [options]'],
   summary: 'Loads run records (CI artifacts; folders are searched at any depth for *.json) into the history store. Every file is checked first; a record already stored is not stored again.',
-  options: OPTIONS,
+  options: HISTORY_INGEST_OPTIONS,
   exit: HISTORY_EXIT,
   docs: HISTORY_DOCS,
 });
 
 export async function runHistoryIngest(args: string[]): Promise<number> {
-  const { values, positionals } = parseHistoryArgs(args, OPTIONS, true);
+  const { values, positionals } = parseHistoryArgs(args, HISTORY_INGEST_OPTIONS, true);
   const flags = values as { branch?: string; job?: string; root?: string; url?: string; help?: boolean };
   if (flags.help) {
     process.stdout.write(`${USAGE}\n`);

@@ -6,7 +6,7 @@ import { describeTarget, openHistoryStore } from '../../io/history/history-store
 import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
-const OPTIONS: OptionTable = {
+export const HISTORY_PRUNE_OPTIONS: OptionTable = {
   keep: { type: 'string', value: '<age>', help: 'keep the runs started in the last 90d (12w, or since a day: 2026-01-01); delete the older ones' },
   'dry-run': { type: 'boolean', help: 'count what would be deleted, delete nothing' },
   ...STORE_OPTIONS,
@@ -15,13 +15,13 @@ const OPTIONS: OptionTable = {
 const USAGE = formatUsage({
   synopsis: ['flakeguard history prune --keep 90d [options]'],
   summary: 'Retention: deletes the runs older than --keep (with their results) and the tests left without a run.',
-  options: OPTIONS,
+  options: HISTORY_PRUNE_OPTIONS,
   exit: HISTORY_EXIT,
   docs: HISTORY_DOCS,
 });
 
 export async function runHistoryPrune(args: string[]): Promise<number> {
-  const flags = parseHistoryArgs(args, OPTIONS).values as { keep?: string; 'dry-run'?: boolean; root?: string; url?: string; help?: boolean };
+  const flags = parseHistoryArgs(args, HISTORY_PRUNE_OPTIONS).values as { keep?: string; 'dry-run'?: boolean; root?: string; url?: string; help?: boolean };
   if (flags.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;

@@ -19,7 +19,7 @@ import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantinePr
 const PROPOSED_QUARANTINE_DAYS = 30;
 import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
-const OPTIONS: OptionTable = {
+export const HISTORY_QUERY_OPTIONS: OptionTable = {
   test: { type: 'string', value: '<name>', help: 'only tests whose full name contains <name>' },
   file: { type: 'string', value: '<path>', help: 'only the tests of a test file, or of a folder of them' },
   branch: { type: 'string', value: '<b>', help: 'only the runs of one branch' },
@@ -54,13 +54,13 @@ interface QueryFlags {
 const USAGE = formatUsage({
   synopsis: ['flakeguard history [options]', 'flakeguard history ingest <run record or folder>... [options]', 'flakeguard history prune --keep 90d [options]'],
   summary: HISTORY_SUMMARY,
-  options: OPTIONS,
+  options: HISTORY_QUERY_OPTIONS,
   exit: HISTORY_EXIT,
   docs: HISTORY_DOCS,
 });
 
 export async function runHistoryQuery(args: string[]): Promise<number> {
-  const flags = parseHistoryArgs(args, OPTIONS).values as QueryFlags;
+  const flags = parseHistoryArgs(args, HISTORY_QUERY_OPTIONS).values as QueryFlags;
   if (flags.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;

@@ -10,6 +10,7 @@ import type { GateTry } from './gate-verdict.js';
 
 export type GateTryState = GateTry['state'];
 import type { SelectionKind } from './test-selection.js';
+import type { TestPast } from '../history/test-history-summary.js';
 
 export const GATE_REPORT_VERSION = 1 as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = ['failing', 'flaky', 'order-dependent', 'over-budget', 'near-budget', 'stable'];
@@ -88,6 +89,8 @@ export interface GateReportTest {
   readonly alone: { readonly passes: number; readonly runs: number } | null;
   readonly reason: string;
   readonly error: string | null;
+  /** The test's past from the history store, when one is configured and knows the test. */
+  readonly history?: TestPast;
 }
 
 export interface GateReport {

@@ -1,0 +1,46 @@
+/**
+ * A test's past in a few figures, for the gate's table (issue 15): runs, failed runs, flaky runs
+ * (passed only after a retry, or failed on a commit that passed in another run), the flake rate, and
+ * the median and p95 of its passing durations. Pure.
+ */
+import { quantileSorted } from 'simple-statistics';
+import { formatDuration } from '../duration.js';
+import { formatRatePercent } from '../gate/failure-rate.js';
+
+export interface PastRun {
+  readonly state: string;
+  readonly flaky: boolean;
+  readonly durationMs: number | null;
+  readonly commit: string | null;
+}
+
+export interface TestPast {
+  readonly runs: number;
+  readonly failedRuns: number;
+  readonly flakyRuns: number;
+  readonly flakeRate: number;
+  readonly durationMs: { readonly median: number; readonly p95: number } | null;
+}
+
+/** null when the test has no finished run in history. */
+export function summarizeTestPast(runs: readonly PastRun[]): TestPast | null {
+  const finished = runs.filter((r) => r.state === 'passed' || r.state === 'failed');
+  if (finished.length === 0) return null;
+  const passedCommits = new Set(finished.filter((r) => r.state === 'passed' && r.commit !== null).map((r) => r.commit));
+  const failedRuns = finished.filter((r) => r.state === 'failed').length;
+  const flakyRuns = finished.filter((r) => (r.state === 'passed' && r.flaky) || (r.state === 'failed' && r.commit !== null && passedCommits.has(r.commit))).length;
+  const durations = finished.filter((r) => r.state === 'passed' && r.durationMs !== null).map((r) => r.durationMs as number).sort((a, b) => a - b);
+  return {
+    runs: finished.length,
+    failedRuns,
+    flakyRuns,
+    flakeRate: flakyRuns / finished.length,
+    durationMs: durations.length === 0 ? null : { median: quantileSorted(durations, 0.5), p95: quantileSorted(durations, 0.95) },
+  };
+}
+
+/** `history: 120 runs, 3 flaky (2.5%), 1 failed; median 410ms, p95 620ms` */
+export function formatTestPast(past: TestPast): string {
+  const durations = past.durationMs ? `; median ${formatDuration(past.durationMs.median)}, p95 ${formatDuration(past.durationMs.p95)}` : '';
+  return `history: ${past.runs} run${past.runs === 1 ? '' : 's'}, ${past.flakyRuns} flaky (${formatRatePercent(past.flakeRate)}), ${past.failedRuns} failed${durations}`;
+}

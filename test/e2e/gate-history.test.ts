@@ -1,0 +1,46 @@
+/**
+ * The gate with history: a changed test that the history store knows shows its past (runs, flaky
+ * runs, durations) next to its tries; without a store the report has no history field.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../src/core/gate/gate-report.js';
+import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+
+const TEST = (body: string) => `import { expect, it } from 'vitest';
+
+it('totals the cart', () => {
+  ${body}
+});
+`;
+
+const fixtures: Fixture[] = [];
+afterAll(() => {
+  for (const f of fixtures) f.remove();
+});
+
+describe('flakeguard gate with history', () => {
+  it('shows the changed test\'s past from the store next to its tries', async () => {
+    const fx = await createFixture({
+      git: true,
+      files: {
+        'vitest.config.ts': vitestConfigWithReporter(),
+        'flakeguard.yaml': 'budget:\n  test: 5s\nhistory: true\n',
+        '.gitignore': '.flakeguard/\n',
+        'test/cart.test.ts': TEST('expect(1 + 1).toBe(2);'),
+      },
+    });
+    fixtures.push(fx);
+    for (let i = 0; i < 2; i++) expect((await fx.vitest()).exitCode).toBe(0);
+    await fx.git(['checkout', '-q', '-b', 'feature']);
+    fx.write('test/cart.test.ts', TEST('expect(2 + 2).toBe(4);'));
+    await fx.git(['commit', '-qam', 'change the test']);
+    const gate = await fx.flakeguard(['gate', '--load', '0', '--runs', '2', '--max-runs', '2', '--json']);
+    expect(gate.exitCode, gate.output).toBe(0);
+    const report = JSON.parse(gate.stdout) as GateReport;
+    expect(report.tests).toHaveLength(1);
+    expect(report.tests[0]?.history).toMatchObject({ runs: 2, failedRuns: 0, flakyRuns: 0, flakeRate: 0 });
+    expect(report.tests[0]?.history?.durationMs?.median).toBeGreaterThanOrEqual(0);
+    const text = await fx.flakeguard(['gate', '--load', '0', '--runs', '2', '--max-runs', '2']);
+    expect(text.stdout).toMatch(/history: 2 runs, 0 flaky \(0%\), 0 failed; median \d/);
+  });
+});
