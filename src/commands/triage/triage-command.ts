@@ -12,6 +12,7 @@ import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { computeTriage } from '../../core/triage/triage.js';
 import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
 import { formatTriage, formatTriageMarkdown, toTriageJson } from '../../core/triage/triage-format.js';
+import { historyQuestions } from '../../core/triage/triage-history.js';
 import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
 import { renderTriageHtml } from '../../core/html/html-triage.js';
@@ -27,6 +28,7 @@ import { detectScreen, paint } from '../../io/terminal.js';
 import { testKey } from '../../core/test-id.js';
 import { commandUsageError, parseCommandArgs } from '../command-args.js';
 import { TRIAGE_USAGE } from './triage-options.js';
+import { triageHistory } from './triage-history-step.js';
 
 const usage = (message: string): FlakeguardError => commandUsageError('flakeguard triage', message);
 
@@ -79,8 +81,11 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined)) throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
   if (flags.config !== undefined && !existsSync(path.resolve(flags.config))) throw usage(`--config ${flags.config}: no such Vitest config file`);
   const sources = { root, records, reports, junit, logs, exitCode, limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${text}\n`) };
-  const inputs = await gatherTriageInputs(sources, signatures);
-  let report = computeTriage(inputs, signatures);
+  if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
+  const gathered = await gatherTriageInputs(sources, signatures);
+  const first = computeTriage(gathered, signatures);
+  const inputs = { ...gathered, history: await triageHistory({ root, records: loaded.config.records, config: loaded.config.history, flags, recordFiles: records, tests: historyQuestions(first.findings) }) };
+  let report = inputs.history === null ? first : computeTriage(inputs, signatures);
   if (rerunCount > 0) {
     const targets = new Map<string, RerunTarget>();
     for (const f of report.findings) if (f.rerunTarget) targets.set(testKey(f.rerunTarget.file, f.rerunTarget.name), f.rerunTarget);

@@ -20,6 +20,11 @@ function subject(f: Finding): string {
   return '(run)';
 }
 
+/** "history: branch main, the last 200 runs of each failed or slow test (2 tests known)". */
+export function historyHeader(h: NonNullable<TriageReport['history']>): string {
+  return `history: branch ${h.branch}, the last ${h.window} runs of each failed or slow test (${h.tests} known to the store)`;
+}
+
 function measuredLabel(f: Finding): string {
   return f.measured ? 'measured' : 'inferred';
 }
@@ -31,6 +36,7 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
   out.push(`${paint('bold', 'flakeguard triage')}: run ${verdict}${exit}, ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}`);
   // The counts once, on one line.
   out.push(`  ${formatCounts(report)}`);
+  if (report.history !== null) out.push(paint('dim', `  ${historyHeader(report.history)}`));
   report.findings.forEach((f, i) => {
     out.push('');
     const tag = f.class === 'infrastructure' ? paint('yellow', f.class) : f.class === 'escape' ? paint('red', f.class) : paint('cyan', f.class);
@@ -54,6 +60,7 @@ export function formatTriageMarkdown(report: TriageReport): string {
   out.push('| class | findings |');
   out.push('|---|---|');
   for (const c of CLASSES) out.push(`| ${c} | ${report.counts[c]} |`);
+  if (report.history !== null) out.push('', md(historyHeader(report.history)));
   out.push('');
   report.findings.forEach((f, i) => {
     out.push(`### ${i + 1}. ${f.class} (${measuredLabel(f)}): ${md(subject(f))}`);
@@ -80,6 +87,8 @@ export interface TriageJson {
   readonly counts: Readonly<Record<FindingClass, number>>;
   /** A finding as printed: everything but what `--rerun` would run. */
   readonly findings: readonly Omit<Finding, 'rerunTarget'>[];
+  /** The history store's branch and window when history was used, else null. */
+  readonly history?: TriageReport['history'];
 }
 
 export function toTriageJson(report: TriageReport): TriageJson {
@@ -89,5 +98,6 @@ export function toTriageJson(report: TriageReport): TriageJson {
     exitCode: report.exitCode,
     counts: report.counts,
     findings: report.findings.map((f) => ({ class: f.class, test: f.test, file: f.file, cause: f.cause, evidence: f.evidence, measured: f.measured, action: f.action, rule: f.rule })),
+    history: report.history,
   };
 }

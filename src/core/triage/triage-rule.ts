@@ -11,6 +11,8 @@ export type RuleKind =
   | 'failed-not-rerun'
   | 'rerun-failed'
   | 'rerun-passed'
+  /** Failed in the run; the history store shows it failed and then passed before without a change of code. */
+  | 'history-flake'
   | 'retry-pass'
   | 'attempt-pass'
   | 'budget-test'

@@ -5,6 +5,7 @@
  */
 import type { FindingClass } from '../config.js';
 import type { AttemptRef } from './log-attempts.js';
+import type { TriageHistory } from './triage-history-facts.js';
 
 export type { FindingClass } from '../config.js';
 
@@ -114,6 +115,8 @@ export interface TriageInputs {
   readonly reruns: readonly RerunResult[] | null;
   /** Re-runs per failed test that were asked for (0 = none). */
   readonly rerunCount: number;
+  /** What the history store says about the failed and slow tests; absent or null when history was not used. */
+  readonly history?: TriageHistory | null;
 }
 
 export interface Finding {
@@ -147,4 +150,6 @@ export interface TriageReport {
   readonly exitCode: number | null;
   readonly findings: readonly Finding[];
   readonly counts: Readonly<Record<FindingClass, number>>;
+  /** The history the findings used (branch, runs read per test, tests the store knew), or null. */
+  readonly history: { readonly branch: string; readonly window: number; readonly tests: number } | null;
 }

@@ -12,6 +12,7 @@ import { budgetDrafts, failureDrafts, problemDraft, unhandledDrafts } from './tr
 import { applyExitCode, applyUnfinishedFiles, silenceDraft } from './triage-exit.js';
 import { foldSuiteShadows, mergeObservations, type MergedTest } from './triage-merge.js';
 import { canonicalInputs } from './triage-canonical.js';
+import { applyHistory } from './triage-history.js';
 import type { Draft } from './triage-rule.js';
 import { addLogSignatures, hitsBySignature, joinMissingReports, supersedeDecided, type SignatureHits } from './triage-run-level.js';
 import type { LogSignature } from './triage-signatures.js';
@@ -34,6 +35,7 @@ const PASSES: readonly Pass[] = [
   (d, ctx) => [...d, ...failureDrafts(ctx.inputs, ctx.merged, ctx.signatures)],
   (d, ctx) => [...d, ...unhandledDrafts(ctx.inputs, ctx.signatures, ctx.pendingFiles)],
   (d, ctx) => [...d, ...budgetDrafts(ctx.inputs, ctx.merged)],
+  (d, ctx) => applyHistory(d, ctx.inputs.history),
   (d, ctx) => [...d, ...ctx.inputs.problems.filter((p) => p.kind !== 'missing-report').map(problemDraft)],
   (d, ctx) => supersedeDecided(d, ctx.hits, ctx.signatures),
   (d, ctx) => addLogSignatures(d, ctx.hits, ctx.signatures, ctx.pendingFiles),
@@ -60,5 +62,6 @@ export function computeTriage(given: TriageInputs, signatures: readonly LogSigna
   const findings = drafts.map((d) => d.finding).sort(compareFindings);
   const counts: Record<FindingClass, number> = { infrastructure: 0, escape: 0, flake: 0, budget: 0 };
   for (const f of findings) counts[f.class] += 1;
-  return { version: TRIAGE_VERSION, verdict: red ? 'red' : 'green', exitCode: inputs.exitCode, findings, counts };
+  const history = inputs.history ? { branch: inputs.history.branch, window: inputs.history.window, tests: inputs.history.tests.length } : null;
+  return { version: TRIAGE_VERSION, verdict: red ? 'red' : 'green', exitCode: inputs.exitCode, findings, counts, history };
 }

@@ -1,0 +1,50 @@
+/**
+ * The history step of `flakeguard triage`: which store (flakeguard.yaml's `history`,
+ * FLAKEGUARD_HISTORY_URL, --history / --no-history), which branch (--branch, else the default
+ * branch), and one warning line when the store could not be used: triage then runs without it.
+ */
+import type { HistoryConfig } from '../../core/history/history-config.js';
+import type { TriageHistory } from '../../core/triage/triage-history.js';
+import { readRunRecord } from '../../io/files/run-record-file.js';
+import { readTriageHistory } from '../../io/history/triage-history.js';
+
+export interface TriageHistoryStep {
+  readonly root: string;
+  readonly records: string;
+  readonly config: HistoryConfig;
+  readonly flags: { readonly history?: boolean; readonly 'no-history'?: boolean; readonly branch?: string };
+  /** The run records triaged: their runs are left out of the history. */
+  readonly recordFiles: readonly string[];
+  readonly tests: readonly { readonly file: string; readonly name: string }[];
+  readonly warn?: (line: string) => void;
+}
+
+function runIdsOf(files: readonly string[]): Set<string> {
+  const ids = new Set<string>();
+  for (const file of files) {
+    try {
+      ids.add(readRunRecord(file).runId);
+    } catch {
+      // Not a readable record: triage reports it as an input problem; it has no run in the store.
+    }
+  }
+  return ids;
+}
+
+export async function triageHistory(step: TriageHistoryStep): Promise<TriageHistory | null> {
+  const force = step.flags['no-history'] ? false : step.flags.history ? true : undefined;
+  if (step.tests.length === 0 && force !== true) return null;
+  const warn = step.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const outcome = await readTriageHistory({
+    root: step.root,
+    records: step.records,
+    config: step.config,
+    force,
+    branch: step.flags.branch,
+    tests: step.tests,
+    excludeRunIds: runIdsOf(step.recordFiles),
+  });
+  if (outcome.kind === 'used') return outcome.history;
+  if (outcome.kind === 'not-used') warn(`flakeguard: warning: history was not used${outcome.where === null ? '' : ` (${outcome.where})`}: ${outcome.reason}; the findings are from the run's own inputs`);
+  return null;
+}

@@ -1,0 +1,40 @@
+/** What the edge found in the history store, as plain facts triage reads (core/triage/triage-history.ts). */
+
+/** One recorded run of a test: its commit (null when the run was not in git) and when it started (ISO). */
+export interface HistoryRunFact {
+  readonly commit: string | null;
+  readonly startedAt: string;
+}
+
+export interface HistoryDurationFact {
+  /** Start of the run, ms since the epoch. */
+  readonly atMs: number;
+  readonly durationMs: number;
+  readonly limitMs: number;
+  readonly platform: string;
+}
+
+/** What the store says about one test on one branch (the run being triaged left out). */
+export interface TestHistoryFacts {
+  readonly file: string;
+  readonly name: string;
+  /** Runs in which it passed or failed, among the newest `TriageHistory.window`. */
+  readonly runs: number;
+  readonly failedRuns: number;
+  /** Runs in which it passed only on a retry, newest first. */
+  readonly retried: readonly HistoryRunFact[];
+  /** Failed runs that a later run of the same commit passed (a re-run), newest first. */
+  readonly rerunPassed: readonly HistoryRunFact[];
+  /** The newest run in which it passed, or null. */
+  readonly lastPass: HistoryRunFact | null;
+  /** Its passed runs with a duration, oldest first. */
+  readonly durations: readonly HistoryDurationFact[];
+}
+
+export interface TriageHistory {
+  /** The branch the facts are about (the default branch, or --branch). */
+  readonly branch: string;
+  /** How many of a test's newest runs were read. */
+  readonly window: number;
+  readonly tests: readonly TestHistoryFacts[];
+}
