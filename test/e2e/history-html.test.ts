@@ -1,13 +1,16 @@
 /**
- * The history page from the built CLI over a store with known runs, checked by its structure
- * (no shared browser helper exists yet; test/e2e/html-chromium.test.ts keeps its Chromium launch to
- * itself): one card per listed test, one point per run, failed runs as crosses, runs over the limit
- * drawn above the limit line, and nothing that could reach the network.
+ * The history page from the built CLI over a store with known runs, checked by its structure (one
+ * card per listed test, one point per run, failed runs as crosses, runs over the limit drawn above
+ * the limit line, nothing that could reach the network) and in a real headless Chromium (from npm,
+ * test/helpers/browser.ts): no console message, page error or failed request, and the chart's
+ * points and limit line laid out as drawn.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../core/history/history-factories.js';
+import { pathToFileURL } from 'node:url';
+import { launchBrowser } from '../helpers/browser.js';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 
 const DAY = 86_400_000;
@@ -68,5 +71,28 @@ describe('the history page', () => {
     expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;/);
     expect(html).not.toMatch(/(?:src|href)="https?:/);
     expect(html).not.toContain('<script');
+  });
+
+  it('loads in a real Chromium with no console message, page error or failed request, the chart laid out', async () => {
+    const { browser } = await launchBrowser();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1200, height: 1600 }, offline: true });
+      const page = await context.newPage();
+      const messages: string[] = [];
+      page.on('console', (m) => messages.push(`console.${m.type()}: ${m.text()}`));
+      page.on('pageerror', (e) => messages.push(`page error: ${e.message}`));
+      page.on('requestfailed', (r) => messages.push(`request failed: ${r.url()}`));
+      await page.goto(pathToFileURL(path.join(fx.root, 'history.html')).href, { waitUntil: 'load' });
+      expect(messages).toEqual([]);
+      expect(await page.locator('article.history-test').count()).toBe(1);
+      expect(await page.locator('circle.run[data-state="passed"]').count()).toBe(11);
+      expect(await page.locator('path.run.failed').count()).toBe(1);
+      const limit = await page.locator('line.limit').first().boundingBox();
+      const over = await page.locator('circle.run.over').first().boundingBox();
+      expect(limit && over ? over.y < limit.y : false).toBe(true);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
   });
 });
