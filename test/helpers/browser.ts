@@ -54,12 +54,21 @@ async function unpackPackaged(): Promise<{ path: string; env: Record<string, str
         await pipeline(createReadStream(path.join(bin, `${pack}.tar.br`)), createBrotliDecompress(), extract(path.join(staging, pack)));
       }
       writeFileSync(path.join(staging, 'ready'), version);
-      rmSync(target, { recursive: true, force: true });
+      // Never delete a finished copy: another test file may be starting Chromium from it.
       try {
         renameSync(staging, target);
       } catch (error) {
-        // Another process finished first: use its copy.
-        if (!existsSync(path.join(target, 'ready'))) throw error;
+        if (!existsSync(path.join(target, 'ready'))) {
+          // A half-made folder left by an interrupted unpack: move it aside, then put ours in place.
+          const aside = `${target}.interrupted-${process.pid}`;
+          renameSync(target, aside);
+          rmSync(aside, { recursive: true, force: true });
+          try {
+            renameSync(staging, target);
+          } catch {
+            if (!existsSync(path.join(target, 'ready'))) throw error;
+          }
+        }
       }
     } finally {
       rmSync(staging, { recursive: true, force: true });
