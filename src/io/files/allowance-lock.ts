@@ -9,6 +9,7 @@ import path from 'node:path';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { FlakeguardError } from '../../core/errors.js';
+import { isProcessAlive as isAlive } from '../process/process-group.js';
 
 const WAIT_MS = 30_000;
 const STALE_MS = 60_000;
@@ -30,15 +31,6 @@ function readOwner(lock: string): Owner | null {
     return { pid: Number(pid), host: host ?? '', token: token ?? '' };
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -7,18 +7,10 @@ import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FlakeguardError } from '../../core/errors.js';
+import { isProcessAlive as isAlive } from '../process/process-group.js';
 
 export interface FileLock {
   release(): void;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** True when the lock file names a process on this host that no longer exists. */
