@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { allowanceFileFor, isInsideProject, isValidDate } from '../../core/allowances/allowance.js';
+import { allowanceFileFor, isInsideProject } from '../../core/allowances/allowance.js';
+import { checkExpiryDay } from '../../core/calendar.js';
 import { entryBlockText, insertEntry, insertEntryText, removeEntries, serializeBudget, setEntryKey, updateEntry, yamlScalar, type EntryChanges } from '../../core/allowances/allowance-edit.js';
 import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
 import { eachNamePattern } from '../../core/allowances/allowance-match.js';
@@ -87,7 +88,8 @@ export function addAllowance(state: AllowanceState, options: AddOptions, cwd: st
     budget = { kind: 'map', values: { [options.platform]: parsed.ms } };
   }
   if (options.reason.trim() === '') throw new FlakeguardError('USAGE', '--reason is required: say why this test may take longer than the budget');
-  if (options.expires !== undefined && !isValidDate(options.expires)) throw new FlakeguardError('USAGE', `--expires "${options.expires}" is not a date; write YYYY-MM-DD`);
+  const expiry = options.expires === undefined ? null : checkExpiryDay(options.expires, state.today);
+  if (expiry !== null && !expiry.ok) throw new FlakeguardError('USAGE', `--expires "${escapeForTerminal(options.expires ?? '')}" ${expiry.message}`);
   if (holder) {
     // The test's entry only quarantines it: the budget joins that entry.
     const { id, at } = holder.allowance;

@@ -27,6 +27,8 @@ import { runGate } from './gate-run.js';
 import { selectGateTests } from './gate-select.js';
 import { withTestHistory } from './gate-history.js';
 import { detectScreen } from '../../io/terminal.js';
+import { checkSettings } from '../../io/settings-check.js';
+import type { HistoryTarget } from '../../io/history/history-store.js';
 
 export async function runGateCommand(args: string[]): Promise<number> {
   const parsed = parseGateArgs(args);
@@ -40,11 +42,12 @@ export async function runGateCommand(args: string[]): Promise<number> {
   const loaded = loadConfig(parsed.root);
   const root = loaded.file ? loaded.root : parsed.root;
   const config: Config = parsed.budgetMs === null ? loaded.config : { ...loaded.config, budget: { ...loaded.config.budget, test: { kind: 'single', value: parsed.budgetMs } } };
+  const settings = checkSettings(root, config);
 
   const base = await resolveBaseRevision(root, parsed.base);
   const interrupt = listenForInterrupt();
   try {
-    return await runSelectedGate(parsed, { root, config, base, started, signal: interrupt.signal });
+    return await runSelectedGate(parsed, { root, config, base, started, signal: interrupt.signal, history: settings.history });
   } catch (error) {
     if (interrupt.signal.aborted) throw interruptedError('the test runs and the load were');
     throw error;
@@ -55,9 +58,9 @@ export async function runGateCommand(args: string[]): Promise<number> {
 
 async function runSelectedGate(
   parsed: GateArgs,
-  context: { readonly root: string; readonly config: Config; readonly base: { readonly sha: string; readonly ref: string }; readonly started: number; readonly signal: AbortSignal },
+  context: { readonly root: string; readonly config: Config; readonly base: { readonly sha: string; readonly ref: string }; readonly started: number; readonly signal: AbortSignal; readonly history: HistoryTarget | null },
 ): Promise<number> {
-  const { root, config, base, started, signal } = context;
+  const { root, config, base, started, signal, history } = context;
   const whole = await selectGateTests(root, base.sha, { setup: parsed.setup, affected: parsed.affected, signal });
   const selection = parsed.shard === null ? whole : { ...whole, selected: pickGateShard(whole.selected, (s) => [s.test.file, s.test.fullName], parsed.shard) };
   if (parsed.shard !== null) {
@@ -119,7 +122,7 @@ async function runSelectedGate(
       shard: parsed.shard,
       ...(run ? { cost: { loadedWallMs: run.loadedWallMs, triesMs: run.triesMs } } : {}),
     });
-    const past = await withTestHistory(computed, root, config);
+    const past = await withTestHistory(computed, history);
     const report: GateReport = past.notice === null ? past.report : { ...past.report, notices: [...past.report.notices, past.notice] };
     const nothing = selection.selected.length === 0 ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run` : null;
     return emitReport(report, parsed, nothing);

@@ -3,18 +3,17 @@
  * (runs, flaky and failed runs, durations) goes next to its tries. History is evidence, never a
  * reason for the gate not to run: a store that cannot be read becomes one notice.
  */
-import type { Config } from '../../core/config.js';
 import type { GateReport } from '../../core/gate/gate-report.js';
+import type { HistoryTarget } from '../../io/history/history-store.js';
 import { summarizeTestPast } from '../../core/history/test-history-summary.js';
 
 /** How many of a test's newest runs the gate summarizes. */
 const PAST_RUNS = 200;
 
-export async function withTestHistory(report: GateReport, root: string, config: Config): Promise<{ report: GateReport; notice: string | null }> {
-  if (report.tests.length === 0) return { report, notice: null };
-  const { resolveHistoryTarget, openHistoryStore, describeTarget } = await import('../../io/history/history-store.js');
-  const target = resolveHistoryTarget(root, config.records, config.history, process.env);
-  if (target === null) return { report, notice: null };
+/** `target`: the store checkSettings resolved before the gate started (null: history is off). */
+export async function withTestHistory(report: GateReport, target: HistoryTarget | null): Promise<{ report: GateReport; notice: string | null }> {
+  if (report.tests.length === 0 || target === null) return { report, notice: null };
+  const { openHistoryStore, describeTarget } = await import('../../io/history/history-store.js');
   try {
     const { lastRunsOfTest } = await import('../../io/history/test-history.js');
     const store = await openHistoryStore(target, { mustExist: true, lockTimeoutMs: 30_000 });

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FlakeguardError } from '../../core/errors.js';
+import { joinNegativeValues } from '../command-args.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
 import { toParseArgsOptions, type OptionTable } from '../../core/usage.js';
 import { loadConfig } from '../../io/files/config-file.js';
@@ -32,7 +33,7 @@ export const HISTORY_DOCS = 'docs/history.md';
 /** Parses a history command's arguments with its option table; a bad option is a usage error. */
 export function parseHistoryArgs(args: string[], options: OptionTable, positionals = false) {
   try {
-    return parseArgs({ args, allowPositionals: positionals, options: toParseArgsOptions(options) });
+    return parseArgs({ args: joinNegativeValues(args, options), allowPositionals: positionals, options: toParseArgsOptions(options) });
   } catch (error) {
     throw historyUsage((error as Error).message);
   }

@@ -7,7 +7,7 @@
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
 import { insertEntry, removeEntries, removeEntryKey, serializeQuarantine, setEntryKey } from '../../core/allowances/allowance-edit.js';
 import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
-import { isIsoDay } from '../../core/calendar.js';
+import { checkExpiryDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
 import type { QuarantineTerms } from '../../core/quarantine/quarantine-terms.js';
 import { updateAllowanceFile } from '../../io/files/allowance-store.js';
@@ -22,18 +22,17 @@ export interface QuarantineAddOptions {
   readonly link: string | undefined;
 }
 
-function termsOf(options: QuarantineAddOptions): QuarantineTerms {
+function termsOf(options: QuarantineAddOptions, today: string): QuarantineTerms {
   if (options.reason.trim() === '') throw new FlakeguardError('USAGE', '--reason is required: say why the test is quarantined and who owns the fix');
-  if (options.expires !== undefined && !isIsoDay(options.expires)) {
-    throw new FlakeguardError('USAGE', `--expires "${escapeForTerminal(options.expires)}" is not a date; write YYYY-MM-DD (a real day, e.g. 2027-01-15)`);
-  }
+  const expiry = options.expires === undefined ? null : checkExpiryDay(options.expires, today);
+  if (expiry !== null && !expiry.ok) throw new FlakeguardError('USAGE', `--expires "${escapeForTerminal(options.expires ?? '')}" ${expiry.message}`);
   if (options.link !== undefined && options.link.trim() === '') throw new FlakeguardError('USAGE', '--link is empty; give the ticket URL or leave --link out');
   return { reason: options.reason.trim(), link: options.link?.trim() ?? null, expires: options.expires ?? null };
 }
 
 /** Quarantines one test; returns the line to print. */
 export function addQuarantine(state: AllowanceState, options: QuarantineAddOptions, cwd: string): string {
-  const terms = termsOf(options);
+  const terms = termsOf(options, state.today);
   const { file, test, holder } = findEntryTarget(state, options.file, options.test, cwd);
   const what = `${quoteName(options.test)} (${escapeForTerminal(file)})`;
   if (holder) {

@@ -28,6 +28,7 @@ import { detectScreen, paint } from '../../io/terminal.js';
 import { testKey } from '../../core/test-id.js';
 import { commandUsageError, parseCommandArgs } from '../command-args.js';
 import { TRIAGE_USAGE } from './triage-options.js';
+import { checkSettings } from '../../io/settings-check.js';
 import { triageHistory } from './triage-history-step.js';
 
 const usage = (message: string): FlakeguardError => commandUsageError('flakeguard triage', message);
@@ -56,6 +57,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   const start = path.resolve(flags.root ?? process.cwd());
   const loaded = loadConfig(start);
   const root = flags.root !== undefined ? start : loaded.root;
+  if (flags['no-history'] !== true) checkSettings(root, loaded.config);
   const signatures = mergeSignatures(loaded.config.triage.patterns);
   const testFlag = durationFlag('budget', flags.budget);
   const fileFlag = durationFlag('file-budget', flags['file-budget']);
