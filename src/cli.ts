@@ -8,6 +8,7 @@
  */
 import { describeFailure, flakeguardVersion } from './commands/describe-failure.js';
 import { excerpt } from './core/excerpt.js';
+import { isInterruptHandled } from './io/process/interrupt.js';
 
 const USAGE = `flakeguard: guards a Vitest suite against flaky and slow tests
 
@@ -74,11 +75,12 @@ process.on('uncaughtException', (error) => {
   process.exit(process.exitCode);
 });
 
-// SIGINT and SIGTERM alike: commands that start processes listen (listenForInterrupt), stop them and
-// exit 130 through describeFailure; for the others (nothing to stop) this fallback exits 130.
+// SIGINT and SIGTERM alike: commands that start processes or hold a store listen (listenForInterrupt),
+// stop them and exit 130 through describeFailure; otherwise (nothing to stop) this fallback exits 130,
+// whatever listeners libraries added (execa's signal-exit would otherwise leave the signal ignored).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (process.listenerCount(signal) > 1) return;
+    if (isInterruptHandled()) return;
     process.stderr.write('flakeguard: interrupted\n');
     process.exit(130);
   });

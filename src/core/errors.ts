@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'USAGE'
   | 'GIT'
   | 'INPUT_UNREADABLE'
+  | 'STORE_DAMAGED'
   | 'VITEST'
   | 'INTERRUPTED';
 

@@ -6,8 +6,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RunRecord } from '../../core/record/run-record.js';
-import { FlakeguardError } from '../../core/errors.js';
+import { FlakeguardError, interruptedError } from '../../core/errors.js';
+import { listenForInterrupt } from '../../io/process/interrupt.js';
+import { describeThrown } from '../../io/history/store-damage.js';
 import { readRunRecord, RUN_RECORD_SUFFIX } from '../../io/files/run-record-file.js';
+import { displayPath } from '../../io/files/input-file.js';
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
 import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
@@ -57,24 +60,40 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length === 0) throw historyUsage('history ingest needs run records or folders of them, e.g. flakeguard history ingest .flakeguard/runs');
+  // Settings first (the store's place, a bad URL), then every file, then the store: nothing is
+  // stored unless every input is good.
+  const place = resolveHistoryPlace(flags);
   const files = expand(positionals);
-  const read = (f: string): RunRecord => readRunRecord(f, path.relative(process.cwd(), f) || f);
+  const read = (f: string): RunRecord => readRunRecord(f, displayPath(f));
   // Every file is checked before anything is stored, then read again one at a time (a thousand
   // records of 2,000 tests are 700 MB: never all in memory).
   for (const f of files) read(f);
-  const place = resolveHistoryPlace(flags);
   const context = await readRunContext(place.root, process.env, {
     ...(flags.branch === undefined ? {} : { branch: flags.branch }),
     ...(flags.job === undefined ? {} : { job: flags.job }),
   });
-  const store = await openHistoryStore(place.target, { lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
-    throw historyUsage(`cannot open the history store ${describeTarget(place.target)}: ${(error as Error).message}`);
-  });
   const counts: Record<IngestOutcome, number> = { stored: 0, duplicate: 0, 'merged-skipped': 0 };
+  // Ctrl-C or SIGTERM: the record being stored finishes or rolls back (one transaction each), the
+  // store is closed and its lock removed, and the command exits 130.
+  const interrupt = listenForInterrupt();
   try {
-    for (const f of files) counts[await ingestRunRecord(store, read(f), context)] += 1;
+    const store = await openHistoryStore(place.target, { lockTimeoutMs: CLI_LOCK_TIMEOUT_MS, signal: interrupt.signal }).catch((error: unknown) => {
+      throw error instanceof FlakeguardError && (error.code === 'STORE_DAMAGED' || error.code === 'INTERRUPTED') ? error : historyUsage(`cannot open the history store ${describeTarget(place.target)}: ${describeThrown(error)}`);
+    });
+    try {
+      for (const f of files) {
+        // PGlite answers through microtasks only: without a turn of the event loop, a signal
+        // would not be delivered until the last record.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (interrupt.signal.aborted) break;
+        counts[await ingestRunRecord(store, read(f), context)] += 1;
+      }
+    } finally {
+      await store.close();
+    }
+    if (interrupt.signal.aborted) throw interruptedError(`history ingest (${counts.stored} of ${files.length} records stored, each whole)`);
   } finally {
-    await store.close();
+    interrupt.dispose();
   }
   const parts = [`${counts.stored} stored`, `${counts.duplicate} already there`];
   if (counts['merged-skipped'] > 0) parts.push(`${counts['merged-skipped']} merged (--merge-reports) skipped: their shards' records hold their tests`);

@@ -1,15 +1,10 @@
 /** Reads a `flakeguard gate --json` report back (for `gate --merge`), with errors that say what is wrong. */
-import { readFileSync } from 'node:fs';
+import { readInputFile, RECORD_FILE_LIMIT_BYTES } from './input-file.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { GATE_REPORT_VERSION, type GateReport } from '../../core/gate/gate-report.js';
 
 export function readGateReport(file: string): GateReport {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new FlakeguardError('INPUT_UNREADABLE', `cannot read gate report ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
-  }
+  const text = readInputFile(file, 'a gate report (flakeguard gate --json)', RECORD_FILE_LIMIT_BYTES).toString('utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

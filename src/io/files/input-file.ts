@@ -3,7 +3,7 @@
  * machine error into a usage error naming the path and the fix: a folder where a file is expected,
  * a file over its size limit, a path that cannot be read or written.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 
@@ -54,24 +54,49 @@ export function requireFilesNotFolders(flag: string, files: readonly string[]): 
   }
 }
 
+/** The size limit of a run record or gate report read back (2,000 tests make about 0.7 MB). */
+export const RECORD_FILE_LIMIT_BYTES = 256 * 1024 * 1024;
+
+function kindOf(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * The one way flakeguard reads a file it was given (issue 19, class 7): it must be a regular file
+ * of at most `limit` bytes. It is opened non-blocking and checked on the open descriptor, so a FIFO
+ * or a device (/dev/zero) is refused at once instead of hanging or filling memory.
+ */
+export function readInputFile(file: string, what: string, limit: number, shown: string = displayPath(file)): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if (isPathError(error)) throw new FlakeguardError('INPUT_UNREADABLE', `${shown} ${FS_REASONS[error.code ?? ''] ?? ''}`, { cause: error });
+    throw error;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw new FlakeguardError('INPUT_UNREADABLE', `${shown} ${FS_REASONS['EISDIR'] ?? ''}`);
+    if (!stat.isFile()) throw new FlakeguardError('INPUT_UNREADABLE', `${shown} is ${kindOf(stat)}, not a regular file; pass ${what} saved as a file`);
+    if (stat.size > limit) {
+      throw new FlakeguardError('INPUT_UNREADABLE', `${shown} is ${formatBytes(stat.size)}, above the ${formatBytes(limit)} limit for ${what}; it was not read. Keep it under the limit (split it, or remove what does not belong)`);
+    }
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Reads a text file a user wrote (flakeguard.yaml, an allowance file), refusing a folder and a file
  * above `limit` bytes before reading it (a 50 MB config is not parsed into gigabytes of memory).
  */
 export function readUserTextFile(file: string, what: 'a flakeguard.yaml' | 'an allowance file', limit: number = TEXT_FILE_LIMIT_BYTES): string {
-  let size: number;
-  try {
-    const stat = statSync(file);
-    if (stat.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR', path: file });
-    size = stat.size;
-    if (size > limit) {
-      throw new FlakeguardError('INPUT_UNREADABLE', `${displayPath(file)} is ${formatBytes(size)}, above the ${formatBytes(limit)} limit for ${what}; it was not read. Keep it under the limit (split it, or remove what does not belong)`);
-    }
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    if (isPathError(error)) throw new FlakeguardError('INPUT_UNREADABLE', describePathError(error, file), { cause: error });
-    throw error;
-  }
+  return readInputFile(file, what, limit).toString('utf8');
 }
 
 export function formatBytes(bytes: number): string {

@@ -2,12 +2,12 @@
  * Run records on disk: one JSON file per run (per shard) under the records folder, written
  * atomically; read back with the version checked and a clear error for a cut-off or invalid file.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { FlakeguardError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/record/run-record.js';
 import { parseRunRecord } from '../../core/record/run-record-parse.js';
 import { writeFileAtomic } from './atomic-write.js';
+import { readInputFile, RECORD_FILE_LIMIT_BYTES } from './input-file.js';
 
 export const RUN_RECORD_SUFFIX = '.json';
 
@@ -24,13 +24,7 @@ export function writeRunRecord(root: string, folder: string, record: RunRecord):
 }
 
 export function readRunRecord(file: string, displayName = file): RunRecord {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new FlakeguardError('INPUT_UNREADABLE', `${displayName}: cannot read the run record (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
-  }
-  return parseRunRecord(text, displayName);
+  return parseRunRecord(readInputFile(file, 'a run record', RECORD_FILE_LIMIT_BYTES, displayName).toString('utf8'), displayName);
 }
 
 /** Absolute paths of the records in the folder, oldest first (run ids sort by start time). */

@@ -9,6 +9,7 @@ import type { HistoryConfig } from '../../core/history/history-config.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { migrateHistoryStore } from './history-migrate.js';
+import { damagedStoreError } from './store-damage.js';
 import { redactUrl, type HistoryStore, type HistoryTarget, type OpenOptions } from './store-types.js';
 
 export type { HistoryStore, HistoryTarget, OpenOptions, Queryable } from './store-types.js';
@@ -62,6 +63,8 @@ export async function openHistoryStore(target: HistoryTarget, options: OpenOptio
     await migrateHistoryStore(store);
   } catch (error) {
     await store.close().catch(() => undefined);
+    // A newer schema is named by the migration; any other failure of a store on disk is damage.
+    if (target.kind === 'embedded' && !(error instanceof FlakeguardError)) throw damagedStoreError(target.folder, error);
     throw error;
   }
   return store;

@@ -2,26 +2,31 @@
  * The embedded history store: PGlite (PostgreSQL as WASM, installed from npm, no server, no native
  * build) in a folder under the records folder, held by one process at a time (store-lock.ts).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
 import { acquireFileLock } from './store-lock.js';
+import { damagedStoreError } from './store-damage.js';
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 
 export async function openEmbeddedStore(folder: string, options: OpenOptions = {}): Promise<HistoryStore> {
-  if (options.mustExist && !existsSync(path.join(folder, 'PG_VERSION'))) {
+  const started = existsSync(folder) && readdirSync(folder).length > 0;
+  if (started && !existsSync(path.join(folder, 'PG_VERSION'))) throw damagedStoreError(folder, 'its PG_VERSION file is missing');
+  if (options.mustExist && !started) {
     throw new FlakeguardError(
       'INPUT_UNREADABLE',
       `no history yet at ${folder}: run the tests with history: true in flakeguard.yaml, or load run records with flakeguard history ingest <records folder>`,
     );
   }
   mkdirSync(path.dirname(folder), { recursive: true });
-  const lock = await acquireFileLock(`${folder}.lock`, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, `history store ${folder}`);
+  const lock = await acquireFileLock(`${folder}.lock`, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, `history store ${folder}`, options.signal);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const db = await PGlite.create(folder);
+    const db = await PGlite.create(folder).catch((error: unknown) => {
+      throw damagedStoreError(folder, error);
+    });
     const wrap = (q: { query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }> }): Queryable => ({
       query: async <T>(sql: string, params: readonly unknown[] = []) => (await q.query<T>(sql, [...params])).rows,
     });

@@ -1,56 +1,42 @@
 /**
  * One process at a time in the embedded store: PGlite is a single-connection database, and two
- * processes opening the same folder would corrupt it. A lock file created with O_EXCL holds the
- * owner's pid and host; a lock left by a process that died on this host is taken over.
+ * processes opening the same folder would corrupt it. The lock (io/files/file-lock.ts) names its
+ * owner; one that protects nothing (empty, garbage, its owner ended on this host) is taken over
+ * with a notice. A lock from another host (a shared disk) is never judged stale: its process
+ * cannot be checked from here.
  */
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FlakeguardError } from '../../core/errors.js';
-import { isProcessAlive as isAlive } from '../process/process-group.js';
+import { FlakeguardError, interruptedError } from '../../core/errors.js';
+import { describeLockOwner } from '../../core/lock-owner.js';
+import { printLockNotice, releaseLock, tryLock } from '../files/file-lock.js';
 
 export interface FileLock {
   release(): void;
 }
 
-/** True when the lock file names a process on this host that no longer exists. */
-function isStale(file: string): boolean {
-  try {
-    const [pid, host] = readFileSync(file, 'utf8').split('\n');
-    return host === os.hostname() && Number(pid) > 0 && !isAlive(Number(pid));
-  } catch {
-    return false;
-  }
-}
-
-export async function acquireFileLock(file: string, timeoutMs: number, what: string): Promise<FileLock> {
+export async function acquireFileLock(file: string, timeoutMs: number, what: string, signal?: AbortSignal, onNotice: (line: string) => void = printLockNotice): Promise<FileLock> {
   const deadline = Date.now() + timeoutMs;
   let wait = 10;
   for (;;) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, `${process.pid}\n${os.hostname()}\n`);
-      closeSync(fd);
+    if (signal?.aborted) throw interruptedError(`waiting for ${what}`);
+    const got = tryLock(file, Number.POSITIVE_INFINITY, onNotice);
+    const token = got.token;
+    if (token !== null) {
       let held = true;
       const release = (): void => {
         if (!held) return;
         held = false;
         process.off('exit', release);
-        rmSync(file, { force: true });
+        releaseLock(file, token);
       };
       process.on('exit', release);
       return { release };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    if (isStale(file)) {
-      rmSync(file, { force: true });
-      continue;
     }
     if (Date.now() >= deadline) {
+      const owner = got.state?.kind === 'held' ? ` by ${describeLockOwner(got.state.owner)}` : '';
       throw new FlakeguardError(
         'INPUT_UNREADABLE',
-        `${what} is in use by another process (lock ${file}) after ${Math.round(timeoutMs / 1000)}s; wait for it to finish, or remove the lock file if no flakeguard is running`,
+        `${what} is in use by another process${owner} (lock ${file}) after ${Math.round(timeoutMs / 1000)}s; wait for it to finish, or remove the lock file if no flakeguard is running`,
       );
     }
     await sleep(wait);

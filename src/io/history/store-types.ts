@@ -26,4 +26,6 @@ export interface OpenOptions {
   readonly lockTimeoutMs?: number;
   /** Refuse to create an embedded store that does not exist yet (queries). */
   readonly mustExist?: boolean;
+  /** Stops waiting for the lock (Ctrl-C): the open throws interruptedError. */
+  readonly signal?: AbortSignal;
 }

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatLockOwner, parseLockOwner } from '../../../src/core/lock-owner.js';
 import { withFileLock } from '../../../src/io/files/allowance-lock.js';
 import { updateAllowanceFile } from '../../../src/io/files/allowance-store.js';
 
@@ -56,4 +57,27 @@ describe('allowance file lock', () => {
     updateAllowanceFile(root, 'a.yaml', (text) => `${text}# three\n`);
     expect(readFileSync(path.join(root, 'a.yaml'), 'utf8')).toBe('# one\r\n# two\r\n# three\r\n');
   });
+
+  it('takes over an empty or garbage lock, and a dead owner\'s, with one notice each', () => {
+    const file = path.join(root, 'a.yaml');
+    const notices: string[] = [];
+    for (const content of ['', 'garbage\u0000\n', formatLockOwner({ pid: deadPid(), host: hostname(), takenAt: new Date().toISOString(), token: 'feedfacefeedface' })]) {
+      writeFileSync(`${file}.lock`, content);
+      expect(withFileLock(file, () => 'ran', (line) => notices.push(line))).toBe('ran');
+      expect(existsSync(`${file}.lock`)).toBe(false);
+    }
+    expect(notices).toEqual([
+      `took over the stale lock ${file}.lock: it is empty`,
+      `took over the stale lock ${file}.lock: it does not name an owner (pid, host, time)`,
+      expect.stringMatching(/: its owner, process \d+ on this host, has ended$/),
+    ]);
+  });
+
+  it('writes its owner (pid, host, time) into the lock while it holds it', () => {
+    const file = path.join(root, 'a.yaml');
+    const owner = withFileLock(file, () => parseLockOwner(readFileSync(`${file}.lock`, 'utf8')));
+    expect(owner).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(Date.parse(owner?.takenAt ?? '')).toBeGreaterThan(0);
+  });
 });
+

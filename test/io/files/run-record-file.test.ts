@@ -70,6 +70,6 @@ describe('run-record files', () => {
   });
 
   it('reports a missing file with its code', () => {
-    expect(errorOf(() => readRunRecord(path.join(root, 'nope.json'), 'nope.json'))).toBe('nope.json: cannot read the run record (ENOENT)');
+    expect(errorOf(() => readRunRecord(path.join(root, 'nope.json'), 'nope.json'))).toBe('nope.json does not exist; check the path');
   });
 });

@@ -1,0 +1,25 @@
+/**
+ * A damaged embedded store (issue 19, class 7) is one line that names the store and the fix, never
+ * PGlite's own "Aborted(). Build with -sASSERTIONS", an "[object Object]" or "no history yet": the
+ * store is a cache of the run records, so `flakeguard history ingest` rebuilds it from them.
+ */
+import path from 'node:path';
+import { FlakeguardError } from '../../core/errors.js';
+import { clipText } from '../../core/excerpt.js';
+
+/** The first line of whatever was thrown: an Error's message, an object's `message`, else its kind. */
+export function describeThrown(thrown: unknown): string {
+  const message = thrown instanceof Error ? thrown.message : typeof thrown === 'object' && thrown !== null && typeof (thrown as { message?: unknown }).message === 'string' ? (thrown as { message: string }).message : typeof thrown === 'string' ? thrown : '';
+  const first = message.split('\n')[0]?.trim() ?? '';
+  return first === '' ? `a ${thrown === null ? 'null' : typeof thrown} with no message` : clipText(first, 120);
+}
+
+export function damagedStoreError(folder: string, reason: unknown): FlakeguardError {
+  const why = typeof reason === 'string' ? reason : describeThrown(reason);
+  const records = path.dirname(folder);
+  return new FlakeguardError(
+    'STORE_DAMAGED',
+    `the history store ${folder} is damaged (${why}); move it aside and rebuild it from the run records: flakeguard history ingest ${records}`,
+    { cause: reason },
+  );
+}
