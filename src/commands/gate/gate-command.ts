@@ -25,6 +25,7 @@ import { prepareLimits } from './gate-limits.js';
 import { buildProposals } from './gate-proposals.js';
 import { runGate } from './gate-run.js';
 import { selectGateTests } from './gate-select.js';
+import { describeProjectPlace, unseenTestsError } from './gate-place.js';
 import { withTestHistory } from './gate-history.js';
 import { detectScreen } from '../../io/terminal.js';
 import { checkSettings } from '../../io/settings-check.js';
@@ -70,6 +71,8 @@ async function runSelectedGate(
   const runCount = selection.selected.reduce((n, s) => n + (selection.projectsOf.get(s.test.file)?.length ?? 1), 0);
   const progress = createGateProgress(detectScreen(process.stderr), runCount, parsed.workers);
   const step = (text: string): void => progress.step(text);
+  step(describeProjectPlace(root, whole.configFile));
+  if (whole.selected.length === 0 && whole.unseen.length > 0) throw unseenTestsError(root, whole.unseen);
   const affected = selection.selected.filter((s) => s.kind === 'affected').length;
   const changedCount = selection.selected.length - affected;
   step(

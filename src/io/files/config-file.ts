@@ -31,7 +31,23 @@ export function findConfigFile(startDir: string): string | null {
   }
 }
 
+/**
+ * The folder a command starts from (--root, else the working folder) must exist and be a folder:
+ * checked here, where every command loads its config, so none of them answers for a folder that
+ * is not there ("not inside a git repository", "nothing to run").
+ */
+export function requireRootFolder(startDir: string): void {
+  let stat;
+  try {
+    stat = statSync(startDir);
+  } catch {
+    throw new FlakeguardError('USAGE', `the project root ${startDir} does not exist; pass an existing folder to --root`);
+  }
+  if (!stat.isDirectory()) throw new FlakeguardError('USAGE', `the project root ${startDir} is a file, not a folder; pass the project's folder to --root`);
+}
+
 export function loadConfig(startDir: string): LoadedConfig {
+  requireRootFolder(startDir);
   const file = findConfigFile(startDir);
   if (file === null) return { config: DEFAULT_CONFIG, file: null, root: path.resolve(startDir) };
   const display = path.relative(process.cwd(), file).split(path.sep).join('/') || CONFIG_FILE;

@@ -2,6 +2,7 @@
  * Git for the gate: the base revision (merge base of the default branch, or --base, with HEAD), the
  * files that differ between it and the working tree, and a file's content at the base.
  */
+import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import { runGit as git, runGitBuffer } from './run-git.js';
 
@@ -12,13 +13,32 @@ export interface BaseRevision {
   readonly sha: string;
 }
 
-/** `origin/HEAD` -> e.g. origin/main; else origin/main, origin/master, main, master, whichever exists. */
+/**
+ * The remote's default branch, never the branch checked out: `origin/HEAD` (e.g. origin/main),
+ * unless it names HEAD's own branch (a clone made with `--branch X` points origin/HEAD at X), then
+ * the remote's HEAD as the remote says (`git ls-remote --symref`, no prompt), else origin/main,
+ * origin/master, main, master, whichever exists and is not HEAD's own branch (HEAD's own only
+ * when nothing else exists: the gate on the default branch itself).
+ */
 export async function findDefaultBranch(root: string): Promise<string | null> {
+  const own = (await git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).out;
+  const isOwn = (ref: string): boolean => own !== '' && (ref === own || ref === `origin/${own}`);
+  const exists = async (ref: string): Promise<boolean> => (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).ok;
   const head = await git(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);
-  if (head.ok && head.out.startsWith('refs/remotes/')) return head.out.slice('refs/remotes/'.length);
-  for (const candidate of ['origin/main', 'origin/master', 'main', 'master']) {
-    if ((await git(root, ['rev-parse', '--verify', '--quiet', `${candidate}^{commit}`])).ok) return candidate;
+  const originHead = head.ok && head.out.startsWith('refs/remotes/') ? head.out.slice('refs/remotes/'.length) : null;
+  if (originHead !== null && !isOwn(originHead)) return originHead;
+  if (originHead !== null) {
+    const remote = await git(root, ['ls-remote', '--symref', 'origin', 'HEAD'], { noPrompt: true });
+    const branch = /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(remote.out)?.[1];
+    // The remote's word settles it, even when HEAD is on the default branch itself.
+    if (branch !== undefined && (await exists(`origin/${branch}`))) return `origin/${branch}`;
   }
+  const candidates = ['origin/main', 'origin/master', 'main', 'master'];
+  for (const candidate of candidates) {
+    if (!isOwn(candidate) && (await exists(candidate))) return candidate;
+  }
+  // On the default branch with no remote to ask: the branch itself (nothing is new against it).
+  for (const candidate of [...(originHead === null ? [] : [originHead]), ...candidates]) if (await exists(candidate)) return candidate;
   return null;
 }
 
@@ -34,7 +54,7 @@ export async function resolveBaseRevision(root: string, ref: string | undefined)
   if (!inside.ok) throw new FlakeguardError('GIT', `${root} is not inside a git repository; the gate compares the working tree with a base commit`);
   const base = ref ?? (await findDefaultBranch(root));
   if (base === null) {
-    throw new FlakeguardError('GIT', 'found no default branch (no origin/HEAD, origin/main, origin/master, main or master); name one: flakeguard gate --base <ref>');
+    throw new FlakeguardError('GIT', 'found no default branch other than the one checked out (no origin/HEAD, origin/main, origin/master, main or master); name one: flakeguard gate --base <ref>');
   }
   const exists = await git(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
   if (!exists.ok) {
@@ -57,6 +77,22 @@ export async function listChangedFiles(root: string, sha: string): Promise<strin
   if (!diff.ok) throw new FlakeguardError('GIT', `git diff ${sha} failed: ${diff.err.trim()}`);
   const names = `${diff.out}\0${untracked.ok ? untracked.out : ''}`.split('\0').filter((n) => n !== '');
   return [...new Set(names)].sort();
+}
+
+/**
+ * Files changed since `sha` anywhere in the repository but outside `root`, as paths relative to
+ * root with `/` (`../web/a.test.ts`): what a gate started in a subfolder would otherwise not see.
+ */
+export async function listChangedFilesOutside(root: string, sha: string): Promise<string[]> {
+  const top = await git(root, ['rev-parse', '--show-toplevel']);
+  if (!top.ok) return [];
+  const [diff, untracked] = await Promise.all([
+    git(top.out, ['diff', '--name-only', '--no-renames', '-z', sha]),
+    git(top.out, ['ls-files', '--others', '--exclude-standard', '-z']),
+  ]);
+  const names = `${diff.ok ? diff.out : ''}\0${untracked.ok ? untracked.out : ''}`.split('\0').filter((n) => n !== '');
+  const outside = names.map((n) => path.relative(root, path.join(top.out, n)).split(path.sep).join('/')).filter((n) => n.startsWith('../'));
+  return [...new Set(outside)].sort();
 }
 
 /**

@@ -20,10 +20,14 @@ interface GitOptions {
   readonly input?: string;
   /** Keep a trailing newline of stdout (file contents); trimmed by default. */
   readonly keepFinalNewline?: boolean;
+  /** Never ask for credentials (a command that may reach the remote). */
+  readonly noPrompt?: boolean;
 }
 
-function spawnGit(cwd: string, args: readonly string[], input: string | undefined, done: (error: Error | null, out: Buffer, err: string) => void): void {
-  const child = execFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 1024 * 1024 * 1024, encoding: 'buffer', windowsHide: true }, (error, stdout, stderr) =>
+const NO_PROMPT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' };
+
+function spawnGit(cwd: string, args: readonly string[], input: string | undefined, done: (error: Error | null, out: Buffer, err: string) => void, noPrompt = false): void {
+  const child = execFile('git', args, { cwd, ...(noPrompt ? { env: { ...process.env, ...NO_PROMPT_ENV } } : {}), timeout: GIT_TIMEOUT_MS, maxBuffer: 1024 * 1024 * 1024, encoding: 'buffer', windowsHide: true }, (error, stdout, stderr) =>
     done(error, stdout, stderr.toString('utf8')),
   );
   child.on('error', () => undefined);
@@ -36,7 +40,7 @@ export function runGit(cwd: string, args: readonly string[], options: GitOptions
     spawnGit(cwd, args, options.input, (error, out, err) => {
       const text = out.toString('utf8');
       resolve({ ok: error === null, out: options.keepFinalNewline ? text : text.replace(/\r?\n$/, ''), err });
-    });
+    }, options.noPrompt);
   });
 }
 

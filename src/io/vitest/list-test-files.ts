@@ -30,6 +30,8 @@ export interface TestFileList {
   readonly files: readonly VitestTestFile[];
   /** Test files importing a changed module (`affectedBy`), with the modules (relative) they import. */
   readonly affected: readonly (VitestTestFile & { readonly via: readonly string[] })[];
+  /** The config file Vitest loaded (absolute), or null when it runs on its defaults. */
+  readonly configFile: string | null;
 }
 
 export interface ListOptions {
@@ -71,6 +73,7 @@ export async function listTestFiles(options: ListOptions): Promise<TestFileList>
       projects: listed.projects,
       files: listed.files.map((f) => ({ file: rel(f.file), project: f.project })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.project < b.project ? -1 : 1)),
       affected: listed.affected.map((a) => ({ file: rel(a.file), project: a.project, via: a.via.map(rel) })),
+      configFile: listed.configFile ?? null,
     };
   } finally {
     child.stop();

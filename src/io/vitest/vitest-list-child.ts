@@ -28,6 +28,8 @@ export interface ListResult {
   /** Absolute test file paths with their project name ('' when unnamed). */
   readonly files: readonly { readonly file: string; readonly project: string }[];
   readonly affected: readonly { readonly file: string; readonly project: string; readonly via: readonly string[] }[];
+  /** The config file Vitest loaded (absolute), or null when it runs on its defaults. */
+  readonly configFile: string | null;
 }
 
 async function main(jobFile: string): Promise<void> {
@@ -59,7 +61,8 @@ async function main(jobFile: string): Promise<void> {
         }
       }
     }
-    const result: ListResult = { vitestVersion: version, projects: vitest.projects.map((p) => p.name), files, affected: [...via.values()] };
+    const configFile = (vitest as unknown as { vite?: { config?: { configFile?: string } } }).vite?.config?.configFile ?? null;
+    const result: ListResult = { vitestVersion: version, projects: vitest.projects.map((p) => p.name), files, affected: [...via.values()], configFile };
     writeFileSync(job.resultFile, JSON.stringify(result));
   } finally {
     await vitest.close();

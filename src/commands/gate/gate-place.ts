@@ -1,0 +1,40 @@
+/**
+ * Which project the gate answers for (issue 19, class 6): it says which root and Vitest config it
+ * uses, and it never answers "nothing to run" while the branch changes test files that root does
+ * not see (a gate started in a subfolder of a monorepo): it names them and where to run from.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { FlakeguardError } from '../../core/errors.js';
+import { displayPath } from '../../io/files/input-file.js';
+
+const PROJECT_MARKERS = ['vitest.config', 'vite.config', 'vitest.workspace'];
+const CONFIG_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
+
+/** `project root web (Vitest config web/vitest.config.ts)`. */
+export function describeProjectPlace(root: string, configFile: string | null): string {
+  return `project root ${displayPath(root)}, Vitest config ${configFile === null ? "none (Vitest's defaults)" : displayPath(configFile)}`;
+}
+
+/** The nearest folder above `file` (relative to root) that holds a Vitest or Vite config, else package.json. */
+function projectFolderOf(root: string, file: string): string | null {
+  let dir = path.dirname(path.resolve(root, file));
+  let withPackage: string | null = null;
+  for (;;) {
+    if (PROJECT_MARKERS.some((m) => CONFIG_EXTENSIONS.some((e) => existsSync(path.join(dir, `${m}${e}`))))) return dir;
+    if (withPackage === null && existsSync(path.join(dir, 'package.json'))) withPackage = dir;
+    const parent = path.dirname(dir);
+    if (parent === dir || existsSync(path.join(dir, '.git'))) return withPackage;
+    dir = parent;
+  }
+}
+
+export function unseenTestsError(root: string, unseen: readonly string[]): FlakeguardError {
+  const shown = unseen.slice(0, 3).join(', ') + (unseen.length > 3 ? ` and ${unseen.length - 3} more` : '');
+  const folder = projectFolderOf(root, unseen[0] ?? '');
+  const where = folder === null ? 'the folder that holds their Vitest config' : displayPath(folder);
+  return new FlakeguardError(
+    'USAGE',
+    `the project root ${displayPath(root)} does not see ${unseen.length} test file${unseen.length === 1 ? '' : 's'} this branch changes (${shown}); run the gate for them: flakeguard gate --root ${where}`,
+  );
+}
