@@ -45,16 +45,19 @@ export interface FailureInput {
   readonly line: number | null;
   /** A failure of a test, suite or file, or an unhandled error. */
   readonly source: Extract<FindingSource, 'failure' | 'unhandled'>;
+  /** The tool that wrote the input when it is not Vitest: no Vitest command reproduces it. */
+  readonly foreign: string | null;
 }
 
 function reproduceWith(input: FailureInput): string {
+  if (input.foreign !== null) return `the tool that wrote it (the file is from ${JSON.stringify(input.foreign)}, not Vitest: no Vitest re-run command can be given)`;
   // A test without a known line is reproduced with its whole file (a name pattern would need escaping and can match others).
   const line = input.test === null || input.test === '' ? null : input.line;
   return `${reproduceCommand(input.file, line)}${input.test !== null && input.test !== '' && line === null && input.file !== null ? ` (its whole file: no line is known for the test)` : ''}`;
 }
 
 function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
-  if (input.file === null) return {};
+  if (input.file === null || input.foreign !== null) return {};
   return { rerunTarget: { file: input.file, name: input.test, line: input.line, wholeFile: input.wholeFile || input.test === null, check: input.check } };
 }
 
@@ -109,7 +112,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
     cause: `escape (inferred: not re-run): ${input.what === 'the test' ? '' : `${input.what}: `}${why2}`,
     evidence: rerun ? [...evidence, rerunLine(rerun)] : evidence,
     measured: false,
-    action: `confirm with flakeguard triage --rerun 5 (escape if every re-run fails, flake otherwise); reproduce with ${reproduceWith(input)}${sig ? `; ${sig.action}` : ''}`,
+    action: `${input.foreign === null ? 'confirm with flakeguard triage --rerun 5 (escape if every re-run fails, flake otherwise); reproduce' : 're-run it'} with ${reproduceWith(input)}${sig ? `; ${sig.action}` : ''}`,
     rule: sig?.id ?? 'failed-not-rerun',
     ...targetOf(input),
   } as const;

@@ -89,6 +89,7 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
   const unhandled: ObservedUnhandled[] = [];
   let current: OpenCase | null = null;
   let lastIndex = 0;
+  let producer: string | null = null;
   const close = (c: OpenCase): void => {
     if (c.attrs['classname'] === VITEST_UNHANDLED_CLASSNAME) {
       unhandled.push(unhandledOf(c, input, mapFile));
@@ -125,6 +126,7 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
     if (tag === undefined) continue;
     const closing = m[2] === '/';
     const selfClosing = m[5] === '/';
+    if (tag === 'testsuites' && !closing) producer = attributes(m[4] ?? '')['name'] ?? null;
     if (tag === 'testcase') {
       if (closing) {
         if (current) close(current);
@@ -159,6 +161,8 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
       current.state = 'skipped';
     }
   }
-  // A testcase open at a cut-off is not complete: it is left out.
-  return { tests: out, unhandled };
+  // A testcase open at a cut-off is not complete: it is left out. Vitest names its <testsuites>
+  // "vitest tests"; another name (jest-junit's "jest tests") is another tool's file.
+  const foreign = producer !== null && producer.trim() !== '' && !/vitest/i.test(producer) ? producer.trim() : null;
+  return { tests: foreign === null ? out : out.map((t) => ({ ...t, foreign })), unhandled };
 }

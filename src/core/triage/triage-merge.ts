@@ -21,6 +21,8 @@ export interface MergedTest {
   readonly sources: readonly ObservationSource[];
   /** The failed attempts any input named (Vitest 5's FAIL line labels); empty when none did. */
   readonly failedAttempts: readonly AttemptRef[];
+  /** The tool that wrote every input that saw this test, when it is not Vitest (no Vitest re-run then). */
+  readonly foreign: string | null;
 }
 
 const PRIORITY: Record<ObservationSource, number> = { record: 0, report: 1, junit: 2, log: 3 };
@@ -68,6 +70,7 @@ export function mergeObservations(observations: readonly ObservedTest[]): Merged
       origins: group.map((o) => o.origin),
       sources: [...new Set(group.map((o) => o.source))],
       failedAttempts: group.flatMap((o) => o.failedAttempts ?? []),
+      foreign: group.every((o) => o.foreign !== undefined) ? (first.foreign ?? null) : null,
     });
   }
   return merged;

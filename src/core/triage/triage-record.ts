@@ -32,6 +32,7 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     limitMs: t.limitMs,
     source: 'record',
     origin: `${input}: test "${t.name}" ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
+    ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
   }));
   const files: ObservedFile[] = [];
   for (const f of record.files) {
@@ -68,7 +69,8 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     limitMs: v.limitMs,
     origin: `${input}: budget violation: ${v.kind} ${v.file}${v.name ? ` > ${v.name}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
   }));
-  const exitCode = record.exitCode ?? record.vitestExitCode ?? (record.exitReason === 'failed' ? 1 : record.exitReason === 'passed' ? 0 : null);
+  // A run whose only failures were quarantined exited 0 by the reporter's word (docs/quarantine.md).
+  const exitCode = record.verdict?.excusedByQuarantine === true ? 0 : record.exitCode ?? record.vitestExitCode ?? (record.exitReason === 'failed' ? 1 : record.exitReason === 'passed' ? 0 : null);
   return { tests, files, unhandled, excesses, exitCode };
 }
 

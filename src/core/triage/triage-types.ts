@@ -33,6 +33,10 @@ export interface ObservedTest {
   readonly origin: string;
   /** The attempts that failed, when the input names them (Vitest 5's FAIL line labels). */
   readonly failedAttempts?: readonly AttemptRef[];
+  /** Under a quarantine that applied in the run (the record says so): its failure fails nothing. */
+  readonly quarantined?: true;
+  /** The tool that wrote the input when it is not Vitest (a jest-junit file: "jest tests"). */
+  readonly foreign?: string;
 }
 
 export interface ObservedFile {

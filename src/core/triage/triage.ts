@@ -14,6 +14,7 @@ import { foldSuiteShadows, mergeObservations, type MergedTest } from './triage-m
 import { canonicalInputs } from './triage-canonical.js';
 import { applyHistory } from './triage-history.js';
 import type { Draft } from './triage-rule.js';
+import { testKey } from '../test-id.js';
 import { addLogSignatures, hitsBySignature, joinMissingReports, supersedeDecided, type SignatureHits } from './triage-run-level.js';
 import type { LogSignature } from './triage-signatures.js';
 import { TRIAGE_VERSION, type Finding, type TriageInputs, type TriageReport } from './triage-types.js';
@@ -44,6 +45,16 @@ const PASSES: readonly Pass[] = [
   (d, ctx) => applyUnfinishedFiles(d, ctx.pendingFiles, (file) => ctx.merged.filter((t) => t.state === 'pending' && t.file === file).flatMap((t) => t.origins)),
 ];
 
+/**
+ * Quarantine exactly as the reporter applies it: a test under a quarantine that applied in the run
+ * fails nothing, so its failure is no finding (its budget excess still is, as in the reporter).
+ */
+function excuseQuarantined(drafts: readonly Draft[], inputs: TriageInputs): readonly Draft[] {
+  const excused = new Set(inputs.tests.filter((t) => t.quarantined === true && t.file !== null).map((t) => testKey(t.file as string, t.name)));
+  if (excused.size === 0) return drafts;
+  return drafts.filter((d) => d.finding.class === 'budget' || d.finding.file === null || d.finding.test === null || !excused.has(testKey(d.finding.file, d.finding.test)));
+}
+
 /** Only a retry flake (the run passed after a retry) leaves a run green. */
 const needsAction = (d: Draft): boolean => d.kind !== 'retry-pass';
 
@@ -56,7 +67,7 @@ export function computeTriage(given: TriageInputs, signatures: readonly LogSigna
   const merged = foldSuiteShadows(mergeObservations(inputs.tests));
   const pendingFiles = [...new Set(merged.filter((t) => t.state === 'pending' && t.file !== null).map((t) => t.file as string))].sort();
   const ctx: TriageContext = { inputs, signatures, merged, pendingFiles, hits: hitsBySignature(inputs) };
-  let drafts = PASSES.reduce<readonly Draft[]>((d, pass) => pass(d, ctx), []);
+  let drafts = excuseQuarantined(PASSES.reduce<readonly Draft[]>((d, pass) => pass(d, ctx), []), inputs);
   const red = (inputs.exitCode !== null && inputs.exitCode !== 0) || drafts.some(needsAction);
   if (red && !drafts.some(needsAction)) drafts = [...drafts, silenceDraft(inputs, signatures, merged.filter((t) => t.state === 'failed').length)];
   const findings = drafts.map((d) => d.finding).sort(compareFindings);
