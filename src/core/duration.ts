@@ -12,6 +12,8 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
 
 export const DURATION_FORMS = 'write 250ms, 5s, 1.5s or 2m';
+/** The longest duration accepted anywhere (a budget, a time budget): one day. */
+export const MAX_DURATION_MS = 86_400_000;
 
 export function parseDuration(text: unknown): DurationParse {
   if (typeof text !== 'string') {
@@ -27,6 +29,7 @@ export function parseDuration(text: unknown): DurationParse {
   if (!Number.isFinite(ms) || ms <= 0) {
     return { ok: false, message: `${excerpt(text)} must be greater than zero; ${DURATION_FORMS}` };
   }
+  if (ms > MAX_DURATION_MS) return { ok: false, message: `${excerpt(text)} is more than 24h; ${DURATION_FORMS} (at most 24h)` };
   return { ok: true, ms: Math.round(ms * 1000) / 1000 };
 }
 

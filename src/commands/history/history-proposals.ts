@@ -26,7 +26,7 @@ export function parsePolicy(above: string | undefined, after: string | undefined
   }
   let releaseAfter = defaults.releaseAfter;
   if (after !== undefined) {
-    if (!/^\d+$/.test(after) || Number(after) < 1) throw historyUsage(`--release-after "${after}" must be a whole number of runs, at least 1`);
+    if (!/^\d{1,5}$/.test(after) || Number(after) < 1 || Number(after) > 10_000) throw historyUsage(`--release-after "${after}" must be a whole number of runs from 1 to 10000`);
     releaseAfter = Number(after);
   }
   return { quarantineAbove, releaseAfter };

@@ -70,7 +70,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const top = flags.top ?? '10';
   const age = parseAge(since, systemClock.now());
   if (!age.ok) throw historyUsage(`--since ${age.message}`);
-  if (!/^\d+$/.test(top) || Number(top) < 1) throw historyUsage(`--top "${top}" must be a whole number of at least 1`);
+  if (!/^\d{1,5}$/.test(top) || Number(top) < 1 || Number(top) > 10_000) throw historyUsage(`--top "${top}" must be a whole number from 1 to 10000`);
   const policy = parsePolicy(flags['quarantine-above'], flags['release-after'], DEFAULT_QUARANTINE_POLICY);
   const place = resolveHistoryPlace(flags);
   const config = loadConfig(place.root).config;

@@ -40,9 +40,10 @@ function durationFlag(name: string, value: string | undefined): number | null {
   return parsed.ms;
 }
 
-function intFlag(name: string, value: string | undefined, min: number): number | null {
+function intFlag(name: string, value: string | undefined, min: number, max: number): number | null {
   if (value === undefined) return null;
   if (!/^\d+$/.test(value) || Number(value) < min) throw usage(`--${name} "${value}" must be a whole number of at least ${min}`);
+  if (Number(value) > max) throw usage(`--${name} "${value}" must be a whole number from ${min} to ${max}`);
   return Number(value);
 }
 
@@ -52,8 +53,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   const flags = parsed.values;
   if (flags.json && flags.markdown !== undefined) throw usage('--json and --markdown are exclusive');
   // Flag values first: a bad --rerun or --exit-code is named even when the inputs are missing too.
-  const rerunCount = intFlag('rerun', flags.rerun, 1) ?? 0;
-  const exitCode = intFlag('exit-code', flags['exit-code'], 0);
+  const rerunCount = intFlag('rerun', flags.rerun, 1, 100) ?? 0;
+  const exitCode = intFlag('exit-code', flags['exit-code'], 0, 255);
   const start = path.resolve(flags.root ?? process.cwd());
   const loaded = loadConfig(start);
   const root = flags.root !== undefined ? start : loaded.root;

@@ -16,8 +16,8 @@ export function parseGateShard(text: string): GateShard {
   const match = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (!match || count < 1 || index < 1 || index > count) {
-    throw new FlakeguardError('USAGE', `--shard "${text}" is not a shard; write <index>/<count> with 1 <= index <= count, e.g. --shard 2/3`);
+  if (!match || count < 1 || index < 1 || index > count || count > 1000) {
+    throw new FlakeguardError('USAGE', `--shard "${text}" is not a shard; write <index>/<count> with 1 <= index <= count <= 1000, e.g. --shard 2/3`);
   }
   return { index, count };
 }
