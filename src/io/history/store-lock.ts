@@ -17,6 +17,7 @@ export interface FileLock {
 export async function acquireFileLock(file: string, timeoutMs: number, what: string, signal?: AbortSignal, onNotice: (line: string) => void = printLockNotice): Promise<FileLock> {
   const deadline = Date.now() + timeoutMs;
   let wait = 10;
+  let told = false;
   for (;;) {
     if (signal?.aborted) throw interruptedError(`waiting for ${what}`);
     const got = tryLock(file, Number.POSITIVE_INFINITY, onNotice);
@@ -31,6 +32,10 @@ export async function acquireFileLock(file: string, timeoutMs: number, what: str
       };
       process.on('exit', release);
       return { release };
+    }
+    if (!told && got.state?.kind === 'held') {
+      told = true;
+      onNotice(`waiting for ${what}: in use by ${describeLockOwner(got.state.owner)} (lock ${file}); Ctrl-C stops`);
     }
     if (Date.now() >= deadline) {
       const owner = got.state?.kind === 'held' ? ` by ${describeLockOwner(got.state.owner)}` : '';
