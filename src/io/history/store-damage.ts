@@ -15,7 +15,10 @@ export function describeThrown(thrown: unknown): string {
 }
 
 export function damagedStoreError(folder: string, reason: unknown): FlakeguardError {
-  const why = typeof reason === 'string' ? reason : describeThrown(reason);
+  const raw = typeof reason === 'string' ? reason : describeThrown(reason);
+  // PGlite's own words for a store it cannot start on ("Aborted(). Build with -sASSERTIONS for more
+  // info.") say nothing a user can act on.
+  const why = /Aborted\(|-sASSERTIONS|\[object Object\]|failed to initialize/.test(raw) ? 'the database engine could not start on its files' : raw;
   const records = path.dirname(folder);
   return new FlakeguardError(
     'STORE_DAMAGED',

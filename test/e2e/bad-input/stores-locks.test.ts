@@ -1,0 +1,210 @@
+/**
+ * Bad input catalogue, class 7 (issue 19): stores and locks. Locks hold their owner's pid, host and
+ * time, and anything else is stale and taken over with a notice; a damaged embedded store is one
+ * line naming it and the fix; inputs must be regular files under a size limit (FIFOs made here, in
+ * temp folders; /dev/zero only read); history ingest stops on SIGINT/SIGTERM with 130 and leaves
+ * nothing behind. Needs `npm run build`.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatLockOwner } from '../../../src/core/lock-owner.js';
+import { CLI_BUILT, createFixture, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
+import { expectBadInput, messageLine } from './catalogue.js';
+
+let fx: Fixture;
+let store: string;
+let good: string;
+const RUNS = '.flakeguard/runs';
+
+function deadPid(): number {
+  return Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).toString());
+}
+
+/** The one notice line about taking over `lock`. */
+function noticeLine(stderr: string, lock: string): string {
+  const lines = stderr.split('\n').filter((l) => l.startsWith(`flakeguard: notice: took over the stale lock ${lock}: `));
+  expect(lines, stderr).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
+function restoreStore(): void {
+  rmSync(store, { recursive: true, force: true });
+  cpSync(good, store, { recursive: true });
+}
+
+/** Files in the records folder other than run records and the store: what a command left behind. */
+function leftovers(): string[] {
+  return readdirSync(path.join(fx.root, RUNS)).filter((n) => !n.endsWith('.json') && n !== 'history');
+}
+
+beforeAll(async () => {
+  fx = await createFixture({
+    git: true,
+    files: {
+      'vitest.config.ts': vitestConfigWithReporter(),
+      'flakeguard.yaml': 'history: true\n',
+      'test/a.test.ts': "import { it } from 'vitest';\nit('adds', () => {});\n",
+    },
+  });
+  const first = await fx.vitest();
+  expect(first.exitCode, first.output).toBe(0);
+  store = path.join(fx.root, RUNS, 'history');
+  good = path.join(fx.root, 'good-store');
+  cpSync(store, good, { recursive: true });
+  // Many records for ingest to work through (copies of the real one under new run ids).
+  const record = readdirSync(path.join(fx.root, RUNS)).find((n) => n.endsWith('.json')) ?? '';
+  const text = readFileSync(path.join(fx.root, RUNS, record), 'utf8');
+  mkdirSync(path.join(fx.root, 'artifacts'));
+  for (let i = 0; i < 200; i++) writeFileSync(path.join(fx.root, 'artifacts', `r${i}.json`), text.replace(/"runId":"[^"]+"/, `"runId":"copy-${i}"`));
+}, 120_000);
+afterAll(() => fx.remove());
+
+describe('a lock that names no live owner is stale: taken over with one notice, for both locks', () => {
+  const owner = (pid: number) => formatLockOwner({ pid, host: hostname(), takenAt: new Date().toISOString(), token: 'feedfacefeedface' });
+  it.each([
+    ['empty', () => '', 'it is empty'],
+    ['garbage', () => 'garbage\u0000\u0001\n', 'it does not name an owner (pid, host, time)'],
+    ['an older format (pid and host only)', () => `${deadPid()}\n${hostname()}\n`, 'it does not name an owner'],
+    ['a dead pid on this host', () => owner(deadPid()), 'has ended'],
+  ])('history.lock %s: flakeguard history reads the store', async (_, content, reason) => {
+    writeFileSync(path.join(fx.root, RUNS, 'history.lock'), content());
+    const run = await fx.flakeguard(['history']);
+    expect(run.exitCode, run.output).toBe(0);
+    expect(noticeLine(run.stderr, path.join(fx.root, RUNS, 'history.lock'))).toContain(reason);
+    expect(run.stdout).toContain('flakeguard history since');
+    expect(existsSync(path.join(fx.root, RUNS, 'history.lock'))).toBe(false);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it.each([
+    ['empty', () => '', 'it is empty'],
+    ['garbage', () => 'x', 'it does not name an owner'],
+    ['a dead pid on this host', () => owner(deadPid()), 'has ended'],
+  ])('an allowance file lock %s: quarantine add writes the entry', async (_, content, reason) => {
+    mkdirSync(path.join(fx.root, 'allowances/test'), { recursive: true });
+    const lock = path.join(fx.root, 'allowances/test/a.test.ts.yaml.lock');
+    writeFileSync(lock, content());
+    const run = await fx.flakeguard(['quarantine', 'add', '--file', 'test/a.test.ts', '--test', 'adds', '--reason', 'TRK-1']);
+    expect(run.exitCode, run.output).toBe(0);
+    expect(noticeLine(run.stderr, lock)).toContain(reason);
+    expect(existsSync(lock)).toBe(false);
+    expect(readdirSync(path.join(fx.root, 'allowances/test'))).toEqual(['a.test.ts.yaml']);
+    rmSync(path.join(fx.root, 'allowances'), { recursive: true });
+  });
+});
+
+describe('a damaged embedded store: one line naming the store and the fix, everywhere it is read', () => {
+  const damages: [string, () => void][] = [
+    ['PG_VERSION overwritten', () => writeFileSync(path.join(store, 'PG_VERSION'), 'garbage\n')],
+    ['PG_VERSION missing', () => rmSync(path.join(store, 'PG_VERSION'))],
+    ['global/ emptied', () => { for (const f of readdirSync(path.join(store, 'global'))) rmSync(path.join(store, 'global', f), { recursive: true }); }],
+  ];
+  it.each(damages)('%s: history, history prune and history ingest', async (_, damage) => {
+    restoreStore();
+    damage();
+    for (const args of [['history'], ['history', 'prune', '--keep', '30d'], ['history', 'ingest', RUNS]]) {
+      const run = await fx.flakeguard(args);
+      expect(run.exitCode, run.output).toBe(2);
+      const line = messageLine(run);
+      expect(line).toContain(`the history store ${store} is damaged (`);
+      expect(line).toContain(`move it aside and rebuild it from the run records: flakeguard history ingest ${path.join(fx.root, RUNS)}`);
+      expect(run.stderr).not.toMatch(/Aborted\(\)|\[object Object\]|no history yet|^\s+at /m);
+      expect(leftovers()).toEqual([]);
+    }
+  });
+
+  it('the reporter says it in one warning; the fix the line gives works', async () => {
+    restoreStore();
+    writeFileSync(path.join(store, 'PG_VERSION'), 'garbage\n');
+    const vitest = await fx.vitest();
+    expect(vitest.exitCode, vitest.output).toBe(0);
+    expect(vitest.stderr).toMatch(/flakeguard: warning: the run was not stored in history .*is damaged \(.*rebuild it from the run records: flakeguard history ingest/);
+    renameSync(store, `${store}.damaged`);
+    const ingest = await fx.flakeguard(['history', 'ingest', RUNS]);
+    expect(ingest.exitCode, ingest.output).toBe(0);
+    expect(ingest.stdout).toMatch(/run records read, \d+ stored/);
+    rmSync(`${store}.damaged`, { recursive: true });
+    rmSync(good, { recursive: true });
+    cpSync(store, good, { recursive: true });
+  });
+});
+
+describe('inputs must be regular files under a size limit', () => {
+  let fifo: string;
+  let big: string;
+  beforeAll(() => {
+    const tmp = path.join(fx.root, 'odd');
+    mkdirSync(tmp, { recursive: true });
+    fifo = path.join(tmp, 'record.json');
+    execFileSync('mkfifo', [fifo]);
+    mkdirSync(path.join(fx.root, 'big'));
+    big = path.join(fx.root, 'big/big.json');
+    writeFileSync(big, '');
+    truncateSync(big, 300 * 1024 * 1024); // sparse: no disk used
+  });
+
+  it.each([
+    [['history', 'ingest', '/dev/zero'], ['/dev/zero is a character device, not a regular file', 'pass a run record saved as a file']],
+    [['history', 'ingest', 'odd/record.json'], ['odd/record.json is a FIFO (named pipe), not a regular file']],
+    [['history', 'ingest', 'odd'], ['odd/record.json is a FIFO (named pipe), not a regular file']],
+    [['history', 'ingest', 'big/big.json'], ['big/big.json is 300.0 MiB', 'above the 256.0 MiB (268435456 bytes) limit for a run record']],
+    [['gate', '--merge', '/dev/zero'], ['/dev/zero is a character device, not a regular file', 'pass a gate report']],
+    [['gate', '--merge', 'odd/record.json'], ['odd/record.json is a FIFO (named pipe), not a regular file']],
+    [['gate', '--merge', 'big/big.json'], ['above the 256.0 MiB (268435456 bytes) limit for a gate report']],
+    [['triage', '--record', 'odd/record.json'], ['--record odd/record.json: is not a regular file']],
+    [['triage', '--record', '/dev/zero'], ['--record /dev/zero: is not a regular file']],
+    [['triage', '--junit', 'odd/record.json'], ['--junit odd/record.json: is not a regular file']],
+    [['triage', '--report', 'odd/record.json'], ['--report odd/record.json: is not a regular file']],
+    [['triage', '--log', 'odd/record.json'], ['--log odd/record.json: is not a regular file']],
+  ])('flakeguard %j is refused at once', async (args, names) => {
+    await expectBadInput(fx, args, { exit: 2, names });
+  });
+});
+
+describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing behind', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s while it waits for the store another process holds', async (signal) => {
+    restoreStore();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
+    const lock = path.join(fx.root, RUNS, 'history.lock');
+    const content = formatLockOwner({ pid: holder.pid ?? 0, host: hostname(), takenAt: new Date().toISOString(), token: 'abcdefabcdef0123' });
+    writeFileSync(lock, content);
+    try {
+      const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], { cwd: fx.root, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      const waiting = new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('waiting for history store')) resolve();
+      }));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await waiting;
+      child.kill(signal);
+      expect(await exited, stderr).toBe(130);
+      expect(stderr).toMatch(/^flakeguard: interrupted; waiting for history store .* stopped$/m);
+      // The other process's lock is untouched; nothing of ingest's is left.
+      expect(readFileSync(lock, 'utf8')).toBe(content);
+      expect(leftovers()).toEqual(['history.lock']);
+    } finally {
+      holder.kill();
+      rmSync(lock, { force: true });
+    }
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s while it stores records: each record whole, the lock removed', async (signal) => {
+    restoreStore();
+    const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], { cwd: fx.root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // The lock appears once every record was checked and the store is being opened.
+    while (!existsSync(path.join(fx.root, RUNS, 'history.lock'))) await new Promise((r) => setTimeout(r, 20));
+    child.kill(signal);
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toMatch(/^flakeguard: interrupted; history ingest \(\d+ of 200 records stored, each whole\) stopped$/m);
+    expect(leftovers()).toEqual([]);
+    const after = await fx.flakeguard(['history', '--json']);
+    expect(after.exitCode, after.output).toBe(0);
+  });
+});
