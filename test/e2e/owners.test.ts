@@ -72,7 +72,7 @@ describe('owners from CODEOWNERS in every output', () => {
   });
 
   it('triage: each finding names its owners; --owner keeps one team\'s; --markdown writes the PR comment', async () => {
-    const json = await fx.flakeguard(['triage', '--json']);
+    const json = await fx.flakeguard(['triage', '--json', '--no-history']);
     expect(json.exitCode, json.output).toBe(1);
     const findings = (JSON.parse(json.stdout) as { findings: { file: string | null; test: string | null; owners: string[] }[] }).findings;
     const ownersOf = Object.fromEntries(findings.map((f) => [`${f.file} > ${f.test}`, f.owners]));
@@ -81,7 +81,7 @@ describe('owners from CODEOWNERS in every output', () => {
       'test/payments/card.test.ts > declines the card': PAYMENTS,
       'test/payments/legacy/old.test.ts > rounds like before': [],
     });
-    const team = await fx.flakeguard(['triage', '--owner', 'org/pay-review', '--markdown', 'comment.md']);
+    const team = await fx.flakeguard(['triage', '--no-history', '--owner', 'org/pay-review', '--markdown', 'comment.md']);
     expect(team.stdout).toContain('test/payments/card.test.ts > declines the card');
     expect(team.stdout).toContain('   owners: @org/payments @dana @org/pay-review');
     expect(team.stdout).not.toContain('test/cart.test.ts');
