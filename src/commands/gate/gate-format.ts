@@ -1,7 +1,7 @@
 /**
- * The gate report as text: the terminal table (stdout), the Markdown for a pull-request comment or
- * job summary, and the progress line (stderr). Formatting only: everything is computed in
- * core/gate-report.ts.
+ * The gate report as text: the terminal table (stdout) and the progress line (stderr). Formatting
+ * only: everything is computed in core/gate/gate-report.ts; the pull-request comment is
+ * core/gate/gate-markdown.ts and the phrases both share are core/gate/gate-phrases.ts.
  */
 import type { GateReport } from '../../core/gate/gate-report.js';
 import { describeLoad, gateSummary, ms, ownersSuffix, selectionLabel, triesText, verdictLabel } from '../../core/gate/gate-phrases.js';

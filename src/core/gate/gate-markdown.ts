@@ -22,7 +22,7 @@ function row(t: GateReportTest): string {
 function firstStep(report: GateReport): string {
   const first = unstableFirst(report)[0];
   if (first === undefined) return report.tests.length === 0 ? 'Nothing to run: no new or changed test.' : 'Nothing to do: every new or changed test is stable.';
-  const error = first.error && first.verdict !== 'stable' ? ` First error: ${cell(first.error)}` : '';
+  const error = first.error ? ` First error: ${cell(first.error)}` : '';
   return `**Fix first:** \`${cell(first.file)}:${first.line}\` ${cell(first.name)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${error}`;
 }
 
