@@ -82,7 +82,7 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
     lines.push('| Status | Test | Place | Duration | Limit | Limit from |', '|---|---|---|---:|---:|---|');
     for (const { status, v } of rows) {
       const name = v.kind === 'file' ? '(whole file)' : v.name ?? '';
-      lines.push(`| ${status} | ${cell(name)} | ${code(formatPlace(v))} | ${formatDuration(v.durationMs)} | ${formatDuration(v.limitMs)} | ${cell(limitLabel(v, report.platform))} |`);
+      lines.push(`| ${status} | ${cell(name + ownersNote(report, v.file))} | ${code(formatPlace(v))} | ${formatDuration(v.durationMs)} | ${formatDuration(v.limitMs)} | ${cell(limitLabel(v, report.platform))} |`);
     }
     lines.push('');
   }
@@ -94,13 +94,13 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
   }
   if (report.flaky.length > 0) {
     lines.push('### Flaky (passed only after a retry)', '', '| Test | Place | Retries | First error |', '|---|---|---:|---|');
-    for (const f of report.flaky) lines.push(`| ${cell(f.name)} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`);
+    for (const f of report.flaky) lines.push(`| ${cell(f.name + ownersNote(report, f.file))} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`);
     lines.push('');
   }
   const excused = quarantinedFailures(report);
   if (excused.length > 0) {
     lines.push('### Quarantined, failed (not counted)', '', '| Test | Place | Quarantine | First error |', '|---|---|---|---|');
-    for (const q of excused) lines.push(`| ${cell(q.name)} | ${code(formatPlace(q))} | ${cell(describeQuarantine(q.quarantine))} | ${cell(formatError(q.firstError))} |`);
+    for (const q of excused) lines.push(`| ${cell(q.name + ownersNote(report, q.file))} | ${code(formatPlace(q))} | ${cell(describeQuarantine(q.quarantine))} | ${cell(formatError(q.firstError))} |`);
     lines.push('');
   }
   if (report.unhandledErrors.length > 0) {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
 import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
-import { formatGithubAnnotations } from '../../../src/core/budget/budget-github.js';
+import { formatGithubAnnotations, formatStepSummary } from '../../../src/core/budget/budget-github.js';
 import { testsNamedWithoutLine, withReportPlaces } from '../../../src/core/budget/budget-places.js';
 import { testKey } from '../../../src/core/test-id.js';
 import { makeInput, makeTest } from './budget-factories.js';
@@ -35,6 +35,7 @@ describe('owners in the reporter output', () => {
     expect(text).toMatch(/over budget {2}test\/hub\/tracker\.test\.ts:42 {2}tracker > reloads journal {2}5\.31s > 5\.00s \(linux budget\) {2}\(owners: @org\/hub @ana\)/);
     expect(text).toMatch(/near budget .*near .*\(owners: @org\/hub @ana\)/);
     expect(formatGithubAnnotations(report)).toContain('(owners: @org/hub @ana)%0ATo allow it');
+    expect(formatStepSummary(report)).toContain('| 🔴 over budget | tracker > reloads journal  (owners: @org/hub @ana) |');
   });
 
   it('without CODEOWNERS the lines stay as they were', () => {
@@ -42,5 +43,6 @@ describe('owners in the reporter output', () => {
     const none = computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5310 })], ownersOf: () => [] }));
     expect(formatBudgetReport(none)).toBe(formatBudgetReport(plain));
     expect(formatGithubAnnotations(none)).toBe(formatGithubAnnotations(plain));
+    expect(formatStepSummary(none)).toBe(formatStepSummary(plain));
   });
 });
