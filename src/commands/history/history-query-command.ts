@@ -13,7 +13,7 @@ import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { isoDayOf } from '../../core/calendar.js';
 import { DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
 import { loadConfig } from '../../io/files/config-file.js';
-import { readProjectOwners } from '../../io/files/codeowners-file.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/files/codeowners-file.js';
 import { ownerFilterOf, withHistoryOwners } from '../../core/history/history-owners.js';
 import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantineProposals } from './history-proposals.js';
 
@@ -79,6 +79,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const place = resolveHistoryPlace(flags);
   const config = loadConfig(place.root).config;
   const owners = readProjectOwners(place.root);
+  requireCodeownersFor(flags.owner, owners, 'flakeguard history');
   const branch = await proposalBranch(place.root, flags.branch ?? null);
   const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };

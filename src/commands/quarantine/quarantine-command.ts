@@ -3,7 +3,7 @@
  * problems, 2 could not run (usage, config).
  */
 import { computeQuarantineFindings, computeQuarantineList, filterQuarantinesByOwner, formatQuarantineList, QUARANTINE_LIST_VERSION } from '../../core/quarantine/quarantine-list.js';
-import { readProjectOwners } from '../../io/files/codeowners-file.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/files/codeowners-file.js';
 import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
 import { gatherAllowanceState } from '../allowances/allowances-state.js';
 import { QUARANTINE_SUBCOMMANDS, QUARANTINE_USAGE } from './quarantine-options.js';
@@ -27,12 +27,16 @@ export async function runQuarantineCommand(args: string[]): Promise<number> {
   if (sub === 'add') required(values, 'reason', sub);
   const cwd = process.cwd();
   const state = await gatherAllowanceState(cwd);
-  const rows = computeQuarantineList(state.resolutions, state.today, readProjectOwners(state.root).ownersOf);
+  const owners = readProjectOwners(state.root);
+  const rows = computeQuarantineList(state.resolutions, state.today, owners.ownersOf);
   switch (sub) {
     case 'add':
       out(addQuarantine(state, { file: required(values, 'file', sub), test: required(values, 'test', sub), reason: required(values, 'reason', sub), expires: values.expires, link: values.link }, cwd));
       return 0;
     case 'list': {
+      // Entries record their owners, so --owner works on them even after CODEOWNERS is gone.
+      const recorded = rows.some((r) => r.owners.length > 0);
+      if (!recorded) requireCodeownersFor(values.owner, owners, 'flakeguard quarantine list');
       const shown = values.owner === undefined ? rows : filterQuarantinesByOwner(rows, values.owner);
       out(values.json ? JSON.stringify({ version: QUARANTINE_LIST_VERSION, today: state.today, quarantines: shown }, null, 2) : formatQuarantineList(shown, state.today));
       return 0;

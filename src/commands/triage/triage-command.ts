@@ -14,7 +14,7 @@ import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
 import { formatTriage, toTriageJson } from '../../core/triage/triage-format.js';
 import { formatTriageMarkdown } from '../../core/triage/triage-markdown.js';
 import { filterFindingsByOwner, withFindingOwners } from '../../core/triage/triage-owners.js';
-import { readProjectOwners } from '../../io/files/codeowners-file.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/files/codeowners-file.js';
 import { historyQuestions } from '../../core/triage/triage-history.js';
 import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
@@ -110,7 +110,9 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     const given = [...records, ...reports, ...junit, ...logs].map((f) => path.relative(process.cwd(), f) || f).join(', ');
     throw new FlakeguardError('INPUT_UNREADABLE', `no input shows a run (${given}: no test result, no Vitest summary, no failure, no exit code); pass the files the CI job left (--report, --junit, --record, the whole --log) or --exit-code`);
   }
-  report = withFindingOwners(report, readProjectOwners(root).ownersOf);
+  const owners = readProjectOwners(root);
+  requireCodeownersFor(flags.owner, owners, 'flakeguard triage');
+  report = withFindingOwners(report, owners.ownersOf);
   if (flags.owner !== undefined) report = filterFindingsByOwner(report, flags.owner);
   if (flags.json) process.stdout.write(`${JSON.stringify(toTriageJson(report))}\n`);
   else {

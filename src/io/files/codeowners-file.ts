@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { FlakeguardError } from '../../core/errors.js';
 import { NO_OWNERS, ownersOfPath, parseCodeowners, type Codeowners, type OwnersOf } from '../../core/owners/codeowners.js';
 
 export const CODEOWNERS_LOCATIONS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'] as const;
@@ -55,4 +56,10 @@ export function readProjectOwners(root: string): ProjectOwners {
     return owners;
   };
   return { file: found.codeowners.file, ownersOf };
+}
+
+/** `--owner` with no CODEOWNERS would silently match nothing: stop and say where it was looked for. */
+export function requireCodeownersFor(owner: string | undefined, owners: ProjectOwners, command: string): void {
+  if (owner === undefined || owners.file !== null) return;
+  throw new FlakeguardError('USAGE', `${command} --owner ${owner}: no CODEOWNERS file (looked for ${CODEOWNERS_LOCATIONS.join(', ')} at the repository root), so no test has an owner; add one or leave --owner out`);
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readProjectOwners } from '../../../src/io/files/codeowners-file.js';
+import { readProjectOwners, requireCodeownersFor } from '../../../src/io/files/codeowners-file.js';
 
 let dirs: string[] = [];
 const repo = (files: Record<string, string>): string => {
@@ -36,9 +36,14 @@ describe('readProjectOwners', () => {
     expect(readProjectOwners(root).ownersOf('a.test.ts')).toEqual(['@github']);
   });
 
-  it('no CODEOWNERS: no file, no owners', () => {
+  it('no CODEOWNERS: no file, no owners; --owner stops with where it looked', () => {
     const root = repo({ '.git/HEAD': '' });
-    expect(readProjectOwners(root)).toMatchObject({ file: null });
-    expect(readProjectOwners(root).ownersOf('a.test.ts')).toEqual([]);
+    const owners = readProjectOwners(root);
+    expect(owners).toMatchObject({ file: null });
+    expect(owners.ownersOf('a.test.ts')).toEqual([]);
+    expect(() => requireCodeownersFor(undefined, owners, 'flakeguard triage')).not.toThrow();
+    expect(() => requireCodeownersFor('@org/web', owners, 'flakeguard triage')).toThrow(
+      'flakeguard triage --owner @org/web: no CODEOWNERS file (looked for .github/CODEOWNERS, CODEOWNERS, docs/CODEOWNERS, .gitlab/CODEOWNERS at the repository root)',
+    );
   });
 });
