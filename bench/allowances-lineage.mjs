@@ -15,7 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseConfig } from '../dist/core/config.js';
 import { extractTests } from '../dist/core/source/test-source.js';
-import { loadAllowancesForRun } from '../dist/io/files/allowances-for-run.js';
+import { loadAllowancesForRun } from '../dist/io/allowances/allowances-for-run.js';
 
 const COMMITS = Number(process.argv[2] ?? 1000);
 const FILES = Number(process.argv[3] ?? 500);

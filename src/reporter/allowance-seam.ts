@@ -14,7 +14,7 @@ import type { RunQuarantine } from '../core/quarantine/run-quarantine.js';
 import type { Config } from '../core/config.js';
 import type { ObservedTest } from '../core/budget/budget-report.js';
 import type { RecordedNotice } from '../core/record/run-record.js';
-import { loadAllowancesForRun as loadFromStore } from '../io/files/allowances-for-run.js';
+import { loadAllowancesForRun as loadFromStore } from '../io/allowances/allowances-for-run.js';
 
 export interface AllowancesForRunInput {
   /** Absolute project root (the folder of flakeguard.yaml); test files are relative to it. */

@@ -5,8 +5,8 @@
 import { computeAllowanceCheck, computeAllowanceList, formatAllowanceCheck, formatAllowanceList } from '../../core/allowances/allowance-list.js';
 import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
 import { ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS } from './allowances-options.js';
-import { gatherAllowanceState, lastDurations } from './allowances-state.js';
-import { addAllowance, migrateAllowances, pruneAllowances } from './allowances-write.js';
+import { gatherAllowanceState, lastDurations } from '../../io/allowances/allowances-state.js';
+import { addAllowance, migrateAllowances, pruneAllowances } from '../../io/allowances/allowances-write.js';
 import { testKey } from '../../core/test-id.js';
 import { requireFilesNotFolders } from '../../io/files/input-file.js';
 

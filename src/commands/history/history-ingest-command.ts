@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RunRecord } from '../../core/record/run-record.js';
 import { FlakeguardError } from '../../core/errors.js';
-import { readRunRecord, RUN_RECORD_SUFFIX } from '../../io/files/run-record-file.js';
+import { readRunRecord, RUN_RECORD_SUFFIX } from '../../io/record/run-record-file.js';
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
 import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';

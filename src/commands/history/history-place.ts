@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { FlakeguardError } from '../../core/errors.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
 import { toParseArgsOptions, type OptionTable } from '../../core/usage.js';
-import { loadConfig } from '../../io/files/config-file.js';
+import { loadConfig } from '../../io/config/config-file.js';
 import type { HistoryTarget } from '../../io/history/history-store.js';
 import { HISTORY_URL_ENV, resolveHistoryTarget } from '../../io/history/history-store.js';
 

@@ -12,7 +12,7 @@ import { openHistoryStore } from '../../io/history/history-store.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { isoDayOf } from '../../core/calendar.js';
 import { DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
-import { loadConfig } from '../../io/files/config-file.js';
+import { loadConfig } from '../../io/config/config-file.js';
 import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantineProposals } from './history-proposals.js';
 
 /** A quarantine written from history's proposals ends after this many days unless renewed. */

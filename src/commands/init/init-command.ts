@@ -8,11 +8,11 @@ import path from 'node:path';
 import { computeBudgetSuggestion, formatBudgetSuggestion } from '../../core/budget/budget-suggestion.js';
 import { renderConfigTemplate, REPORTERS_LINE } from '../../core/config-template.js';
 import { DEFAULT_CONFIG, DEFAULT_TEST_BUDGET_MS } from '../../core/config.js';
-import { listRunRecords, readRunRecord } from '../../io/files/run-record-file.js';
+import { listRunRecords, readRunRecord } from '../../io/record/run-record-file.js';
 import { serializeDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
-import { CONFIG_FILE } from '../../io/files/config-file.js';
+import { CONFIG_FILE } from '../../io/config/config-file.js';
 import type { UsageText } from '../../core/usage.js';
 import { parseCommandArgs } from '../command-args.js';
 

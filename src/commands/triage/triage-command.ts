@@ -17,12 +17,12 @@ import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
 import { renderTriageHtml } from '../../core/html/html-triage.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
-import { loadConfig } from '../../io/files/config-file.js';
+import { loadConfig } from '../../io/config/config-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
-import { listRunRecords } from '../../io/files/run-record-file.js';
-import { gatherTriageInputs } from '../../io/files/triage-inputs.js';
+import { listRunRecords } from '../../io/record/run-record-file.js';
+import { gatherTriageInputs } from '../../io/triage/triage-inputs.js';
 import { writeReportFile } from '../../io/files/input-file.js';
-import type { LimitSettings } from '../../io/files/triage-limits.js';
+import type { LimitSettings } from '../../io/triage/triage-limits.js';
 import { systemClock } from '../../io/clock.js';
 import { detectScreen, paint } from '../../io/terminal.js';
 import { testKey } from '../../core/test-id.js';
@@ -93,7 +93,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
       const interrupt = listenForInterrupt();
       try {
         // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
-        const { rerunFailures } = await import('../../io/vitest/triage-rerun.js');
+        const { rerunFailures } = await import('../../io/triage/triage-rerun.js');
         const vitest = { config: flags.config === undefined ? null : path.resolve(flags.config), projects: flags.project ?? [] };
         const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
         report = computeTriage({ ...inputs, reruns }, signatures);

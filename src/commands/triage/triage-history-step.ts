@@ -5,8 +5,8 @@
  */
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import type { TriageHistory } from '../../core/triage/triage-history.js';
-import { readRunRecord } from '../../io/files/run-record-file.js';
-import { readTriageHistory } from '../../io/history/triage-history.js';
+import { readRunRecord } from '../../io/record/run-record-file.js';
+import { readTriageHistory } from '../../io/triage/triage-history.js';
 
 export interface TriageHistoryStep {
   readonly root: string;

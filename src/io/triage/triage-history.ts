@@ -7,8 +7,8 @@
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from '../../core/triage/triage-history.js';
 import { findDefaultBranch } from '../git/git.js';
-import { describeTarget, openHistoryStore, resolveHistoryTarget, type Queryable } from './history-store.js';
-import { failedThenPassed, lastPassingRun, lastRunsOfTest, type StoredTestRun } from './test-history.js';
+import { describeTarget, openHistoryStore, resolveHistoryTarget, type Queryable } from '../history/history-store.js';
+import { failedThenPassed, lastPassingRun, lastRunsOfTest, type StoredTestRun } from '../history/test-history.js';
 
 /** How many of a test's newest runs triage reads. */
 export const TRIAGE_HISTORY_WINDOW = 200;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { branchName, readTriageHistory, type TriageHistoryRequest } from '../../../src/io/history/triage-history.js';
+import { branchName, readTriageHistory, type TriageHistoryRequest } from '../../../src/io/triage/triage-history.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-th-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

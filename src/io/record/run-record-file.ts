@@ -7,7 +7,7 @@ import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/record/run-record.js';
 import { parseRunRecord } from '../../core/record/run-record-parse.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 
 export const RUN_RECORD_SUFFIX = '.json';
 

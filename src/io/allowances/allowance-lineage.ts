@@ -14,8 +14,8 @@ import { carryAcrossFiles, carryInFile, describeLoss, type Lineage, type Lineage
 import { sourceUniverseTest } from '../../core/allowances/allowance-universe.js';
 import { extractTests } from '../../core/source/test-source.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
-import { blobKey, commitsSince, readBlobs, worktreeChanges, type FileChange, type HistoryCommit } from './git-history.js';
-import { runGit } from './run-git.js';
+import { blobKey, commitsSince, readBlobs, worktreeChanges, type FileChange, type HistoryCommit } from '../git/git-history.js';
+import { runGit } from '../git/run-git.js';
 
 export interface LineageRequest {
   readonly id: string;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/core/record/run-record.js';
 import { isFlakeguardError } from '../../../src/core/errors.js';
-import { listRunRecords, readRunRecord, writeRunRecord } from '../../../src/io/files/run-record-file.js';
+import { listRunRecords, readRunRecord, writeRunRecord } from '../../../src/io/record/run-record-file.js';
 import { makeRecord } from '../../core/record/record-factories.js';
 
 const sampleRecord = (): RunRecord => makeRecord();

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractTests } from '../../../src/core/source/test-source.js';
-import { traceLineage } from '../../../src/io/git/allowance-lineage.js';
+import { traceLineage } from '../../../src/io/allowances/allowance-lineage.js';
 
 let root: string;
 beforeEach(() => {

@@ -3,12 +3,12 @@
  * from source and how each allowance resolves (the orchestration the reporter uses, io/files/
  * allowances-for-run.ts, with every test taken from source), and the commit HEAD points at.
  */
-import { systemClock } from '../../io/clock.js';
+import { systemClock } from '../clock.js';
 import type { Config } from '../../core/config.js';
-import { resolveProjectAllowances, type AllowanceResolution } from '../../io/files/allowances-for-run.js';
-import { loadConfig } from '../../io/files/config-file.js';
-import { runGit } from '../../io/git/run-git.js';
-import { listRunRecords, readRunRecord } from '../../io/files/run-record-file.js';
+import { resolveProjectAllowances, type AllowanceResolution } from './allowances-for-run.js';
+import { loadConfig } from '../config/config-file.js';
+import { runGit } from '../git/run-git.js';
+import { listRunRecords, readRunRecord } from '../record/run-record-file.js';
 
 export interface AllowanceState extends AllowanceResolution {
   readonly root: string;
