@@ -19,7 +19,7 @@ import { loadConfig } from '../io/config/config-file.js';
 import type { GitState } from '../io/git/git-state.js';
 import type { HistorySession } from '../io/history/reporter-history.js';
 import { writeRunRecord } from '../io/record/run-record-file.js';
-import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js';
+import { loadReporterAllowances, type ReporterAllowances } from './allowance-seam.js';
 import { testFilesOf } from '../io/vitest/running-test-files.js';
 import { writeGithubOutput } from './github-output.js';
 import { observeRun, observeUnhandledError, toRelative } from './observe.js';
@@ -184,9 +184,9 @@ export default class FlakeguardReporter implements Reporter {
     vitest.logger.log(['', ...out, formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd()].join('\n'));
   }
 
-  private async allowances(input: Parameters<typeof loadAllowancesForRun>[0]): Promise<AllowancesForRun> {
+  private async allowances(input: Parameters<typeof loadReporterAllowances>[0]): Promise<ReporterAllowances> {
     try {
-      return await loadAllowancesForRun(input);
+      return await loadReporterAllowances(input);
     } catch (error) {
       const message = isFlakeguardError(error) ? error.message : `allowances could not be loaded (a flakeguard bug): ${(error as Error).stack ?? String(error)}`;
       const notice: RecordedNotice = { level: 'error', message };
