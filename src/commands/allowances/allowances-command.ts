@@ -52,7 +52,7 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
     }
     case 'list': {
       const keys = new Set(state.resolutions.flatMap((r) => (r.test ? [testKey(r.test.file, r.test.namePattern ? r.allowance.test : r.test.fullName)] : [])));
-      const durations = lastDurations(state.root, state.config.records, keys, err);
+      const durations = lastDurations(state.root, state.config, keys, err);
       const list = computeAllowanceList(state.resolutions, state.store.problems, process.platform, durations);
       out(values.json ? JSON.stringify(list, null, 2) : formatAllowanceList(list));
       return 0;

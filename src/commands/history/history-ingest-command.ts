@@ -12,7 +12,7 @@ import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-in
 import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
-import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 /** The .json files under `dir`, at any depth (artifacts downloaded one folder per job), sorted. */
 function recordFiles(dir: string): string[] {
@@ -67,7 +67,7 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
     ...(flags.branch === undefined ? {} : { branch: flags.branch }),
     ...(flags.job === undefined ? {} : { job: flags.job }),
   });
-  const store = await openHistoryStore(place.target, { lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
+  const store = await openHistoryStore(place.target, { wait: 'history-command' }).catch((error: unknown) => {
     throw historyUsage(`cannot open the history store ${describeTarget(place.target)}: ${(error as Error).message}`);
   });
   const counts: Record<IngestOutcome, number> = { stored: 0, duplicate: 0, 'merged-skipped': 0 };

@@ -17,7 +17,7 @@ import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantinePr
 
 /** A quarantine written from history's proposals ends after this many days unless renewed. */
 const PROPOSED_QUARANTINE_DAYS = 30;
-import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 export const HISTORY_QUERY_OPTIONS: OptionTable = {
   test: { type: 'string', value: '<name>', help: 'only tests whose full name contains <name>' },
@@ -77,7 +77,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const branch = await proposalBranch(place.root, flags.branch ?? null);
   const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
-  const store = await openHistoryStore(place.target, { mustExist: true, lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
+  const store = await openHistoryStore(place.target, { mustExist: true, wait: 'history-command' }).catch((error: unknown) => {
     throw historyUsage(`cannot open the history store: ${(error as Error).message}`);
   });
   let input;

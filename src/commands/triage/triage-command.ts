@@ -19,6 +19,7 @@ import { renderTriageHtml } from '../../core/html/html-triage.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { loadConfig } from '../../io/config/config-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
+import { resolveProjectPlaces } from '../../io/places/project-places.js';
 import { listRunRecords } from '../../io/record/run-record-file.js';
 import { gatherTriageInputs } from '../../io/triage/triage-inputs.js';
 import { writeReportFile } from '../../io/files/input-file.js';
@@ -68,14 +69,15 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     testFlagMs: testFlag,
     fileFlagMs: fileFlag,
   };
+  const places = resolveProjectPlaces(root, loaded.config);
   const resolveAll = (list: string[] | undefined): string[] => (list ?? []).map((f) => path.resolve(f));
   let records = resolveAll(flags.record);
   const reports = resolveAll(flags.report);
   const junit = resolveAll(flags.junit);
   const logs = resolveAll(flags.log);
   if (records.length + reports.length + junit.length + logs.length === 0) {
-    const newest = listRunRecords(root, loaded.config.records).at(-1);
-    if (newest === undefined) throw usage(`no inputs: pass --record, --report, --junit or --log (no run record under ${loaded.config.records}/ either)`);
+    const newest = listRunRecords(root, places.records).at(-1);
+    if (newest === undefined) throw usage(`no inputs: pass --record, --report, --junit or --log (no run record under ${places.recordsShown}/ either)`);
     records = [newest];
   }
   if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined)) throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
@@ -84,7 +86,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
   const gathered = await gatherTriageInputs(sources, signatures);
   const first = computeTriage(gathered, signatures);
-  const inputs = { ...gathered, history: await triageHistory({ root, records: loaded.config.records, config: loaded.config.history, flags, recordFiles: records, tests: historyQuestions(first.findings) }) };
+  const inputs = { ...gathered, history: await triageHistory({ places, config: loaded.config.history, flags, recordFiles: records, tests: historyQuestions(first.findings) }) };
   let report = inputs.history === null ? first : computeTriage(inputs, signatures);
   if (rerunCount > 0) {
     const targets = new Map<string, RerunTarget>();

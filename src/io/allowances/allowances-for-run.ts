@@ -9,7 +9,7 @@
  * for the allowances that did not match by name (cached by commit, bench/allowances-lineage.mjs),
  * and git's renames are asked only when an allowance without lineage still has no test.
  */
-import path from 'node:path';
+import { cacheFile, LINEAGE_CACHE, resolveProjectPlaces } from '../places/project-places.js';
 import type { Config } from '../../core/config.js';
 import type { PlatformValue } from '../../core/platform-value.js';
 import type { Lineage } from '../../core/allowances/allowance-lineage.js';
@@ -88,8 +88,8 @@ export async function resolveProjectAllowances(input: AllowanceResolutionInput):
   let worktree: WorktreeChanges | undefined;
   if (followed.length > 0) {
     const { traceLineage } = await import('./allowance-lineage.js');
-    const cacheFile = path.join(root, config.records, 'allowance-lineage.json');
-    const trace = await traceLineage(root, cacheFile, followed.map((a) => ({ id: a.id, commit: a.commit, state: { file: a.file, name: a.test, fingerprint: a.fingerprint } })));
+    const places = resolveProjectPlaces(root, config);
+    const trace = await traceLineage(root, cacheFile(places, LINEAGE_CACHE), followed.map((a) => ({ id: a.id, commit: a.commit, state: { file: a.file, name: a.test, fingerprint: a.fingerprint } })));
     lineage = new Map(trace.byId);
     worktree = worktreeOf(trace.worktree);
     resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames: new Map(), today, lineage, worktree });

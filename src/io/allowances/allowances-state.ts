@@ -7,6 +7,7 @@ import { systemClock } from '../clock.js';
 import type { Config } from '../../core/config.js';
 import { resolveProjectAllowances, type AllowanceResolution } from './allowances-for-run.js';
 import { loadConfig } from '../config/config-file.js';
+import { resolveProjectPlaces } from '../places/project-places.js';
 import { runGit } from '../git/run-git.js';
 import { listRunRecords, readRunRecord } from '../record/run-record-file.js';
 
@@ -33,10 +34,10 @@ export async function gatherAllowanceState(cwd: string): Promise<AllowanceState>
  * The last measured duration of each test key, from the newest run records (the newest record
  * that has the test wins; up to 10 records are read, so every shard of the last run counts).
  */
-export function lastDurations(root: string, folder: string, keys: ReadonlySet<string>, warn: (line: string) => void): Map<string, number> {
+export function lastDurations(root: string, config: Config, keys: ReadonlySet<string>, warn: (line: string) => void): Map<string, number> {
   const found = new Map<string, number>();
   if (keys.size === 0) return found;
-  const records = listRunRecords(root, folder).reverse().slice(0, 10);
+  const records = listRunRecords(root, resolveProjectPlaces(root, config).records).reverse().slice(0, 10);
   for (const file of records) {
     try {
       for (const t of readRunRecord(file).tests) {
