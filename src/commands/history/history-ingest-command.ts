@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RunRecord } from '../../core/record/run-record.js';
 import { FlakeguardError } from '../../core/errors.js';
-import { readRunRecord, RUN_RECORD_SUFFIX } from '../../io/record/run-record-file.js';
+import { readRunRecord, RUN_RECORD_SUFFIX, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
 import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
@@ -57,7 +57,9 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length === 0) throw historyUsage('history ingest needs run records or folders of them, e.g. flakeguard history ingest .flakeguard/runs');
-  const files = expand(positionals);
+  const { records: files, skipped } = splitRunRecords(expand(positionals));
+  const notice = skippedFilesNotice(skipped);
+  if (notice !== null) process.stderr.write(`${notice}\n`);
   const read = (f: string): RunRecord => readRunRecord(f, path.relative(process.cwd(), f) || f);
   // Every file is checked before anything is stored, then read again one at a time (a thousand
   // records of 2,000 tests are 700 MB: never all in memory).

@@ -20,7 +20,7 @@ import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { loadConfig } from '../../io/config/config-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { resolveProjectPlaces } from '../../io/places/project-places.js';
-import { listRunRecords } from '../../io/record/run-record-file.js';
+import { newestRunRecords, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
 import { gatherTriageInputs } from '../../io/triage/triage-inputs.js';
 import { writeReportFile } from '../../io/files/input-file.js';
 import type { LimitSettings } from '../../io/triage/triage-limits.js';
@@ -71,15 +71,21 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   };
   const places = resolveProjectPlaces(root, loaded.config);
   const resolveAll = (list: string[] | undefined): string[] => (list ?? []).map((f) => path.resolve(f));
-  let records = resolveAll(flags.record);
+  const given = splitRunRecords(resolveAll(flags.record));
+  let records = given.records;
+  const skipped = [...given.skipped];
   const reports = resolveAll(flags.report);
   const junit = resolveAll(flags.junit);
   const logs = resolveAll(flags.log);
   if (records.length + reports.length + junit.length + logs.length === 0) {
-    const newest = listRunRecords(root, places.records).at(-1);
-    if (newest === undefined) throw usage(`no inputs: pass --record, --report, --junit or --log (no run record under ${places.recordsShown}/ either)`);
-    records = [newest];
+    if (skipped.length > 0) throw usage(`no run record among --record ${skipped.map((f) => path.relative(process.cwd(), f) || f).join(' ')}: ${skipped.length === 1 ? 'it is' : 'they are'} not flakeguard run records`);
+    const newest = newestRunRecords(root, places.records, 1);
+    skipped.push(...newest.skipped);
+    if (newest.records[0] === undefined) throw usage(`no inputs: pass --record, --report, --junit or --log (no run record under ${places.recordsShown}/ either)`);
+    records = [newest.records[0]];
   }
+  const notice = skippedFilesNotice(skipped);
+  if (notice !== null) process.stderr.write(`${notice}\n`);
   if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined)) throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
   if (flags.config !== undefined && !existsSync(path.resolve(flags.config))) throw usage(`--config ${flags.config}: no such Vitest config file`);
   const sources = { root, records, reports, junit, logs, exitCode, limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${text}\n`) };

@@ -9,7 +9,7 @@ import { resolveProjectAllowances, type AllowanceResolution } from './allowances
 import { loadConfig } from '../config/config-file.js';
 import { resolveProjectPlaces } from '../places/project-places.js';
 import { runGit } from '../git/run-git.js';
-import { listRunRecords, readRunRecord } from '../record/run-record-file.js';
+import { newestRunRecords, readRunRecord, skippedFilesNotice } from '../record/run-record-file.js';
 
 export interface AllowanceState extends AllowanceResolution {
   readonly root: string;
@@ -37,7 +37,9 @@ export async function gatherAllowanceState(cwd: string): Promise<AllowanceState>
 export function lastDurations(root: string, config: Config, keys: ReadonlySet<string>, warn: (line: string) => void): Map<string, number> {
   const found = new Map<string, number>();
   if (keys.size === 0) return found;
-  const records = listRunRecords(root, resolveProjectPlaces(root, config).records).reverse().slice(0, 10);
+  const { records, skipped } = newestRunRecords(root, resolveProjectPlaces(root, config).records, 10);
+  const notice = skippedFilesNotice(skipped);
+  if (notice !== null) warn(notice);
   for (const file of records) {
     try {
       for (const t of readRunRecord(file).tests) {

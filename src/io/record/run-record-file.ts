@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/record/run-record.js';
-import { parseRunRecord } from '../../core/record/run-record-parse.js';
+import { isRunRecordText, parseRunRecord } from '../../core/record/run-record-parse.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 
 export const RUN_RECORD_SUFFIX = '.json';
@@ -41,4 +41,40 @@ export function listRunRecords(root: string, folder: string): string[] {
     .filter((name) => name.endsWith(RUN_RECORD_SUFFIX) && !name.startsWith('.'))
     .sort()
     .map((name) => path.join(dir, name));
+}
+
+/** The given files split into run records and files that are not (isRunRecordText): the second are skipped. */
+export function splitRunRecords(files: readonly string[]): { readonly records: string[]; readonly skipped: string[] } {
+  const records: string[] = [];
+  const skipped: string[] = [];
+  for (const file of files) (isRunRecordFile(file) ? records : skipped).push(file);
+  return { records, skipped };
+}
+
+/** A file that cannot be read counts as a record, so that reading it names the problem; a folder does not. */
+export function isRunRecordFile(file: string): boolean {
+  try {
+    return isRunRecordText(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'EISDIR';
+  }
+}
+
+/** The newest `count` run records of the folder, newest first, and the files skipped on the way. */
+export function newestRunRecords(root: string, folder: string, count: number): { readonly records: string[]; readonly skipped: string[] } {
+  const records: string[] = [];
+  const skipped: string[] = [];
+  for (const file of listRunRecords(root, folder).reverse()) {
+    if (records.length >= count) break;
+    (isRunRecordFile(file) ? records : skipped).push(file);
+  }
+  return { records, skipped };
+}
+
+/** The one notice for files skipped because they are not run records (never advice to delete them). */
+export function skippedFilesNotice(skipped: readonly string[], show: (file: string) => string = (f) => path.relative(process.cwd(), f) || f): string | null {
+  if (skipped.length === 0) return null;
+  const named = skipped.slice(0, 3).map(show).join(', ');
+  const more = skipped.length > 3 ? ` and ${skipped.length - 3} more` : '';
+  return `flakeguard: skipped ${skipped.length === 1 ? '1 file that is not a run record' : `${skipped.length} files that are not run records`}: ${named}${more}`;
 }
