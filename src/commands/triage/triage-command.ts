@@ -71,14 +71,14 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   };
   const places = resolveProjectPlaces(root, loaded.config);
   const resolveAll = (list: string[] | undefined): string[] => (list ?? []).map((f) => path.resolve(f));
+  // Files that are not run records are skipped beside a record; given alone, reading them says why.
   const given = splitRunRecords(resolveAll(flags.record));
-  let records = given.records;
-  const skipped = [...given.skipped];
+  let records = given.records.length > 0 ? given.records : resolveAll(flags.record);
+  const skipped = given.records.length > 0 ? [...given.skipped] : [];
   const reports = resolveAll(flags.report);
   const junit = resolveAll(flags.junit);
   const logs = resolveAll(flags.log);
   if (records.length + reports.length + junit.length + logs.length === 0) {
-    if (skipped.length > 0) throw usage(`no run record among --record ${skipped.map((f) => path.relative(process.cwd(), f) || f).join(' ')}: ${skipped.length === 1 ? 'it is' : 'they are'} not flakeguard run records`);
     const newest = newestRunRecords(root, places.records, 1);
     skipped.push(...newest.skipped);
     if (newest.records[0] === undefined) throw usage(`no inputs: pass --record, --report, --junit or --log (no run record under ${places.recordsShown}/ either)`);

@@ -51,12 +51,12 @@ export function splitRunRecords(files: readonly string[]): { readonly records: s
   return { records, skipped };
 }
 
-/** A file that cannot be read counts as a record, so that reading it names the problem; a folder does not. */
+/** A file that cannot be read (missing, a folder) counts as a record, so that reading it names the problem. */
 export function isRunRecordFile(file: string): boolean {
   try {
     return isRunRecordText(readFileSync(file, 'utf8'));
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'EISDIR';
+  } catch {
+    return true;
   }
 }
 

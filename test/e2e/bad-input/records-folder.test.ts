@@ -63,11 +63,10 @@ describe('files in the records folder that are not run records', () => {
     for (const name of Object.keys(FOREIGN)) expect(existsSync(path.join(fx.root, '.flakeguard/runs', name))).toBe(true);
   });
 
-  it('triage --record with only files that are not run records: exit 2, naming them, no advice to delete', async () => {
+  it('triage --record with only a file that is not a run record: exit 2, naming it, no advice to delete', async () => {
     const run = await fx.flakeguard(['triage', '--record', '.flakeguard/runs/zz-coverage-summary.json']);
     expect(run.exitCode, run.output).toBe(2);
-    expect(run.stderr).toContain('zz-coverage-summary.json');
-    expect(run.stderr).toContain('not flakeguard run records');
+    expect(run.stderr).toContain('--record .flakeguard/runs/zz-coverage-summary.json: is JSON but not a run record');
     expect(run.output).not.toMatch(/delete/i);
   });
 });
