@@ -98,7 +98,7 @@ try {
   };
   const tests = files.flatMap((file) => extractTests(render(file), file.path).map((t) => ({ file: file.path, fullName: t.fullName, line: t.line })));
   const config = parseConfig('budget:\n  test: 5s\n', 'flakeguard.yaml');
-  const cache = path.join(root, '.flakeguard/runs/allowance-lineage.json');
+  const cache = path.join(root, '.flakeguard/cache/allowance-lineage.json');
   const once = async (setup) => {
     setup();
     const t0 = performance.now();

@@ -1,6 +1,6 @@
 /**
  * `flakeguard triage`: sorts every failure of a red run into infrastructure, escape, flake or
- * budget, with evidence and an action. Gathers inputs (src/io/files/triage-inputs.ts), optionally
+ * budget, with evidence and an action. Gathers inputs (src/io/triage/triage-inputs.ts), optionally
  * re-runs the failures in the checkout, computes (src/core/triage/triage.ts) and prints.
  * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read, 130 interrupted.
  */

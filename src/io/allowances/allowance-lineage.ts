@@ -6,7 +6,7 @@
  *
  * Cost: one `git log` per distinct starting commit and one `git cat-file --batch` per round (one
  * round, plus one for each test that moved to another file). Results are cached by commit in
- * `<records>/allowance-lineage.json`: a repeat run at the same HEAD asks git for HEAD only, and a
+ * `<cache>/allowance-lineage.json` (the cache folder beside the records, io/places): a repeat run at the same HEAD asks git for HEAD only, and a
  * run after new commits walks only the new ones.
  */
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * What every `flakeguard allowances` subcommand starts from: the config, the store, the tests read
- * from source and how each allowance resolves (the orchestration the reporter uses, io/files/
+ * from source and how each allowance resolves (the orchestration the reporter uses,
  * allowances-for-run.ts, with every test taken from source), and the commit HEAD points at.
  */
 import { systemClock } from '../clock.js';
