@@ -9,10 +9,10 @@ import type { RunRecord } from '../../core/record/run-record.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { readRunRecord, RUN_RECORD_SUFFIX, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
-import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
+import { describeTarget } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
-import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 /** The .json files under `dir`, at any depth (artifacts downloaded one folder per job), sorted. */
 function recordFiles(dir: string): string[] {
@@ -69,9 +69,7 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
     ...(flags.branch === undefined ? {} : { branch: flags.branch }),
     ...(flags.job === undefined ? {} : { job: flags.job }),
   });
-  const store = await openHistoryStore(place.target, { wait: 'history-command' }).catch((error: unknown) => {
-    throw historyUsage(`cannot open the history store ${describeTarget(place.target)}: ${(error as Error).message}`);
-  });
+  const store = await openPlaceStore(place, false);
   const counts: Record<IngestOutcome, number> = { stored: 0, duplicate: 0, 'merged-skipped': 0 };
   try {
     for (const f of files) counts[await ingestRunRecord(store, read(f), context)] += 1;

@@ -5,9 +5,9 @@ import { FlakeguardError } from '../../core/errors.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
 import { toParseArgsOptions, type OptionTable } from '../../core/usage.js';
 import { loadConfig } from '../../io/config/config-file.js';
-import type { HistoryTarget } from '../../io/history/history-store.js';
+import type { HistoryStore, HistoryTarget } from '../../io/history/history-store.js';
 import { resolveProjectPlaces } from '../../io/places/project-places.js';
-import { HISTORY_URL_ENV, resolveHistoryTarget } from '../../io/history/history-store.js';
+import { HISTORY_URL_ENV, openHistoryStore, resolveHistoryTarget } from '../../io/history/history-store.js';
 
 /** Options every history command takes: where the project and the store are. */
 export const STORE_OPTIONS: OptionTable = {
@@ -68,3 +68,10 @@ export function resolveHistoryPlace(flags: { root?: string | undefined; url?: st
   return { root, records, target };
 }
 
+
+/** The store of a history command (it waits longer for the lock than a test run); a failure is a usage error. */
+export async function openPlaceStore(place: HistoryPlace, mustExist: boolean): Promise<HistoryStore> {
+  return openHistoryStore(place.target, { mustExist, wait: 'history-command' }).catch((error: unknown) => {
+    throw historyUsage(`cannot open the history store: ${(error as Error).message}`);
+  });
+}
