@@ -78,7 +78,8 @@ export default class FlakeguardReporter implements Reporter {
   }
 
   private beginRun(): RunStart {
-    const exclude = [toRelative(this.root, this.places().records)];
+    const places = this.places();
+    const exclude = [toRelative(this.root, places.records), toRelative(this.root, places.cache)];
     const git = import('../io/git/git-state.js').then((m) => m.readGitState(this.root, exclude)).catch(() => null);
     return { startedAt: new Date(), loadavg: os.loadavg(), git, history: this.startHistory() };
   }
