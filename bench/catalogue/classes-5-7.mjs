@@ -13,6 +13,7 @@ const deadPid = () => Number(execFileSync(process.execPath, ['-e', 'process.stdo
 const ADD = ['--file', 'test/a.test.ts', '--test', 'adds'];
 const withStore = async (fx) => {
   await fx.vitest();
+  mkdirSync(path.join(fx.root, '.flakeguard/cache'), { recursive: true });
 };
 
 export const cases = [
@@ -45,9 +46,9 @@ export const cases = [
   },
   { class: 6, name: 'triage of a jest-junit file gives no npx vitest run', setup: (fx) => fx.write('reports/jest.xml', '<testsuites name="jest tests"><testsuite name="m"><testcase classname="m adds" name="m adds"><failure>boom</failure></testcase></testsuite></testsuites>\n'), command: ['triage', '--junit', 'reports/jest.xml'] },
   // Class 7: stores and locks.
-  { class: 7, name: 'empty history.lock is stale (notice, then the query)', setup: async (fx) => { await withStore(fx); writeFileSync(path.join(fx.root, '.flakeguard/runs/history.lock'), ''); }, command: ['history'] },
+  { class: 7, name: 'empty history.lock is stale (notice, then the query)', setup: async (fx) => { await withStore(fx); writeFileSync(path.join(fx.root, '.flakeguard/cache/history.lock'), ''); }, command: ['history'] },
   { class: 7, name: 'garbage allowance lock is stale', setup: (fx) => { mkdirSync(path.join(fx.root, 'allowances/test'), { recursive: true }); writeFileSync(path.join(fx.root, 'allowances/test/a.test.ts.yaml.lock'), 'x'); }, command: ['quarantine', 'add', ...ADD, '--reason', 'r'] },
-  { class: 7, name: 'dead owner of history.lock on this host', setup: async (fx) => { await withStore(fx); writeFileSync(path.join(fx.root, '.flakeguard/runs/history.lock'), `pid ${deadPid()}\nhost ${hostname()}\ntaken ${new Date().toISOString()}\ntoken feedfacefeedface\n`); }, command: ['history'] },
+  { class: 7, name: 'dead owner of history.lock on this host', setup: async (fx) => { await withStore(fx); writeFileSync(path.join(fx.root, '.flakeguard/cache/history.lock'), `pid ${deadPid()}\nhost ${hostname()}\ntaken ${new Date().toISOString()}\ntoken feedfacefeedface\n`); }, command: ['history'] },
   { class: 7, name: 'damaged store (PG_VERSION garbage)', setup: async (fx) => { await withStore(fx); writeFileSync(path.join(fx.root, '.flakeguard/runs/history/PG_VERSION'), 'garbage'); }, command: ['history'] },
   { class: 7, name: 'damaged store (global/ emptied)', setup: async (fx) => { await withStore(fx); const g = path.join(fx.root, '.flakeguard/runs/history/global'); for (const f of readdirSync(g)) rmSync(path.join(g, f), { recursive: true }); }, command: ['history', 'prune', '--keep', '30d'] },
   { class: 7, name: 'history ingest /dev/zero', command: ['history', 'ingest', '/dev/zero'] },

@@ -8,6 +8,7 @@
  */
 import type { Config } from '../core/config.js';
 import { resolveHistoryTarget, type HistoryTarget } from './history/history-store.js';
+import { resolveProjectPlaces } from './places/project-places.js';
 
 export interface CheckedSettings {
   /** The history store the command will use, or null when history is off. */
@@ -16,5 +17,5 @@ export interface CheckedSettings {
 
 /** Throws a FlakeguardError (exit 2) on the first bad setting; returns what was resolved. */
 export function checkSettings(root: string, config: Config, env: Readonly<Record<string, string | undefined>> = process.env): CheckedSettings {
-  return { history: resolveHistoryTarget(root, config.records, config.history, env) };
+  return { history: resolveHistoryTarget(resolveProjectPlaces(root, config, env), config.history, env) };
 }

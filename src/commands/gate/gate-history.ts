@@ -16,7 +16,7 @@ export async function withTestHistory(report: GateReport, target: HistoryTarget 
   const { openHistoryStore, describeTarget } = await import('../../io/history/history-store.js');
   try {
     const { lastRunsOfTest } = await import('../../io/history/test-history.js');
-    const store = await openHistoryStore(target, { mustExist: true, lockTimeoutMs: 30_000 });
+    const store = await openHistoryStore(target, { mustExist: true, wait: 'test-run' });
     try {
       const tests = [];
       for (const t of report.tests) {

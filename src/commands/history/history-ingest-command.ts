@@ -8,14 +8,13 @@ import path from 'node:path';
 import type { RunRecord } from '../../core/record/run-record.js';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
-import { describeThrown } from '../../io/history/store-damage.js';
-import { readRunRecord, RUN_RECORD_SUFFIX } from '../../io/files/run-record-file.js';
+import { readRunRecord, RUN_RECORD_SUFFIX, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
 import { displayPath } from '../../io/files/input-file.js';
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
-import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
+import { describeTarget } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
-import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 /** The .json files under `dir`, at any depth (artifacts downloaded one folder per job), sorted. */
 function recordFiles(dir: string): string[] {
@@ -63,7 +62,9 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
   // Settings first (the store's place, a bad URL), then every file, then the store: nothing is
   // stored unless every input is good.
   const place = resolveHistoryPlace(flags);
-  const files = expand(positionals);
+  const { records: files, skipped } = splitRunRecords(expand(positionals));
+  const notice = skippedFilesNotice(skipped);
+  if (notice !== null) process.stderr.write(`${notice}\n`);
   const read = (f: string): RunRecord => readRunRecord(f, displayPath(f));
   // Every file is checked before anything is stored, then read again one at a time (a thousand
   // records of 2,000 tests are 700 MB: never all in memory).
@@ -77,9 +78,7 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
   // store is closed and its lock removed, and the command exits 130.
   const interrupt = listenForInterrupt();
   try {
-    const store = await openHistoryStore(place.target, { lockTimeoutMs: CLI_LOCK_TIMEOUT_MS, signal: interrupt.signal }).catch((error: unknown) => {
-      throw error instanceof FlakeguardError && (error.code === 'STORE_DAMAGED' || error.code === 'INTERRUPTED') ? error : historyUsage(`cannot open the history store ${describeTarget(place.target)}: ${describeThrown(error)}`);
-    });
+    const store = await openPlaceStore(place, false, interrupt.signal);
     try {
       for (const f of files) {
         // PGlite answers through microtasks only: without a turn of the event loop, a signal

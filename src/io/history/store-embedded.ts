@@ -1,6 +1,7 @@
 /**
  * The embedded history store: PGlite (PostgreSQL as WASM, installed from npm, no server, no native
- * build) in a folder under the records folder, held by one process at a time (store-lock.ts).
+ * build) in a folder under the records folder, held by one process at a time (store-lock.ts; the
+ * lock file is in the cache folder).
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -9,9 +10,7 @@ import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
 import { acquireFileLock } from './store-lock.js';
 import { damagedStoreError } from './store-damage.js';
 
-export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
-
-export async function openEmbeddedStore(folder: string, options: OpenOptions = {}): Promise<HistoryStore> {
+export async function openEmbeddedStore(folder: string, lockFile: string, lockTimeoutMs: number, options: OpenOptions = {}): Promise<HistoryStore> {
   const started = existsSync(folder) && readdirSync(folder).length > 0;
   if (started && !existsSync(path.join(folder, 'PG_VERSION'))) throw damagedStoreError(folder, 'its PG_VERSION file is missing');
   if (options.mustExist && !started) {
@@ -21,7 +20,8 @@ export async function openEmbeddedStore(folder: string, options: OpenOptions = {
     );
   }
   mkdirSync(path.dirname(folder), { recursive: true });
-  const lock = await acquireFileLock(`${folder}.lock`, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, `history store ${folder}`, options.signal);
+  mkdirSync(path.dirname(lockFile), { recursive: true });
+  const lock = await acquireFileLock(lockFile, lockTimeoutMs, `history store ${folder}`, options.signal);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create(folder).catch((error: unknown) => {

@@ -35,9 +35,14 @@ function restoreStore(): void {
   cpSync(good, store, { recursive: true });
 }
 
-/** Files in the records folder other than run records and the store: what a command left behind. */
+/** The store's lock, in the cache folder beside the records folder. */
+const LOCK = (): string => path.join(fx.root, '.flakeguard/cache/history.lock');
+
+/** What a command left behind: files in the records folder other than records and the store, locks and temp files in the cache folder. */
 function leftovers(): string[] {
-  return readdirSync(path.join(fx.root, RUNS)).filter((n) => !n.endsWith('.json') && n !== 'history');
+  const cache = path.join(fx.root, '.flakeguard/cache');
+  const inCache = existsSync(cache) ? readdirSync(cache).filter((n) => /\.lock$|\.new$|\.stale$/.test(n)) : [];
+  return [...readdirSync(path.join(fx.root, RUNS)).filter((n) => !n.endsWith('.json') && n !== 'history'), ...inCache];
 }
 
 beforeAll(async () => {
@@ -70,12 +75,13 @@ describe('a lock that names no live owner is stale: taken over with one notice, 
     ['an older format (pid and host only)', () => `${deadPid()}\n${hostname()}\n`, 'it does not name an owner'],
     ['a dead pid on this host', () => owner(deadPid()), 'has ended'],
   ])('history.lock %s: flakeguard history reads the store', async (_, content, reason) => {
-    writeFileSync(path.join(fx.root, RUNS, 'history.lock'), content());
+    mkdirSync(path.dirname(LOCK()), { recursive: true });
+    writeFileSync(LOCK(), content());
     const run = await fx.flakeguard(['history']);
     expect(run.exitCode, run.output).toBe(0);
-    expect(noticeLine(run.stderr, path.join(fx.root, RUNS, 'history.lock'))).toContain(reason);
+    expect(noticeLine(run.stderr, LOCK())).toContain(reason);
     expect(run.stdout).toContain('flakeguard history since');
-    expect(existsSync(path.join(fx.root, RUNS, 'history.lock'))).toBe(false);
+    expect(existsSync(LOCK())).toBe(false);
     expect(leftovers()).toEqual([]);
   });
 
@@ -168,7 +174,8 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
   it.each(['SIGINT', 'SIGTERM'] as const)('%s while it waits for the store another process holds', async (signal) => {
     restoreStore();
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
-    const lock = path.join(fx.root, RUNS, 'history.lock');
+    const lock = LOCK();
+    mkdirSync(path.dirname(lock), { recursive: true });
     const content = formatLockOwner({ pid: holder.pid ?? 0, host: hostname(), takenAt: new Date().toISOString(), token: 'abcdefabcdef0123' });
     writeFileSync(lock, content);
     try {
@@ -199,7 +206,7 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // The lock appears once every record was checked and the store is being opened.
-    while (!existsSync(path.join(fx.root, RUNS, 'history.lock'))) await new Promise((r) => setTimeout(r, 20));
+    while (!existsSync(LOCK())) await new Promise((r) => setTimeout(r, 20));
     child.kill(signal);
     expect(await exited, stderr).toBe(130);
     expect(stderr).toMatch(/^flakeguard: interrupted; history ingest \(\d+ of 200 records stored, each whole\) stopped$/m);

@@ -5,7 +5,7 @@
  * the remote's default branch, never HEAD's own; triage applies quarantine as the reporter does and
  * gives no Vitest command for another tool's JUnit file. Needs `npm run build`.
  */
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
