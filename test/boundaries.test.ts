@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { E2E_TESTS } from '../vitest.config.js';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 
@@ -182,5 +183,25 @@ describe('the size of functions in src/', () => {
       else if (lines <= FUNCTION_LINES) problems.push(`${key} is within ${FUNCTION_LINES} lines now (${lines}): remove it from LONG_FUNCTIONS`);
     }
     expect(problems).toEqual([]);
+  });
+});
+
+/**
+ * The two tiers (vitest.config.ts): a test file that starts a process (a fixture project's Vitest,
+ * the CLI, git, a shell, Chromium, load workers) is in the e2e tier, so `npm run test:unit` stays
+ * fast and needs no build. Patterns there are a folder (`dir/**\/*.test.ts`) or one file.
+ */
+describe('the test tiers', () => {
+  const TESTS = path.resolve(import.meta.dirname);
+  const STARTS_A_PROCESS = /\b(?:createFixture|fixtureCopies|reporterProject|execa|execFileSync|execFile|spawnSync|spawn|fork|launchBrowser|startLoadWorkers|runGit)\(/;
+  const inE2e = (rel: string): boolean =>
+    E2E_TESTS.some((pattern) => (pattern.endsWith('/**/*.test.ts') ? rel.startsWith(pattern.slice(0, -'**/*.test.ts'.length)) : rel === pattern));
+
+  it('every test file that starts a process is in the e2e tier', () => {
+    const testFiles = listTs(TESTS).filter((f) => f.endsWith('.test.ts') && !f.includes(`${path.sep}fixtures${path.sep}`));
+    const rel = (f: string): string => `test/${path.relative(TESTS, f).split(path.sep).join('/')}`;
+    const offenders = testFiles.filter((f) => STARTS_A_PROCESS.test(readFileSync(f, 'utf8')) && !inE2e(rel(f))).map(rel);
+    expect(offenders).toEqual([]);
+    expect(E2E_TESTS.filter((p) => !p.endsWith('/**/*.test.ts') && !p.endsWith('.test.ts'))).toEqual([]);
   });
 });
