@@ -21,8 +21,9 @@ export const E2E_TESTS = [
   // No child process, but a real database: PGlite's WASM start-up costs seconds per open, more than
   // the rest of the unit tier together (74 s of its 321 s under load 23).
   'test/io/history/embedded-store.test.ts',
-  'test/io/files/triage-inputs.test.ts',
-  'test/io/files/allowance-lock.test.ts',
+  'test/io/triage/triage-inputs.test.ts',
+  'test/io/allowances/allowance-lock.test.ts',
+  'test/io/allowances/allowance-lineage.test.ts',
   'test/commands/html-flag.test.ts',
   'test/commands/init/**/*.test.ts',
   'test/core/triage/reproduce-command.test.ts',
