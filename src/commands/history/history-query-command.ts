@@ -75,7 +75,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const place = resolveHistoryPlace(flags);
   const config = loadConfig(place.root).config;
   const branch = await proposalBranch(place.root, flags.branch ?? null);
-  const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
+  const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top), warnAt: config.budget.warnAt };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
   const store = await openHistoryStore(place.target, { mustExist: true, lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
     throw historyUsage(`cannot open the history store: ${(error as Error).message}`);
