@@ -19,7 +19,7 @@ const MEDIAN = '#1c7ed6';
 export const MAX_MARKS = 150;
 export const BINS = 100;
 /** The limit is drawn in the chart when it is at most this many times the slowest run; else marked above it. */
-const LIMIT_IN_RANGE = 1.6;
+const LIMIT_IN_RANGE = 2;
 
 export const HISTORY_CHART_CSS = `.history-chart{display:block;width:100%;height:auto}.history-chart .axis{font:11px var(--mono);fill:#59636e}
 .history-chart .grid{stroke:#eef1f4}.history-chart .zero{stroke:#adb5bd}.history-chart .limit{stroke:${TONE_COLOURS.bad};stroke-width:2}

@@ -22,7 +22,9 @@ function nearTag(t: HistoryTest): string {
     case 'crossing': {
       const range = t.daysToLimitRange ?? t.runsToLimitRange;
       const unit = t.daysToLimitRange === null ? 'runs' : 'd';
-      return badge('accent', range === null ? 'near its limit' : `crosses in ${Math.floor(range[0])}-${Math.ceil(range[1])} ${unit}`);
+      if (range === null) return badge('accent', 'near its limit');
+      const [a, b] = [Math.floor(range[0]), Math.ceil(range[1])];
+      return badge('accent', `crosses in ${a === b ? `~${a}` : `${a}-${b}`} ${unit}`);
     }
     default: {
       const never: never = t.nearLimit;
