@@ -12,7 +12,7 @@ import {
   type TrendPoint,
 } from '../../../src/core/history/history-trend.js';
 import { describeDurationTrend } from '../../../src/core/history/history-trend-text.js';
-import { lineWithNoise, seeded } from './trend-simulation.js';
+import { lineWithNoise, seeded } from './trend-simulation.mjs';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-01T00:00:00Z');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineLevel, senSlope, TREND_MAX_POINTS } from '../../../src/core/history/trend-interval.js';
-import { lineWithNoise, seeded } from './trend-simulation.js';
+import { lineWithNoise, seeded } from './trend-simulation.mjs';
 
 const xs = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 

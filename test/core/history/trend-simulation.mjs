@@ -1,7 +1,7 @@
-/** Seeded series for the trend tests: a straight line plus Gaussian noise, the same on every run. */
+/** Seeded series for the trend tests and bench/trend-interval.mjs: a straight line plus Gaussian noise, the same on every run. */
 
 /** mulberry32: a small seeded PRNG (uniform in [0, 1)). */
-export function seeded(seed: number): () => number {
+export function seeded(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -13,12 +13,12 @@ export function seeded(seed: number): () => number {
 }
 
 /** Box-Muller: a standard normal draw from two uniform ones. */
-export function gaussian(rand: () => number): number {
+export function gaussian(rand) {
   const u = 1 - rand();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
 }
 
 /** y_i = base + slope * i + noise (sd), i = 0..n-1. */
-export function lineWithNoise(rand: () => number, n: number, base: number, slope: number, sd: number): number[] {
+export function lineWithNoise(rand, n, base, slope, sd) {
   return Array.from({ length: n }, (_, i) => base + slope * i + sd * gaussian(rand));
 }
