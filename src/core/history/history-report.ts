@@ -1,8 +1,10 @@
 /**
  * The history report: per test, runs, failed runs, runs that passed only on a retry, the flake rate
  * with its Clopper-Pearson bound, duration median and p95 per platform, the Theil-Sen trend (ms per
- * run and per day) and how long until it crosses its limit. Pure: the store's aggregates in, the
- * report out (docs/history.md has the JSON schema).
+ * run and per day) with Sen's 95% interval, the time to its limit as a range only when the
+ * projection rule claims a crossing, and whether it is near its limit (history-platform.ts,
+ * history-trend.ts). Pure: the store's aggregates in, the report out (docs/history.md has the JSON
+ * schema).
  */
 import type { IsoDay } from '../calendar.js';
 import { failureRateUpperBound } from '../gate/failure-rate.js';
