@@ -1,17 +1,17 @@
 /**
  * Docs name only paths that exist: every repository path README.md and docs/*.md mention, in
  * backticks or as a link target, is checked against this checkout. A repository path starts with
- * src/, test/<a folder of test/>, docs/, bench/, example/ or .ci/, or is a source path relative to
+ * src/, test/<a folder of test/>, bench/, example/ or .ci/, is a page docs/<name>.md, or is a source path relative to
  * src/ (core/, io/, commands/, reporter/, runner/). `file:line` suffixes are dropped; paths with
  * wildcards or placeholders (*, {a,b}, <name>, $VAR) and the user-project examples (test/x.test.ts,
- * allowances/test/hub.test.ts.yaml, .flakeguard/runs/) are not repository paths.
+ * allowances/test/hub.test.ts.yaml, .flakeguard/runs/, GitHub's docs/CODEOWNERS) are not repository paths.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const REPO_ROOTS = /^(?:src|docs|bench|example|\.ci)\//;
+const REPO_ROOTS = /^(?:src|bench|example|\.ci)\/|^docs\/[^/]+\.md$/;
 const SRC_RELATIVE = /^(?:core|io|commands|reporter|runner)\//;
 const TEST_FOLDERS = new Set(readdirSync(path.join(ROOT, 'test')).filter((e) => statSync(path.join(ROOT, 'test', e)).isDirectory()));
 
@@ -56,6 +56,7 @@ describe('paths in the docs', () => {
     expect(repositoryPath('test/e2e/gate.test.ts')).toBe('test/e2e/gate.test.ts');
     expect(repositoryPath('docs/gate.md,')).toBe('docs/gate.md');
     expect(repositoryPath('test/x.test.ts')).toBeNull();
+    expect(repositoryPath('docs/CODEOWNERS')).toBeNull();
     expect(repositoryPath('allowances/test/hub.test.ts.yaml')).toBeNull();
     expect(repositoryPath('.flakeguard/runs/')).toBeNull();
     expect(repositoryPath('src/core/{budget,record}/')).toBeNull();
