@@ -13,6 +13,7 @@ import type { Config } from '../core/config.js';
 import { isFlakeguardError } from '../core/errors.js';
 import { formatBudgetReport } from '../core/budget/budget-format.js';
 import { buildRunRecord, makeRunId } from '../core/record/run-record-build.js';
+import { readCiContext } from '../core/record/ci-context.js';
 import { type RecordedNotice } from '../core/record/run-record.js';
 import { detectScreen, paint } from '../io/terminal.js';
 import { loadConfig } from '../io/files/config-file.js';
@@ -153,6 +154,7 @@ export default class FlakeguardReporter implements Reporter {
         vitestVersion: vitest.version,
         git: { commit: git?.commit ?? null, dirty: git?.dirty ?? null },
         shard,
+        ci: readCiContext(process.env, shard),
         merged,
         watch,
         exitReason: reason,

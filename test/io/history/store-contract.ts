@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import { computeHistoryReport, type HistoryQuery } from '../../../src/core/history/history-report.js';
 import { ingestRunRecord } from '../../../src/io/history/history-ingest.js';
 import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
+import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
 import { pruneHistory, readHistoryInput } from '../../../src/io/history/history-query.js';
 import type { HistoryStore } from '../../../src/io/history/history-store.js';
 import { failedThenPassed, lastPassingRun, lastRunsOfTest } from '../../../src/io/history/test-history.js';
@@ -49,9 +50,9 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
   it('migrating again is a no-op and keeps the version', async () => {
     const store = await open();
     try {
-      expect(await migrateHistoryStore(store)).toBe(1);
+      expect(await migrateHistoryStore(store)).toBe(HISTORY_SCHEMA_VERSION);
       const rows = await store.query<{ value: string }>("SELECT value FROM flakeguard_meta WHERE key = 'schema_version'");
-      expect(rows).toEqual([{ value: '1' }]);
+      expect(rows).toEqual([{ value: String(HISTORY_SCHEMA_VERSION) }]);
     } finally {
       await store.close();
     }
