@@ -27,6 +27,15 @@ export interface CiContext {
   readonly shard: CiShard | null;
 }
 
+/** The CI check a result came from (triage findings' `caughtBy`): null fields where unknown. */
+export interface CaughtBy {
+  readonly provider: CiProvider | null;
+  readonly workflow: string | null;
+  readonly job: string | null;
+  readonly shard: CiShard | null;
+  readonly runUrl: string | null;
+}
+
 export type Env = Readonly<Record<string, string | undefined>>;
 type Get = (name: string) => string | null;
 type Fields = Omit<CiContext, 'provider' | 'shard'> & { readonly parallel: CiShard | null };

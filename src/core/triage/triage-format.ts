@@ -5,6 +5,7 @@
 import { plainText, type Paint } from '../text-style.js';
 import type { FindingClass } from '../config.js';
 import type { Finding, TriageReport } from './triage-types.js';
+import { checkLines, UNKNOWN_CHECK } from './triage-caught-by.js';
 
 export type { Paint };
 
@@ -41,6 +42,7 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
     out.push('');
     const tag = f.class === 'infrastructure' ? paint('yellow', f.class) : f.class === 'escape' ? paint('red', f.class) : paint('cyan', f.class);
     out.push(`${i + 1}. ${tag} (${measuredLabel(f)}) ${paint('bold', subject(f))}`);
+    for (const line of checkLines(f)) out.push(`   ${line}`);
     out.push(`   cause: ${f.cause}`);
     for (const e of f.evidence) out.push(paint('dim', `   - ${e}`));
     out.push(`   action: ${f.action}`);
@@ -65,6 +67,7 @@ export function formatTriageMarkdown(report: TriageReport): string {
   report.findings.forEach((f, i) => {
     out.push(`### ${i + 1}. ${f.class} (${measuredLabel(f)}): ${md(subject(f))}`);
     out.push('');
+    for (const line of checkLines(f)) out.push(`${md(line)}  `);
     out.push(`**Cause:** ${md(f.cause)}`);
     out.push('');
     out.push('<details><summary>Evidence</summary>');
@@ -85,7 +88,7 @@ export interface TriageJson {
   readonly verdict: 'red' | 'green';
   readonly exitCode: number | null;
   readonly counts: Readonly<Record<FindingClass, number>>;
-  /** A finding as printed: everything but what `--rerun` would run. */
+  /** A finding as printed: everything but what `--rerun` would run; `caughtBy` and `seenBy` always written. */
   readonly findings: readonly Omit<Finding, 'rerunTarget'>[];
   /** The history store's branch and window when history was used, else null. */
   readonly history?: TriageReport['history'];
@@ -97,7 +100,7 @@ export function toTriageJson(report: TriageReport): TriageJson {
     verdict: report.verdict,
     exitCode: report.exitCode,
     counts: report.counts,
-    findings: report.findings.map((f) => ({ class: f.class, test: f.test, file: f.file, cause: f.cause, evidence: f.evidence, measured: f.measured, action: f.action, rule: f.rule })),
+    findings: report.findings.map((f) => ({ class: f.class, test: f.test, file: f.file, cause: f.cause, evidence: f.evidence, measured: f.measured, action: f.action, rule: f.rule, caughtBy: f.caughtBy ?? UNKNOWN_CHECK, seenBy: f.seenBy ?? [] })),
     history: report.history,
   };
 }
