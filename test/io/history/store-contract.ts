@@ -31,6 +31,19 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
     return store;
   };
 
+  it("keeps the record's CI context (schema 2) and gives it back with the test's runs; an older record has none", async () => {
+    const store = await open();
+    try {
+      const ci = { provider: 'gitlab-ci' as const, workflow: null, job: 'unit', runId: '555', attempt: null, runUrl: 'https://gitlab.com/j/77', branch: 'main', commit: 'c0ffee', runnerOs: 'linux', shard: { index: 2, count: 3 } };
+      await ingestRunRecord(store, { ...makeRecord({ runId: 'with-ci', startedAt: '2026-11-29T10:00:00Z', tests: [{ name: 'a' }] }), ci }, ctx);
+      await ingestRunRecord(store, makeRecord({ runId: 'old', startedAt: '2026-11-28T10:00:00Z', tests: [{ name: 'a' }] }), ctx);
+      const runs = await lastRunsOfTest(store, { file: 'test/a.test.ts', name: 'a' });
+      expect(runs.map((r) => [r.runId, r.ci])).toEqual([['with-ci', ci], ['old', null]]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('stores a record once, however often it is ingested', async () => {
     const store = await open();
     try {
