@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeTriage, planTriage } from '../../../src/core/triage/triage.js';
 import { formatTriage, formatTriageMarkdown, toTriageJson } from '../../../src/core/triage/triage-format.js';
+import { renderTriageHtml } from '../../../src/core/html/html-triage.js';
 import { checkOfRecord, describeCheck, UNKNOWN_CHECK } from '../../../src/core/triage/triage-caught-by.js';
 import type { TestHistoryFacts } from '../../../src/core/triage/triage-history.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
@@ -33,6 +34,7 @@ describe('caughtBy and seenBy', () => {
     expect(text).toContain('   seen by 2 checks: GitHub Actions CI / test-linux (shard 1/2); GitHub Actions CI / test-macos');
     expect(formatTriageMarkdown(r)).toContain('caught by: GitHub Actions CI / test-linux (shard 1/2)');
     expect(toTriageJson(r).findings[0]).toMatchObject({ caughtBy: LINUX, seenBy: [LINUX, MAC] });
+    expect(renderTriageHtml(toTriageJson(r))).toContain('caught by: GitHub Actions CI / test-linux (shard 1/2)');
   });
 
   it('a failure only one job saw names only that job, even when another job is triaged with it', () => {
