@@ -11,12 +11,16 @@ import { createFixture, vitestConfigWithReporter, type Fixture } from '../helper
 
 let fx: Fixture;
 
+/** The variables each provider is detected by, emptied: the suite's own CI must not leak into the fixture's runs. */
+const NO_CI = { GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', TF_BUILD: '', JENKINS_URL: '' };
 const GITHUB = {
+  ...NO_CI,
   GITHUB_ACTIONS: 'true', GITHUB_WORKFLOW: 'CI', GITHUB_JOB: 'test-linux', GITHUB_RUN_ID: '7001', GITHUB_RUN_ATTEMPT: '2',
   GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_HEAD_REF: 'feat/cart', GITHUB_REF_NAME: '12/merge',
   GITHUB_SHA: '1111111111111111111111111111111111111111', RUNNER_OS: 'Linux',
 };
 const GITLAB = {
+  ...NO_CI,
   GITLAB_CI: 'true', CI_JOB_NAME: 'unit 2/2', CI_PIPELINE_ID: '555', CI_JOB_URL: 'https://gitlab.com/acme/shop/-/jobs/77',
   CI_COMMIT_BRANCH: 'main', CI_COMMIT_SHA: '2222222222222222222222222222222222222222', CI_RUNNER_EXECUTABLE_ARCH: 'linux/amd64', CI_NODE_INDEX: '2', CI_NODE_TOTAL: '2',
 };
@@ -78,7 +82,7 @@ describe('the run record carries where it ran', () => {
 
   it('outside CI the record says ci: null, and triage prints no check', async () => {
     rmSync(runs(), { recursive: true, force: true });
-    const run = await fx.vitest(['test/cart.test.ts']);
+    const run = await fx.vitest(['test/cart.test.ts'], NO_CI);
     expect(run.exitCode, run.output).toBe(1);
     expect(read(newest()).ci).toBeNull();
     const text = await fx.flakeguard(['triage']);

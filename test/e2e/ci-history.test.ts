@@ -7,11 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
 
+const NO_CI = { GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', TF_BUILD: '', JENKINS_URL: '' };
 const github = (run: string) => ({
+  ...NO_CI,
   GITHUB_ACTIONS: 'true', GITHUB_WORKFLOW: 'CI', GITHUB_JOB: 'test', GITHUB_RUN_ID: run, GITHUB_RUN_ATTEMPT: '1',
   GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_REF_NAME: 'main', GITHUB_REF_TYPE: 'branch',
 });
-const GITLAB = { GITLAB_CI: 'true', CI_JOB_NAME: 'unit', CI_PIPELINE_ID: '555', CI_JOB_URL: 'https://gitlab.com/acme/shop/-/jobs/77', CI_COMMIT_BRANCH: 'main' };
+const GITLAB = { ...NO_CI, GITLAB_CI: 'true', CI_JOB_NAME: 'unit', CI_PIPELINE_ID: '555', CI_JOB_URL: 'https://gitlab.com/acme/shop/-/jobs/77', CI_COMMIT_BRANCH: 'main' };
 
 describe('an escape names the check that caught it first and the job of its last pass', () => {
   let fx: Fixture;
