@@ -5,11 +5,11 @@
  */
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import type { TriageHistory } from '../../core/triage/triage-history.js';
-import { readTriageHistory } from '../../io/history/triage-history.js';
+import type { ProjectPlaces } from '../../io/places/project-places.js';
+import { readTriageHistory } from '../../io/triage/triage-history.js';
 
 export interface TriageHistoryStep {
-  readonly root: string;
-  readonly records: string;
+  readonly places: ProjectPlaces;
   readonly config: HistoryConfig;
   readonly flags: { readonly history?: boolean; readonly 'no-history'?: boolean; readonly branch?: string };
   /** Run ids of the run records triaged (gathered once with them): their runs are left out of the history. */
@@ -23,8 +23,7 @@ export async function triageHistory(step: TriageHistoryStep): Promise<TriageHist
   if (step.tests.length === 0 && force !== true) return null;
   const warn = step.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const outcome = await readTriageHistory({
-    root: step.root,
-    records: step.records,
+    places: step.places,
     config: step.config,
     force,
     branch: step.flags.branch,
