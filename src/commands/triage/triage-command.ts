@@ -12,7 +12,10 @@ import { FlakeguardError } from '../../core/errors.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { computeTriage, planTriage } from '../../core/triage/triage.js';
 import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
-import { formatTriage, formatTriageMarkdown, toTriageJson } from '../../core/triage/triage-format.js';
+import { formatTriage, toTriageJson } from '../../core/triage/triage-format.js';
+import { formatTriageMarkdown } from '../../core/triage/triage-markdown.js';
+import { filterFindingsByOwner, withFindingOwners } from '../../core/triage/triage-owners.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
 import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
 import { renderTriageHtml } from '../../core/html/html-triage.js';
@@ -62,6 +65,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   if (parsed === 'help') return 0;
   const flags = parsed.values;
   if (flags.json && flags.markdown !== undefined) throw usage('--json and --markdown are exclusive');
+  if (flags.owner !== undefined && flags.owner.trim() === '') throw usage('--owner needs a team or user, as CODEOWNERS names it (@org/team)');
   // Flag values first: a bad --rerun or --exit-code is named even when the inputs are missing too.
   const rerunCount = intFlag('rerun', flags.rerun, 1) ?? 0;
   const exitCode = intFlag('exit-code', flags['exit-code'], 0);
@@ -107,11 +111,15 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   const history = await triageHistory({ places, config: loaded.config.history, flags, runIds: gathered.runIds ?? [], tests: plan.historyQuestions });
   const reruns = rerunCount > 0 && plan.rerunTargets.length > 0 ? await rerunTargets(root, plan.rerunTargets, rerunCount, flags) : null;
   const inputs = { ...gathered, history, reruns };
-  const report = computeTriage(inputs, signatures);
+  let report = computeTriage(inputs, signatures);
   if (report.verdict === 'green' && !inputsShowRun(inputs)) {
     const given = [...records, ...reports, ...junit, ...logs].map((f) => path.relative(process.cwd(), f) || f).join(', ');
     throw new FlakeguardError('INPUT_UNREADABLE', `no input shows a run (${given}: no test result, no Vitest summary, no failure, no exit code); pass the files the CI job left (--report, --junit, --record, the whole --log) or --exit-code`);
   }
+  const owners = readProjectOwners(root);
+  requireCodeownersFor(flags.owner, owners, 'flakeguard triage');
+  report = withFindingOwners(report, owners.ownersOf);
+  if (flags.owner !== undefined) report = filterFindingsByOwner(report, flags.owner);
   if (flags.json) process.stdout.write(`${JSON.stringify(toTriageJson(report))}\n`);
   else {
     const screen = detectScreen();

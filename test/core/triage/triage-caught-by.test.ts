@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeTriage, planTriage } from '../../../src/core/triage/triage.js';
-import { formatTriage, formatTriageMarkdown, toTriageJson } from '../../../src/core/triage/triage-format.js';
+import { formatTriage, toTriageJson } from '../../../src/core/triage/triage-format.js';
+import { formatTriageMarkdown } from '../../../src/core/triage/triage-markdown.js';
 import { renderTriageHtml } from '../../../src/core/html/html-triage.js';
 import { checkOfRecord, describeCheck, UNKNOWN_CHECK } from '../../../src/core/triage/triage-caught-by.js';
 import type { TestHistoryFacts } from '../../../src/core/triage/triage-history.js';
