@@ -11,6 +11,7 @@ import { readRunRecord, RUN_RECORD_SUFFIX, skippedFilesNotice, splitRunRecords }
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
 import { describeTarget } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
+import { runContextOf } from '../../core/history/history-rows.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
@@ -65,14 +66,23 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
   // records of 2,000 tests are 700 MB: never all in memory).
   for (const f of files) read(f);
   const place = resolveHistoryPlace(flags);
-  const context = await readRunContext(place.root, process.env, {
+  const override = {
     ...(flags.branch === undefined ? {} : { branch: flags.branch }),
     ...(flags.job === undefined ? {} : { job: flags.job }),
-  });
+  };
+  // Each record's own CI context first; this process's variables and checkout (asked git once) for records without one.
+  const fallback = await readRunContext(place.root, process.env, { ci: null }, override);
+  const contextOf = (record: RunRecord) => {
+    const own = runContextOf(record, process.env);
+    return { branch: override.branch ?? own.branch ?? fallback.branch, job: override.job ?? own.job ?? fallback.job };
+  };
   const store = await openPlaceStore(place, false);
   const counts: Record<IngestOutcome, number> = { stored: 0, duplicate: 0, 'merged-skipped': 0 };
   try {
-    for (const f of files) counts[await ingestRunRecord(store, read(f), context)] += 1;
+    for (const f of files) {
+      const record = read(f);
+      counts[await ingestRunRecord(store, record, contextOf(record))] += 1;
+    }
   } finally {
     await store.close();
   }

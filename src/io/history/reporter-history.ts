@@ -49,7 +49,6 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
   } catch (error) {
     opened = Promise.resolve({ ok: false, error });
   }
-  const context = readRunContext(input.places.root, input.env).catch(() => ({ branch: null, job: null }));
   return {
     async recentFailures(tests, window) {
       const found = new Map<string, RecentFailures>();
@@ -73,7 +72,7 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
       const result = await opened;
       if (!result.ok) return warn(result.error);
       try {
-        const outcome = await ingestRunRecord(result.store, record, await context);
+        const outcome = await ingestRunRecord(result.store, record, await readRunContext(input.places.root, input.env, record).catch(() => ({ branch: null, job: null })));
         const what = outcome === 'stored' ? 'run stored' : outcome === 'duplicate' ? 'run already stored' : 'merged run not stored (its shards are)';
         return { out: [`flakeguard: history ${where}: ${what}`], err: [] };
       } catch (error) {
