@@ -1,13 +1,50 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The two tiers of flakeguard's own suite (README "Developing flakeguard", docs/architecture.md):
+ * - `unit`: core logic, fast-check properties and every test that starts no process. Runs from
+ *   source, no build step: `npm run test:unit`.
+ * - `e2e`: every test that starts a process (real Vitest on fixture projects, the built CLI, git,
+ *   PostgreSQL, Chromium, load workers) or opens a real database (PGlite). These run the built
+ *   package in dist/, so the tier refuses to start when dist/ is older than src/
+ *   (test/helpers/dist-fresh.ts); `npm run test:e2e` builds first. A new test file that starts a process belongs in this list (test/boundaries.test.ts
+ *   checks that no unit file does).
+ */
+export const E2E_TESTS = [
+  'test/e2e/**/*.test.ts',
+  'test/reporter/**/*.test.ts',
+  'test/io/vitest/**/*.test.ts',
+  'test/io/load/**/*.test.ts',
+  'test/io/git/**/*.test.ts',
+  'test/io/history/postgres-store.test.ts',
+  // No child process, but a real database: PGlite's WASM start-up costs seconds per open, more than
+  // the rest of the unit tier together (74 s of its 321 s under load 23).
+  'test/io/history/embedded-store.test.ts',
+  'test/io/triage/triage-inputs.test.ts',
+  'test/io/allowances/allowance-lock.test.ts',
+  'test/io/allowances/allowance-lineage.test.ts',
+  'test/commands/html-flag.test.ts',
+  'test/commands/init/**/*.test.ts',
+  'test/core/triage/reproduce-command.test.ts',
+];
+
+const EXCLUDE = ['**/node_modules/**', 'test/fixtures/**'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'test/fixtures/**'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // Dogfood: this repo's own runs are guarded by its own reporter, from source, with the budgets
-    // in flakeguard.yaml and the allowances in allowances/.
+    // in flakeguard.yaml and the allowances in allowances/ (both tiers, one record per run).
     reporters: ['default', './src/reporter/index.ts'],
+    projects: [
+      // Both tiers with Vitest's default worker count (one fewer than the cores: one file at a time
+      // on 2 cores). Two at a time was measured on the loaded 2-core machine and did not pay: the
+      // unit tier 55.6 s with one worker against 70.0 s with two, then 76.0 s with two against 80.9 s
+      // with one (noise, no gain); two e2e files at a time made each 1.1-4x slower, finished less
+      // work per minute, and pushed tests over their budgets (their fixture processes are CPU-bound).
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...EXCLUDE, ...E2E_TESTS] } },
+      { extends: true, test: { name: 'e2e', include: E2E_TESTS, exclude: EXCLUDE, globalSetup: ['test/helpers/dist-fresh.ts'] } },
+    ],
   },
 });

@@ -1,9 +1,12 @@
-// Suite stability: runs this repository's whole test suite N times in a row (default 10) while
-// 2 busy loops per core load the machine (flakeguard's own load workers: they die with this script),
-// and prints passes/runs for every test. Target: N/N for every test. Each run keeps the repo's own
+// Suite stability: runs this repository's test suite N times in a row (default 10) while 2 busy
+// loops per core load the machine (flakeguard's own load workers: they die with this script), and
+// prints passes/runs for every test. Target: N/N for every test. Each run keeps the repo's own
 // reporters (so a run over its duration budgets exits 1 and is counted) plus Vitest's JSON report.
+// The whole suite by default; --project unit|e2e runs one tier, and test files or folders after the
+// options run only those (as `vitest run` takes them), e.g. the files a fix is about.
 //
-// Usage: npm run build && node bench/suite-stability.mjs [--runs 10] [--loops-per-core 2]
+// Usage: npm run build && node bench/suite-stability.mjs [--runs 10] [--loops-per-core 2] [--project e2e] [files...]
+//   node bench/suite-stability.mjs --runs 10 test/e2e/html-chromium.test.ts test/reporter/github.test.ts
 // (FLAKEGUARD_KEEP_LOGS=1 keeps each run's output and JSON report in a temp folder.)
 // Prints the per-test table, then a summary; exits 1 if any test passed fewer than N times.
 import { spawnSync } from 'node:child_process';
@@ -14,11 +17,19 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' }, 'loops-per-core': { type: 'string', default: '2' } } });
+const { values, positionals: files } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: 'string', default: '10' }, 'loops-per-core': { type: 'string', default: '2' }, project: { type: 'string', multiple: true, default: [] } },
+});
 const runs = Number(values.runs);
 const perCore = Number(values['loops-per-core']);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs "${values.runs}" must be a whole number of at least 1`);
 if (!Number.isInteger(perCore) || perCore < 0) throw new Error(`--loops-per-core "${values['loops-per-core']}" must be a whole number`);
+for (const project of values.project) {
+  if (!['unit', 'e2e'].includes(project)) throw new Error(`--project "${project}" is not a tier of vitest.config.ts; write --project unit or --project e2e`);
+}
+const selection = [...values.project.map((p) => `--project=${p}`), ...files];
+const what = selection.length === 0 ? 'the whole suite' : selection.join(' ');
 
 const { defaultWorkerCount, startLoadWorkers } = await import(path.join(ROOT, 'dist/io/load/load-workers.js')).catch(() => {
   throw new Error('dist/ is missing: run npm run build first');
@@ -26,7 +37,7 @@ const { defaultWorkerCount, startLoadWorkers } = await import(path.join(ROOT, 'd
 const cores = defaultWorkerCount();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-stability-'));
 const load = startLoadWorkers(perCore * cores);
-console.log(`suite-stability: ${runs} run(s) of the whole suite under ${perCore * cores} busy loops (${perCore} per core, ${cores} cores); FLAKEGUARD_KEEP_LOGS=1 keeps each run's log`);
+console.log(`suite-stability: ${runs} run(s) of ${what} under ${perCore * cores} busy loops (${perCore} per core, ${cores} cores); FLAKEGUARD_KEEP_LOGS=1 keeps each run's log`);
 
 /** key -> { passes, seen } over the runs; a test missing from a run (its file failed to load) is a non-pass. */
 const tally = new Map();
@@ -35,7 +46,7 @@ try {
   for (let i = 1; i <= runs; i += 1) {
     const json = path.join(tmp, `run-${i}.json`);
     const started = performance.now();
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=./src/reporter/index.ts', '--reporter=json', `--outputFile.json=${json}`], {
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=./src/reporter/index.ts', '--reporter=json', `--outputFile.json=${json}`, ...selection], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, CI: 'true', NO_COLOR: '1' },

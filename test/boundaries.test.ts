@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { E2E_TESTS } from '../vitest.config.js';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 
@@ -116,5 +118,107 @@ describe('the layers of src/', () => {
       .map((f) => ({ f: path.relative(SRC, f), lines: readFileSync(f, 'utf8').split('\n').length }))
       .filter((x) => x.lines > 250);
     expect(long).toEqual([]);
+  });
+});
+
+/**
+ * Function size: no function in src/ is over FUNCTION_LINES lines (from its first line to its
+ * closing brace, nested functions counted in their parent too). Biome has no rule for length, so
+ * this is it. The functions that were longer when the rule came are listed with their length then:
+ * a ratchet. A listed function may shrink but never grow; once it is within the limit, or renamed
+ * or moved, its line here must go (the test says so). Never add a line: split the function.
+ */
+const FUNCTION_LINES = 50;
+const LONG_FUNCTIONS: Record<string, number> = {
+  'core/triage/report-salvage.ts salvageJson': 128,
+  'commands/gate/gate-run.ts runGate': 101,
+  'io/triage/triage-inputs.ts gatherTriageInputs': 99,
+  'io/triage/log-scan.ts scanLog': 96,
+  'reporter/index.ts onTestRunEnd': 92,
+  'commands/triage/triage-command.ts runTriageCommand': 84,
+  'io/vitest/vitest-gate-child.ts main': 83,
+  'core/budget/budget-report.ts computeBudgetReport': 78,
+  'core/triage/triage-junit.ts readJunitReport': 78,
+  'io/allowances/allowance-lineage.ts traceLineage': 78,
+  'commands/gate/gate-command.ts runSelectedGate': 76,
+  'core/record/run-record-build.ts buildRunRecord': 74,
+  'core/html/html-chart.ts renderSeries': 70,
+  'core/triage/triage-vitest-json.ts readVitestJsonReport': 68,
+  'core/budget/budget-format.ts formatBudgetReport': 67,
+  'io/vitest/vitest-runs.ts runJob': 64,
+  'core/allowances/allowance.ts parseEntry': 61,
+  'core/config.ts parseConfig': 61,
+  'core/history/history-chart.ts renderHistoryChart': 60,
+  'core/gate/gate-report.ts computeGateReport': 57,
+  'core/triage/triage-failure.ts classifyFailure': 57,
+  'commands/gate/gate-select.ts selectGateTests': 56,
+  'core/gate/test-selection.ts selectTests': 56,
+  'core/triage/triage-vitest-json.ts readVitestJsonReport > (arrow)': 56,
+  'core/config.ts parsePatterns': 55,
+  'core/gate/gate-verdict.ts decideGateVerdict': 54,
+  'core/triage/log-needles.ts compileNeedles': 52,
+  'core/triage/triage-record.ts readRecordObservations': 51,
+  'io/load/load-workers.ts startLoadWorkers': 51,
+};
+
+/** Every function with a body in src/, as `file name` (an unnamed one as `parent > (arrow)`) and its line count. */
+function functionSizes(): Map<string, number> {
+  const sizes = new Map<string, number>();
+  for (const file of files) {
+    const rel = path.relative(SRC, file).split(path.sep).join('/');
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node, parent: string | null): void => {
+      let name = parent;
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const own = node.name ?? (ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent) ? node.parent.name : undefined);
+        name = own ? own.getText(source) : `${parent ?? '(top)'} > (${ts.isArrowFunction(node) ? 'arrow' : 'function'})`;
+        const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const last = source.getLineAndCharacterOfPosition(node.end).line;
+        const key = `${rel} ${name}`;
+        sizes.set(key, Math.max(sizes.get(key) ?? 0, last - first + 1));
+      }
+      ts.forEachChild(node, (child) => visit(child, name));
+    };
+    visit(source, null);
+  }
+  return sizes;
+}
+
+describe('the size of functions in src/', () => {
+  it(`no function is over ${FUNCTION_LINES} lines, except the listed ones, which only shrink`, () => {
+    const sizes = functionSizes();
+    const problems: string[] = [];
+    for (const [key, lines] of sizes) {
+      if (lines <= FUNCTION_LINES) continue;
+      const allowed = LONG_FUNCTIONS[key];
+      if (allowed === undefined) problems.push(`${key} has ${lines} lines (limit ${FUNCTION_LINES}): split it`);
+      else if (lines > allowed) problems.push(`${key} grew to ${lines} lines (listed at ${allowed}, limit ${FUNCTION_LINES}): split it`);
+    }
+    for (const key of Object.keys(LONG_FUNCTIONS)) {
+      const lines = sizes.get(key);
+      if (lines === undefined) problems.push(`${key} is listed in LONG_FUNCTIONS but no longer exists (renamed or moved?): remove or rename its line`);
+      else if (lines <= FUNCTION_LINES) problems.push(`${key} is within ${FUNCTION_LINES} lines now (${lines}): remove it from LONG_FUNCTIONS`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+/**
+ * The two tiers (vitest.config.ts): a test file that starts a process (a fixture project's Vitest,
+ * the CLI, git, a shell, Chromium, load workers) is in the e2e tier, so `npm run test:unit` stays
+ * fast and needs no build. Patterns there are a folder (`dir/**\/*.test.ts`) or one file.
+ */
+describe('the test tiers', () => {
+  const TESTS = path.resolve(import.meta.dirname);
+  const STARTS_A_PROCESS = /\b(?:createFixture|fixtureCopies|reporterProject|execa|execFileSync|execFile|spawnSync|spawn|fork|launchBrowser|startLoadWorkers|runGit)\(/;
+  const inE2e = (rel: string): boolean =>
+    E2E_TESTS.some((pattern) => (pattern.endsWith('/**/*.test.ts') ? rel.startsWith(pattern.slice(0, -'**/*.test.ts'.length)) : rel === pattern));
+
+  it('every test file that starts a process is in the e2e tier', () => {
+    const testFiles = listTs(TESTS).filter((f) => f.endsWith('.test.ts') && !f.includes(`${path.sep}fixtures${path.sep}`));
+    const rel = (f: string): string => `test/${path.relative(TESTS, f).split(path.sep).join('/')}`;
+    const offenders = testFiles.filter((f) => STARTS_A_PROCESS.test(readFileSync(f, 'utf8')) && !inE2e(rel(f))).map(rel);
+    expect(offenders).toEqual([]);
+    expect(E2E_TESTS.filter((p) => !p.endsWith('/**/*.test.ts') && !p.endsWith('.test.ts'))).toEqual([]);
   });
 });

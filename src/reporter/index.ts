@@ -14,6 +14,7 @@ import { DEFAULT_CONFIG, type Config } from '../core/config.js';
 import { isFlakeguardError } from '../core/errors.js';
 import { formatBudgetReport } from '../core/budget/budget-format.js';
 import { buildRunRecord, makeRunId } from '../core/record/run-record-build.js';
+import { readCiContext } from '../core/record/ci-context.js';
 import { type RecordedNotice } from '../core/record/run-record.js';
 import { detectScreen, paint } from '../io/terminal.js';
 import { loadConfig } from '../io/config/config-file.js';
@@ -151,6 +152,7 @@ export default class FlakeguardReporter implements Reporter {
         vitestVersion: vitest.version,
         git: { commit: git?.commit ?? null, dirty: git?.dirty ?? null },
         shard,
+        ci: readCiContext(process.env, shard),
         merged,
         watch,
         exitReason: reason,

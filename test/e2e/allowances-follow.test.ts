@@ -7,8 +7,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { createFixture, fixtureCopies, type Fixture } from '../helpers/fixture.js';
 import { commit, listed, seam as seamOf, vitestTests, type VitestTest } from './allowances-helpers.js';
 import { testKey } from '../../src/core/test-id.js';
 
@@ -27,23 +27,21 @@ describe('tracker', () => {
 });
 `;
 
-let fixture: Fixture | undefined;
-afterEach(() => {
-  fixture?.remove();
-  fixture = undefined;
-});
 
 const seam = (fx: Fixture, tests: readonly VitestTest[]) => seamOf(fx, CONFIG, tests);
 
-async function setup(): Promise<Fixture> {
+/** The git fixture with the entry added through the CLI and committed: made once per file (beforeAll). */
+async function makeTemplate(): Promise<Fixture> {
   const fx = await createFixture({ git: true, files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': TRACKER } });
-  fixture = fx;
   const add = await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > reloads journal', '--budget', '1s', '--reason', 'reads a large journal']);
   expect(add.exitCode, add.output).toBe(0);
   await fx.git(['add', '-A']);
   await fx.git(['commit', '-qm', 'allowance for the journal test']);
   return fx;
 }
+
+/** Each test's own copy of the template (the tests change it independently). */
+const setup = fixtureCopies(makeTemplate);
 
 /** The slow test named `name` in `file` gets the allowance (1 s) through `match`, and needs it. */
 async function expectFollowed(fx: Fixture, file: string, name: string, match: string): Promise<string[]> {

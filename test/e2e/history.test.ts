@@ -72,7 +72,7 @@ describe('history with the embedded store', () => {
     await db.close();
     const query = await fx.flakeguard(['history']);
     expect(query.exitCode).toBe(2);
-    expect(query.stderr).toMatch(/schema version 9, written by a newer flakeguard \(this one reads up to 1\); upgrade flakeguard/);
+    expect(query.stderr).toMatch(/schema version 9, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/);
     const run = await fx.vitest();
     expect(run.exitCode, run.output).toBe(0);
     expect(run.output).toMatch(/flakeguard: warning: the run was not stored in history \(<root>\/\.flakeguard\/runs\/history\): .*schema version 9.*load it later with flakeguard history ingest \.flakeguard\/runs\/\S+\.json/);

@@ -48,8 +48,15 @@ interface Shot {
   readonly counts: Map<string, number>;
 }
 
-/** A screenshot of the page, decoded by Chromium itself (an image drawn on a canvas). */
+/**
+ * A screenshot of the page, decoded by Chromium itself (an image drawn on a canvas). The `load`
+ * event says the document is parsed, not that Chromium has drawn it: on a busy machine the renderer
+ * may not have handed its first frame to the compositor yet, and a capture then copies from a surface
+ * that has nothing in it, which Chromium reports as "Page.captureScreenshot: Unable to capture
+ * screenshot". Two animation frames after load, a frame of the loaded page has been produced.
+ */
 async function screenshot(page: Page, name: string): Promise<Shot> {
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))');
   const png = await page.screenshot({ type: 'png' });
   const keep = process.env.FLAKEGUARD_KEEP_SCREENSHOTS;
   if (keep) {

@@ -7,30 +7,16 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDuration } from '../../src/core/duration.js';
-import { REPO_ROOT } from '../helpers/fixture.js';
+import { packTarball, sh } from '../helpers/packed.js';
 
 const VITEST_5 = process.env['FLAKEGUARD_VITEST5_VERSION'] ?? '5';
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-pack-'));
 let tarball = '';
 
-const env = (): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('VITEST') && !k.startsWith('GITHUB_') && !k.startsWith('npm_')) out[k] = v;
-  return { ...out, NO_COLOR: '1', CI: 'true', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-};
-
-async function sh(cwd: string, file: string, args: readonly string[]) {
-  const r = await execa(file, args, { cwd, env: env(), extendEnv: false, reject: false, all: true, stdin: 'ignore', timeout: 300_000 });
-  return { exitCode: r.exitCode ?? 1, all: String(r.all), stdout: String(r.stdout) };
-}
-
 beforeAll(async () => {
-  const packed = await sh(REPO_ROOT, 'npm', ['pack', '--silent', '--pack-destination', scratch]);
-  expect(packed.exitCode, packed.all).toBe(0);
-  tarball = path.join(scratch, packed.all.trim().split('\n').pop() ?? '');
+  tarball = await packTarball(scratch);
 }, 120_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -6,8 +6,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { describe, expect, it } from 'vitest';
+import { createFixture, fixtureCopies, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
 import { lastLine, records } from '../reporter/reporter-fixture.js';
 
 const API = (title: string, extra = '') => `import { describe, expect, it } from 'vitest';
@@ -23,18 +23,13 @@ describe('api', () => {
 ${extra}});
 `;
 
-let fixture: Fixture | undefined;
-afterEach(() => {
-  fixture?.remove();
-  fixture = undefined;
-});
 
-async function setup(): Promise<Fixture> {
+/** The git fixture with the entry added through the CLI and committed: made once per file (beforeAll). */
+async function makeTemplate(): Promise<Fixture> {
   const fx = await createFixture({
     git: true,
     files: { 'vitest.config.ts': vitestConfigWithReporter(), 'flakeguard.yaml': 'budget:\n  test: 5s\n', 'test/api.test.ts': API('aborts a slow request') },
   });
-  fixture = fx;
   const add = await fx.flakeguard([
     'quarantine', 'add', '--file', 'test/api.test.ts', '--test', 'api > aborts a slow request',
     '--reason', 'fails about 1 in 30 runs on CI; owner: web team', '--expires', '2999-01-01', '--link', 'https://tracker.example/T-19',
@@ -44,6 +39,9 @@ async function setup(): Promise<Fixture> {
   await fx.git(['commit', '-qm', 'quarantine the abort test']);
   return fx;
 }
+
+/** Each test's own copy of the template (the tests change it independently). */
+const setup = fixtureCopies(makeTemplate);
 
 const storeFile = (fx: Fixture): string => path.join(fx.root, 'allowances/test/api.test.ts.yaml');
 

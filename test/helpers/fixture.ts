@@ -2,10 +2,11 @@
  * Fixture projects for end-to-end tests: files written to a temp folder, the repo's node_modules
  * linked in, and the real Vitest (or the built flakeguard CLI) run there.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /**
@@ -27,6 +28,12 @@ export interface Fixture {
   flakeguard(args: readonly string[], env?: Record<string, string>): Promise<RunResult>;
   /** Runs git in the fixture (a repo is initialised with `git: true`). */
   git(args: readonly string[]): Promise<string>;
+  /**
+   * A copy of the fixture as it is now (files, git repo, .flakeguard), in a temp folder of its own:
+   * an expensive setup (a git history, allowances added through the CLI) made once in `beforeAll`,
+   * then one independent copy per test.
+   */
+  copy(): Fixture;
   remove(): void;
 }
 
@@ -54,16 +61,15 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true', ...extra };
 }
 
-export async function createFixture(options: FixtureOptions = {}): Promise<Fixture> {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-fx-'));
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+const tempRoot = (): string => mkdtempSync(path.join(os.tmpdir(), 'flakeguard-fx-'));
+
+/** The fixture in `root`: writes files there and runs Vitest, the CLI and git with it as cwd. */
+function fixtureAt(root: string): Fixture {
   const write = (relPath: string, content: string): void => {
     const target = path.join(root, relPath);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, content);
   };
-  if (!options.files?.['package.json']) write('package.json', JSON.stringify({ name: 'fixture', type: 'module', private: true }));
-  for (const [rel, content] of Object.entries(options.files ?? {})) write(rel, content);
   const normalise = (text: string): string => text.replace(ANSI, '').split(root).join('<root>');
   const run = async (file: string, args: readonly string[], env?: Record<string, string>): Promise<RunResult> => {
     const result = await execa(file, args, { cwd: root, reject: false, env: baseEnv(env), extendEnv: false, stdin: 'ignore' });
@@ -75,19 +81,53 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Fixtu
     const result = await execa('git', args, { cwd: root, env: baseEnv({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }), extendEnv: false });
     return String(result.stdout);
   };
-  if (options.git) {
-    write('.gitignore', 'node_modules\n.flakeguard\n');
-    await git(['init', '-q', '-b', 'main']);
-    await git(['add', '-A']);
-    await git(['commit', '-qm', 'initial']);
-  }
   return {
     root,
     write,
     vitest: (args = [], env) => run(process.execPath, [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args], env),
     flakeguard: (args, env) => run(process.execPath, [CLI_BUILT, ...args], env),
     git,
+    copy: () => {
+      const to = tempRoot();
+      // verbatimSymlinks: node_modules stays a link to the repo's, not a copy of it.
+      cpSync(root, to, { recursive: true, verbatimSymlinks: true });
+      return fixtureAt(to);
+    },
     remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+export async function createFixture(options: FixtureOptions = {}): Promise<Fixture> {
+  const root = tempRoot();
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  const fixture = fixtureAt(root);
+  if (!options.files?.['package.json']) fixture.write('package.json', JSON.stringify({ name: 'fixture', type: 'module', private: true }));
+  for (const [rel, content] of Object.entries(options.files ?? {})) fixture.write(rel, content);
+  if (options.git) {
+    fixture.write('.gitignore', 'node_modules\n.flakeguard\n');
+    await fixture.git(['init', '-q', '-b', 'main']);
+    await fixture.git(['add', '-A']);
+    await fixture.git(['commit', '-qm', 'initial']);
+  }
+  return fixture;
+}
+
+/**
+ * An expensive fixture made once per test file (in `beforeAll`), and a copy of it for each test
+ * that calls the returned function, removed when that test finishes: the tests share the setup's
+ * cost, never its state.
+ */
+export function fixtureCopies(make: () => Promise<Fixture>): () => Fixture {
+  let template: Fixture | undefined;
+  beforeAll(async () => {
+    template = await make();
+  });
+  afterAll(() => template?.remove());
+  return () => {
+    if (!template) throw new Error('the template fixture was not made (its beforeAll failed)');
+    const copy = template.copy();
+    onTestFinished(() => copy.remove());
+    return copy;
   };
 }
 

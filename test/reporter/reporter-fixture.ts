@@ -44,19 +44,31 @@ export function readText(fixture: Fixture, rel: string): string {
   return readFileSync(path.join(fixture.root, rel), 'utf8');
 }
 
+/** The record rounds durations to 0.01 ms (run-record-build.ts), so a raw one is within half of that. */
+const RECORD_HALF_STEP_MS = 0.005 + 1e-9;
+
 /**
- * The duration the run recorded for the test named `name`, as flakeguard prints it, regex-escaped:
+ * What flakeguard may have printed for a duration the record holds, as a regex group. The record
+ * keeps durations rounded to 0.01 ms while the reporter prints the raw measure, so the printed value
+ * is the format of something within 0.005 ms of the record: 300.5 in the record is "300ms" or
+ * "301ms" on screen (the raw 300.496 or 300.503). Both neighbours are accepted, nothing wider:
  * output is checked against what the same run measured, never against a timing window.
  */
+export function printedForms(recordedMs: number): string {
+  const forms = new Set([formatDuration(recordedMs - RECORD_HALF_STEP_MS), formatDuration(recordedMs + RECORD_HALF_STEP_MS)]);
+  return `(?:${[...forms].map((f) => f.replace('.', '\\.')).join('|')})`;
+}
+
+/** What flakeguard printed for the test named `name`, from the duration the run recorded (see printedForms). */
 export function printedDuration(fixture: Fixture, name: string): string {
   const test = records(fixture).flatMap((r) => r.tests).find((t) => t.name === name);
   if (test?.durationMs == null) throw new Error(`no recorded duration for "${name}"`);
-  return formatDuration(test.durationMs).replace('.', '\\.');
+  return printedForms(test.durationMs);
 }
 
 /** The same for a whole test file (`relPath` as the record names it). */
 export function printedFileDuration(fixture: Fixture, relPath: string): string {
   const file = records(fixture).flatMap((r) => r.files).find((f) => f.file === relPath);
   if (file?.durationMs == null) throw new Error(`no recorded duration for ${relPath}`);
-  return formatDuration(file.durationMs).replace('.', '\\.');
+  return printedForms(file.durationMs);
 }

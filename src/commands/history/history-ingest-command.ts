@@ -13,6 +13,7 @@ import { displayPath } from '../../io/files/input-file.js';
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
 import { describeTarget } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
+import { runContextOf } from '../../core/history/history-rows.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
@@ -69,10 +70,16 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
   // Every file is checked before anything is stored, then read again one at a time (a thousand
   // records of 2,000 tests are 700 MB: never all in memory).
   for (const f of files) read(f);
-  const context = await readRunContext(place.root, process.env, {
+  const override = {
     ...(flags.branch === undefined ? {} : { branch: flags.branch }),
     ...(flags.job === undefined ? {} : { job: flags.job }),
-  });
+  };
+  // Each record's own CI context first; this process's variables and checkout (asked git once) for records without one.
+  const fallback = await readRunContext(place.root, process.env, { ci: null }, override);
+  const contextOf = (record: RunRecord) => {
+    const own = runContextOf(record, process.env);
+    return { branch: override.branch ?? own.branch ?? fallback.branch, job: override.job ?? own.job ?? fallback.job };
+  };
   const counts: Record<IngestOutcome, number> = { stored: 0, duplicate: 0, 'merged-skipped': 0 };
   // Ctrl-C or SIGTERM: the record being stored finishes or rolls back (one transaction each), the
   // store is closed and its lock removed, and the command exits 130.
@@ -85,7 +92,8 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
         // would not be delivered until the last record.
         await new Promise((resolve) => setImmediate(resolve));
         if (interrupt.signal.aborted) break;
-        counts[await ingestRunRecord(store, read(f), context)] += 1;
+        const record = read(f);
+        counts[await ingestRunRecord(store, record, contextOf(record))] += 1;
       }
     } finally {
       await store.close();

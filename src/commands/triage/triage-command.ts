@@ -1,7 +1,8 @@
 /**
  * `flakeguard triage`: sorts every failure of a red run into infrastructure, escape, flake or
- * budget, with evidence and an action. Gathers inputs (src/io/triage/triage-inputs.ts), optionally
- * re-runs the failures in the checkout, computes (src/core/triage/triage.ts) and prints.
+ * budget, with evidence and an action. Gathers everything first: the run's inputs
+ * (src/io/triage/triage-inputs.ts, each file read once), then what planTriage says to ask for (the
+ * history store's facts, the re-runs of --rerun); then decides once (src/core/triage/triage.ts) and prints.
  * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read, 130 interrupted.
  */
 import { existsSync } from 'node:fs';
@@ -9,13 +10,12 @@ import path from 'node:path';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
-import { computeTriage } from '../../core/triage/triage.js';
+import { computeTriage, planTriage } from '../../core/triage/triage.js';
 import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
 import { formatTriage, toTriageJson } from '../../core/triage/triage-format.js';
 import { formatTriageMarkdown } from '../../core/triage/triage-markdown.js';
 import { filterFindingsByOwner, withFindingOwners } from '../../core/triage/triage-owners.js';
 import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
-import { historyQuestions } from '../../core/triage/triage-history.js';
 import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
 import { renderTriageHtml } from '../../core/html/html-triage.js';
@@ -29,7 +29,6 @@ import { writeReportFile } from '../../io/files/input-file.js';
 import type { LimitSettings } from '../../io/triage/triage-limits.js';
 import { systemClock } from '../../io/clock.js';
 import { detectScreen, paint } from '../../io/terminal.js';
-import { testKey } from '../../core/test-id.js';
 import { commandUsageError, parseCommandArgs } from '../command-args.js';
 import { TRIAGE_USAGE } from './triage-options.js';
 import { checkSettings } from '../../io/settings-check.js';
@@ -49,6 +48,18 @@ function intFlag(name: string, value: string | undefined, min: number, max: numb
   if (!/^\d+$/.test(value) || Number(value) < min) throw usage(`--${name} "${value}" must be a whole number of at least ${min}`);
   if (Number(value) > max) throw usage(`--${name} "${value}" must be a whole number from ${min} to ${max}`);
   return Number(value);
+}
+
+async function rerunTargets(root: string, targets: readonly RerunTarget[], runs: number, flags: { readonly config?: string; readonly project?: string[] }) {
+  const interrupt = listenForInterrupt();
+  try {
+    // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
+    const { rerunFailures } = await import('../../io/triage/triage-rerun.js');
+    const vitest = { config: flags.config === undefined ? null : path.resolve(flags.config), projects: flags.project ?? [] };
+    return await rerunFailures({ root, targets: [...targets], runs, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
+  } finally {
+    interrupt.dispose();
+  }
 }
 
 export async function runTriageCommand(args: string[]): Promise<number> {
@@ -97,26 +108,13 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   if (flags.config !== undefined && !existsSync(path.resolve(flags.config))) throw usage(`--config ${flags.config}: no such Vitest config file`);
   const sources = { root, records, reports, junit, logs, exitCode, limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${text}\n`) };
   if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
+  // Gather: the run's inputs, then the history and re-runs the plan asks for; then decide once.
   const gathered = await gatherTriageInputs(sources, signatures);
-  const first = computeTriage(gathered, signatures);
-  const inputs = { ...gathered, history: await triageHistory({ places, config: loaded.config.history, flags, recordFiles: records, tests: historyQuestions(first.findings) }) };
-  let report = inputs.history === null ? first : computeTriage(inputs, signatures);
-  if (rerunCount > 0) {
-    const targets = new Map<string, RerunTarget>();
-    for (const f of report.findings) if (f.rerunTarget) targets.set(testKey(f.rerunTarget.file, f.rerunTarget.name), f.rerunTarget);
-    if (targets.size > 0) {
-      const interrupt = listenForInterrupt();
-      try {
-        // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
-        const { rerunFailures } = await import('../../io/triage/triage-rerun.js');
-        const vitest = { config: flags.config === undefined ? null : path.resolve(flags.config), projects: flags.project ?? [] };
-        const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
-        report = computeTriage({ ...inputs, reruns }, signatures);
-      } finally {
-        interrupt.dispose();
-      }
-    }
-  }
+  const plan = planTriage(gathered, signatures);
+  const history = await triageHistory({ places, config: loaded.config.history, flags, runIds: gathered.runIds ?? [], tests: plan.historyQuestions });
+  const reruns = rerunCount > 0 && plan.rerunTargets.length > 0 ? await rerunTargets(root, plan.rerunTargets, rerunCount, flags) : null;
+  const inputs = { ...gathered, history, reruns };
+  let report = computeTriage(inputs, signatures);
   if (report.verdict === 'green' && !inputsShowRun(inputs)) {
     const given = [...records, ...reports, ...junit, ...logs].map((f) => path.relative(process.cwd(), f) || f).join(', ');
     throw new FlakeguardError('INPUT_UNREADABLE', `no input shows a run (${given}: no test result, no Vitest summary, no failure, no exit code); pass the files the CI job left (--report, --junit, --record, the whole --log) or --exit-code`);

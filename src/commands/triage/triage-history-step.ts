@@ -5,7 +5,6 @@
  */
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import type { TriageHistory } from '../../core/triage/triage-history.js';
-import { readRunRecord } from '../../io/record/run-record-file.js';
 import type { ProjectPlaces } from '../../io/places/project-places.js';
 import { readTriageHistory } from '../../io/triage/triage-history.js';
 
@@ -13,22 +12,10 @@ export interface TriageHistoryStep {
   readonly places: ProjectPlaces;
   readonly config: HistoryConfig;
   readonly flags: { readonly history?: boolean; readonly 'no-history'?: boolean; readonly branch?: string };
-  /** The run records triaged: their runs are left out of the history. */
-  readonly recordFiles: readonly string[];
+  /** Run ids of the run records triaged (gathered once with them): their runs are left out of the history. */
+  readonly runIds: readonly string[];
   readonly tests: readonly { readonly file: string; readonly name: string }[];
   readonly warn?: (line: string) => void;
-}
-
-function runIdsOf(files: readonly string[]): Set<string> {
-  const ids = new Set<string>();
-  for (const file of files) {
-    try {
-      ids.add(readRunRecord(file).runId);
-    } catch {
-      // Not a readable record: triage reports it as an input problem; it has no run in the store.
-    }
-  }
-  return ids;
 }
 
 export async function triageHistory(step: TriageHistoryStep): Promise<TriageHistory | null> {
@@ -41,7 +28,7 @@ export async function triageHistory(step: TriageHistoryStep): Promise<TriageHist
     force,
     branch: step.flags.branch,
     tests: step.tests,
-    excludeRunIds: runIdsOf(step.recordFiles),
+    excludeRunIds: new Set(step.runIds),
   });
   if (outcome.kind === 'used') return outcome.history;
   if (outcome.kind === 'not-used') warn(`flakeguard: warning: history was not used${outcome.where === null ? '' : ` (${outcome.where})`}: ${outcome.reason}; the findings are from the run's own inputs`);

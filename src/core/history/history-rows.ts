@@ -4,6 +4,7 @@
  * name) so concurrent writers insert new tests in one order and never deadlock, and a test listed
  * twice in a record (a crashed worker re-queued) is kept once.
  */
+import { ciJobLabel, type CiContext } from '../record/ci-context.js';
 import type { RunRecord, TestState } from '../record/run-record.js';
 
 /** What the record does not say about a run and the edge finds out (CI variables, git). */
@@ -26,6 +27,8 @@ export interface HistoryRunRow {
   readonly job: string | null;
   readonly shardIndex: number | null;
   readonly shardCount: number | null;
+  /** The record's CI context (null: outside CI, or a record written before it was recorded). */
+  readonly ci: CiContext | null;
   readonly exitReason: string;
   readonly red: boolean;
   readonly testCount: number;
@@ -90,11 +93,27 @@ export function toHistoryRows(record: RunRecord, context: RunContext): HistoryRo
       job: context.job,
       shardIndex: record.shard?.index ?? null,
       shardCount: record.shard?.count ?? null,
+      ci: record.ci ?? null,
       exitReason: record.exitReason,
       red,
       testCount: results.file.length,
     },
     results,
+  };
+}
+
+/**
+ * The branch and job a run is stored under: FLAKEGUARD_BRANCH / FLAKEGUARD_JOB first, then the CI
+ * context the record carries, then (records written before it) the guess from the variables of the
+ * process that stores it. A null branch is looked up in git by the edge.
+ */
+export function runContextOf(record: Pick<RunRecord, 'ci'>, env: Readonly<Record<string, string | undefined>>): RunContext {
+  const guess = runContextFromEnv(env);
+  const ci = record.ci ?? null;
+  const pinned = (name: string): string | null => env[name]?.trim() || null;
+  return {
+    branch: pinned('FLAKEGUARD_BRANCH') ?? ci?.branch ?? guess.branch,
+    job: pinned('FLAKEGUARD_JOB') ?? (ci === null ? null : ciJobLabel(ci)) ?? guess.job,
   };
 }
 

@@ -5,7 +5,7 @@
  * flakeguard (a higher version) is refused rather than misread.
  */
 
-export const HISTORY_SCHEMA_VERSION = 1;
+export const HISTORY_SCHEMA_VERSION = 2;
 
 export interface Migration {
   /** The schema version the store has after this migration. */
@@ -67,6 +67,12 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (test_id, run_id)
       )`,
     ],
+  },
+  {
+    // The run's CI context as the record carries it (core/record/ci-context.ts): null for runs
+    // stored before, and for records written before the reporter recorded it.
+    version: 2,
+    statements: ['ALTER TABLE flakeguard_runs ADD COLUMN ci jsonb'],
   },
 ];
 

@@ -7,6 +7,7 @@ import { formatOwners } from '../owners/codeowners.js';
 import type { FindingClass } from '../config.js';
 import { badge, countTile, foldedPre, h, plural, renderPage, type Tone } from './html-page.js';
 import type { TriageJson } from '../triage/triage-format.js';
+import { checkLines } from '../triage/triage-caught-by.js';
 
 export const CLASS_ORDER: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
@@ -51,6 +52,7 @@ function findingCard(f: TriageFinding, index: number): string {
     `<h3>${h(subject(f))}</h3>`,
     '</div>',
     where,
+    ...checkLines(f).map((line) => `<p class="dim">${h(line)}</p>`),
     `<p><span class="label-row">cause</span>${h(f.cause)}</p>`,
     f.evidence.length > 0 ? foldedPre('Evidence', f.evidence) : '<p class="dim">No evidence lines.</p>',
     `<p><span class="label-row">action</span><b>${h(f.action)}</b></p>`,

@@ -9,6 +9,7 @@ import { RUN_RECORD_VERSION, type RecordedFile, type RecordedTest, type RunRecor
 import { resolvePlatformValue } from '../platform-value.js';
 import { resolveTestLimit } from '../budget/budget.js';
 import type { Config } from '../config.js';
+import type { CiContext } from './ci-context.js';
 
 /** What the reporter knows about the run besides the budget report: the record's run-level fields. */
 export type RunFacts = Pick<
@@ -16,6 +17,8 @@ export type RunFacts = Pick<
   | 'runId' | 'startedAt' | 'endedAt' | 'root' | 'platform' | 'arch' | 'cpus' | 'loadavgStart' | 'loadavgEnd'
   | 'nodeVersion' | 'vitestVersion' | 'git' | 'shard' | 'merged' | 'exitReason' | 'exitCode'
 > & {
+  /** Where the run ran (CI variables, read once by the reporter); null outside a known CI. */
+  readonly ci: CiContext | null;
   readonly watch: boolean;
   readonly vitestExitCode: number | null;
 };
@@ -72,6 +75,7 @@ export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pi
     vitestVersion: facts.vitestVersion,
     git: facts.git,
     shard: facts.shard,
+    ci: facts.ci,
     merged: facts.merged,
     watch: facts.watch,
     exitReason: facts.exitReason,

@@ -61,6 +61,14 @@ const FILE: Record<string, [Check, string]> = {
   errors: [isArray, 'a list'],
 };
 
+const CI_TEXT = ['workflow', 'job', 'runId', 'runUrl', 'branch', 'commit', 'runnerOs'] as const;
+
+/** `ci` is optional (records before it have none): null, or an object of text-or-null fields. */
+const isCi: Check = (v) =>
+  v === undefined ||
+  v === null ||
+  (isObject(v) && isString((v as Record<string, unknown>)['provider']) && CI_TEXT.every((f) => orNull(isString)((v as Record<string, unknown>)[f])) && orNull(isNumber)((v as Record<string, unknown>)['attempt']) && orNull(isObject)((v as Record<string, unknown>)['shard']));
+
 function invalid(fileName: string, what: string): FlakeguardError {
   return new FlakeguardError('INPUT_UNREADABLE', `${fileName}: ${what}; delete it or re-run the tests to write a new one`);
 }
@@ -116,6 +124,7 @@ export function parseRunRecord(text: string, fileName: string): RunRecord {
     );
   }
   checkFields(record, TOP, fileName, '');
+  if (!isCi(record['ci'])) throw invalid(fileName, `run record field ci must be null or { provider, workflow, job, runId, attempt, runUrl, branch, commit, runnerOs, shard }, found ${JSON.stringify(record['ci'])?.slice(0, 40)}`);
   (record['tests'] as unknown[]).forEach((t, i) => {
     if (!isObject(t)) throw invalid(fileName, `run record field tests[${i}] must be an object`);
     checkFields(t as Record<string, unknown>, TEST, fileName, `tests[${i}].`);

@@ -4,6 +4,8 @@
  * Schema documented field by field in docs/run-record.md. Bump `version` on any incompatible
  * change; fields added later are optional so that records written before them still read.
  */
+import type { CiContext } from './ci-context.js';
+
 export const RUN_RECORD_VERSION = 1 as const;
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
@@ -148,5 +150,7 @@ export interface RunRecord {
   readonly verdict?: RecordedVerdict;
   /** Notices from the allowance engine (unknown allowances, invalid files). */
   readonly notices?: readonly RecordedNotice[];
+  /** Where the run ran, from the CI provider's variables; null outside a known CI (docs/run-record.md). */
+  readonly ci?: CiContext | null;
 }
 

@@ -5,6 +5,7 @@
 import { plainText, type Paint } from '../text-style.js';
 import type { FindingClass } from '../config.js';
 import type { Finding, TriageReport } from './triage-types.js';
+import { checkLines, UNKNOWN_CHECK } from './triage-caught-by.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { describeOwnerFilter } from './triage-owners.js';
 
@@ -46,6 +47,7 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
     out.push(`${i + 1}. ${tag} (${measuredLabel(f)}) ${paint('bold', subject(f))}`);
     const owners = formatOwners(f.owners);
     if (owners !== '') out.push(`   ${owners}`);
+    for (const line of checkLines(f)) out.push(`   ${line}`);
     out.push(`   cause: ${f.cause}`);
     for (const e of f.evidence) out.push(paint('dim', `   - ${e}`));
     out.push(`   action: ${f.action}`);
@@ -59,7 +61,7 @@ export interface TriageJson {
   readonly verdict: 'red' | 'green';
   readonly exitCode: number | null;
   readonly counts: Readonly<Record<FindingClass, number>>;
-  /** A finding as printed: everything but what `--rerun` would run. */
+  /** A finding as printed: everything but what `--rerun` would run; `caughtBy` and `seenBy` always written. */
   readonly findings: readonly Omit<Finding, 'rerunTarget'>[];
   /** The history store's branch and window when history was used, else null. */
   readonly history?: TriageReport['history'];
@@ -73,7 +75,7 @@ export function toTriageJson(report: TriageReport): TriageJson {
     verdict: report.verdict,
     exitCode: report.exitCode,
     counts: report.counts,
-    findings: report.findings.map((f) => ({ class: f.class, test: f.test, file: f.file, cause: f.cause, evidence: f.evidence, measured: f.measured, action: f.action, rule: f.rule, owners: f.owners ?? [] })),
+    findings: report.findings.map((f) => ({ class: f.class, test: f.test, file: f.file, cause: f.cause, evidence: f.evidence, measured: f.measured, action: f.action, rule: f.rule, owners: f.owners ?? [], caughtBy: f.caughtBy ?? UNKNOWN_CHECK, seenBy: f.seenBy ?? [] })),
     history: report.history,
     ...(report.ownerFilter ? { ownerFilter: report.ownerFilter } : {}),
   };

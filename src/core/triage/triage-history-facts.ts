@@ -1,9 +1,14 @@
 /** What the edge found in the history store, as plain facts triage reads (core/triage/triage-history.ts). */
+import type { CaughtBy } from '../record/ci-context.js';
 
 /** One recorded run of a test: its commit (null when the run was not in git) and when it started (ISO). */
 export interface HistoryRunFact {
   readonly commit: string | null;
   readonly startedAt: string;
+  /** The job label the store keeps (`<run id>-<attempt>/<job>`), or null. */
+  readonly job?: string | null;
+  /** The check the run came from, when its record carried a CI context. */
+  readonly check?: CaughtBy | null;
 }
 
 export interface HistoryDurationFact {
@@ -27,6 +32,8 @@ export interface TestHistoryFacts {
   readonly rerunPassed: readonly HistoryRunFact[];
   /** The newest run in which it passed, or null. */
   readonly lastPass: HistoryRunFact | null;
+  /** The oldest failed run since its last pass (the check that caught it first), or null when none failed since. */
+  readonly firstFailure?: HistoryRunFact | null;
   /** Its passed runs with a duration, oldest first. */
   readonly durations: readonly HistoryDurationFact[];
 }

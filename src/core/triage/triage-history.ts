@@ -7,12 +7,13 @@
  * names its duration trend. Pure.
  */
 import { formatDuration } from '../duration.js';
-import { describeTrend } from '../history/history-format.js';
-import { theilSen, unitsToLimit } from '../history/history-trend.js';
+import { computeDurationTrend } from '../history/history-trend.js';
+import { describeDurationTrend } from '../history/history-trend-text.js';
 import { testKey } from '../test-id.js';
 import { makeDraft, type Draft } from './triage-rule.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
 import type { Finding } from './triage-types.js';
+import { describeCheck } from './triage-caught-by.js';
 
 export type { HistoryDurationFact, HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
 
@@ -38,34 +39,34 @@ export function flakeLine(f: TestHistoryFacts, branch: string): string {
   return `${MEASURED}: ${parts.join('; ')}`;
 }
 
+/** `<commit> (<date>), job <check or stored job label>`: a run with the check it ran in, when known. */
+function describeRunAndJob(r: HistoryRunFact): string {
+  const job = (r.check ? describeCheck(r.check) : null) ?? r.job ?? null;
+  return job === null ? describeRun(r) : `${describeRun(r)}, job ${job}${r.check?.runUrl ? ` ${r.check.runUrl}` : ''}`;
+}
+
+/** An escape: which check caught it first on the branch (the oldest failed run since its last pass), or that this run is the first. */
+function firstCaughtLine(f: TestHistoryFacts, branch: string): string {
+  if (!f.firstFailure) return `${MEASURED}: no earlier failure on ${branch} since it last passed: this run's check is the first to catch it`;
+  return `${MEASURED}: first caught on ${branch} in the run of ${describeRunAndJob(f.firstFailure)}`;
+}
+
 /** "never failed in its last 40 recorded runs on main; last passed in the run of <commit> (<date>)". */
 function lastPassLine(f: TestHistoryFacts, branch: string): string {
   if (f.lastPass === null) return `${MEASURED}: never passed in its last ${plural(f.runs, 'recorded run')} on ${branch}`;
   const since = f.failedRuns === 0 && !isKnownFlake(f) ? `never failed in its last ${plural(f.runs, 'recorded run')} on ${branch}; last passed` : `last passed on ${branch}`;
-  return `${MEASURED}: ${since} in the run of ${describeRun(f.lastPass)}`;
+  return `${MEASURED}: ${since} in the run of ${describeRunAndJob(f.lastPass)}`;
 }
 
-/** "4.90s of 5.00s (linux, 12 passed runs on main), +40ms a day (+12ms a run): crosses in about 3 days". */
+/** "4.90s of 5.00s (linux, 12 passed runs on main), +40ms a day (95% CI ...; +12ms a run): crosses in about 2.5 days (1.9 to 3.4)". */
 export function trendLine(f: TestHistoryFacts, branch: string): string | null {
   const newest = f.durations.at(-1);
   if (newest === undefined) return null;
   const points = f.durations.filter((d) => d.platform === newest.platform);
-  const perRun = theilSen(points.map((_, i) => i), points.map((p) => p.durationMs));
-  const spansDays = points.length > 1 && points.at(-1)!.atMs - points[0]!.atMs >= 86_400_000;
-  const perDay = spansDays ? theilSen(points.map((p) => p.atMs / 86_400_000), points.map((p) => p.durationMs)) : null;
-  const level = perRun?.level ?? newest.durationMs;
-  const trend = describeTrend({
-    platform: newest.platform,
-    runs: points.length,
-    durationMs: { median: level, p95: level },
-    limitMs: newest.limitMs,
-    trendMsPerRun: perRun?.slope ?? null,
-    trendMsPerDay: perDay?.slope ?? null,
-    runsToLimit: perRun === null ? null : unitsToLimit(perRun, newest.limitMs),
-    daysToLimit: perDay === null ? null : unitsToLimit(perDay, newest.limitMs),
-    points: [],
-  });
-  return `${MEASURED}: ${formatDuration(level)} of ${formatDuration(newest.limitMs)} (${newest.platform}, ${plural(points.length, 'passed run')} on ${branch}), ${trend}`;
+  // The same trend and projection rule as the history report (core/history/history-trend.ts).
+  const trend = computeDurationTrend(points.map((p) => ({ atMs: p.atMs, durationMs: p.durationMs, passed: true })), newest.limitMs);
+  const level = trend.perRun?.level ?? newest.durationMs;
+  return `${MEASURED}: ${formatDuration(level)} of ${formatDuration(newest.limitMs)} (${newest.platform}, ${plural(points.length, 'passed run')} on ${branch}), ${describeDurationTrend(trend)}`;
 }
 
 function evidenceWith(d: Draft, lines: readonly (string | null)[]): Draft['finding'] {
@@ -95,13 +96,14 @@ function withHistory(d: Draft, f: TestHistoryFacts, branch: string): Draft {
     const pass = f.lastPass;
     const range = pass.commit === null ? 'the changes since that run' : `${pass.commit.slice(0, 12)}..HEAD`;
     const finding = {
-      ...evidenceWith(d, [lastPassLine(f, branch)]),
+      ...evidenceWith(d, [firstCaughtLine(f, branch), lastPassLine(f, branch)]),
       cause: `${d.finding.cause}; it never failed in its ${plural(f.runs, 'recorded run')} on ${branch} and last passed at ${describeRun(pass)}`,
       action: `${d.finding.action}; the change that broke it is in ${range}`,
     };
     return { ...d, finding };
   }
-  return { ...d, finding: evidenceWith(d, [known || f.failedRuns > 0 ? flakeLine(f, branch) : null, lastPassLine(f, branch)]) };
+  const first = d.finding.class === 'escape' ? firstCaughtLine(f, branch) : null;
+  return { ...d, finding: evidenceWith(d, [known || f.failedRuns > 0 ? flakeLine(f, branch) : null, first, lastPassLine(f, branch)]) };
 }
 
 /** The pass: each failure and budget draft of a test the store knows gets its history. */

@@ -9,6 +9,7 @@ import { formatOwners } from '../owners/codeowners.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
 import { historyHeader, measuredLabel, subject } from './triage-format.js';
 import { describeOwnerFilter } from './triage-owners.js';
+import { checkLines } from './triage-caught-by.js';
 import type { Finding, TriageReport } from './triage-types.js';
 
 export const TRIAGE_COMMENT_MARKER = 'flakeguard:triage';
@@ -26,6 +27,7 @@ function findingItem(f: Finding, index: number): string {
   return [
     `**${index + 1}. ${f.class} (${measuredLabel(f)}): ${md(subject(f))}**${owned(f)}`,
     '',
+    ...checkLines(f).map((line) => `${md(line)}  `),
     `**Cause:** ${md(f.cause)}`,
     '',
     `**Action:** ${md(f.action)}`,

@@ -6,6 +6,7 @@
 import { salvageJson } from './report-salvage.js';
 import type { RecordedError, RunRecord } from '../record/run-record.js';
 import type { BudgetExcess, ObservedFile, ObservedTest, ObservedUnhandled } from './triage-types.js';
+import { checkOfRecord } from './triage-caught-by.js';
 
 export interface RecordObservations {
   readonly tests: ObservedTest[];
@@ -21,6 +22,8 @@ function messages(errors: readonly RecordedError[] | undefined): string[] {
 }
 
 export function readRecordObservations(record: RunRecord, input: string): RecordObservations {
+  const found = checkOfRecord(record);
+  const check = found === undefined ? {} : { check: found };
   const tests: ObservedTest[] = record.tests.map((t) => ({
     kind: 'test',
     file: t.file,
@@ -31,6 +34,7 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     errors: t.state === 'passed' && t.flaky && t.errors.length === 0 ? [`failed ${t.retries} time${t.retries === 1 ? '' : 's'} before passing (the run record marks it flaky)`] : messages(t.errors),
     limitMs: t.limitMs,
     source: 'record',
+    ...check,
     origin: `${input}: test "${t.name}" ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
     ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
   }));
@@ -50,6 +54,7 @@ export function readRecordObservations(record: RunRecord, input: string): Record
         errors: [...own, ...hook],
         limitMs: null,
         source: 'record',
+        ...check,
         origin: `${input}: file ${f.file} failed${hook.length > 0 ? ' (hook error)' : own.length > 0 ? ' (load error)' : ''}`,
       });
     }
@@ -59,6 +64,7 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     message: u.message,
     file: u.file,
     test: u.test,
+    ...check,
     origin: `${input}: unhandled ${u.type}${u.file ? ` from ${u.file}` : ''}: ${u.message.split('\n')[0] ?? ''}`,
   }));
   const excesses: BudgetExcess[] = record.violations.map((v) => ({
@@ -67,6 +73,7 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     name: v.name,
     durationMs: v.durationMs,
     limitMs: v.limitMs,
+    ...check,
     origin: `${input}: budget violation: ${v.kind} ${v.file}${v.name ? ` > ${v.name}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
   }));
   // A run whose only failures were quarantined exited 0 by the reporter's word (docs/quarantine.md).

@@ -4,12 +4,15 @@
  * TriageReport that the formatters print. Schema of the JSON output: docs/triage.md.
  */
 import type { FindingClass } from '../config.js';
+import type { CaughtBy } from '../record/ci-context.js';
 import type { AttemptRef } from './log-attempts.js';
 import type { TriageHistory } from './triage-history-facts.js';
 
 export type { FindingClass } from '../config.js';
 
 export const TRIAGE_VERSION = 1 as const;
+
+export type { CaughtBy } from '../record/ci-context.js';
 
 export type ObservedState = 'passed' | 'failed' | 'skipped' | 'pending';
 export type ObservationSource = 'record' | 'report' | 'junit' | 'log';
@@ -37,6 +40,8 @@ export interface ObservedTest {
   readonly quarantined?: true;
   /** The tool that wrote the input when it is not Vitest (a jest-junit file: "jest tests"). */
   readonly foreign?: string;
+  /** The check whose run this came from (run records with a CI context or a shard). */
+  readonly check?: CaughtBy;
 }
 
 export interface ObservedFile {
@@ -54,6 +59,7 @@ export interface ObservedUnhandled {
   readonly origin: string;
   /** The error's cause when it says more (Vitest 5: `Worker exited unexpectedly with signal SIGKILL ...`). */
   readonly cause?: string;
+  readonly check?: CaughtBy;
 }
 
 export interface BudgetExcess {
@@ -63,6 +69,7 @@ export interface BudgetExcess {
   readonly durationMs: number;
   readonly limitMs: number;
   readonly origin: string;
+  readonly check?: CaughtBy;
 }
 
 /** A report that could not be read whole: salvaged up to `cutAtByte`. */
@@ -121,6 +128,8 @@ export interface TriageInputs {
   readonly rerunCount: number;
   /** What the history store says about the failed and slow tests; absent or null when history was not used. */
   readonly history?: TriageHistory | null;
+  /** Run ids of the run records read: their runs are not their own history. */
+  readonly runIds?: readonly string[];
 }
 
 export interface Finding {
@@ -133,6 +142,10 @@ export interface Finding {
   readonly action: string;
   /** The signature or rule that decided the class. */
   readonly rule: string;
+  /** The check that caught it: the first of `seenBy` (set by computeTriage's last step). */
+  readonly caughtBy?: CaughtBy;
+  /** Every check whose inputs show this failure (several jobs' records), in one order. */
+  readonly seenBy?: readonly CaughtBy[];
   /** What `--rerun` would run to measure escape vs flake (not part of the JSON output). */
   readonly rerunTarget?: RerunTarget;
   /** The test file's owners from CODEOWNERS (empty: none, no file, or no CODEOWNERS). */

@@ -6,18 +6,21 @@
  *
  * A pipeline of pure passes over immutable drafts (a finding with the RuleKind that decided it):
  * the inputs are put in one canonical order first, so the order the inputs came in changes nothing.
+ * `planTriage` runs only the first passes, to say what the edge should gather before the one
+ * computeTriage: which tests to ask the history store about and which failures to re-run.
  */
 import type { FindingClass } from '../config.js';
 import { budgetDrafts, failureDrafts, problemDraft, unhandledDrafts } from './triage-findings.js';
 import { applyExitCode, applyUnfinishedFiles, silenceDraft } from './triage-exit.js';
 import { foldSuiteShadows, mergeObservations, type MergedTest } from './triage-merge.js';
 import { canonicalInputs } from './triage-canonical.js';
-import { applyHistory } from './triage-history.js';
-import type { Draft } from './triage-rule.js';
+import { applyHistory, historyQuestions } from './triage-history.js';
+import { attachChecks } from './triage-caught-by.js';
 import { testKey } from '../test-id.js';
+import type { Draft } from './triage-rule.js';
 import { addLogSignatures, hitsBySignature, joinMissingReports, supersedeDecided, type SignatureHits } from './triage-run-level.js';
 import type { LogSignature } from './triage-signatures.js';
-import { TRIAGE_VERSION, type Finding, type TriageInputs, type TriageReport } from './triage-types.js';
+import { TRIAGE_VERSION, type Finding, type RerunTarget, type TriageInputs, type TriageReport } from './triage-types.js';
 
 const CLASS_ORDER: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
@@ -62,15 +65,36 @@ function compareFindings(a: Finding, b: Finding): number {
   return CLASS_ORDER.indexOf(a.class) - CLASS_ORDER.indexOf(b.class) || (a.file ?? '').localeCompare(b.file ?? '') || (a.test ?? '').localeCompare(b.test ?? '') || a.rule.localeCompare(b.rule) || a.cause.localeCompare(b.cause);
 }
 
-export function computeTriage(given: TriageInputs, signatures: readonly LogSignature[]): TriageReport {
+function contextOf(given: TriageInputs, signatures: readonly LogSignature[]): TriageContext {
   const inputs = canonicalInputs(given);
   const merged = foldSuiteShadows(mergeObservations(inputs.tests));
   const pendingFiles = [...new Set(merged.filter((t) => t.state === 'pending' && t.file !== null).map((t) => t.file as string))].sort();
-  const ctx: TriageContext = { inputs, signatures, merged, pendingFiles, hits: hitsBySignature(inputs) };
+  return { inputs, signatures, merged, pendingFiles, hits: hitsBySignature(inputs) };
+}
+
+export interface TriagePlan {
+  /** Each failed test and each test over its limit: what the history store is asked about. */
+  readonly historyQuestions: readonly { readonly file: string; readonly name: string }[];
+  /** What `--rerun` runs: each failure that is not explained by infrastructure, once. */
+  readonly rerunTargets: readonly RerunTarget[];
+}
+
+/** What to gather before deciding: the failure and budget passes alone, on the run's own inputs. */
+export function planTriage(given: TriageInputs, signatures: readonly LogSignature[]): TriagePlan {
+  const ctx = contextOf({ ...given, history: null, reruns: null }, signatures);
+  const drafts = excuseQuarantined(PASSES.slice(0, 3).reduce<readonly Draft[]>((d, pass) => pass(d, ctx), []), ctx.inputs);
+  const targets = new Map<string, RerunTarget>();
+  for (const { finding } of drafts) if (finding.rerunTarget) targets.set(testKey(finding.rerunTarget.file, finding.rerunTarget.name), finding.rerunTarget);
+  return { historyQuestions: historyQuestions(drafts.map((d) => d.finding)), rerunTargets: [...targets.values()] };
+}
+
+export function computeTriage(given: TriageInputs, signatures: readonly LogSignature[]): TriageReport {
+  const ctx = contextOf(given, signatures);
+  const { inputs, merged } = ctx;
   let drafts = excuseQuarantined(PASSES.reduce<readonly Draft[]>((d, pass) => pass(d, ctx), []), inputs);
   const red = (inputs.exitCode !== null && inputs.exitCode !== 0) || drafts.some(needsAction);
   if (red && !drafts.some(needsAction)) drafts = [...drafts, silenceDraft(inputs, signatures, merged.filter((t) => t.state === 'failed').length)];
-  const findings = drafts.map((d) => d.finding).sort(compareFindings);
+  const findings = attachChecks(drafts.map((d) => d.finding), inputs).sort(compareFindings);
   const counts: Record<FindingClass, number> = { infrastructure: 0, escape: 0, flake: 0, budget: 0 };
   for (const f of findings) counts[f.class] += 1;
   const history = inputs.history ? { branch: inputs.history.branch, window: inputs.history.window, tests: inputs.history.tests.length } : null;

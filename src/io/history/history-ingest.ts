@@ -19,8 +19,8 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 5;
 
 const INSERT_RUN = `INSERT INTO flakeguard_runs
-  (run_id, started_at, ended_at, platform, arch, node_version, vitest_version, branch, commit_sha, ci_job, shard_index, shard_count, exit_reason, red, test_count)
-  VALUES ($1, $2::timestamptz, $3::timestamptz, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+  (run_id, started_at, ended_at, platform, arch, node_version, vitest_version, branch, commit_sha, ci_job, shard_index, shard_count, exit_reason, red, test_count, ci)
+  VALUES ($1, $2::timestamptz, $3::timestamptz, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb)
   ON CONFLICT (run_id) DO NOTHING RETURNING id`;
 
 // Only the tests not stored yet (usually none): an anti-join probes the index more cheaply than
@@ -45,6 +45,7 @@ export async function ingestRunRecord(store: HistoryStore, record: RunRecord, co
         const inserted = await q.query<{ id: number }>(INSERT_RUN, [
           run.runId, run.startedAt, run.endedAt, run.platform, run.arch, run.nodeVersion, run.vitestVersion,
           run.branch, run.commit, run.job, run.shardIndex, run.shardCount, run.exitReason, run.red, run.testCount,
+          run.ci === null ? null : JSON.stringify(run.ci),
         ]);
         const id = inserted[0]?.id;
         if (id === undefined) return 'duplicate';

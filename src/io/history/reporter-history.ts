@@ -12,7 +12,7 @@ import { readRunContext } from './run-context.js';
 import type { ProjectPlaces } from '../places/project-places.js';
 import { lastRunsOfTest, type StoredTestRef } from './test-history.js';
 import { testKey } from '../../core/test-id.js';
-import type { RecentFailures } from '../../core/quarantine/run-quarantine.js';
+import { recentFailuresOf, type RecentFailures } from '../../core/quarantine/run-quarantine.js';
 
 export interface HistorySession {
   /**
@@ -49,7 +49,6 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
   } catch (error) {
     opened = Promise.resolve({ ok: false, error });
   }
-  const context = readRunContext(input.places.root, input.env).catch(() => ({ branch: null, job: null }));
   return {
     async recentFailures(tests, window) {
       const found = new Map<string, RecentFailures>();
@@ -58,8 +57,7 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
       try {
         for (const test of tests) {
           const runs = await lastRunsOfTest(result.store, test, { limit: window - 1 });
-          const failed = runs.filter((r) => r.state === 'failed').length;
-          found.set(testKey(test.file, test.name), { failures: failed + 1, runs: runs.length + 1 });
+          found.set(testKey(test.file, test.name), recentFailuresOf(runs));
         }
       } catch {
         // History is evidence, never a reason to fail the run: the block prints without the count.
@@ -74,7 +72,7 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
       const result = await opened;
       if (!result.ok) return warn(result.error);
       try {
-        const outcome = await ingestRunRecord(result.store, record, await context);
+        const outcome = await ingestRunRecord(result.store, record, await readRunContext(input.places.root, input.env, record).catch(() => ({ branch: null, job: null })));
         const what = outcome === 'stored' ? 'run stored' : outcome === 'duplicate' ? 'run already stored' : 'merged run not stored (its shards are)';
         return { out: [`flakeguard: history ${where}: ${what}`], err: [] };
       } catch (error) {

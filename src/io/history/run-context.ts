@@ -1,13 +1,14 @@
-/** The branch and CI job of a run: CI variables first, else the branch checked out at the root. */
-import { runContextFromEnv, type RunContext } from '../../core/history/history-rows.js';
+/** The branch and CI job a run is stored under (core runContextOf), else the branch checked out at the root. */
+import { runContextOf, type RunContext } from '../../core/history/history-rows.js';
+import type { RunRecord } from '../../core/record/run-record.js';
 import { runGit } from '../git/run-git.js';
 
-export async function readRunContext(root: string, env: Readonly<Record<string, string | undefined>>, override: Partial<RunContext> = {}): Promise<RunContext> {
-  const fromEnv = runContextFromEnv(env);
-  let branch = override.branch ?? fromEnv.branch;
+export async function readRunContext(root: string, env: Readonly<Record<string, string | undefined>>, record: Pick<RunRecord, 'ci'>, override: Partial<RunContext> = {}): Promise<RunContext> {
+  const found = runContextOf(record, env);
+  let branch = override.branch ?? found.branch;
   if (branch === null) {
     const head = await runGit(root, ['rev-parse', '--abbrev-ref', 'HEAD']);
     branch = head.ok && head.out !== '' && head.out !== 'HEAD' ? head.out : null;
   }
-  return { branch, job: override.job ?? fromEnv.job };
+  return { branch, job: override.job ?? found.job };
 }

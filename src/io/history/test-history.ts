@@ -4,6 +4,7 @@
  * run with commit and date. Same SQL on both engines.
  */
 import type { TestState } from '../../core/record/run-record.js';
+import type { CiContext } from '../../core/record/ci-context.js';
 import type { Queryable } from './history-store.js';
 
 export interface StoredTestRef {
@@ -20,6 +21,8 @@ export interface StoredTestRun {
   readonly branch: string | null;
   readonly commit: string | null;
   readonly job: string | null;
+  /** The run's CI context, when its record carried one (schema 2). */
+  readonly ci: CiContext | null;
   readonly platform: string;
   readonly state: TestState;
   readonly durationMs: number | null;
@@ -37,7 +40,7 @@ export interface RunsOptions {
 }
 
 const SELECT_RUNS = `SELECT u.run_id AS "runId", to_char(u.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "startedAt",
-    u.branch, u.commit_sha AS "commit", u.ci_job AS "job", u.platform, r.state, r.duration_ms AS "durationMs",
+    u.branch, u.commit_sha AS "commit", u.ci_job AS "job", u.ci, u.platform, r.state, r.duration_ms AS "durationMs",
     r.retries, r.flaky, r.limit_ms AS "limitMs", r.first_error AS "firstError"
   FROM flakeguard_results r
   JOIN flakeguard_runs u ON u.id = r.run_id

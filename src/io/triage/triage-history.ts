@@ -7,6 +7,7 @@
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from '../../core/triage/triage-history.js';
 import { findDefaultBranch } from '../git/git.js';
+import { checkOfRecord } from '../../core/triage/triage-caught-by.js';
 import type { ProjectPlaces } from '../places/project-places.js';
 import { describeTarget, openHistoryStore, resolveHistoryTarget, type Queryable } from '../history/history-store.js';
 import { failedThenPassed, lastPassingRun, lastRunsOfTest, type StoredTestRun } from '../history/test-history.js';
@@ -38,7 +39,14 @@ export function branchName(ref: string): string {
   return slash === -1 ? ref : ref.slice(slash + 1);
 }
 
-const fact = (r: StoredTestRun): HistoryRunFact => ({ commit: r.commit, startedAt: r.startedAt });
+const fact = (r: StoredTestRun): HistoryRunFact => ({ commit: r.commit, startedAt: r.startedAt, job: r.job, check: r.ci === null ? null : (checkOfRecord({ ci: r.ci, shard: null }) ?? null) });
+
+/** The oldest failed run since the newest pass: the run whose check caught the failure first. */
+function firstFailureOf(counted: readonly StoredTestRun[]): StoredTestRun | null {
+  const sincePass = counted.findIndex((r) => r.state === 'passed');
+  const streak = sincePass === -1 ? counted : counted.slice(0, sincePass);
+  return streak.filter((r) => r.state === 'failed').at(-1) ?? null;
+}
 
 export async function factsOfTest(store: Queryable, test: { file: string; name: string }, branch: string, exclude: ReadonlySet<string>): Promise<TestHistoryFacts> {
   const keep = (r: StoredTestRun): boolean => !exclude.has(r.runId);
@@ -46,6 +54,7 @@ export async function factsOfTest(store: Queryable, test: { file: string; name: 
   const counted = runs.filter((r) => r.state === 'passed' || r.state === 'failed');
   const flaky = await failedThenPassed(store, test, { branch, limit: TRIAGE_HISTORY_WINDOW });
   const newest = await lastPassingRun(store, test, { branch });
+  const firstFailure = firstFailureOf(counted);
   const lastPass = newest !== null && keep(newest) ? newest : (counted.find((r) => r.state === 'passed') ?? null);
   return {
     file: test.file,
@@ -55,6 +64,7 @@ export async function factsOfTest(store: Queryable, test: { file: string; name: 
     retried: flaky.retried.filter(keep).map(fact),
     rerunPassed: flaky.rerun.filter((p) => keep(p.failed) && keep(p.passed)).map((p) => fact(p.failed)).reverse(),
     lastPass: lastPass === null ? null : fact(lastPass),
+    firstFailure: firstFailure === null ? null : fact(firstFailure),
     durations: counted
       .filter((r) => r.state === 'passed' && r.durationMs !== null)
       .map((r) => ({ atMs: Date.parse(r.startedAt), durationMs: r.durationMs as number, limitMs: r.limitMs, platform: r.platform }))

@@ -80,13 +80,16 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
   let readable = 0;
   let recordExit: number | null = null;
   let recordsRead = 0;
+  const runIds: string[] = [];
   for (const file of sources.records) {
     if (checkInputPath('record', file, display(file)) === 'missing') {
       problems.push({ input: display(file), kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${display(file)} does not exist` });
       continue;
     }
     try {
-      const obs = readRecordObservations(readRunRecord(file, display(file)), display(file));
+      const record = readRunRecord(file, display(file));
+      runIds.push(record.runId);
+      const obs = readRecordObservations(record, display(file));
       tests.push(...obs.tests);
       files.push(...obs.files);
       unhandled.push(...obs.unhandled);
@@ -165,5 +168,6 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
     exitCodeOrigin: sources.exitCode !== null ? '--exit-code' : recordExit !== null ? 'run record' : null,
     reruns: null,
     rerunCount: sources.rerunCount,
+    runIds,
   };
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runContextFromEnv, toHistoryRows } from '../../../src/core/history/history-rows.js';
+import { runContextFromEnv, runContextOf, toHistoryRows } from '../../../src/core/history/history-rows.js';
+import { readCiContext } from '../../../src/core/record/ci-context.js';
 import { makeRecord } from './history-factories.js';
 
 describe('toHistoryRows', () => {
@@ -38,5 +39,20 @@ describe('runContextFromEnv', () => {
   it('lets FLAKEGUARD_BRANCH and FLAKEGUARD_JOB win, and is empty outside CI', () => {
     expect(runContextFromEnv({ FLAKEGUARD_BRANCH: 'x', CI_COMMIT_REF_NAME: 'y', FLAKEGUARD_JOB: 'k', CI_JOB_ID: '7' })).toEqual({ branch: 'x', job: 'k' });
     expect(runContextFromEnv({})).toEqual({ branch: null, job: null });
+  });
+});
+
+describe('runContextOf', () => {
+  const ci = readCiContext({ GITLAB_CI: 'true', CI_PIPELINE_ID: '555', CI_JOB_NAME: 'unit', CI_COMMIT_BRANCH: 'feat' }, null);
+  it("takes the record's CI context over the variables of the process that stores it", () => {
+    expect(runContextOf({ ci }, { GITHUB_ACTIONS: 'true', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '1', GITHUB_JOB: 'ingest' })).toEqual({ branch: 'feat', job: '555/unit' });
+  });
+  it('falls back to the ingest-time guess for records without one, and lets FLAKEGUARD_BRANCH / FLAKEGUARD_JOB win', () => {
+    expect(runContextOf({}, { GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '1', GITHUB_JOB: 'ingest' })).toEqual({ branch: 'main', job: '1-1/ingest' });
+    expect(runContextOf({ ci }, { FLAKEGUARD_BRANCH: 'pinned', FLAKEGUARD_JOB: 'k' })).toEqual({ branch: 'pinned', job: 'k' });
+  });
+  it('stores the CI context in the run row', () => {
+    const record = { ...makeRecord({ runId: 'r', startedAt: '2026-11-30T10:00:00Z', tests: [{ name: 'a' }] }), ci };
+    expect(toHistoryRows(record, { branch: null, job: null }).run.ci).toEqual(ci);
   });
 });

@@ -19,6 +19,7 @@ export const SAMPLE_FACTS: RunFacts = {
   vitestVersion: '4.1.12',
   git: { commit: 'a'.repeat(40), dirty: false },
   shard: null,
+  ci: null,
   merged: false,
   watch: false,
   exitReason: 'passed',

@@ -5,7 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeTriage } from '../../../src/core/triage/triage.js';
+import { computeTriage, planTriage } from '../../../src/core/triage/triage.js';
+import { historyQuestions } from '../../../src/core/triage/triage-history.js';
+import { testKey } from '../../../src/core/test-id.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
 import type { LogEvent, LogScan, ObservedTest, ObservedUnhandled, TriageInputs } from '../../../src/core/triage/triage-types.js';
 
@@ -125,6 +127,21 @@ describe('the order of the inputs', () => {
         expect(computeTriage(shuffled, BUILT_IN_SIGNATURES)).toEqual(computeTriage(base, BUILT_IN_SIGNATURES));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('the plan gathered before the one decision asks for every re-run and history question the decision uses', () => {
+    fc.assert(
+      fc.property(inputsArb, (raw) => {
+        const inputs = makeInputs({ ...raw, exitCodeOrigin: raw.exitCode === null ? null : '--exit-code', rerunCount: 2 });
+        const plan = planTriage(inputs, BUILT_IN_SIGNATURES);
+        const r = computeTriage(inputs, BUILT_IN_SIGNATURES);
+        const planned = new Set(plan.rerunTargets.map((t) => testKey(t.file, t.name)));
+        for (const f of r.findings) if (f.rerunTarget) expect(planned).toContain(testKey(f.rerunTarget.file, f.rerunTarget.name));
+        const asked = new Set(plan.historyQuestions.map((q) => testKey(q.file, q.name)));
+        for (const q of historyQuestions(r.findings)) expect(asked).toContain(testKey(q.file, q.name));
+      }),
+      { numRuns: 200 },
     );
   });
 

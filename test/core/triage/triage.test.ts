@@ -103,7 +103,7 @@ describe('computeTriage', () => {
     expect(text).toContain('   action: confirm with flakeguard triage --rerun 5');
     expect(formatTriageMarkdown(r)).toContain('| escape | 1 |');
     const json = toTriageJson(r);
-    expect(Object.keys(json.findings[0] ?? {})).toEqual(['class', 'test', 'file', 'cause', 'evidence', 'measured', 'action', 'rule', 'owners']);
+    expect(Object.keys(json.findings[0] ?? {})).toEqual(['class', 'test', 'file', 'cause', 'evidence', 'measured', 'action', 'rule', 'owners', 'caughtBy', 'seenBy']);
     expect(JSON.parse(JSON.stringify(json))).toMatchObject({ version: 1, verdict: 'red' });
   });
 });

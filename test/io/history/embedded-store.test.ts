@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
+import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
 import { openHistoryStore, type HistoryTarget } from '../../../src/io/history/history-store.js';
 import { storeContract } from './store-contract.js';
 
@@ -30,11 +31,11 @@ describe('embedded store (PGlite)', () => {
     } finally {
       await store.close();
     }
-    await expect(openHistoryStore(target)).rejects.toThrow(/schema version 7, written by a newer flakeguard \(this one reads up to 1\); upgrade flakeguard/);
+    await expect(openHistoryStore(target)).rejects.toThrow(/schema version 7, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/);
     // Put it back for the other tests (the migration runner refuses; write the row directly).
     const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create(target.folder);
-    await db.query("UPDATE flakeguard_meta SET value = '1' WHERE key = 'schema_version'");
+    await db.query(`UPDATE flakeguard_meta SET value = '${HISTORY_SCHEMA_VERSION}' WHERE key = 'schema_version'`);
     await db.close();
   });
 
@@ -42,17 +43,17 @@ describe('embedded store (PGlite)', () => {
     const store = await openHistoryStore(target);
     try {
       const migrations = [
-        { version: 3, statements: ['ALTER TABLE flakeguard_scratch ADD COLUMN b text'] },
-        { version: 2, statements: ['CREATE TABLE flakeguard_scratch (a int)'] },
+        { version: HISTORY_SCHEMA_VERSION + 2, statements: ['ALTER TABLE flakeguard_scratch ADD COLUMN b text'] },
+        { version: HISTORY_SCHEMA_VERSION + 1, statements: ['CREATE TABLE flakeguard_scratch (a int)'] },
       ];
-      expect(await migrateHistoryStore(store, migrations, 3)).toBe(3);
-      expect(await migrateHistoryStore(store, migrations, 3)).toBe(3);
+      expect(await migrateHistoryStore(store, migrations, HISTORY_SCHEMA_VERSION + 2)).toBe(HISTORY_SCHEMA_VERSION + 2);
+      expect(await migrateHistoryStore(store, migrations, HISTORY_SCHEMA_VERSION + 2)).toBe(HISTORY_SCHEMA_VERSION + 2);
       const columns = await store.query<{ column_name: string }>(
         "SELECT column_name FROM information_schema.columns WHERE table_name = 'flakeguard_scratch' ORDER BY column_name",
       );
       expect(columns.map((c) => c.column_name)).toEqual(['a', 'b']);
       await store.query('DROP TABLE flakeguard_scratch');
-      await store.query("UPDATE flakeguard_meta SET value = '1' WHERE key = 'schema_version'");
+      await store.query(`UPDATE flakeguard_meta SET value = '${HISTORY_SCHEMA_VERSION}' WHERE key = 'schema_version'`);
     } finally {
       await store.close();
     }

@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import { computeHistoryReport, type HistoryQuery } from '../../../src/core/history/history-report.js';
 import { ingestRunRecord } from '../../../src/io/history/history-ingest.js';
 import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
+import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
 import { pruneHistory, readHistoryInput } from '../../../src/io/history/history-query.js';
 import type { HistoryStore } from '../../../src/io/history/history-store.js';
 import { failedThenPassed, lastPassingRun, lastRunsOfTest } from '../../../src/io/history/test-history.js';
@@ -13,7 +14,7 @@ import { dailyRuns, makeRecord } from '../../core/history/history-factories.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const DAY_MS = 86_400_000;
-const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({ since: '2026-10-31', branch: null, test: null, file: null, top: 10, ...over });
+const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({ since: '2026-10-31', branch: null, test: null, file: null, top: 10, warnAt: 0.8, ...over });
 const filter = (over: { branch?: string | null; test?: string | null; file?: string | null; days?: number } = {}) => ({
   cutoffMs: NOW - (over.days ?? 30) * DAY_MS,
   branch: over.branch ?? null,
@@ -29,6 +30,19 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
     await store.query('TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests RESTART IDENTITY');
     return store;
   };
+
+  it("keeps the record's CI context (schema 2) and gives it back with the test's runs; an older record has none", async () => {
+    const store = await open();
+    try {
+      const ci = { provider: 'gitlab-ci' as const, workflow: null, job: 'unit', runId: '555', attempt: null, runUrl: 'https://gitlab.com/j/77', branch: 'main', commit: 'c0ffee', runnerOs: 'linux', shard: { index: 2, count: 3 } };
+      await ingestRunRecord(store, { ...makeRecord({ runId: 'with-ci', startedAt: '2026-11-29T10:00:00Z', tests: [{ name: 'a' }] }), ci }, ctx);
+      await ingestRunRecord(store, makeRecord({ runId: 'old', startedAt: '2026-11-28T10:00:00Z', tests: [{ name: 'a' }] }), ctx);
+      const runs = await lastRunsOfTest(store, { file: 'test/a.test.ts', name: 'a' });
+      expect(runs.map((r) => [r.runId, r.ci])).toEqual([['with-ci', ci], ['old', null]]);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('stores a record once, however often it is ingested', async () => {
     const store = await open();
@@ -49,9 +63,9 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
   it('migrating again is a no-op and keeps the version', async () => {
     const store = await open();
     try {
-      expect(await migrateHistoryStore(store)).toBe(1);
+      expect(await migrateHistoryStore(store)).toBe(HISTORY_SCHEMA_VERSION);
       const rows = await store.query<{ value: string }>("SELECT value FROM flakeguard_meta WHERE key = 'schema_version'");
-      expect(rows).toEqual([{ value: '1' }]);
+      expect(rows).toEqual([{ value: String(HISTORY_SCHEMA_VERSION) }]);
     } finally {
       await store.close();
     }
@@ -115,6 +129,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       expect(tracker.trendMsPerRun).toBeCloseTo(40, 5);
       // Level 4.50 + 19 * 0.04 = 5.26 s: over already. Ask with a higher limit in the next test.
       expect(tracker.daysToLimit).toBe(0);
+      expect(tracker.nearLimit).toBe('over');
       expect(tracker.durationMs!.median).toBeGreaterThan(4800);
       expect(tracker.platforms[0]!.points).toHaveLength(20);
       expect(report.tests.some((t) => t.name === 'steady > adds')).toBe(false);
