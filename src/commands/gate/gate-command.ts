@@ -27,7 +27,7 @@ import { prepareLimits } from './gate-limits.js';
 import { buildProposals } from './gate-proposals.js';
 import { runGate } from './gate-run.js';
 import { selectGateTests } from './gate-select.js';
-import { describeProjectPlace, unseenTestsError } from './gate-place.js';
+import { placedStep } from './gate-place.js';
 import { withTestHistory } from './gate-history.js';
 import { detectScreen } from '../../io/terminal.js';
 import { checkSettings } from '../../io/settings-check.js';
@@ -72,9 +72,7 @@ async function runSelectedGate(
   // One line per test and Vitest project it runs in.
   const runCount = selection.selected.reduce((n, s) => n + (selection.projectsOf.get(s.test.file)?.length ?? 1), 0);
   const progress = createGateProgress(detectScreen(process.stderr), runCount, parsed.workers);
-  const step = (text: string): void => progress.step(text);
-  step(describeProjectPlace(root, whole.configFile));
-  if (whole.selected.length === 0 && whole.unseen.length > 0) throw unseenTestsError(root, whole.unseen);
+  const step = await placedStep((text) => progress.step(text), root, base.sha, whole);
   const affected = selection.selected.filter((s) => s.kind === 'affected').length;
   const changedCount = selection.selected.length - affected;
   step(

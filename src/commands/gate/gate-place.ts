@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import { displayPath } from '../../io/files/input-file.js';
+import { listChangedFilesOutside } from '../../io/git/git.js';
 
 const PROJECT_MARKERS = ['vitest.config', 'vite.config', 'vitest.workspace'];
 const CONFIG_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
@@ -29,6 +30,14 @@ function projectFolderOf(root: string, file: string): string | null {
   }
 }
 
+/** Vitest's default include: `**\/*.{test,spec}.?(c|m)[jt]s?(x)`. */
+const DEFAULT_TEST_NAME = /\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/** Test files (Vitest's default naming) the branch changes outside the root: this root cannot run them. */
+export async function findUnseenTests(root: string, sha: string): Promise<string[]> {
+  return (await listChangedFilesOutside(root, sha)).filter((f) => DEFAULT_TEST_NAME.test(f));
+}
+
 export function unseenTestsError(root: string, unseen: readonly string[]): FlakeguardError {
   const shown = unseen.slice(0, 3).join(', ') + (unseen.length > 3 ? ` and ${unseen.length - 3} more` : '');
   const folder = projectFolderOf(root, unseen[0] ?? '');
@@ -37,4 +46,12 @@ export function unseenTestsError(root: string, unseen: readonly string[]): Flake
     'USAGE',
     `the project root ${displayPath(root)} does not see ${unseen.length} test file${unseen.length === 1 ? '' : 's'} this branch changes (${shown}); run the gate for them: flakeguard gate --root ${where}`,
   );
+}
+
+/** Says the root and Vitest config, stops when the branch's test changes lie outside the root; returns `step`. */
+export async function placedStep(step: (text: string) => void, root: string, sha: string, whole: { readonly selected: readonly unknown[]; readonly configFile: string | null }): Promise<(text: string) => void> {
+  step(describeProjectPlace(root, whole.configFile));
+  const unseen = whole.selected.length === 0 ? await findUnseenTests(root, sha) : [];
+  if (unseen.length > 0) throw unseenTestsError(root, unseen);
+  return step;
 }

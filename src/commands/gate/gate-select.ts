@@ -10,7 +10,7 @@ import path from 'node:path';
 import { isFlakeguardError } from '../../core/errors.js';
 import { selectTests, type SelectedTest } from '../../core/gate/test-selection.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
-import { listChangedFiles, listChangedFilesOutside, readFilesAtRevision } from '../../io/git/git.js';
+import { listChangedFiles, readFilesAtRevision } from '../../io/git/git.js';
 import { listTestFiles } from '../../io/vitest/list-test-files.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 
@@ -28,12 +28,7 @@ export interface GateSelection {
   readonly affectedBy: ReadonlyMap<string, readonly string[]>;
   /** The Vitest config file that listed the tests (absolute), or null for Vitest's defaults. */
   readonly configFile: string | null;
-  /** Test files (Vitest's default naming) the branch changes outside the root: this root cannot run them. */
-  readonly unseen: readonly string[];
 }
-
-/** Vitest's default include: `**\/*.{test,spec}.?(c|m)[jt]s?(x)`. */
-const DEFAULT_TEST_NAME = /\.(test|spec)\.[cm]?[jt]sx?$/;
 
 function whyNotRunnable(t: SourceTest): string | null {
   if (t.mode === 'skip' || t.mode === 'todo') return `marked .${t.mode}`;
@@ -107,6 +102,5 @@ export async function selectGateTests(root: string, sha: string, options: { read
     if (reason === null) selected.push(s);
     else if (s.test.mode !== 'skip' && s.test.mode !== 'todo') notRun.push({ test: s.test, reason });
   }
-  const unseen = (await listChangedFilesOutside(root, sha)).filter((f) => DEFAULT_TEST_NAME.test(f));
-  return { selected, notRun, unchanged: selection.unchanged, changedFiles: changed.length, notices, projectsOf, affectedBy, configFile: listed.configFile, unseen };
+  return { selected, notRun, unchanged: selection.unchanged, changedFiles: changed.length, notices, projectsOf, affectedBy, configFile: listed.configFile };
 }

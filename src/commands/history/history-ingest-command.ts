@@ -13,9 +13,9 @@ import { displayPath } from '../../io/files/input-file.js';
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
 import { describeTarget } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
-import { runContextOf } from '../../core/history/history-rows.js';
+import { runContextOf, type RunContext } from '../../core/history/history-rows.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
-import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS, type HistoryPlace } from './history-place.js';
 
 /** The .json files under `dir`, at any depth (artifacts downloaded one folder per job), sorted. */
 function recordFiles(dir: string): string[] {
@@ -52,6 +52,34 @@ const USAGE = formatUsage({
   docs: HISTORY_DOCS,
 });
 
+/**
+ * Stores each record in one transaction. Ctrl-C or SIGTERM: the record being stored finishes or
+ * rolls back, the store is closed and its lock removed, and the command exits 130.
+ */
+async function storeRecords(place: HistoryPlace, files: readonly string[], load: (f: string) => { record: RunRecord; context: RunContext }): Promise<Record<IngestOutcome, number>> {
+  const counts: Record<IngestOutcome, number> = { stored: 0, duplicate: 0, 'merged-skipped': 0 };
+  const interrupt = listenForInterrupt();
+  try {
+    const store = await openPlaceStore(place, false, interrupt.signal);
+    try {
+      for (const f of files) {
+        // PGlite answers through microtasks only: without a turn of the event loop, a signal
+        // would not be delivered until the last record.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (interrupt.signal.aborted) break;
+        const { record, context } = load(f);
+        counts[await ingestRunRecord(store, record, context)] += 1;
+      }
+    } finally {
+      await store.close();
+    }
+    if (interrupt.signal.aborted) throw interruptedError(`history ingest (${counts.stored} of ${files.length} records stored, each whole)`);
+  } finally {
+    interrupt.dispose();
+  }
+  return counts;
+}
+
 export async function runHistoryIngest(args: string[]): Promise<number> {
   const { values, positionals } = parseHistoryArgs(args, HISTORY_INGEST_OPTIONS, true);
   const flags = values as { branch?: string; job?: string; root?: string; url?: string; help?: boolean };
@@ -80,28 +108,10 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
     const own = runContextOf(record, process.env);
     return { branch: override.branch ?? own.branch ?? fallback.branch, job: override.job ?? own.job ?? fallback.job };
   };
-  const counts: Record<IngestOutcome, number> = { stored: 0, duplicate: 0, 'merged-skipped': 0 };
-  // Ctrl-C or SIGTERM: the record being stored finishes or rolls back (one transaction each), the
-  // store is closed and its lock removed, and the command exits 130.
-  const interrupt = listenForInterrupt();
-  try {
-    const store = await openPlaceStore(place, false, interrupt.signal);
-    try {
-      for (const f of files) {
-        // PGlite answers through microtasks only: without a turn of the event loop, a signal
-        // would not be delivered until the last record.
-        await new Promise((resolve) => setImmediate(resolve));
-        if (interrupt.signal.aborted) break;
-        const record = read(f);
-        counts[await ingestRunRecord(store, record, contextOf(record))] += 1;
-      }
-    } finally {
-      await store.close();
-    }
-    if (interrupt.signal.aborted) throw interruptedError(`history ingest (${counts.stored} of ${files.length} records stored, each whole)`);
-  } finally {
-    interrupt.dispose();
-  }
+  const counts = await storeRecords(place, files, (f) => {
+    const record = read(f);
+    return { record, context: contextOf(record) };
+  });
   const parts = [`${counts.stored} stored`, `${counts.duplicate} already there`];
   if (counts['merged-skipped'] > 0) parts.push(`${counts['merged-skipped']} merged (--merge-reports) skipped: their shards' records hold their tests`);
   process.stdout.write(`flakeguard: history ${describeTarget(place.target)}: ${files.length} run record${files.length === 1 ? '' : 's'} read, ${parts.join(', ')}\n`);

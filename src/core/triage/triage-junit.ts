@@ -84,12 +84,21 @@ function unhandledOf(c: OpenCase, input: string, mapFile: (path: string) => stri
   };
 }
 
+/**
+ * Vitest names its <testsuites> "vitest tests"; another name (jest-junit's "jest tests") is another
+ * tool's file: its tests carry the tool's name (no Vitest re-run command for them).
+ */
+function markForeign(tests: ObservedTest[], xml: string): ObservedTest[] {
+  const open = /<testsuites\b[^>]*>/.exec(xml)?.[0];
+  const producer = open === undefined ? undefined : attributes(open.slice('<testsuites'.length, -1))['name']?.trim();
+  return producer === undefined || producer === '' || /vitest/i.test(producer) ? tests : tests.map((t) => ({ ...t, foreign: producer }));
+}
+
 export function readJunitReport(xml: string, input: string, mapFile: (path: string) => string): JunitObservations {
   const out: ObservedTest[] = [];
   const unhandled: ObservedUnhandled[] = [];
   let current: OpenCase | null = null;
   let lastIndex = 0;
-  let producer: string | null = null;
   const close = (c: OpenCase): void => {
     if (c.attrs['classname'] === VITEST_UNHANDLED_CLASSNAME) {
       unhandled.push(unhandledOf(c, input, mapFile));
@@ -126,7 +135,6 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
     if (tag === undefined) continue;
     const closing = m[2] === '/';
     const selfClosing = m[5] === '/';
-    if (tag === 'testsuites' && !closing) producer = attributes(m[4] ?? '')['name'] ?? null;
     if (tag === 'testcase') {
       if (closing) {
         if (current) close(current);
@@ -161,8 +169,6 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
       current.state = 'skipped';
     }
   }
-  // A testcase open at a cut-off is not complete: it is left out. Vitest names its <testsuites>
-  // "vitest tests"; another name (jest-junit's "jest tests") is another tool's file.
-  const foreign = producer !== null && producer.trim() !== '' && !/vitest/i.test(producer) ? producer.trim() : null;
-  return { tests: foreign === null ? out : out.map((t) => ({ ...t, foreign })), unhandled };
+  // A testcase open at a cut-off is not complete: it is left out.
+  return { tests: markForeign(out, xml), unhandled };
 }

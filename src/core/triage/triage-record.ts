@@ -21,6 +21,7 @@ function messages(errors: readonly RecordedError[] | undefined): string[] {
   return (errors ?? []).map((e) => (e.frame ? `${e.message}\n    at ${e.frame}` : e.message));
 }
 
+/** A run whose only failures were quarantined exited 0 by the reporter's word (docs/quarantine.md). */
 export function readRecordObservations(record: RunRecord, input: string): RecordObservations {
   const found = checkOfRecord(record);
   const check = found === undefined ? {} : { check: found };
@@ -34,9 +35,8 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     errors: t.state === 'passed' && t.flaky && t.errors.length === 0 ? [`failed ${t.retries} time${t.retries === 1 ? '' : 's'} before passing (the run record marks it flaky)`] : messages(t.errors),
     limitMs: t.limitMs,
     source: 'record',
-    ...check,
+    ...check, ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
     origin: `${input}: test "${t.name}" ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
-    ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
   }));
   const files: ObservedFile[] = [];
   for (const f of record.files) {
@@ -76,7 +76,6 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     ...check,
     origin: `${input}: budget violation: ${v.kind} ${v.file}${v.name ? ` > ${v.name}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
   }));
-  // A run whose only failures were quarantined exited 0 by the reporter's word (docs/quarantine.md).
   const exitCode = record.verdict?.excusedByQuarantine === true ? 0 : record.exitCode ?? record.vitestExitCode ?? (record.exitReason === 'failed' ? 1 : record.exitReason === 'passed' ? 0 : null);
   return { tests, files, unhandled, excesses, exitCode };
 }
