@@ -15,12 +15,6 @@ export interface HistoryStore extends Queryable {
 
 export type HistoryTarget = { readonly kind: 'embedded'; readonly folder: string } | { readonly kind: 'postgres'; readonly url: string };
 
-/** The URL with its password replaced by `***` (for messages and logs). */
-export function redactUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/, '$1***@');
-}
-
-
 export interface OpenOptions {
   /** How long to wait for another process holding the embedded store (ms). */
   readonly lockTimeoutMs?: number;
