@@ -3,6 +3,7 @@
  * job summary, and the progress line (stderr). Formatting only: everything is computed in
  * core/gate-report.ts.
  */
+import { escapeTerminal as u } from '../../core/untrusted-text.js';
 import { formatDuration } from '../../core/duration.js';
 import type { GateReport, GateReportTest } from '../../core/gate/gate-report.js';
 import { GATE_VERDICTS } from '../../core/gate/gate-report.js';
@@ -73,20 +74,20 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   out.push('');
   for (const t of report.tests) {
     const label = paint(screen, STYLE[t.verdict], verdictLabel(t).padEnd(16));
-    out.push(`${label} ${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`);
+    out.push(`${label} ${u(`${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`)}`);
     const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
     out.push(
       `${' '.repeat(17)}${t.passes}/${t.runs} passed  tries ${t.durationsMs.map((d) => ms(d)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
     );
-    out.push(`${' '.repeat(17)}${paint(screen, 'dim', t.reason)}`);
+    out.push(`${' '.repeat(17)}${paint(screen, 'dim', u(t.reason))}`);
     if (t.failureRateText) out.push(`${' '.repeat(17)}${paint(screen, 'dim', t.failureRateText)}`);
     if (t.history) out.push(`${' '.repeat(17)}${paint(screen, 'dim', formatTestPast(t.history))}`);
-    if (t.error && t.verdict !== 'stable') out.push(`${' '.repeat(17)}first error: ${t.error}`);
+    if (t.error && t.verdict !== 'stable') out.push(`${' '.repeat(17)}first error: ${u(t.error)}`);
   }
   if (report.notRun.length > 0) {
     out.push('');
     out.push('changed but not run one by one (they do not fail the gate; run them yourself):');
-    for (const n of report.notRun) out.push(`  ${n.file}:${n.line} > ${n.name}: ${n.reason}`);
+    for (const n of report.notRun) out.push(`  ${u(`${n.file}:${n.line} > ${n.name}: ${n.reason}`)}`);
   }
   if (report.proposals.length > 0) {
     out.push('');
@@ -155,5 +156,5 @@ export interface GateProgress {
 
 export function formatGateProgress(p: GateProgress): string {
   const load = p.load > 0 ? `load ${p.load} workers` : 'no load';
-  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt}/${p.runs} ${p.state} ${p.name} (${(p.elapsedMs / 1000).toFixed(1)}s, ${load})`;
+  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt}/${p.runs} ${p.state} ${u(p.name)} (${(p.elapsedMs / 1000).toFixed(1)}s, ${load})`;
 }

@@ -19,23 +19,18 @@ import {
   quarantinedFailures,
 } from './budget-text.js';
 import { describeQuarantine } from '../quarantine/run-quarantine.js';
+import { escapeWorkflowData, escapeWorkflowProperty } from '../untrusted-text.js';
 
-/** Escaping from the workflow-commands spec: data escapes %, CR, LF; properties also : and ,. */
-export function escapeAnnotationData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-export function escapeAnnotationProperty(text: string): string {
-  return escapeAnnotationData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
+/** Escaping from the workflow-commands spec (core/untrusted-text.ts): data escapes %, CR, LF; properties also : and ,. */
+export { escapeWorkflowData as escapeAnnotationData, escapeWorkflowProperty as escapeAnnotationProperty } from '../untrusted-text.js';
 
 function annotation(level: 'error' | 'warning', place: { readonly file: string; readonly line: number | null } | null, title: string, message: string): string {
   const props = [
-    ...(place ? [`file=${escapeAnnotationProperty(place.file)}`] : []),
+    ...(place ? [`file=${escapeWorkflowProperty(place.file)}`] : []),
     ...(place?.line != null ? [`line=${place.line}`] : []),
-    `title=${escapeAnnotationProperty(title)}`,
+    `title=${escapeWorkflowProperty(title)}`,
   ];
-  return `::${level} ${props.join(',')}::${escapeAnnotationData(message)}`;
+  return `::${level} ${props.join(',')}::${escapeWorkflowData(message)}`;
 }
 
 export function formatGithubAnnotations(report: BudgetReport): string {

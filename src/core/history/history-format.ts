@@ -2,6 +2,7 @@
  * The history report for people: the terminal and a Markdown file (a step summary or a pull-request
  * comment). Pure; the same phrases serve both, and the HTML page.
  */
+import { escapeTerminal as u } from '../untrusted-text.js';
 import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../gate/failure-rate.js';
 import { nearestFirst, type HistoryPlatform, type HistoryReport, type HistoryTest } from './history-report.js';
@@ -46,7 +47,7 @@ function header(report: HistoryReport): string {
 
 function testLines(t: HistoryTest, indent: string): string[] {
   const project = t.project === '' ? '' : ` [${t.project}]`;
-  const lines = [`${indent}${t.file}${project}  ${t.name}`, `${indent}  ${describeFlakes(t)}`];
+  const lines = [`${indent}${u(`${t.file}${project}  ${t.name}`)}`, `${indent}  ${describeFlakes(t)}`];
   for (const p of t.platforms) lines.push(`${indent}  ${describeDurations(p)}, ${describeTrend(p)}`);
   if (t.platforms.length === 0) lines.push(`${indent}  no passing run with a duration in the window`);
   return lines;
