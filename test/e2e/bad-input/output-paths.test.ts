@@ -81,7 +81,7 @@ const TARGETS: readonly Target[] = [
 const CASES = WRITERS.flatMap((w) => TARGETS.map((t) => ({ name: `${w.command[0]} ${w.flag} <${t.kind}>`, w, t })));
 
 describe('report writers on paths that are not plain files', () => {
-  it.each(CASES)('$name', async ({ w, t }) => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, { w, t }) => {
     const dir = path.join(fx.root, 'out', `${w.command[0]}-${w.flag.slice(2)}-${t.kind.replace(/\W+/g, '-')}`);
     mkdirSync(dir, { recursive: true });
     const target = t.make(dir);
