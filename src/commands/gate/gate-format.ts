@@ -104,7 +104,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   return `${out.join('\n')}\n`;
 }
 
-const mdEscape = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const mdEscape = (s: string): string => u(s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' '));
 
 export function formatGateMarkdown(report: GateReport): string {
   const out: string[] = [];

@@ -19,7 +19,7 @@ import {
   quarantinedFailures,
 } from './budget-text.js';
 import { describeQuarantine } from '../quarantine/run-quarantine.js';
-import { escapeWorkflowData, escapeWorkflowProperty } from '../untrusted-text.js';
+import { escapeTerminal, escapeWorkflowData, escapeWorkflowProperty } from '../untrusted-text.js';
 
 /** Escaping from the workflow-commands spec (core/untrusted-text.ts): data escapes %, CR, LF; properties also : and ,. */
 export { escapeWorkflowData as escapeAnnotationData, escapeWorkflowProperty as escapeAnnotationProperty } from '../untrusted-text.js';
@@ -59,11 +59,11 @@ export function formatGithubAnnotations(report: BudgetReport): string {
 }
 
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return escapeTerminal(text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' '));
 }
 
 function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
+  return `\`${escapeTerminal(text.replace(/`/g, "'"))}\``;
 }
 
 export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): string {

@@ -70,7 +70,7 @@ export function formatHistoryReport(report: HistoryReport): string {
   return `${out.join('\n')}\n`;
 }
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (text: string): string => u(text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' '));
 
 export function formatHistoryMarkdown(report: HistoryReport): string {
   const out = [`### ${cell(header(report))}`, ''];

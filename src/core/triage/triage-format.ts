@@ -51,7 +51,7 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
 }
 
 function md(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return u(text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
 }
 
 export function formatTriageMarkdown(report: TriageReport): string {
@@ -71,7 +71,7 @@ export function formatTriageMarkdown(report: TriageReport): string {
     out.push('<details><summary>Evidence</summary>');
     out.push('');
     out.push('```');
-    for (const e of f.evidence) out.push(e.replace(/```/g, "'''"));
+    for (const e of f.evidence) out.push(u(e.replace(/```/g, "'''")));
     out.push('```');
     out.push('</details>');
     out.push('');
