@@ -49,7 +49,8 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
     lines.push(...capped(overFiles, (v) => `  ${p('red', 'over budget')}  ${u(v.file)}  (whole file)  ${formatOverFigures(v, report.platform)}`, screen));
     if (overTests.length > 0) {
       lines.push('', '  To give a test more time, add an allowance next to it and commit it with the test:');
-      lines.push(...capped(overTests, (v) => `    ${formatAllowanceCommand(v)}`, screen));
+      // A name with a control character is shown escaped: the line is safe, not a paste of that name.
+      lines.push(...capped(overTests, (v) => `    ${u(formatAllowanceCommand(v))}`, screen));
       lines.push('  or make the test faster.');
     }
     if (overFiles.length > 0) {

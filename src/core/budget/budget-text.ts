@@ -6,7 +6,6 @@ import { describeLimit } from './budget.js';
 import type { BudgetReport, FlakyTest, NearBudget } from './budget-report.js';
 import { describeQuarantine, formatRecentFailures, type QuarantinedTest } from '../quarantine/run-quarantine.js';
 import { formatDuration, serializeDuration } from '../duration.js';
-import { escapeUnsafe, hasUnsafeCharacter } from '../untrusted-text.js';
 import type { RedCause } from '../record/run-verdict.js';
 import type { BudgetViolation, RecordedError, RecordedUnhandledError } from '../record/run-record.js';
 
@@ -70,8 +69,6 @@ export function formatUnhandled(error: RecordedUnhandledError): string {
 /** Quotes for a POSIX shell: double quotes when safe, else single quotes. */
 export function shellQuote(text: string): string {
   if (/^[\w ./>:@+,=-]*$/.test(text)) return `"${text}"`;
-  // A control character or line break: ANSI-C quoting (bash, zsh, POSIX sh 2024), so the pasted command is one line.
-  if (hasUnsafeCharacter(text)) return `$'${escapeUnsafe(text.replace(/[\\']/g, (c) => `\\${c}`))}'`;
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
