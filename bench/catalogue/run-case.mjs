@@ -50,6 +50,19 @@ function changes(before, after) {
     else if (was !== kind) out.push(was.split(' ')[0] === kind.split(' ')[0] ? rel : `${rel} (${was.split(' ')[0]} -> ${kind.split(' ')[0]})`);
   }
   for (const rel of before.keys()) if (!after.has(rel)) out.push(`-${rel}`);
+  return collapse(out);
+}
+
+/** Changes deeper than three folders are counted per folder (a history store's own files are many). */
+function collapse(changed) {
+  const deep = new Map();
+  const out = [];
+  for (const c of changed) {
+    const parts = c.split(path.sep);
+    if (parts.length <= 4) out.push(c);
+    else deep.set(parts.slice(0, 3).join('/'), (deep.get(parts.slice(0, 3).join('/')) ?? 0) + 1);
+  }
+  for (const [dir, n] of deep) out.push(`${dir}/… (${n} files)`);
   return out;
 }
 
