@@ -24,7 +24,9 @@ export function resolveWritePlace(target: string): WritePlace {
     try {
       stat = lstatSync(current);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'file', path: current };
+      // Not there yet (ENOTDIR: a file where a folder should be; mkdir below names that file).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'file', path: current };
       throw error;
     }
     if (stat.isSymbolicLink()) {
