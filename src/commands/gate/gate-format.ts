@@ -97,7 +97,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
       out.push(p.yaml.trimEnd());
     }
   }
-  for (const n of report.notices) out.push(`note: ${n}`);
+  for (const n of report.notices) out.push(`note: ${u(n)}`);
   out.push('');
   out.push(describeLoad(report));
   out.push(paint(screen, report.verdict === 'pass' ? 'green' : 'red', `${summary(report)} (${ms(report.wallMs)})`));

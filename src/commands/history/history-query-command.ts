@@ -1,4 +1,5 @@
 /** `flakeguard history [--test] [--file] [--branch] [--since] [--json | --markdown <file>] [--html <file>]`. */
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import path from 'node:path';
 import { parseAge } from '../../core/history/history-age.js';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../core/history/history-format.js';
@@ -91,7 +92,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   }
   const report = computeHistoryReport(input);
   const written = flags.write ? await writeQuarantineProposals(place.root, config, proposals, isoDayOf(systemClock.now() + PROPOSED_QUARANTINE_DAYS * 86_400_000)) : [];
-  for (const line of written) process.stderr.write(`flakeguard: ${line}\n`);
+  for (const line of written) process.stderr.write(`flakeguard: ${escapeTerminal(line)}\n`);
   process.stdout.write(flags.json ? `${JSON.stringify({ ...(toHistoryJson(report) as object), proposals }, null, 2)}\n` : formatHistoryReport(report) + formatQuarantineProposals(proposals, flags.write === true));
   // stdout first: a --markdown/--html path that cannot be written (exit 2) still leaves the report.
   const { markdown, html } = flags;

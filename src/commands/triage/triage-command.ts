@@ -4,6 +4,7 @@
  * re-runs the failures in the checkout, computes (src/core/triage/triage.ts) and prints.
  * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read, 130 interrupted.
  */
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseDuration } from '../../core/duration.js';
@@ -80,7 +81,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   }
   if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined)) throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
   if (flags.config !== undefined && !existsSync(path.resolve(flags.config))) throw usage(`--config ${flags.config}: no such Vitest config file`);
-  const sources = { root, records, reports, junit, logs, exitCode, limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${text}\n`) };
+  const sources = { root, records, reports, junit, logs, exitCode, limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${escapeTerminal(text)}\n`) };
   if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
   const gathered = await gatherTriageInputs(sources, signatures);
   const first = computeTriage(gathered, signatures);
@@ -95,7 +96,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
         // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
         const { rerunFailures } = await import('../../io/vitest/triage-rerun.js');
         const vitest = { config: flags.config === undefined ? null : path.resolve(flags.config), projects: flags.project ?? [] };
-        const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
+        const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${escapeTerminal(t)}\n`) });
         report = computeTriage({ ...inputs, reruns }, signatures);
       } finally {
         interrupt.dispose();
