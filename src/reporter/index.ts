@@ -7,25 +7,27 @@
 import { escapeTerminal } from '../core/untrusted-text.js';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { computeBudgetReport, type ObservedTest } from '../core/budget/budget-report.js';
-import type { Config } from '../core/config.js';
+import { computeBudgetReport } from '../core/budget/budget-report.js';
+import { testsNamedWithoutLine, withReportPlaces } from '../core/budget/budget-places.js';
+import { readProjectOwners } from '../io/owners/codeowners-file.js';
+import { DEFAULT_CONFIG, type Config } from '../core/config.js';
 import { isFlakeguardError } from '../core/errors.js';
 import { formatBudgetReport } from '../core/budget/budget-format.js';
 import { buildRunRecord, makeRunId } from '../core/record/run-record-build.js';
 import { type RecordedNotice } from '../core/record/run-record.js';
 import { detectScreen, paint } from '../io/terminal.js';
-import { loadConfig } from '../io/files/config-file.js';
+import { loadConfig } from '../io/config/config-file.js';
+import { resolveProjectPlaces, type ProjectPlaces } from '../io/places/project-places.js';
 import type { GitState } from '../io/git/git-state.js';
 import type { HistorySession } from '../io/history/reporter-history.js';
-import { writeRunRecord } from '../io/files/run-record-file.js';
-import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js';
+import { writeRunRecord } from '../io/record/run-record-file.js';
+import { loadReporterAllowances, type ReporterAllowances } from './allowance-seam.js';
 import { testFilesOf } from '../io/vitest/running-test-files.js';
 import { writeGithubOutput } from './github-output.js';
 import { observeRun, observeUnhandledError, toRelative } from './observe.js';
 import { toStartupError } from './startup-error.js';
-import { findTestPlaces, withPlaces, type TestPlace } from './test-lines.js';
+import { findTestPlaces, type TestPlace } from './test-lines.js';
 import { testKey } from '../core/test-id.js';
 import { quarantinedFailures } from '../core/budget/budget-text.js';
 import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
@@ -33,8 +35,8 @@ import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
 /** How many recent runs the quarantine block counts failures over. */
 const QUARANTINE_HISTORY_WINDOW = 20;
 
-/** Environment variable that redirects run records to another folder (absolute or root-relative). */
-export const RECORDS_ENV = 'FLAKEGUARD_RECORDS';
+/** Environment variable that redirects run records to another folder (io/places/project-places.ts resolves it). */
+export { RECORDS_ENV } from '../io/places/project-places.js';
 
 interface RunStart {
   readonly startedAt: Date;
@@ -74,12 +76,13 @@ export default class FlakeguardReporter implements Reporter {
     this.run = this.beginRun();
   }
 
-  private recordsFolder(): string {
-    return process.env[RECORDS_ENV] || (this.config?.records ?? '.flakeguard/runs');
+  private places(): ProjectPlaces {
+    return resolveProjectPlaces(this.root, this.config ?? DEFAULT_CONFIG);
   }
 
   private beginRun(): RunStart {
-    const exclude = [toRelative(this.root, path.resolve(this.root, this.recordsFolder()))];
+    const places = this.places();
+    const exclude = [toRelative(this.root, places.records), toRelative(this.root, places.cache)];
     const git = import('../io/git/git-state.js').then((m) => m.readGitState(this.root, exclude)).catch(() => null);
     return { startedAt: new Date(), loadavg: os.loadavg(), git, history: this.startHistory() };
   }
@@ -88,7 +91,7 @@ export default class FlakeguardReporter implements Reporter {
     const config = this.config;
     // Watch mode re-runs a few files at a time: partial runs would read as runs of every test.
     if (!config || this.vitest?.config.watch || (config.history.kind === 'off' && !process.env['FLAKEGUARD_HISTORY_URL'])) return Promise.resolve(null);
-    const input = { root: this.root, records: this.recordsFolder(), history: config.history, env: process.env };
+    const input = { places: this.places(), history: config.history, env: process.env };
     return import('../io/history/reporter-history.js').then((m) => m.startHistorySession(input));
   }
 
@@ -108,16 +111,11 @@ export default class FlakeguardReporter implements Reporter {
     const observed = observeRun(testModules, root);
     const unhandled = unhandledErrors.map((e) => observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root));
     const { allowances, quarantine, notices } = await this.allowances({ root, config, platform, tests: observed.tests, testFiles: () => testFilesOf(vitest, root) });
-    const compute = (tests: readonly ObservedTest[]) =>
-      computeBudgetReport({ config, platform, tests, files: observed.files, unhandledErrors: unhandled, allowances, quarantine, notices, reason, vitestExitCode });
-    let report = compute(observed.tests);
-    // Lines for the tests the report names, when Vitest did not record locations.
-    const flakyKeys = new Set(report.flaky.map((f) => testKey(f.file, f.name)));
-    const named = report.tests.filter((t) => t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flakyKeys.has(t.key)));
-    if (named.length > 0) {
-      const places = await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>());
-      if (places.size > 0) report = compute(withPlaces(observed.tests, places));
-    }
+    const { ownersOf } = readProjectOwners(root);
+    let report = computeBudgetReport({ config, platform, tests: observed.tests, files: observed.files, unhandledErrors: unhandled, allowances, quarantine, notices, reason, vitestExitCode, ownersOf });
+    // Lines for the tests the report names, when Vitest did not record locations: added, not recomputed.
+    const named = testsNamedWithoutLine(report);
+    if (named.length > 0) report = withReportPlaces(report, await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>()));
     let historyError: unknown = null;
     const history = await run.history.catch((error: unknown) => {
       historyError = error;
@@ -166,10 +164,10 @@ export default class FlakeguardReporter implements Reporter {
     const err: string[] = [];
     let written: string | null = null;
     try {
-      written = writeRunRecord(root, this.recordsFolder(), record);
+      written = writeRunRecord(root, this.places().records, record);
       out.push(`flakeguard: run record ${toRelative(root, written)}`);
     } catch (error) {
-      err.push(`flakeguard: could not write the run record under ${this.recordsFolder()}: ${(error as Error).message}`);
+      err.push(`flakeguard: could not write the run record under ${this.places().recordsShown}: ${(error as Error).message}`);
     }
     if (historyError !== null) err.push(`flakeguard: warning: history unavailable: ${String(historyError)}`);
     if (history) {
@@ -186,9 +184,9 @@ export default class FlakeguardReporter implements Reporter {
     vitest.logger.log(['', ...out.map(escapeTerminal), formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd()].join('\n'));
   }
 
-  private async allowances(input: Parameters<typeof loadAllowancesForRun>[0]): Promise<AllowancesForRun> {
+  private async allowances(input: Parameters<typeof loadReporterAllowances>[0]): Promise<ReporterAllowances> {
     try {
-      return await loadAllowancesForRun(input);
+      return await loadReporterAllowances(input);
     } catch (error) {
       const message = isFlakeguardError(error) ? error.message : `allowances could not be loaded (a flakeguard bug): ${(error as Error).stack ?? String(error)}`;
       const notice: RecordedNotice = { level: 'error', message };

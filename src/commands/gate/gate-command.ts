@@ -12,14 +12,16 @@ import { computeGateReport, type GateReport } from '../../core/gate/gate-report.
 import { mergeGateReports, pickGateShard } from '../../core/gate/gate-shard.js';
 import { renderGateHtml } from '../../core/html/html-gate.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
-import { loadConfig } from '../../io/files/config-file.js';
-import { readGateReport } from '../../io/files/gate-report-file.js';
+import { loadConfig } from '../../io/config/config-file.js';
+import { readGateReport } from '../../io/gate/gate-report-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { requireFilesNotFolders, writeReportFile } from '../../io/files/input-file.js';
 import { resolveBaseRevision } from '../../io/git/git.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import { parseGateArgs, type GateArgs } from './gate-args.js';
-import { formatGateMarkdown, formatGateText } from './gate-format.js';
+import { formatGateText } from './gate-format.js';
+import { formatGateMarkdown } from '../../core/gate/gate-markdown.js';
+import { readProjectOwners } from '../../io/owners/codeowners-file.js';
 import { createGateProgress } from './gate-progress.js';
 import { prepareLimits } from './gate-limits.js';
 import { buildProposals } from './gate-proposals.js';
@@ -120,7 +122,9 @@ async function runSelectedGate(
       ...(run ? { cost: { loadedWallMs: run.loadedWallMs, triesMs: run.triesMs } } : {}),
     });
     const past = await withTestHistory(computed, root, config);
-    const report: GateReport = past.notice === null ? past.report : { ...past.report, notices: [...past.report.notices, past.notice] };
+    const { ownersOf } = readProjectOwners(root);
+    const owned = { ...past.report, tests: past.report.tests.map((t) => ({ ...t, owners: ownersOf(t.file) })) };
+    const report: GateReport = past.notice === null ? owned : { ...owned, notices: [...owned.notices, past.notice] };
     const nothing = selection.selected.length === 0 ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run` : null;
     return emitReport(report, parsed, nothing);
   } finally {

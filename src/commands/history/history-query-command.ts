@@ -10,21 +10,23 @@ import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { displayPath, writeReportFile } from '../../io/files/input-file.js';
 import { readHistoryInput } from '../../io/history/history-query.js';
-import { openHistoryStore } from '../../io/history/history-store.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { isoDayOf } from '../../core/calendar.js';
 import { DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
-import { loadConfig } from '../../io/files/config-file.js';
+import { loadConfig } from '../../io/config/config-file.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
+import { ownerFilterOf, withHistoryOwners } from '../../core/history/history-owners.js';
 import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantineProposals } from './history-proposals.js';
 
 /** A quarantine written from history's proposals ends after this many days unless renewed. */
 const PROPOSED_QUARANTINE_DAYS = 30;
-import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 export const HISTORY_QUERY_OPTIONS: OptionTable = {
   test: { type: 'string', value: '<name>', help: 'only tests whose full name contains <name>' },
   file: { type: 'string', value: '<path>', help: 'only the tests of a test file, or of a folder of them' },
   branch: { type: 'string', value: '<b>', help: 'only the runs of one branch' },
+  owner: { type: 'string', value: '<team>', help: 'only the tests whose file this owner owns in CODEOWNERS (@org/team, @user or an e-mail)' },
   since: { type: 'string', value: '<age>', help: 'runs started since 30d (default), 12w or a day (2026-11-01)' },
   top: { type: 'string', value: '<n>', help: 'tests in each list of the default view: the flakiest and the nearest to their limit (default 10)' },
   json: { type: 'boolean', help: 'print the report as JSON (docs/history.md has the schema)' },
@@ -40,6 +42,7 @@ interface QueryFlags {
   readonly test?: string;
   readonly file?: string;
   readonly branch?: string;
+  readonly owner?: string;
   readonly since?: string;
   readonly top?: string;
   readonly json?: boolean;
@@ -76,21 +79,21 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const policy = parsePolicy(flags['quarantine-above'], flags['release-after'], DEFAULT_QUARANTINE_POLICY);
   const place = resolveHistoryPlace(flags);
   const config = loadConfig(place.root).config;
+  const owners = readProjectOwners(place.root);
+  requireCodeownersFor(flags.owner, owners, 'flakeguard history');
   const branch = await proposalBranch(place.root, flags.branch ?? null);
   const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
-  const store = await openHistoryStore(place.target, { mustExist: true, lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
-    throw historyUsage(`cannot open the history store: ${(error as Error).message}`);
-  });
+  const store = await openPlaceStore(place, true);
   let input;
   let proposals;
   try {
-    input = await readHistoryInput(store, filter, query);
+    input = await readHistoryInput(store, filter, query, ownerFilterOf(flags.owner, owners.ownersOf));
     proposals = await readQuarantineProposals({ store, root: place.root, config, branch, policy, filter, query, queried: input });
   } finally {
     await store.close();
   }
-  const report = computeHistoryReport(input);
+  const report = withHistoryOwners(computeHistoryReport(input), owners.ownersOf);
   const written = flags.write ? await writeQuarantineProposals(place.root, config, proposals, isoDayOf(systemClock.now() + PROPOSED_QUARANTINE_DAYS * 86_400_000)) : [];
   for (const line of written) process.stderr.write(`flakeguard: ${escapeTerminal(line)}\n`);
   process.stdout.write(flags.json ? `${JSON.stringify({ ...(toHistoryJson(report) as object), proposals }, null, 2)}\n` : formatHistoryReport(report) + formatQuarantineProposals(proposals, flags.write === true));

@@ -18,6 +18,7 @@ import {
   formatUnhandled,
   formatVerdictLine,
   oneLine,
+  ownersNote,
   quarantinedFailures,
 } from './budget-text.js';
 import { describeQuarantine } from '../quarantine/run-quarantine.js';
@@ -45,8 +46,8 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
   const overFiles = report.violations.filter((v) => v.kind === 'file');
   if (report.violations.length > 0) {
     lines.push(p('bold', p('red', `Duration budgets exceeded (${report.platform}):`)));
-    lines.push(...capped(overTests, (v) => `  ${p('red', 'over budget')}  ${u(formatPlace(v))}  ${u(v.name ?? '')}  ${formatOverFigures(v, report.platform)}`, screen));
-    lines.push(...capped(overFiles, (v) => `  ${p('red', 'over budget')}  ${u(v.file)}  (whole file)  ${formatOverFigures(v, report.platform)}`, screen));
+    lines.push(...capped(overTests, (v) => `  ${p('red', 'over budget')}  ${u(formatPlace(v))}  ${u(v.name ?? '')}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
+    lines.push(...capped(overFiles, (v) => `  ${p('red', 'over budget')}  ${u(v.file)}  (whole file)  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
     if (overTests.length > 0) {
       lines.push('', '  To give a test more time, add an allowance next to it and commit it with the test:');
       // A name with a control character is shown escaped: the line is safe, not a paste of that name.
@@ -62,19 +63,19 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
     lines.push(
       ...capped(
         report.near,
-        (n) => `  ${p('yellow', 'near budget')}  ${u(formatPlace(n))}  ${n.kind === 'file' ? '(whole file)' : u(n.name ?? '')}  ${formatNearFigures(n, report.platform)}`,
+        (n) => `  ${p('yellow', 'near budget')}  ${u(formatPlace(n))}  ${n.kind === 'file' ? '(whole file)' : u(n.name ?? '')}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`,
         screen,
       ),
     );
   }
   if (report.flaky.length > 0) {
     lines.push(p('yellow', 'Flaky (passed only after a retry):'));
-    lines.push(...capped(report.flaky, (f) => `  ${p('yellow', 'flaky')}  ${u(formatPlace(f))}  ${u(f.name)}  ${u(formatFlaky(f))}`, screen));
+    lines.push(...capped(report.flaky, (f) => `  ${p('yellow', 'flaky')}  ${u(formatPlace(f))}  ${u(f.name)}  ${u(formatFlaky(f))}${ownersNote(report, f.file)}`, screen));
   }
   const excused = quarantinedFailures(report);
   if (excused.length > 0) {
     lines.push(p('yellow', 'Quarantined (still run; their failures do not fail the run):'));
-    lines.push(...capped(excused, (q) => `  ${p('yellow', 'quarantined')}  ${u(formatPlace(q))}  ${u(q.name)}  ${u(formatQuarantined(q))}`, screen));
+    lines.push(...capped(excused, (q) => `  ${p('yellow', 'quarantined')}  ${u(formatPlace(q))}  ${u(q.name)}  ${u(formatQuarantined(q))}${ownersNote(report, q.file)}`, screen));
   }
   if (report.failing.length > 0) {
     const ended = new Map(expiredQuarantineFailures(report).map((q) => [testKey(q.file, q.name), q.quarantine]));
@@ -85,7 +86,7 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
         (t) => {
           const q = ended.get(t.key);
           const note = q ? `  (its ${u(describeQuarantine(q))}; it fails the run again)` : '';
-          return `  ${p('red', 'failed')}  ${u(formatPlace(t))}  ${u(t.name)}  ${u(formatError(t.errors[0] ?? null))}${note}`;
+          return `  ${p('red', 'failed')}  ${u(formatPlace(t))}  ${u(t.name)}  ${u(formatError(t.errors[0] ?? null))}${note}${ownersNote(report, t.file)}`;
         },
         screen,
       ),

@@ -5,6 +5,7 @@
 import { escapeTerminal as u } from '../untrusted-text.js';
 import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../gate/failure-rate.js';
+import { formatOwners } from '../owners/codeowners.js';
 import { nearestFirst, type HistoryPlatform, type HistoryReport, type HistoryTest } from './history-report.js';
 
 const signed = (ms: number): string => `${ms >= 0 ? '+' : '-'}${formatDuration(Math.abs(ms))}`;
@@ -47,7 +48,8 @@ function header(report: HistoryReport): string {
 
 function testLines(t: HistoryTest, indent: string): string[] {
   const project = t.project === '' ? '' : ` [${t.project}]`;
-  const lines = [`${indent}${u(`${t.file}${project}  ${t.name}`)}`, `${indent}  ${describeFlakes(t)}`];
+  const owners = formatOwners(t.owners);
+  const lines = [`${indent}${u(`${t.file}${project}  ${t.name}`)}${owners === '' ? '' : `  (${owners})`}`, `${indent}  ${describeFlakes(t)}`];
   for (const p of t.platforms) lines.push(`${indent}  ${describeDurations(p)}, ${describeTrend(p)}`);
   if (t.platforms.length === 0) lines.push(`${indent}  no passing run with a duration in the window`);
   return lines;
@@ -81,7 +83,7 @@ export function formatHistoryMarkdown(report: HistoryReport): string {
     const rate = t.flakeRate === null ? '-' : `${formatRatePercent(t.flakeRate)} (< ${formatRatePercent(t.flakeRateUpper ?? 1)})`;
     const durations = head ? `${formatDuration(head.durationMs.median)} / ${formatDuration(head.durationMs.p95)} (${head.platform})` : '-';
     out.push(
-      `| \`${cell(t.file)}\` ${cell(t.name)} | ${t.runs} | ${t.flakyRuns} | ${rate} | ${durations} | ${head ? formatDuration(head.limitMs) : '-'} | ${head ? cell(describeTrend(head)) : '-'} |`,
+      `| \`${cell(t.file)}\` ${cell(t.name)}${(t.owners ?? []).length > 0 ? ` (${cell(formatOwners(t.owners))})` : ''} | ${t.runs} | ${t.flakyRuns} | ${rate} | ${durations} | ${head ? formatDuration(head.limitMs) : '-'} | ${head ? cell(describeTrend(head)) : '-'} |`,
     );
   }
   return `${out.join('\n')}\n`;

@@ -103,6 +103,8 @@ export interface HistoryTest {
   readonly limitMs: number | null;
   readonly listedFor: readonly ListedFor[];
   readonly platforms: readonly HistoryPlatform[];
+  /** The test file's owners from CODEOWNERS (empty: none, or no CODEOWNERS). */
+  readonly owners?: readonly string[];
 }
 
 export interface HistoryReport {

@@ -77,11 +77,17 @@ describe('quarantine terms', () => {
     const bad = terms('reason: ""\nexpires: 2027-02-30\nowner: me\n');
     expect(bad.value).toBeNull();
     expect(bad.problems).toEqual([
-      'q.yaml:3:1: unknown key "quarantine.owner"; a quarantine has reason, link, expires',
+      'q.yaml:3:1: unknown key "quarantine.owner"; a quarantine has reason, link, expires, owners',
       'q.yaml:1:9: quarantine.reason is missing or empty; say why the test is quarantined and who owns the fix',
       'q.yaml:2:10: quarantine.expires "2027-02-30" is not a date; write YYYY-MM-DD',
     ]);
     expect(terms('flaky\n').problems[0]).toContain('quarantine must be a map');
+  });
+
+  it('reads the owners recorded at add time, and writes them back on one line', () => {
+    expect(terms('reason: flaky\nowners: "@org/web @dana"\n').value).toEqual({ reason: 'flaky', link: null, expires: null, owners: ['@org/web', '@dana'] });
+    expect(quarantineTermsToYaml({ reason: 'r', link: null, expires: null, owners: ['@a', '@b'] })).toEqual({ reason: 'r', owners: '@a @b' });
+    expect(quarantineTermsToYaml({ reason: 'r', link: null, expires: null, owners: [] })).toEqual({ reason: 'r' });
   });
 
   it('round-trips through YAML for any reason and link text', () => {

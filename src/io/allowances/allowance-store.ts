@@ -1,0 +1,81 @@
+/**
+ * The allowance files on disk: `<root>/<folder>/**\/*.yaml`, read all at once (problems collected,
+ * not thrown) and written one file at a time, atomically. Only the CLI writes; the reporter reads.
+ */
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { dedupeAllowances, parseAllowanceFile, type Allowance, type AllowanceProblem } from '../../core/allowances/allowance.js';
+import { keepLineEndings } from '../../core/allowances/allowance-edit.js';
+import { withFileLock } from './allowance-lock.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import { readUserTextFile } from '../files/input-file.js';
+
+export interface AllowanceStore {
+  readonly allowances: readonly Allowance[];
+  readonly problems: readonly AllowanceProblem[];
+  /** Text of each allowance file by its path relative to the root. */
+  readonly texts: ReadonlyMap<string, string>;
+}
+
+const toPosix = (p: string): string => p.split(path.sep).join('/');
+
+/** Allowance files relative to the root, sorted; [] when the folder does not exist. */
+export function listAllowanceFiles(root: string, folder: string): string[] {
+  const base = path.resolve(root, folder);
+  if (!existsSync(base)) return [];
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && entry.name.endsWith('.yaml')) out.push(toPosix(path.relative(root, full)));
+    }
+  };
+  walk(base);
+  return out.sort();
+}
+
+export function loadAllowanceStore(root: string, folder: string): AllowanceStore {
+  const texts = new Map<string, string>();
+  const parsed = listAllowanceFiles(root, folder).map((rel) => {
+    const text = readUserTextFile(path.join(root, rel), 'an allowance file');
+    texts.set(rel, text);
+    return parseAllowanceFile(text, rel);
+  });
+  const { allowances, problems } = dedupeAllowances(parsed);
+  return { allowances, problems, texts };
+}
+
+/**
+ * Reads, edits and writes one allowance file holding its lock, so concurrent writers (two `add`s,
+ * a `gate --write-allowances`) each see the other's entries. `edit` works on `\n` lines; a CRLF file
+ * stays CRLF. Returns the text written.
+ */
+export function updateAllowanceFile(root: string, rel: string, edit: (text: string) => string): string {
+  return withFileLock(path.join(root, rel), () => {
+    const next = keepLineEndings(readAllowanceText(root, rel), edit);
+    writeAllowanceFile(root, rel, next);
+    return next;
+  });
+}
+
+/** Writes an allowance file atomically; a file left with nothing but whitespace is removed. */
+export function writeAllowanceFile(root: string, rel: string, text: string): void {
+  const target = path.join(root, rel);
+  if (text.trim() === '') {
+    rmSync(target, { force: true });
+    // Folders the removal left empty go too, up to the root.
+    for (let dir = path.dirname(target); dir.startsWith(path.resolve(root) + path.sep); dir = path.dirname(dir)) {
+      if (readdirSync(dir).length > 0) break;
+      rmdirSync(dir);
+    }
+    return;
+  }
+  writeFileAtomic(target, text);
+}
+
+export function readAllowanceText(root: string, rel: string): string {
+  const target = path.join(root, rel);
+  return existsSync(target) ? readFileSync(target, 'utf8') : '';
+}

@@ -1,0 +1,77 @@
+/**
+ * `flakeguard quarantine add` and `remove`: the quarantine is the `quarantine:` map of the test's
+ * entry in its allowance file (docs/quarantine.md). add writes it into the entry the test already
+ * has, or a new entry; remove takes it out, and the entry with it when the entry has no budget.
+ * Every write holds the file's lock and is atomic, and keeps comments and line endings.
+ */
+import { allowanceFileFor } from '../../core/allowances/allowance.js';
+import { insertEntry, removeEntries, removeEntryKey, serializeQuarantine, setEntryKey } from '../../core/allowances/allowance-edit.js';
+import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
+import { isIsoDay } from '../../core/calendar.js';
+import { FlakeguardError } from '../../core/errors.js';
+import type { QuarantineTerms } from '../../core/quarantine/quarantine-terms.js';
+import { updateAllowanceFile } from '../allowances/allowance-store.js';
+import { readProjectOwners } from '../owners/codeowners-file.js';
+import type { AllowanceState } from '../allowances/allowances-state.js';
+import { findEntryTarget, newEntryId } from '../allowances/allowances-write.js';
+
+export interface QuarantineAddOptions {
+  readonly file: string;
+  readonly test: string;
+  readonly reason: string;
+  readonly expires: string | undefined;
+  readonly link: string | undefined;
+}
+
+function termsOf(options: QuarantineAddOptions): QuarantineTerms {
+  if (options.reason.trim() === '') throw new FlakeguardError('USAGE', '--reason is required: say why the test is quarantined and who owns the fix');
+  if (options.expires !== undefined && !isIsoDay(options.expires)) {
+    throw new FlakeguardError('USAGE', `--expires "${escapeForTerminal(options.expires)}" is not a date; write YYYY-MM-DD (a real day, e.g. 2027-01-15)`);
+  }
+  if (options.link !== undefined && options.link.trim() === '') throw new FlakeguardError('USAGE', '--link is empty; give the ticket URL or leave --link out');
+  return { reason: options.reason.trim(), link: options.link?.trim() ?? null, expires: options.expires ?? null };
+}
+
+const ownedBy = (owners: readonly string[]): string => (owners.length > 0 ? `; owners ${escapeForTerminal(owners.join(' '))}` : '');
+
+/** Quarantines one test; returns the line to print. */
+export function addQuarantine(state: AllowanceState, options: QuarantineAddOptions, cwd: string): string {
+  const checked = termsOf(options);
+  const { file, test, holder } = findEntryTarget(state, options.file, options.test, cwd);
+  // The owners at the time: CODEOWNERS may change, the record of who owned the fix stays.
+  const owners = readProjectOwners(state.root).ownersOf(file);
+  const terms = { ...checked, ...(owners.length > 0 ? { owners } : {}) };
+  const what = `${quoteName(options.test)} (${escapeForTerminal(file)})`;
+  if (holder) {
+    const entry = holder.allowance;
+    if (entry.quarantine !== null) {
+      throw new FlakeguardError('USAGE', `${what} is already quarantined by entry ${entry.id} at ${entry.at.storeFile}:${entry.at.line}; remove it first (flakeguard quarantine remove --id ${entry.id}) or edit it there`);
+    }
+    updateAllowanceFile(state.root, entry.at.storeFile, (text) => setEntryKey(text, entry.id, 'quarantine', serializeQuarantine(terms), entry.at.storeFile));
+    return `quarantined ${what} in entry ${entry.id} of ${escapeForTerminal(entry.at.storeFile)}${ownedBy(owners)}`;
+  }
+  const id = newEntryId(state);
+  const storeFile = allowanceFileFor(state.config.allowances, file);
+  const entry = { id, test: options.test, file, fingerprint: test.fingerprint, commit: state.head, budget: null, reason: '', quarantine: terms, added: state.today, expires: null };
+  updateAllowanceFile(state.root, storeFile, (text) => {
+    if (text.includes(`id: ${id}`)) throw new FlakeguardError('USAGE', `entry id ${id} was just taken by another writer; run the command again`);
+    return insertEntry(text, entry, storeFile);
+  });
+  return `quarantined ${what}: entry ${id} in ${escapeForTerminal(storeFile)}${ownedBy(owners)}`;
+}
+
+/** Takes the quarantine off the entry with this id; returns the line to print. */
+export function removeQuarantine(state: AllowanceState, id: string): string {
+  const entry = state.store.allowances.find((a) => a.id === id && a.quarantine !== null);
+  if (!entry) {
+    const known = state.store.allowances.filter((a) => a.quarantine !== null).map((a) => a.id);
+    throw new FlakeguardError('USAGE', `no quarantine with id "${escapeForTerminal(id)}"; ${known.length > 0 ? `quarantines: ${known.join(', ')}` : 'there is none'} (flakeguard quarantine list)`);
+  }
+  const storeFile = entry.at.storeFile;
+  if (entry.budget === null) {
+    updateAllowanceFile(state.root, storeFile, (text) => removeEntries(text, new Set([id]), storeFile));
+    return `removed quarantine ${id} (${quoteName(entry.test)}) and its entry from ${escapeForTerminal(storeFile)}`;
+  }
+  updateAllowanceFile(state.root, storeFile, (text) => removeEntryKey(text, id, 'quarantine', storeFile));
+  return `removed quarantine ${id} (${quoteName(entry.test)}) from ${escapeForTerminal(storeFile)}; the entry keeps its budget`;
+}
