@@ -84,7 +84,7 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
   const overTests = report.violations.filter((v) => v.kind === 'test');
   if (overTests.length > 0) {
     lines.push('To give a test more time, add an allowance next to it and commit it with the test:', '', '```sh');
-    for (const v of overTests) lines.push(formatAllowanceCommand(v));
+    for (const v of overTests) lines.push(escapeTerminal(formatAllowanceCommand(v)));
     lines.push('```', '');
   }
   if (report.flaky.length > 0) {
