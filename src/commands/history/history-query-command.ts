@@ -82,7 +82,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const owners = readProjectOwners(place.root);
   requireCodeownersFor(flags.owner, owners, 'flakeguard history');
   const branch = await proposalBranch(place.root, flags.branch ?? null);
-  const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
+  const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top), warnAt: config.budget.warnAt };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
   const store = await openPlaceStore(place, true);
   let input;
