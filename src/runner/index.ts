@@ -17,6 +17,7 @@ import { testKey } from '../core/test-id.js';
 
 interface TryStart {
   readonly at: number;
+  readonly sched: readonly [number, number] | null;
   readonly cpu: NodeJS.CpuUsage;
   readonly errors: number;
 }
@@ -26,6 +27,16 @@ const SEEN_KEY = Symbol.for('flakeguard.runner.seen');
 function seenInWorker(): Set<string> {
   const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
   return (holder[SEEN_KEY] ??= new Set());
+}
+
+/** This thread's [cpu ns, run-queue wait ns] (Linux), or null. */
+function readSchedstat(): readonly [number, number] | null {
+  try {
+    const [cpu, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').trim().split(/\s+/).map(Number);
+    return cpu !== undefined && wait !== undefined && Number.isFinite(cpu) && Number.isFinite(wait) ? [cpu, wait] : null;
+  } catch {
+    return null;
+  }
 }
 
 function readPlan(): RunnerPlan | null {
@@ -90,7 +101,7 @@ export default class FlakeguardRunner extends TestRunner {
 
   override onBeforeTryTask(test: RunnerTask, ...rest: unknown[]): void {
     if (this.isPlanned(test)) {
-      this.starts.set(test, { at: performance.now(), cpu: process.cpuUsage(), errors: test.result?.errors?.length ?? 0 });
+      this.starts.set(test, { at: performance.now(), sched: readSchedstat(), cpu: process.cpuUsage(), errors: test.result?.errors?.length ?? 0 });
     }
     (super.onBeforeTryTask as (t: RunnerTask, ...r: unknown[]) => void)(test, ...rest);
   }
@@ -111,6 +122,7 @@ export default class FlakeguardRunner extends TestRunner {
     this.starts.delete(test);
     const durationMs = performance.now() - start.at;
     const cpu = process.cpuUsage(start.cpu);
+    const sched = start.sched === null ? null : readSchedstat();
     const errors = test.result?.errors ?? [];
     const failed = errors.length > start.errors;
     const state = failed ? 'failed' : test.result?.state === 'skip' ? 'skipped' : 'passed';
@@ -123,6 +135,9 @@ export default class FlakeguardRunner extends TestRunner {
       durationMs,
       cpuMs: (cpu.user + cpu.system) / 1000,
       cold,
+      startedAt: performance.timeOrigin + start.at,
+      pid: process.pid,
+      ...(sched !== null && start.sched !== null ? { schedCpuNs: sched[0] - start.sched[0], schedWaitNs: sched[1] - start.sched[1] } : {}),
       ...(failed ? { error: firstLine(errors[start.errors]) } : {}),
     };
     this.append({ kind: 'try', file: test.file.filepath, project: test.file.projectName ?? '', fullName: nameOf(test), try: record });

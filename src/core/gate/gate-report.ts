@@ -10,6 +10,10 @@ import type { GateTry } from './gate-verdict.js';
 
 export type GateTryState = GateTry['state'];
 import type { SelectionKind } from './test-selection.js';
+import type { Contention } from './slowdown.js';
+
+/** The slowdown the tries ran at: asked, measured before, how made, and the median the tries got. */
+export type GateContention = Contention & { readonly achieved: number | null };
 import type { TestPast } from '../history/test-history-summary.js';
 
 export const GATE_REPORT_VERSION = 1 as const;
@@ -109,6 +113,8 @@ export interface GateReport {
   readonly warnAt: number;
   readonly vitestVersion: string | null;
   readonly load: GateLoad;
+  /** The slowdown the tries ran at (absent in reports of older versions). */
+  readonly contention?: GateContention;
   readonly tests: readonly GateReportTest[];
   readonly counts: Readonly<Record<GateVerdict, number>>;
   /** Changed tests the gate could not run one by one, with why (they do not fail the gate). */
@@ -144,6 +150,7 @@ export interface GateReportInput {
   readonly warnAt?: number;
   readonly vitestVersion: string | null;
   readonly load: GateLoad;
+  readonly contention?: GateContention;
   readonly tests: readonly GateTestInput[];
   readonly notRun: GateReport['notRun'];
   readonly unchanged: number;
@@ -200,6 +207,7 @@ export function computeGateReport(input: GateReportInput): GateReport {
     warnAt: input.warnAt ?? DEFAULT_CONFIG.budget.warnAt,
     vitestVersion: input.vitestVersion,
     load: input.load,
+    ...(input.contention ? { contention: input.contention } : {}),
     tests,
     counts,
     notRun: input.notRun,

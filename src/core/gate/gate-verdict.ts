@@ -15,6 +15,8 @@ export interface GateTry {
   /** The test's first run in a fresh worker (what CI sees); false for a repeat in a reused one. */
   readonly cold?: boolean;
   readonly error?: string;
+  /** The slowdown the try got (measured), when known. */
+  readonly slowdown?: number;
 }
 
 /** One try as the report shows it. */
@@ -22,6 +24,8 @@ export interface GateTryOutcome {
   readonly state: GateTry['state'];
   readonly durationMs: number;
   readonly cold: boolean;
+  /** The slowdown factor the try got (measured), or null when not measured (absent in older reports). */
+  readonly slowdown?: number | null;
 }
 
 export interface GateLimit {
@@ -35,6 +39,8 @@ export interface GateVerdictInput {
   /** The main run: under load when load was on. */
   readonly tries: readonly GateTry[];
   readonly loaded: boolean;
+  /** How the main tries ran, for the reasons (e.g. " at x2"); default " under load" when loaded. */
+  readonly condition?: string;
   /** Re-run without load, when every loaded try failed; null when not run. */
   readonly idle: readonly GateTry[] | null;
   /** New tests: run alone (once; three times when the first failed); null when not run. */
@@ -94,7 +100,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     runs,
     durationsMs,
     tryStates: tries.map((t) => t.state),
-    tries: tries.map((t, i) => ({ state: t.state, durationMs: durationsMs[i] ?? t.durationMs, cold: t.cold ?? false })),
+    tries: tries.map((t, i) => ({ state: t.state, durationMs: durationsMs[i] ?? t.durationMs, cold: t.cold ?? false, ...(t.slowdown === undefined ? {} : { slowdown: t.slowdown }) })),
     medianMs: durationsMs.length > 0 ? median(durationsMs) : null,
     maxMs: durationsMs.length > 0 ? max(durationsMs) : null,
     maxPassingMs,
@@ -105,7 +111,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     warnAt,
     firstError,
   };
-  const under = input.loaded ? ' under load' : '';
+  const under = input.condition ?? (input.loaded ? ' under load' : '');
   const cold = tries.filter((t) => t.cold).length;
   const kind = cold === runs ? ' cold' : cold === 0 ? '' : ` (${cold} cold)`;
   const result = (verdict: GateVerdict, reason: string, loadSensitive = false): GateTestResult => ({ ...base, verdict, loadSensitive, reason });

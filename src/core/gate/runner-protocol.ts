@@ -34,6 +34,13 @@ export interface TryRecord {
   readonly cold: boolean;
   /** First line of the first error this try added, when it failed. */
   readonly error?: string;
+  /** When the try started: performance.timeOrigin + performance.now() in the worker (ms since the epoch). */
+  readonly startedAt?: number;
+  /** The worker thread's run time and run-queue wait over the try (/proc/thread-self/schedstat, ns); absent without /proc. */
+  readonly schedCpuNs?: number;
+  readonly schedWaitNs?: number;
+  /** The worker's process id (the gate kills a hung try's process tree by it). */
+  readonly pid?: number;
 }
 
 export type RunnerLine =

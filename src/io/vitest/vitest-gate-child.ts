@@ -103,7 +103,8 @@ async function main(jobFile: string): Promise<void> {
       if (specs.length === 0) break;
       writePlan();
       const waveStart = performance.now();
-      await vitest.runTestSpecifications(specs);
+      if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
+      else await vitest.runTestSpecifications(specs);
       const wallMs = performance.now() - waveStart;
       let busyMs = 0;
       for (const line of read()) {

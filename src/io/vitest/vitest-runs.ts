@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
+import { startDutyCycle, type DutyCycle } from '../load/duty-cycle.js';
+import { stoppedWithin, trySlowdown, type StopInterval } from '../../core/gate/slowdown.js';
 import type { ProgressLine, RunnerLine, TryRecord } from '../../core/gate/runner-protocol.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
 import { DEFAULT_SETUP, type VitestSetup } from './vitest-setup.js';
@@ -41,8 +43,13 @@ export interface TestTries {
   readonly fullName: string;
   /** False when Vitest did not run the test (not found, file failed to load, skipped by a filter). */
   readonly found: boolean;
-  readonly tries: readonly TryRecord[];
+  readonly tries: readonly MeasuredTry[];
   readonly errors: readonly string[];
+}
+
+/** A try with the slowdown it got (measured: core/gate/slowdown.ts trySlowdown). */
+export interface MeasuredTry extends TryRecord {
+  readonly slowdown: number;
 }
 
 export interface RunsOutcome {
@@ -53,6 +60,8 @@ export interface RunsOutcome {
   readonly waves: readonly WaveSummary[];
   /** Wall time of the whole call (Vitest start included). */
   readonly wallMs: number;
+  /** The group's ambient slowdown last measured by the duty cycle, when one ran. */
+  readonly ambient: number | null;
 }
 
 export interface RunOptions {
@@ -65,6 +74,10 @@ export interface RunOptions {
   /** Wall time the tries beyond `runs` may take up to (default 0: none). */
   readonly budgetMs?: number;
   readonly setup?: VitestSetup;
+  /** Duty-cycle the Vitest process group to this slowdown (ambient included); absent or <= 1: no stops. */
+  readonly slowdown?: { readonly target: number; readonly ambient: number | null };
+  /** One try at a time (default false). */
+  readonly serial?: boolean;
   readonly env?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
   readonly onProgress?: (line: ProgressLine) => void;
@@ -122,6 +135,7 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
     minRuns: options.runs,
     maxRuns: Math.max(options.runs, maxRuns),
     budgetMs,
+    serial: options.serial ?? false,
   };
   const jobFile = path.join(tmp, 'job.json');
   writeFileSync(jobFile, JSON.stringify(job));
@@ -153,8 +167,11 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
     tempFolder: tmp,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  const slowdown = options.slowdown;
+  const duty: DutyCycle | null = slowdown && slowdown.target > 1 && child.pid !== undefined ? startDutyCycle({ pgid: child.pid, target: slowdown.target, ambient: slowdown.ambient }) : null;
   try {
     const result = await child.result;
+    const dutySummary = duty?.stop() ?? null;
     clearInterval(timer);
     poll();
     if (options.signal?.aborted) throw interrupted();
@@ -163,8 +180,9 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
       throw new FlakeguardError('VITEST', `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`);
     }
     const parsed = JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult;
-    return toOutcome(parsed, options, tests, lines, performance.now() - started);
+    return toOutcome(parsed, options, tests, lines, { wallMs: performance.now() - started, stops: dutySummary?.stops ?? [], ambient: dutySummary?.ambient ?? null });
   } finally {
+    duty?.stop();
     clearInterval(timer);
     child.stop();
     rmSync(tmp, { recursive: true, force: true });
@@ -173,7 +191,19 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
 
 const interrupted = (): FlakeguardError => interruptedError('the test runs and the load were');
 
-function toOutcome(result: VitestJobResult, options: RunOptions, tests: readonly JobTest[], lines: readonly RunnerLine[], wallMs: number): RunsOutcome {
+function measure(t: TryRecord, stops: readonly StopInterval[]): MeasuredTry {
+  const start = t.startedAt ?? 0;
+  const stoppedMs = stoppedWithin(stops, start, start + t.durationMs);
+  return { ...t, slowdown: trySlowdown({ wallMs: t.durationMs, stoppedMs, cpuNs: t.schedCpuNs ?? null, waitNs: t.schedWaitNs ?? null }) };
+}
+
+interface CallFigures {
+  readonly wallMs: number;
+  readonly stops: readonly StopInterval[];
+  readonly ambient: number | null;
+}
+
+function toOutcome(result: VitestJobResult, options: RunOptions, tests: readonly JobTest[], lines: readonly RunnerLine[], call: CallFigures): RunsOutcome {
   if (!result.ok && result.reason === 'custom-runner') {
     throw new FlakeguardError(
       'VITEST',
@@ -186,7 +216,7 @@ function toOutcome(result: VitestJobResult, options: RunOptions, tests: readonly
   const rel = (f: string): string => toPosix(path.relative(options.root, f));
   const out = tests.map((t, i): TestTries => {
     const project = result.specProjects[t.spec] ?? '';
-    const tries = lines.flatMap((l) => (l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project ? [l.try] : []));
+    const tries = lines.flatMap((l) => (l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project ? [measure(l.try, call.stops)] : []));
     const target = options.tests[i];
     return {
       file: target?.file ?? rel(t.file),
@@ -203,6 +233,7 @@ function toOutcome(result: VitestJobResult, options: RunOptions, tests: readonly
     moduleErrors: result.moduleErrors.map((m) => ({ file: rel(m.file), project: m.project, message: m.message })),
     unhandledErrors: result.unhandledErrors,
     waves: result.waves,
-    wallMs,
+    wallMs: call.wallMs,
+    ambient: call.ambient,
   };
 }
