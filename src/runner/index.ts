@@ -7,12 +7,12 @@
  * the file ends, one more line says what the whole worker cost (wall time since it started).
  * The file's earlier tests run as usual, so each try sees the state CI gives it.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { TestRunner } from 'vitest';
 // Runner types from @vitest/runner (4.1); type-only, so nothing is imported at run time and the
 // runner works on 5.x, where @vitest/runner is folded into vitest.
 import type { File as RunnerTestFile, Task as RunnerTask, Test as RunnerTestCase } from '@vitest/runner';
-import { PLAN_ENV, type RunnerLine, type RunnerPlan, type TryRecord } from '../core/gate/runner-protocol.js';
+import { descendantsOf, PLAN_ENV, type RunnerLine, type RunnerPlan, type TryRecord } from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
 
 interface TryStart {
@@ -36,6 +36,35 @@ function readSchedstat(): readonly [number, number] | null {
     return cpu !== undefined && wait !== undefined && Number.isFinite(cpu) && Number.isFinite(wait) ? [cpu, wait] : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Kills what the file's tests started and left running, detached ones included (they left the
+ * process group but are still this worker's children): the try ends with its file (Linux /proc).
+ */
+function killLeftovers(): void {
+  const parents = new Map<number, number>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    try {
+      const text = readFileSync(`/proc/${e}/stat`, 'utf8');
+      parents.set(Number(e), Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone
+    }
+  }
+  for (const pid of descendantsOf(process.pid, parents)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
   }
 }
 
@@ -81,6 +110,7 @@ export default class FlakeguardRunner extends TestRunner {
 
   override onAfterRunFiles(): void {
     for (const file of this.plannedFiles) this.append({ kind: 'file', file: file.filepath, project: file.projectName ?? '', costMs: performance.now() });
+    if (this.plannedFiles.size > 0) killLeftovers();
     this.plannedFiles.clear();
     super.onAfterRunFiles();
   }
@@ -101,7 +131,10 @@ export default class FlakeguardRunner extends TestRunner {
 
   override onBeforeTryTask(test: RunnerTask, ...rest: unknown[]): void {
     if (this.isPlanned(test)) {
-      this.starts.set(test, { at: performance.now(), sched: readSchedstat(), cpu: process.cpuUsage(), errors: test.result?.errors?.length ?? 0 });
+      const at = performance.now();
+      const timeoutMs = (test as { timeout?: number }).timeout ?? 0;
+      this.append({ kind: 'start', file: test.file.filepath, project: test.file.projectName ?? '', fullName: nameOf(test), pid: process.pid, startedAt: performance.timeOrigin + at, timeoutMs });
+      this.starts.set(test, { at, sched: readSchedstat(), cpu: process.cpuUsage(), errors: test.result?.errors?.length ?? 0 });
     }
     (super.onBeforeTryTask as (t: RunnerTask, ...r: unknown[]) => void)(test, ...rest);
   }

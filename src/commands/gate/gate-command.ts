@@ -24,6 +24,7 @@ import { createGateProgress } from './gate-progress.js';
 import { prepareLimits } from './gate-limits.js';
 import { buildProposals } from './gate-proposals.js';
 import { runGate } from './gate-run.js';
+import { gateDeadline } from '../../core/gate/try-ceiling.js';
 import { selectGateTests } from './gate-select.js';
 import { withTestHistory } from './gate-history.js';
 import { detectScreen } from '../../io/terminal.js';
@@ -93,6 +94,7 @@ async function runSelectedGate(
             timeBudgetMs: parsed.timeBudgetMs,
             workers: parsed.workers,
             slowdown: parsed.slowdown ?? config.gate.slowdown,
+            deadline: gateDeadline(started, parsed.timeBudgetMs, parsed.slowdown ?? config.gate.slowdown),
             signal,
             limitFor: limits.limitFor,
             onStep: step,

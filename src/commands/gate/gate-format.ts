@@ -154,6 +154,6 @@ export interface GateProgress {
 }
 
 export function formatGateProgress(p: GateProgress): string {
-  const load = p.load > 0 ? `load ${p.load} workers` : 'no load';
-  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt}/${p.runs} ${p.state} ${p.name} (${(p.elapsedMs / 1000).toFixed(1)}s, ${load})`;
+  const load = p.load > 0 ? `, load ${p.load} workers` : '';
+  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt} of at most ${p.runs} ${p.state} ${p.name} (${(p.elapsedMs / 1000).toFixed(1)}s${load})`;
 }

@@ -36,6 +36,8 @@ export interface GateRunOptions {
   readonly workers: number;
   /** The reference slowdown factor asked for (1: no stops). */
   readonly slowdown: number;
+  /** performance.now() by which every try ends (core/gate/try-ceiling.ts gateDeadline). */
+  readonly deadline: number;
   readonly signal: AbortSignal;
   /** The limit of a test (budget or its allowance). */
   readonly limitFor: (test: SourceTest) => ReturnType<typeof resolveTestLimit>;
@@ -101,7 +103,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   try {
     options.onStep(`run: ${plural(targets.length, 'test')}, ${runs} to ${Math.max(runs, options.maxRuns)} cold tries each (each a fresh worker running its file)${condition}`);
     const slowdown = { target: contention.target, ambient: contention.ambient };
-    main = await runTestsRepeatedly({ root, setup, tests: targets, runs, maxRuns: options.maxRuns, budgetMs: options.timeBudgetMs, slowdown, signal, onProgress: progress(loaded ? `at x${contention.reference}${load ? ' under load' : ''}` : 'runs') });
+    main = await runTestsRepeatedly({ root, setup, tests: targets, runs, maxRuns: options.maxRuns, budgetMs: options.timeBudgetMs, slowdown, deadline: options.deadline, signal, onProgress: progress(loaded ? `at x${contention.reference}${load ? ' under load' : ''}` : 'runs') });
   } finally {
     if (load) {
       loadSummary = await load.stop();
@@ -117,9 +119,10 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
     return r !== undefined && r.found && r.tries.every((x) => x.state === 'failed');
   }) : [];
   let idle: RunsOutcome | null = null;
-  if (allFailed.length > 0) {
+  const inTime = (): boolean => performance.now() < options.deadline;
+  if (allFailed.length > 0 && inTime()) {
     options.onStep(`run: ${plural(allFailed.length, 'test')} that failed every try, again without slowdown or load, one try at a time`);
-    idle = await runTestsRepeatedly({ root, setup, tests: allFailed, runs, serial: true, signal, onProgress: progress('without load') });
+    idle = await runTestsRepeatedly({ root, setup, tests: allFailed, runs, serial: true, deadline: options.deadline, signal, onProgress: progress('without load') });
   }
 
   // 3. New tests that passed with their file: once alone; a failure there gets two more alone tries
@@ -129,18 +132,22 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
     return t.selected.kind === 'new' && r !== undefined && r.found && r.tries.every((x) => x.state === 'passed');
   });
   let alone: RunsOutcome | null = null;
-  if (aloneTargets.length > 0) {
+  if (aloneTargets.length > 0 && inTime()) {
     options.onStep(`run: ${plural(aloneTargets.length, 'new test')} once alone (order dependence)`);
-    alone = await runTestsAlone({ root, setup, tests: aloneTargets, runs: 1, signal, onProgress: progress('alone') });
+    alone = await runTestsAlone({ root, setup, tests: aloneTargets, runs: 1, deadline: options.deadline, signal, onProgress: progress('alone') });
   }
   const failedAlone = aloneTargets.filter((t) => resolved(t, alone)?.tries.some((x) => x.state === 'failed'));
   let aloneAgain: RunsOutcome | null = null;
-  if (failedAlone.length > 0) {
+  if (failedAlone.length > 0 && inTime()) {
     options.onStep(`run: ${plural(failedAlone.length, 'test')} that failed alone, alone twice more`);
-    aloneAgain = await runTestsAlone({ root, setup, tests: failedAlone, runs: 2, signal, onProgress: progress('alone again') });
+    aloneAgain = await runTestsAlone({ root, setup, tests: failedAlone, runs: 2, deadline: options.deadline, signal, onProgress: progress('alone again') });
   }
 
   const notices: string[] = [];
+  const cut = [main, idle, alone, aloneAgain].some((o) => o?.cutShort === 'deadline') || !inTime();
+  if (cut) {
+    notices.push('the gate reached its deadline (--time-budget plus one try\'s ceiling): the tries still running were stopped and later checks skipped; the verdicts stand on the tries that finished');
+  }
   const moduleErrors = [...main.moduleErrors, ...(idle?.moduleErrors ?? [])];
   for (const e of main.unhandledErrors) notices.push(`Vitest reported an unhandled error during the runs: ${e}`);
   let cpuMs = 0;
@@ -163,7 +170,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
       alone: aloneTries.length > 0 ? aloneTries : null,
       limit: options.limitFor(s.test),
       warnAt: options.config.budget.warnAt,
-      notRunReason: moduleError ?? 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)',
+      notRunReason: moduleError ?? (cut ? 'the gate reached its deadline before it ran (raise --time-budget)' : 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)'),
     });
     return {
       file: s.test.file,

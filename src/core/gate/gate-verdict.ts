@@ -10,7 +10,8 @@ import { formatDuration } from '../duration.js';
 export type GateVerdict = 'stable' | 'flaky' | 'failing' | 'order-dependent' | 'over-budget' | 'near-budget';
 
 export interface GateTry {
-  readonly state: 'passed' | 'failed' | 'skipped';
+  /** hung: killed past its ceiling (test timeout x slowdown + margin); counts as a failure. */
+  readonly state: 'passed' | 'failed' | 'skipped' | 'hung';
   readonly durationMs: number;
   /** The test's first run in a fresh worker (what CI sees); false for a repeat in a reused one. */
   readonly cold?: boolean;
@@ -122,7 +123,9 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
       return result('flaky', `load-sensitive: failed ${runs}/${runs} tries under load, passed ${idle.passes}/${idle.runs} without load`, true);
     }
     const without = idle ? `, and ${idle.runs - idle.passes}/${idle.runs} without load` : '';
-    return result('failing', `failed ${runs}/${runs}${kind} tries${under}${without}: a real failure, not a flake`);
+    const hung = tries.filter((t) => t.state === 'hung').length;
+    const how = hung === runs ? 'hung in' : hung > 0 ? `failed (${hung} hung)` : 'failed';
+    return result('failing', `${how} ${runs}/${runs}${kind} tries${under}${without}: a real failure, not a flake`);
   }
   if (passes < runs) return result('flaky', `failed ${runs - passes} of ${runs}${kind} tries${under}`);
   if (alone && alone.passes > 0 && alone.passes < alone.runs) {

@@ -19,7 +19,8 @@ export interface RunnerPlan {
   readonly resultsFile: string;
 }
 
-export type TryState = 'passed' | 'failed' | 'skipped';
+/** `hung`: still running past its ceiling (test timeout x slowdown + margin); the gate killed its worker. */
+export type TryState = 'passed' | 'failed' | 'skipped' | 'hung';
 
 export interface TryRecord {
   readonly state: TryState;
@@ -53,6 +54,18 @@ export type RunnerLine =
       readonly try: TryRecord;
     }
   | {
+      /** A planned test's try began (the parent kills its worker when it outlives its ceiling). */
+      readonly kind: 'start';
+      readonly file: string;
+      readonly project: string;
+      readonly fullName: string;
+      readonly pid: number;
+      /** performance.timeOrigin + performance.now() in the worker. */
+      readonly startedAt: number;
+      /** The test's own timeout (0: none). */
+      readonly timeoutMs: number;
+    }
+  | {
       readonly kind: 'file';
       readonly file: string;
       readonly project: string;
@@ -71,4 +84,19 @@ export interface ProgressLine {
   readonly runs: number;
   readonly state: TryState;
   readonly durationMs: number;
+}
+
+/** Every process below `root` in a pid -> parent table (children, their children, ...). Pure. */
+export function descendantsOf(root: number, parents: ReadonlyMap<number, number>): number[] {
+  const out: number[] = [];
+  const queue = [root];
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    for (const [child, parent] of parents) {
+      if (parent === pid && !out.includes(child)) {
+        out.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return out;
 }
