@@ -114,6 +114,7 @@ async function runSelectedGate(
       vitestVersion: run?.vitestVersion ?? null,
       load: run?.load ?? { workers: 0, pids: [], cpus: defaultWorkerCount(), loadavgBefore: null, loadavgAfter: null, workersMachineShare: null, testsCpuShare: null },
       ...(run ? { contention: run.contention } : {}),
+      fragile: config.gate.fragile,
       tests,
       notRun: selection.notRun.map((n) => ({ file: n.test.file, name: n.test.fullName, line: n.test.line, reason: n.reason })),
       unchanged: selection.unchanged,

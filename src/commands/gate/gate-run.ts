@@ -14,6 +14,8 @@ import { decideGateVerdict, type GateTry } from '../../core/gate/gate-verdict.js
 import { describeLoadShortfall } from '../../core/gate/load-check.js';
 import { decideContention, describeAmbientExcess, describeShortfall, type Contention } from '../../core/gate/slowdown.js';
 import { probeAmbientSlowdown } from '../../io/load/schedstat.js';
+import { applyBreakingPoint, type FactorTries } from '../../core/gate/breaking-point.js';
+import { runHigherFactors } from './gate-escalate.js';
 import { median } from 'simple-statistics';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
@@ -103,7 +105,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   try {
     options.onStep(`run: ${plural(targets.length, 'test')}, ${runs} to ${Math.max(runs, options.maxRuns)} cold tries each (each a fresh worker running its file)${condition}`);
     const slowdown = { target: contention.target, ambient: contention.ambient };
-    main = await runTestsRepeatedly({ root, setup, tests: targets, runs, maxRuns: options.maxRuns, budgetMs: options.timeBudgetMs, slowdown, deadline: options.deadline, signal, onProgress: progress(loaded ? `at x${contention.reference}${load ? ' under load' : ''}` : 'runs') });
+    main = await runTestsRepeatedly({ root, setup, tests: targets, runs, maxRuns: options.maxRuns, budgetMs: options.slowdown > 1 ? options.timeBudgetMs * 0.6 : options.timeBudgetMs, slowdown, deadline: options.deadline, signal, onProgress: progress(loaded ? `at x${contention.reference}${load ? ' under load' : ''}` : 'runs') });
   } finally {
     if (load) {
       loadSummary = await load.stop();
@@ -120,6 +122,14 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   }) : [];
   let idle: RunsOutcome | null = null;
   const inTime = (): boolean => performance.now() < options.deadline;
+  // 1b. Where it breaks: tests that passed every try at the reference, at 2x and 4x it.
+  const held = targets.filter((t) => {
+    const r = triesOf.get(t);
+    return r !== undefined && r.found && r.tries.length > 0 && r.tries.every((x) => x.state === 'passed');
+  });
+  const higher = options.slowdown > 1 && held.length > 0 && inTime()
+    ? await runHigherFactors({ root, setup, targets: held, reference: contention.reference, ambient: contention.ambient, deadline: options.deadline, signal, toTries, keyOf: key, onStep: options.onStep, onProgress: progress })
+    : new Map<Target, FactorTries[]>();
   if (allFailed.length > 0 && inTime()) {
     options.onStep(`run: ${plural(allFailed.length, 'test')} that failed every try, again without slowdown or load, one try at a time`);
     idle = await runTestsRepeatedly({ root, setup, tests: allFailed, runs, serial: true, deadline: options.deadline, signal, onProgress: progress('without load') });
@@ -162,7 +172,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
     const aloneTries = [...toTries(resolved(t, alone)), ...toTries(resolved(t, aloneAgain))];
     const idleRun = resolved(t, idle);
     const moduleError = moduleErrors.find((m) => m.file === s.test.file && (t.project === null || m.project === t.project))?.message;
-    const result = decideGateVerdict({
+    const decided = decideGateVerdict({
       tries: r?.found ? toTries(r) : [],
       loaded,
       condition,
@@ -172,6 +182,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
       warnAt: options.config.budget.warnAt,
       notRunReason: moduleError ?? (cut ? 'the gate reached its deadline before it ran (raise --time-budget)' : 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)'),
     });
+    const result = applyBreakingPoint(decided, { factor: contention.reference, tries: r?.found ? toTries(r) : [] }, higher.get(t) ?? []);
     return {
       file: s.test.file,
       name: s.test.fullName,

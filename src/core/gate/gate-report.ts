@@ -17,7 +17,7 @@ export type GateContention = Contention & { readonly achieved: number | null };
 import type { TestPast } from '../history/test-history-summary.js';
 
 export const GATE_REPORT_VERSION = 1 as const;
-export const GATE_VERDICTS: readonly GateVerdict[] = ['failing', 'flaky', 'order-dependent', 'over-budget', 'near-budget', 'stable'];
+export const GATE_VERDICTS: readonly GateVerdict[] = ['failing', 'flaky', 'order-dependent', 'over-budget', 'near-budget', 'fragile', 'stable'];
 
 export interface GateLoad {
   /** Busy worker processes during the main run (0 = no load). */
@@ -92,6 +92,9 @@ export interface GateReportTest {
   readonly idle: { readonly passes: number; readonly runs: number } | null;
   readonly alone: { readonly passes: number; readonly runs: number } | null;
   readonly reason: string;
+  /** Highest slowdown factor with every try passed, lowest with a failed try (null: none failed / not tried). */
+  readonly holdsAt?: number | null;
+  readonly breaksAt?: number | null;
   readonly error: string | null;
   /** The test's past from the history store, when one is configured and knows the test. */
   readonly history?: TestPast;
@@ -115,6 +118,8 @@ export interface GateReport {
   readonly load: GateLoad;
   /** The slowdown the tries ran at (absent in reports of older versions). */
   readonly contention?: GateContention;
+  /** gate.fragile: a fragile test is a warning (warn) or fails the gate (block); absent in older reports. */
+  readonly fragile?: 'warn' | 'block';
   readonly tests: readonly GateReportTest[];
   readonly counts: Readonly<Record<GateVerdict, number>>;
   /** Changed tests the gate could not run one by one, with why (they do not fail the gate). */
@@ -151,6 +156,8 @@ export interface GateReportInput {
   readonly vitestVersion: string | null;
   readonly load: GateLoad;
   readonly contention?: GateContention;
+  /** gate.fragile: whether a fragile test fails the gate (default warn). */
+  readonly fragile?: 'warn' | 'block';
   readonly tests: readonly GateTestInput[];
   readonly notRun: GateReport['notRun'];
   readonly unchanged: number;
@@ -159,6 +166,11 @@ export interface GateReportInput {
   readonly wallMs: number;
   readonly shard?: { readonly index: number; readonly count: number } | null;
   readonly cost?: GateCost;
+}
+
+/** Whether a verdict fails the gate: anything but stable, and fragile only when configured to block. */
+export function blocks(verdict: GateVerdict, fragile: 'warn' | 'block' = 'warn'): boolean {
+  return verdict !== 'stable' && (verdict !== 'fragile' || fragile === 'block');
 }
 
 export function computeGateReport(input: GateReportInput): GateReport {
@@ -191,10 +203,13 @@ export function computeGateReport(input: GateReportInput): GateReport {
       idle: r.idle,
       alone: r.alone,
       reason: r.reason,
+      holdsAt: r.holdsAt ?? null,
+      breaksAt: r.breaksAt ?? null,
       error: r.firstError,
     };
   });
-  const failed = tests.some((t) => t.verdict !== 'stable');
+  const fragile = input.fragile ?? 'warn';
+  const failed = tests.some((t) => blocks(t.verdict, fragile));
   return {
     version: GATE_REPORT_VERSION,
     verdict: failed ? 'fail' : 'pass',
@@ -207,6 +222,7 @@ export function computeGateReport(input: GateReportInput): GateReport {
     warnAt: input.warnAt ?? DEFAULT_CONFIG.budget.warnAt,
     vitestVersion: input.vitestVersion,
     load: input.load,
+    fragile,
     ...(input.contention ? { contention: input.contention } : {}),
     tests,
     counts,

@@ -7,7 +7,8 @@ import { max, median } from 'simple-statistics';
 import { failureRateUpperBound, type FailureRateBound } from './failure-rate.js';
 import { formatDuration } from '../duration.js';
 
-export type GateVerdict = 'stable' | 'flaky' | 'failing' | 'order-dependent' | 'over-budget' | 'near-budget';
+/** fragile: stable at the reference slowdown, fails at a higher one (core/gate/breaking-point.ts). */
+export type GateVerdict = 'stable' | 'flaky' | 'failing' | 'order-dependent' | 'over-budget' | 'near-budget' | 'fragile';
 
 export interface GateTry {
   /** hung: killed past its ceiling (test timeout x slowdown + margin); counts as a failure. */
@@ -82,6 +83,9 @@ export interface GateTestResult {
   readonly firstError: string | null;
   /** One sentence: why this verdict, with figures. */
   readonly reason: string;
+  /** Highest slowdown factor with every try passed, and lowest with a failed one (breaking-point.ts). */
+  readonly holdsAt?: number | null;
+  readonly breaksAt?: number | null;
 }
 
 const count = (tries: readonly GateTry[]): TryCount => ({ passes: tries.filter((t) => t.state === 'passed').length, runs: tries.length });
@@ -95,7 +99,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   const maxPassingMs = passing.length > 0 ? max(passing) : null;
   const idle = input.idle ? count(input.idle) : null;
   const alone = input.alone ? count(input.alone) : null;
-  const firstError = [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed')?.error ?? null;
+  const firstError = [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed' || t.state === 'hung')?.error ?? null;
   const base = {
     passes,
     runs,
