@@ -29,7 +29,7 @@ export interface GateLoad {
   readonly loadavgAfter: readonly number[] | null;
   /** Share of all CPUs the load workers used (measured from /proc), or null. */
   readonly workersMachineShare: number | null;
-  /** CPU time / wall time of the test worker during the loaded tries (measured, process.cpuUsage). */
+  /** CPU time / wall time of the tries, each try's whole process tree (measured, /proc; the worker alone elsewhere). */
   readonly testsCpuShare: number | null;
 }
 

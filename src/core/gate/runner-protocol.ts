@@ -26,7 +26,10 @@ export interface TryRecord {
   readonly state: TryState;
   /** From before beforeEach to after afterEach (hooks included), measured in the test worker. */
   readonly durationMs: number;
-  /** CPU time the test worker process got during the try (process.cpuUsage, user + system). */
+  /**
+   * CPU time the try's process tree got: the worker, the child processes it reaped, the descendants
+   * still running (Linux /proc, 10 ms ticks); elsewhere the worker alone (process.cpuUsage).
+   */
   readonly cpuMs: number;
   /**
    * True when the test had not run before in this worker (process or thread): what CI sees. False
