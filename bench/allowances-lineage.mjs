@@ -15,7 +15,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseConfig } from '../dist/core/config.js';
 import { extractTests } from '../dist/core/source/test-source.js';
-import { loadAllowancesForRun } from '../dist/io/files/allowances-for-run.js';
+import { loadAllowancesForRun } from '../dist/io/allowances/allowances-for-run.js';
 
 const COMMITS = Number(process.argv[2] ?? 1000);
 const FILES = Number(process.argv[3] ?? 500);
@@ -98,7 +98,7 @@ try {
   };
   const tests = files.flatMap((file) => extractTests(render(file), file.path).map((t) => ({ file: file.path, fullName: t.fullName, line: t.line })));
   const config = parseConfig('budget:\n  test: 5s\n', 'flakeguard.yaml');
-  const cache = path.join(root, '.flakeguard/runs/allowance-lineage.json');
+  const cache = path.join(root, '.flakeguard/cache/allowance-lineage.json');
   const once = async (setup) => {
     setup();
     const t0 = performance.now();

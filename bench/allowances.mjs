@@ -14,7 +14,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { parseConfig } from '../dist/core/config.js';
 import { extractTests } from '../dist/core/source/test-source.js';
-import { loadAllowancesForRun } from '../dist/io/files/allowances-for-run.js';
+import { loadAllowancesForRun } from '../dist/io/allowances/allowances-for-run.js';
 
 const FILES = Number(process.argv[2] ?? 500);
 const PER = Number(process.argv[3] ?? 20);

@@ -60,6 +60,22 @@ describe('the layers of src/', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('a command folder imports only itself, the shared src/commands/*.ts helpers, io and core', () => {
+    const offenders: string[] = [];
+    for (const file of files) {
+      const rel = path.relative(SRC, file).split(path.sep).join('/');
+      const parts = rel.split('/');
+      if (parts[0] !== 'commands' || parts.length < 3) continue;
+      const own = `commands/${parts[1]}/`;
+      for (const spec of importsOf(file).filter((s) => s.startsWith('.'))) {
+        const target = path.relative(SRC, path.resolve(path.dirname(file), spec)).split(path.sep).join('/');
+        const shared = /^commands\/[^/]+\.[jt]s$/.test(target);
+        if (target.startsWith('commands/') && !target.startsWith(own) && !shared) offenders.push(`${rel} imports ${target}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('core never touches process, console or the clock', () => {
     const offenders = files
       .filter((f) => layerOf(path.relative(SRC, f)) === 'core')

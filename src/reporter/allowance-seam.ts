@@ -1,6 +1,6 @@
 /**
- * Where the allowance engine (src/io/files/allowances-for-run.ts) plugs into the reporter. The reporter
- * calls loadAllowancesForRun once per run, after the tests finished and before budgets are checked:
+ * Where the allowance engine (src/io/allowances/allowances-for-run.ts, its loadAllowancesForRun) plugs into the reporter. The reporter
+ * calls loadReporterAllowances once per run, after the tests finished and before budgets are checked:
  * - `allowances` maps a test key (testKey(file, fullName)) to the allowance that applies to it;
  *   its budget then replaces the configured test budget for that test (see resolveTestLimit).
  * - `notices` are printed with the report and stored in the run record: an allowance that followed
@@ -14,9 +14,9 @@ import type { RunQuarantine } from '../core/quarantine/run-quarantine.js';
 import type { Config } from '../core/config.js';
 import type { ObservedTest } from '../core/budget/budget-report.js';
 import type { RecordedNotice } from '../core/record/run-record.js';
-import { loadAllowancesForRun as loadFromStore } from '../io/files/allowances-for-run.js';
+import { loadAllowancesForRun as loadFromStore } from '../io/allowances/allowances-for-run.js';
 
-export interface AllowancesForRunInput {
+export interface ReporterAllowancesInput {
   /** Absolute project root (the folder of flakeguard.yaml); test files are relative to it. */
   readonly root: string;
   readonly config: Config;
@@ -28,14 +28,14 @@ export interface AllowancesForRunInput {
   readonly testFiles?: () => Promise<readonly string[]>;
 }
 
-export interface AllowancesForRun {
+export interface ReporterAllowances {
   readonly allowances: ReadonlyMap<string, RunAllowance>;
   /** The quarantine over each test key, applying or expired. */
   readonly quarantine: ReadonlyMap<string, RunQuarantine>;
   readonly notices: readonly RecordedNotice[];
 }
 
-export async function loadAllowancesForRun(input: AllowancesForRunInput): Promise<AllowancesForRun> {
+export async function loadReporterAllowances(input: ReporterAllowancesInput): Promise<ReporterAllowances> {
   const result = await loadFromStore({
     root: input.root,
     config: input.config,

@@ -6,20 +6,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { computeBudgetReport, type ObservedTest } from '../core/budget/budget-report.js';
-import type { Config } from '../core/config.js';
+import { DEFAULT_CONFIG, type Config } from '../core/config.js';
 import { isFlakeguardError } from '../core/errors.js';
 import { formatBudgetReport } from '../core/budget/budget-format.js';
 import { buildRunRecord, makeRunId } from '../core/record/run-record-build.js';
 import { type RecordedNotice } from '../core/record/run-record.js';
 import { detectScreen, paint } from '../io/terminal.js';
-import { loadConfig } from '../io/files/config-file.js';
+import { loadConfig } from '../io/config/config-file.js';
+import { resolveProjectPlaces, type ProjectPlaces } from '../io/places/project-places.js';
 import type { GitState } from '../io/git/git-state.js';
 import type { HistorySession } from '../io/history/reporter-history.js';
-import { writeRunRecord } from '../io/files/run-record-file.js';
-import { loadAllowancesForRun, type AllowancesForRun } from './allowance-seam.js';
+import { writeRunRecord } from '../io/record/run-record-file.js';
+import { loadReporterAllowances, type ReporterAllowances } from './allowance-seam.js';
 import { testFilesOf } from '../io/vitest/running-test-files.js';
 import { writeGithubOutput } from './github-output.js';
 import { observeRun, observeUnhandledError, toRelative } from './observe.js';
@@ -32,8 +32,8 @@ import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
 /** How many recent runs the quarantine block counts failures over. */
 const QUARANTINE_HISTORY_WINDOW = 20;
 
-/** Environment variable that redirects run records to another folder (absolute or root-relative). */
-export const RECORDS_ENV = 'FLAKEGUARD_RECORDS';
+/** Environment variable that redirects run records to another folder (io/places/project-places.ts resolves it). */
+export { RECORDS_ENV } from '../io/places/project-places.js';
 
 interface RunStart {
   readonly startedAt: Date;
@@ -73,12 +73,13 @@ export default class FlakeguardReporter implements Reporter {
     this.run = this.beginRun();
   }
 
-  private recordsFolder(): string {
-    return process.env[RECORDS_ENV] || (this.config?.records ?? '.flakeguard/runs');
+  private places(): ProjectPlaces {
+    return resolveProjectPlaces(this.root, this.config ?? DEFAULT_CONFIG);
   }
 
   private beginRun(): RunStart {
-    const exclude = [toRelative(this.root, path.resolve(this.root, this.recordsFolder()))];
+    const places = this.places();
+    const exclude = [toRelative(this.root, places.records), toRelative(this.root, places.cache)];
     const git = import('../io/git/git-state.js').then((m) => m.readGitState(this.root, exclude)).catch(() => null);
     return { startedAt: new Date(), loadavg: os.loadavg(), git, history: this.startHistory() };
   }
@@ -87,7 +88,7 @@ export default class FlakeguardReporter implements Reporter {
     const config = this.config;
     // Watch mode re-runs a few files at a time: partial runs would read as runs of every test.
     if (!config || this.vitest?.config.watch || (config.history.kind === 'off' && !process.env['FLAKEGUARD_HISTORY_URL'])) return Promise.resolve(null);
-    const input = { root: this.root, records: this.recordsFolder(), history: config.history, env: process.env };
+    const input = { places: this.places(), history: config.history, env: process.env };
     return import('../io/history/reporter-history.js').then((m) => m.startHistorySession(input));
   }
 
@@ -165,10 +166,10 @@ export default class FlakeguardReporter implements Reporter {
     const err: string[] = [];
     let written: string | null = null;
     try {
-      written = writeRunRecord(root, this.recordsFolder(), record);
+      written = writeRunRecord(root, this.places().records, record);
       out.push(`flakeguard: run record ${toRelative(root, written)}`);
     } catch (error) {
-      err.push(`flakeguard: could not write the run record under ${this.recordsFolder()}: ${(error as Error).message}`);
+      err.push(`flakeguard: could not write the run record under ${this.places().recordsShown}: ${(error as Error).message}`);
     }
     if (historyError !== null) err.push(`flakeguard: warning: history unavailable: ${String(historyError)}`);
     if (history) {
@@ -184,9 +185,9 @@ export default class FlakeguardReporter implements Reporter {
     vitest.logger.log(['', ...out, formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd()].join('\n'));
   }
 
-  private async allowances(input: Parameters<typeof loadAllowancesForRun>[0]): Promise<AllowancesForRun> {
+  private async allowances(input: Parameters<typeof loadReporterAllowances>[0]): Promise<ReporterAllowances> {
     try {
-      return await loadAllowancesForRun(input);
+      return await loadReporterAllowances(input);
     } catch (error) {
       const message = isFlakeguardError(error) ? error.message : `allowances could not be loaded (a flakeguard bug): ${(error as Error).stack ?? String(error)}`;
       const notice: RecordedNotice = { level: 'error', message };

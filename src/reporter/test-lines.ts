@@ -17,7 +17,7 @@ export async function findTestPlaces(root: string, wanted: readonly ObservedTest
   const places = new Map<string, TestPlace>();
   const missing = wanted.filter((t) => t.line === null);
   if (missing.length === 0) return places;
-  const { readSourceTests } = await import('../io/files/source-files.js');
+  const { readSourceTests } = await import('../io/source/source-files.js');
   const read = readSourceTests(root, new Set(missing.map((t) => t.file)));
   const seen = new Set<string>();
   for (const [file, tests] of read.tests) {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
-import { loadAllowancesForRun } from '../../src/io/files/allowances-for-run.js';
+import { loadAllowancesForRun } from '../../src/io/allowances/allowances-for-run.js';
 import { REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
 
 export interface VitestTest { file: string; fullName: string; line: number | null; durationMs: number }

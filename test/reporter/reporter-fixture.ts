@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
 import { formatDuration } from '../../src/core/duration.js';
 import type { RunRecord } from '../../src/core/record/run-record.js';
-import { listRunRecords, readRunRecord } from '../../src/io/files/run-record-file.js';
+import { listRunRecords, readRunRecord } from '../../src/io/record/run-record-file.js';
 
 export const PLATFORM = process.platform;
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import type { FindingClass } from '../../src/core/config.js';
 import type { TriageJson } from '../../src/core/triage/triage-format.js';
-import { listRunRecords } from '../../src/io/files/run-record-file.js';
+import { listRunRecords } from '../../src/io/record/run-record-file.js';
 import { REPO_ROOT, REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
 
 export interface Label {

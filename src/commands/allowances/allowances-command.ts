@@ -5,8 +5,8 @@
 import { computeAllowanceCheck, computeAllowanceList, formatAllowanceCheck, formatAllowanceList } from '../../core/allowances/allowance-list.js';
 import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
 import { ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS } from './allowances-options.js';
-import { gatherAllowanceState, lastDurations } from './allowances-state.js';
-import { addAllowance, migrateAllowances, pruneAllowances } from './allowances-write.js';
+import { gatherAllowanceState, lastDurations } from '../../io/allowances/allowances-state.js';
+import { addAllowance, migrateAllowances, pruneAllowances } from '../../io/allowances/allowances-write.js';
 import { testKey } from '../../core/test-id.js';
 import { requireFilesNotFolders } from '../../io/files/input-file.js';
 
@@ -52,7 +52,7 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
     }
     case 'list': {
       const keys = new Set(state.resolutions.flatMap((r) => (r.test ? [testKey(r.test.file, r.test.namePattern ? r.allowance.test : r.test.fullName)] : [])));
-      const durations = lastDurations(state.root, state.config.records, keys, err);
+      const durations = lastDurations(state.root, state.config, keys, err);
       const list = computeAllowanceList(state.resolutions, state.store.problems, process.platform, durations);
       out(values.json ? JSON.stringify(list, null, 2) : formatAllowanceList(list));
       return 0;

@@ -12,8 +12,8 @@ import { computeGateReport, type GateReport } from '../../core/gate/gate-report.
 import { mergeGateReports, pickGateShard } from '../../core/gate/gate-shard.js';
 import { renderGateHtml } from '../../core/html/html-gate.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
-import { loadConfig } from '../../io/files/config-file.js';
-import { readGateReport } from '../../io/files/gate-report-file.js';
+import { loadConfig } from '../../io/config/config-file.js';
+import { readGateReport } from '../../io/gate/gate-report-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { requireFilesNotFolders, writeReportFile } from '../../io/files/input-file.js';
 import { resolveBaseRevision } from '../../io/git/git.js';

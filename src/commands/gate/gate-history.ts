@@ -13,11 +13,12 @@ const PAST_RUNS = 200;
 export async function withTestHistory(report: GateReport, root: string, config: Config): Promise<{ report: GateReport; notice: string | null }> {
   if (report.tests.length === 0) return { report, notice: null };
   const { resolveHistoryTarget, openHistoryStore, describeTarget } = await import('../../io/history/history-store.js');
-  const target = resolveHistoryTarget(root, config.records, config.history, process.env);
+  const { resolveProjectPlaces } = await import('../../io/places/project-places.js');
+  const target = resolveHistoryTarget(resolveProjectPlaces(root, config), config.history, process.env);
   if (target === null) return { report, notice: null };
   try {
     const { lastRunsOfTest } = await import('../../io/history/test-history.js');
-    const store = await openHistoryStore(target, { mustExist: true, lockTimeoutMs: 30_000 });
+    const store = await openHistoryStore(target, { mustExist: true, wait: 'test-run' });
     try {
       const tests = [];
       for (const t of report.tests) {

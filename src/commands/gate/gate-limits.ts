@@ -6,7 +6,7 @@
 import { resolveTestLimit, type TestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import { loadAllowancesForRun } from '../../io/files/allowances-for-run.js';
+import { loadAllowancesForRun } from '../../io/allowances/allowances-for-run.js';
 import { testKey } from '../../core/test-id.js';
 
 export interface GateLimits {

@@ -14,8 +14,8 @@ import { proposeAllowance } from '../../core/gate/gate-verdict.js';
 import type { PlatformKey } from '../../core/platform-value.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import { updateAllowanceFile } from '../../io/files/allowance-store.js';
-import { recordFollowedAllowances } from '../allowances/allowances-write.js';
+import { updateAllowanceFile } from '../../io/allowances/allowance-store.js';
+import { recordFollowedAllowances } from '../../io/allowances/allowances-write.js';
 
 export interface ProposalInput {
   readonly root: string;

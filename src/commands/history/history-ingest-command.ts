@@ -7,12 +7,12 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { RunRecord } from '../../core/record/run-record.js';
 import { FlakeguardError } from '../../core/errors.js';
-import { readRunRecord, RUN_RECORD_SUFFIX } from '../../io/files/run-record-file.js';
+import { readRunRecord, RUN_RECORD_SUFFIX, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
 import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
-import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
+import { describeTarget } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
-import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 /** The .json files under `dir`, at any depth (artifacts downloaded one folder per job), sorted. */
 function recordFiles(dir: string): string[] {
@@ -57,7 +57,9 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length === 0) throw historyUsage('history ingest needs run records or folders of them, e.g. flakeguard history ingest .flakeguard/runs');
-  const files = expand(positionals);
+  const { records: files, skipped } = splitRunRecords(expand(positionals));
+  const notice = skippedFilesNotice(skipped);
+  if (notice !== null) process.stderr.write(`${notice}\n`);
   const read = (f: string): RunRecord => readRunRecord(f, path.relative(process.cwd(), f) || f);
   // Every file is checked before anything is stored, then read again one at a time (a thousand
   // records of 2,000 tests are 700 MB: never all in memory).
@@ -67,9 +69,7 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
     ...(flags.branch === undefined ? {} : { branch: flags.branch }),
     ...(flags.job === undefined ? {} : { job: flags.job }),
   });
-  const store = await openHistoryStore(place.target, { lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
-    throw historyUsage(`cannot open the history store ${describeTarget(place.target)}: ${(error as Error).message}`);
-  });
+  const store = await openPlaceStore(place, false);
   const counts: Record<IngestOutcome, number> = { stored: 0, duplicate: 0, 'merged-skipped': 0 };
   try {
     for (const f of files) counts[await ingestRunRecord(store, read(f), context)] += 1;

@@ -4,9 +4,10 @@ import { parseArgs } from 'node:util';
 import { FlakeguardError } from '../../core/errors.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
 import { toParseArgsOptions, type OptionTable } from '../../core/usage.js';
-import { loadConfig } from '../../io/files/config-file.js';
-import type { HistoryTarget } from '../../io/history/history-store.js';
-import { HISTORY_URL_ENV, resolveHistoryTarget } from '../../io/history/history-store.js';
+import { loadConfig } from '../../io/config/config-file.js';
+import type { HistoryStore, HistoryTarget } from '../../io/history/history-store.js';
+import { resolveProjectPlaces } from '../../io/places/project-places.js';
+import { HISTORY_URL_ENV, openHistoryStore, resolveHistoryTarget } from '../../io/history/history-store.js';
 
 /** Options every history command takes: where the project and the store are. */
 export const STORE_OPTIONS: OptionTable = {
@@ -24,7 +25,6 @@ Subcommands: flakeguard history ingest <run record or folder>... ; flakeguard hi
  * A command waits longer than the reporter (30 s) for another process using the embedded store:
  * creating a store takes seconds, and several ingest jobs on one machine take turns.
  */
-export const CLI_LOCK_TIMEOUT_MS = 300_000;
 
 export const HISTORY_EXIT = '0 done, 2 could not run (usage, config, store unreachable or written by a newer flakeguard)';
 export const HISTORY_DOCS = 'docs/history.md';
@@ -53,12 +53,13 @@ export function resolveHistoryPlace(flags: { root?: string | undefined; url?: st
   const start = path.resolve(flags.root ?? process.cwd());
   const loaded = loadConfig(start);
   const root = flags.root !== undefined ? start : loaded.root;
-  const records = process.env['FLAKEGUARD_RECORDS'] || loaded.config.records;
+  const places = resolveProjectPlaces(root, loaded.config);
+  const records = places.recordsShown;
   if (flags.url !== undefined) {
     if (!isPostgresUrl(flags.url)) throw historyUsage(`--url "${flags.url}" is not a PostgreSQL URL; write postgres://user:password@host:5432/database`);
     return { root, records, target: { kind: 'postgres', url: flags.url } };
   }
-  const target = resolveHistoryTarget(root, records, loaded.config.history, process.env);
+  const target = resolveHistoryTarget(places, loaded.config.history, process.env);
   if (target === null) {
     throw historyUsage(
       `history is off for ${root}: add "history: true" to flakeguard.yaml (an embedded store under ${records}/), or set ${HISTORY_URL_ENV}=postgres://..., or pass --url`,
@@ -67,3 +68,10 @@ export function resolveHistoryPlace(flags: { root?: string | undefined; url?: st
   return { root, records, target };
 }
 
+
+/** The store of a history command (it waits longer for the lock than a test run); a failure is a usage error. */
+export async function openPlaceStore(place: HistoryPlace, mustExist: boolean): Promise<HistoryStore> {
+  return openHistoryStore(place.target, { mustExist, wait: 'history-command' }).catch((error: unknown) => {
+    throw historyUsage(`cannot open the history store: ${(error as Error).message}`);
+  });
+}

@@ -5,14 +5,14 @@
  */
 import { computeQuarantineProposals, proposalReason, type QuarantinePolicy, type QuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
 import type { Config } from '../../core/config.js';
-import { loadAllowanceStore } from '../../io/files/allowance-store.js';
+import { loadAllowanceStore } from '../../io/allowances/allowance-store.js';
 import { findDefaultBranch } from '../../io/git/git.js';
 import { readHistoryInput, type HistoryFilter } from '../../io/history/history-query.js';
 import type { HistoryStore } from '../../io/history/history-store.js';
 import { lastRunsOfTest } from '../../io/history/test-history.js';
 import type { HistoryQuery, HistoryInput } from '../../core/history/history-report.js';
-import { gatherProjectState } from '../allowances/allowances-state.js';
-import { addQuarantine, removeQuarantine } from '../quarantine/quarantine-write.js';
+import { gatherProjectState } from '../../io/allowances/allowances-state.js';
+import { addQuarantine, removeQuarantine } from '../../io/quarantine/quarantine-write.js';
 import { historyUsage } from './history-place.js';
 
 /** `5%` or `0.5%` to a share; a usage error names the value otherwise. */

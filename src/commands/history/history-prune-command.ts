@@ -2,9 +2,9 @@
 import { parseAge } from '../../core/history/history-age.js';
 import { systemClock } from '../../io/clock.js';
 import { pruneHistory } from '../../io/history/history-query.js';
-import { describeTarget, openHistoryStore } from '../../io/history/history-store.js';
+import { describeTarget } from '../../io/history/history-store.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
-import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 export const HISTORY_PRUNE_OPTIONS: OptionTable = {
   keep: { type: 'string', value: '<age>', help: 'keep the runs started in the last 90d (12w, or since a day: 2026-01-01); delete the older ones' },
@@ -30,9 +30,7 @@ export async function runHistoryPrune(args: string[]): Promise<number> {
   const age = parseAge(flags.keep, systemClock.now());
   if (!age.ok) throw historyUsage(`--keep ${age.message}`);
   const place = resolveHistoryPlace(flags);
-  const store = await openHistoryStore(place.target, { mustExist: true, lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
-    throw historyUsage(`cannot open the history store: ${(error as Error).message}`);
-  });
+  const store = await openPlaceStore(place, true);
   try {
     const dry = flags['dry-run'] === true;
     const result = await pruneHistory(store, age.cutoffMs, dry);

@@ -8,16 +8,15 @@ import { systemClock } from '../../io/clock.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { readHistoryInput } from '../../io/history/history-query.js';
-import { openHistoryStore } from '../../io/history/history-store.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { isoDayOf } from '../../core/calendar.js';
 import { DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
-import { loadConfig } from '../../io/files/config-file.js';
+import { loadConfig } from '../../io/config/config-file.js';
 import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantineProposals } from './history-proposals.js';
 
 /** A quarantine written from history's proposals ends after this many days unless renewed. */
 const PROPOSED_QUARANTINE_DAYS = 30;
-import { CLI_LOCK_TIMEOUT_MS, HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import { HISTORY_DOCS, HISTORY_EXIT, HISTORY_SUMMARY, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
 
 export const HISTORY_QUERY_OPTIONS: OptionTable = {
   test: { type: 'string', value: '<name>', help: 'only tests whose full name contains <name>' },
@@ -77,9 +76,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const branch = await proposalBranch(place.root, flags.branch ?? null);
   const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
-  const store = await openHistoryStore(place.target, { mustExist: true, lockTimeoutMs: CLI_LOCK_TIMEOUT_MS }).catch((error: unknown) => {
-    throw historyUsage(`cannot open the history store: ${(error as Error).message}`);
-  });
+  const store = await openPlaceStore(place, true);
   let input;
   let proposals;
   try {

@@ -8,11 +8,12 @@ import path from 'node:path';
 import { computeBudgetSuggestion, formatBudgetSuggestion } from '../../core/budget/budget-suggestion.js';
 import { renderConfigTemplate, REPORTERS_LINE } from '../../core/config-template.js';
 import { DEFAULT_CONFIG, DEFAULT_TEST_BUDGET_MS } from '../../core/config.js';
-import { listRunRecords, readRunRecord } from '../../io/files/run-record-file.js';
+import { resolveProjectPlaces } from '../../io/places/project-places.js';
+import { newestRunRecords, readRunRecord } from '../../io/record/run-record-file.js';
 import { serializeDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
-import { CONFIG_FILE } from '../../io/files/config-file.js';
+import { CONFIG_FILE } from '../../io/config/config-file.js';
 import type { UsageText } from '../../core/usage.js';
 import { parseCommandArgs } from '../command-args.js';
 
@@ -30,7 +31,7 @@ export const INIT_USAGE = {
 
 /** Durations of the passed tests in the newest run record, or null when there is none readable. */
 function newestRecordDurations(root: string): number[] | null {
-  const newest = listRunRecords(root, DEFAULT_CONFIG.records).at(-1);
+  const newest = newestRunRecords(root, resolveProjectPlaces(root, DEFAULT_CONFIG).records, 1).records[0];
   if (newest === undefined) return null;
   try {
     return readRunRecord(newest).tests.flatMap((t) => (t.durationMs !== null && t.state === 'passed' ? [t.durationMs] : []));

@@ -4,9 +4,9 @@
  */
 import { computeQuarantineFindings, computeQuarantineList, formatQuarantineList, QUARANTINE_LIST_VERSION } from '../../core/quarantine/quarantine-list.js';
 import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
-import { gatherAllowanceState } from '../allowances/allowances-state.js';
+import { gatherAllowanceState } from '../../io/allowances/allowances-state.js';
 import { QUARANTINE_SUBCOMMANDS, QUARANTINE_USAGE } from './quarantine-options.js';
-import { addQuarantine, removeQuarantine } from './quarantine-write.js';
+import { addQuarantine, removeQuarantine } from '../../io/quarantine/quarantine-write.js';
 
 const COMMAND = 'flakeguard quarantine';
 type Values = ParsedValues<typeof QUARANTINE_USAGE.options>;

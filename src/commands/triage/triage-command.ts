@@ -1,6 +1,6 @@
 /**
  * `flakeguard triage`: sorts every failure of a red run into infrastructure, escape, flake or
- * budget, with evidence and an action. Gathers inputs (src/io/files/triage-inputs.ts), optionally
+ * budget, with evidence and an action. Gathers inputs (src/io/triage/triage-inputs.ts), optionally
  * re-runs the failures in the checkout, computes (src/core/triage/triage.ts) and prints.
  * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read, 130 interrupted.
  */
@@ -17,12 +17,13 @@ import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
 import { renderTriageHtml } from '../../core/html/html-triage.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
-import { loadConfig } from '../../io/files/config-file.js';
+import { loadConfig } from '../../io/config/config-file.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
-import { listRunRecords } from '../../io/files/run-record-file.js';
-import { gatherTriageInputs } from '../../io/files/triage-inputs.js';
+import { resolveProjectPlaces } from '../../io/places/project-places.js';
+import { newestRunRecords, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
+import { gatherTriageInputs } from '../../io/triage/triage-inputs.js';
 import { writeReportFile } from '../../io/files/input-file.js';
-import type { LimitSettings } from '../../io/files/triage-limits.js';
+import type { LimitSettings } from '../../io/triage/triage-limits.js';
 import { systemClock } from '../../io/clock.js';
 import { detectScreen, paint } from '../../io/terminal.js';
 import { testKey } from '../../core/test-id.js';
@@ -68,23 +69,30 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     testFlagMs: testFlag,
     fileFlagMs: fileFlag,
   };
+  const places = resolveProjectPlaces(root, loaded.config);
   const resolveAll = (list: string[] | undefined): string[] => (list ?? []).map((f) => path.resolve(f));
-  let records = resolveAll(flags.record);
+  // Files that are not run records are skipped beside a record; given alone, reading them says why.
+  const given = splitRunRecords(resolveAll(flags.record));
+  let records = given.records.length > 0 ? given.records : resolveAll(flags.record);
+  const skipped = given.records.length > 0 ? [...given.skipped] : [];
   const reports = resolveAll(flags.report);
   const junit = resolveAll(flags.junit);
   const logs = resolveAll(flags.log);
   if (records.length + reports.length + junit.length + logs.length === 0) {
-    const newest = listRunRecords(root, loaded.config.records).at(-1);
-    if (newest === undefined) throw usage(`no inputs: pass --record, --report, --junit or --log (no run record under ${loaded.config.records}/ either)`);
-    records = [newest];
+    const newest = newestRunRecords(root, places.records, 1);
+    skipped.push(...newest.skipped);
+    if (newest.records[0] === undefined) throw usage(`no inputs: pass --record, --report, --junit or --log (no run record under ${places.recordsShown}/ either)`);
+    records = [newest.records[0]];
   }
+  const notice = skippedFilesNotice(skipped);
+  if (notice !== null) process.stderr.write(`${notice}\n`);
   if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined)) throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
   if (flags.config !== undefined && !existsSync(path.resolve(flags.config))) throw usage(`--config ${flags.config}: no such Vitest config file`);
   const sources = { root, records, reports, junit, logs, exitCode, limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${text}\n`) };
   if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
   const gathered = await gatherTriageInputs(sources, signatures);
   const first = computeTriage(gathered, signatures);
-  const inputs = { ...gathered, history: await triageHistory({ root, records: loaded.config.records, config: loaded.config.history, flags, recordFiles: records, tests: historyQuestions(first.findings) }) };
+  const inputs = { ...gathered, history: await triageHistory({ places, config: loaded.config.history, flags, recordFiles: records, tests: historyQuestions(first.findings) }) };
   let report = inputs.history === null ? first : computeTriage(inputs, signatures);
   if (rerunCount > 0) {
     const targets = new Map<string, RerunTarget>();
@@ -93,7 +101,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
       const interrupt = listenForInterrupt();
       try {
         // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
-        const { rerunFailures } = await import('../../io/vitest/triage-rerun.js');
+        const { rerunFailures } = await import('../../io/triage/triage-rerun.js');
         const vitest = { config: flags.config === undefined ? null : path.resolve(flags.config), projects: flags.project ?? [] };
         const reruns = await rerunFailures({ root, targets: [...targets.values()], runs: rerunCount, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
         report = computeTriage({ ...inputs, reruns }, signatures);

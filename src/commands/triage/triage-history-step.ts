@@ -5,12 +5,12 @@
  */
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import type { TriageHistory } from '../../core/triage/triage-history.js';
-import { readRunRecord } from '../../io/files/run-record-file.js';
-import { readTriageHistory } from '../../io/history/triage-history.js';
+import { readRunRecord } from '../../io/record/run-record-file.js';
+import type { ProjectPlaces } from '../../io/places/project-places.js';
+import { readTriageHistory } from '../../io/triage/triage-history.js';
 
 export interface TriageHistoryStep {
-  readonly root: string;
-  readonly records: string;
+  readonly places: ProjectPlaces;
   readonly config: HistoryConfig;
   readonly flags: { readonly history?: boolean; readonly 'no-history'?: boolean; readonly branch?: string };
   /** The run records triaged: their runs are left out of the history. */
@@ -36,8 +36,7 @@ export async function triageHistory(step: TriageHistoryStep): Promise<TriageHist
   if (step.tests.length === 0 && force !== true) return null;
   const warn = step.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   const outcome = await readTriageHistory({
-    root: step.root,
-    records: step.records,
+    places: step.places,
     config: step.config,
     force,
     branch: step.flags.branch,

@@ -6,7 +6,7 @@
  * left the file, the files changed in the same step are asked for its body (it moved). A name and a
  * body changed in one step cut the lineage: nothing that survived identifies the test.
  *
- * Pure: the versions come from git (io/git/allowance-lineage.ts) and the working tree (the caller).
+ * Pure: the versions come from git (io/allowances/allowance-lineage.ts) and the working tree (the caller).
  */
 
 export interface LineageState {

@@ -65,6 +65,28 @@ function invalid(fileName: string, what: string): FlakeguardError {
   return new FlakeguardError('INPUT_UNREADABLE', `${fileName}: ${what}; delete it or re-run the tests to write a new one`);
 }
 
+/** A file flakeguard did not write: never told to delete it. */
+function notOurs(fileName: string, what: string): FlakeguardError {
+  return new FlakeguardError('INPUT_UNREADABLE', `${fileName}: ${what}, so it is not a flakeguard run record; pass a record the flakeguard reporter wrote (.flakeguard/runs/*.json)`);
+}
+
+/**
+ * Whether a file's text is a flakeguard run record, whole, cut off or damaged (then reading it says
+ * what is wrong), rather than another file that happens to sit beside the records (a cache, another
+ * tool's JSON): a JSON object naming `version` and `runId`, as the reporter writes first.
+ */
+export function isRunRecordText(text: string): boolean {
+  const head = text.slice(0, 1024);
+  if (!/^\s*\{/.test(head)) return false;
+  if (/"version"\s*:/.test(head) && /"runId"\s*:/.test(head)) return true;
+  try {
+    const data: unknown = JSON.parse(text);
+    return isObject(data) && 'version' in (data as object) && 'runId' in (data as object);
+  } catch {
+    return false;
+  }
+}
+
 function checkFields(value: Record<string, unknown>, fields: Record<string, [Check, string]>, fileName: string, at: string): void {
   for (const [field, [check, expected]] of Object.entries(fields)) {
     if (!check(value[field])) {
@@ -84,9 +106,9 @@ export function parseRunRecord(text: string, fileName: string): RunRecord {
     const cut = /end of (JSON )?input|Unterminated|Expected .* after/i.test(reason) && !text.trimEnd().endsWith('}');
     throw invalid(fileName, cut ? `run record is cut off after ${text.length} characters (not complete JSON)` : `run record is not valid JSON (${reason})`);
   }
-  if (!isObject(data)) throw invalid(fileName, 'run record must be a JSON object');
+  if (!isObject(data)) throw notOurs(fileName, 'is JSON but not an object');
   const record = data as Record<string, unknown>;
-  if (record['version'] === undefined) throw invalid(fileName, 'has no "version" field, so it is not a flakeguard run record');
+  for (const field of ['version', 'runId']) if (record[field] === undefined) throw notOurs(fileName, `has no "${field}" field`);
   if (record['version'] !== RUN_RECORD_VERSION) {
     throw invalid(
       fileName,

@@ -4,11 +4,11 @@
  * PostgreSQL through a URL (node-postgres). Opening migrates the schema (history-migrate.ts).
  * Each engine is imported only when it is opened, so a run without history loads neither.
  */
-import path from 'node:path';
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { migrateHistoryStore } from './history-migrate.js';
+import type { ProjectPlaces } from '../places/project-places.js';
 import { redactUrl, type HistoryStore, type HistoryTarget, type OpenOptions } from './store-types.js';
 
 export type { HistoryStore, HistoryTarget, OpenOptions, Queryable } from './store-types.js';
@@ -16,14 +16,13 @@ export { redactUrl } from './store-types.js';
 
 /** Environment variable with a PostgreSQL URL: turns history on and overrides flakeguard.yaml. */
 export const HISTORY_URL_ENV = 'FLAKEGUARD_HISTORY_URL';
-/** The embedded store's folder inside the records folder. */
-export const EMBEDDED_FOLDER = 'history';
+/** How long each waiter waits for another process holding the embedded store: the one place it is set. */
+export const LOCK_WAIT_MS: Readonly<Record<NonNullable<OpenOptions['wait']>, number>> = { 'test-run': 30_000, 'history-command': 300_000 };
 
 
 /** Where history goes, or null when it is off: FLAKEGUARD_HISTORY_URL, else the config's `history`. */
 export function resolveHistoryTarget(
-  root: string,
-  records: string,
+  places: ProjectPlaces,
   history: HistoryConfig,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): HistoryTarget | null {
@@ -38,7 +37,7 @@ export function resolveHistoryTarget(
     case 'off':
       return null;
     case 'embedded':
-      return { kind: 'embedded', folder: path.join(path.resolve(root, records), EMBEDDED_FOLDER) };
+      return { kind: 'embedded', folder: places.historyFolder, lock: places.historyLock };
     case 'postgres':
       return { kind: 'postgres', url: history.url };
     default: {
@@ -52,11 +51,15 @@ export function describeTarget(target: HistoryTarget): string {
   return target.kind === 'embedded' ? target.folder : redactUrl(target.url);
 }
 
-/** Opens the store and brings its schema up to date; throws when it cannot (the caller decides how loudly). */
+/**
+ * The one opener of the history store, for every command and the reporter: opens it and brings its
+ * schema up to date; throws when it cannot (the caller decides how loudly).
+ */
 export async function openHistoryStore(target: HistoryTarget, options: OpenOptions = {}): Promise<HistoryStore> {
+  const wait = options.lockTimeoutMs ?? LOCK_WAIT_MS[options.wait ?? 'test-run'];
   const store =
     target.kind === 'embedded'
-      ? await (await import('./store-embedded.js')).openEmbeddedStore(target.folder, options)
+      ? await (await import('./store-embedded.js')).openEmbeddedStore(target.folder, target.lock ?? `${target.folder}.lock`, wait, options)
       : await (await import('./store-postgres.js')).openPostgresStore(target.url);
   try {
     await migrateHistoryStore(store);

@@ -9,6 +9,7 @@ import type { RunRecord } from '../../core/record/run-record.js';
 import { ingestRunRecord } from './history-ingest.js';
 import { describeTarget, openHistoryStore, resolveHistoryTarget, type HistoryStore } from './history-store.js';
 import { readRunContext } from './run-context.js';
+import type { ProjectPlaces } from '../places/project-places.js';
 import { lastRunsOfTest, type StoredTestRef } from './test-history.js';
 import { testKey } from '../../core/test-id.js';
 import type { RecentFailures } from '../../core/quarantine/run-quarantine.js';
@@ -24,12 +25,9 @@ export interface HistorySession {
 }
 
 export interface HistorySessionInput {
-  readonly root: string;
-  readonly records: string;
+  readonly places: ProjectPlaces;
   readonly history: HistoryConfig;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** How long to wait for another process using the embedded store. */
-  readonly lockTimeoutMs?: number;
 }
 
 type Opened = { readonly ok: true; readonly store: HistoryStore } | { readonly ok: false; readonly error: unknown };
@@ -41,17 +39,17 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
   let where = 'the history store';
   let opened: Promise<Opened>;
   try {
-    const target = resolveHistoryTarget(input.root, input.records, input.history, input.env);
+    const target = resolveHistoryTarget(input.places, input.history, input.env);
     if (target === null) return null;
     where = describeTarget(target);
-    opened = openHistoryStore(target, { lockTimeoutMs: input.lockTimeoutMs ?? 30_000 }).then(
+    opened = openHistoryStore(target, { wait: 'test-run' }).then(
       (store): Opened => ({ ok: true, store }),
       (error: unknown): Opened => ({ ok: false, error }),
     );
   } catch (error) {
     opened = Promise.resolve({ ok: false, error });
   }
-  const context = readRunContext(input.root, input.env).catch(() => ({ branch: null, job: null }));
+  const context = readRunContext(input.places.root, input.env).catch(() => ({ branch: null, job: null }));
   return {
     async recentFailures(tests, window) {
       const found = new Map<string, RecentFailures>();

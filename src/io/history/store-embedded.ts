@@ -1,6 +1,7 @@
 /**
  * The embedded history store: PGlite (PostgreSQL as WASM, installed from npm, no server, no native
- * build) in a folder under the records folder, held by one process at a time (store-lock.ts).
+ * build) in a folder under the records folder, held by one process at a time (store-lock.ts; the
+ * lock file is in the cache folder).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -8,9 +9,7 @@ import { FlakeguardError } from '../../core/errors.js';
 import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
 import { acquireFileLock } from './store-lock.js';
 
-export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
-
-export async function openEmbeddedStore(folder: string, options: OpenOptions = {}): Promise<HistoryStore> {
+export async function openEmbeddedStore(folder: string, lockFile: string, lockTimeoutMs: number, options: OpenOptions = {}): Promise<HistoryStore> {
   if (options.mustExist && !existsSync(path.join(folder, 'PG_VERSION'))) {
     throw new FlakeguardError(
       'INPUT_UNREADABLE',
@@ -18,7 +17,8 @@ export async function openEmbeddedStore(folder: string, options: OpenOptions = {
     );
   }
   mkdirSync(path.dirname(folder), { recursive: true });
-  const lock = await acquireFileLock(`${folder}.lock`, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, `history store ${folder}`);
+  mkdirSync(path.dirname(lockFile), { recursive: true });
+  const lock = await acquireFileLock(lockFile, lockTimeoutMs, `history store ${folder}`);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create(folder);

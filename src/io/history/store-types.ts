@@ -13,7 +13,8 @@ export interface HistoryStore extends Queryable {
   close(): Promise<void>;
 }
 
-export type HistoryTarget = { readonly kind: 'embedded'; readonly folder: string } | { readonly kind: 'postgres'; readonly url: string };
+/** An embedded store's lock file is `lock` (the cache folder, see io/places), else `<folder>.lock`. */
+export type HistoryTarget = { readonly kind: 'embedded'; readonly folder: string; readonly lock?: string } | { readonly kind: 'postgres'; readonly url: string };
 
 /** The URL with its password replaced by `***` (for messages and logs). */
 export function redactUrl(url: string): string {
@@ -22,7 +23,13 @@ export function redactUrl(url: string): string {
 
 
 export interface OpenOptions {
-  /** How long to wait for another process holding the embedded store (ms). */
+  /**
+   * Who waits for another process holding the embedded store: a test run (the reporter, triage, the
+   * gate) waits briefly and goes on without history; a history command waits longer. The waits are
+   * set in one place, history-store.ts's LOCK_WAIT_MS.
+   */
+  readonly wait?: 'test-run' | 'history-command';
+  /** Overrides the wait (ms): for tests of the lock itself. */
   readonly lockTimeoutMs?: number;
   /** Refuse to create an embedded store that does not exist yet (queries). */
   readonly mustExist?: boolean;

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
-import { findTestFiles } from '../files/source-files.js';
+import { findTestFiles } from '../source/source-files.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
 import { resolveProjectVitest } from './resolve-vitest.js';
 import type { ListJob, ListResult, ListStartError } from './vitest-list-child.js';

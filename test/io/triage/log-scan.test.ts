@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLogMatcher } from '../../../src/core/triage/log-matcher.js';
 import { mergeSignatures } from '../../../src/core/triage/triage-signatures.js';
-import { scanLog } from '../../../src/io/files/log-scan.js';
+import { scanLog } from '../../../src/io/triage/log-scan.js';
 
 let dir: string;
 beforeAll(() => {

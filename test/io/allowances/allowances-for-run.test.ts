@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/core/config.js';
-import { loadAllowancesForRun } from '../../../src/io/files/allowances-for-run.js';
+import { loadAllowancesForRun } from '../../../src/io/allowances/allowances-for-run.js';
 import { testKey } from '../../../src/core/test-id.js';
 
 let root: string;

@@ -12,10 +12,10 @@ import { compileLogMatcher } from '../../../src/core/triage/log-matcher.js';
 import { parseWorkerExit, readLogFailures, readLogUnhandled } from '../../../src/core/triage/log-vitest.js';
 import { computeTriage } from '../../../src/core/triage/triage.js';
 import { mergeSignatures } from '../../../src/core/triage/triage-signatures.js';
-import { readJunitFile } from '../../../src/io/files/junit-read.js';
-import { scanLog } from '../../../src/io/files/log-scan.js';
-import { gatherTriageInputs, type TriageSources } from '../../../src/io/files/triage-inputs.js';
-import { readVitestJsonFile } from '../../../src/io/files/vitest-json-read.js';
+import { readJunitFile } from '../../../src/io/triage/junit-read.js';
+import { scanLog } from '../../../src/io/triage/log-scan.js';
+import { gatherTriageInputs, type TriageSources } from '../../../src/io/triage/triage-inputs.js';
+import { readVitestJsonFile } from '../../../src/io/triage/vitest-json-read.js';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../triage-corpus/vitest5-samples');
 const sample = (name: string): string => path.join(SAMPLES, name);

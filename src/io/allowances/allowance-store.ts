@@ -7,8 +7,8 @@ import path from 'node:path';
 import { dedupeAllowances, parseAllowanceFile, type Allowance, type AllowanceProblem } from '../../core/allowances/allowance.js';
 import { keepLineEndings } from '../../core/allowances/allowance-edit.js';
 import { withFileLock } from './allowance-lock.js';
-import { writeFileAtomic } from './atomic-write.js';
-import { readUserTextFile } from './input-file.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import { readUserTextFile } from '../files/input-file.js';
 
 export interface AllowanceStore {
   readonly allowances: readonly Allowance[];

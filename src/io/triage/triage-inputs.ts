@@ -16,7 +16,7 @@ import type { LogSignature } from '../../core/triage/triage-signatures.js';
 import type { BudgetExcess, InputProblem, LogScan, ObservedFile, ObservedTest, ObservedUnhandled, TriageInputs } from '../../core/triage/triage-types.js';
 import { readJunitFile } from './junit-read.js';
 import { scanLog } from './log-scan.js';
-import { readRunRecord } from './run-record-file.js';
+import { readRunRecord } from '../record/run-record-file.js';
 import { readVitestJsonFile } from './vitest-json-read.js';
 import { testKey } from '../../core/test-id.js';
 import { badInput, checkInputPath, describeJson } from './triage-input-check.js';

@@ -12,7 +12,7 @@ import { resolvePlatformValue } from '../../core/platform-value.js';
 import { testKey } from '../../core/test-id.js';
 import type { TriageLimit, TriageLimits } from '../../core/triage/triage-budget.js';
 import type { ObservedTest } from '../../core/triage/triage-types.js';
-import { loadAllowancesForRun } from './allowances-for-run.js';
+import { loadAllowancesForRun } from '../allowances/allowances-for-run.js';
 
 export interface LimitSettings {
   readonly root: string;

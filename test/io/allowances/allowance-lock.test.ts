@@ -4,8 +4,8 @@ import { hostname } from 'node:os';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withFileLock } from '../../../src/io/files/allowance-lock.js';
-import { updateAllowanceFile } from '../../../src/io/files/allowance-store.js';
+import { withFileLock } from '../../../src/io/allowances/allowance-lock.js';
+import { updateAllowanceFile } from '../../../src/io/allowances/allowance-store.js';
 
 let root: string;
 beforeEach(() => {

@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { branchName, readTriageHistory, type TriageHistoryRequest } from '../../../src/io/history/triage-history.js';
+import { resolveProjectPlaces } from '../../../src/io/places/project-places.js';
+import { branchName, readTriageHistory, type TriageHistoryRequest } from '../../../src/io/triage/triage-history.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-th-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const request = (over: Partial<TriageHistoryRequest> = {}): TriageHistoryRequest => ({
-  root,
-  records: '.flakeguard/runs',
+  places: resolveProjectPlaces(root, { records: '.flakeguard/runs' }, {}),
   config: { kind: 'off' },
   force: undefined,
   branch: 'main',

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src/core/record/run-record.js';
 import { isFlakeguardError } from '../../../src/core/errors.js';
-import { listRunRecords, readRunRecord, writeRunRecord } from '../../../src/io/files/run-record-file.js';
+import { isRunRecordText } from '../../../src/core/record/run-record-parse.js';
+import { listRunRecords, newestRunRecords, readRunRecord, skippedFilesNotice, splitRunRecords, writeRunRecord } from '../../../src/io/record/run-record-file.js';
 import { makeRecord } from '../../core/record/record-factories.js';
 
 const sampleRecord = (): RunRecord => makeRecord();
@@ -71,5 +72,37 @@ describe('run-record files', () => {
 
   it('reports a missing file with its code', () => {
     expect(errorOf(() => readRunRecord(path.join(root, 'nope.json'), 'nope.json'))).toBe('nope.json: cannot read the run record (ENOENT)');
+  });
+});
+
+describe('files beside the records that are not run records', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-split-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a record, whole or cut off, is a record; a cache, another tool\'s JSON or text is not', () => {
+    const whole = JSON.stringify(makeRecord());
+    expect(isRunRecordText(whole)).toBe(true);
+    expect(isRunRecordText(whole.slice(0, 120))).toBe(true);
+    expect(isRunRecordText(JSON.stringify(makeRecord(), null, 2))).toBe(true);
+    expect(isRunRecordText('{"version":1,"entries":{}}')).toBe(false);
+    expect(isRunRecordText('{"name":"fixture","private":true}')).toBe(false);
+    expect(isRunRecordText('[1,2]')).toBe(false);
+    expect(isRunRecordText('')).toBe(false);
+  });
+
+  it('the newest records skip the other files, and the one notice names them without advice to delete', () => {
+    writeRunRecord(dir, '.', { ...makeRecord(), runId: '20260101T000000000Z-aaaaaa' });
+    writeFileSync(path.join(dir, 'allowance-lineage.json'), '{"version":1,"entries":{}}\n');
+    const newest = newestRunRecords(dir, '.', 1);
+    expect(newest.records.map((f) => path.basename(f))).toEqual(['20260101T000000000Z-aaaaaa.json']);
+    expect(newest.skipped.map((f) => path.basename(f))).toEqual(['allowance-lineage.json']);
+    const notice = skippedFilesNotice(newest.skipped, (f) => path.basename(f));
+    expect(notice).toBe('flakeguard: skipped 1 file that is not a run record: allowance-lineage.json');
+    expect(skippedFilesNotice([])).toBeNull();
+    expect(splitRunRecords(listRunRecords(dir, '.')).skipped).toHaveLength(1);
+    expect(errorOf(() => readRunRecord(path.join(dir, 'allowance-lineage.json'), 'cache.json'))).not.toMatch(/delete/);
   });
 });

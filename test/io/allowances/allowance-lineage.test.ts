@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractTests } from '../../../src/core/source/test-source.js';
-import { traceLineage } from '../../../src/io/git/allowance-lineage.js';
+import { traceLineage } from '../../../src/io/allowances/allowance-lineage.js';
 
 let root: string;
 beforeEach(() => {
@@ -75,7 +75,7 @@ describe('traceLineage', () => {
     const { request } = start();
     put('a.test.ts', file(['slow 2', 'wait(300);'], ['fast', 'ok();']));
     commitAll('rename');
-    const cache = path.join(root, '.flakeguard/runs/allowance-lineage.json');
+    const cache = path.join(root, '.flakeguard/cache/allowance-lineage.json');
     const first = await traceLineage(root, cache, [request]);
     expect(existsSync(cache)).toBe(true);
     const head = git(root, 'rev-parse', 'HEAD');

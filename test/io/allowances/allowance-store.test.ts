@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listAllowanceFiles, loadAllowanceStore, readAllowanceText, writeAllowanceFile } from '../../../src/io/files/allowance-store.js';
+import { listAllowanceFiles, loadAllowanceStore, readAllowanceText, writeAllowanceFile } from '../../../src/io/allowances/allowance-store.js';
 import { parseRenames } from '../../../src/io/git/git-renames.js';
 
 let root: string;

@@ -10,7 +10,7 @@ import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-te
 import { isIsoDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
 import type { QuarantineTerms } from '../../core/quarantine/quarantine-terms.js';
-import { updateAllowanceFile } from '../../io/files/allowance-store.js';
+import { updateAllowanceFile } from '../allowances/allowance-store.js';
 import type { AllowanceState } from '../allowances/allowances-state.js';
 import { findEntryTarget, newEntryId } from '../allowances/allowances-write.js';
 

@@ -4,8 +4,8 @@ import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeSignatures } from '../../../src/core/triage/triage-signatures.js';
-import { listRunRecords } from '../../../src/io/files/run-record-file.js';
-import { gatherTriageInputs, makePathMapper, type TriageSources } from '../../../src/io/files/triage-inputs.js';
+import { listRunRecords } from '../../../src/io/record/run-record-file.js';
+import { gatherTriageInputs, makePathMapper, type TriageSources } from '../../../src/io/triage/triage-inputs.js';
 import { createFixture, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
 
 let fx: Fixture;

@@ -18,7 +18,7 @@ import { parseFailLine } from '../../core/triage/log-vitest.js';
 import { readVitestJsonReport } from '../../core/triage/triage-vitest-json.js';
 import type { RerunResult, RerunTarget } from '../../core/triage/triage-types.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
-import { resolveProjectVitest } from './resolve-vitest.js';
+import { resolveProjectVitest } from '../vitest/resolve-vitest.js';
 
 export interface ProjectVitestOptions {
   /** `--config <file>` as Vitest takes it (absolute, or relative to the root), or null for Vitest's own lookup. */

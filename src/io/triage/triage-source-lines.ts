@@ -13,7 +13,7 @@ export async function addSourceLines(root: string, tests: readonly ObservedTest[
   const files = new Set(wanted.map((t) => t.file as string).filter((f) => existsSync(path.join(root, f))));
   if (files.size === 0) return [...tests];
   // Loaded only here: the parser costs ~200 ms of CPU, paid only when a failed test has no line.
-  const { readSourceTests } = await import('./source-files.js');
+  const { readSourceTests } = await import('../source/source-files.js');
   const sources = readSourceTests(root, files).tests;
   return tests.map((t) => {
     if (!wanted.includes(t) || t.file === null) return t;

@@ -1,14 +1,15 @@
 /**
  * What every `flakeguard allowances` subcommand starts from: the config, the store, the tests read
- * from source and how each allowance resolves (the orchestration the reporter uses, io/files/
+ * from source and how each allowance resolves (the orchestration the reporter uses,
  * allowances-for-run.ts, with every test taken from source), and the commit HEAD points at.
  */
-import { systemClock } from '../../io/clock.js';
+import { systemClock } from '../clock.js';
 import type { Config } from '../../core/config.js';
-import { resolveProjectAllowances, type AllowanceResolution } from '../../io/files/allowances-for-run.js';
-import { loadConfig } from '../../io/files/config-file.js';
-import { runGit } from '../../io/git/run-git.js';
-import { listRunRecords, readRunRecord } from '../../io/files/run-record-file.js';
+import { resolveProjectAllowances, type AllowanceResolution } from './allowances-for-run.js';
+import { loadConfig } from '../config/config-file.js';
+import { resolveProjectPlaces } from '../places/project-places.js';
+import { runGit } from '../git/run-git.js';
+import { newestRunRecords, readRunRecord, skippedFilesNotice } from '../record/run-record-file.js';
 
 export interface AllowanceState extends AllowanceResolution {
   readonly root: string;
@@ -33,10 +34,12 @@ export async function gatherAllowanceState(cwd: string): Promise<AllowanceState>
  * The last measured duration of each test key, from the newest run records (the newest record
  * that has the test wins; up to 10 records are read, so every shard of the last run counts).
  */
-export function lastDurations(root: string, folder: string, keys: ReadonlySet<string>, warn: (line: string) => void): Map<string, number> {
+export function lastDurations(root: string, config: Config, keys: ReadonlySet<string>, warn: (line: string) => void): Map<string, number> {
   const found = new Map<string, number>();
   if (keys.size === 0) return found;
-  const records = listRunRecords(root, folder).reverse().slice(0, 10);
+  const { records, skipped } = newestRunRecords(root, resolveProjectPlaces(root, config).records, 10);
+  const notice = skippedFilesNotice(skipped);
+  if (notice !== null) warn(notice);
   for (const file of records) {
     try {
       for (const t of readRunRecord(file).tests) {

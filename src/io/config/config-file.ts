@@ -7,7 +7,7 @@ import path from 'node:path';
 import { DEFAULT_CONFIG, parseConfig, type Config } from '../../core/config.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { excerpt } from '../../core/excerpt.js';
-import { readUserTextFile } from './input-file.js';
+import { readUserTextFile } from '../files/input-file.js';
 
 export const CONFIG_FILE = 'flakeguard.yaml';
 

@@ -7,15 +7,15 @@
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from '../../core/triage/triage-history.js';
 import { findDefaultBranch } from '../git/git.js';
-import { describeTarget, openHistoryStore, resolveHistoryTarget, type Queryable } from './history-store.js';
-import { failedThenPassed, lastPassingRun, lastRunsOfTest, type StoredTestRun } from './test-history.js';
+import type { ProjectPlaces } from '../places/project-places.js';
+import { describeTarget, openHistoryStore, resolveHistoryTarget, type Queryable } from '../history/history-store.js';
+import { failedThenPassed, lastPassingRun, lastRunsOfTest, type StoredTestRun } from '../history/test-history.js';
 
 /** How many of a test's newest runs triage reads. */
 export const TRIAGE_HISTORY_WINDOW = 200;
 
 export interface TriageHistoryRequest {
-  readonly root: string;
-  readonly records: string;
+  readonly places: ProjectPlaces;
   readonly config: HistoryConfig;
   /** --history (true), --no-history (false), or neither (the configuration decides). */
   readonly force: boolean | undefined;
@@ -67,16 +67,16 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? error.mes
 /** Asks the store, or says why it was not asked. Throws only on a bad FLAKEGUARD_HISTORY_URL (bad input, exit 2). */
 export async function readTriageHistory(request: TriageHistoryRequest): Promise<TriageHistoryOutcome> {
   if (request.force === false) return { kind: 'off' };
-  const configured = resolveHistoryTarget(request.root, request.records, request.config, request.env);
-  const target = configured ?? (request.force === true ? resolveHistoryTarget(request.root, request.records, { kind: 'embedded' }, {}) : null);
+  const configured = resolveHistoryTarget(request.places, request.config, request.env);
+  const target = configured ?? (request.force === true ? resolveHistoryTarget(request.places, { kind: 'embedded' }, {}) : null);
   if (target === null) return { kind: 'off' };
   const where = describeTarget(target);
-  const ref = request.branch ?? (await findDefaultBranch(request.root));
+  const ref = request.branch ?? (await findDefaultBranch(request.places.root));
   if (ref === null) return { kind: 'not-used', where, reason: 'no default branch found in the checkout (no origin/HEAD, origin/main, origin/master, main or master); pass --branch <name>' };
   const branch = request.branch ?? branchName(ref);
   let store;
   try {
-    store = await openHistoryStore(target, { mustExist: true });
+    store = await openHistoryStore(target, { mustExist: true, wait: 'test-run' });
   } catch (error) {
     return { kind: 'not-used', where, reason: reasonOf(error) };
   }

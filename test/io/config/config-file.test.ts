@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../../src/core/config.js';
-import { loadConfig } from '../../../src/io/files/config-file.js';
+import { loadConfig } from '../../../src/io/config/config-file.js';
 
 describe('loadConfig', () => {
   let top: string;

@@ -6,7 +6,7 @@
  *
  * Cost: one `git log` per distinct starting commit and one `git cat-file --batch` per round (one
  * round, plus one for each test that moved to another file). Results are cached by commit in
- * `<records>/allowance-lineage.json`: a repeat run at the same HEAD asks git for HEAD only, and a
+ * `<cache>/allowance-lineage.json` (the cache folder beside the records, io/places): a repeat run at the same HEAD asks git for HEAD only, and a
  * run after new commits walks only the new ones.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,8 +14,8 @@ import { carryAcrossFiles, carryInFile, describeLoss, type Lineage, type Lineage
 import { sourceUniverseTest } from '../../core/allowances/allowance-universe.js';
 import { extractTests } from '../../core/source/test-source.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
-import { blobKey, commitsSince, readBlobs, worktreeChanges, type FileChange, type HistoryCommit } from './git-history.js';
-import { runGit } from './run-git.js';
+import { blobKey, commitsSince, readBlobs, worktreeChanges, type FileChange, type HistoryCommit } from '../git/git-history.js';
+import { runGit } from '../git/run-git.js';
 
 export interface LineageRequest {
   readonly id: string;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeXmlEntities, readJunitReport } from '../../../src/core/triage/triage-junit.js';
-import { readJunitFile } from '../../../src/io/files/junit-read.js';
+import { readJunitFile } from '../../../src/io/triage/junit-read.js';
 
 const XML = `<?xml version="1.0" encoding="UTF-8" ?>
 <!-- written by vitest -->

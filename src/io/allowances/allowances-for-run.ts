@@ -9,7 +9,7 @@
  * for the allowances that did not match by name (cached by commit, bench/allowances-lineage.mjs),
  * and git's renames are asked only when an allowance without lineage still has no test.
  */
-import path from 'node:path';
+import { cacheFile, LINEAGE_CACHE, resolveProjectPlaces } from '../places/project-places.js';
 import type { Config } from '../../core/config.js';
 import type { PlatformValue } from '../../core/platform-value.js';
 import type { Lineage } from '../../core/allowances/allowance-lineage.js';
@@ -76,7 +76,7 @@ export async function resolveProjectAllowances(input: AllowanceResolutionInput):
   }
   // Loaded only here: the parser costs ~200 ms of CPU and ~20 MiB, paid only when an allowance
   // does not match its test by file and name.
-  const { readSourceTests } = await import('./source-files.js');
+  const { readSourceTests } = await import('../source/source-files.js');
   const named = new Set([...runTests.map((t) => t.file), ...store.allowances.map((a) => a.file)]);
   const read = readSourceTests(root, new Set([...(await listTestFiles(root, input.testFiles)), ...named]));
   // Only files this run or an allowance names: a broken fixture elsewhere is not our business.
@@ -87,9 +87,9 @@ export async function resolveProjectAllowances(input: AllowanceResolutionInput):
   let lineage = new Map<string, Lineage>();
   let worktree: WorktreeChanges | undefined;
   if (followed.length > 0) {
-    const { traceLineage } = await import('../git/allowance-lineage.js');
-    const cacheFile = path.join(root, config.records, 'allowance-lineage.json');
-    const trace = await traceLineage(root, cacheFile, followed.map((a) => ({ id: a.id, commit: a.commit, state: { file: a.file, name: a.test, fingerprint: a.fingerprint } })));
+    const { traceLineage } = await import('./allowance-lineage.js');
+    const places = resolveProjectPlaces(root, config);
+    const trace = await traceLineage(root, cacheFile(places, LINEAGE_CACHE), followed.map((a) => ({ id: a.id, commit: a.commit, state: { file: a.file, name: a.test, fingerprint: a.fingerprint } })));
     lineage = new Map(trace.byId);
     worktree = worktreeOf(trace.worktree);
     resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames: new Map(), today, lineage, worktree });

@@ -12,7 +12,7 @@ import { FlakeguardError } from '../../core/errors.js';
 import { isPlatformKey, PLATFORMS, type PlatformValue } from '../../core/platform-value.js';
 import type { Resolution } from '../../core/allowances/allowance-resolve.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
-import { updateAllowanceFile } from '../../io/files/allowance-store.js';
+import { updateAllowanceFile } from './allowance-store.js';
 import type { Config } from '../../core/config.js';
 import { gatherProjectState, type AllowanceState } from './allowances-state.js';
 
