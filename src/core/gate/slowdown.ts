@@ -90,18 +90,21 @@ export interface TryTiming {
   /** The try's own thread's schedstat deltas over the try, or null where there is no /proc. */
   readonly cpuNs: number | null;
   readonly waitNs: number | null;
+  /** The ambient slowdown measured around the try (the group's, or before the tries), for a try too short to measure its own. */
+  readonly around?: number | null;
 }
 
 /**
  * The slowdown one try got, rounded to 0.01: duty x ambient, capped by wall / cpu (the most any
  * CPU work in the try can have been slowed: on a crowded run queue a stop signal waits for the task
- * to run, so stopped and waiting time overlap), never below 1; ambient 1 where not measurable.
+ * to run, so stopped and waiting time overlap), never below 1. Ambient is the try's own when it ran
+ * long enough to tell, else the one measured around it, else 1.
  */
 export function trySlowdown(t: TryTiming): number {
   const duty = achievedDuty(t.wallMs, t.stoppedMs);
-  const ambient = t.cpuNs === null || t.waitNs === null ? null : ambientFactor(t.cpuNs, t.waitNs);
-  const ceiling = t.cpuNs !== null && ambient !== null ? t.wallMs / (t.cpuNs / 1e6) : Number.POSITIVE_INFINITY;
-  return Math.round(Math.max(1, Math.min(duty * (ambient ?? 1), ceiling)) * 100) / 100;
+  const own = t.cpuNs === null || t.waitNs === null ? null : ambientFactor(t.cpuNs, t.waitNs);
+  const ceiling = t.cpuNs !== null && own !== null ? t.wallMs / (t.cpuNs / 1e6) : Number.POSITIVE_INFINITY;
+  return Math.round(Math.max(1, Math.min(duty * (own ?? t.around ?? 1), ceiling)) * 100) / 100;
 }
 
 export type ContentionMethod = 'duty-cycle' | 'busy-workers' | 'duty-cycle+busy-workers' | 'none';

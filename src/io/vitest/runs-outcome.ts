@@ -13,10 +13,10 @@ import type { MeasuredTry, RunOptions, RunsOutcome, TestTries } from './runs-typ
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
-function measure(t: TryRecord, stops: readonly StopInterval[]): MeasuredTry {
+function measure(t: TryRecord, stops: readonly StopInterval[], around: number | null): MeasuredTry {
   const start = t.startedAt ?? 0;
   const stoppedMs = stoppedWithin(stops, start, start + t.durationMs);
-  return { ...t, slowdown: trySlowdown({ wallMs: t.durationMs, stoppedMs, cpuNs: t.schedCpuNs ?? null, waitNs: t.schedWaitNs ?? null }) };
+  return { ...t, slowdown: trySlowdown({ wallMs: t.durationMs, stoppedMs, cpuNs: t.schedCpuNs ?? null, waitNs: t.schedWaitNs ?? null, around }) };
 }
 
 export interface CallFigures {
@@ -39,7 +39,7 @@ export function toOutcome(result: VitestJobResult, options: RunOptions, tests: r
   const rel = (f: string): string => toPosix(path.relative(options.root, f));
   const out = tests.map((t, i): TestTries => {
     const project = result.specProjects[t.spec] ?? '';
-    const tries = lines.flatMap((l) => (l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project ? [measure(l.try, call.stops)] : []));
+    const tries = lines.flatMap((l) => (l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project ? [measure(l.try, call.stops, call.ambient ?? options.slowdown?.ambient ?? null)] : []));
     const target = options.tests[i];
     return {
       file: target?.file ?? rel(t.file),

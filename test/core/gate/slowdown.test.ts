@@ -102,6 +102,8 @@ describe('measured factors', () => {
   it('a try slowdown is the duty times the ambient part', () => {
     expect(trySlowdown({ wallMs: 1000, stoppedMs: 500, cpuNs: 400e6, waitNs: 100e6 })).toBe(2.5);
     expect(trySlowdown({ wallMs: 1000, stoppedMs: 0, cpuNs: null, waitNs: null })).toBe(1);
+    // Too short to measure its own: the ambient measured around it counts.
+    expect(trySlowdown({ wallMs: 10, stoppedMs: 5, cpuNs: 1e6, waitNs: 0, around: 1.5 })).toBe(3);
     // Stops and run-queue wait overlapped: a CPU-bound try cannot have been slowed more than wall / cpu.
     expect(trySlowdown({ wallMs: 3000, stoppedMs: 2000, cpuNs: 1000e6, waitNs: 2000e6 })).toBe(3);
   });
