@@ -11,6 +11,8 @@ import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 
 /** Tries per higher factor: enough to see a break that happens every time, cheap next to the reference's. */
 export const TRIES_PER_HIGHER_FACTOR = 2;
+/** Tries again at the reference for a test that broke higher. */
+export const CONFIRM_TRIES = 3;
 
 export interface EscalateInput<T extends RepeatTarget> {
   readonly root: string;
@@ -26,7 +28,13 @@ export interface EscalateInput<T extends RepeatTarget> {
   readonly onProgress: (phase: string) => (line: ProgressLine) => void;
 }
 
-export async function runHigherFactors<T extends RepeatTarget>(input: EscalateInput<T>): Promise<Map<T, FactorTries[]>> {
+export interface HigherFactors<T> {
+  readonly levels: Map<T, FactorTries[]>;
+  /** More tries at the reference for the tests that broke higher: a failure there makes them flaky, not fragile. */
+  readonly confirm: Map<T, GateTry[]>;
+}
+
+export async function runHigherFactors<T extends RepeatTarget>(input: EscalateInput<T>): Promise<HigherFactors<T>> {
   const out = new Map<T, FactorTries[]>(input.targets.map((t) => [t, []]));
   let holding = [...input.targets];
   for (const factor of escalationFactors(input.reference)) {
@@ -49,5 +57,15 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
       return tries.length > 0 && tries.every((x) => x.state === 'passed');
     });
   }
-  return out;
+  // A random flake that passed its reference tries by luck and then failed higher is not fragile:
+  // the tests that broke get as many tries again at the reference.
+  const broke = input.targets.filter((t) => out.get(t)?.some((l) => l.tries.some((x) => x.state !== 'passed')));
+  const confirm = new Map<T, GateTry[]>();
+  if (broke.length > 0 && performance.now() < input.deadline && !input.signal.aborted) {
+    input.onStep(`run: ${broke.length} test${broke.length === 1 ? '' : 's'} that broke above x${input.reference}, ${CONFIRM_TRIES} more tries at x${input.reference} (flaky or fragile?)`);
+    const again = await runTestsRepeatedly({ root: input.root, setup: input.setup, tests: broke, runs: CONFIRM_TRIES, slowdown: { target: input.reference, ambient: input.ambient }, deadline: input.deadline, signal: input.signal, onProgress: input.onProgress(`at x${input.reference} again`) });
+    const byKey = new Map(again.tests.map((t) => [input.keyOf(t), t]));
+    for (const t of broke) confirm.set(t, input.toTries(byKey.get(input.keyOf(t))));
+  }
+  return { levels: out, confirm };
 }

@@ -129,7 +129,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   });
   const higher = options.slowdown > 1 && held.length > 0 && inTime()
     ? await runHigherFactors({ root, setup, targets: held, reference: contention.reference, ambient: contention.ambient, deadline: options.deadline, signal, toTries, keyOf: key, onStep: options.onStep, onProgress: progress })
-    : new Map<Target, FactorTries[]>();
+    : { levels: new Map<Target, FactorTries[]>(), confirm: new Map<Target, GateTry[]>() };
   if (allFailed.length > 0 && inTime()) {
     options.onStep(`run: ${plural(allFailed.length, 'test')} that failed every try, again without slowdown or load, one try at a time`);
     idle = await runTestsRepeatedly({ root, setup, tests: allFailed, runs, serial: true, deadline: options.deadline, signal, onProgress: progress('without load') });
@@ -182,7 +182,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
       warnAt: options.config.budget.warnAt,
       notRunReason: moduleError ?? (cut ? 'the gate reached its deadline before it ran (raise --time-budget)' : 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)'),
     });
-    const result = applyBreakingPoint(decided, { factor: contention.reference, tries: r?.found ? toTries(r) : [] }, higher.get(t) ?? []);
+    const result = applyBreakingPoint(decided, { factor: contention.reference, tries: r?.found ? toTries(r) : [] }, higher.levels.get(t) ?? [], higher.confirm.get(t) ?? []);
     return {
       file: s.test.file,
       name: s.test.fullName,

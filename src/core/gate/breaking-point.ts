@@ -37,12 +37,18 @@ export function findBreakingPoint(levels: readonly FactorTries[]): BreakingPoint
 
 /**
  * The verdict with the higher factors' answer: a test that was `stable` at the reference and broke
- * higher is `fragile` (the reason names the factor); any other verdict stays (a budget finding or a
- * flake at the reference is the finding), with holdsAt/breaksAt added.
+ * higher is `fragile` (the reason names the factor), unless it failed one of the `confirm` tries
+ * run again at the reference then (`flaky`); any other verdict stays (a budget finding or a flake at
+ * the reference is the finding), with holdsAt/breaksAt added.
  */
-export function applyBreakingPoint(result: GateTestResult, reference: FactorTries, higher: readonly FactorTries[]): GateTestResult & BreakingPoint {
-  const point = findBreakingPoint([reference, ...higher]);
-  if (result.verdict !== 'stable' || point.breaksAt === null || point.breaksAt <= reference.factor) return { ...result, ...point };
+export function applyBreakingPoint(result: GateTestResult, reference: FactorTries, higher: readonly FactorTries[], confirm: readonly GateTry[] = []): GateTestResult & BreakingPoint {
+  const point = findBreakingPoint([{ factor: reference.factor, tries: [...reference.tries, ...confirm] }, ...higher]);
+  if (result.verdict !== 'stable' || point.breaksAt === null) return { ...result, ...point };
+  const again = confirm.filter(failedTry).length;
+  if (again > 0) {
+    const error = confirm.find(failedTry)?.error ?? result.firstError;
+    return { ...result, ...point, verdict: 'flaky', firstError: error, reason: `passed ${result.passes}/${result.runs} tries at x${reference.factor}, then failed ${again} of ${confirm.length} more there (checking a break at a higher factor): a flake, not a slowdown limit` };
+  }
   const at = higher.find((l) => l.factor === point.breaksAt);
   const failed = at ? at.tries.filter(failedTry).length : 0;
   const error = at?.tries.find(failedTry)?.error ?? result.firstError;

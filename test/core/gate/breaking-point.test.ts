@@ -41,6 +41,12 @@ describe('applyBreakingPoint', () => {
     expect(r).toMatchObject({ verdict: 'fragile', holdsAt: 4, breaksAt: 8, firstError: 'AssertionError: too slow' });
     expect(r.reason).toContain('failed 2/2 tries at x8');
   });
+  it('a test that broke higher but then failed again at the reference is flaky, not fragile', () => {
+    const r = applyBreakingPoint(stable, level(2, pass, pass, pass), [level(4, fail, pass)], [pass, fail, pass]);
+    expect(r).toMatchObject({ verdict: 'flaky', breaksAt: 2, holdsAt: null });
+    expect(r.reason).toContain('then failed 1 of 3 more there');
+    expect(applyBreakingPoint(stable, level(2, pass), [level(4, fail)], [pass, pass, pass]).verdict).toBe('fragile');
+  });
   it('held everywhere: stable, with how far it held', () => {
     expect(applyBreakingPoint(stable, level(2, pass), [level(4, pass), level(8, pass)])).toMatchObject({ verdict: 'stable', holdsAt: 8, breaksAt: null });
   });
