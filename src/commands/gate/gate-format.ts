@@ -81,7 +81,9 @@ function summary(report: GateReport): string {
 export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>): string {
   const out: string[] = [];
   const w = report.load.workers;
-  const loadText = w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : 'without load';
+  const c = report.contention;
+  const at = c && c.method !== 'none' && c.method !== 'busy-workers' ? `at x${c.reference} slowdown` : '';
+  const loadText = [at, w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : ''].filter((x) => x !== '').join(' ') || 'without load';
   out.push(
     `flakeguard gate: ${report.tests.length} new or changed test${report.tests.length === 1 ? '' : 's'} since ${report.baseRef} (${report.base.slice(0, 10)}), ${triesText(report)} ${loadText}; ${report.unchanged} unchanged in the changed files`,
   );
