@@ -7,7 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { computeBudgetReport, type ObservedTest } from '../core/budget/budget-report.js';
+import { computeBudgetReport } from '../core/budget/budget-report.js';
+import { testsNamedWithoutLine, withReportPlaces } from '../core/budget/budget-places.js';
+import { readProjectOwners } from '../io/owners/codeowners-file.js';
 import { DEFAULT_CONFIG, type Config } from '../core/config.js';
 import { isFlakeguardError } from '../core/errors.js';
 import { formatBudgetReport } from '../core/budget/budget-format.js';
@@ -24,7 +26,7 @@ import { testFilesOf } from '../io/vitest/running-test-files.js';
 import { writeGithubOutput } from './github-output.js';
 import { observeRun, observeUnhandledError, toRelative } from './observe.js';
 import { toStartupError } from './startup-error.js';
-import { findTestPlaces, withPlaces, type TestPlace } from './test-lines.js';
+import { findTestPlaces, type TestPlace } from './test-lines.js';
 import { testKey } from '../core/test-id.js';
 import { quarantinedFailures } from '../core/budget/budget-text.js';
 import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
@@ -108,16 +110,11 @@ export default class FlakeguardReporter implements Reporter {
     const observed = observeRun(testModules, root);
     const unhandled = unhandledErrors.map((e) => observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root));
     const { allowances, quarantine, notices } = await this.allowances({ root, config, platform, tests: observed.tests, testFiles: () => testFilesOf(vitest, root) });
-    const compute = (tests: readonly ObservedTest[]) =>
-      computeBudgetReport({ config, platform, tests, files: observed.files, unhandledErrors: unhandled, allowances, quarantine, notices, reason, vitestExitCode });
-    let report = compute(observed.tests);
-    // Lines for the tests the report names, when Vitest did not record locations.
-    const flakyKeys = new Set(report.flaky.map((f) => testKey(f.file, f.name)));
-    const named = report.tests.filter((t) => t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flakyKeys.has(t.key)));
-    if (named.length > 0) {
-      const places = await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>());
-      if (places.size > 0) report = compute(withPlaces(observed.tests, places));
-    }
+    const { ownersOf } = readProjectOwners(root);
+    let report = computeBudgetReport({ config, platform, tests: observed.tests, files: observed.files, unhandledErrors: unhandled, allowances, quarantine, notices, reason, vitestExitCode, ownersOf });
+    // Lines for the tests the report names, when Vitest did not record locations: added, not recomputed.
+    const named = testsNamedWithoutLine(report);
+    if (named.length > 0) report = withReportPlaces(report, await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>()));
     let historyError: unknown = null;
     const history = await run.history.catch((error: unknown) => {
       historyError = error;

@@ -5,15 +5,13 @@
  * files the report names costs nothing when every test is within budget.
  */
 import type { ObservedTest } from '../core/budget/budget-report.js';
+import type { TestPlace } from '../core/budget/budget-places.js';
 import { testKey } from '../core/test-id.js';
 
-export interface TestPlace {
-  readonly line: number;
-  readonly column: number;
-}
+export type { TestPlace };
 
 /** Declared places by test key, for tests whose full name appears once in their file's source. */
-export async function findTestPlaces(root: string, wanted: readonly ObservedTest[]): Promise<Map<string, TestPlace>> {
+export async function findTestPlaces(root: string, wanted: readonly Pick<ObservedTest, 'file' | 'line'>[]): Promise<Map<string, TestPlace>> {
   const places = new Map<string, TestPlace>();
   const missing = wanted.filter((t) => t.line === null);
   if (missing.length === 0) return places;
@@ -30,12 +28,4 @@ export async function findTestPlaces(root: string, wanted: readonly ObservedTest
     }
   }
   return places;
-}
-
-export function withPlaces(tests: readonly ObservedTest[], places: ReadonlyMap<string, TestPlace>): ObservedTest[] {
-  if (places.size === 0) return [...tests];
-  return tests.map((t) => {
-    const place = t.line === null ? places.get(testKey(t.file, t.name)) : undefined;
-    return place ? { ...t, line: place.line, column: place.column } : t;
-  });
 }

@@ -28,7 +28,7 @@ export const GATE_OPTIONS = {
   config: { type: 'string', value: '<file>', help: 'the Vitest config to use (as vitest --config)' },
   project: { type: 'string', multiple: true, value: '<name>', help: 'only this Vitest project (repeatable, as vitest --project)' },
   json: { type: 'boolean', help: 'print the report as JSON (docs/gate.md has the schema)' },
-  markdown: { type: 'string', value: '<file>', help: 'also write the report as Markdown' },
+  markdown: { type: 'string', value: '<file>', help: 'also write the report as a pull-request comment: a hidden marker line, the verdict and the test to fix first, long lists folded, under 65,536 characters' },
   html: { type: 'string', value: '<file>', help: "also write a self-contained HTML page with a chart of every test's tries" },
   'write-allowances': { type: 'boolean', help: 'write the proposed allowances for near/over-budget tests, and record the new names and places of followed allowances' },
   root: { type: 'string', value: '<dir>', help: 'the project folder (default: the current folder)' },

@@ -19,7 +19,9 @@ import { requireFilesNotFolders, writeReportFile } from '../../io/files/input-fi
 import { resolveBaseRevision } from '../../io/git/git.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import { parseGateArgs, type GateArgs } from './gate-args.js';
-import { formatGateMarkdown, formatGateText } from './gate-format.js';
+import { formatGateText } from './gate-format.js';
+import { formatGateMarkdown } from '../../core/gate/gate-markdown.js';
+import { readProjectOwners } from '../../io/owners/codeowners-file.js';
 import { createGateProgress } from './gate-progress.js';
 import { prepareLimits } from './gate-limits.js';
 import { buildProposals } from './gate-proposals.js';
@@ -125,7 +127,9 @@ async function runSelectedGate(
       ...(run ? { cost: { loadedWallMs: run.loadedWallMs, triesMs: run.triesMs } } : {}),
     });
     const past = await withTestHistory(computed, root, config);
-    const report: GateReport = past.notice === null ? past.report : { ...past.report, notices: [...past.report.notices, past.notice] };
+    const { ownersOf } = readProjectOwners(root);
+    const owned = { ...past.report, tests: past.report.tests.map((t) => ({ ...t, owners: ownersOf(t.file) })) };
+    const report: GateReport = past.notice === null ? owned : { ...owned, notices: [...owned.notices, past.notice] };
     const nothing = selection.selected.length === 0 ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run` : null;
     return emitReport(report, parsed, nothing);
   } finally {

@@ -1,11 +1,10 @@
 /**
- * The gate report as text: the terminal table (stdout), the Markdown for a pull-request comment or
- * job summary, and the progress line (stderr). Formatting only: everything is computed in
- * core/gate-report.ts.
+ * The gate report as text: the terminal table (stdout) and the progress line (stderr). Formatting
+ * only: everything is computed in core/gate/gate-report.ts; the pull-request comment is
+ * core/gate/gate-markdown.ts and the phrases both share are core/gate/gate-phrases.ts.
  */
-import { formatDuration } from '../../core/duration.js';
 import type { GateContention, GateReport, GateReportTest } from '../../core/gate/gate-report.js';
-import { GATE_VERDICTS } from '../../core/gate/gate-report.js';
+import { describeLoad, gateSummary, ms, ownersSuffix, selectionLabel, triesText, verdictLabel } from '../../core/gate/gate-phrases.js';
 import type { GateVerdict } from '../../core/gate/gate-verdict.js';
 import { paint, type Screen, type Style } from '../../io/terminal.js';
 import { formatTestPast } from '../../core/history/test-history-summary.js';
@@ -20,45 +19,6 @@ const STYLE: Record<GateVerdict, Style> = {
   fragile: 'yellow',
 };
 
-const ms = (v: number | null): string => (v === null ? '-' : formatDuration(v));
-const pct = (v: number | null): string => (v === null ? 'not measured' : `${Math.round(v * 100)}%`);
-const avg = (v: readonly number[] | null): string => (v === null ? 'not measured' : (v[0] ?? 0).toFixed(2));
-
-function verdictLabel(t: GateReportTest): string {
-  return t.loadSensitive ? `${t.verdict} (load-sensitive)` : t.verdict;
-}
-
-function selectionLabel(t: GateReportTest): string {
-  const project = t.project ? `project ${t.project}, ` : '';
-  return `${project}${selectionKind(t)}`;
-}
-
-function selectionKind(t: GateReportTest): string {
-  if (t.selection === 'affected') return (t.affectedBy ?? []).length > 0 ? `affected by ${(t.affectedBy ?? []).join(', ')}` : 'affected';
-  if (t.previous === null || t.selection === 'changed') return t.selection;
-  const from = t.previous.file === t.file ? t.previous.name : `${t.previous.file} > ${t.previous.name}`;
-  return `${t.selection} from "${from}"`;
-}
-
-/** "5 to 10 cold tries each" (reports from before cold tries have no maxRuns). */
-function triesText(report: GateReport): string {
-  const max = report.maxRuns ?? report.runs;
-  return max > report.runs ? `${report.runs} to ${max} cold tries each` : `${report.runs} tries each`;
-}
-
-export function describeLoad(report: GateReport): string {
-  const l = report.load;
-  if (l.workers === 0) {
-    return `load: none (--load 0); the test worker got ${pct(l.testsCpuShare)} of a CPU during its tries (measured over each try's process tree, /proc)`;
-  }
-  return [
-    `load: ${l.workers} busy worker${l.workers === 1 ? '' : 's'} on ${l.cpus} CPU${l.cpus === 1 ? '' : 's'} (pids ${l.pids.join(', ')})`,
-    `took ${pct(l.workersMachineShare)} of the machine (measured, /proc)`,
-    `1-min load average ${avg(l.loadavgBefore)} -> ${avg(l.loadavgAfter)} (measured)`,
-    `the test worker got ${pct(l.testsCpuShare)} of a CPU during its tries (measured over each try's process tree, /proc)`,
-  ].join('; ');
-}
-
 /** Above this many tests, the text report lists only the tests that are not stable. */
 const LIST_ALL_UP_TO = 50;
 
@@ -71,11 +31,6 @@ export function describeContention(c: GateContention): string {
 function describeBreakingPoint(t: GateReportTest): string | null {
   if ((t.holdsAt ?? null) === null && (t.breaksAt ?? null) === null) return null;
   return [t.holdsAt != null ? `held up to x${t.holdsAt}` : null, t.breaksAt != null ? `breaks at x${t.breaksAt}` : 'did not break at the factors tried'].filter((x) => x !== null).join(', ');
-}
-
-function summary(report: GateReport): string {
-  const parts = GATE_VERDICTS.filter((v) => report.counts[v] > 0).map((v) => `${report.counts[v]} ${v}`);
-  return `gate ${report.verdict === 'pass' ? 'passed' : 'failed'}: ${parts.join(', ') || 'no tests run'}`;
 }
 
 export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>): string {
@@ -94,7 +49,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   if (many) out.push(`${report.tests.length - listed.length} stable tests not listed (--json, --markdown and --html have every test)`);
   for (const t of listed) {
     const label = paint(screen, STYLE[t.verdict], verdictLabel(t).padEnd(16));
-    out.push(`${label} ${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`);
+    out.push(`${label} ${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]${ownersSuffix(t.owners)}`);
     const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
     out.push(
       `${' '.repeat(17)}${t.passes}/${t.runs} passed  tries ${t.durationsMs.map((d) => ms(d)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
@@ -123,45 +78,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   out.push('');
   out.push(describeLoad(report));
   if (report.contention) out.push(describeContention(report.contention));
-  out.push(paint(screen, report.verdict === 'pass' ? 'green' : 'red', `${summary(report)} (${ms(report.wallMs)})`));
-  return `${out.join('\n')}\n`;
-}
-
-const mdEscape = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
-export function formatGateMarkdown(report: GateReport): string {
-  const out: string[] = [];
-  out.push(`### flakeguard gate: ${report.verdict === 'pass' ? 'passed' : 'failed'}`);
-  out.push('');
-  out.push(`${report.tests.length} new or changed tests since \`${report.baseRef}\` (\`${report.base.slice(0, 10)}\`), ${triesText(report)}${report.load.workers > 0 ? ` under load (${report.load.workers} busy workers)` : ' without load'}.`);
-  out.push('');
-  if (report.tests.length > 0) {
-    out.push('| verdict | test | selection | passed | median | max | limit | why |');
-    out.push('|---|---|---|---|---|---|---|---|');
-    for (const t of report.tests) {
-      out.push(
-        `| ${verdictLabel(t)} | \`${mdEscape(t.file)}:${t.line}\` ${mdEscape(t.name)} | ${mdEscape(selectionLabel(t))} | ${t.passes}/${t.runs} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${mdEscape(t.reason)}${t.failureRateText ? `; ${mdEscape(t.failureRateText)}` : ''} |`,
-      );
-    }
-    out.push('');
-  }
-  if (report.notRun.length > 0) {
-    out.push('Changed but not run one by one:');
-    for (const n of report.notRun) out.push(`- \`${mdEscape(n.file)}:${n.line}\` ${mdEscape(n.name)}: ${mdEscape(n.reason)}`);
-    out.push('');
-  }
-  if (report.proposals.length > 0) {
-    out.push('Allowances to ship with this change:');
-    out.push('');
-    for (const p of report.proposals) {
-      out.push(`\`${p.storeFile}\``);
-      out.push('```yaml');
-      out.push(p.yaml.trimEnd());
-      out.push('```');
-    }
-    out.push('');
-  }
-  out.push(`<sub>${mdEscape(describeLoad(report))}</sub>`);
+  out.push(paint(screen, report.verdict === 'pass' ? 'green' : 'red', `${gateSummary(report)} (${ms(report.wallMs)})`));
   return `${out.join('\n')}\n`;
 }
 

@@ -12,6 +12,8 @@ import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { isoDayOf } from '../../core/calendar.js';
 import { DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
 import { loadConfig } from '../../io/config/config-file.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
+import { ownerFilterOf, withHistoryOwners } from '../../core/history/history-owners.js';
 import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantineProposals } from './history-proposals.js';
 
 /** A quarantine written from history's proposals ends after this many days unless renewed. */
@@ -22,6 +24,7 @@ export const HISTORY_QUERY_OPTIONS: OptionTable = {
   test: { type: 'string', value: '<name>', help: 'only tests whose full name contains <name>' },
   file: { type: 'string', value: '<path>', help: 'only the tests of a test file, or of a folder of them' },
   branch: { type: 'string', value: '<b>', help: 'only the runs of one branch' },
+  owner: { type: 'string', value: '<team>', help: 'only the tests whose file this owner owns in CODEOWNERS (@org/team, @user or an e-mail)' },
   since: { type: 'string', value: '<age>', help: 'runs started since 30d (default), 12w or a day (2026-11-01)' },
   top: { type: 'string', value: '<n>', help: 'tests in each list of the default view: the flakiest and the nearest to their limit (default 10)' },
   json: { type: 'boolean', help: 'print the report as JSON (docs/history.md has the schema)' },
@@ -37,6 +40,7 @@ interface QueryFlags {
   readonly test?: string;
   readonly file?: string;
   readonly branch?: string;
+  readonly owner?: string;
   readonly since?: string;
   readonly top?: string;
   readonly json?: boolean;
@@ -73,19 +77,21 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const policy = parsePolicy(flags['quarantine-above'], flags['release-after'], DEFAULT_QUARANTINE_POLICY);
   const place = resolveHistoryPlace(flags);
   const config = loadConfig(place.root).config;
+  const owners = readProjectOwners(place.root);
+  requireCodeownersFor(flags.owner, owners, 'flakeguard history');
   const branch = await proposalBranch(place.root, flags.branch ?? null);
-  const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top) };
+  const query = { since: age.since, branch: flags.branch ?? null, test: flags.test ?? null, file: flags.file ?? null, top: Number(top), warnAt: config.budget.warnAt };
   const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
   const store = await openPlaceStore(place, true);
   let input;
   let proposals;
   try {
-    input = await readHistoryInput(store, filter, query);
+    input = await readHistoryInput(store, filter, query, ownerFilterOf(flags.owner, owners.ownersOf));
     proposals = await readQuarantineProposals({ store, root: place.root, config, branch, policy, filter, query, queried: input });
   } finally {
     await store.close();
   }
-  const report = computeHistoryReport(input);
+  const report = withHistoryOwners(computeHistoryReport(input), owners.ownersOf);
   if (flags.html !== undefined) {
     const written = writeHtmlReport(flags.html, renderHistoryHtml(report));
     process.stderr.write(`flakeguard: history page ${path.relative(process.cwd(), written) || written}\n`);

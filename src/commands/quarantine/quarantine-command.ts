@@ -2,7 +2,8 @@
  * `flakeguard quarantine add|list|check|remove`. Exit codes: 0 done / clean, 1 `check` found
  * problems, 2 could not run (usage, config).
  */
-import { computeQuarantineFindings, computeQuarantineList, formatQuarantineList, QUARANTINE_LIST_VERSION } from '../../core/quarantine/quarantine-list.js';
+import { computeQuarantineFindings, computeQuarantineList, filterQuarantinesByOwner, formatQuarantineList, QUARANTINE_LIST_VERSION } from '../../core/quarantine/quarantine-list.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
 import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
 import { gatherAllowanceState } from '../../io/allowances/allowances-state.js';
 import { QUARANTINE_SUBCOMMANDS, QUARANTINE_USAGE } from './quarantine-options.js';
@@ -26,14 +27,20 @@ export async function runQuarantineCommand(args: string[]): Promise<number> {
   if (sub === 'add') required(values, 'reason', sub);
   const cwd = process.cwd();
   const state = await gatherAllowanceState(cwd);
-  const rows = computeQuarantineList(state.resolutions, state.today);
+  const owners = readProjectOwners(state.root);
+  const rows = computeQuarantineList(state.resolutions, state.today, owners.ownersOf);
   switch (sub) {
     case 'add':
       out(addQuarantine(state, { file: required(values, 'file', sub), test: required(values, 'test', sub), reason: required(values, 'reason', sub), expires: values.expires, link: values.link }, cwd));
       return 0;
-    case 'list':
-      out(values.json ? JSON.stringify({ version: QUARANTINE_LIST_VERSION, today: state.today, quarantines: rows }, null, 2) : formatQuarantineList(rows, state.today));
+    case 'list': {
+      // Entries record their owners, so --owner works on them even after CODEOWNERS is gone.
+      const recorded = rows.some((r) => r.owners.length > 0);
+      if (!recorded) requireCodeownersFor(values.owner, owners, 'flakeguard quarantine list');
+      const shown = values.owner === undefined ? rows : filterQuarantinesByOwner(rows, values.owner);
+      out(values.json ? JSON.stringify({ version: QUARANTINE_LIST_VERSION, today: state.today, quarantines: shown }, null, 2) : formatQuarantineList(shown, state.today));
       return 0;
+    }
     case 'check': {
       const findings = computeQuarantineFindings(rows);
       out([...findings, findings.length === 0 ? `${rows.length} quarantine${rows.length === 1 ? '' : 's'} checked: no problems.` : `${findings.length} problem${findings.length === 1 ? '' : 's'} in ${rows.length} quarantine${rows.length === 1 ? '' : 's'}.`].join('\n'));

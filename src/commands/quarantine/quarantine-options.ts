@@ -11,6 +11,7 @@ export const QUARANTINE_OPTIONS = {
   expires: { type: 'string', value: 'YYYY-MM-DD', help: 'add: the last day the quarantine applies (a UTC day)' },
   link: { type: 'string', value: '<ticket URL>', help: 'add: the ticket that tracks the fix' },
   id: { type: 'string', value: '<id>', help: 'remove: the id of the quarantine (quarantine list shows it)' },
+  owner: { type: 'string', value: '<team>', help: 'list: only the quarantines this owner owns (recorded from CODEOWNERS by add)' },
   json: { type: 'boolean', help: 'list: print JSON' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
@@ -19,7 +20,7 @@ type OptionName = keyof typeof QUARANTINE_OPTIONS;
 
 export const QUARANTINE_SUBCOMMANDS: Readonly<Record<string, readonly OptionName[]>> = {
   add: ['file', 'test', 'reason', 'expires', 'link'],
-  list: ['json'],
+  list: ['owner', 'json'],
   check: [],
   remove: ['id'],
 };
@@ -27,7 +28,7 @@ export const QUARANTINE_SUBCOMMANDS: Readonly<Record<string, readonly OptionName
 export const QUARANTINE_USAGE: UsageText & { readonly options: typeof QUARANTINE_OPTIONS } = {
   synopsis: [
     'flakeguard quarantine add --file <test file> --test "<full name>" --reason "<text>" [--expires YYYY-MM-DD] [--link <ticket URL>]',
-    'flakeguard quarantine list [--json]',
+    'flakeguard quarantine list [--owner <team>] [--json]',
     'flakeguard quarantine check',
     'flakeguard quarantine remove --id <id>',
   ],

@@ -11,7 +11,10 @@ import { FlakeguardError } from '../../core/errors.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { computeTriage } from '../../core/triage/triage.js';
 import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
-import { formatTriage, formatTriageMarkdown, toTriageJson } from '../../core/triage/triage-format.js';
+import { formatTriage, toTriageJson } from '../../core/triage/triage-format.js';
+import { formatTriageMarkdown } from '../../core/triage/triage-markdown.js';
+import { filterFindingsByOwner, withFindingOwners } from '../../core/triage/triage-owners.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
 import { historyQuestions } from '../../core/triage/triage-history.js';
 import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
@@ -51,6 +54,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   if (parsed === 'help') return 0;
   const flags = parsed.values;
   if (flags.json && flags.markdown !== undefined) throw usage('--json and --markdown are exclusive');
+  if (flags.owner !== undefined && flags.owner.trim() === '') throw usage('--owner needs a team or user, as CODEOWNERS names it (@org/team)');
   // Flag values first: a bad --rerun or --exit-code is named even when the inputs are missing too.
   const rerunCount = intFlag('rerun', flags.rerun, 1) ?? 0;
   const exitCode = intFlag('exit-code', flags['exit-code'], 0);
@@ -114,6 +118,10 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     const given = [...records, ...reports, ...junit, ...logs].map((f) => path.relative(process.cwd(), f) || f).join(', ');
     throw new FlakeguardError('INPUT_UNREADABLE', `no input shows a run (${given}: no test result, no Vitest summary, no failure, no exit code); pass the files the CI job left (--report, --junit, --record, the whole --log) or --exit-code`);
   }
+  const owners = readProjectOwners(root);
+  requireCodeownersFor(flags.owner, owners, 'flakeguard triage');
+  report = withFindingOwners(report, owners.ownersOf);
+  if (flags.owner !== undefined) report = filterFindingsByOwner(report, flags.owner);
   if (flags.json) process.stdout.write(`${JSON.stringify(toTriageJson(report))}\n`);
   else {
     const screen = detectScreen();

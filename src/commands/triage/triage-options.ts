@@ -19,8 +19,9 @@ export const TRIAGE_OPTIONS = {
   history: { type: 'boolean', help: 'ask the history store about each failed or slow test even when flakeguard.yaml does not turn history on (the embedded store under the records folder, or FLAKEGUARD_HISTORY_URL)' },
   'no-history': { type: 'boolean', help: 'do not ask the history store, even when one is configured' },
   branch: { type: 'string', value: '<name>', help: "the branch whose history counts (default: the checkout's default branch, as the gate finds it)" },
+  owner: { type: 'string', value: '<team>', help: 'only the findings about test files this owner owns in CODEOWNERS (@org/team, @user or an e-mail)' },
   json: { type: 'boolean', help: 'print the findings as one JSON line (docs/triage.md "Output")' },
-  markdown: { type: 'string', value: '<file>', help: 'also write the findings as Markdown (a CI job summary)' },
+  markdown: { type: 'string', value: '<file>', help: 'also write the findings as a pull-request comment: a hidden marker line, the verdict and what to do first, long lists folded, under 65,536 characters' },
   html: { type: 'string', value: '<file>', help: 'write a self-contained HTML page of the findings' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
@@ -31,7 +32,7 @@ export const TRIAGE_USAGE: UsageText & { readonly options: typeof TRIAGE_OPTIONS
     '                  [--log <ci log>] [--exit-code <n>] [--root <project dir>]',
     '                  [--budget <duration>] [--file-budget <duration>]',
     '                  [--rerun <n> [--config <vitest config>] [--project <name>]...]',
-    '                  [--history | --no-history] [--branch <name>]',
+    '                  [--history | --no-history] [--branch <name>] [--owner <team>]',
     '                  [--json | --markdown <file>] [--html <file>]',
   ],
   summary:

@@ -17,6 +17,7 @@ import {
   formatUnhandled,
   formatVerdictLine,
   oneLine,
+  ownersNote,
   quarantinedFailures,
 } from './budget-text.js';
 import { describeQuarantine } from '../quarantine/run-quarantine.js';
@@ -44,8 +45,8 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
   const overFiles = report.violations.filter((v) => v.kind === 'file');
   if (report.violations.length > 0) {
     lines.push(p('bold', p('red', `Duration budgets exceeded (${report.platform}):`)));
-    lines.push(...capped(overTests, (v) => `  ${p('red', 'over budget')}  ${formatPlace(v)}  ${v.name ?? ''}  ${formatOverFigures(v, report.platform)}`, screen));
-    lines.push(...capped(overFiles, (v) => `  ${p('red', 'over budget')}  ${v.file}  (whole file)  ${formatOverFigures(v, report.platform)}`, screen));
+    lines.push(...capped(overTests, (v) => `  ${p('red', 'over budget')}  ${formatPlace(v)}  ${v.name ?? ''}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
+    lines.push(...capped(overFiles, (v) => `  ${p('red', 'over budget')}  ${v.file}  (whole file)  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
     if (overTests.length > 0) {
       lines.push('', '  To give a test more time, add an allowance next to it and commit it with the test:');
       lines.push(...capped(overTests, (v) => `    ${formatAllowanceCommand(v)}`, screen));
@@ -60,19 +61,19 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
     lines.push(
       ...capped(
         report.near,
-        (n) => `  ${p('yellow', 'near budget')}  ${formatPlace(n)}  ${n.kind === 'file' ? '(whole file)' : (n.name ?? '')}  ${formatNearFigures(n, report.platform)}`,
+        (n) => `  ${p('yellow', 'near budget')}  ${formatPlace(n)}  ${n.kind === 'file' ? '(whole file)' : (n.name ?? '')}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`,
         screen,
       ),
     );
   }
   if (report.flaky.length > 0) {
     lines.push(p('yellow', 'Flaky (passed only after a retry):'));
-    lines.push(...capped(report.flaky, (f) => `  ${p('yellow', 'flaky')}  ${formatPlace(f)}  ${f.name}  ${formatFlaky(f)}`, screen));
+    lines.push(...capped(report.flaky, (f) => `  ${p('yellow', 'flaky')}  ${formatPlace(f)}  ${f.name}  ${formatFlaky(f)}${ownersNote(report, f.file)}`, screen));
   }
   const excused = quarantinedFailures(report);
   if (excused.length > 0) {
     lines.push(p('yellow', 'Quarantined (still run; their failures do not fail the run):'));
-    lines.push(...capped(excused, (q) => `  ${p('yellow', 'quarantined')}  ${formatPlace(q)}  ${q.name}  ${formatQuarantined(q)}`, screen));
+    lines.push(...capped(excused, (q) => `  ${p('yellow', 'quarantined')}  ${formatPlace(q)}  ${q.name}  ${formatQuarantined(q)}${ownersNote(report, q.file)}`, screen));
   }
   if (report.failing.length > 0) {
     const ended = new Map(expiredQuarantineFailures(report).map((q) => [testKey(q.file, q.name), q.quarantine]));
@@ -83,7 +84,7 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
         (t) => {
           const q = ended.get(t.key);
           const note = q ? `  (its ${describeQuarantine(q)}; it fails the run again)` : '';
-          return `  ${p('red', 'failed')}  ${formatPlace(t)}  ${t.name}  ${formatError(t.errors[0] ?? null)}${note}`;
+          return `  ${p('red', 'failed')}  ${formatPlace(t)}  ${t.name}  ${formatError(t.errors[0] ?? null)}${note}${ownersNote(report, t.file)}`;
         },
         screen,
       ),

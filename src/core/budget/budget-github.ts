@@ -16,6 +16,7 @@ import {
   formatVerdictLine,
   limitLabel,
   oneLine,
+  ownersNote,
   quarantinedFailures,
 } from './budget-text.js';
 import { describeQuarantine } from '../quarantine/run-quarantine.js';
@@ -43,20 +44,20 @@ export function formatGithubAnnotations(report: BudgetReport): string {
   for (const v of report.violations) {
     const what = v.kind === 'test' ? v.name ?? '' : 'whole file';
     const fix = v.kind === 'test' ? `\nTo allow it: ${formatAllowanceCommand(v)}` : '\nSplit the file or raise budget.file in flakeguard.yaml.';
-    out.push(annotation('error', v, 'flakeguard: over duration budget', `over budget  ${what}  ${formatOverFigures(v, report.platform)}${fix}`));
+    out.push(annotation('error', v, 'flakeguard: over duration budget', `over budget  ${what}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}${fix}`));
   }
   for (const n of report.near) {
     const what = n.kind === 'test' ? n.name ?? '' : 'whole file';
-    out.push(annotation('warning', n, 'flakeguard: near duration budget', `near budget  ${what}  ${formatNearFigures(n, report.platform)}`));
+    out.push(annotation('warning', n, 'flakeguard: near duration budget', `near budget  ${what}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`));
   }
   for (const f of report.flaky) {
-    out.push(annotation('warning', f, 'flakeguard: flaky test', `flaky  ${f.name}  ${formatFlaky(f)}`));
+    out.push(annotation('warning', f, 'flakeguard: flaky test', `flaky  ${f.name}  ${formatFlaky(f)}${ownersNote(report, f.file)}`));
   }
   for (const q of quarantinedFailures(report)) {
-    out.push(annotation('warning', q, 'flakeguard: quarantined test failed', `quarantined  ${q.name}  ${formatQuarantined(q)}`));
+    out.push(annotation('warning', q, 'flakeguard: quarantined test failed', `quarantined  ${q.name}  ${formatQuarantined(q)}${ownersNote(report, q.file)}`));
   }
   for (const q of expiredQuarantineFailures(report)) {
-    out.push(annotation('error', q, 'flakeguard: quarantine expired', `failed  ${q.name}  its ${describeQuarantine(q.quarantine)}; it fails the run again`));
+    out.push(annotation('error', q, 'flakeguard: quarantine expired', `failed  ${q.name}  its ${describeQuarantine(q.quarantine)}; it fails the run again${ownersNote(report, q.file)}`));
   }
   const explainsItself = report.verdict.causes.every((c) => c.kind === 'failing-tests' || c.kind === 'budget');
   if (report.verdict.red && !explainsItself) out.push(annotation('error', null, 'flakeguard: why the run is red', formatVerdictLine(report)));
@@ -81,7 +82,7 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
     lines.push('| Status | Test | Place | Duration | Limit | Limit from |', '|---|---|---|---:|---:|---|');
     for (const { status, v } of rows) {
       const name = v.kind === 'file' ? '(whole file)' : v.name ?? '';
-      lines.push(`| ${status} | ${cell(name)} | ${code(formatPlace(v))} | ${formatDuration(v.durationMs)} | ${formatDuration(v.limitMs)} | ${cell(limitLabel(v, report.platform))} |`);
+      lines.push(`| ${status} | ${cell(name + ownersNote(report, v.file))} | ${code(formatPlace(v))} | ${formatDuration(v.durationMs)} | ${formatDuration(v.limitMs)} | ${cell(limitLabel(v, report.platform))} |`);
     }
     lines.push('');
   }
@@ -93,13 +94,13 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
   }
   if (report.flaky.length > 0) {
     lines.push('### Flaky (passed only after a retry)', '', '| Test | Place | Retries | First error |', '|---|---|---:|---|');
-    for (const f of report.flaky) lines.push(`| ${cell(f.name)} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`);
+    for (const f of report.flaky) lines.push(`| ${cell(f.name + ownersNote(report, f.file))} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`);
     lines.push('');
   }
   const excused = quarantinedFailures(report);
   if (excused.length > 0) {
     lines.push('### Quarantined, failed (not counted)', '', '| Test | Place | Quarantine | First error |', '|---|---|---|---|');
-    for (const q of excused) lines.push(`| ${cell(q.name)} | ${code(formatPlace(q))} | ${cell(describeQuarantine(q.quarantine))} | ${cell(formatError(q.firstError))} |`);
+    for (const q of excused) lines.push(`| ${cell(q.name + ownersNote(report, q.file))} | ${code(formatPlace(q))} | ${cell(describeQuarantine(q.quarantine))} | ${cell(formatError(q.firstError))} |`);
     lines.push('');
   }
   if (report.unhandledErrors.length > 0) {

@@ -14,6 +14,7 @@ import {
 import { computeRunVerdict, type RunVerdict } from '../record/run-verdict.js';
 import { type BudgetViolation, type ExitReason, type FileState, type LimitSource, type RecordedError, type RecordedNotice, type RecordedUnhandledError, type TestState } from '../record/run-record.js';
 import { testKey } from '../test-id.js';
+import type { OwnersOf } from '../owners/codeowners.js';
 import { isQuarantineActive, type QuarantinedTest, type RunQuarantine } from '../quarantine/run-quarantine.js';
 
 export interface ObservedTest {
@@ -58,6 +59,8 @@ export interface BudgetReportInput {
   readonly reason: ExitReason;
   /** process.exitCode when the run ended, before flakeguard touched it. */
   readonly vitestExitCode: number | null;
+  /** The owners of a test file from CODEOWNERS; absent: no owners. */
+  readonly ownersOf?: OwnersOf;
 }
 
 export interface CheckedTest extends ObservedTest {
@@ -104,6 +107,8 @@ export interface BudgetReport {
   readonly unhandledErrors: readonly RecordedUnhandledError[];
   readonly notices: readonly RecordedNotice[];
   readonly verdict: RunVerdict;
+  /** CODEOWNERS owners of each test file the report names (failed, flaky, over or near budget, quarantined). */
+  readonly owners?: ReadonlyMap<string, readonly string[]>;
 }
 
 function checkTest(test: ObservedTest, input: BudgetReportInput): CheckedTest {
@@ -131,7 +136,7 @@ function checkFile(file: ObservedFile, input: BudgetReportInput): CheckedFile {
   return { ...file, limitMs: limit?.limitMs ?? null, limitKey: limit?.platformKey ?? null, status };
 }
 
-const byPlace = <T extends { readonly file: string; readonly line: number | null; readonly name: string | null }>(a: T, b: T): number =>
+export const byPlace = <T extends { readonly file: string; readonly line: number | null; readonly name: string | null }>(a: T, b: T): number =>
   a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.name ?? '').localeCompare(b.name ?? '');
 
 export function computeBudgetReport(input: BudgetReportInput): BudgetReport {
@@ -194,7 +199,10 @@ export function computeBudgetReport(input: BudgetReportInput): BudgetReport {
     reason: input.reason,
     vitestExitCode: input.vitestExitCode,
   });
+  const named = [...allViolations, ...near, ...fileNear, ...flaky, ...failed, ...quarantined].map((t) => t.file);
+  const ownersOf = input.ownersOf;
   return {
+    ...(ownersOf ? { owners: new Map(named.map((file) => [file, ownersOf(file)])) } : {}),
     platform: input.platform,
     warnAt: input.config.budget.warnAt,
     tests,

@@ -6,6 +6,7 @@ import { describeLimit } from './budget.js';
 import type { BudgetReport, FlakyTest, NearBudget } from './budget-report.js';
 import { describeQuarantine, formatRecentFailures, type QuarantinedTest } from '../quarantine/run-quarantine.js';
 import { formatDuration, serializeDuration } from '../duration.js';
+import { formatOwners } from '../owners/codeowners.js';
 import type { RedCause } from '../record/run-verdict.js';
 import type { BudgetViolation, RecordedError, RecordedUnhandledError } from '../record/run-record.js';
 
@@ -64,6 +65,12 @@ export function formatFlaky(flaky: FlakyTest): string {
 export function formatUnhandled(error: RecordedUnhandledError): string {
   const from = error.file === null ? '(Vitest named no test file)' : `from ${error.file}${error.test ? ` (test "${error.test}")` : ''}`;
   return `${error.type} ${from}: ${oneLine(error.message)}`;
+}
+
+/** `  (owners: @org/web)` after a test the report names; nothing for a file without owners. */
+export function ownersNote(report: Pick<BudgetReport, 'owners'>, file: string): string {
+  const text = formatOwners(report.owners?.get(file));
+  return text === '' ? '' : `  (${text})`;
 }
 
 /** Quotes for a POSIX shell: double quotes when safe, else single quotes. */

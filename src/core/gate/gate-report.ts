@@ -98,6 +98,8 @@ export interface GateReportTest {
   readonly error: string | null;
   /** The test's past from the history store, when one is configured and knows the test. */
   readonly history?: TestPast;
+  /** Its owners from the repository's CODEOWNERS (empty: none, or no CODEOWNERS). */
+  readonly owners?: readonly string[];
 }
 
 export interface GateReport {

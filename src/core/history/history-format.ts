@@ -4,28 +4,19 @@
  */
 import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../gate/failure-rate.js';
+import { formatOwners } from '../owners/codeowners.js';
+import { NEAR_HORIZON_DAYS, NEAR_HORIZON_RUNS } from './history-trend.js';
+import { describeDurationTrend } from './history-trend-text.js';
 import { nearestFirst, type HistoryPlatform, type HistoryReport, type HistoryTest } from './history-report.js';
-
-const signed = (ms: number): string => `${ms >= 0 ? '+' : '-'}${formatDuration(Math.abs(ms))}`;
-const about = (n: number, unit: string): string => {
-  const r = n < 10 ? Math.round(n * 10) / 10 : Math.round(n);
-  return `${r} ${unit}${r === 1 ? '' : 's'}`;
-};
 
 /** "4.90s of 5s (linux median; p95 4.95s)". */
 export function describeDurations(p: HistoryPlatform): string {
   return `${formatDuration(p.durationMs.median)} of ${formatDuration(p.limitMs)} (${p.platform} median of ${p.runs}; p95 ${formatDuration(p.durationMs.p95)})`;
 }
 
-/** "+40ms a day (+12ms a run): crosses in about 3 days (about 9 runs)". */
+/** "+40ms a day (95% CI +31ms to +52ms; +12ms a run): crosses in about 2.5 days (1.9 to 3.4)": history-trend-text.ts. */
 export function describeTrend(p: HistoryPlatform): string {
-  if (p.trendMsPerRun === null) return 'too few runs for a trend';
-  const slope = p.trendMsPerDay === null ? `${signed(p.trendMsPerRun)} a run` : `${signed(p.trendMsPerDay)} a day (${signed(p.trendMsPerRun)} a run)`;
-  if (p.daysToLimit === 0 || p.runsToLimit === 0) return `${slope}: at or over its limit now`;
-  const days = p.daysToLimit === null ? null : `about ${about(p.daysToLimit, 'day')}`;
-  const runs = p.runsToLimit === null ? null : `about ${about(p.runsToLimit, 'run')}`;
-  if (days === null && runs === null) return `${slope}: not rising`;
-  return `${slope}: crosses in ${[days, runs].filter((x) => x !== null).join(' (')}${days !== null && runs !== null ? ')' : ''}`;
+  return p.trend === null ? 'trend not fitted (not among the tests nearest their limit)' : describeDurationTrend(p.trend);
 }
 
 /** "2 of 40 runs flaky (5%; below 16.9% at 95% confidence): 1 failed, 1 passed on retry". */
@@ -46,7 +37,8 @@ function header(report: HistoryReport): string {
 
 function testLines(t: HistoryTest, indent: string): string[] {
   const project = t.project === '' ? '' : ` [${t.project}]`;
-  const lines = [`${indent}${t.file}${project}  ${t.name}`, `${indent}  ${describeFlakes(t)}`];
+  const owners = formatOwners(t.owners);
+  const lines = [`${indent}${t.file}${project}  ${t.name}${owners === '' ? '' : `  (${owners})`}`, `${indent}  ${describeFlakes(t)}`];
   for (const p of t.platforms) lines.push(`${indent}  ${describeDurations(p)}, ${describeTrend(p)}`);
   if (t.platforms.length === 0) lines.push(`${indent}  no passing run with a duration in the window`);
   return lines;
@@ -64,7 +56,8 @@ export function formatHistoryReport(report: HistoryReport): string {
     section(`Matching tests (${report.tests.length}):`, report.tests, 'no test matches --test/--file in the window');
   } else {
     section('Flakiest:', report.tests.filter((t) => t.listedFor.includes('flaky')), 'no test failed a try in the window');
-    section('Nearest to their limit:', nearestFirst(report.tests.filter((t) => t.listedFor.includes('near-limit'))), 'no passing run with a duration');
+    const rule = `recent p95 at or above ${Math.round(report.warnAt * 100)}% of it, or a crossing projected within ${NEAR_HORIZON_DAYS} days (${NEAR_HORIZON_RUNS} runs)`;
+    section('Near their limit:', nearestFirst(report.tests.filter((t) => t.listedFor.includes('near-limit'))), `no test near its limit (${rule})`);
   }
   return `${out.join('\n')}\n`;
 }
@@ -80,7 +73,7 @@ export function formatHistoryMarkdown(report: HistoryReport): string {
     const rate = t.flakeRate === null ? '-' : `${formatRatePercent(t.flakeRate)} (< ${formatRatePercent(t.flakeRateUpper ?? 1)})`;
     const durations = head ? `${formatDuration(head.durationMs.median)} / ${formatDuration(head.durationMs.p95)} (${head.platform})` : '-';
     out.push(
-      `| \`${cell(t.file)}\` ${cell(t.name)} | ${t.runs} | ${t.flakyRuns} | ${rate} | ${durations} | ${head ? formatDuration(head.limitMs) : '-'} | ${head ? cell(describeTrend(head)) : '-'} |`,
+      `| \`${cell(t.file)}\` ${cell(t.name)}${(t.owners ?? []).length > 0 ? ` (${cell(formatOwners(t.owners))})` : ''} | ${t.runs} | ${t.flakyRuns} | ${rate} | ${durations} | ${head ? formatDuration(head.limitMs) : '-'} | ${head ? cell(describeTrend(head)) : '-'} |`,
     );
   }
   return `${out.join('\n')}\n`;

@@ -1,15 +1,18 @@
 /**
  * The history report: per test, runs, failed runs, runs that passed only on a retry, the flake rate
  * with its Clopper-Pearson bound, duration median and p95 per platform, the Theil-Sen trend (ms per
- * run and per day) and how long until it crosses its limit. Pure: the store's aggregates in, the
- * report out (docs/history.md has the JSON schema).
+ * run and per day) with Sen's 95% interval, the time to its limit as a range only when the
+ * projection rule claims a crossing, and whether it is near its limit (history-platform.ts,
+ * history-trend.ts). Pure: the store's aggregates in, the report out (docs/history.md has the JSON
+ * schema).
  */
 import type { IsoDay } from '../calendar.js';
 import { failureRateUpperBound } from '../gate/failure-rate.js';
-import { theilSen, unitsToLimit } from './history-trend.js';
+import { byUrgency, computePlatform, round, type DurationSummary, type HistoryPlatform, type PlatformAggregate, type SeriesPoint, type TrendFigures } from './history-platform.js';
+
+export type { Bounds, DurationSummary, HistoryPlatform, PlatformAggregate, SeriesPoint, TrendFigures } from './history-platform.js';
 
 export const HISTORY_REPORT_VERSION = 1 as const;
-const DAY_MS = 86_400_000;
 
 /** Counts for one test over the window, from the store. */
 export interface TestAggregate {
@@ -26,25 +29,6 @@ export interface TestAggregate {
   readonly rerunPassedRuns: number;
 }
 
-/** Durations of the passed runs of one test on one platform. */
-export interface PlatformAggregate {
-  readonly testId: number;
-  readonly platform: string;
-  readonly runs: number;
-  readonly medianMs: number;
-  readonly p95Ms: number;
-  /** The limit in the newest run. */
-  readonly limitMs: number;
-}
-
-export interface SeriesPoint {
-  readonly testId: number;
-  readonly platform: string;
-  readonly atMs: number;
-  readonly durationMs: number;
-  readonly state: 'passed' | 'failed';
-}
-
 export interface HistoryQuery {
   readonly since: IsoDay;
   readonly branch: string | null;
@@ -52,6 +36,8 @@ export interface HistoryQuery {
   readonly file: string | null;
   /** How many tests each list of the default view shows. */
   readonly top: number;
+  /** Share of the limit at which a recent p95 makes a test near its limit (budget.warnAt). */
+  readonly warnAt: number;
 }
 
 export interface HistoryInput {
@@ -63,27 +49,9 @@ export interface HistoryInput {
   readonly series: readonly SeriesPoint[];
 }
 
-export interface DurationSummary {
-  readonly median: number;
-  readonly p95: number;
-}
-
-export interface HistoryPlatform {
-  readonly platform: string;
-  readonly runs: number;
-  readonly durationMs: DurationSummary;
-  readonly limitMs: number;
-  readonly trendMsPerRun: number | null;
-  readonly trendMsPerDay: number | null;
-  readonly runsToLimit: number | null;
-  readonly daysToLimit: number | null;
-  /** Every run in the window, oldest first (the chart's points; not in the JSON). */
-  readonly points: readonly SeriesPoint[];
-}
-
 export type ListedFor = 'flaky' | 'near-limit' | 'match';
 
-export interface HistoryTest {
+export interface HistoryTest extends TrendFigures {
   readonly file: string;
   readonly name: string;
   readonly project: string;
@@ -96,13 +64,11 @@ export interface HistoryTest {
   /** The platform the headline figures are for: the one nearest to its limit. */
   readonly platform: string | null;
   readonly durationMs: DurationSummary | null;
-  readonly trendMsPerRun: number | null;
-  readonly trendMsPerDay: number | null;
-  readonly runsToLimit: number | null;
-  readonly daysToLimit: number | null;
   readonly limitMs: number | null;
   readonly listedFor: readonly ListedFor[];
   readonly platforms: readonly HistoryPlatform[];
+  /** The test file's owners from CODEOWNERS (empty: none, or no CODEOWNERS). */
+  readonly owners?: readonly string[];
 }
 
 export interface HistoryReport {
@@ -110,11 +76,11 @@ export interface HistoryReport {
   readonly since: IsoDay;
   readonly branch: string | null;
   readonly view: 'default' | 'filtered';
+  readonly warnAt: number;
   readonly runs: number;
   readonly tests: readonly HistoryTest[];
 }
 
-const round = (v: number | null, digits: number): number | null => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
 const flakyRunsOf = (t: TestAggregate): number => t.retriedRuns + t.rerunPassedRuns;
 
 function isFiltered(query: HistoryQuery): boolean {
@@ -136,40 +102,16 @@ export function selectTrendCandidates(tests: readonly TestAggregate[], platforms
   return [...new Set([...flaky, ...near])];
 }
 
-function computePlatform(p: PlatformAggregate, points: readonly SeriesPoint[]): HistoryPlatform {
-  const passed = points.filter((s) => s.state === 'passed');
-  const perRun = theilSen(passed.map((_, i) => i), passed.map((s) => s.durationMs));
-  // A slope per day needs runs on more than one day: minutes apart, noise would read as a huge slope.
-  const spansDays = passed.length > 1 && passed[passed.length - 1]!.atMs - passed[0]!.atMs >= DAY_MS;
-  const perDay = spansDays ? theilSen(passed.map((s) => s.atMs / DAY_MS), passed.map((s) => s.durationMs)) : null;
-  return {
-    platform: p.platform,
-    runs: p.runs,
-    durationMs: { median: round(p.medianMs, 2)!, p95: round(p.p95Ms, 2)! },
-    limitMs: p.limitMs,
-    trendMsPerRun: round(perRun?.slope ?? null, 2),
-    trendMsPerDay: round(perDay?.slope ?? null, 2),
-    runsToLimit: perRun ? round(unitsToLimit(perRun, p.limitMs), 1) : null,
-    daysToLimit: perDay ? round(unitsToLimit(perDay, p.limitMs), 1) : null,
-    points,
-  };
-}
-
-/** Nearest to crossing first: a crossing in fewer days (else runs), then the largest share of the limit. */
-function byUrgency(a: HistoryPlatform, b: HistoryPlatform): number {
-  const far = Number.POSITIVE_INFINITY;
-  const da = a.daysToLimit ?? far;
-  const db = b.daysToLimit ?? far;
-  if (da !== db) return da - db;
-  const ra = a.runsToLimit ?? far;
-  const rb = b.runsToLimit ?? far;
-  if (ra !== rb) return ra - rb;
-  return b.durationMs.median / b.limitMs - a.durationMs.median / a.limitMs;
-}
-
 /** Tests with durations, nearest to crossing their limit first. */
 export function nearestFirst(tests: readonly HistoryTest[]): HistoryTest[] {
   return tests.filter((t) => t.platforms.length > 0).sort((a, b) => byUrgency(a.platforms[0]!, b.platforms[0]!));
+}
+
+const TREND_KEYS = ['trendMsPerRun', 'trendMsPerRunBounds', 'trendMsPerDay', 'trendMsPerDayBounds', 'runsToLimit', 'runsToLimitRange', 'daysToLimit', 'daysToLimitRange', 'recentP95Ms', 'nearLimit'] as const;
+
+/** The headline platform's trend figures (all null without one). */
+function headFigures(head: HistoryPlatform | null): TrendFigures {
+  return Object.fromEntries(TREND_KEYS.map((k) => [k, head === null ? null : head[k]])) as unknown as TrendFigures;
 }
 
 function computeTest(t: TestAggregate, platforms: readonly HistoryPlatform[], listedFor: readonly ListedFor[]): HistoryTest {
@@ -189,10 +131,7 @@ function computeTest(t: TestAggregate, platforms: readonly HistoryPlatform[], li
     flakeRateUpper: bound ? round(bound.upper, 4) : null,
     platform: head?.platform ?? null,
     durationMs: head?.durationMs ?? null,
-    trendMsPerRun: head?.trendMsPerRun ?? null,
-    trendMsPerDay: head?.trendMsPerDay ?? null,
-    runsToLimit: head?.runsToLimit ?? null,
-    daysToLimit: head?.daysToLimit ?? null,
+    ...headFigures(head),
     limitMs: head?.limitMs ?? null,
     listedFor,
     platforms: sorted,
@@ -211,10 +150,10 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
   const platformsOf = new Map<number, HistoryPlatform[]>();
   for (const p of input.platforms) {
     const list = platformsOf.get(p.testId) ?? [];
-    list.push(computePlatform(p, pointsOf.get(`${p.testId}\u0000${p.platform}`) ?? []));
+    list.push(computePlatform(p, pointsOf.get(`${p.testId}\u0000${p.platform}`) ?? [], query.warnAt));
     platformsOf.set(p.testId, list);
   }
-  const base = { version: HISTORY_REPORT_VERSION, since: query.since, branch: query.branch, runs: input.runs };
+  const base = { version: HISTORY_REPORT_VERSION, since: query.since, branch: query.branch, warnAt: query.warnAt, runs: input.runs };
   if (isFiltered(query)) {
     const tests = input.tests
       .map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], ['match']))
@@ -226,7 +165,8 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
     .filter((t) => t.flakyRuns > 0)
     .sort((a, b) => (b.flakeRate ?? 0) - (a.flakeRate ?? 0) || (b.flakeRateUpper ?? 0) - (a.flakeRateUpper ?? 0))
     .slice(0, query.top);
-  const near = nearestFirst(all).slice(0, query.top);
+  // Listed as near its limit only when it is (history-trend.ts nearLimit): the page's count and tags read the same field.
+  const near = nearestFirst(all.filter((t) => t.nearLimit !== null)).slice(0, query.top);
   const listed = new Map<HistoryTest, ListedFor[]>();
   for (const t of flaky) listed.set(t, ['flaky']);
   for (const t of near) listed.set(t, [...(listed.get(t) ?? []), 'near-limit']);
@@ -238,6 +178,6 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
 export function toHistoryJson(report: HistoryReport): unknown {
   return {
     ...report,
-    tests: report.tests.map((t) => ({ ...t, platforms: t.platforms.map(({ points: _points, ...p }) => p) })),
+    tests: report.tests.map((t) => ({ ...t, platforms: t.platforms.map(({ points: _points, trend: _trend, ...p }) => p) })),
   };
 }

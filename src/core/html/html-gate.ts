@@ -3,6 +3,7 @@
  * gate, a chart of every test's tries against its limit, each test's figures, the proposed
  * allowances and the notes. Pure: takes exactly what `flakeguard gate --json` prints.
  */
+import { formatOwners } from '../owners/codeowners.js';
 import { GATE_VERDICTS, type GateReport, type GateReportTest } from '../gate/gate-report.js';
 import type { GateVerdict } from '../gate/gate-verdict.js';
 import { renderChartLegend, renderTryChart, type ChartSeries, type TryMark } from './html-chart.js';
@@ -61,6 +62,11 @@ function toSeries(t: GateHtmlTest, warnAt: number): ChartSeries {
   };
 }
 
+function ownersText(owners: readonly string[] | undefined): string {
+  const text = formatOwners(owners);
+  return text === '' ? '' : ` \u00b7 ${text}`;
+}
+
 function selectionText(t: GateReportTest): string {
   if (t.previous === null) return '';
   const from = t.previous.file === t.file ? t.previous.name : `${t.previous.file} > ${t.previous.name}`;
@@ -87,7 +93,7 @@ function testCard(t: GateHtmlTest): string {
     badge(SELECTION_TONE[t.selection], t.selection),
     `<h3>${h(t.name)}</h3>`,
     '</div>',
-    `<div class="where">${h(`${t.file}:${t.line}${selectionText(t)}`)}</div>`,
+    `<div class="where">${h(`${t.file}:${t.line}${selectionText(t)}${ownersText(t.owners)}`)}</div>`,
     `<div class="figures">${figures.join('')}</div>`,
     `<p>${h(t.reason)}</p>`,
     t.failureRateText ? `<p class="dim">${h(t.failureRateText)}</p>` : '',

@@ -3,6 +3,7 @@
  * proportional bar, and every finding with its cause, evidence (folded when long), whether it was
  * measured or inferred, and what to do. Pure: takes exactly what `flakeguard triage --json` prints.
  */
+import { formatOwners } from '../owners/codeowners.js';
 import type { FindingClass } from '../config.js';
 import { badge, countTile, foldedPre, h, plural, renderPage, type Tone } from './html-page.js';
 import type { TriageJson } from '../triage/triage-format.js';
@@ -38,7 +39,9 @@ function classBar(report: TriageJson): string {
 
 function findingCard(f: TriageFinding, index: number): string {
   const tone = CLASS_TONE[f.class];
-  const where = f.test !== null && f.file !== null ? `<div class="where">${h(f.file)}</div>` : '';
+  const owners = formatOwners(f.owners);
+  const place = [f.test !== null && f.file !== null ? f.file : '', owners].filter((x) => x !== '').join(' \u00b7 ');
+  const where = place === '' ? '' : `<div class="where">${h(place)}</div>`;
   return [
     `<article class="card ${tone}" id="finding-${index + 1}">`,
     '<div class="head">',

@@ -7,6 +7,7 @@ import { formatWhere } from '../allowances/allowance.js';
 import type { Resolution } from '../allowances/allowance-resolve.js';
 import { escapeForTerminal as esc } from '../allowances/allowance-text.js';
 import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
+import { formatOwners, hasOwner, NO_OWNERS, type OwnersOf } from '../owners/codeowners.js';
 
 export const QUARANTINE_LIST_VERSION = 1 as const;
 
@@ -23,9 +24,11 @@ export interface QuarantineRow {
   readonly reason: string;
   readonly link: string | null;
   readonly expires: string | null;
+  /** The owners recorded when it was quarantined; for an entry that recorded none, its file's owners now. */
+  readonly owners: readonly string[];
 }
 
-export function computeQuarantineList(resolutions: readonly Resolution[], today: string): QuarantineRow[] {
+export function computeQuarantineList(resolutions: readonly Resolution[], today: string, ownersOf: OwnersOf = NO_OWNERS): QuarantineRow[] {
   return resolutions.flatMap((r): QuarantineRow[] => {
     const a = r.allowance;
     if (a.quarantine === null) return [];
@@ -33,8 +36,14 @@ export function computeQuarantineList(resolutions: readonly Resolution[], today:
     const kind = r.match.kind;
     const state: QuarantineState = kind === 'orphan' ? 'orphan' : kind === 'ambiguous' ? 'ambiguous' : q.expired ? 'expired' : 'applies';
     const current = r.test ? { test: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file } : { test: a.test, file: a.file };
-    return [{ id: a.id, where: formatWhere(a), ...current, match: kind, state, reason: q.reason, link: q.link, expires: q.expires }];
+    const owners = a.quarantine.owners ?? ownersOf(current.file);
+    return [{ id: a.id, where: formatWhere(a), ...current, match: kind, state, reason: q.reason, link: q.link, expires: q.expires, owners }];
   });
+}
+
+/** `quarantine list --owner`: the quarantines this owner owns. */
+export function filterQuarantinesByOwner(rows: readonly QuarantineRow[], owner: string): QuarantineRow[] {
+  return rows.filter((r) => hasOwner(r.owners, owner));
 }
 
 export function formatQuarantineList(rows: readonly QuarantineRow[], today: string): string {
@@ -45,6 +54,7 @@ export function formatQuarantineList(rows: readonly QuarantineRow[], today: stri
     lines.push(`${row.id}  ${esc(row.test)}  (${esc(row.file)})`);
     const state = row.state === 'orphan' ? 'ORPHAN: no test matches' : row.state === 'ambiguous' ? 'AMBIGUOUS: applies to none' : row.state === 'expired' ? `EXPIRED (today is ${today})` : 'applies';
     lines.push(`    ${state} · ${esc(describeQuarantine(q))}`);
+    if (row.owners.length > 0) lines.push(`    ${esc(formatOwners(row.owners))}`);
     lines.push(`    ${row.where}`);
   }
   return `${lines.join('\n')}\n`;

@@ -11,9 +11,11 @@ export interface QuarantineTerms {
   readonly link: string | null;
   /** YYYY-MM-DD (UTC day); null: no end date. */
   readonly expires: string | null;
+  /** The test's CODEOWNERS owners when it was quarantined (absent: none recorded). */
+  readonly owners?: readonly string[];
 }
 
-export const QUARANTINE_KEYS = ['reason', 'link', 'expires'] as const;
+export const QUARANTINE_KEYS = ['reason', 'link', 'expires', 'owners'] as const;
 
 function scalarText(node: unknown): string | null {
   if (!isScalar(node)) return null;
@@ -24,7 +26,7 @@ function scalarText(node: unknown): string | null {
 /** The terms, or null after calling `bad` with each problem. */
 export function parseQuarantineTerms(node: unknown, where: (n: Node | null | undefined) => string, bad: (message: string) => void): QuarantineTerms | null {
   if (!isMap(node)) {
-    bad(`${where(node as Node)}: quarantine must be a map { reason: <why>, link: <ticket URL>, expires: YYYY-MM-DD }`);
+    bad(`${where(node as Node)}: quarantine must be a map { reason: <why>, link: <ticket URL>, expires: YYYY-MM-DD, owners: <@team ...> }`);
     return null;
   }
   let ok = true;
@@ -45,7 +47,11 @@ export function parseQuarantineTerms(node: unknown, where: (n: Node | null | und
   const expiresNode = node.get('expires', true) as Node | undefined;
   const expires = expiresNode === undefined ? null : scalarText(expiresNode);
   if (expiresNode !== undefined && (expires === null || !isIsoDay(expires))) fail(`${where(expiresNode)}: quarantine.expires "${expires ?? ''}" is not a date; write YYYY-MM-DD`);
-  return ok ? { reason, link: link?.trim() ?? null, expires } : null;
+  const ownersNode = node.get('owners', true) as Node | undefined;
+  const ownersText = ownersNode === undefined ? '' : scalarText(ownersNode);
+  if (ownersText === null) fail(`${where(ownersNode)}: quarantine.owners must be text: the owners separated by spaces ("@org/web @dana")`);
+  const owners = (ownersText ?? '').split(/\s+/).filter((o) => o !== '');
+  return ok ? { reason, link: link?.trim() ?? null, expires, ...(owners.length > 0 ? { owners } : {}) } : null;
 }
 
 /** The map written into the entry: keys in a fixed order, absent ones left out. */
@@ -54,5 +60,6 @@ export function quarantineTermsToYaml(terms: QuarantineTerms): Record<string, st
     reason: terms.reason,
     ...(terms.link === null ? {} : { link: terms.link }),
     ...(terms.expires === null ? {} : { expires: terms.expires }),
+    ...(terms.owners === undefined || terms.owners.length === 0 ? {} : { owners: terms.owners.join(' ') }),
   };
 }

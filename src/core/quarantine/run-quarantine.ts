@@ -7,6 +7,10 @@
 import { hasExpired } from '../calendar.js';
 import type { RecordedError, TestState } from '../record/run-record.js';
 import type { QuarantineTerms } from './quarantine-terms.js';
+import { trendOfStoredRuns } from '../history/history-trend.js';
+import { describeDurationTrend } from '../history/history-trend-text.js';
+
+type StoredRunLike = Parameters<typeof trendOfStoredRuns>[0][number];
 
 export interface RunQuarantine {
   readonly id: string;
@@ -33,6 +37,16 @@ export interface QuarantinedTest {
 export interface RecentFailures {
   readonly failures: number;
   readonly runs: number;
+  /** Its duration trend over those runs, in the words and under the projection rule of the history report. */
+  readonly trend?: string;
+}
+
+/** The stored runs before this one (newest first) and this run's failure: the counts, and the trend of the stored runs. */
+export function recentFailuresOf(stored: readonly StoredRunLike[]): RecentFailures {
+  const failed = stored.filter((r) => r.state === 'failed').length;
+  const found = trendOfStoredRuns(stored);
+  const base = { failures: failed + 1, runs: stored.length + 1 };
+  return found === null || found.trend.perRun === null ? base : { ...base, trend: `durations ${describeDurationTrend(found.trend)}` };
 }
 
 const ordinal = (n: number): string => {
@@ -41,9 +55,10 @@ const ordinal = (n: number): string => {
   return `${n}${suffix}`;
 };
 
-/** `3rd failure in the last 20 runs` (this run counted). */
+/** `3rd failure in the last 20 runs` (this run counted), then the trend when there is one. */
 export function formatRecentFailures(recent: RecentFailures): string {
-  return `${ordinal(recent.failures)} failure in the last ${recent.runs} run${recent.runs === 1 ? '' : 's'}`;
+  const trend = recent.trend === undefined ? '' : `; ${recent.trend}`;
+  return `${ordinal(recent.failures)} failure in the last ${recent.runs} run${recent.runs === 1 ? '' : 's'}${trend}`;
 }
 
 /** The quarantined tests with their recent failures from history, by testKey. */

@@ -5,6 +5,8 @@
 import { plainText, type Paint } from '../text-style.js';
 import type { FindingClass } from '../config.js';
 import type { Finding, TriageReport } from './triage-types.js';
+import { formatOwners } from '../owners/codeowners.js';
+import { describeOwnerFilter } from './triage-owners.js';
 
 export type { Paint };
 
@@ -14,7 +16,7 @@ export function formatCounts(report: TriageReport): string {
   return CLASSES.map((c) => `${c} ${report.counts[c]}`).join(', ');
 }
 
-function subject(f: Finding): string {
+export function subject(f: Finding): string {
   if (f.test !== null) return `${f.file ?? '?'} > ${f.test}`;
   if (f.file !== null) return f.file;
   return '(run)';
@@ -25,7 +27,7 @@ export function historyHeader(h: NonNullable<TriageReport['history']>): string {
   return `history: branch ${h.branch}, the last ${h.window} runs of each failed or slow test (${h.tests} known to the store)`;
 }
 
-function measuredLabel(f: Finding): string {
+export function measuredLabel(f: Finding): string {
   return f.measured ? 'measured' : 'inferred';
 }
 
@@ -37,46 +39,18 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
   // The counts once, on one line.
   out.push(`  ${formatCounts(report)}`);
   if (report.history !== null) out.push(paint('dim', `  ${historyHeader(report.history)}`));
+  if (report.ownerFilter) out.push(paint('dim', `  ${describeOwnerFilter(report.ownerFilter)}`));
   report.findings.forEach((f, i) => {
     out.push('');
     const tag = f.class === 'infrastructure' ? paint('yellow', f.class) : f.class === 'escape' ? paint('red', f.class) : paint('cyan', f.class);
     out.push(`${i + 1}. ${tag} (${measuredLabel(f)}) ${paint('bold', subject(f))}`);
+    const owners = formatOwners(f.owners);
+    if (owners !== '') out.push(`   ${owners}`);
     out.push(`   cause: ${f.cause}`);
     for (const e of f.evidence) out.push(paint('dim', `   - ${e}`));
     out.push(`   action: ${f.action}`);
   });
   if (report.findings.length === 0) out.push('', report.verdict === 'green' ? 'Nothing to act on.' : 'No findings.');
-  return `${out.join('\n')}\n`;
-}
-
-function md(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-export function formatTriageMarkdown(report: TriageReport): string {
-  const out: string[] = [];
-  out.push(`## flakeguard triage: run ${report.verdict}${report.exitCode === null ? '' : ` (exit code ${report.exitCode})`}`);
-  out.push('');
-  out.push('| class | findings |');
-  out.push('|---|---|');
-  for (const c of CLASSES) out.push(`| ${c} | ${report.counts[c]} |`);
-  if (report.history !== null) out.push('', md(historyHeader(report.history)));
-  out.push('');
-  report.findings.forEach((f, i) => {
-    out.push(`### ${i + 1}. ${f.class} (${measuredLabel(f)}): ${md(subject(f))}`);
-    out.push('');
-    out.push(`**Cause:** ${md(f.cause)}`);
-    out.push('');
-    out.push('<details><summary>Evidence</summary>');
-    out.push('');
-    out.push('```');
-    for (const e of f.evidence) out.push(e.replace(/```/g, "'''"));
-    out.push('```');
-    out.push('</details>');
-    out.push('');
-    out.push(`**Action:** ${md(f.action)}`);
-    out.push('');
-  });
   return `${out.join('\n')}\n`;
 }
 
@@ -89,6 +63,8 @@ export interface TriageJson {
   readonly findings: readonly Omit<Finding, 'rerunTarget'>[];
   /** The history store's branch and window when history was used, else null. */
   readonly history?: TriageReport['history'];
+  /** `--owner`: the owner the findings were filtered to and how many were left out. */
+  readonly ownerFilter?: TriageReport['ownerFilter'];
 }
 
 export function toTriageJson(report: TriageReport): TriageJson {
@@ -97,7 +73,8 @@ export function toTriageJson(report: TriageReport): TriageJson {
     verdict: report.verdict,
     exitCode: report.exitCode,
     counts: report.counts,
-    findings: report.findings.map((f) => ({ class: f.class, test: f.test, file: f.file, cause: f.cause, evidence: f.evidence, measured: f.measured, action: f.action, rule: f.rule })),
+    findings: report.findings.map((f) => ({ class: f.class, test: f.test, file: f.file, cause: f.cause, evidence: f.evidence, measured: f.measured, action: f.action, rule: f.rule, owners: f.owners ?? [] })),
     history: report.history,
+    ...(report.ownerFilter ? { ownerFilter: report.ownerFilter } : {}),
   };
 }

@@ -7,8 +7,8 @@
  * names its duration trend. Pure.
  */
 import { formatDuration } from '../duration.js';
-import { describeTrend } from '../history/history-format.js';
-import { theilSen, unitsToLimit } from '../history/history-trend.js';
+import { computeDurationTrend } from '../history/history-trend.js';
+import { describeDurationTrend } from '../history/history-trend-text.js';
 import { testKey } from '../test-id.js';
 import { makeDraft, type Draft } from './triage-rule.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
@@ -45,27 +45,15 @@ function lastPassLine(f: TestHistoryFacts, branch: string): string {
   return `${MEASURED}: ${since} in the run of ${describeRun(f.lastPass)}`;
 }
 
-/** "4.90s of 5.00s (linux, 12 passed runs on main), +40ms a day (+12ms a run): crosses in about 3 days". */
+/** "4.90s of 5.00s (linux, 12 passed runs on main), +40ms a day (95% CI ...; +12ms a run): crosses in about 2.5 days (1.9 to 3.4)". */
 export function trendLine(f: TestHistoryFacts, branch: string): string | null {
   const newest = f.durations.at(-1);
   if (newest === undefined) return null;
   const points = f.durations.filter((d) => d.platform === newest.platform);
-  const perRun = theilSen(points.map((_, i) => i), points.map((p) => p.durationMs));
-  const spansDays = points.length > 1 && points.at(-1)!.atMs - points[0]!.atMs >= 86_400_000;
-  const perDay = spansDays ? theilSen(points.map((p) => p.atMs / 86_400_000), points.map((p) => p.durationMs)) : null;
-  const level = perRun?.level ?? newest.durationMs;
-  const trend = describeTrend({
-    platform: newest.platform,
-    runs: points.length,
-    durationMs: { median: level, p95: level },
-    limitMs: newest.limitMs,
-    trendMsPerRun: perRun?.slope ?? null,
-    trendMsPerDay: perDay?.slope ?? null,
-    runsToLimit: perRun === null ? null : unitsToLimit(perRun, newest.limitMs),
-    daysToLimit: perDay === null ? null : unitsToLimit(perDay, newest.limitMs),
-    points: [],
-  });
-  return `${MEASURED}: ${formatDuration(level)} of ${formatDuration(newest.limitMs)} (${newest.platform}, ${plural(points.length, 'passed run')} on ${branch}), ${trend}`;
+  // The same trend and projection rule as the history report (core/history/history-trend.ts).
+  const trend = computeDurationTrend(points.map((p) => ({ atMs: p.atMs, durationMs: p.durationMs, passed: true })), newest.limitMs);
+  const level = trend.perRun?.level ?? newest.durationMs;
+  return `${MEASURED}: ${formatDuration(level)} of ${formatDuration(newest.limitMs)} (${newest.platform}, ${plural(points.length, 'passed run')} on ${branch}), ${describeDurationTrend(trend)}`;
 }
 
 function evidenceWith(d: Draft, lines: readonly (string | null)[]): Draft['finding'] {

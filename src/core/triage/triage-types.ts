@@ -131,6 +131,8 @@ export interface Finding {
   readonly rule: string;
   /** What `--rerun` would run to measure escape vs flake (not part of the JSON output). */
   readonly rerunTarget?: RerunTarget;
+  /** The test file's owners from CODEOWNERS (empty: none, no file, or no CODEOWNERS). */
+  readonly owners?: readonly string[];
 }
 
 export interface RerunTarget {
@@ -152,4 +154,6 @@ export interface TriageReport {
   readonly counts: Readonly<Record<FindingClass, number>>;
   /** The history the findings used (branch, runs read per test, tests the store knew), or null. */
   readonly history: { readonly branch: string; readonly window: number; readonly tests: number } | null;
+  /** `--owner`: the owner the findings were filtered to, and how many were left out. */
+  readonly ownerFilter?: { readonly owner: string; readonly hidden: number };
 }

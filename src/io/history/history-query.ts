@@ -54,12 +54,14 @@ const RUNS_SQL = `SELECT count(*)::int AS runs FROM flakeguard_runs u
   WHERE u.started_at >= $1::timestamptz AND ($2::text IS NULL OR u.branch = $2)`;
 
 /** Everything computeHistoryReport needs, read in one snapshot. */
-export async function readHistoryInput(store: HistoryStore, filter: HistoryFilter, query: HistoryQuery): Promise<HistoryInput> {
+export async function readHistoryInput(store: HistoryStore, filter: HistoryFilter, query: HistoryQuery, keep: ((t: TestAggregate) => boolean) | null = null): Promise<HistoryInput> {
   return store.transaction(async (q: Queryable) => {
     const p = params(filter);
     const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, p.slice(0, 2));
-    const tests = await q.query<TestAggregate>(TESTS_SQL, p);
-    const platforms = await q.query<PlatformAggregate>(PLATFORMS_SQL, p);
+    // --owner: CODEOWNERS is matched here, before the lists are chosen, not in SQL.
+    const tests = (await q.query<TestAggregate>(TESTS_SQL, p)).filter((t) => keep === null || keep(t));
+    const kept = new Set(tests.map((t) => t.testId));
+    const platforms = (await q.query<PlatformAggregate>(PLATFORMS_SQL, p)).filter((pl) => keep === null || kept.has(pl.testId));
     const ids = selectTrendCandidates(tests, platforms, query);
     const series = ids.length === 0 ? [] : await q.query<SeriesPoint>(SERIES_SQL, [...p, ids]);
     return { query, runs, tests, platforms, series };

@@ -12,7 +12,7 @@ import { readRunContext } from './run-context.js';
 import type { ProjectPlaces } from '../places/project-places.js';
 import { lastRunsOfTest, type StoredTestRef } from './test-history.js';
 import { testKey } from '../../core/test-id.js';
-import type { RecentFailures } from '../../core/quarantine/run-quarantine.js';
+import { recentFailuresOf, type RecentFailures } from '../../core/quarantine/run-quarantine.js';
 
 export interface HistorySession {
   /**
@@ -58,8 +58,7 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
       try {
         for (const test of tests) {
           const runs = await lastRunsOfTest(result.store, test, { limit: window - 1 });
-          const failed = runs.filter((r) => r.state === 'failed').length;
-          found.set(testKey(test.file, test.name), { failures: failed + 1, runs: runs.length + 1 });
+          found.set(testKey(test.file, test.name), recentFailuresOf(runs));
         }
       } catch {
         // History is evidence, never a reason to fail the run: the block prints without the count.

@@ -11,6 +11,7 @@ import { isIsoDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
 import type { QuarantineTerms } from '../../core/quarantine/quarantine-terms.js';
 import { updateAllowanceFile } from '../allowances/allowance-store.js';
+import { readProjectOwners } from '../owners/codeowners-file.js';
 import type { AllowanceState } from '../allowances/allowances-state.js';
 import { findEntryTarget, newEntryId } from '../allowances/allowances-write.js';
 
@@ -31,10 +32,15 @@ function termsOf(options: QuarantineAddOptions): QuarantineTerms {
   return { reason: options.reason.trim(), link: options.link?.trim() ?? null, expires: options.expires ?? null };
 }
 
+const ownedBy = (owners: readonly string[]): string => (owners.length > 0 ? `; owners ${escapeForTerminal(owners.join(' '))}` : '');
+
 /** Quarantines one test; returns the line to print. */
 export function addQuarantine(state: AllowanceState, options: QuarantineAddOptions, cwd: string): string {
-  const terms = termsOf(options);
+  const checked = termsOf(options);
   const { file, test, holder } = findEntryTarget(state, options.file, options.test, cwd);
+  // The owners at the time: CODEOWNERS may change, the record of who owned the fix stays.
+  const owners = readProjectOwners(state.root).ownersOf(file);
+  const terms = { ...checked, ...(owners.length > 0 ? { owners } : {}) };
   const what = `${quoteName(options.test)} (${escapeForTerminal(file)})`;
   if (holder) {
     const entry = holder.allowance;
@@ -42,7 +48,7 @@ export function addQuarantine(state: AllowanceState, options: QuarantineAddOptio
       throw new FlakeguardError('USAGE', `${what} is already quarantined by entry ${entry.id} at ${entry.at.storeFile}:${entry.at.line}; remove it first (flakeguard quarantine remove --id ${entry.id}) or edit it there`);
     }
     updateAllowanceFile(state.root, entry.at.storeFile, (text) => setEntryKey(text, entry.id, 'quarantine', serializeQuarantine(terms), entry.at.storeFile));
-    return `quarantined ${what} in entry ${entry.id} of ${escapeForTerminal(entry.at.storeFile)}`;
+    return `quarantined ${what} in entry ${entry.id} of ${escapeForTerminal(entry.at.storeFile)}${ownedBy(owners)}`;
   }
   const id = newEntryId(state);
   const storeFile = allowanceFileFor(state.config.allowances, file);
@@ -51,7 +57,7 @@ export function addQuarantine(state: AllowanceState, options: QuarantineAddOptio
     if (text.includes(`id: ${id}`)) throw new FlakeguardError('USAGE', `entry id ${id} was just taken by another writer; run the command again`);
     return insertEntry(text, entry, storeFile);
   });
-  return `quarantined ${what}: entry ${id} in ${escapeForTerminal(storeFile)}`;
+  return `quarantined ${what}: entry ${id} in ${escapeForTerminal(storeFile)}${ownedBy(owners)}`;
 }
 
 /** Takes the quarantine off the entry with this id; returns the line to print. */

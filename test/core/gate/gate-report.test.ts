@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatGateMarkdown, formatGateProgress, formatGateText } from '../../../src/commands/gate/gate-format.js';
+import { formatGateProgress, formatGateText } from '../../../src/commands/gate/gate-format.js';
+import { formatGateMarkdown } from '../../../src/core/gate/gate-markdown.js';
 import { computeGateReport, type GateReportInput, type GateTestInput } from '../../../src/core/gate/gate-report.js';
 import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-verdict.js';
 

@@ -14,7 +14,7 @@ import {
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-01T00:00:00Z');
-const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({ since: '2026-11-01', branch: 'main', test: null, file: null, top: 2, ...over });
+const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({ since: '2026-11-01', branch: 'main', test: null, file: null, top: 2, warnAt: 0.8, ...over });
 const agg = (testId: number, over: Partial<TestAggregate> = {}): TestAggregate => ({
   testId,
   project: '',
@@ -42,11 +42,12 @@ function input(over: Partial<HistoryInput> = {}): HistoryInput {
 }
 
 describe('computeHistoryReport', () => {
-  it('lists the flakiest tests and the ones nearest to crossing their limit', () => {
+  it('lists the flakiest tests and the ones near their limit, and only those', () => {
     const report = computeHistoryReport(input());
     expect(report.view).toBe('default');
     const byName = new Map(report.tests.map((t) => [t.name, t]));
-    expect([...byName.keys()].sort()).toEqual(['t1', 't2', 't3', 't4']);
+    // t3 runs a steady 3 s of 5 s: under 80% of its limit and not rising, so not near it.
+    expect([...byName.keys()].sort()).toEqual(['t1', 't2', 't4']);
     expect(byName.get('t1')!.listedFor).toEqual(['flaky']);
     expect(byName.get('t2')!.listedFor).toEqual(['near-limit']);
     const t1 = byName.get('t1')!;
@@ -55,10 +56,14 @@ describe('computeHistoryReport', () => {
     const t2 = byName.get('t2')!;
     expect(t2.trendMsPerDay).toBeCloseTo(20, 6);
     expect(t2.trendMsPerRun).toBeCloseTo(20, 6);
+    expect(t2.trendMsPerDayBounds).toEqual([20, 20]);
     // Level 4500 + 19 * 20 = 4880: 120 ms below the limit at 20 ms a day.
     expect(t2.daysToLimit).toBeCloseTo(6, 6);
+    expect(t2.daysToLimitRange).toEqual([6, 6]);
+    expect(t2.nearLimit).toBe('warn');
     expect(t2.platforms[0]!.points.filter((p) => p.state === 'failed')).toHaveLength(1);
-    expect(byName.get('t3')!.daysToLimit).toBeNull();
+    const t3 = computeHistoryReport(input({ query: query({ test: 't3' }) })).tests[0]!;
+    expect({ near: t3.nearLimit, days: t3.daysToLimit, runs: t3.runsToLimit }).toEqual({ near: null, days: null, runs: null });
   });
 
   it('leaves the per-day trend out when the runs span less than a day', () => {
@@ -84,10 +89,13 @@ describe('computeHistoryReport', () => {
   it('gives the JSON the issue names, with a version and without chart points', () => {
     const json = toHistoryJson(computeHistoryReport(input())) as { version: number; tests: Record<string, unknown>[] };
     expect(json.version).toBe(1);
-    for (const key of ['file', 'name', 'runs', 'failedRuns', 'retriedRuns', 'flakeRate', 'flakeRateUpper', 'durationMs', 'trendMsPerDay', 'daysToLimit', 'limitMs']) {
-      expect(json.tests[0]).toHaveProperty(key);
-    }
+    const keys = ['file', 'name', 'runs', 'failedRuns', 'retriedRuns', 'flakeRate', 'flakeRateUpper', 'durationMs', 'limitMs', 'nearLimit', 'recentP95Ms'];
+    const trendKeys = ['trendMsPerRun', 'trendMsPerRunBounds', 'trendMsPerDay', 'trendMsPerDayBounds', 'runsToLimit', 'runsToLimitRange', 'daysToLimit', 'daysToLimitRange'];
+    for (const key of [...keys, ...trendKeys]) expect(json.tests[0]).toHaveProperty(key);
+    const t2 = json.tests.find((t) => t['name'] === 't2') as { platforms: Record<string, unknown>[] };
+    for (const key of trendKeys) expect(t2.platforms[0]).toHaveProperty(key);
     expect(JSON.stringify(json)).not.toContain('"points"');
+    expect(JSON.stringify(json)).not.toContain('"trend"');
   });
 });
 
@@ -96,7 +104,8 @@ describe('history for people', () => {
     const text = formatHistoryReport(computeHistoryReport(input()));
     expect(text).toContain('flakeguard history since 2026-11-01 (branch main): 20 runs');
     expect(text).toContain('3 of 20 runs flaky (15%; below 34.4% at 95% confidence): 1 failed, 2 passed on retry, 1 failed on a commit that passed on a re-run');
-    expect(text).toMatch(/4\.70s of 5\.00s \(linux median of 20; p95 5\.17s\), \+20ms a day \(\+20ms a run\): crosses in about 6 days \(about 6 runs\)/);
+    expect(text).toContain('4.70s of 5.00s (linux median of 20; p95 5.17s), +20ms a day (95% CI +20ms to +20ms; +20ms a run): crosses in about 6 days, about 6 runs');
+    expect(text).toContain('Near their limit:');
     const md = formatHistoryMarkdown(computeHistoryReport(input()));
     expect(md).toContain('| Test | Runs | Flaky runs | Flake rate (95% bound) | Median / p95 | Limit | Trend |');
   });

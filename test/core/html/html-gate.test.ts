@@ -9,6 +9,15 @@ import { blandStrings, markupSkeleton } from './html-markup.js';
 
 const count = (text: string, re: RegExp): number => [...text.matchAll(re)].length;
 
+describe('renderGateHtml with owners', () => {
+  it('names each test\'s owners after its place', () => {
+    const base = makeGateReport();
+    const page = renderGateHtml({ ...base, tests: base.tests.map((t, i) => (i === 0 ? { ...t, owners: ['@org/web'] } : t)) }, { warnAt: base.warnAt });
+    expect(page).toContain(`${base.tests[0]?.file}:${base.tests[0]?.line}`);
+    expect([...page.matchAll(/owners: @org\/web/g)]).toHaveLength(1);
+  });
+});
+
 describe('renderGateHtml on a realistic failed gate', () => {
   const report = makeGateReport();
   const html = renderGateHtml(report, { warnAt: 0.8 });

@@ -60,6 +60,12 @@ describe('renderTriageHtml on a realistic red run', () => {
 });
 
 describe('renderTriageHtml', () => {
+  it('names a finding\'s owners next to its file, and nothing when it has none', () => {
+    const page = renderTriageHtml(report([finding({ owners: ['@org/web', '@dana'] }), finding({ test: 'c', owners: [] })]));
+    expect(page).toContain('test/a.test.ts \u00b7 owners: @org/web @dana');
+    expect(count(page, /owners:/g)).toBe(1);
+  });
+
   it('takes the TriageReport itself or the JSON read back, with the same page', () => {
     const direct = renderTriageHtml(computeTriage(makeTriageInputs(), BUILT_IN_SIGNATURES));
     expect(renderTriageHtml(JSON.parse(JSON.stringify(makeTriageReport())) as TriageJson)).toBe(direct);

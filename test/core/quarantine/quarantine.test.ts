@@ -5,7 +5,7 @@ import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
 import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
 import { formatGithubAnnotations } from '../../../src/core/budget/budget-github.js';
 import { parseQuarantineTerms, quarantineTermsToYaml } from '../../../src/core/quarantine/quarantine-terms.js';
-import type { RunQuarantine } from '../../../src/core/quarantine/run-quarantine.js';
+import { formatRecentFailures, recentFailuresOf, type RunQuarantine } from '../../../src/core/quarantine/run-quarantine.js';
 import { testKey } from '../../../src/core/test-id.js';
 import { makeFile, makeInput, makeTest } from '../budget/budget-factories.js';
 
@@ -77,11 +77,17 @@ describe('quarantine terms', () => {
     const bad = terms('reason: ""\nexpires: 2027-02-30\nowner: me\n');
     expect(bad.value).toBeNull();
     expect(bad.problems).toEqual([
-      'q.yaml:3:1: unknown key "quarantine.owner"; a quarantine has reason, link, expires',
+      'q.yaml:3:1: unknown key "quarantine.owner"; a quarantine has reason, link, expires, owners',
       'q.yaml:1:9: quarantine.reason is missing or empty; say why the test is quarantined and who owns the fix',
       'q.yaml:2:10: quarantine.expires "2027-02-30" is not a date; write YYYY-MM-DD',
     ]);
     expect(terms('flaky\n').problems[0]).toContain('quarantine must be a map');
+  });
+
+  it('reads the owners recorded at add time, and writes them back on one line', () => {
+    expect(terms('reason: flaky\nowners: "@org/web @dana"\n').value).toEqual({ reason: 'flaky', link: null, expires: null, owners: ['@org/web', '@dana'] });
+    expect(quarantineTermsToYaml({ reason: 'r', link: null, expires: null, owners: ['@a', '@b'] })).toEqual({ reason: 'r', owners: '@a @b' });
+    expect(quarantineTermsToYaml({ reason: 'r', link: null, expires: null, owners: [] })).toEqual({ reason: 'r' });
   });
 
   it('round-trips through YAML for any reason and link text', () => {
@@ -92,5 +98,21 @@ describe('quarantine terms', () => {
         expect(back.value).toEqual({ reason: reason.trim(), link, expires: '2027-01-15' });
       }),
     );
+  });
+});
+
+describe("the quarantine block's recent runs from history", () => {
+  const stored = (states: readonly string[], durationAt: (i: number) => number) =>
+    states
+      .map((state, i) => ({ startedAt: new Date(Date.UTC(2026, 10, 1) + i * 3_600_000).toISOString(), platform: 'linux', state, durationMs: durationAt(i), limitMs: 5000 }))
+      .reverse();
+
+  it('counts this run as a failure and adds the trend under the history report rule', () => {
+    const few = recentFailuresOf(stored(['passed', 'failed', 'passed', 'passed'], (i) => 100 + 50 * i));
+    expect(few).toMatchObject({ failures: 2, runs: 5 });
+    expect(formatRecentFailures(few)).toBe('2nd failure in the last 5 runs; durations +50ms a run (95% CI unbounded with 3 runs): not enough runs to project (3 of 10)');
+    const many = recentFailuresOf(stored(Array.from({ length: 19 }, (_, i) => (i === 4 ? 'failed' : 'passed')), (i) => 3000 + 100 * i));
+    expect(formatRecentFailures(many)).toBe('2nd failure in the last 20 runs; durations +100ms a run (95% CI +100ms to +100ms): crosses in about 2 runs');
+    expect(formatRecentFailures(recentFailuresOf(stored(['failed', 'failed'], () => 10)))).toBe('3rd failure in the last 3 runs');
   });
 });

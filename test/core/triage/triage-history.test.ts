@@ -75,7 +75,15 @@ describe('triage with history facts', () => {
     const durations = Array.from({ length: 10 }, (_, i) => ({ atMs: Date.UTC(2026, 10, 1) + i * day, durationMs: 4540 + 40 * i, limitMs: 5000, platform: 'linux' }));
     const r = triage({ tests: [], excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }], history: history(makeFacts({ durations })) });
     expect(r.findings).toMatchObject([{ class: 'budget', rule: 'budget-test' }]);
-    expect(r.findings[0]?.evidence).toContain('history (measured): 4.90s of 5.00s (linux, 10 passed runs on main), +40ms a day (+40ms a run): crosses in about 2.5 days (about 2.5 runs)');
+    expect(r.findings[0]?.evidence).toContain('history (measured): 4.90s of 5.00s (linux, 10 passed runs on main), +40ms a day (95% CI +40ms to +40ms; +40ms a run): crosses in about 2.5 days, about 2.5 runs');
+  });
+
+  it("three runs give the slope with its (unbounded) interval and no projection, under the history report's rule", () => {
+    const day = 86_400_000;
+    const durations = Array.from({ length: 3 }, (_, i) => ({ atMs: Date.UTC(2026, 10, 1) + i * day, durationMs: 4500 + 150 * i, limitMs: 5000, platform: 'linux' }));
+    const r = triage({ tests: [], excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }], history: history(makeFacts({ durations })) });
+    const line = r.findings[0]?.evidence.find((e) => e.includes('passed runs on main'));
+    expect(line).toBe('history (measured): 4.80s of 5.00s (linux, 3 passed runs on main), +150ms a day (95% CI unbounded with 3 runs; +150ms a run): not enough runs to project (3 of 10)');
   });
 
   it('facts about other tests, or with no recorded run, change nothing; no history gives the same findings as before', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeTriage } from '../../../src/core/triage/triage.js';
-import { formatCounts, formatTriage, formatTriageMarkdown, toTriageJson } from '../../../src/core/triage/triage-format.js';
+import { formatCounts, formatTriage, toTriageJson } from '../../../src/core/triage/triage-format.js';
+import { formatTriageMarkdown } from '../../../src/core/triage/triage-markdown.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
 import type { LogScan, ObservedTest, RerunResult, TriageInputs } from '../../../src/core/triage/triage-types.js';
 
@@ -102,7 +103,7 @@ describe('computeTriage', () => {
     expect(text).toContain('   action: confirm with flakeguard triage --rerun 5');
     expect(formatTriageMarkdown(r)).toContain('| escape | 1 |');
     const json = toTriageJson(r);
-    expect(Object.keys(json.findings[0] ?? {})).toEqual(['class', 'test', 'file', 'cause', 'evidence', 'measured', 'action', 'rule']);
+    expect(Object.keys(json.findings[0] ?? {})).toEqual(['class', 'test', 'file', 'cause', 'evidence', 'measured', 'action', 'rule', 'owners']);
     expect(JSON.parse(JSON.stringify(json))).toMatchObject({ version: 1, verdict: 'red' });
   });
 });

@@ -13,7 +13,7 @@ import { dailyRuns, makeRecord } from '../../core/history/history-factories.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const DAY_MS = 86_400_000;
-const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({ since: '2026-10-31', branch: null, test: null, file: null, top: 10, ...over });
+const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({ since: '2026-10-31', branch: null, test: null, file: null, top: 10, warnAt: 0.8, ...over });
 const filter = (over: { branch?: string | null; test?: string | null; file?: string | null; days?: number } = {}) => ({
   cutoffMs: NOW - (over.days ?? 30) * DAY_MS,
   branch: over.branch ?? null,
@@ -115,6 +115,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       expect(tracker.trendMsPerRun).toBeCloseTo(40, 5);
       // Level 4.50 + 19 * 0.04 = 5.26 s: over already. Ask with a higher limit in the next test.
       expect(tracker.daysToLimit).toBe(0);
+      expect(tracker.nearLimit).toBe('over');
       expect(tracker.durationMs!.median).toBeGreaterThan(4800);
       expect(tracker.platforms[0]!.points).toHaveLength(20);
       expect(report.tests.some((t) => t.name === 'steady > adds')).toBe(false);

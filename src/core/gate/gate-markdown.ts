@@ -1,0 +1,55 @@
+/**
+ * The gate report as a pull-request comment (`gate --markdown`): the marker line, the verdict and the
+ * test to fix first, the tests that are not stable, the stable ones folded, what could not run
+ * alone, the allowances to ship; never over GitHub's comment limit (core/markdown/pr-comment.ts).
+ * Pure.
+ */
+import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
+import type { GateReport, GateReportTest } from './gate-report.js';
+import { describeLoad, gateSummary, ms, ownersSuffix, selectionLabel, triesText, unstableFirst, verdictLabel } from './gate-phrases.js';
+
+export const GATE_COMMENT_MARKER = 'flakeguard:gate';
+
+const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/</g, '&lt;');
+const TABLE = ['| verdict | test | selection | passed | median | max | limit | why | owners |', '|---|---|---|---|---|---|---|---|---|'];
+
+function row(t: GateReportTest): string {
+  const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}`;
+  const owners = (t.owners ?? []).map(cell).join(' ');
+  return `| ${verdictLabel(t)} | \`${cell(t.file)}:${t.line}\` ${cell(t.name)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.runs} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
+}
+
+function firstStep(report: GateReport): string {
+  const first = unstableFirst(report)[0];
+  if (first === undefined) return report.tests.length === 0 ? 'Nothing to run: no new or changed test.' : 'Nothing to do: every new or changed test is stable.';
+  const error = first.error ? ` First error: ${cell(first.error)}` : '';
+  return `**Fix first:** \`${cell(first.file)}:${first.line}\` ${cell(first.name)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${error}`;
+}
+
+export function formatGateMarkdown(report: GateReport, limit?: number): string {
+  const unstable = unstableFirst(report);
+  const stable = report.tests.filter((t) => t.verdict === 'stable');
+  const load = report.load.workers > 0 ? ` under load (${report.load.workers} busy workers)` : ' without load';
+  const sections: CommentSection[] = [
+    { title: 'Not stable', head: TABLE, items: unstable.map(row) },
+    { title: 'Stable', head: TABLE, items: stable.map(row), folded: true },
+    { title: 'Changed but not run one by one', items: report.notRun.map((n) => `- \`${cell(n.file)}:${n.line}\` ${cell(n.name)}: ${cell(n.reason)}`) },
+    { title: 'Allowances to ship with this change', items: report.proposals.map((p) => [`\`${p.storeFile}\``, '```yaml', p.yaml.trimEnd(), '```'].join('\n')), folded: true },
+    { title: 'Notes', items: report.notices.map((n) => `- ${cell(n)}`) },
+  ];
+  return buildPrComment(
+    {
+      marker: GATE_COMMENT_MARKER,
+      headline: [
+        `### flakeguard gate: ${report.verdict === 'pass' ? 'passed' : 'failed'}`,
+        '',
+        `${gateSummary(report)}. ${report.tests.length} new or changed tests since \`${report.baseRef}\` (\`${report.base.slice(0, 10)}\`), ${triesText(report)}${load}.`,
+        '',
+        firstStep(report),
+      ],
+      sections,
+      footer: [`<sub>${cell(describeLoad(report))}</sub>`],
+    },
+    limit,
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * Phrases the gate's terminal table, its Markdown comment and its HTML share: a test's verdict and
+ * selection, the tries, the load. Pure.
+ */
+import { formatDuration } from '../duration.js';
+import { formatOwners } from '../owners/codeowners.js';
+import { GATE_VERDICTS, type GateReport, type GateReportTest } from './gate-report.js';
+
+export const ms = (v: number | null): string => (v === null ? '-' : formatDuration(v));
+const pct = (v: number | null): string => (v === null ? 'not measured' : `${Math.round(v * 100)}%`);
+const avg = (v: readonly number[] | null): string => (v === null ? 'not measured' : (v[0] ?? 0).toFixed(2));
+
+export function verdictLabel(t: GateReportTest): string {
+  return t.loadSensitive ? `${t.verdict} (load-sensitive)` : t.verdict;
+}
+
+export function selectionLabel(t: GateReportTest): string {
+  const project = t.project ? `project ${t.project}, ` : '';
+  return `${project}${selectionKind(t)}`;
+}
+
+function selectionKind(t: GateReportTest): string {
+  if (t.selection === 'affected') return (t.affectedBy ?? []).length > 0 ? `affected by ${(t.affectedBy ?? []).join(', ')}` : 'affected';
+  if (t.previous === null || t.selection === 'changed') return t.selection;
+  const from = t.previous.file === t.file ? t.previous.name : `${t.previous.file} > ${t.previous.name}`;
+  return `${t.selection} from "${from}"`;
+}
+
+/** "5 to 10 cold tries each" (reports from before cold tries have no maxRuns). */
+export function triesText(report: GateReport): string {
+  const max = report.maxRuns ?? report.runs;
+  return max > report.runs ? `${report.runs} to ${max} cold tries each` : `${report.runs} tries each`;
+}
+
+export function describeLoad(report: GateReport): string {
+  const l = report.load;
+  if (l.workers === 0) {
+    return `load: none (--load 0); the test worker got ${pct(l.testsCpuShare)} of a CPU during its tries (measured over each try's process tree, /proc)`;
+  }
+  return [
+    `load: ${l.workers} busy worker${l.workers === 1 ? '' : 's'} on ${l.cpus} CPU${l.cpus === 1 ? '' : 's'} (pids ${l.pids.join(', ')})`,
+    `took ${pct(l.workersMachineShare)} of the machine (measured, /proc)`,
+    `1-min load average ${avg(l.loadavgBefore)} -> ${avg(l.loadavgAfter)} (measured)`,
+    `the test worker got ${pct(l.testsCpuShare)} of a CPU during its tries (measured over each try's process tree, /proc)`,
+  ].join('; ');
+}
+
+export function gateSummary(report: GateReport): string {
+  const parts = GATE_VERDICTS.filter((v) => report.counts[v] > 0).map((v) => `${report.counts[v]} ${v}`);
+  return `gate ${report.verdict === 'pass' ? 'passed' : 'failed'}: ${parts.join(', ') || 'no tests run'}`;
+}
+
+/** The tests that are not stable, the most serious verdict first (failing, flaky, ... near-budget). */
+export function unstableFirst(report: GateReport): GateReportTest[] {
+  const rank = (t: GateReportTest): number => GATE_VERDICTS.indexOf(t.verdict);
+  return report.tests.filter((t) => t.verdict !== 'stable').sort((a, b) => rank(a) - rank(b));
+}
+
+/** ` (owners: @org/web)`, or nothing for a test without owners. */
+export function ownersSuffix(owners: readonly string[] | undefined): string {
+  const text = formatOwners(owners);
+  return text === '' ? '' : ` (${text})`;
+}

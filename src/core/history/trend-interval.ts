@@ -1,0 +1,99 @@
+/**
+ * The Theil-Sen slope of a series and Sen's distribution-free 95% confidence interval for it, from
+ * the Kendall statistic. Nothing is assumed of the noise but that it is independent of x.
+ *
+ * Sources: P. K. Sen, "Estimates of the regression coefficient based on Kendall's tau", Journal of
+ * the American Statistical Association 63 (1968) 1379-1389; the working form in R. O. Gilbert,
+ * "Statistical Methods for Environmental Pollution Monitoring" (1987), section 16.5.2:
+ *
+ *   N     = the number of pairwise slopes (y_j - y_i) / (x_j - x_i), i < j, x_j != x_i, sorted
+ *   slope = their median (Theil 1950, Sen 1968)
+ *   VAR(S) = [n(n-1)(2n+5) - sum_p t_p(t_p - 1)(2t_p + 5)] / 18
+ *            (the variance of Kendall's S under no trend; t_p = the size of the p-th group of tied y)
+ *   C     = z(0.975) * sqrt(VAR(S))            z(0.975) = 1.959963984540054
+ *   M1    = (N - C) / 2,  M2 = (N + C) / 2
+ *   lower = the M1-th smallest slope, upper = the (M2 + 1)-th smallest slope (1-based; interpolated
+ *           between neighbours when M1 or M2 is not a whole number, as Gilbert suggests)
+ *
+ * With few points C exceeds N and a side has no bound: it is null here (4 or fewer points never
+ * bound the lower side at 95%), never a made-up number. Pure.
+ */
+import { median } from 'simple-statistics';
+
+/** The two-sided 95% normal quantile, z(0.975) (to 16 digits). */
+export const Z_95 = 1.959963984540054;
+/** Points beyond this many (the most recent are kept) would cost n² pairs for little gain. */
+export const TREND_MAX_POINTS = 200;
+/** Fewer points than this give no slope. */
+export const TREND_MIN_POINTS = 3;
+
+export interface SenSlope {
+  /** The Theil-Sen slope: the median pairwise slope, per unit of x. */
+  readonly slope: number;
+  /** Sen's 95% interval; null where that side is unbounded with so few points. */
+  readonly low: number | null;
+  readonly high: number | null;
+  /** Points used (the newest TREND_MAX_POINTS at most). */
+  readonly n: number;
+}
+
+/** The newest TREND_MAX_POINTS points with a finite y. */
+export function trendWindow(xs: readonly number[], ys: readonly number[]): { xs: number[]; ys: number[] } {
+  const n = Math.min(xs.length, ys.length);
+  const keep = { xs: [] as number[], ys: [] as number[] };
+  for (let i = Math.max(0, n - TREND_MAX_POINTS); i < n; i += 1) {
+    keep.xs.push(xs[i]!);
+    keep.ys.push(ys[i]!);
+  }
+  return keep;
+}
+
+/** sum over groups of tied values of t(t-1)(2t+5). */
+function tieTerm(ys: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const y of ys) counts.set(y, (counts.get(y) ?? 0) + 1);
+  let sum = 0;
+  for (const t of counts.values()) sum += t * (t - 1) * (2 * t + 5);
+  return sum;
+}
+
+/** The k-th smallest (1-based, fractional k interpolated) of sorted values; null outside 1..length. */
+function rankValue(sorted: readonly number[], k: number): number | null {
+  if (k < 1 - 1e-9 || k > sorted.length + 1e-9) return null;
+  const at = Math.min(Math.max(k, 1), sorted.length) - 1;
+  const below = Math.floor(at);
+  const frac = at - below;
+  const a = sorted[below]!;
+  return frac === 0 ? a : a + frac * (sorted[below + 1]! - a);
+}
+
+/** null with fewer than TREND_MIN_POINTS points, or when every x is the same. */
+export function senSlope(xsIn: readonly number[], ysIn: readonly number[]): SenSlope | null {
+  const { xs, ys } = trendWindow(xsIn, ysIn);
+  const n = xs.length;
+  if (n < TREND_MIN_POINTS) return null;
+  const slopes: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    for (let j = i + 1; j < n; j += 1) {
+      const dx = xs[j]! - xs[i]!;
+      if (dx !== 0) slopes.push((ys[j]! - ys[i]!) / dx);
+    }
+  }
+  if (slopes.length === 0) return null;
+  slopes.sort((a, b) => a - b);
+  const variance = (n * (n - 1) * (2 * n + 5) - tieTerm(ys)) / 18;
+  const c = Z_95 * Math.sqrt(Math.max(variance, 0));
+  const m1 = (slopes.length - c) / 2;
+  const m2 = (slopes.length + c) / 2;
+  return { slope: median(slopes), low: rankValue(slopes, m1), high: rankValue(slopes, m2 + 1), n };
+}
+
+/**
+ * The value at the last x of the line with this slope through the points: the median of
+ * y - slope * x (Sen's intercept), plus slope * last x. The current level, free of one run's noise.
+ */
+export function lineLevel(xsIn: readonly number[], ysIn: readonly number[], slope: number): number {
+  const { xs, ys } = trendWindow(xsIn, ysIn);
+  const offsets = xs.map((x, i) => ys[i]! - slope * x);
+  return median(offsets) + slope * xs[xs.length - 1]!;
+}

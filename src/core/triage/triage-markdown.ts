@@ -1,0 +1,61 @@
+/**
+ * The triage report as a pull-request comment (`triage --markdown`): the marker line, the run's
+ * verdict with its counts, the finding to act on first, then one section per class with each
+ * finding's cause, action and folded evidence; never over GitHub's comment limit
+ * (core/markdown/pr-comment.ts). Pure.
+ */
+import type { FindingClass } from '../config.js';
+import { formatOwners } from '../owners/codeowners.js';
+import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
+import { historyHeader, measuredLabel, subject } from './triage-format.js';
+import { describeOwnerFilter } from './triage-owners.js';
+import type { Finding, TriageReport } from './triage-types.js';
+
+export const TRIAGE_COMMENT_MARKER = 'flakeguard:triage';
+
+const CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
+
+const md = (text: string): string => text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function owned(f: Finding): string {
+  const owners = formatOwners(f.owners);
+  return owners === '' ? '' : ` · ${md(owners)}`;
+}
+
+function findingItem(f: Finding, index: number): string {
+  return [
+    `**${index + 1}. ${f.class} (${measuredLabel(f)}): ${md(subject(f))}**${owned(f)}`,
+    '',
+    `**Cause:** ${md(f.cause)}`,
+    '',
+    `**Action:** ${md(f.action)}`,
+    '',
+    '<details><summary>Evidence</summary>',
+    '',
+    '```',
+    ...f.evidence.map((e) => e.replace(/```/g, "'''")),
+    '```',
+    '</details>',
+    '',
+  ].join('\n');
+}
+
+export function formatTriageMarkdown(report: TriageReport, limit?: number): string {
+  const first = report.findings[0];
+  const headline = [
+    `## flakeguard triage: run ${report.verdict}${report.exitCode === null ? '' : ` (exit code ${report.exitCode})`}`,
+    '',
+    '| class | findings |',
+    '|---|---|',
+    ...CLASSES.map((c) => `| ${c} | ${report.counts[c]} |`),
+    ...(report.history !== null ? ['', md(historyHeader(report.history))] : []),
+    ...(report.ownerFilter ? ['', md(describeOwnerFilter(report.ownerFilter))] : []),
+    '',
+    first === undefined
+      ? report.verdict === 'green' ? 'Nothing to act on.' : 'No findings.'
+      : `**Do first:** ${md(first.action)} (${first.class}: ${md(subject(first))}${owned(first)})`,
+  ];
+  const numbered = report.findings.map((f, i) => ({ f, text: findingItem(f, i) }));
+  const sections: CommentSection[] = CLASSES.map((c) => ({ title: c, items: numbered.filter((n) => n.f.class === c).map((n) => n.text) }));
+  return buildPrComment({ marker: TRIAGE_COMMENT_MARKER, headline, sections }, limit);
+}
