@@ -1,15 +1,18 @@
-// Gate cost, side by side in one run at the same load (--load auto: one busy worker per CPU):
-// `flakeguard gate` on a branch adding 10 tests in 5 files, against the naive script that gives
-// every selected test the same number of cold tries as the gate did, each its own
-// `vitest run <file>:<line>` process. Also the gate's loaded wall time against the sum of its
-// tries' own durations (what the fresh workers and Vitest cost on top of the tests).
-// Usage: npm run build && node bench/gate-overhead.mjs [--max-runs 10]     Target: ratio <= 0.5.
+// Gate cost, side by side in one run at the same slowdown (the gate's duty cycle, the default
+// --slowdown, and the same mechanism around each naive process): `flakeguard gate` on a branch
+// adding 10 tests in 5 files, against the naive script that gives every selected test the same
+// tries as the gate did (the reference tries, the tries at 2x and 4x it, alone), each its own
+// `vitest run <file>:<line>` process duty-cycled to the factor of that try. Also the gate's wall
+// time at the reference against the sum of its tries' own durations.
+// Usage: npm run build && node bench/gate-overhead.mjs [--max-runs 10]     Target: ratio <= 0.25.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { CLI, fmt, numberArg, REPO, scratchRepo, timed, VITEST } from './gate-lib.mjs';
 
-const { LOAD_WORKER_SOURCE } = await import(path.join(REPO, 'dist/io/load/load-worker-child.js'));
+const { startDutyCycle } = await import(path.join(REPO, 'dist/io/load/duty-cycle.js'));
+const { escalationFactors } = await import(path.join(REPO, 'dist/core/gate/breaking-point.js'));
+const { TRIES_PER_HIGHER_FACTOR } = await import(path.join(REPO, 'dist/commands/gate/gate-escalate.js'));
 const TESTS_PER_FILE = 2;
 const FILES = 5;
 const maxRuns = numberArg('max-runs', 10);
@@ -20,11 +23,26 @@ const test = (f, i) => `it('computes value ${f}-${i}', () => {
 });
 `;
 
-function startLoad(count) {
-  const workers = Array.from({ length: count }, () => spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], { stdio: ['pipe', 'ignore', 'ignore'] }));
-  return () => {
-    for (const w of workers) w.kill('SIGKILL');
-  };
+/** One naive try: `vitest run <file>:<line>` in its own process group, duty-cycled to `factor`. */
+function naiveTry(spec, root, factor, ambient) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [VITEST, 'run', spec], { cwd: root, detached: true, stdio: 'ignore', env: { ...process.env, CI: 'true' } });
+    const duty = factor > 1 ? startDutyCycle({ pgid: child.pid, target: factor, ambient }) : null;
+    child.on('exit', (code) => {
+      duty?.stop();
+      if (code === 0) resolve();
+      else reject(new Error(`naive run of ${spec} exited ${code}`));
+    });
+  });
+}
+
+/** The tries the gate gave a test at each factor: the reference ones, then 2 per higher factor it was tried at. */
+function triesOf(t, reference) {
+  const out = [{ factor: reference, count: t.runs }];
+  const top = t.breaksAt ?? t.holdsAt ?? reference;
+  for (const f of escalationFactors(reference)) if (f <= top && t.verdict !== 'flaky') out.push({ factor: f, count: TRIES_PER_HIGHER_FACTOR });
+  if (t.alone) out.push({ factor: 1, count: t.alone.runs });
+  return out;
 }
 
 const repo = scratchRepo({ 'test/base.test.ts': "import { it } from 'vitest';\nit('base', () => {});\n" });
@@ -38,30 +56,22 @@ try {
   repo.git('add', '-A');
   repo.git('commit', '-qm', 'ten new tests');
 
-  const gate = timed(process.execPath, [CLI, 'gate', '--load', 'auto', '--runs', '5', '--max-runs', String(maxRuns), '--json'], repo.root);
+  const gate = timed(process.execPath, [CLI, 'gate', '--runs', '5', '--max-runs', String(maxRuns), '--json'], repo.root);
   if (gate.status !== 0) throw new Error(`gate exited ${gate.status}: ${gate.stderr}`);
   const report = JSON.parse(gate.stdout);
   if (report.tests.length !== FILES * TESTS_PER_FILE) throw new Error(`gate selected ${report.tests.length} tests`);
-  const naiveTries = report.tests.reduce((n, t) => n + t.runs + (t.alone?.runs ?? 0), 0);
+  const { reference, ambient } = report.contention;
+  const plan = report.tests.flatMap((t) => triesOf(t, reference).map((p) => ({ ...p, spec: `${t.file}:${t.line}` })));
+  const naiveTries = plan.reduce((n, p) => n + p.count, 0);
 
-  const stop = startLoad(os.availableParallelism());
   const naiveStart = performance.now();
-  try {
-    for (const t of report.tests) {
-      for (let i = 0; i < t.runs + (t.alone?.runs ?? 0); i += 1) {
-        const r = timed(process.execPath, [VITEST, 'run', `${t.file}:${t.line}`], repo.root);
-        if (r.status !== 0) throw new Error(`naive run failed: ${r.stdout}${r.stderr}`);
-      }
-    }
-  } finally {
-    stop();
-  }
+  for (const p of plan) for (let i = 0; i < p.count; i += 1) await naiveTry(p.spec, repo.root, p.factor, ambient);
   const naiveMs = performance.now() - naiveStart;
   const { loadedWallMs, triesMs } = report.cost;
-  console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}; load ${os.availableParallelism()} busy workers for both`);
-  console.log(`gate (10 tests, ${report.tests.map((t) => t.runs).join('/')} cold tries + ${report.tests.filter((t) => t.alone).length} alone): ${fmt(gate.ms)}`);
-  console.log(`naive (${naiveTries} x vitest run <file>:<line>, the same tries):  ${fmt(naiveMs)}`);
-  console.log(`ratio gate / naive: ${(gate.ms / naiveMs).toFixed(3)} (target <= 0.5)`);
+  console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}; the gate judged at x${reference} (target x${report.contention.target}, ambient ${ambient === null ? '-' : `x${ambient}`}), its tries got x${report.contention.achieved}`);
+  console.log(`gate (10 tests, ${naiveTries} tries: reference, higher factors, alone): ${fmt(gate.ms)}`);
+  console.log(`naive (${naiveTries} x vitest run <file>:<line>, the same tries at the same factors):  ${fmt(naiveMs)}`);
+  console.log(`ratio gate / naive: ${(gate.ms / naiveMs).toFixed(3)} (target <= 0.25)`);
   console.log(`gate loaded phase ${fmt(loadedWallMs)} for ${report.tests.reduce((n, t) => n + t.runs, 0)} tries whose own durations sum to ${fmt(triesMs)}: wall / tries ${(loadedWallMs / Math.max(1, triesMs)).toFixed(1)}x (a fresh worker per try)`);
 } finally {
   repo.remove();

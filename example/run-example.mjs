@@ -100,7 +100,7 @@ async function main() {
   await flakeguard(['allowances', 'migrate'], { expectExit: 0 });
   await flakeguard(['allowances', 'list'], { expectExit: 0 });
 
-  banner('4. The pre-merge gate: new and changed tests, 5 to 10 cold tries each (a fresh worker per try), under CPU load');
+  banner('4. The pre-merge gate: new and changed tests, 5 to 10 cold tries each (a fresh worker per try), at a controlled slowdown (plus one busy worker)');
   writeFileSync(
     path.join(work, 'test/checkout.test.ts'),
     `import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -6,6 +6,8 @@
  */
 import { createRequire } from 'node:module';
 import { isFlakeguardError } from '../core/errors.js';
+import { redactSecrets } from '../core/secrets.js';
+import { escapeTerminal } from '../core/untrusted-text.js';
 import { describePathError, isPathError } from '../io/files/input-file.js';
 
 export function flakeguardVersion(): string {
@@ -22,9 +24,16 @@ export interface Failure {
   readonly text: string;
 }
 
+/** A message as the user sees it: no control character, no line that is a workflow command, no history password. */
+function shown(message: string): string {
+  const url = process.env['FLAKEGUARD_HISTORY_URL'];
+  // A few messages carry Vitest's last lines on purpose: each line is escaped on its own.
+  return `flakeguard: ${redactSecrets(message, url ? [url] : []).split('\n').map(escapeTerminal).join('\n')}`;
+}
+
 export function describeFailure(error: unknown): Failure {
-  if (isFlakeguardError(error)) return { exitCode: error.exitCode, text: `flakeguard: ${error.message}` };
-  if (isPathError(error)) return { exitCode: 2, text: `flakeguard: ${describePathError(error)}` };
+  if (isFlakeguardError(error)) return { exitCode: error.exitCode, text: shown(error.message) };
+  if (isPathError(error)) return { exitCode: 2, text: shown(describePathError(error)) };
   const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
   return {
     exitCode: 2,

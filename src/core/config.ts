@@ -9,6 +9,7 @@ import { FlakeguardError } from './errors.js';
 import { clipText, excerpt } from './excerpt.js';
 import { isPlatformKey, PLATFORMS, type PlatformKey, type PlatformValue } from './platform-value.js';
 import { HISTORY_OFF, parseHistoryConfig, type HistoryConfig } from './history/history-config.js';
+import { DEFAULT_GATE_CONFIG, parseGateConfig, type GateConfig } from './gate/gate-config.js';
 
 export type FindingClass = 'infrastructure' | 'escape' | 'flake' | 'budget';
 
@@ -37,6 +38,8 @@ export interface Config {
   readonly triage: { readonly patterns: readonly PatternRule[] };
   /** Flake and duration history (docs/history.md); off by default. */
   readonly history: HistoryConfig;
+  /** The gate's reference slowdown and what a fragile test does (core/gate/gate-config.ts). */
+  readonly gate: GateConfig;
 }
 
 /** The test budget when flakeguard.yaml names none, or names neither this platform nor `default`. */
@@ -48,9 +51,10 @@ export const DEFAULT_CONFIG: Config = {
   records: '.flakeguard/runs',
   triage: { patterns: [] },
   history: HISTORY_OFF,
+  gate: DEFAULT_GATE_CONFIG,
 };
 
-const TOP_KEYS = ['budget', 'allowances', 'records', 'triage', 'history'] as const;
+const TOP_KEYS = ['budget', 'allowances', 'records', 'triage', 'history', 'gate'] as const;
 const BUDGET_KEYS = ['test', 'file', 'warnAt'] as const;
 const CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
@@ -198,6 +202,7 @@ export function parseConfig(text: string, fileName: string): Config {
   let records = DEFAULT_CONFIG.records;
   let triage = DEFAULT_CONFIG.triage;
   let history = DEFAULT_CONFIG.history;
+  let gate = DEFAULT_CONFIG.gate;
   for (const pair of contents.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     switch (key) {
@@ -232,9 +237,12 @@ export function parseConfig(text: string, fileName: string): Config {
       case 'history':
         history = parseHistoryConfig(pair.value, where);
         break;
+      case 'gate':
+        gate = parseGateConfig(pair.value, where);
+        break;
       default:
         throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key ${excerpt(key)}; use ${TOP_KEYS.join(', ')}`);
     }
   }
-  return { budget, allowances, records, triage, history };
+  return { budget, allowances, records, triage, history, gate };
 }

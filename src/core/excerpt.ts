@@ -5,10 +5,9 @@
  */
 export const EXCERPT_MAX = 60;
 
-const NON_PRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u2028\u2029\ufffd\ufeff]/g;
-const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+import { escapeTerminal } from './untrusted-text.js';
 
-const escapeText = (text: string): string => text.replace(NON_PRINTABLE, (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const escapeText = (text: string): string => escapeTerminal(text.replace(/\u00ad/g, '\\u00ad'));
 
 function cut(text: string, max: number): { shown: string; length: number; cut: boolean } {
   const chars = [...text];

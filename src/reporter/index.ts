@@ -4,6 +4,7 @@
  * prints the result after Vitest's summary, writes the run record and, outside watch mode, sets
  * exit code 1 when a budget is exceeded (only in onTestRunEnd, never lowering Vitest's code).
  */
+import { escapeTerminal } from '../core/untrusted-text.js';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
@@ -179,9 +180,10 @@ export default class FlakeguardReporter implements Reporter {
     const github = writeGithubOutput(report, process.env, shard ? `flakeguard (shard ${shard.index}/${shard.count})` : 'flakeguard');
     if (github?.summaryError) err.push(github.summaryError);
     const screen = detectScreen(process.stdout);
-    for (const line of err) vitest.logger.error(line);
+    // Each line holds text the project wrote (paths, store messages): one line each, no control characters.
+    for (const line of err) vitest.logger.error(escapeTerminal(line));
     if (github?.annotations) vitest.logger.log(github.annotations.trimEnd());
-    vitest.logger.log(['', ...out, formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd()].join('\n'));
+    vitest.logger.log(['', ...out.map(escapeTerminal), formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd()].join('\n'));
   }
 
   private async allowances(input: Parameters<typeof loadReporterAllowances>[0]): Promise<ReporterAllowances> {

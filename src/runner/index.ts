@@ -7,17 +7,19 @@
  * the file ends, one more line says what the whole worker cost (wall time since it started).
  * The file's earlier tests run as usual, so each try sees the state CI gives it.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { TestRunner } from 'vitest';
 // Runner types from @vitest/runner (4.1); type-only, so nothing is imported at run time and the
 // runner works on 5.x, where @vitest/runner is folded into vitest.
 import type { File as RunnerTestFile, Task as RunnerTask, Test as RunnerTestCase } from '@vitest/runner';
-import { PLAN_ENV, type RunnerLine, type RunnerPlan, type TryRecord } from '../core/gate/runner-protocol.js';
+import { descendantsOf, PLAN_ENV, type RunnerLine, type RunnerPlan, type TryRecord } from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
 
 interface TryStart {
   readonly at: number;
+  readonly sched: readonly [number, number] | null;
   readonly cpu: NodeJS.CpuUsage;
+  readonly treeCpuMs: number | null;
   readonly errors: number;
 }
 
@@ -26,6 +28,63 @@ const SEEN_KEY = Symbol.for('flakeguard.runner.seen');
 function seenInWorker(): Set<string> {
   const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
   return (holder[SEEN_KEY] ??= new Set());
+}
+
+/** This thread's [cpu ns, run-queue wait ns] (Linux), or null. */
+function readSchedstat(): readonly [number, number] | null {
+  try {
+    const [cpu, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').trim().split(/\s+/).map(Number);
+    return cpu !== undefined && wait !== undefined && Number.isFinite(cpu) && Number.isFinite(wait) ? [cpu, wait] : null;
+  } catch {
+    return null;
+  }
+}
+
+/** pid -> [parent, CPU ms of the process, CPU ms of its reaped children] of every process (Linux /proc), or null. */
+function readProcTable(): Map<number, readonly [number, number, number]> | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return null;
+  }
+  const table = new Map<number, readonly [number, number, number]>();
+  for (const e of entries) {
+    try {
+      const text = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const f = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
+      // Fields after the name: state ppid ... utime(11) stime(12) cutime(13) cstime(14), in 10 ms ticks.
+      table.set(Number(e), [f[1] ?? 0, ((f[11] ?? 0) + (f[12] ?? 0)) * 10, ((f[13] ?? 0) + (f[14] ?? 0)) * 10]);
+    } catch {
+      // gone
+    }
+  }
+  return table;
+}
+
+/** CPU ms of this worker's whole tree: itself, the children it reaped, the descendants still running; null without /proc. */
+function readTreeCpuMs(): number | null {
+  const table = readProcTable();
+  const self = table?.get(process.pid);
+  if (!table || !self) return null;
+  const parents = new Map([...table].map(([pid, v]) => [pid, v[0]]));
+  return descendantsOf(process.pid, parents).reduce((sum, pid) => sum + (table.get(pid)?.[1] ?? 0), self[1] + self[2]);
+}
+
+/**
+ * Kills what the file's tests started and left running, detached ones included (they left the
+ * process group but are still this worker's children): the try ends with its file (Linux /proc).
+ */
+function killLeftovers(): void {
+  const table = readProcTable();
+  if (!table) return;
+  for (const pid of descendantsOf(process.pid, new Map([...table].map(([p, v]) => [p, v[0]])))) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
 }
 
 function readPlan(): RunnerPlan | null {
@@ -70,6 +129,7 @@ export default class FlakeguardRunner extends TestRunner {
 
   override onAfterRunFiles(): void {
     for (const file of this.plannedFiles) this.append({ kind: 'file', file: file.filepath, project: file.projectName ?? '', costMs: performance.now() });
+    if (this.plannedFiles.size > 0) killLeftovers();
     this.plannedFiles.clear();
     super.onAfterRunFiles();
   }
@@ -90,7 +150,11 @@ export default class FlakeguardRunner extends TestRunner {
 
   override onBeforeTryTask(test: RunnerTask, ...rest: unknown[]): void {
     if (this.isPlanned(test)) {
-      this.starts.set(test, { at: performance.now(), cpu: process.cpuUsage(), errors: test.result?.errors?.length ?? 0 });
+      const treeCpuMs = readTreeCpuMs();
+      const at = performance.now();
+      const timeoutMs = (test as { timeout?: number }).timeout ?? 0;
+      this.append({ kind: 'start', file: test.file.filepath, project: test.file.projectName ?? '', fullName: nameOf(test), pid: process.pid, startedAt: performance.timeOrigin + at, timeoutMs });
+      this.starts.set(test, { at, treeCpuMs, sched: readSchedstat(), cpu: process.cpuUsage(), errors: test.result?.errors?.length ?? 0 });
     }
     (super.onBeforeTryTask as (t: RunnerTask, ...r: unknown[]) => void)(test, ...rest);
   }
@@ -111,6 +175,8 @@ export default class FlakeguardRunner extends TestRunner {
     this.starts.delete(test);
     const durationMs = performance.now() - start.at;
     const cpu = process.cpuUsage(start.cpu);
+    const sched = start.sched === null ? null : readSchedstat();
+    const treeCpuMs = start.treeCpuMs === null ? null : readTreeCpuMs();
     const errors = test.result?.errors ?? [];
     const failed = errors.length > start.errors;
     const state = failed ? 'failed' : test.result?.state === 'skip' ? 'skipped' : 'passed';
@@ -121,8 +187,11 @@ export default class FlakeguardRunner extends TestRunner {
     const record: TryRecord = {
       state,
       durationMs,
-      cpuMs: (cpu.user + cpu.system) / 1000,
+      cpuMs: treeCpuMs !== null && start.treeCpuMs !== null ? Math.max(0, treeCpuMs - start.treeCpuMs) : (cpu.user + cpu.system) / 1000,
       cold,
+      startedAt: performance.timeOrigin + start.at,
+      pid: process.pid,
+      ...(sched !== null && start.sched !== null ? { schedCpuNs: sched[0] - start.sched[0], schedWaitNs: sched[1] - start.sched[1] } : {}),
       ...(failed ? { error: firstLine(errors[start.errors]) } : {}),
     };
     this.append({ kind: 'try', file: test.file.filepath, project: test.file.projectName ?? '', fullName: nameOf(test), try: record });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { parseGateShard, type GateShard } from '../../core/gate/gate-shard.js';
+import { DEFAULT_SLOWDOWN, MAX_SLOWDOWN, parseSlowdown } from '../../core/gate/gate-config.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 import type { OptionTable, UsageText } from '../../core/usage.js';
@@ -20,7 +21,8 @@ export const GATE_OPTIONS = {
   runs: { type: 'string', value: '<n>', help: 'cold tries every test gets (default 5)' },
   'max-runs': { type: 'string', value: '<n>', help: `tries a test may get while the time budget lasts (default ${DEFAULT_MAX_RUNS}; a test stops as soon as it has both passed and failed)` },
   'time-budget': { type: 'string', value: '<duration>', help: `wall time the loaded tries may take, extra tries included (default ${DEFAULT_TIME_BUDGET}; the --runs tries always run)` },
-  load: { type: 'string', value: 'auto|<workers>|0', help: 'busy load workers: auto is one per CPU (default); 0 for no load' },
+  slowdown: { type: 'string', value: '<factor>', help: `the slowdown the tries run at, the machine's own load included (default gate.slowdown in flakeguard.yaml, else ${DEFAULT_SLOWDOWN}: what a shared CI runner gives; 1 for none)` },
+  load: { type: 'string', value: 'auto|<workers>|0', help: 'busy load workers besides the slowdown, for cache and memory contention: auto is one per CPU; 0 for none (default)' },
   budget: { type: 'string', value: '<duration>', help: 'the per-test budget instead of budget.test in flakeguard.yaml (250ms, 5s, 1.5s, 2m, 1h)' },
   affected: { type: 'boolean', help: 'also every test in a file that imports a changed module (directly or not)' },
   config: { type: 'string', value: '<file>', help: 'the Vitest config to use (as vitest --config)' },
@@ -38,7 +40,7 @@ export const GATE_OPTIONS = {
 export const GATE_USAGE: UsageText & { readonly options: typeof GATE_OPTIONS } = {
   synopsis: ['flakeguard gate [options]', 'flakeguard gate --merge <shard report.json>... [--json] [--markdown <file>] [--html <file>]'],
   summary:
-    'Runs every test added or changed since the merge base of <ref> as CI runs it: each try a fresh Vitest worker running the test\'s file, under synthetic CPU load; each new test once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.',
+    'Runs every test added or changed since the merge base of <ref> as CI runs it: each try a fresh Vitest worker running the test\'s file, at a controlled slowdown (its process group stopped part of each 20 ms, the load already on the machine measured and counted), then at higher factors to find where it breaks; each new test once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.',
   options: GATE_OPTIONS,
   exit: '0 all stable (or nothing to run), 1 a test is not stable, 2 could not run, 130 interrupted.',
   docs: 'docs/gate.md',
@@ -50,6 +52,8 @@ export interface GateArgs {
   readonly maxRuns: number;
   readonly timeBudgetMs: number;
   readonly workers: number;
+  /** --slowdown, or null for gate.slowdown from flakeguard.yaml. */
+  readonly slowdown: number | null;
   readonly budgetMs: number | null;
   readonly affected: boolean;
   readonly setup: VitestSetup;
@@ -86,7 +90,7 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     ...parsed.values,
     runs: parsed.values.runs ?? '5',
     'time-budget': parsed.values['time-budget'] ?? DEFAULT_TIME_BUDGET,
-    load: parsed.values.load ?? 'auto',
+    load: parsed.values.load ?? '0',
     affected: parsed.values.affected ?? false,
     json: parsed.values.json ?? false,
     'write-allowances': parsed.values['write-allowances'] ?? false,
@@ -100,6 +104,8 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
   const load = values.load.trim();
   const workers = load === 'auto' ? defaultWorkerCount() : Number(load);
   if (!Number.isInteger(workers) || workers < 0 || workers > 256) throw usage(`--load "${values.load}" must be auto, 0 (no load) or a number of workers`);
+  const slowdown = values.slowdown === undefined ? null : parseSlowdown(values.slowdown);
+  if (values.slowdown !== undefined && slowdown === null) throw usage(`--slowdown "${values.slowdown}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2`);
   const root = path.resolve(values.root ?? process.cwd());
   const config = values.config === undefined ? null : path.resolve(values.config);
   if (config !== null && !existsSync(config)) throw usage(`--config "${values.config}" does not exist (resolved to ${config}); pass the Vitest config file, e.g. --config vitest.config.ts`);
@@ -109,6 +115,7 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     maxRuns,
     timeBudgetMs: duration('--time-budget', values['time-budget']),
     workers,
+    slowdown,
     budgetMs: values.budget === undefined ? null : duration('--budget', values.budget),
     affected: values.affected,
     setup: { config, projects: values.project ?? [] },

@@ -26,6 +26,7 @@ import { createGateProgress } from './gate-progress.js';
 import { prepareLimits } from './gate-limits.js';
 import { buildProposals } from './gate-proposals.js';
 import { runGate } from './gate-run.js';
+import { gateDeadline } from '../../core/gate/try-ceiling.js';
 import { selectGateTests } from './gate-select.js';
 import { placedStep } from './gate-place.js';
 import { withTestHistory } from './gate-history.js';
@@ -98,6 +99,8 @@ async function runSelectedGate(
             maxRuns: parsed.maxRuns,
             timeBudgetMs: parsed.timeBudgetMs,
             workers: parsed.workers,
+            slowdown: parsed.slowdown ?? config.gate.slowdown,
+            deadline: gateDeadline(started, parsed.timeBudgetMs, parsed.slowdown ?? config.gate.slowdown),
             signal,
             limitFor: limits.limitFor,
             onStep: step,
@@ -116,6 +119,8 @@ async function runSelectedGate(
       warnAt: config.budget.warnAt,
       vitestVersion: run?.vitestVersion ?? null,
       load: run?.load ?? { workers: 0, pids: [], cpus: defaultWorkerCount(), loadavgBefore: null, loadavgAfter: null, workersMachineShare: null, testsCpuShare: null },
+      ...(run ? { contention: run.contention } : {}),
+      fragile: config.gate.fragile,
       tests,
       notRun: selection.notRun.map((n) => ({ file: n.test.file, name: n.test.fullName, line: n.test.line, reason: n.reason })),
       unchanged: selection.unchanged,

@@ -3,7 +3,8 @@
  * only: everything is computed in core/gate/gate-report.ts; the pull-request comment is
  * core/gate/gate-markdown.ts and the phrases both share are core/gate/gate-phrases.ts.
  */
-import type { GateReport } from '../../core/gate/gate-report.js';
+import { escapeTerminal as u } from '../../core/untrusted-text.js';
+import type { GateContention, GateReport, GateReportTest } from '../../core/gate/gate-report.js';
 import { describeLoad, gateSummary, ms, ownersSuffix, selectionLabel, triesText, verdictLabel } from '../../core/gate/gate-phrases.js';
 import type { GateVerdict } from '../../core/gate/gate-verdict.js';
 import { paint, type Screen, type Style } from '../../io/terminal.js';
@@ -16,32 +17,55 @@ const STYLE: Record<GateVerdict, Style> = {
   'order-dependent': 'yellow',
   'over-budget': 'red',
   'near-budget': 'yellow',
+  fragile: 'yellow',
 };
+
+/** Above this many tests, the text report lists only the tests that are not stable. */
+const LIST_ALL_UP_TO = 50;
+
+export function describeContention(c: GateContention): string {
+  const ambient = c.ambient === null ? 'ambient not measured (no /proc schedstat)' : `ambient x${c.ambient} measured before the tries`;
+  const got = c.achieved === null ? '' : `; the tries got x${c.achieved} (median, measured)`;
+  return `slowdown: target x${c.target}, ${ambient}, judged at x${c.reference} (${c.method})${got}`;
+}
+
+function describeBreakingPoint(t: GateReportTest): string | null {
+  if ((t.holdsAt ?? null) === null && (t.breaksAt ?? null) === null) return null;
+  return [t.holdsAt != null ? `held up to x${t.holdsAt}` : null, t.breaksAt != null ? `breaks at x${t.breaksAt}` : 'did not break at the factors tried'].filter((x) => x !== null).join(', ');
+}
 
 export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>): string {
   const out: string[] = [];
   const w = report.load.workers;
-  const loadText = w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : 'without load';
+  const c = report.contention;
+  const at = c && c.method !== 'none' && c.method !== 'busy-workers' ? `at x${c.reference} slowdown` : '';
+  const loadText = [at, w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : ''].filter((x) => x !== '').join(' ') || 'without load';
   out.push(
     `flakeguard gate: ${report.tests.length} new or changed test${report.tests.length === 1 ? '' : 's'} since ${report.baseRef} (${report.base.slice(0, 10)}), ${triesText(report)} ${loadText}; ${report.unchanged} unchanged in the changed files`,
   );
   out.push('');
-  for (const t of report.tests) {
+  // Many tests (500 new ones in a file): the stable ones as a count, the others in full.
+  const many = report.tests.length > LIST_ALL_UP_TO;
+  const listed = many ? report.tests.filter((t) => t.verdict !== 'stable') : report.tests;
+  if (many) out.push(`${report.tests.length - listed.length} stable tests not listed (--json, --markdown and --html have every test)`);
+  for (const t of listed) {
     const label = paint(screen, STYLE[t.verdict], verdictLabel(t).padEnd(16));
-    out.push(`${label} ${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]${ownersSuffix(t.owners)}`);
+    out.push(`${label} ${u(`${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`)}${ownersSuffix(t.owners)}`);
     const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
     out.push(
       `${' '.repeat(17)}${t.passes}/${t.runs} passed  tries ${t.durationsMs.map((d) => ms(d)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
     );
-    out.push(`${' '.repeat(17)}${paint(screen, 'dim', t.reason)}`);
+    out.push(`${' '.repeat(17)}${paint(screen, 'dim', u(t.reason))}`);
+    const point = describeBreakingPoint(t);
+    if (point) out.push(`${' '.repeat(17)}${paint(screen, 'dim', point)}`);
     if (t.failureRateText) out.push(`${' '.repeat(17)}${paint(screen, 'dim', t.failureRateText)}`);
     if (t.history) out.push(`${' '.repeat(17)}${paint(screen, 'dim', formatTestPast(t.history))}`);
-    if (t.error && t.verdict !== 'stable') out.push(`${' '.repeat(17)}first error: ${t.error}`);
+    if (t.error && t.verdict !== 'stable') out.push(`${' '.repeat(17)}first error: ${u(t.error)}`);
   }
   if (report.notRun.length > 0) {
     out.push('');
     out.push('changed but not run one by one (they do not fail the gate; run them yourself):');
-    for (const n of report.notRun) out.push(`  ${n.file}:${n.line} > ${n.name}: ${n.reason}`);
+    for (const n of report.notRun) out.push(`  ${u(`${n.file}:${n.line} > ${n.name}: ${n.reason}`)}`);
   }
   if (report.proposals.length > 0) {
     out.push('');
@@ -51,9 +75,10 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
       out.push(p.yaml.trimEnd());
     }
   }
-  for (const n of report.notices) out.push(`note: ${n}`);
+  for (const n of report.notices) out.push(`note: ${u(n)}`);
   out.push('');
   out.push(describeLoad(report));
+  if (report.contention) out.push(describeContention(report.contention));
   out.push(paint(screen, report.verdict === 'pass' ? 'green' : 'red', `${gateSummary(report)} (${ms(report.wallMs)})`));
   return `${out.join('\n')}\n`;
 }
@@ -71,6 +96,6 @@ export interface GateProgress {
 }
 
 export function formatGateProgress(p: GateProgress): string {
-  const load = p.load > 0 ? `load ${p.load} workers` : 'no load';
-  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt}/${p.runs} ${p.state} ${p.name} (${(p.elapsedMs / 1000).toFixed(1)}s, ${load})`;
+  const load = p.load > 0 ? `, load ${p.load} workers` : '';
+  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt} of at most ${p.runs} ${p.state} ${u(p.name)} (${(p.elapsedMs / 1000).toFixed(1)}s${load})`;
 }

@@ -1,11 +1,15 @@
 /**
  * The gate's progress on stderr: on a TTY outside CI one live line (test i/M, try k/N, elapsed,
  * load) redrawn on each try and every second; in CI or when stderr is not a TTY, one line per step
- * and per try.
+ * and per try (above 20 tests, a count every 5 s instead: hung tries always get their line).
  */
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import { formatGateProgress } from './gate-format.js';
 import type { Screen } from '../../io/terminal.js';
+
+/** Above this many tests, a non-live progress prints a count every SUMMARY_EVERY_MS instead of every try. */
+const SUMMARY_ABOVE = 20;
+const SUMMARY_EVERY_MS = 5000;
 
 export interface GateProgressPrinter {
   step(text: string): void;
@@ -18,6 +22,8 @@ export function createGateProgress(screen: Screen, tests: number, workers: numbe
   const started = performance.now();
   const width = screen.columns >= 40 ? screen.columns - 1 : 120;
   let last: { phase: string; line: ProgressLine; index: number } | null = null;
+  const done = { passed: 0, failed: 0, skipped: 0, hung: 0 };
+  let lastSummary = Number.NEGATIVE_INFINITY;
   const render = (): string | null => {
     if (last === null) return null;
     return formatGateProgress({
@@ -47,9 +53,15 @@ export function createGateProgress(screen: Screen, tests: number, workers: numbe
     },
     tryDone(phase, line, index) {
       last = { phase, line, index };
+      done[line.state] += 1;
       const text = render() ?? '';
       if (screen.live) stream.write(`\r\u001b[K${text.slice(0, width)}`);
-      else stream.write(`${text}\n`);
+      else if (tests <= SUMMARY_ABOVE || line.state === 'hung') stream.write(`${text}\n`);
+      else if (performance.now() - lastSummary >= SUMMARY_EVERY_MS) {
+        // Many tests (500 new ones in a file): a count every few seconds, not a line per try.
+        lastSummary = performance.now();
+        stream.write(`gate ${phase}: ${done.passed + done.failed + done.hung + done.skipped} tries done (${done.passed} passed, ${done.failed} failed, ${done.hung} hung), last test ${index}/${tests} (${((lastSummary - started) / 1000).toFixed(1)}s)\n`);
+      }
     },
     stop() {
       if (ticker) clearInterval(ticker);

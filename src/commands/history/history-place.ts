@@ -4,7 +4,9 @@ import { parseArgs } from 'node:util';
 import { FlakeguardError } from '../../core/errors.js';
 import { describeThrown } from '../../io/history/store-damage.js';
 import { joinNegativeValues } from '../command-args.js';
+import { excerpt } from '../../core/excerpt.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
+import { redactSecrets } from '../../core/secrets.js';
 import { toParseArgsOptions, type OptionTable } from '../../core/usage.js';
 import { loadConfig } from '../../io/config/config-file.js';
 import type { HistoryStore, HistoryTarget } from '../../io/history/history-store.js';
@@ -58,7 +60,7 @@ export function resolveHistoryPlace(flags: { root?: string | undefined; url?: st
   const places = resolveProjectPlaces(root, loaded.config);
   const records = places.recordsShown;
   if (flags.url !== undefined) {
-    if (!isPostgresUrl(flags.url)) throw historyUsage(`--url "${flags.url}" is not a PostgreSQL URL; write postgres://user:password@host:5432/database`);
+    if (!isPostgresUrl(flags.url)) throw historyUsage(`--url ${excerpt(redactSecrets(flags.url), 200)} is not a PostgreSQL URL; write postgres://user:password@host:5432/database`);
     return { root, records, target: { kind: 'postgres', url: flags.url } };
   }
   const target = resolveHistoryTarget(places, loaded.config.history, process.env);

@@ -1,4 +1,5 @@
 /** `flakeguard history [--test] [--file] [--branch] [--since] [--json | --markdown <file>] [--html <file>]`. */
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import path from 'node:path';
 import { parseAge } from '../../core/history/history-age.js';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../core/history/history-format.js';
@@ -7,6 +8,7 @@ import { computeHistoryReport, toHistoryJson } from '../../core/history/history-
 import { systemClock } from '../../io/clock.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
+import { displayPath, writeReportFile } from '../../io/files/input-file.js';
 import { readHistoryInput } from '../../io/history/history-query.js';
 import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { isoDayOf } from '../../core/calendar.js';
@@ -92,13 +94,15 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
     await store.close();
   }
   const report = withHistoryOwners(computeHistoryReport(input), owners.ownersOf);
-  if (flags.html !== undefined) {
-    const written = writeHtmlReport(flags.html, renderHistoryHtml(report));
-    process.stderr.write(`flakeguard: history page ${path.relative(process.cwd(), written) || written}\n`);
-  }
-  if (flags.markdown !== undefined) writeFileAtomic(path.resolve(flags.markdown), formatHistoryMarkdown(report));
   const written = flags.write ? await writeQuarantineProposals(place.root, config, proposals, isoDayOf(systemClock.now() + PROPOSED_QUARANTINE_DAYS * 86_400_000)) : [];
-  for (const line of written) process.stderr.write(`flakeguard: ${line}\n`);
+  for (const line of written) process.stderr.write(`flakeguard: ${escapeTerminal(line)}\n`);
   process.stdout.write(flags.json ? `${JSON.stringify({ ...(toHistoryJson(report) as object), proposals }, null, 2)}\n` : formatHistoryReport(report) + formatQuarantineProposals(proposals, flags.write === true));
+  // stdout first: a --markdown/--html path that cannot be written (exit 2) still leaves the report.
+  const { markdown, html } = flags;
+  if (markdown !== undefined) writeReportFile('--markdown', markdown, () => writeFileAtomic(path.resolve(markdown), formatHistoryMarkdown(report)));
+  if (html !== undefined) {
+    writeReportFile('--html', html, () => writeHtmlReport(html, renderHistoryHtml(report)));
+    process.stderr.write(`flakeguard: history page ${displayPath(html)}\n`);
+  }
   return 0;
 }

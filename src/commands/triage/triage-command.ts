@@ -5,6 +5,7 @@
  * history store's facts, the re-runs of --rerun); then decides once (src/core/triage/triage.ts) and prints.
  * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read, 130 interrupted.
  */
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseDuration } from '../../core/duration.js';
@@ -56,7 +57,7 @@ async function rerunTargets(root: string, targets: readonly RerunTarget[], runs:
     // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
     const { rerunFailures } = await import('../../io/triage/triage-rerun.js');
     const vitest = { config: flags.config === undefined ? null : path.resolve(flags.config), projects: flags.project ?? [] };
-    return await rerunFailures({ root, targets: [...targets], runs, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${t}\n`) });
+    return await rerunFailures({ root, targets: [...targets], runs, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${escapeTerminal(t)}\n`) });
   } finally {
     interrupt.dispose();
   }
@@ -106,7 +107,7 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   if (notice !== null) process.stderr.write(`${notice}\n`);
   if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined)) throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
   if (flags.config !== undefined && !existsSync(path.resolve(flags.config))) throw usage(`--config ${flags.config}: no such Vitest config file`);
-  const sources = { root, records, reports, junit, logs, exitCode, limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${text}\n`) };
+  const sources = { root, records, reports, junit, logs, exitCode, limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${escapeTerminal(text)}\n`) };
   if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
   // Gather: the run's inputs, then the history and re-runs the plan asks for; then decide once.
   const gathered = await gatherTriageInputs(sources, signatures);

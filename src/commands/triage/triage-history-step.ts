@@ -3,6 +3,7 @@
  * FLAKEGUARD_HISTORY_URL, --history / --no-history), which branch (--branch, else the default
  * branch), and one warning line when the store could not be used: triage then runs without it.
  */
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import type { TriageHistory } from '../../core/triage/triage-history.js';
 import type { ProjectPlaces } from '../../io/places/project-places.js';
@@ -21,7 +22,7 @@ export interface TriageHistoryStep {
 export async function triageHistory(step: TriageHistoryStep): Promise<TriageHistory | null> {
   const force = step.flags['no-history'] ? false : step.flags.history ? true : undefined;
   if (step.tests.length === 0 && force !== true) return null;
-  const warn = step.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const warn = step.warn ?? ((line: string) => process.stderr.write(`${escapeTerminal(line)}\n`));
   const outcome = await readTriageHistory({
     places: step.places,
     config: step.config,

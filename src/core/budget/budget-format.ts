@@ -3,6 +3,7 @@
  * with figures, how to add an allowance, near-budget warnings, flaky tests with their first error,
  * the other reasons a run is red, and a last line that says why. Pure.
  */
+import { escapeTerminal as u } from '../untrusted-text.js';
 import type { Paint } from '../text-style.js';
 import type { BudgetReport } from './budget-report.js';
 import {
@@ -45,11 +46,12 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
   const overFiles = report.violations.filter((v) => v.kind === 'file');
   if (report.violations.length > 0) {
     lines.push(p('bold', p('red', `Duration budgets exceeded (${report.platform}):`)));
-    lines.push(...capped(overTests, (v) => `  ${p('red', 'over budget')}  ${formatPlace(v)}  ${v.name ?? ''}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
-    lines.push(...capped(overFiles, (v) => `  ${p('red', 'over budget')}  ${v.file}  (whole file)  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
+    lines.push(...capped(overTests, (v) => `  ${p('red', 'over budget')}  ${u(formatPlace(v))}  ${u(v.name ?? '')}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
+    lines.push(...capped(overFiles, (v) => `  ${p('red', 'over budget')}  ${u(v.file)}  (whole file)  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
     if (overTests.length > 0) {
       lines.push('', '  To give a test more time, add an allowance next to it and commit it with the test:');
-      lines.push(...capped(overTests, (v) => `    ${formatAllowanceCommand(v)}`, screen));
+      // A name with a control character is shown escaped: the line is safe, not a paste of that name.
+      lines.push(...capped(overTests, (v) => `    ${u(formatAllowanceCommand(v))}`, screen));
       lines.push('  or make the test faster.');
     }
     if (overFiles.length > 0) {
@@ -61,19 +63,19 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
     lines.push(
       ...capped(
         report.near,
-        (n) => `  ${p('yellow', 'near budget')}  ${formatPlace(n)}  ${n.kind === 'file' ? '(whole file)' : (n.name ?? '')}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`,
+        (n) => `  ${p('yellow', 'near budget')}  ${u(formatPlace(n))}  ${n.kind === 'file' ? '(whole file)' : u(n.name ?? '')}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`,
         screen,
       ),
     );
   }
   if (report.flaky.length > 0) {
     lines.push(p('yellow', 'Flaky (passed only after a retry):'));
-    lines.push(...capped(report.flaky, (f) => `  ${p('yellow', 'flaky')}  ${formatPlace(f)}  ${f.name}  ${formatFlaky(f)}${ownersNote(report, f.file)}`, screen));
+    lines.push(...capped(report.flaky, (f) => `  ${p('yellow', 'flaky')}  ${u(formatPlace(f))}  ${u(f.name)}  ${u(formatFlaky(f))}${ownersNote(report, f.file)}`, screen));
   }
   const excused = quarantinedFailures(report);
   if (excused.length > 0) {
     lines.push(p('yellow', 'Quarantined (still run; their failures do not fail the run):'));
-    lines.push(...capped(excused, (q) => `  ${p('yellow', 'quarantined')}  ${formatPlace(q)}  ${q.name}  ${formatQuarantined(q)}${ownersNote(report, q.file)}`, screen));
+    lines.push(...capped(excused, (q) => `  ${p('yellow', 'quarantined')}  ${u(formatPlace(q))}  ${u(q.name)}  ${u(formatQuarantined(q))}${ownersNote(report, q.file)}`, screen));
   }
   if (report.failing.length > 0) {
     const ended = new Map(expiredQuarantineFailures(report).map((q) => [testKey(q.file, q.name), q.quarantine]));
@@ -83,25 +85,25 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
         report.failing,
         (t) => {
           const q = ended.get(t.key);
-          const note = q ? `  (its ${describeQuarantine(q)}; it fails the run again)` : '';
-          return `  ${p('red', 'failed')}  ${formatPlace(t)}  ${t.name}  ${formatError(t.errors[0] ?? null)}${note}${ownersNote(report, t.file)}`;
+          const note = q ? `  (its ${u(describeQuarantine(q))}; it fails the run again)` : '';
+          return `  ${p('red', 'failed')}  ${u(formatPlace(t))}  ${u(t.name)}  ${u(formatError(t.errors[0] ?? null))}${note}${ownersNote(report, t.file)}`;
         },
         screen,
       ),
     );
   }
   const problems: string[] = [];
-  for (const e of report.unhandledErrors) problems.push(`  ${p('red', 'unhandled')}  ${formatUnhandled(e)}`);
+  for (const e of report.unhandledErrors) problems.push(`  ${p('red', 'unhandled')}  ${u(formatUnhandled(e))}`);
   for (const f of report.files) {
-    for (const e of f.errors) problems.push(`  ${p('red', 'load error')}  ${f.file}  ${formatError(e)}`);
-    for (const e of f.hookErrors) problems.push(`  ${p('red', 'hook error')}  ${f.file}  ${formatError(e)}`);
+    for (const e of f.errors) problems.push(`  ${p('red', 'load error')}  ${u(f.file)}  ${u(formatError(e))}`);
+    for (const e of f.hookErrors) problems.push(`  ${p('red', 'hook error')}  ${u(f.file)}  ${u(formatError(e))}`);
   }
-  for (const n of report.notices) problems.push(`  ${p(n.level === 'error' ? 'red' : 'yellow', n.level === 'error' ? 'allowance error' : 'allowance')}  ${oneLine(n.message, 300)}`);
+  for (const n of report.notices) problems.push(`  ${p(n.level === 'error' ? 'red' : 'yellow', n.level === 'error' ? 'allowance error' : 'allowance')}  ${u(oneLine(n.message, 300))}`);
   if (problems.length > 0) {
     lines.push(p('red', 'Other problems in this run:'));
     lines.push(...problems);
   }
-  const last = formatVerdictLine(report);
+  const last = u(formatVerdictLine(report));
   lines.push(report.verdict.red ? p('bold', p('red', last)) : p('green', last));
   return `${lines.join('\n')}\n`;
 }

@@ -20,23 +20,18 @@ import {
   quarantinedFailures,
 } from './budget-text.js';
 import { describeQuarantine } from '../quarantine/run-quarantine.js';
+import { escapeTerminal, escapeWorkflowData, escapeWorkflowProperty } from '../untrusted-text.js';
 
-/** Escaping from the workflow-commands spec: data escapes %, CR, LF; properties also : and ,. */
-export function escapeAnnotationData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-export function escapeAnnotationProperty(text: string): string {
-  return escapeAnnotationData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
+/** Escaping from the workflow-commands spec (core/untrusted-text.ts): data escapes %, CR, LF; properties also : and ,. */
+export { escapeWorkflowData as escapeAnnotationData, escapeWorkflowProperty as escapeAnnotationProperty } from '../untrusted-text.js';
 
 function annotation(level: 'error' | 'warning', place: { readonly file: string; readonly line: number | null } | null, title: string, message: string): string {
   const props = [
-    ...(place ? [`file=${escapeAnnotationProperty(place.file)}`] : []),
+    ...(place ? [`file=${escapeWorkflowProperty(place.file)}`] : []),
     ...(place?.line != null ? [`line=${place.line}`] : []),
-    `title=${escapeAnnotationProperty(title)}`,
+    `title=${escapeWorkflowProperty(title)}`,
   ];
-  return `::${level} ${props.join(',')}::${escapeAnnotationData(message)}`;
+  return `::${level} ${props.join(',')}::${escapeWorkflowData(message)}`;
 }
 
 export function formatGithubAnnotations(report: BudgetReport): string {
@@ -65,11 +60,11 @@ export function formatGithubAnnotations(report: BudgetReport): string {
 }
 
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+  return escapeTerminal(text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' '));
 }
 
 function code(text: string): string {
-  return `\`${text.replace(/`/g, "'")}\``;
+  return `\`${escapeTerminal(text.replace(/`/g, "'"))}\``;
 }
 
 export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): string {
@@ -89,7 +84,7 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
   const overTests = report.violations.filter((v) => v.kind === 'test');
   if (overTests.length > 0) {
     lines.push('To give a test more time, add an allowance next to it and commit it with the test:', '', '```sh');
-    for (const v of overTests) lines.push(formatAllowanceCommand(v));
+    for (const v of overTests) lines.push(escapeTerminal(formatAllowanceCommand(v)));
     lines.push('```', '');
   }
   if (report.flaky.length > 0) {

@@ -4,13 +4,14 @@
  * alone, the allowances to ship; never over GitHub's comment limit (core/markdown/pr-comment.ts).
  * Pure.
  */
+import { escapeTerminal as u } from '../untrusted-text.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
 import type { GateReport, GateReportTest } from './gate-report.js';
 import { describeLoad, gateSummary, ms, ownersSuffix, selectionLabel, triesText, unstableFirst, verdictLabel } from './gate-phrases.js';
 
 export const GATE_COMMENT_MARKER = 'flakeguard:gate';
 
-const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/</g, '&lt;');
+const cell = (s: string): string => u(s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/</g, '&lt;'));
 const TABLE = ['| verdict | test | selection | passed | median | max | limit | why | owners |', '|---|---|---|---|---|---|---|---|---|'];
 
 function row(t: GateReportTest): string {

@@ -35,13 +35,13 @@ export function triesText(report: GateReport): string {
 export function describeLoad(report: GateReport): string {
   const l = report.load;
   if (l.workers === 0) {
-    return `load: none (--load 0); the test worker got ${pct(l.testsCpuShare)} of a CPU during its tries (measured, Node's cpuUsage)`;
+    return `load: none (--load 0); the test worker got ${pct(l.testsCpuShare)} of a CPU during its tries (measured over each try's process tree, /proc)`;
   }
   return [
     `load: ${l.workers} busy worker${l.workers === 1 ? '' : 's'} on ${l.cpus} CPU${l.cpus === 1 ? '' : 's'} (pids ${l.pids.join(', ')})`,
     `took ${pct(l.workersMachineShare)} of the machine (measured, /proc)`,
     `1-min load average ${avg(l.loadavgBefore)} -> ${avg(l.loadavgAfter)} (measured)`,
-    `the test worker got ${pct(l.testsCpuShare)} of a CPU during its tries (measured, Node's cpuUsage)`,
+    `the test worker got ${pct(l.testsCpuShare)} of a CPU during its tries (measured over each try's process tree, /proc)`,
   ].join('; ');
 }
 

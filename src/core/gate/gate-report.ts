@@ -10,10 +10,14 @@ import type { GateTry } from './gate-verdict.js';
 
 export type GateTryState = GateTry['state'];
 import type { SelectionKind } from './test-selection.js';
+import type { Contention } from './slowdown.js';
+
+/** The slowdown the tries ran at: asked, measured before, how made, and the median the tries got. */
+export type GateContention = Contention & { readonly achieved: number | null };
 import type { TestPast } from '../history/test-history-summary.js';
 
 export const GATE_REPORT_VERSION = 1 as const;
-export const GATE_VERDICTS: readonly GateVerdict[] = ['failing', 'flaky', 'order-dependent', 'over-budget', 'near-budget', 'stable'];
+export const GATE_VERDICTS: readonly GateVerdict[] = ['failing', 'flaky', 'order-dependent', 'over-budget', 'near-budget', 'fragile', 'stable'];
 
 export interface GateLoad {
   /** Busy worker processes during the main run (0 = no load). */
@@ -25,7 +29,7 @@ export interface GateLoad {
   readonly loadavgAfter: readonly number[] | null;
   /** Share of all CPUs the load workers used (measured from /proc), or null. */
   readonly workersMachineShare: number | null;
-  /** CPU time / wall time of the test worker during the loaded tries (measured, process.cpuUsage). */
+  /** CPU time / wall time of the tries, each try's whole process tree (measured, /proc; the worker alone elsewhere). */
   readonly testsCpuShare: number | null;
 }
 
@@ -88,6 +92,9 @@ export interface GateReportTest {
   readonly idle: { readonly passes: number; readonly runs: number } | null;
   readonly alone: { readonly passes: number; readonly runs: number } | null;
   readonly reason: string;
+  /** Highest slowdown factor with every try passed, lowest with a failed try (null: none failed / not tried). */
+  readonly holdsAt?: number | null;
+  readonly breaksAt?: number | null;
   readonly error: string | null;
   /** The test's past from the history store, when one is configured and knows the test. */
   readonly history?: TestPast;
@@ -111,6 +118,10 @@ export interface GateReport {
   readonly warnAt: number;
   readonly vitestVersion: string | null;
   readonly load: GateLoad;
+  /** The slowdown the tries ran at (absent in reports of older versions). */
+  readonly contention?: GateContention;
+  /** gate.fragile: a fragile test is a warning (warn) or fails the gate (block); absent in older reports. */
+  readonly fragile?: 'warn' | 'block';
   readonly tests: readonly GateReportTest[];
   readonly counts: Readonly<Record<GateVerdict, number>>;
   /** Changed tests the gate could not run one by one, with why (they do not fail the gate). */
@@ -146,6 +157,9 @@ export interface GateReportInput {
   readonly warnAt?: number;
   readonly vitestVersion: string | null;
   readonly load: GateLoad;
+  readonly contention?: GateContention;
+  /** gate.fragile: whether a fragile test fails the gate (default warn). */
+  readonly fragile?: 'warn' | 'block';
   readonly tests: readonly GateTestInput[];
   readonly notRun: GateReport['notRun'];
   readonly unchanged: number;
@@ -154,6 +168,11 @@ export interface GateReportInput {
   readonly wallMs: number;
   readonly shard?: { readonly index: number; readonly count: number } | null;
   readonly cost?: GateCost;
+}
+
+/** Whether a verdict fails the gate: anything but stable, and fragile only when configured to block. */
+export function blocks(verdict: GateVerdict, fragile: 'warn' | 'block' = 'warn'): boolean {
+  return verdict !== 'stable' && (verdict !== 'fragile' || fragile === 'block');
 }
 
 export function computeGateReport(input: GateReportInput): GateReport {
@@ -186,10 +205,13 @@ export function computeGateReport(input: GateReportInput): GateReport {
       idle: r.idle,
       alone: r.alone,
       reason: r.reason,
+      holdsAt: r.holdsAt ?? null,
+      breaksAt: r.breaksAt ?? null,
       error: r.firstError,
     };
   });
-  const failed = tests.some((t) => t.verdict !== 'stable');
+  const fragile = input.fragile ?? 'warn';
+  const failed = tests.some((t) => blocks(t.verdict, fragile));
   return {
     version: GATE_REPORT_VERSION,
     verdict: failed ? 'fail' : 'pass',
@@ -202,6 +224,8 @@ export function computeGateReport(input: GateReportInput): GateReport {
     warnAt: input.warnAt ?? DEFAULT_CONFIG.budget.warnAt,
     vitestVersion: input.vitestVersion,
     load: input.load,
+    fragile,
+    ...(input.contention ? { contention: input.contention } : {}),
     tests,
     counts,
     notRun: input.notRun,

@@ -4,7 +4,7 @@
  * `--merge` checks that the reports are the n shards of one gate and combines them into one verdict.
  */
 import { FlakeguardError } from '../errors.js';
-import { GATE_VERDICTS, type GateLoad, type GateReport } from './gate-report.js';
+import { blocks, GATE_VERDICTS, type GateLoad, type GateReport } from './gate-report.js';
 import type { GateVerdict } from './gate-verdict.js';
 
 export interface GateShard {
@@ -79,7 +79,7 @@ export function mergeGateReports(reports: readonly GateReport[], names: readonly
   const unique = (items: readonly string[]): string[] => [...new Set(items)];
   return {
     ...first,
-    verdict: tests.some((t) => t.verdict !== 'stable') ? 'fail' : 'pass',
+    verdict: tests.some((t) => blocks(t.verdict, first.fragile)) ? 'fail' : 'pass',
     shard: null,
     mergedShards: count,
     load: mergeLoads(reports.map((r) => r.load)),

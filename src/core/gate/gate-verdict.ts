@@ -7,14 +7,18 @@ import { max, median } from 'simple-statistics';
 import { failureRateUpperBound, type FailureRateBound } from './failure-rate.js';
 import { formatDuration } from '../duration.js';
 
-export type GateVerdict = 'stable' | 'flaky' | 'failing' | 'order-dependent' | 'over-budget' | 'near-budget';
+/** fragile: stable at the reference slowdown, fails at a higher one (core/gate/breaking-point.ts). */
+export type GateVerdict = 'stable' | 'flaky' | 'failing' | 'order-dependent' | 'over-budget' | 'near-budget' | 'fragile';
 
 export interface GateTry {
-  readonly state: 'passed' | 'failed' | 'skipped';
+  /** hung: killed past its ceiling (test timeout x slowdown + margin); counts as a failure. */
+  readonly state: 'passed' | 'failed' | 'skipped' | 'hung';
   readonly durationMs: number;
   /** The test's first run in a fresh worker (what CI sees); false for a repeat in a reused one. */
   readonly cold?: boolean;
   readonly error?: string;
+  /** The slowdown the try got (measured), when known. */
+  readonly slowdown?: number;
 }
 
 /** One try as the report shows it. */
@@ -22,6 +26,8 @@ export interface GateTryOutcome {
   readonly state: GateTry['state'];
   readonly durationMs: number;
   readonly cold: boolean;
+  /** The slowdown factor the try got (measured), or null when not measured (absent in older reports). */
+  readonly slowdown?: number | null;
 }
 
 export interface GateLimit {
@@ -35,6 +41,8 @@ export interface GateVerdictInput {
   /** The main run: under load when load was on. */
   readonly tries: readonly GateTry[];
   readonly loaded: boolean;
+  /** How the main tries ran, for the reasons (e.g. " at x2"); default " under load" when loaded. */
+  readonly condition?: string;
   /** Re-run without load, when every loaded try failed; null when not run. */
   readonly idle: readonly GateTry[] | null;
   /** New tests: run alone (once; three times when the first failed); null when not run. */
@@ -75,6 +83,9 @@ export interface GateTestResult {
   readonly firstError: string | null;
   /** One sentence: why this verdict, with figures. */
   readonly reason: string;
+  /** Highest slowdown factor with every try passed, and lowest with a failed one (breaking-point.ts). */
+  readonly holdsAt?: number | null;
+  readonly breaksAt?: number | null;
 }
 
 const count = (tries: readonly GateTry[]): TryCount => ({ passes: tries.filter((t) => t.state === 'passed').length, runs: tries.length });
@@ -88,13 +99,13 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   const maxPassingMs = passing.length > 0 ? max(passing) : null;
   const idle = input.idle ? count(input.idle) : null;
   const alone = input.alone ? count(input.alone) : null;
-  const firstError = [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed')?.error ?? null;
+  const firstError = [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed' || t.state === 'hung')?.error ?? null;
   const base = {
     passes,
     runs,
     durationsMs,
     tryStates: tries.map((t) => t.state),
-    tries: tries.map((t, i) => ({ state: t.state, durationMs: durationsMs[i] ?? t.durationMs, cold: t.cold ?? false })),
+    tries: tries.map((t, i) => ({ state: t.state, durationMs: durationsMs[i] ?? t.durationMs, cold: t.cold ?? false, ...(t.slowdown === undefined ? {} : { slowdown: t.slowdown }) })),
     medianMs: durationsMs.length > 0 ? median(durationsMs) : null,
     maxMs: durationsMs.length > 0 ? max(durationsMs) : null,
     maxPassingMs,
@@ -105,7 +116,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     warnAt,
     firstError,
   };
-  const under = input.loaded ? ' under load' : '';
+  const under = input.condition ?? (input.loaded ? ' under load' : '');
   const cold = tries.filter((t) => t.cold).length;
   const kind = cold === runs ? ' cold' : cold === 0 ? '' : ` (${cold} cold)`;
   const result = (verdict: GateVerdict, reason: string, loadSensitive = false): GateTestResult => ({ ...base, verdict, loadSensitive, reason });
@@ -116,7 +127,9 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
       return result('flaky', `load-sensitive: failed ${runs}/${runs} tries under load, passed ${idle.passes}/${idle.runs} without load`, true);
     }
     const without = idle ? `, and ${idle.runs - idle.passes}/${idle.runs} without load` : '';
-    return result('failing', `failed ${runs}/${runs}${kind} tries${under}${without}: a real failure, not a flake`);
+    const hung = tries.filter((t) => t.state === 'hung').length;
+    const how = hung === runs ? 'hung in' : hung > 0 ? `failed (${hung} hung)` : 'failed';
+    return result('failing', `${how} ${runs}/${runs}${kind} tries${under}${without}: a real failure, not a flake`);
   }
   if (passes < runs) return result('flaky', `failed ${runs - passes} of ${runs}${kind} tries${under}`);
   if (alone && alone.passes > 0 && alone.passes < alone.runs) {

@@ -19,13 +19,17 @@ export interface RunnerPlan {
   readonly resultsFile: string;
 }
 
-export type TryState = 'passed' | 'failed' | 'skipped';
+/** `hung`: still running past its ceiling (test timeout x slowdown + margin); the gate killed its worker. */
+export type TryState = 'passed' | 'failed' | 'skipped' | 'hung';
 
 export interface TryRecord {
   readonly state: TryState;
   /** From before beforeEach to after afterEach (hooks included), measured in the test worker. */
   readonly durationMs: number;
-  /** CPU time the test worker process got during the try (process.cpuUsage, user + system). */
+  /**
+   * CPU time the try's process tree got: the worker, the child processes it reaped, the descendants
+   * still running (Linux /proc, 10 ms ticks); elsewhere the worker alone (process.cpuUsage).
+   */
   readonly cpuMs: number;
   /**
    * True when the test had not run before in this worker (process or thread): what CI sees. False
@@ -34,6 +38,13 @@ export interface TryRecord {
   readonly cold: boolean;
   /** First line of the first error this try added, when it failed. */
   readonly error?: string;
+  /** When the try started: performance.timeOrigin + performance.now() in the worker (ms since the epoch). */
+  readonly startedAt?: number;
+  /** The worker thread's run time and run-queue wait over the try (/proc/thread-self/schedstat, ns); absent without /proc. */
+  readonly schedCpuNs?: number;
+  readonly schedWaitNs?: number;
+  /** The worker's process id (the gate kills a hung try's process tree by it). */
+  readonly pid?: number;
 }
 
 export type RunnerLine =
@@ -44,6 +55,18 @@ export type RunnerLine =
       readonly project: string;
       readonly fullName: string;
       readonly try: TryRecord;
+    }
+  | {
+      /** A planned test's try began (the parent kills its worker when it outlives its ceiling). */
+      readonly kind: 'start';
+      readonly file: string;
+      readonly project: string;
+      readonly fullName: string;
+      readonly pid: number;
+      /** performance.timeOrigin + performance.now() in the worker. */
+      readonly startedAt: number;
+      /** The test's own timeout (0: none). */
+      readonly timeoutMs: number;
     }
   | {
       readonly kind: 'file';
@@ -64,4 +87,19 @@ export interface ProgressLine {
   readonly runs: number;
   readonly state: TryState;
   readonly durationMs: number;
+}
+
+/** Every process below `root` in a pid -> parent table (children, their children, ...). Pure. */
+export function descendantsOf(root: number, parents: ReadonlyMap<number, number>): number[] {
+  const out: number[] = [];
+  const queue = [root];
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    for (const [child, parent] of parents) {
+      if (parent === pid && !out.includes(child)) {
+        out.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return out;
 }

@@ -5,6 +5,8 @@
  */
 import { isMap, isScalar, type Node } from 'yaml';
 import { FlakeguardError } from '../errors.js';
+import { excerpt } from '../excerpt.js';
+import { redactSecrets } from '../secrets.js';
 
 export type HistoryConfig =
   | { readonly kind: 'off' }
@@ -33,7 +35,7 @@ export function parseHistoryConfig(node: unknown, where: (n: Node | null | undef
       if (typeof raw !== 'string' || !isPostgresUrl(raw)) {
         throw new FlakeguardError(
           'CONFIG_INVALID',
-          `${where(pair.value as Node)}: history.url ${JSON.stringify(raw ?? null)} is not a PostgreSQL URL; write postgres://user:password@host:5432/database (or set FLAKEGUARD_HISTORY_URL)`,
+          `${where(pair.value as Node)}: history.url ${typeof raw === 'string' ? excerpt(redactSecrets(raw), 200) : excerpt(raw ?? null)} is not a PostgreSQL URL; write postgres://user:password@host:5432/database (or set FLAKEGUARD_HISTORY_URL)`,
         );
       }
       url = raw.trim();

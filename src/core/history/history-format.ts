@@ -2,6 +2,7 @@
  * The history report for people: the terminal and a Markdown file (a step summary or a pull-request
  * comment). Pure; the same phrases serve both, and the HTML page.
  */
+import { escapeTerminal as u } from '../untrusted-text.js';
 import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../gate/failure-rate.js';
 import { formatOwners } from '../owners/codeowners.js';
@@ -38,7 +39,7 @@ function header(report: HistoryReport): string {
 function testLines(t: HistoryTest, indent: string): string[] {
   const project = t.project === '' ? '' : ` [${t.project}]`;
   const owners = formatOwners(t.owners);
-  const lines = [`${indent}${t.file}${project}  ${t.name}${owners === '' ? '' : `  (${owners})`}`, `${indent}  ${describeFlakes(t)}`];
+  const lines = [`${indent}${u(`${t.file}${project}  ${t.name}`)}${owners === '' ? '' : `  (${owners})`}`, `${indent}  ${describeFlakes(t)}`];
   for (const p of t.platforms) lines.push(`${indent}  ${describeDurations(p)}, ${describeTrend(p)}`);
   if (t.platforms.length === 0) lines.push(`${indent}  no passing run with a duration in the window`);
   return lines;
@@ -62,7 +63,7 @@ export function formatHistoryReport(report: HistoryReport): string {
   return `${out.join('\n')}\n`;
 }
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (text: string): string => u(text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' '));
 
 export function formatHistoryMarkdown(report: HistoryReport): string {
   const out = [`### ${cell(header(report))}`, ''];

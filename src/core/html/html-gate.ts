@@ -30,6 +30,7 @@ export const VERDICT_TONE: Readonly<Record<GateVerdict, Tone>> = {
   'order-dependent': 'accent',
   'over-budget': 'bad',
   'near-budget': 'warn',
+  fragile: 'warn',
 };
 
 const SELECTION_TONE: Readonly<Record<SelectionKind, Tone>> = { new: 'info', changed: 'accent', renamed: 'muted', moved: 'muted', affected: 'muted' };

@@ -5,6 +5,7 @@
  * their owners combined; an entry without owners takes its section's default owners; sections of the
  * same name are one section. A GitHub file is one unnamed section. Pure: the edge reads the file.
  */
+import { escapeTerminal } from '../untrusted-text.js';
 import { compileCodeownersPattern, patternMatches, type CodeownersPattern, type RepoPath } from './codeowners-pattern.js';
 
 export interface CodeownersRule {
@@ -111,5 +112,6 @@ export function hasOwner(owners: readonly string[], wanted: string): boolean {
 
 /** `owners: @org/web @ana`, or the empty string when the test has none (no CODEOWNERS: no noise). */
 export function formatOwners(owners: readonly string[] | undefined): string {
-  return owners === undefined || owners.length === 0 ? '' : `owners: ${owners.join(' ')}`;
+  // Owners come from the repository's CODEOWNERS: untrusted text on a terminal.
+  return owners === undefined || owners.length === 0 ? '' : `owners: ${escapeTerminal(owners.join(' '))}`;
 }

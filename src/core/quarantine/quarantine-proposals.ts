@@ -4,6 +4,7 @@
  * unlucky runs never proposes it); release a quarantined test that passed each of its last N runs
  * there. Pure: the edge reads the store and writes the entries.
  */
+import { escapeTerminal as u } from '../untrusted-text.js';
 import { failureRateUpperBound, formatRatePercent } from '../gate/failure-rate.js';
 import { testKey } from '../test-id.js';
 
@@ -88,8 +89,8 @@ export function formatQuarantineProposals(proposals: QuarantineProposals, write:
   if (proposals.quarantine.length === 0 && proposals.release.length === 0) return '';
   const where = proposals.branch ? ` on ${proposals.branch}` : '';
   const lines = [`Proposals${where} (quarantine at a flake rate of at least ${formatRatePercent(proposals.policy.quarantineAbove)} at 95% confidence; release after ${proposals.policy.releaseAfter} passing runs):`];
-  for (const p of proposals.quarantine) lines.push(`  quarantine  ${p.file}  ${p.name}  flaky in ${p.flakyRuns} of ${p.runs} runs (at least ${formatRatePercent(p.lowerBound)})`);
-  for (const r of proposals.release) lines.push(`  release     ${r.file}  ${r.name}  quarantine ${r.id}: passed its last ${r.passedRuns} runs`);
+  for (const p of proposals.quarantine) lines.push(`  quarantine  ${u(p.file)}  ${u(p.name)}  flaky in ${p.flakyRuns} of ${p.runs} runs (at least ${formatRatePercent(p.lowerBound)})`);
+  for (const r of proposals.release) lines.push(`  release     ${u(r.file)}  ${u(r.name)}  quarantine ${r.id}: passed its last ${r.passedRuns} runs`);
   lines.push(write ? '  written: see the lines above this block.' : '  Run flakeguard history --write to write them (reviewed with the code like any allowance change).');
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@
  * A TriageReport as terminal text, Markdown (a CI job summary) and the versioned JSON document.
  * Pure: colour is a function the CLI passes (identity when colour is off).
  */
+import { escapeTerminal as u } from '../untrusted-text.js';
 import { plainText, type Paint } from '../text-style.js';
 import type { FindingClass } from '../config.js';
 import type { Finding, TriageReport } from './triage-types.js';
@@ -39,18 +40,18 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
   out.push(`${paint('bold', 'flakeguard triage')}: run ${verdict}${exit}, ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}`);
   // The counts once, on one line.
   out.push(`  ${formatCounts(report)}`);
-  if (report.history !== null) out.push(paint('dim', `  ${historyHeader(report.history)}`));
+  if (report.history !== null) out.push(paint('dim', `  ${u(historyHeader(report.history))}`));
   if (report.ownerFilter) out.push(paint('dim', `  ${describeOwnerFilter(report.ownerFilter)}`));
   report.findings.forEach((f, i) => {
     out.push('');
     const tag = f.class === 'infrastructure' ? paint('yellow', f.class) : f.class === 'escape' ? paint('red', f.class) : paint('cyan', f.class);
-    out.push(`${i + 1}. ${tag} (${measuredLabel(f)}) ${paint('bold', subject(f))}`);
+    out.push(`${i + 1}. ${tag} (${measuredLabel(f)}) ${paint('bold', u(subject(f)))}`);
     const owners = formatOwners(f.owners);
     if (owners !== '') out.push(`   ${owners}`);
-    for (const line of checkLines(f)) out.push(`   ${line}`);
-    out.push(`   cause: ${f.cause}`);
-    for (const e of f.evidence) out.push(paint('dim', `   - ${e}`));
-    out.push(`   action: ${f.action}`);
+    for (const line of checkLines(f)) out.push(`   ${u(line)}`);
+    out.push(`   cause: ${u(f.cause)}`);
+    for (const e of f.evidence) out.push(paint('dim', `   - ${u(e)}`));
+    out.push(`   action: ${u(f.action)}`);
   });
   if (report.findings.length === 0) out.push('', report.verdict === 'green' ? 'Nothing to act on.' : 'No findings.');
   return `${out.join('\n')}\n`;

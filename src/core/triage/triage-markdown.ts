@@ -4,6 +4,7 @@
  * finding's cause, action and folded evidence; never over GitHub's comment limit
  * (core/markdown/pr-comment.ts). Pure.
  */
+import { escapeTerminal as u } from '../untrusted-text.js';
 import type { FindingClass } from '../config.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
@@ -16,7 +17,7 @@ export const TRIAGE_COMMENT_MARKER = 'flakeguard:triage';
 
 const CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
-const md = (text: string): string => text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const md = (text: string): string => u(text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
 
 function owned(f: Finding): string {
   const owners = formatOwners(f.owners);
@@ -35,7 +36,7 @@ function findingItem(f: Finding, index: number): string {
     '<details><summary>Evidence</summary>',
     '',
     '```',
-    ...f.evidence.map((e) => e.replace(/```/g, "'''")),
+    ...f.evidence.map((e) => u(e.replace(/```/g, "'''"))),
     '```',
     '</details>',
     '',

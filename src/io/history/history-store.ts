@@ -7,13 +7,14 @@
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import { isPostgresUrl } from '../../core/history/history-config.js';
 import { FlakeguardError } from '../../core/errors.js';
+import { excerpt } from '../../core/excerpt.js';
+import { redactSecrets } from '../../core/secrets.js';
 import { migrateHistoryStore } from './history-migrate.js';
 import { damagedStoreError } from './store-damage.js';
 import type { ProjectPlaces } from '../places/project-places.js';
-import { redactUrl, type HistoryStore, type HistoryTarget, type OpenOptions } from './store-types.js';
+import { type HistoryStore, type HistoryTarget, type OpenOptions } from './store-types.js';
 
 export type { HistoryStore, HistoryTarget, OpenOptions, Queryable } from './store-types.js';
-export { redactUrl } from './store-types.js';
 
 /** Environment variable with a PostgreSQL URL: turns history on and overrides flakeguard.yaml. */
 export const HISTORY_URL_ENV = 'FLAKEGUARD_HISTORY_URL';
@@ -30,7 +31,7 @@ export function resolveHistoryTarget(
   const url = env[HISTORY_URL_ENV]?.trim();
   if (url) {
     if (!isPostgresUrl(url)) {
-      throw new FlakeguardError('CONFIG_INVALID', `${HISTORY_URL_ENV}="${redactUrl(url)}" is not a PostgreSQL URL; set it to postgres://user:password@host:5432/database, or unset it`);
+      throw new FlakeguardError('CONFIG_INVALID', `${HISTORY_URL_ENV}=${excerpt(redactSecrets(url), 200)} is not a PostgreSQL URL; set it to postgres://user:password@host:5432/database, or unset it`);
     }
     return { kind: 'postgres', url };
   }
@@ -49,7 +50,7 @@ export function resolveHistoryTarget(
 }
 
 export function describeTarget(target: HistoryTarget): string {
-  return target.kind === 'embedded' ? target.folder : redactUrl(target.url);
+  return target.kind === 'embedded' ? target.folder : redactSecrets(target.url);
 }
 
 /**
@@ -58,17 +59,23 @@ export function describeTarget(target: HistoryTarget): string {
  */
 export async function openHistoryStore(target: HistoryTarget, options: OpenOptions = {}): Promise<HistoryStore> {
   const wait = options.lockTimeoutMs ?? LOCK_WAIT_MS[options.wait ?? 'test-run'];
-  const store =
-    target.kind === 'embedded'
-      ? await (await import('./store-embedded.js')).openEmbeddedStore(target.folder, target.lock ?? `${target.folder}.lock`, wait, options)
-      : await (await import('./store-postgres.js')).openPostgresStore(target.url);
   try {
-    await migrateHistoryStore(store);
+    const store =
+      target.kind === 'embedded'
+        ? await (await import('./store-embedded.js')).openEmbeddedStore(target.folder, target.lock ?? `${target.folder}.lock`, wait, options)
+        : await (await import('./store-postgres.js')).openPostgresStore(target.url);
+    try {
+      await migrateHistoryStore(store);
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      throw error;
+    }
+    return store;
   } catch (error) {
-    await store.close().catch(() => undefined);
-    // A newer schema is named by the migration; any other failure of a store on disk is damage.
-    if (target.kind === 'embedded' && !(error instanceof FlakeguardError)) throw damagedStoreError(target.folder, error);
+    // A newer schema, a lock or a path is named by its own error; any other failure of a store on disk is damage.
+    if (target.kind === 'embedded' && !(error instanceof FlakeguardError) && (error as { syscall?: unknown }).syscall === undefined) throw damagedStoreError(target.folder, error);
+    // Every caller prints this message (the reporter's warning, triage, the gate, history): no password in it.
+    if (error instanceof Error && target.kind === 'postgres') error.message = redactSecrets(error.message, [target.url]);
     throw error;
   }
-  return store;
 }

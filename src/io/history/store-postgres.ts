@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import type { HistoryStore, Queryable } from './store-types.js';
-import { redactUrl } from './store-types.js';
+import { redactSecrets } from '../../core/secrets.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 120_000;
@@ -19,12 +19,12 @@ export async function openPostgresStore(url: string): Promise<HistoryStore> {
   });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => undefined);
-  const location = redactUrl(url);
+  const location = redactSecrets(url);
   try {
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new Error(`cannot connect to ${location}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`cannot connect to ${location}: ${redactSecrets((error as Error).message, [url])}`, { cause: error });
   }
   const query = async <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => (await pool.query(sql, [...params])).rows as T[];
   return {

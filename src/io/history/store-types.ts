@@ -16,12 +16,6 @@ export interface HistoryStore extends Queryable {
 /** An embedded store's lock file is `lock` (the cache folder, see io/places), else `<folder>.lock`. */
 export type HistoryTarget = { readonly kind: 'embedded'; readonly folder: string; readonly lock?: string } | { readonly kind: 'postgres'; readonly url: string };
 
-/** The URL with its password replaced by `***` (for messages and logs). */
-export function redactUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/, '$1***@');
-}
-
-
 export interface OpenOptions {
   /**
    * Who waits for another process holding the embedded store: a test run (the reporter, triage, the

@@ -1,8 +1,11 @@
 /**
  * Ctrl-C and SIGTERM, handled the same by every command: the returned signal aborts, the command
  * stops what it started (its process groups, its load) and throws interruptedError (exit 130).
+ * The parent going away counts too (SIGTERM to an `npx` wrapper that does not pass it on): when
+ * this process is re-parented, it aborts the same way, so flakeguard never runs on alone.
  */
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+const PARENT_CHECK_MS = 500;
 
 export interface InterruptScope {
   readonly signal: AbortSignal;
@@ -26,12 +29,18 @@ export function listenForInterrupt(): InterruptScope {
   for (const s of SIGNALS) process.on(s, onSignal);
   openScopes += 1;
   let open = true;
+  const parent = process.ppid;
+  const orphan = setInterval(() => {
+    if (process.ppid !== parent) controller.abort();
+  }, PARENT_CHECK_MS);
+  orphan.unref();
   return {
     signal: controller.signal,
     dispose: () => {
       if (!open) return;
       open = false;
       openScopes -= 1;
+      clearInterval(orphan);
       for (const s of SIGNALS) process.removeListener(s, onSignal);
     },
   };

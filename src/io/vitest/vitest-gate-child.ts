@@ -103,7 +103,8 @@ async function main(jobFile: string): Promise<void> {
       if (specs.length === 0) break;
       writePlan();
       const waveStart = performance.now();
-      await vitest.runTestSpecifications(specs);
+      if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
+      else await vitest.runTestSpecifications(specs);
       const wallMs = performance.now() - waveStart;
       let busyMs = 0;
       for (const line of read()) {
@@ -112,7 +113,7 @@ async function main(jobFile: string): Promise<void> {
           const k = key(line.project, line.file, line.fullName);
           const t = tally.get(k) ?? { passed: 0, failed: 0 };
           tally.set(k, line.try.state === 'passed' ? { ...t, passed: t.passed + 1 } : { ...t, failed: t.failed + 1 });
-        } else {
+        } else if (line.kind === 'file') {
           busyMs += line.costMs;
           job.specs.forEach((s, i) => {
             if (s.file === line.file && specProjects[i] === line.project) costMs.set(String(i), Math.max(costMs.get(String(i)) ?? 0, line.costMs));

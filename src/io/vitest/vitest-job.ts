@@ -36,6 +36,8 @@ export interface VitestJob {
   readonly maxRuns: number;
   /** Wall time the phase may take for tries beyond minRuns. */
   readonly budgetMs: number;
+  /** One try at a time (the check without slowdown: tries must not slow each other down). */
+  readonly serial: boolean;
 }
 
 export interface WaveSummary {

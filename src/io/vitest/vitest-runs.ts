@@ -17,58 +17,18 @@ import { fileURLToPath } from 'node:url';
 import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
-import type { ProgressLine, RunnerLine, TryRecord } from '../../core/gate/runner-protocol.js';
-import type { JobSpec, JobTest, VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
-import { DEFAULT_SETUP, type VitestSetup } from './vitest-setup.js';
+import { now, startDutyCycle, type DutyCycle } from '../load/duty-cycle.js';
+import { createTryWatchdog } from './try-watchdog.js';
+import { killProcessTree } from '../process/process-tree.js';
+import { partialResult, toOutcome } from './runs-outcome.js';
+import type { RunnerLine } from '../../core/gate/runner-protocol.js';
+import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
+import { DEFAULT_SETUP } from './vitest-setup.js';
 
 export type { TryRecord } from '../../core/gate/runner-protocol.js';
 
-export interface RepeatTarget {
-  /** Relative to root, with `/`. */
-  readonly file: string;
-  /** Titles joined with ' > '. */
-  readonly fullName: string;
-  /** Line the test starts on (needed by runTestsAlone). */
-  readonly line: number | null;
-  /** Vitest project to run it in; null or absent: the first project that includes the file. */
-  readonly project?: string | null;
-}
-
-export interface TestTries {
-  readonly file: string;
-  /** The project it ran in ('' when unnamed). */
-  readonly project: string;
-  readonly fullName: string;
-  /** False when Vitest did not run the test (not found, file failed to load, skipped by a filter). */
-  readonly found: boolean;
-  readonly tries: readonly TryRecord[];
-  readonly errors: readonly string[];
-}
-
-export interface RunsOutcome {
-  readonly vitestVersion: string;
-  readonly tests: readonly TestTries[];
-  readonly moduleErrors: readonly { readonly file: string; readonly project: string; readonly message: string }[];
-  readonly unhandledErrors: readonly string[];
-  readonly waves: readonly WaveSummary[];
-  /** Wall time of the whole call (Vitest start included). */
-  readonly wallMs: number;
-}
-
-export interface RunOptions {
-  readonly root: string;
-  readonly tests: readonly RepeatTarget[];
-  /** Tries each test gets at least. */
-  readonly runs: number;
-  /** Tries a test may get when the budget allows (default: runs). */
-  readonly maxRuns?: number;
-  /** Wall time the tries beyond `runs` may take up to (default 0: none). */
-  readonly budgetMs?: number;
-  readonly setup?: VitestSetup;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (line: ProgressLine) => void;
-}
+export type { MeasuredTry, RepeatTarget, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
+import type { RunOptions, RunsOutcome } from './runs-types.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -122,11 +82,15 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
     minRuns: options.runs,
     maxRuns: Math.max(options.runs, maxRuns),
     budgetMs,
+    serial: options.serial ?? false,
   };
   const jobFile = path.join(tmp, 'job.json');
   writeFileSync(jobFile, JSON.stringify(job));
   const lines: RunnerLine[] = [];
   const attempts = new Map<string, number>();
+  const factor = Math.max(1, options.slowdown?.target ?? 1, options.slowdown?.ambient ?? 1);
+  const watchdog = createTryWatchdog(job.resultsFile, factor);
+  let cutShort: RunsOutcome['cutShort'] = null;
   let offset = 0;
   const poll = (): void => {
     if (!existsSync(job.resultsFile)) return;
@@ -137,6 +101,7 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
       if (raw.trim() === '') continue;
       const line = JSON.parse(raw) as RunnerLine;
       lines.push(line);
+      watchdog.observe(line);
       if (line.kind !== 'try' || !options.onProgress) continue;
       const k = JSON.stringify([line.project, line.file, line.fullName]);
       const attempt = (attempts.get(k) ?? 0) + 1;
@@ -146,26 +111,42 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
     }
     offset = complete;
   };
-  const timer = setInterval(poll, 200);
   const child = spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
     cwd: options.root,
     env: { ...options.env, FLAKEGUARD_RUNNER_PLAN: job.planFile },
     tempFolder: tmp,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  const watch = (): void => {
+    poll();
+    if (watchdog.check(now()) > 0) cutShort ??= 'hung';
+    if (options.deadline !== undefined && performance.now() > options.deadline && cutShort !== 'deadline') {
+      cutShort = 'deadline';
+      child.stop();
+    }
+  };
+  const timer = setInterval(watch, 200);
+  const slowdown = options.slowdown;
+  const duty: DutyCycle | null = slowdown && slowdown.target > 1 && child.pid !== undefined ? startDutyCycle({ pgid: child.pid, target: slowdown.target, ambient: slowdown.ambient }) : null;
   try {
     const result = await child.result;
+    const dutySummary = duty?.stop() ?? null;
     clearInterval(timer);
     poll();
     if (options.signal?.aborted) throw interrupted();
-    if (result.exitCode !== 0 || !existsSync(job.resultFile)) {
+    const finished = result.exitCode === 0 && existsSync(job.resultFile);
+    if (!finished && cutShort === null) {
       const cause = vitestStartupCause(`${String(result.stdout)}\n${String(result.stderr)}`);
       throw new FlakeguardError('VITEST', `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`);
     }
-    const parsed = JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult;
-    return toOutcome(parsed, options, tests, lines, performance.now() - started);
+    const parsed = finished ? (JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult) : partialResult(specs, lines);
+    const ended = cutShort === 'hung' && finished ? null : cutShort;
+    return toOutcome(parsed, options, tests, lines, { wallMs: performance.now() - started, stops: dutySummary?.stops ?? [], ambient: dutySummary?.ambient ?? null, cutShort: ended });
   } finally {
+    duty?.stop();
     clearInterval(timer);
+    // Workers still alive (a deadline, an abort) and whatever their tests started, detached too.
+    if (child.pid !== undefined) killProcessTree(child.pid);
     child.stop();
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -173,36 +154,3 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
 
 const interrupted = (): FlakeguardError => interruptedError('the test runs and the load were');
 
-function toOutcome(result: VitestJobResult, options: RunOptions, tests: readonly JobTest[], lines: readonly RunnerLine[], wallMs: number): RunsOutcome {
-  if (!result.ok && result.reason === 'custom-runner') {
-    throw new FlakeguardError(
-      'VITEST',
-      `the Vitest config sets test.runner (${result.runner}); flakeguard times each try through its own runner and cannot combine the two. Run the gate with a config without a custom runner (--config <file>) or see docs/gate.md "Limitations".`,
-    );
-  }
-  if (!result.ok) {
-    throw new FlakeguardError('USAGE', `--project "${result.project}" is not a project of this Vitest config; its projects: ${result.known.map((k) => `"${k}"`).join(', ') || 'none'}`);
-  }
-  const rel = (f: string): string => toPosix(path.relative(options.root, f));
-  const out = tests.map((t, i): TestTries => {
-    const project = result.specProjects[t.spec] ?? '';
-    const tries = lines.flatMap((l) => (l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project ? [l.try] : []));
-    const target = options.tests[i];
-    return {
-      file: target?.file ?? rel(t.file),
-      project,
-      fullName: t.fullName,
-      found: tries.length > 0,
-      tries,
-      errors: tries.flatMap((x) => (x.error === undefined ? [] : [x.error])),
-    };
-  });
-  return {
-    vitestVersion: result.vitestVersion,
-    tests: out,
-    moduleErrors: result.moduleErrors.map((m) => ({ file: rel(m.file), project: m.project, message: m.message })),
-    unhandledErrors: result.unhandledErrors,
-    waves: result.waves,
-    wallMs,
-  };
-}

@@ -69,7 +69,7 @@ describe('gate formats', () => {
 
   it('progress line', () => {
     expect(formatGateProgress({ phase: 'under load', testIndex: 2, tests: 7, attempt: 3, runs: 5, name: 'a.test.ts > x', state: 'passed', elapsedMs: 4200, load: 2 })).toBe(
-      'gate under load: test 2/7 try 3/5 passed a.test.ts > x (4.2s, load 2 workers)',
+      'gate under load: test 2/7 try 3 of at most 5 passed a.test.ts > x (4.2s, load 2 workers)',
     );
   });
 });

@@ -55,7 +55,7 @@ function shardReport(index: number, count: number, tests: { name: string; verdic
       medianMs: 1, maxMs: 1, limitMs: 5000, limitSource: 'budget', allowanceId: null, failureRateUpper: 0.45, failureRateText: null,
       idle: null, alone: null, reason: '', error: null,
     })),
-    counts: { stable: 0, flaky: 0, failing: 0, 'order-dependent': 0, 'over-budget': 0, 'near-budget': 0 },
+    counts: { stable: 0, flaky: 0, failing: 0, 'order-dependent': 0, 'over-budget': 0, 'near-budget': 0, fragile: 0 },
     notRun: [], unchanged: 3, proposals: [], notices: ['same note'], wallMs: 1000 * index, shard: { index, count },
   };
 }

@@ -1,0 +1,28 @@
+// The bad-input catalogue of issue 19, runnable: each case runs in a temp folder of its own and
+// prints one line: class, case, exit code, the first message line, the files it changed, and the
+// case's own check (a leaked password, a control character or a workflow command on the output).
+// The cases are tables, one file per class under bench/catalogue/ (class-2.mjs, ...): add a class
+// by adding its file to CLASSES below. A case is { class, case, command, setup?, env?, check? }:
+//   command  the flakeguard arguments, or ['vitest'] for a Vitest run with flakeguard's reporter
+//   setup    (dir) => void | Promise: writes what the case needs (files, links, FIFOs) into dir
+//   reader   a path in dir to read from while the command runs (a FIFO needs its reader)
+//   check    (run) => string: '' when the rule holds, else what broke
+// Run: npm run build && node bench/catalogue.mjs [class...]   (e.g. node bench/catalogue.mjs 3)
+import { CASES as CLASS_2 } from './catalogue/class-2.mjs';
+import { CASES as CLASS_3 } from './catalogue/class-3.mjs';
+import { CASES as CLASS_4 } from './catalogue/class-4.mjs';
+import { runCase } from './catalogue/run-case.mjs';
+
+const CLASSES = [...CLASS_2, ...CLASS_3, ...CLASS_4];
+const wanted = process.argv.slice(2).map(Number);
+const cases = wanted.length === 0 ? CLASSES : CLASSES.filter((c) => wanted.includes(c.class));
+
+let broken = 0;
+for (const c of cases) {
+  const r = await runCase(c);
+  if (r.problem !== '') broken += 1;
+  const changed = r.changed.length === 0 ? 'no file changed' : `changed: ${r.changed.join(', ')}`;
+  console.log(`class ${c.class} | ${c.case} | exit ${r.exitCode} | ${r.message || '(no message)'} | ${changed} | ${r.problem === '' ? 'OK' : `BROKEN: ${r.problem}`}`);
+}
+console.log(`${cases.length} cases, ${cases.length - broken} OK, ${broken} broken`);
+process.exitCode = broken === 0 ? 0 : 1;

@@ -1,0 +1,71 @@
+/**
+ * The gate's search for where a test breaks: the tests that passed every try at the reference
+ * slowdown get a few tries at each higher factor (core/gate/breaking-point.ts), a test that fails
+ * at one stopping there, while the gate's deadline allows.
+ */
+import { escalationFactors, type FactorTries } from '../../core/gate/breaking-point.js';
+import type { GateTry } from '../../core/gate/gate-verdict.js';
+import type { ProgressLine } from '../../core/gate/runner-protocol.js';
+import { runTestsRepeatedly, type RepeatTarget, type TestTries } from '../../io/vitest/vitest-runs.js';
+import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
+
+/** Tries per higher factor: enough to see a break that happens every time, cheap next to the reference's. */
+export const TRIES_PER_HIGHER_FACTOR = 2;
+/** Tries again at the reference for a test that broke higher. */
+export const CONFIRM_TRIES = 3;
+
+export interface EscalateInput<T extends RepeatTarget> {
+  readonly root: string;
+  readonly setup: VitestSetup;
+  readonly targets: readonly T[];
+  readonly reference: number;
+  readonly ambient: number | null;
+  readonly deadline: number;
+  readonly signal: AbortSignal;
+  readonly toTries: (t: TestTries | undefined) => GateTry[];
+  readonly keyOf: (t: { readonly file: string; readonly fullName: string; readonly project?: string | null }) => string;
+  readonly onStep: (text: string) => void;
+  readonly onProgress: (phase: string) => (line: ProgressLine) => void;
+}
+
+export interface HigherFactors<T> {
+  readonly levels: Map<T, FactorTries[]>;
+  /** More tries at the reference for the tests that broke higher: a failure there makes them flaky, not fragile. */
+  readonly confirm: Map<T, GateTry[]>;
+}
+
+export async function runHigherFactors<T extends RepeatTarget>(input: EscalateInput<T>): Promise<HigherFactors<T>> {
+  const out = new Map<T, FactorTries[]>(input.targets.map((t) => [t, []]));
+  let holding = [...input.targets];
+  for (const factor of escalationFactors(input.reference)) {
+    if (holding.length === 0 || performance.now() >= input.deadline || input.signal.aborted) break;
+    input.onStep(`run: ${holding.length} test${holding.length === 1 ? '' : 's'} that held at x${input.reference}, ${TRIES_PER_HIGHER_FACTOR} tries at x${factor} (where does it break?)`);
+    const outcome = await runTestsRepeatedly({
+      root: input.root,
+      setup: input.setup,
+      tests: holding,
+      runs: TRIES_PER_HIGHER_FACTOR,
+      slowdown: { target: factor, ambient: input.ambient },
+      deadline: input.deadline,
+      signal: input.signal,
+      onProgress: input.onProgress(`at x${factor}`),
+    });
+    const byKey = new Map(outcome.tests.map((t) => [input.keyOf(t), t]));
+    holding = holding.filter((t) => {
+      const tries = input.toTries(byKey.get(input.keyOf(t)));
+      out.get(t)?.push({ factor, tries });
+      return tries.length > 0 && tries.every((x) => x.state === 'passed');
+    });
+  }
+  // A random flake that passed its reference tries by luck and then failed higher is not fragile:
+  // the tests that broke get as many tries again at the reference.
+  const broke = input.targets.filter((t) => out.get(t)?.some((l) => l.tries.some((x) => x.state !== 'passed')));
+  const confirm = new Map<T, GateTry[]>();
+  if (broke.length > 0 && performance.now() < input.deadline && !input.signal.aborted) {
+    input.onStep(`run: ${broke.length} test${broke.length === 1 ? '' : 's'} that broke above x${input.reference}, ${CONFIRM_TRIES} more tries at x${input.reference} (flaky or fragile?)`);
+    const again = await runTestsRepeatedly({ root: input.root, setup: input.setup, tests: broke, runs: CONFIRM_TRIES, slowdown: { target: input.reference, ambient: input.ambient }, deadline: input.deadline, signal: input.signal, onProgress: input.onProgress(`at x${input.reference} again`) });
+    const byKey = new Map(again.tests.map((t) => [input.keyOf(t), t]));
+    for (const t of broke) confirm.set(t, input.toTries(byKey.get(input.keyOf(t))));
+  }
+  return { levels: out, confirm };
+}

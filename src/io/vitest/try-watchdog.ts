@@ -1,0 +1,54 @@
+/**
+ * The gate's parent side of a try's time: every try the runner starts is watched, and one still
+ * running past its ceiling (core/gate/try-ceiling.ts) has its worker's process tree killed and is
+ * written to the results file as a `hung` try, so the Vitest child counts it and the report shows it.
+ */
+import { appendFileSync } from 'node:fs';
+import type { RunnerLine } from '../../core/gate/runner-protocol.js';
+import { tryCeilingMs } from '../../core/gate/try-ceiling.js';
+import { formatDuration } from '../../core/duration.js';
+import { killProcessTree } from '../process/process-tree.js';
+
+type StartLine = Extract<RunnerLine, { kind: 'start' }>;
+
+export interface TryWatchdog {
+  observe(line: RunnerLine): void;
+  /** Kills the tries past their ceiling at `now` (performance.timeOrigin + now); returns how many. */
+  check(now: number): number;
+  /** Pids of the workers killed so far. */
+  readonly killed: readonly number[];
+}
+
+const keyOf = (l: { file: string; project: string; fullName: string }, pid: number | undefined): string => JSON.stringify([l.file, l.project, l.fullName, pid ?? 0]);
+
+export function createTryWatchdog(resultsFile: string, factor: number): TryWatchdog {
+  const open = new Map<string, StartLine>();
+  const killed: number[] = [];
+  return {
+    killed,
+    observe(line) {
+      if (line.kind === 'start') open.set(keyOf(line, line.pid), line);
+      else if (line.kind === 'try') open.delete(keyOf(line, line.try.pid));
+    },
+    check(now) {
+      let count = 0;
+      for (const [k, s] of open) {
+        const ceiling = tryCeilingMs(s.timeoutMs, factor);
+        if (now - s.startedAt <= ceiling) continue;
+        open.delete(k);
+        killProcessTree(s.pid);
+        killed.push(s.pid);
+        count += 1;
+        const hung: RunnerLine = {
+          kind: 'try',
+          file: s.file,
+          project: s.project,
+          fullName: s.fullName,
+          try: { state: 'hung', durationMs: now - s.startedAt, cpuMs: 0, cold: true, startedAt: s.startedAt, pid: s.pid, error: `hung: still running after ${formatDuration(Math.round(now - s.startedAt))} (ceiling ${formatDuration(ceiling)}: test timeout x${factor} + margin); its worker and the processes it started were killed` },
+        };
+        appendFileSync(resultsFile, `${JSON.stringify(hung)}\n`);
+      }
+      return count;
+    },
+  };
+}

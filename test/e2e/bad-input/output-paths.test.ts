@@ -1,0 +1,121 @@
+/**
+ * Bad input catalogue, class 2: output paths that are not plain files. Every report writer
+ * (`--markdown` and `--html` of gate, triage and history) is tried on every kind of path: a new
+ * path, a regular file, a symbolic link to a file, a dangling link, a FIFO, a link to a FIFO, and a
+ * folder. The rule (io/files/atomic-write.ts): links are followed and kept, FIFOs and devices are
+ * written in place and never replaced, a folder is refused naming the user's path, and the report is
+ * on stdout first in every case. FIFOs and links are made in the fixture's temp folder, never /dev.
+ * Needs `npm run build`.
+ */
+import { execFileSync } from 'node:child_process';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixture, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
+import { messageLine } from './catalogue.js';
+
+let fx: Fixture;
+beforeAll(async () => {
+  fx = await createFixture({
+    git: true,
+    files: {
+      'vitest.config.ts': vitestConfigWithReporter(),
+      'flakeguard.yaml': 'history: true\n',
+      'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n",
+      'ci/log.txt': 'FAIL test/a.test.ts > old\nAssertionError: boom\n Test Files  1 failed (1)\n',
+    },
+  });
+  await fx.git(['checkout', '-q', '-b', 'feature']);
+  fx.write('test/a.test.ts', "import { it } from 'vitest';\nit('old', () => {});\nit('adds', () => {});\n");
+  await fx.git(['commit', '-qam', 'a new test']);
+  const gate = await fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0', '--shard', '1/1', '--json']);
+  expect(gate.exitCode, gate.output).toBe(0);
+  fx.write('ci/shard.json', gate.stdout);
+  const run = await fx.vitest();
+  expect(run.exitCode, run.output).toBe(0);
+}, 120_000);
+afterAll(() => fx.remove());
+
+interface Writer {
+  readonly command: readonly string[];
+  readonly flag: '--markdown' | '--html';
+  readonly exit: number;
+  /** What the command prints on stdout, whatever happens to the file. */
+  readonly stdout: RegExp;
+}
+
+const WRITERS: readonly Writer[] = [
+  { command: ['gate', '--merge', 'ci/shard.json'], flag: '--markdown', exit: 0, stdout: /flakeguard gate: 1 new or changed test/ },
+  { command: ['gate', '--merge', 'ci/shard.json'], flag: '--html', exit: 0, stdout: /flakeguard gate: 1 new or changed test/ },
+  { command: ['triage', '--log', 'ci/log.txt', '--exit-code', '1'], flag: '--markdown', exit: 1, stdout: /flakeguard triage: run red/ },
+  { command: ['triage', '--log', 'ci/log.txt', '--exit-code', '1'], flag: '--html', exit: 1, stdout: /flakeguard triage: run red/ },
+  { command: ['history'], flag: '--markdown', exit: 0, stdout: /flakeguard history since/ },
+  { command: ['history'], flag: '--html', exit: 0, stdout: /flakeguard history since/ },
+];
+
+const report = (flag: Writer['flag']): RegExp => (flag === '--html' ? /^<!doctype html>/i : /flakeguard/);
+
+function mkfifo(file: string): void {
+  // mkfifo from PATH (coreutils); Node has no API for it.
+  execFileSync('mkfifo', [file]);
+}
+
+/** Each kind of path: made in `dir`, the path to pass, and what must hold after the write. */
+interface Target {
+  readonly kind: string;
+  make(dir: string): string;
+  readonly refused?: true;
+}
+
+const TARGETS: readonly Target[] = [
+  { kind: 'a new path in a new folder', make: (dir) => path.join(dir, 'new/report.out') },
+  { kind: 'a regular file', make: (dir) => (writeFileSync(path.join(dir, 'old.out'), 'old content\n'), path.join(dir, 'old.out')) },
+  { kind: 'a symbolic link to a file', make: (dir) => (writeFileSync(path.join(dir, 'real.out'), 'old\n'), symlinkSync('real.out', path.join(dir, 'link.out')), path.join(dir, 'link.out')) },
+  { kind: 'a dangling symbolic link', make: (dir) => (symlinkSync('later.out', path.join(dir, 'dangling.out')), path.join(dir, 'dangling.out')) },
+  { kind: 'a FIFO', make: (dir) => (mkfifo(path.join(dir, 'pipe')), path.join(dir, 'pipe')) },
+  { kind: 'a symbolic link to a FIFO', make: (dir) => (mkfifo(path.join(dir, 'pipe2')), symlinkSync('pipe2', path.join(dir, 'to-pipe')), path.join(dir, 'to-pipe')) },
+  { kind: 'a folder', make: (dir) => (mkdirSync(path.join(dir, 'folder.out')), path.join(dir, 'folder.out')), refused: true },
+];
+
+const CASES = WRITERS.flatMap((w) => TARGETS.map((t) => ({ name: `${w.command[0]} ${w.flag} <${t.kind}>`, w, t })));
+
+describe('report writers on paths that are not plain files', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, { w, t }) => {
+    const dir = path.join(fx.root, 'out', `${w.command[0]}-${w.flag.slice(2)}-${t.kind.replace(/\W+/g, '-')}`);
+    mkdirSync(dir, { recursive: true });
+    const target = t.make(dir);
+    const rel = path.relative(fx.root, target);
+    const before = lstatSync(target, { throwIfNoEntry: false });
+    const isFifo = lstatSync(linkTarget(target), { throwIfNoEntry: false })?.isFIFO() === true;
+    // A FIFO needs its reader: started first, like `cat pipe` in another shell.
+    const reader = isFifo ? execa(process.execPath, ['-e', 'process.stdout.write(require("fs").readFileSync(process.argv[1]))', target], { reject: false }) : null;
+    const run = await fx.flakeguard([...w.command, w.flag, rel]);
+    expect(run.stdout, run.output).toMatch(w.stdout);
+    if (t.refused) {
+      expect(run.exitCode, run.output).toBe(2);
+      expect(messageLine(run)).toBe(`flakeguard: ${w.flag} ${rel}: the report was printed to stdout but not written: ${rel} is a folder; pass a file`);
+      expect(readdirSync(target)).toEqual([]);
+    } else {
+      expect(run.exitCode, run.output).toBe(w.exit);
+      if (reader) {
+        const read = await reader;
+        expect(String(read.stdout)).toMatch(report(w.flag));
+        expect(lstatSync(target).isFIFO() || lstatSync(target).isSymbolicLink()).toBe(true);
+      } else {
+        expect(readFileSync(target, 'utf8')).toMatch(report(w.flag));
+      }
+      if (before?.isSymbolicLink()) expect(lstatSync(target).isSymbolicLink()).toBe(true);
+      if (isFifo) expect(lstatSync(linkTarget(target)).isFIFO()).toBe(true);
+    }
+    // No temp file left beside the target.
+    expect(readdirSync(path.dirname(target)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+/** The path a link points to (the path itself when it is not a link). */
+function linkTarget(file: string): string {
+  return lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() ? path.resolve(path.dirname(file), readlinkSync(file)) : file;
+}
+
+afterAll(() => rmSync(path.join(fx.root, 'out'), { recursive: true, force: true }));

@@ -1,0 +1,87 @@
+/**
+ * Bad input catalogue, class 4: text flakeguard did not write. Test names, error messages,
+ * quarantine reasons, log lines and a garbage record carry ESC sequences, binary bytes and lines
+ * that are GitHub workflow commands; every command that prints them runs under GITHUB_ACTIONS.
+ * The rule (core/untrusted-text.ts): on the terminal, control characters are made visible and no
+ * line starts with `::`; the only workflow commands are flakeguard's own annotations, with their
+ * data and properties escaped as GitHub documents. Needs `npm run build`.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixture, REPORTER_BUILT, type Fixture, type RunResult } from '../../helpers/fixture.js';
+
+const NAME = 'evil \u001b[2J\n::error title=pwned::from a name\r\n  ::warning::w \u202e';
+const ERROR = 'boom \u001b]0;title\u0007\n::error title=pwned::from an error';
+const REASON = 'flaky on CI\n::error title=pwned::from a reason \u001b[31m';
+const LOG = Buffer.concat([
+  Buffer.from('FAIL test/x.test.ts > evil\n::error title=pwned::from a log\n\u001b[31mred\u0000 '),
+  Buffer.from([0xff, 0xfe, 0x00, 0x1b]),
+  Buffer.from('\n::add-mask::x\n Test Files  1 failed (1)\n'),
+]);
+const TEST_FILE = `import { expect, it } from 'vitest';
+it(${JSON.stringify(NAME)}, () => { throw new Error(${JSON.stringify(ERROR)}); });
+it(${JSON.stringify(`${NAME} slow`)}, async () => { await new Promise((r) => setTimeout(r, 300)); });
+it(${JSON.stringify(`${NAME} quarantined`)}, () => { expect(${JSON.stringify(ERROR)}).toBe('x'); });
+`;
+
+/** A control character (line breaks apart), ESC included, or the replacement character of raw binary. */
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffd]/;
+/** flakeguard's own annotations: ::error/::warning, escaped properties, a title that starts with flakeguard. */
+const OWN_ANNOTATION = /^::(error|warning) (file=[^,:]*,)?(line=\d+,)?title=flakeguard[^,:]*::[^\r]*$/;
+
+let fx: Fixture;
+let summary: string;
+const env = (): Record<string, string> => ({ GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+beforeAll(async () => {
+  fx = await createFixture({
+    git: true,
+    files: {
+      'vitest.config.ts': `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: [${JSON.stringify(REPORTER_BUILT)}] } });\n`,
+      'flakeguard.yaml': 'history: true\nbudget:\n  test: 100ms\n',
+      'test/a.test.ts': "import { it } from 'vitest';\nit('plain', () => {});\n",
+      'ci/bad.json': '\u001b[2J\n::error title=pwned::from a record\n\u0000',
+    },
+  });
+  fx.write('ci/log.txt', LOG as unknown as string);
+  summary = path.join(fx.root, 'ci/summary.md');
+  await fx.git(['checkout', '-q', '-b', 'feature']);
+  fx.write('test/x.test.ts', TEST_FILE);
+  await fx.git(['add', '-A']);
+  await fx.git(['commit', '-qm', 'hostile tests']);
+  const added = await fx.flakeguard(['quarantine', 'add', '--file', 'test/x.test.ts', '--test', `${NAME} quarantined`, '--reason', REASON]);
+  expect(added.exitCode, added.output).toBe(0);
+}, 60_000);
+afterAll(() => fx.remove());
+
+function expectSafe(run: RunResult): void {
+  for (const line of `${run.stdout}\n${run.stderr}`.split('\n')) {
+    expect(line, JSON.stringify(line)).not.toMatch(CONTROL);
+    if (/^\s*::/.test(line)) expect(line, JSON.stringify(line)).toMatch(OWN_ANNOTATION);
+  }
+}
+
+const CASES: readonly (readonly [string, () => Promise<RunResult>])[] = [
+  ['the reporter (block, warnings, annotations)', () => fx.vitest([], env())],
+  ['triage of the run record', () => fx.flakeguard(['triage', '--exit-code', '1', '--html', 'ci/triage.html'], env())],
+  ['triage --log with ESC, binary and workflow commands', () => fx.flakeguard(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--markdown', 'ci/triage.md'], env())],
+  ['quarantine list', () => fx.flakeguard(['quarantine', 'list'], env())],
+  ['quarantine check', () => fx.flakeguard(['quarantine', 'check'], env())],
+  ['allowances list', () => fx.flakeguard(['allowances', 'list'], env())],
+  ['history ingest of a garbage record', () => fx.flakeguard(['history', 'ingest', 'ci/bad.json'], env())],
+  ['history (names from the store)', () => fx.flakeguard(['history'], env())],
+  ['gate (names and first errors of new tests)', () => fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0'], env())],
+];
+
+describe('untrusted text never becomes a control sequence or a workflow command', () => {
+  it.each(CASES)('%s', async (_what, run) => {
+    const result = await run();
+    expect(result.exitCode, result.output).not.toBe(130);
+    expectSafe(result);
+  });
+
+  it('the step summary and the Markdown report hold the names without control characters', () => {
+    expect(readFileSync(summary, 'utf8')).not.toMatch(CONTROL);
+    expect(readFileSync(path.join(fx.root, 'ci/triage.md'), 'utf8')).not.toMatch(CONTROL);
+  });
+});
