@@ -44,7 +44,10 @@ export default defineConfig({
       // with one (noise, no gain); two e2e files at a time made each 1.1-4x slower, finished less
       // work per minute, and pushed tests over their budgets (their fixture processes are CPU-bound).
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...EXCLUDE, ...E2E_TESTS] } },
-      { extends: true, test: { name: 'e2e', include: E2E_TESTS, exclude: EXCLUDE, globalSetup: ['test/helpers/dist-fresh.ts'] } },
+      {
+        extends: true,
+        test: { name: 'e2e', include: E2E_TESTS, exclude: EXCLUDE, globalSetup: ['test/helpers/dist-fresh.ts'] },
+      },
     ],
   },
 });

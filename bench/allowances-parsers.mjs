@@ -3,8 +3,9 @@
 // does), and prints the median time per parser and the ratio to the fastest.
 // (oxc's experimentalRawTransfer, its fast path, needs Node >= 22; flakeguard supports Node 20.)
 // Run: node bench/allowances-parsers.mjs [files=200] [testsPerFile=20]
-import { parseSync } from 'oxc-parser';
+
 import { parse as babelParse } from '@babel/parser';
+import { parseSync } from 'oxc-parser';
 import ts from 'typescript';
 
 const FILES = Number(process.argv[2] ?? 200);
@@ -31,7 +32,10 @@ function walk(node) {
   const stack = [node];
   while (stack.length) {
     const cur = stack.pop();
-    if (Array.isArray(cur)) { for (const c of cur) if (c && typeof c === 'object') stack.push(c); continue; }
+    if (Array.isArray(cur)) {
+      for (const c of cur) if (c && typeof c === 'object') stack.push(c);
+      continue;
+    }
     n++;
     for (const k in cur) {
       if (k === 'loc' || k === 'range' || k === 'parent') continue;
@@ -44,7 +48,10 @@ function walk(node) {
 
 function tsWalk(sf) {
   let n = 0;
-  const visit = (node) => { n++; ts.forEachChild(node, visit); };
+  const visit = (node) => {
+    n++;
+    ts.forEachChild(node, visit);
+  };
   visit(sf);
   return n;
 }
@@ -55,7 +62,7 @@ const bytes = files.reduce((s, f) => s + f.code.length, 0);
 const parsers = {
   'oxc-parser': (f) => walk(parseSync(f.name, f.code, { preserveParens: false }).program),
   '@babel/parser': (f) => walk(babelParse(f.code, { sourceType: 'module', plugins: ['typescript'] }).program),
-  'typescript': (f) => tsWalk(ts.createSourceFile(f.name, f.code, ts.ScriptTarget.Latest, true)),
+  typescript: (f) => tsWalk(ts.createSourceFile(f.name, f.code, ts.ScriptTarget.Latest, true)),
 };
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -73,7 +80,9 @@ for (const [name, run] of Object.entries(parsers)) {
   results[name] = { ms: median(times), nodes };
 }
 const best = Math.min(...Object.values(results).map((r) => r.ms));
-console.log(`${FILES} files, ${FILES * PER} tests, ${(bytes / 1024).toFixed(0)} KiB; parse + walk every node, median of 7`);
+console.log(
+  `${FILES} files, ${FILES * PER} tests, ${(bytes / 1024).toFixed(0)} KiB; parse + walk every node, median of 7`,
+);
 for (const [name, r] of Object.entries(results)) {
   console.log(`${name.padEnd(14)} ${r.ms.toFixed(1).padStart(8)} ms  x${(r.ms / best).toFixed(2)}  (${r.nodes} nodes)`);
 }

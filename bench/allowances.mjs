@@ -23,7 +23,12 @@ const REPO = path.resolve(import.meta.dirname, '..');
 const root = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-bench-allowances-'));
 
 function testFile(f, rename) {
-  const lines = [`import { describe, it, expect } from 'vitest';`, `interface Row { id: number; name: string }`, ``, `describe('module ${f}', () => {`];
+  const lines = [
+    `import { describe, it, expect } from 'vitest';`,
+    `interface Row { id: number; name: string }`,
+    ``,
+    `describe('module ${f}', () => {`,
+  ];
   for (let t = 0; t < PER; t++) {
     const title = rename && t === 0 ? `does thing ${t} in ${f}, renamed` : `does thing ${t} in ${f}`;
     lines.push(`  it('${title}', () => {`);
@@ -37,7 +42,12 @@ function testFile(f, rename) {
 }
 
 function allowanceYaml(entries) {
-  return entries.map((e) => `- id: ${e.id}\n  test: ${e.test}\n  file: ${e.file}\n  fingerprint: ${e.fingerprint}\n  budget: 7s\n  reason: bench\n  added: 2026-11-30\n`).join('');
+  return entries
+    .map(
+      (e) =>
+        `- id: ${e.id}\n  test: ${e.test}\n  file: ${e.file}\n  fingerprint: ${e.fingerprint}\n  budget: 7s\n  reason: bench\n  added: 2026-11-30\n`,
+    )
+    .join('');
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -61,8 +71,15 @@ try {
     const source = extractTests(code, actualFile);
     for (const t of source) tests.push({ file: actualFile, fullName: t.fullName, line: t.line });
     const first = source[0];
-    if (f % 5 === 0 && f % 10 === 0) exact.push({ id: `a${String(f).padStart(7, '0')}`, test: first.fullName, file, fingerprint: first.fingerprint });
-    if (renamed || moved) followed.push({ id: `b${String(f).padStart(7, '0')}`, test: `module ${f} > does thing 0 in ${f}`, file, fingerprint: first.fingerprint });
+    if (f % 5 === 0 && f % 10 === 0)
+      exact.push({ id: `a${String(f).padStart(7, '0')}`, test: first.fullName, file, fingerprint: first.fingerprint });
+    if (renamed || moved)
+      followed.push({
+        id: `b${String(f).padStart(7, '0')}`,
+        test: `module ${f} > does thing 0 in ${f}`,
+        file,
+        fingerprint: first.fingerprint,
+      });
   }
   const config = parseConfig('budget:\n  test: 5s\n', 'flakeguard.yaml');
   const writeStore = (entries) => {
@@ -98,18 +115,35 @@ try {
   const listTimes = [];
   for (let i = 0; i < LIST_RUNS; i++) {
     const t0 = performance.now();
-    const r = await execa(process.execPath, [path.join(REPO, 'node_modules/vitest/vitest.mjs'), 'list', '--json=true'], { cwd: root, reject: false, env: { ...process.env, CI: 'true' } });
+    const r = await execa(
+      process.execPath,
+      [path.join(REPO, 'node_modules/vitest/vitest.mjs'), 'list', '--json=true'],
+      { cwd: root, reject: false, env: { ...process.env, CI: 'true' } },
+    );
     listTimes.push(performance.now() - t0);
     if (r.exitCode !== 0) throw new Error(`vitest list failed: ${String(r.stderr).slice(0, 500)}`);
   }
   const list = median(listTimes);
 
-  console.log(`${FILES} files, ${tests.length} tests, ${exact.length + followed.length} allowances (${followed.length} renamed or moved)`);
-  console.log(`applied: ${JSON.stringify(counts)}, warnings: ${full.last.warnings.length}, notices: ${full.last.notices.length}`);
+  console.log(
+    `${FILES} files, ${tests.length} tests, ${exact.length + followed.length} allowances (${followed.length} renamed or moved)`,
+  );
+  console.log(
+    `applied: ${JSON.stringify(counts)}, warnings: ${full.last.warnings.length}, notices: ${full.last.notices.length}`,
+  );
   console.log(`vitest list --json (baseline, median of ${LIST_RUNS}):      ${list.toFixed(0)} ms`);
-  console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (2 cores shared)`);
-  console.log(`loadAllowancesForRun, all exact (median of 5):   ${fast.ms.toFixed(0)} ms  ratio ${(fast.ms / list).toFixed(4)}`);
-  console.log(`loadAllowancesForRun, read+fingerprint+match:    ${full.ms.toFixed(0)} ms  ratio ${(full.ms / list).toFixed(4)}  (target <= 0.05, < 1000 ms)`);
+  console.log(
+    `load average at the end: ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (2 cores shared)`,
+  );
+  console.log(
+    `loadAllowancesForRun, all exact (median of 5):   ${fast.ms.toFixed(0)} ms  ratio ${(fast.ms / list).toFixed(4)}`,
+  );
+  console.log(
+    `loadAllowancesForRun, read+fingerprint+match:    ${full.ms.toFixed(0)} ms  ratio ${(full.ms / list).toFixed(4)}  (target <= 0.05, < 1000 ms)`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

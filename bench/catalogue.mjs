@@ -27,12 +27,16 @@ for (const c of cases) {
   const r = await runCase(c);
   if (r.problem !== '') broken += 1;
   const changed = r.changed.length === 0 ? 'no file changed' : `changed: ${r.changed.join(', ')}`;
-  console.log(`class ${c.class} | ${c.case} | exit ${r.exitCode} | ${r.message || '(no message)'} | ${changed} | ${r.problem === '' ? 'OK' : `BROKEN: ${r.problem}`}`);
+  console.log(
+    `class ${c.class} | ${c.case} | exit ${r.exitCode} | ${r.message || '(no message)'} | ${changed} | ${r.problem === '' ? 'OK' : `BROKEN: ${r.problem}`}`,
+  );
 }
 console.log(`classes 2-4: ${cases.length} cases, ${cases.length - broken} OK, ${broken} broken`);
 let laterFailed = false;
 if (wanted.length === 0 || wanted.some((n) => n >= 5 && n <= 7)) {
-  const later = spawnSync(process.execPath, [path.join(import.meta.dirname, 'catalogue/run-cases.mjs')], { stdio: 'inherit' });
+  const later = spawnSync(process.execPath, [path.join(import.meta.dirname, 'catalogue/run-cases.mjs')], {
+    stdio: 'inherit',
+  });
   laterFailed = later.status !== 0;
 }
 process.exitCode = broken === 0 && !laterFailed ? 0 : 1;

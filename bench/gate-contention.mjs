@@ -55,11 +55,19 @@ it('stable b', () => { expect('x'.repeat(3)).toBe('xxx'); });
 };
 
 function startLoad(count) {
-  const workers = Array.from({ length: count }, () => spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], { stdio: ['pipe', 'ignore', 'ignore'] }));
-  return () => workers.forEach((w) => w.kill('SIGKILL'));
+  const workers = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], { stdio: ['pipe', 'ignore', 'ignore'] }),
+  );
+  return () => {
+    for (const w of workers) w.kill('SIGKILL');
+  };
 }
 
-const repo = scratchRepo({ 'flakeguard.yaml': 'budget:\n  test: 1s\n', 'vitest.config.ts': 'export default {};\n', 'test/base.test.ts': "import { it } from 'vitest';\nit('base', () => {});\n" });
+const repo = scratchRepo({
+  'flakeguard.yaml': 'budget:\n  test: 1s\n',
+  'vitest.config.ts': 'export default {};\n',
+  'test/base.test.ts': "import { it } from 'vitest';\nit('base', () => {});\n",
+});
 const rows = new Map();
 const factors = [];
 try {
@@ -73,13 +81,37 @@ try {
       const before = os.loadavg()[0].toFixed(1);
       let r;
       try {
-        r = timed(process.execPath, [CLI, 'gate', '--slowdown', String(slowdown), '--runs', '5', '--max-runs', '5', '--time-budget', '3m', '--json'], repo.root);
+        r = timed(
+          process.execPath,
+          [
+            CLI,
+            'gate',
+            '--slowdown',
+            String(slowdown),
+            '--runs',
+            '5',
+            '--max-runs',
+            '5',
+            '--time-budget',
+            '3m',
+            '--json',
+          ],
+          repo.root,
+        );
       } finally {
         stop();
       }
       const report = JSON.parse(r.stdout);
       const c = report.contention ?? {};
-      factors.push({ condition, target: c.target, ambient: c.ambient, reference: c.reference, achieved: c.achieved, loadavg: before, ms: r.ms });
+      factors.push({
+        condition,
+        target: c.target,
+        ambient: c.ambient,
+        reference: c.reference,
+        achieved: c.achieved,
+        loadavg: before,
+        ms: r.ms,
+      });
       for (const t of report.tests) {
         const row = rows.get(t.name) ?? [];
         row.push(t.verdict);
@@ -91,7 +123,9 @@ try {
 } finally {
   repo.remove();
 }
-console.log(`\n${os.cpus().length} CPUs; --slowdown ${slowdown}; ${calls} calls as is, ${calls} with 2 busy loops per core\n`);
+console.log(
+  `\n${os.cpus().length} CPUs; --slowdown ${slowdown}; ${calls} calls as is, ${calls} with 2 busy loops per core\n`,
+);
 console.log('| fixture | verdicts (as is ... / loaded ...) | agree |');
 console.log('| --- | --- | --- |');
 let agree = 0;
@@ -101,9 +135,13 @@ for (const [name, verdicts] of rows) {
   console.log(`| ${name} | ${verdicts.join(' ')} | ${same ? 'yes' : 'NO'} |`);
 }
 console.log(`\n${agree}/${rows.size} fixtures got one verdict across all ${2 * calls} calls\n`);
-console.log('| condition | load avg before | target | ambient | judged at | tries got (median) | within 20% of judged |');
+console.log(
+  '| condition | load avg before | target | ambient | judged at | tries got (median) | within 20% of judged |',
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 for (const f of factors) {
   const ok = f.achieved !== null && Math.abs(f.achieved / f.reference - 1) <= 0.2;
-  console.log(`| ${f.condition} | ${f.loadavg} | x${f.target} | ${f.ambient === null ? '-' : `x${f.ambient}`} | x${f.reference} | ${f.achieved === null ? '-' : `x${f.achieved}`} | ${ok ? 'yes' : 'no'} |`);
+  console.log(
+    `| ${f.condition} | ${f.loadavg} | x${f.target} | ${f.ambient === null ? '-' : `x${f.ambient}`} | x${f.reference} | ${f.achieved === null ? '-' : `x${f.achieved}`} | ${ok ? 'yes' : 'no'} |`,
+  );
 }

@@ -72,8 +72,16 @@ it('aborts an upload in flight', async () => {
 });
 `,
 };
-const FILES = { 'random 30%': 'test/random.test.mjs', 'load-sensitive': 'test/webhook.test.mjs', 'cold-start': 'test/upload.test.mjs' };
-const TARGET = { 'random 30%': 'syncs the basket', 'load-sensitive': 'confirms before the webhook', 'cold-start': 'aborts an upload in flight' };
+const FILES = {
+  'random 30%': 'test/random.test.mjs',
+  'load-sensitive': 'test/webhook.test.mjs',
+  'cold-start': 'test/upload.test.mjs',
+};
+const TARGET = {
+  'random 30%': 'syncs the basket',
+  'load-sensitive': 'confirms before the webhook',
+  'cold-start': 'aborts an upload in flight',
+};
 
 const calls = numberArg('calls', 10);
 const old = buildOldGate();
@@ -106,12 +114,21 @@ try {
     }
   }
   const pct = (n) => `${Math.round((n / calls) * 100)}%`.padStart(5);
-  console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}; --load auto = ${os.availableParallelism()} busy workers; ${calls} gate calls per design`);
+  console.log(
+    `machine: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' ')}; --load auto = ${os.availableParallelism()} busy workers; ${calls} gate calls per design`,
+  );
   console.log(`${'kind'.padEnd(16)} old (warm repeats)  new (cold tries)`);
   for (const kind of Object.keys(KINDS)) {
-    console.log(`${kind.padEnd(16)} ${String(caught.old[kind] ?? 0).padStart(2)}/${calls} ${pct(caught.old[kind] ?? 0)}       ${String(caught.new[kind] ?? 0).padStart(2)}/${calls} ${pct(caught.new[kind] ?? 0)}`);
+    console.log(
+      `${kind.padEnd(16)} ${String(caught.old[kind] ?? 0).padStart(2)}/${calls} ${pct(caught.old[kind] ?? 0)}       ${String(caught.new[kind] ?? 0).padStart(2)}/${calls} ${pct(caught.new[kind] ?? 0)}`,
+    );
   }
-  console.log(`mean gate wall time: old ${(wall.old / calls / 1000).toFixed(1)} s, new ${(wall.new / calls / 1000).toFixed(1)} s; loaded tries per test: old ${(tries.old / calls / 3).toFixed(1)}, new ${(tries.new / calls / 3).toFixed(1)}`);
+  console.log(
+    `mean gate wall time: old ${(wall.old / calls / 1000).toFixed(1)} s, new ${(wall.new / calls / 1000).toFixed(1)} s; loaded tries per test: old ${(tries.old / calls / 3).toFixed(1)}, new ${(tries.new / calls / 3).toFixed(1)}`,
+  );
 } finally {
   repo.remove();
   old.remove();

@@ -8,7 +8,13 @@ export const REPO = path.resolve(import.meta.dirname, '..');
 export const CLI = path.join(REPO, 'dist/cli.js');
 export const VITEST = path.join(REPO, 'node_modules/vitest/vitest.mjs');
 
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'b',
+  GIT_AUTHOR_EMAIL: 'b@b',
+  GIT_COMMITTER_NAME: 'b',
+  GIT_COMMITTER_EMAIL: 'b@b',
+};
 
 export function scratchRepo(files) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-bench-'));
@@ -20,7 +26,8 @@ export function scratchRepo(files) {
   write('package.json', JSON.stringify({ name: 'bench', type: 'module', private: true }));
   write('.gitignore', 'node_modules\n.flakeguard\n');
   for (const [rel, text] of Object.entries(files)) write(rel, text);
-  const git = (...args) => execFileSync('git', args, { cwd: root, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  const git = (...args) =>
+    execFileSync('git', args, { cwd: root, env: GIT_ENV, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-qm', 'base');
@@ -30,7 +37,12 @@ export function scratchRepo(files) {
 /** Runs a command, returns { ms, status, stdout }. */
 export function timed(cmd, args, cwd, env = {}) {
   const start = performance.now();
-  const r = spawnSync(cmd, args, { cwd, env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { ms: performance.now() - start, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -50,9 +62,15 @@ export const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math
 export const OLD_GATE_REF = 'af4a4ef';
 export function buildOldGate(ref = OLD_GATE_REF) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-old-gate-'));
-  execFileSync('sh', ['-c', `git -C "${REPO}" archive ${ref} src tsconfig.json tsconfig.build.json package.json | tar -x -C "${dir}"`]);
+  execFileSync('sh', [
+    '-c',
+    `git -C "${REPO}" archive ${ref} src tsconfig.json tsconfig.build.json package.json | tar -x -C "${dir}"`,
+  ]);
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  execFileSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   return { cli: path.join(dir, 'dist/cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -26,7 +26,12 @@ const test = (f, i) => `it('computes value ${f}-${i}', () => {
 /** One naive try: `vitest run <file>:<line>` in its own process group, duty-cycled to `factor`. */
 function naiveTry(spec, root, factor, ambient) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST, 'run', spec], { cwd: root, detached: true, stdio: 'ignore', env: { ...process.env, CI: 'true' } });
+    const child = spawn(process.execPath, [VITEST, 'run', spec], {
+      cwd: root,
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, CI: 'true' },
+    });
     const duty = factor > 1 ? startDutyCycle({ pgid: child.pid, target: factor, ambient }) : null;
     child.on('exit', (code) => {
       duty?.stop();
@@ -40,7 +45,8 @@ function naiveTry(spec, root, factor, ambient) {
 function triesOf(t, reference) {
   const out = [{ factor: reference, count: t.runs }];
   const top = t.breaksAt ?? t.holdsAt ?? reference;
-  for (const f of escalationFactors(reference)) if (f <= top && t.verdict !== 'flaky') out.push({ factor: f, count: TRIES_PER_HIGHER_FACTOR });
+  for (const f of escalationFactors(reference))
+    if (f <= top && t.verdict !== 'flaky') out.push({ factor: f, count: TRIES_PER_HIGHER_FACTOR });
   if (t.alone) out.push({ factor: 1, count: t.alone.runs });
   return out;
 }
@@ -56,7 +62,11 @@ try {
   repo.git('add', '-A');
   repo.git('commit', '-qm', 'ten new tests');
 
-  const gate = timed(process.execPath, [CLI, 'gate', '--runs', '5', '--max-runs', String(maxRuns), '--json'], repo.root);
+  const gate = timed(
+    process.execPath,
+    [CLI, 'gate', '--runs', '5', '--max-runs', String(maxRuns), '--json'],
+    repo.root,
+  );
   if (gate.status !== 0) throw new Error(`gate exited ${gate.status}: ${gate.stderr}`);
   const report = JSON.parse(gate.stdout);
   if (report.tests.length !== FILES * TESTS_PER_FILE) throw new Error(`gate selected ${report.tests.length} tests`);
@@ -68,11 +78,20 @@ try {
   for (const p of plan) for (let i = 0; i < p.count; i += 1) await naiveTry(p.spec, repo.root, p.factor, ambient);
   const naiveMs = performance.now() - naiveStart;
   const { loadedWallMs, triesMs } = report.cost;
-  console.log(`machine: ${os.cpus().length} CPUs, load average ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}; the gate judged at x${reference} (target x${report.contention.target}, ambient ${ambient === null ? '-' : `x${ambient}`}), its tries got x${report.contention.achieved}`);
+  console.log(
+    `machine: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((v) => v.toFixed(2))
+      .join(
+        ' ',
+      )}; the gate judged at x${reference} (target x${report.contention.target}, ambient ${ambient === null ? '-' : `x${ambient}`}), its tries got x${report.contention.achieved}`,
+  );
   console.log(`gate (10 tests, ${naiveTries} tries: reference, higher factors, alone): ${fmt(gate.ms)}`);
   console.log(`naive (${naiveTries} x vitest run <file>:<line>, the same tries at the same factors):  ${fmt(naiveMs)}`);
   console.log(`ratio gate / naive: ${(gate.ms / naiveMs).toFixed(3)} (target <= 0.25)`);
-  console.log(`gate loaded phase ${fmt(loadedWallMs)} for ${report.tests.reduce((n, t) => n + t.runs, 0)} tries whose own durations sum to ${fmt(triesMs)}: wall / tries ${(loadedWallMs / Math.max(1, triesMs)).toFixed(1)}x (a fresh worker per try)`);
+  console.log(
+    `gate loaded phase ${fmt(loadedWallMs)} for ${report.tests.reduce((n, t) => n + t.runs, 0)} tries whose own durations sum to ${fmt(triesMs)}: wall / tries ${(loadedWallMs / Math.max(1, triesMs)).toFixed(1)}x (a fresh worker per try)`,
+  );
 } finally {
   repo.remove();
 }

@@ -17,7 +17,8 @@ const fileText = (f, variant) => {
   const lines = ["import { describe, expect, it } from 'vitest';", '', `describe('module ${f}', () => {`];
   for (let i = 0; i < 5; i += 1) {
     const name = variant && i === 1 ? `renamed case ${i}` : `case ${i}`;
-    const body = variant && i === 2 ? `expect(${f} + ${i} + 1).toBe(${f + i + 1});` : `expect(${f} + ${i}).toBe(${f + i});`;
+    const body =
+      variant && i === 2 ? `expect(${f} + ${i} + 1).toBe(${f + i + 1});` : `expect(${f} + ${i}).toBe(${f + i});`;
     lines.push(`  it('${name}', () => {`, `    ${body}`, '  });');
   }
   if (variant) lines.push("  it('brand new', () => {", '    expect(true).toBe(true);', '  });');
@@ -61,13 +62,19 @@ try {
   const selectionMs = median(times);
   const listMs = median(listRuns);
   console.log(`selected: ${JSON.stringify(kinds)} of ${FILES * 5} tests (expected 20 changed, 20 renamed, 20 new)`);
-  console.log(`gate selection (Vitest's file list + merge base + diff + parse 20 files at 2 revisions), median of 5: ${fmt(selectionMs)} (target <= 1 s)`);
-  console.log(`  of which Vitest's own file list (its config loaded, ${FILES} files globbed, no test run): ${fmt(vitestListMs)}`);
+  console.log(
+    `gate selection (Vitest's file list + merge base + diff + parse 20 files at 2 revisions), median of 5: ${fmt(selectionMs)} (target <= 1 s)`,
+  );
+  console.log(
+    `  of which Vitest's own file list (its config loaded, ${FILES} files globbed, no test run): ${fmt(vitestListMs)}`,
+  );
   console.log(`vitest list --json on the 20 changed files, median of 3:                      ${fmt(listMs)}`);
   console.log(`ratio selection / vitest list (20 files): ${(selectionMs / listMs).toFixed(4)} (target <= 0.05)`);
   if (process.argv.includes('--full')) {
     const full = timed(process.execPath, [VITEST, 'list', '--json=true'], repo.root);
-    console.log(`vitest list --json on all ${FILES} files: ${fmt(full.ms)}; ratio ${(selectionMs / full.ms).toFixed(4)}`);
+    console.log(
+      `vitest list --json on all ${FILES} files: ${fmt(full.ms)}; ratio ${(selectionMs / full.ms).toFixed(4)}`,
+    );
   }
 } finally {
   repo.remove();

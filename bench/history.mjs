@@ -22,8 +22,8 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { median } from 'simple-statistics';
-import { generateSuite } from './reporter-overhead-suite.mjs';
 import { startPostgres } from '../test/io/history/postgres-server.mjs';
+import { generateSuite } from './reporter-overhead-suite.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const dist = (p) => import(path.join(REPO, 'dist', p));
@@ -64,15 +64,42 @@ function makeRecord(r) {
     const noise = ((Math.imul(i + 1, 2654435761) ^ Math.imul(r + 1, 40503)) >>> 0) % 400;
     const durationMs = i === 0 ? 3000 + r + (noise % 50) : 5 + noise;
     tests.push({
-      key: `test/m${i % 100}.test.ts::group > case ${i}`, file: `test/m${i % 100}.test.ts`, name: `group > case ${i}`, line: null,
-      state, durationMs, retries: flaky ? 1 : 0, flaky, errors: state === 'failed' || flaky ? [{ message: 'expected 1 to be 2', frame: null }] : [],
-      limitMs: 5000, limitSource: 'budget',
+      key: `test/m${i % 100}.test.ts::group > case ${i}`,
+      file: `test/m${i % 100}.test.ts`,
+      name: `group > case ${i}`,
+      line: null,
+      state,
+      durationMs,
+      retries: flaky ? 1 : 0,
+      flaky,
+      errors: state === 'failed' || flaky ? [{ message: 'expected 1 to be 2', frame: null }] : [],
+      limitMs: 5000,
+      limitSource: 'budget',
     });
   }
   return {
-    version: 1, runId: `${startedAt.replace(/[-:.]/g, '')}-${String(r).padStart(6, '0')}`, startedAt, endedAt: startedAt, root: '/p', platform: 'linux', arch: 'x64', cpus: 2,
-    loadavgStart: [0, 0, 0], loadavgEnd: [0, 0, 0], nodeVersion: process.version, vitestVersion: '4.1.12', git: { commit: `c${r % 50}`, dirty: false },
-    shard: null, merged: false, exitReason: 'passed', exitCode: null, unhandledErrors: [], budget: { testMs: 5000, fileMs: null, warnAt: 0.8 }, violations: [], tests, files: [],
+    version: 1,
+    runId: `${startedAt.replace(/[-:.]/g, '')}-${String(r).padStart(6, '0')}`,
+    startedAt,
+    endedAt: startedAt,
+    root: '/p',
+    platform: 'linux',
+    arch: 'x64',
+    cpus: 2,
+    loadavgStart: [0, 0, 0],
+    loadavgEnd: [0, 0, 0],
+    nodeVersion: process.version,
+    vitestVersion: '4.1.12',
+    git: { commit: `c${r % 50}`, dirty: false },
+    shard: null,
+    merged: false,
+    exitReason: 'passed',
+    exitCode: null,
+    unhandledErrors: [],
+    budget: { testMs: 5000, fileMs: null, warnAt: 0.8 },
+    violations: [],
+    tests,
+    files: [],
   };
 }
 
@@ -101,22 +128,36 @@ async function ingestAll(label, target) {
   }
   const total = performance.now() - started;
   const perRun = median(times);
-  out(`${label} ingest: ${RUNS} runs x ${TESTS} tests in ${s(total)}; per run median ${perRun.toFixed(1)} ms, last 10% ${median(times.slice(-Math.ceil(RUNS / 10))).toFixed(1)} ms`);
-  out(`  ratio to writing the run record (${(writeMs / RUNS).toFixed(1)} ms a run): ${(perRun / (writeMs / RUNS)).toFixed(2)}`);
+  out(
+    `${label} ingest: ${RUNS} runs x ${TESTS} tests in ${s(total)}; per run median ${perRun.toFixed(1)} ms, last 10% ${median(times.slice(-Math.ceil(RUNS / 10))).toFixed(1)} ms`,
+  );
+  out(
+    `  ratio to writing the run record (${(writeMs / RUNS).toFixed(1)} ms a run): ${(perRun / (writeMs / RUNS)).toFixed(2)}`,
+  );
   // The window covers every stored run (four runs a day).
   const cutoffMs = NOW - (RUNS / 4 + 1) * DAY;
   const query = { since: new Date(cutoffMs).toISOString().slice(0, 10), branch: null, test: null, file: null, top: 10 };
   const q0 = performance.now();
-  const report = computeHistoryReport(await readHistoryInput(store, { cutoffMs, branch: null, test: null, file: null }, query));
+  const report = computeHistoryReport(
+    await readHistoryInput(store, { cutoffMs, branch: null, test: null, file: null }, query),
+  );
   const queryMs = performance.now() - q0;
   const crossing = report.tests.find((t) => t.name === 'group > case 0');
-  out(`${label} default query over ${report.runs} runs: ${s(queryMs)} (${report.tests.length} tests listed; the creeping test: ${crossing?.durationMs?.median ?? '?'} ms median, +${crossing?.trendMsPerDay ?? '?'} ms a day, crosses in ${crossing?.daysToLimit ?? '?'} days)`);
+  out(
+    `${label} default query over ${report.runs} runs: ${s(queryMs)} (${report.tests.length} tests listed; the creeping test: ${crossing?.durationMs?.median ?? '?'} ms median, +${crossing?.trendMsPerDay ?? '?'} ms a day, crosses in ${crossing?.daysToLimit ?? '?'} days)`,
+  );
   out(`  ratio to JSON.parse of the ${RUNS} run records (${s(parseMs)}): ${(queryMs / parseMs).toFixed(2)}`);
   await store.close();
 }
 
-out(`machine: ${os.cpus().length} CPUs, loadavg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${RUNS} runs x ${TESTS} tests`);
-if (!values['skip-ingest']) await ingestAll('embedded (PGlite)', { kind: 'embedded', folder: path.join(scratch, 'runs', 'history') });
+out(
+  `machine: ${os.cpus().length} CPUs, loadavg ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ${RUNS} runs x ${TESTS} tests`,
+);
+if (!values['skip-ingest'])
+  await ingestAll('embedded (PGlite)', { kind: 'embedded', folder: path.join(scratch, 'runs', 'history') });
 if (!values['skip-postgres'] && !values['skip-ingest']) {
   const server = await startPostgres();
   try {
@@ -130,21 +171,45 @@ if (!values['skip-reporter']) {
   const reporter = path.join(REPO, 'dist/reporter/index.js');
   const plain = generateSuite({ repoRoot: REPO, files: 100, testsPerFile: 20 });
   const withHistory = generateSuite({ repoRoot: REPO, files: 100, testsPerFile: 20 });
-  writeFileSync(path.join(withHistory, 'flakeguard.yaml'), 'budget:\n  test: 5s\n  file: 60s\n  warnAt: 80%\nhistory: true\n');
+  writeFileSync(
+    path.join(withHistory, 'flakeguard.yaml'),
+    'budget:\n  test: 5s\n  file: 60s\n  warnAt: 80%\nhistory: true\n',
+  );
   const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
   const timeFile = path.join(scratch, 'time.txt');
   const cpu = { default: [], flakeguard: [], 'flakeguard+history': [], 'flakeguard+postgres': [] };
   const server = values['skip-postgres'] ? null : await startPostgres();
   const run = async (root, fg, name) => {
-    const command = [process.execPath, path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', ...(fg ? [`--reporter=${reporter}`] : [])];
+    const command = [
+      process.execPath,
+      path.join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--reporter=default',
+      ...(fg ? [`--reporter=${reporter}`] : []),
+    ];
     const [file, ...args] = GNU_TIME ? [GNU_TIME, '-o', timeFile, '-f', '%U %S', ...command] : command;
     const t0 = performance.now();
     const pg = name === 'flakeguard+postgres' ? { FLAKEGUARD_HISTORY_URL: server.url } : {};
-    const result = await execa(file, args, { cwd: root, reject: false, stdin: 'ignore', env: { NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: '', ...pg } });
+    const result = await execa(file, args, {
+      cwd: root,
+      reject: false,
+      stdin: 'ignore',
+      env: { NO_COLOR: '1', CI: 'true', GITHUB_ACTIONS: '', ...pg },
+    });
     const ms = performance.now() - t0;
-    if (GNU_TIME && name) cpu[name].push(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1).split(' ').reduce((a, b) => a + Number(b) * 1000, 0));
-    if (result.exitCode !== 0) throw new Error(`vitest exited ${result.exitCode}: ${String(result.stdout).slice(-1500)}`);
-    if (root === withHistory && fg && !/history .*: run stored/.test(String(result.stdout))) throw new Error(`history was not stored: ${String(result.stdout).slice(-800)}`);
+    if (GNU_TIME && name)
+      cpu[name].push(
+        readFileSync(timeFile, 'utf8')
+          .trim()
+          .split('\n')
+          .at(-1)
+          .split(' ')
+          .reduce((a, b) => a + Number(b) * 1000, 0),
+      );
+    if (result.exitCode !== 0)
+      throw new Error(`vitest exited ${result.exitCode}: ${String(result.stdout).slice(-1500)}`);
+    if (root === withHistory && fg && !/history .*: run stored/.test(String(result.stdout)))
+      throw new Error(`history was not stored: ${String(result.stdout).slice(-800)}`);
     return ms;
   };
   // Warm-up: Vite's caches, and the embedded store created once (it is created on a project's first run only).
@@ -153,7 +218,11 @@ if (!values['skip-reporter']) {
   await run(withHistory, true);
   const ratios = { vsDefault: [], vsNoHistory: [], pgVsDefault: [] };
   for (let round = 0; round < ROUNDS; round += 1) {
-    const configs = [['default', plain, false], ['flakeguard', plain, true], ['flakeguard+history', withHistory, true]];
+    const configs = [
+      ['default', plain, false],
+      ['flakeguard', plain, true],
+      ['flakeguard+history', withHistory, true],
+    ];
     if (server) configs.push(['flakeguard+postgres', plain, true]);
     const order = round % 2 === 0 ? configs : [...configs].reverse();
     const ms = {};
@@ -167,14 +236,28 @@ if (!values['skip-reporter']) {
     );
   }
   const vd = median(ratios.vsDefault);
-  out(`reporter with history on, median ratio to Vitest's default reporter alone: ${vd.toFixed(3)} (target <= 1.03) ${vd <= 1.03 ? 'OK' : 'OVER TARGET'}`);
-  out(`reporter with history on, median ratio to the same reporter without history: ${median(ratios.vsNoHistory).toFixed(3)}`);
-  if (server) out(`reporter with PostgreSQL history (${server.engine}), median ratio to Vitest's default reporter alone: ${median(ratios.pgVsDefault).toFixed(3)}`);
+  out(
+    `reporter with history on, median ratio to Vitest's default reporter alone: ${vd.toFixed(3)} (target <= 1.03) ${vd <= 1.03 ? 'OK' : 'OVER TARGET'}`,
+  );
+  out(
+    `reporter with history on, median ratio to the same reporter without history: ${median(ratios.vsNoHistory).toFixed(3)}`,
+  );
+  if (server)
+    out(
+      `reporter with PostgreSQL history (${server.engine}), median ratio to Vitest's default reporter alone: ${median(ratios.pgVsDefault).toFixed(3)}`,
+    );
   if (GNU_TIME) {
     const c = (name) => median(cpu[name]);
-    out(`CPU time of the process tree (median): default ${s(c('default'))}, flakeguard ${s(c('flakeguard'))}, flakeguard with history ${s(c('flakeguard+history'))}`);
-    out(`  CPU ratio, history on to default alone: ${(c('flakeguard+history') / c('default')).toFixed(3)}; to flakeguard without history: ${(c('flakeguard+history') / c('flakeguard')).toFixed(3)}`);
-    if (server) out(`  CPU with PostgreSQL history ${s(c('flakeguard+postgres'))}: ratio to default alone ${(c('flakeguard+postgres') / c('default')).toFixed(3)}`);
+    out(
+      `CPU time of the process tree (median): default ${s(c('default'))}, flakeguard ${s(c('flakeguard'))}, flakeguard with history ${s(c('flakeguard+history'))}`,
+    );
+    out(
+      `  CPU ratio, history on to default alone: ${(c('flakeguard+history') / c('default')).toFixed(3)}; to flakeguard without history: ${(c('flakeguard+history') / c('flakeguard')).toFixed(3)}`,
+    );
+    if (server)
+      out(
+        `  CPU with PostgreSQL history ${s(c('flakeguard+postgres'))}: ratio to default alone ${(c('flakeguard+postgres') / c('default')).toFixed(3)}`,
+      );
   }
   await server?.stop();
   rmSync(plain, { recursive: true, force: true });

@@ -18,7 +18,12 @@ function testFileSource(fileIndex, testsPerFile) {
     for (let t = 0; t < perGroup && written < testsPerFile; t++, written++) {
       const n = fileIndex * 1000 + written;
       if (written % 5 === 0) {
-        lines.push(`  it('resolves value ${n}', async () => {`, `    const v = await Promise.resolve(${n});`, `    expect(v).toBe(${n});`, '  });');
+        lines.push(
+          `  it('resolves value ${n}', async () => {`,
+          `    const v = await Promise.resolve(${n});`,
+          `    expect(v).toBe(${n});`,
+          '  });',
+        );
       } else {
         lines.push(
           `  it('computes case ${n}', () => {`,
@@ -37,15 +42,32 @@ function testFileSource(fileIndex, testsPerFile) {
 export function generateSuite({ repoRoot, files = 100, testsPerFile = 20 }) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-bench-'));
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'bench-suite', type: 'module', private: true }));
+  writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: 'bench-suite', type: 'module', private: true }),
+  );
   writeFileSync(path.join(root, 'vitest.config.mjs'), `export default { test: { include: ['test/**/*.test.ts'] } };\n`);
   writeFileSync(path.join(root, 'flakeguard.yaml'), 'budget:\n  test: 5s\n  file: 60s\n  warnAt: 80%\n');
   writeFileSync(path.join(root, '.gitignore'), 'node_modules\n.flakeguard\n');
   mkdirSync(path.join(root, 'test'), { recursive: true });
   for (let f = 0; f < files; f++) {
-    writeFileSync(path.join(root, 'test', `module-${String(f).padStart(3, '0')}.test.ts`), testFileSource(f, testsPerFile));
+    writeFileSync(
+      path.join(root, 'test', `module-${String(f).padStart(3, '0')}.test.ts`),
+      testFileSource(f, testsPerFile),
+    );
   }
-  const git = (...args) => execFileSync('git', args, { cwd: root, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' } });
+  const git = (...args) =>
+    execFileSync('git', args, {
+      cwd: root,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'b',
+        GIT_AUTHOR_EMAIL: 'b@b',
+        GIT_COMMITTER_NAME: 'b',
+        GIT_COMMITTER_EMAIL: 'b@b',
+      },
+    });
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-qm', 'suite');

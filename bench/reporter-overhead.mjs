@@ -37,7 +37,9 @@ const files = Number(values.files);
 const testsPerFile = Number(values['tests-per-file']);
 
 if (!existsSync(REPORTER)) {
-  process.stderr.write(`reporter-overhead: ${path.relative(process.cwd(), REPORTER)} is missing; run npm run build first\n`);
+  process.stderr.write(
+    `reporter-overhead: ${path.relative(process.cwd(), REPORTER)} is missing; run npm run build first\n`,
+  );
   process.exit(2);
 }
 
@@ -51,7 +53,14 @@ async function runOnce(withFlakeguard, label) {
   const rssFile = path.join(scratch, `${label}.rss`);
   const timeFile = path.join(scratch, `${label}.time`);
   const reporters = ['--reporter=default', ...(withFlakeguard ? [`--reporter=${REPORTER}`] : [])];
-  const command = [process.execPath, '--import', PEAK, path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...reporters];
+  const command = [
+    process.execPath,
+    '--import',
+    PEAK,
+    path.join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    ...reporters,
+  ];
   const [file, ...args] = GNU_TIME ? [GNU_TIME, '-o', timeFile, '-f', '%U %S', ...command] : command;
   const started = performance.now();
   const result = await execa(file, args, {
@@ -69,12 +78,24 @@ async function runOnce(withFlakeguard, label) {
     throw new Error('the flakeguard reporter did not report (is dist/ built?)');
   }
   const main = JSON.parse(readFileSync(rssFile, 'utf8'));
-  const treeCpuMs = GNU_TIME ? readFileSync(timeFile, 'utf8').trim().split('\n').at(-1).split(' ').reduce((a, b) => a + Number(b) * 1000, 0) : NaN;
+  const treeCpuMs = GNU_TIME
+    ? readFileSync(timeFile, 'utf8')
+        .trim()
+        .split('\n')
+        .at(-1)
+        .split(' ')
+        .reduce((a, b) => a + Number(b) * 1000, 0)
+    : NaN;
   return { ms, rssKiB: main.maxRssKiB, mainCpuMs: main.cpuUs / 1000, treeCpuMs };
 }
 
 const fmt = (ms) => `${(ms / 1000).toFixed(2)}s`;
-process.stdout.write(`suite: ${files * testsPerFile} tests in ${files} files at ${root}\nmachine: ${os.cpus().length} CPUs, loadavg ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
+process.stdout.write(
+  `suite: ${files * testsPerFile} tests in ${files} files at ${root}\nmachine: ${os.cpus().length} CPUs, loadavg ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}\n`,
+);
 
 // Warm-up (Vite's transform cache, the file system cache), not counted.
 await runOnce(false, 'warm-base');
@@ -96,7 +117,9 @@ for (let round = 0; round < rounds; round++) {
   );
 }
 
-const records = readdirSync(recordsDir).filter((n) => n.endsWith('.json')).map((n) => path.join(recordsDir, n));
+const records = readdirSync(recordsDir)
+  .filter((n) => n.endsWith('.json'))
+  .map((n) => path.join(recordsDir, n));
 const recordBytes = statSync(records.at(-1)).size;
 const baseMs = median(base.map((r) => r.ms));
 const fgMs = median(withFg.map((r) => r.ms));

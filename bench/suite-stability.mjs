@@ -19,25 +19,36 @@ import { parseArgs } from 'node:util';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values, positionals: files } = parseArgs({
   allowPositionals: true,
-  options: { runs: { type: 'string', default: '10' }, 'loops-per-core': { type: 'string', default: '2' }, project: { type: 'string', multiple: true, default: [] } },
+  options: {
+    runs: { type: 'string', default: '10' },
+    'loops-per-core': { type: 'string', default: '2' },
+    project: { type: 'string', multiple: true, default: [] },
+  },
 });
 const runs = Number(values.runs);
 const perCore = Number(values['loops-per-core']);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs "${values.runs}" must be a whole number of at least 1`);
-if (!Number.isInteger(perCore) || perCore < 0) throw new Error(`--loops-per-core "${values['loops-per-core']}" must be a whole number`);
+if (!Number.isInteger(runs) || runs < 1)
+  throw new Error(`--runs "${values.runs}" must be a whole number of at least 1`);
+if (!Number.isInteger(perCore) || perCore < 0)
+  throw new Error(`--loops-per-core "${values['loops-per-core']}" must be a whole number`);
 for (const project of values.project) {
-  if (!['unit', 'e2e'].includes(project)) throw new Error(`--project "${project}" is not a tier of vitest.config.ts; write --project unit or --project e2e`);
+  if (!['unit', 'e2e'].includes(project))
+    throw new Error(`--project "${project}" is not a tier of vitest.config.ts; write --project unit or --project e2e`);
 }
 const selection = [...values.project.map((p) => `--project=${p}`), ...files];
 const what = selection.length === 0 ? 'the whole suite' : selection.join(' ');
 
-const { defaultWorkerCount, startLoadWorkers } = await import(path.join(ROOT, 'dist/io/load/load-workers.js')).catch(() => {
-  throw new Error('dist/ is missing: run npm run build first');
-});
+const { defaultWorkerCount, startLoadWorkers } = await import(path.join(ROOT, 'dist/io/load/load-workers.js')).catch(
+  () => {
+    throw new Error('dist/ is missing: run npm run build first');
+  },
+);
 const cores = defaultWorkerCount();
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-stability-'));
 const load = startLoadWorkers(perCore * cores);
-console.log(`suite-stability: ${runs} run(s) of ${what} under ${perCore * cores} busy loops (${perCore} per core, ${cores} cores); FLAKEGUARD_KEEP_LOGS=1 keeps each run's log`);
+console.log(
+  `suite-stability: ${runs} run(s) of ${what} under ${perCore * cores} busy loops (${perCore} per core, ${cores} cores); FLAKEGUARD_KEEP_LOGS=1 keeps each run's log`,
+);
 
 /** key -> { passes, seen } over the runs; a test missing from a run (its file failed to load) is a non-pass. */
 const tally = new Map();
@@ -46,12 +57,24 @@ try {
   for (let i = 1; i <= runs; i += 1) {
     const json = path.join(tmp, `run-${i}.json`);
     const started = performance.now();
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=./src/reporter/index.ts', '--reporter=json', `--outputFile.json=${json}`, ...selection], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
-      maxBuffer: 256 * 1024 * 1024,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--reporter=default',
+        '--reporter=./src/reporter/index.ts',
+        '--reporter=json',
+        `--outputFile.json=${json}`,
+        ...selection,
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+        maxBuffer: 256 * 1024 * 1024,
+      },
+    );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     writeFileSync(path.join(tmp, `run-${i}.log`), `${r.stdout}\n${r.stderr}`);
     let report;
@@ -77,13 +100,18 @@ try {
         tally.set(key, entry);
       }
     }
-    const verdict = r.stdout.split('\n').filter((l) => l.startsWith('flakeguard: ')).at(-1) ?? '';
+    const verdict =
+      r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('flakeguard: '))
+        .at(-1) ?? '';
     runLines.push(`run ${i}: exit ${r.status}, ${seconds}s, ${passed}/${total} tests passed; ${verdict}`);
     console.log(runLines.at(-1));
   }
 } finally {
   const summary = await load.stop();
-  const share = summary.machineShare === null ? 'not measured' : `${Math.round(summary.machineShare * 100)}% of the machine`;
+  const share =
+    summary.machineShare === null ? 'not measured' : `${Math.round(summary.machineShare * 100)}% of the machine`;
   runLines.push(`load: ${summary.workers} busy loops took ${share} over ${(summary.wallMs / 1000).toFixed(0)}s`);
 }
 
@@ -91,11 +119,14 @@ const rows = [...tally].map(([key, e]) => ({ key, passes: e.passes }));
 rows.sort((a, b) => a.passes - b.passes || a.key.localeCompare(b.key));
 const width = String(runs).length;
 console.log('\npasses/runs  test');
-for (const row of rows) console.log(`${String(row.passes).padStart(width)}/${runs}${' '.repeat(Math.max(1, 11 - 2 * width))}${row.key}`);
+for (const row of rows)
+  console.log(`${String(row.passes).padStart(width)}/${runs}${' '.repeat(Math.max(1, 11 - 2 * width))}${row.key}`);
 const unstable = rows.filter((r) => r.passes < runs);
 console.log('');
 for (const line of runLines) console.log(line);
-console.log(`suite-stability: ${rows.length - unstable.length}/${rows.length} tests passed ${runs}/${runs}${unstable.length > 0 ? `; below target: ${unstable.length}` : ''}`);
+console.log(
+  `suite-stability: ${rows.length - unstable.length}/${rows.length} tests passed ${runs}/${runs}${unstable.length > 0 ? `; below target: ${unstable.length}` : ''}`,
+);
 if (process.env.FLAKEGUARD_KEEP_LOGS) console.log(`logs kept in ${tmp}`);
 else rmSync(tmp, { recursive: true, force: true });
 process.exitCode = unstable.length > 0 ? 1 : 0;

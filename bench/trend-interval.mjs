@@ -15,7 +15,13 @@ const points = (ys) => ys.map((y, i) => ({ atMs: i * 3_600_000, durationMs: y, p
 const pct = (k) => `${((100 * k) / SERIES).toFixed(1)}%`;
 
 console.log(`Sen's 95% interval: coverage of the true slope (${SERIES} series a case)`);
-for (const [n, slope, sd] of [[10, 20, 100], [20, 20, 100], [40, 5, 200], [100, 1, 50], [200, 0, 30]]) {
+for (const [n, slope, sd] of [
+  [10, 20, 100],
+  [20, 20, 100],
+  [40, 5, 200],
+  [100, 1, 50],
+  [200, 0, 30],
+]) {
   const rand = seeded(n * 7 + slope);
   let hits = 0;
   for (let k = 0; k < SERIES; k += 1) {
@@ -25,14 +31,25 @@ for (const [n, slope, sd] of [[10, 20, 100], [20, 20, 100], [40, 5, 200], [100, 
   console.log(`  n=${n} slope=${slope} sd=${sd}: ${pct(hits)}`);
 }
 console.log('Flat noisy series: a crossing claimed (5 s limit, 2 s level)');
-for (const [n, sd] of [[10, 300], [30, 300], [60, 800]]) {
+for (const [n, sd] of [
+  [10, 300],
+  [30, 300],
+  [60, 800],
+]) {
   const rand = seeded(n + sd);
   let claimed = 0;
-  for (let k = 0; k < SERIES; k += 1) if (computeDurationTrend(points(line(rand, n, 2000, 0, sd)), 5000).perRun.projection.kind === 'crossing') claimed += 1;
+  for (let k = 0; k < SERIES; k += 1)
+    if (computeDurationTrend(points(line(rand, n, 2000, 0, sd)), 5000).perRun.projection.kind === 'crossing')
+      claimed += 1;
   console.log(`  n=${n} sd=${sd}: ${pct(claimed)}`);
 }
 console.log('A steady slowdown, the limit 10 runs ahead: projected, and the range holding the true crossing');
-for (const [n, slope, sd] of [[12, 100, 100], [20, 50, 200], [40, 20, 200], [60, 20, 400]]) {
+for (const [n, slope, sd] of [
+  [12, 100, 100],
+  [20, 50, 200],
+  [40, 20, 200],
+  [60, 20, 400],
+]) {
   const rand = seeded(n * slope);
   const limit = 1000 + slope * (n - 1) + slope * 10;
   let projected = 0;
@@ -43,5 +60,7 @@ for (const [n, slope, sd] of [[12, 100, 100], [20, 50, 200], [40, 20, 200], [60,
     projected += 1;
     if (range[0] <= 10 && 10 <= range[1]) held += 1;
   }
-  console.log(`  n=${n} slope=${slope} sd=${sd}: projected ${pct(projected)}, range holds ${projected === 0 ? '-' : `${((100 * held) / projected).toFixed(1)}%`} of those`);
+  console.log(
+    `  n=${n} slope=${slope} sd=${sd}: projected ${pct(projected)}, range holds ${projected === 0 ? '-' : `${((100 * held) / projected).toFixed(1)}%`} of those`,
+  );
 }

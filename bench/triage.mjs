@@ -14,8 +14,8 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILT_IN_SIGNATURES } from '../dist/core/triage/triage-signatures.js';
 import { compileLogMatcher } from '../dist/core/triage/log-matcher.js';
+import { BUILT_IN_SIGNATURES } from '../dist/core/triage/triage-signatures.js';
 
 const LOG_MB = Number(process.argv[2] ?? 100);
 const RUNS = Number(process.argv[3] ?? 5);
@@ -42,26 +42,49 @@ function writeReport() {
         status: failed ? 'failed' : 'passed',
         title: `does thing ${t}`,
         duration: 3 + (n % 40),
-        failureMessages: failed ? [`AssertionError: expected ${t} to be ${t + 1} // Object.is equality\n    at ${name}:${10 + t}:20\n    at file:///home/runner/work/app/app/node_modules/@vitest/runner/dist/chunk-artifact.js:302:11`] : [],
+        failureMessages: failed
+          ? [
+              `AssertionError: expected ${t} to be ${t + 1} // Object.is equality\n    at ${name}:${10 + t}:20\n    at file:///home/runner/work/app/app/node_modules/@vitest/runner/dist/chunk-artifact.js:302:11`,
+            ]
+          : [],
         meta: {},
         tags: [],
       });
     }
-    testResults.push({ assertionResults, startTime: 1e12, endTime: 1e12 + 400, status: assertionResults.some((a) => a.status === 'failed') ? 'failed' : 'passed', message: '', name });
+    testResults.push({
+      assertionResults,
+      startTime: 1e12,
+      endTime: 1e12 + 400,
+      status: assertionResults.some((a) => a.status === 'failed') ? 'failed' : 'passed',
+      message: '',
+      name,
+    });
   }
-  const report = { numTotalTestSuites: FILES, numTotalTests: n, numFailedTests: FAILURES, success: false, startTime: 1e12, testResults };
+  const report = {
+    numTotalTestSuites: FILES,
+    numTotalTests: n,
+    numFailedTests: FAILURES,
+    success: false,
+    startTime: 1e12,
+    testResults,
+  };
   writeFileSync(path.join(dir, 'r.json'), JSON.stringify(report));
 }
 
 function writeLog() {
   const file = path.join(dir, 'ci.log');
   const fd = openSync(file, 'w');
-  const line = (i) => ` \u001b[32m✓\u001b[39m test/module-${i % FILES}.test.ts\u001b[2m > \u001b[22mmodule ${i % FILES}\u001b[2m > \u001b[22mdoes thing ${i % PER_FILE}\u001b[32m ${i % 40}\u001b[2mms\u001b[22m\u001b[39m\n`;
+  const line = (i) =>
+    ` \u001b[32m✓\u001b[39m test/module-${i % FILES}.test.ts\u001b[2m > \u001b[22mmodule ${i % FILES}\u001b[2m > \u001b[22mdoes thing ${i % PER_FILE}\u001b[32m ${i % 40}\u001b[2mms\u001b[22m\u001b[39m\n`;
   const target = LOG_MB * 1024 * 1024;
   let bytes = 0;
   let i = 0;
   let block = '';
-  const specials = ['npm warn deprecated inflight@1.0.6', 'Error: connect ECONNREFUSED 127.0.0.1:6379', 'Error: Process completed with exit code 1.'];
+  const specials = [
+    'npm warn deprecated inflight@1.0.6',
+    'Error: connect ECONNREFUSED 127.0.0.1:6379',
+    'Error: Process completed with exit code 1.',
+  ];
   while (bytes < target) {
     block += line(i++);
     if (i % 200_000 === 0) block += `${specials[(i / 200_000) % specials.length]}\n`;
@@ -87,10 +110,17 @@ const HAS_TIME = existsSync('/usr/bin/time');
 /** Wall ms, CPU ms (user + system) and peak RSS MB of one command, via /usr/bin/time -v when present. */
 function time(cmd, args) {
   const start = performance.now();
-  const r = HAS_TIME ? spawnSync('/usr/bin/time', ['-v', cmd, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 }) : spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = HAS_TIME
+    ? spawnSync('/usr/bin/time', ['-v', cmd, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 })
+    : spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
   const ms = performance.now() - start;
   const field = (name) => Number(new RegExp(`${name}: ([\\d.]+)`).exec(r.stderr ?? '')?.[1] ?? Number.NaN);
-  return { ms, cpu: (field('User time \\(seconds\\)') + field('System time \\(seconds\\)')) * 1000, rssMb: field('Maximum resident set size \\(kbytes\\)') / 1024, r };
+  return {
+    ms,
+    cpu: (field('User time \\(seconds\\)') + field('System time \\(seconds\\)')) * 1000,
+    rssMb: field('Maximum resident set size \\(kbytes\\)') / 1024,
+    r,
+  };
 }
 
 writeReport();
@@ -107,7 +137,19 @@ let findings = null;
 for (let k = 0; k < RUNS; k++) {
   grepAll.push(time('grep', ['-c', '-F', '-f', path.join(dir, 'patterns.txt'), log]));
   grepOne.push(time('grep', ['-c', 'ENOSPC', log]));
-  const t = time(process.execPath, [CLI, 'triage', '--report', path.join(dir, 'r.json'), '--log', log, '--exit-code', '1', '--root', dir, '--json']);
+  const t = time(process.execPath, [
+    CLI,
+    'triage',
+    '--report',
+    path.join(dir, 'r.json'),
+    '--log',
+    log,
+    '--exit-code',
+    '1',
+    '--root',
+    dir,
+    '--json',
+  ]);
   if (t.r.status !== 1) throw new Error(`triage exited ${t.r.status}: ${t.r.stderr}`);
   triage.push(t);
   findings ??= JSON.parse(t.r.stdout).findings;
@@ -117,11 +159,26 @@ const counts = {};
 for (const f of findings) counts[f.class] = (counts[f.class] ?? 0) + 1;
 console.log(`log ${LOG_MB} MB, report ${FILES * PER_FILE} tests with ${FAILURES} failures; median of ${RUNS}`);
 console.log(`findings: ${findings.length} ${JSON.stringify(counts)}`);
-console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs (wall times suffer from load; CPU times less)`);
-console.log(`grep -c -F -f (${literals.length} literals): wall ${med(grepAll, 'ms').toFixed(0)} ms, CPU ${med(grepAll, 'cpu').toFixed(0)} ms`);
-console.log(`grep -c ENOSPC (one literal):     wall ${med(grepOne, 'ms').toFixed(0)} ms, CPU ${med(grepOne, 'cpu').toFixed(0)} ms`);
-console.log(`flakeguard triage (no re-runs):   wall ${med(triage, 'ms').toFixed(0)} ms, CPU ${med(triage, 'cpu').toFixed(0)} ms, peak RSS ${HAS_TIME ? `${med(triage, 'rssMb').toFixed(0)} MB` : 'not measured (no /usr/bin/time)'}`);
-console.log(`ratio triage / grep -F -f: wall ${(med(triage, 'ms') / med(grepAll, 'ms')).toFixed(2)}x, CPU ${(med(triage, 'cpu') / med(grepAll, 'cpu')).toFixed(2)}x (target <= 3x)`);
-console.log(`ratio triage / grep one literal: wall ${(med(triage, 'ms') / med(grepOne, 'ms')).toFixed(2)}x (for reference)`);
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} on ${os.cpus().length} CPUs (wall times suffer from load; CPU times less)`,
+);
+console.log(
+  `grep -c -F -f (${literals.length} literals): wall ${med(grepAll, 'ms').toFixed(0)} ms, CPU ${med(grepAll, 'cpu').toFixed(0)} ms`,
+);
+console.log(
+  `grep -c ENOSPC (one literal):     wall ${med(grepOne, 'ms').toFixed(0)} ms, CPU ${med(grepOne, 'cpu').toFixed(0)} ms`,
+);
+console.log(
+  `flakeguard triage (no re-runs):   wall ${med(triage, 'ms').toFixed(0)} ms, CPU ${med(triage, 'cpu').toFixed(0)} ms, peak RSS ${HAS_TIME ? `${med(triage, 'rssMb').toFixed(0)} MB` : 'not measured (no /usr/bin/time)'}`,
+);
+console.log(
+  `ratio triage / grep -F -f: wall ${(med(triage, 'ms') / med(grepAll, 'ms')).toFixed(2)}x, CPU ${(med(triage, 'cpu') / med(grepAll, 'cpu')).toFixed(2)}x (target <= 3x)`,
+);
+console.log(
+  `ratio triage / grep one literal: wall ${(med(triage, 'ms') / med(grepOne, 'ms')).toFixed(2)}x (for reference)`,
+);
 console.log(`peak memory: ${HAS_TIME ? med(triage, 'rssMb').toFixed(0) : '?'} MB (target < 300)`);
 rmSync(dir, { recursive: true, force: true });

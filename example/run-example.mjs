@@ -8,7 +8,17 @@
  * Each step checks that flakeguard said what it should; the script exits 1 if one did not.
  * Usage: npm run example  (builds first).  KEEP=1 keeps the scratch folder.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -17,7 +27,15 @@ const repo = path.resolve(import.meta.dirname, '..');
 const cli = path.join(repo, 'dist/cli.js');
 const vitestBin = path.join(repo, 'node_modules/vitest/vitest.mjs');
 const work = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-example-'));
-const env = { ...process.env, GIT_AUTHOR_NAME: 'example', GIT_AUTHOR_EMAIL: 'example@example.invalid', GIT_COMMITTER_NAME: 'example', GIT_COMMITTER_EMAIL: 'example@example.invalid', FORCE_COLOR: '0', NO_COLOR: '1' };
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'example',
+  GIT_AUTHOR_EMAIL: 'example@example.invalid',
+  GIT_COMMITTER_NAME: 'example',
+  GIT_COMMITTER_EMAIL: 'example@example.invalid',
+  FORCE_COLOR: '0',
+  NO_COLOR: '1',
+};
 delete env.GITHUB_ACTIONS;
 delete env.GITHUB_STEP_SUMMARY;
 const problems = [];
@@ -30,20 +48,26 @@ async function run(label, file, args, { expectExit } = {}) {
   process.stdout.write(`\n$ ${label}\n`);
   const result = await execa(file, args, { cwd: work, env, reject: false, all: true, stdin: 'ignore' });
   process.stdout.write(`${result.all}\n[exit ${result.exitCode}]\n`);
-  if (expectExit !== undefined && result.exitCode !== expectExit) problems.push(`"${label}" exited ${result.exitCode}, expected ${expectExit}`);
+  if (expectExit !== undefined && result.exitCode !== expectExit)
+    problems.push(`"${label}" exited ${result.exitCode}, expected ${expectExit}`);
   return result;
 }
 
 function expectText(result, text, what) {
-  if (!String(result.all).includes(text)) problems.push(`${what}: expected the output to contain ${JSON.stringify(text)}`);
+  if (!String(result.all).includes(text))
+    problems.push(`${what}: expected the output to contain ${JSON.stringify(text)}`);
 }
 
 const git = (...args) => execa('git', args, { cwd: work, env });
-const vitest = (args, opts) => run(`vitest run ${args.join(' ')}`.trim(), process.execPath, [vitestBin, 'run', ...args], opts);
+const vitest = (args, opts) =>
+  run(`vitest run ${args.join(' ')}`.trim(), process.execPath, [vitestBin, 'run', ...args], opts);
 const flakeguard = (args, opts) => run(`flakeguard ${args.join(' ')}`, process.execPath, [cli, ...args], opts);
 
 function setUpScratch() {
-  cpSync(path.join(repo, 'example'), work, { recursive: true, filter: (src) => !src.endsWith('run-example.mjs') && !src.includes('.flakeguard') });
+  cpSync(path.join(repo, 'example'), work, {
+    recursive: true,
+    filter: (src) => !src.endsWith('run-example.mjs') && !src.includes('.flakeguard'),
+  });
   // The example resolves `flakeguard/reporter` like a user's project does: through node_modules.
   mkdirSync(path.join(work, 'node_modules'));
   for (const entry of readdirSync(path.join(repo, 'node_modules'))) {
@@ -55,7 +79,11 @@ function setUpScratch() {
 
 function newestRecord() {
   const dir = path.join(work, '.flakeguard/runs');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+    : [];
   return files.length ? path.join('.flakeguard/runs', files[files.length - 1]) : null;
 }
 
@@ -81,7 +109,9 @@ async function main() {
   banner('2. Triage of that red run: one class per failure, with evidence');
   const record = newestRecord();
   if (!record) problems.push('the reporter wrote no run record');
-  const triage = await flakeguard(['triage', '--record', record ?? 'missing.json', '--exit-code', '1'], { expectExit: 1 });
+  const triage = await flakeguard(['triage', '--record', record ?? 'missing.json', '--exit-code', '1'], {
+    expectExit: 1,
+  });
   expectText(triage, 'budget', 'triage classifies the red run as budget');
 
   banner('3. An allowance follows its test through history: a rename, then a body edit');
@@ -100,7 +130,9 @@ async function main() {
   await flakeguard(['allowances', 'migrate'], { expectExit: 0 });
   await flakeguard(['allowances', 'list'], { expectExit: 0 });
 
-  banner('4. The pre-merge gate: new and changed tests, 5 to 10 cold tries each (a fresh worker per try), at a controlled slowdown (plus one busy worker)');
+  banner(
+    '4. The pre-merge gate: new and changed tests, 5 to 10 cold tries each (a fresh worker per try), at a controlled slowdown (plus one busy worker)',
+  );
   writeFileSync(
     path.join(work, 'test/checkout.test.ts'),
     `import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -145,7 +177,9 @@ describe('checkout', () => {
     process.stdout.write(`The example did not show what it should:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
     return 1;
   }
-  process.stdout.write('Every step showed what it should: budget report, triage, an allowance following a rename, the gate verdict.\n');
+  process.stdout.write(
+    'Every step showed what it should: budget report, triage, an allowance following a rename, the gate verdict.\n',
+  );
   return 0;
 }
 

@@ -48,7 +48,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`flakeguard: unknown command ${excerpt(name)}; use one of ${Object.keys(COMMANDS).join(', ')} (flakeguard --help)\n`);
+    process.stderr.write(
+      `flakeguard: unknown command ${excerpt(name)}; use one of ${Object.keys(COMMANDS).join(', ')} (flakeguard --help)\n`,
+    );
     return 2;
   }
   const command = await load();
@@ -86,9 +88,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  fail,
-);
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+}, fail);

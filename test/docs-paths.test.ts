@@ -13,7 +13,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REPO_ROOTS = /^(?:src|bench|example|\.ci)\/|^docs\/[^/]+\.md$/;
 const SRC_RELATIVE = /^(?:core|io|commands|reporter|runner)\//;
-const TEST_FOLDERS = new Set(readdirSync(path.join(ROOT, 'test')).filter((e) => statSync(path.join(ROOT, 'test', e)).isDirectory()));
+const TEST_FOLDERS = new Set(
+  readdirSync(path.join(ROOT, 'test')).filter((e) => statSync(path.join(ROOT, 'test', e)).isDirectory()),
+);
 
 /** The file a mention names in this repository, or null when it is not a repository path. */
 function repositoryPath(mention: string): string | null {
@@ -37,7 +39,12 @@ function mentions(doc: string): string[] {
 }
 
 describe('paths in the docs', () => {
-  const docs = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const docs = [
+    'README.md',
+    ...readdirSync(path.join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
 
   it('every repository path README.md and docs/*.md name exists', () => {
     const missing: string[] = [];

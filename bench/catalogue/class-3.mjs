@@ -15,12 +15,18 @@ const PLACES = [
   { where: '--url', what: 'history', command: (url) => ['history', '--url', url] },
   { where: '--url', what: 'history prune', command: (url) => ['history', 'prune', '--keep', '30d', '--url', url] },
   { where: 'FLAKEGUARD_HISTORY_URL', what: 'history', command: () => ['history'], env: true },
-  { where: 'FLAKEGUARD_HISTORY_URL', what: 'triage --history', command: () => ['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--history', '--branch', 'main'], env: true },
+  {
+    where: 'FLAKEGUARD_HISTORY_URL',
+    what: 'triage --history',
+    command: () => ['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--history', '--branch', 'main'],
+    env: true,
+  },
   { where: 'FLAKEGUARD_HISTORY_URL', what: 'the reporter', command: () => ['vitest'], env: true },
   { where: 'history.url', what: 'history', command: () => ['history'], config: true },
   { where: 'history.url', what: 'the reporter', command: () => ['vitest'], config: true },
 ];
-const leaked = (run) => ([PASSWORD, 'Secret9pw'].some((s) => `${run.stdout}${run.stderr}`.includes(s)) ? 'the password is printed' : '');
+const leaked = (run) =>
+  [PASSWORD, 'Secret9pw'].some((s) => `${run.stdout}${run.stderr}`.includes(s)) ? 'the password is printed' : '';
 
 export const CASES = PLACES.flatMap((p) =>
   URLS.map((url) => ({

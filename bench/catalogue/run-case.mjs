@@ -1,8 +1,17 @@
 // Runs one catalogue case: a temp project (package.json, a passing test, the repo's node_modules
 // linked, a git repo on main), the case's setup, the command, and what changed in the folder.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +29,11 @@ export function write(dir, rel, content) {
 
 /** Runs the built CLI in dir (for setups that need flakeguard itself, e.g. quarantine add). */
 export function flakeguardSync(dir, args) {
-  return execFileSync(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: 'pipe' });
+  return execFileSync(process.execPath, [CLI, ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: 'pipe',
+  });
 }
 
 /** Every entry under dir by relative path: its kind, and the hash of a regular file's content. */
@@ -34,7 +47,14 @@ function snapshot(dir) {
       if (stat.isDirectory()) {
         out.set(rel, 'folder');
         walk(rel);
-      } else if (stat.isFile()) out.set(rel, `file ${createHash('sha256').update(readFileSync(path.join(dir, rel))).digest('hex').slice(0, 12)}`);
+      } else if (stat.isFile())
+        out.set(
+          rel,
+          `file ${createHash('sha256')
+            .update(readFileSync(path.join(dir, rel)))
+            .digest('hex')
+            .slice(0, 12)}`,
+        );
       else out.set(rel, stat.isSymbolicLink() ? 'link' : stat.isFIFO() ? 'fifo' : 'special');
     }
   };
@@ -47,7 +67,10 @@ function changes(before, after) {
   for (const [rel, kind] of after) {
     const was = before.get(rel);
     if (was === undefined) out.push(`+${rel}`);
-    else if (was !== kind) out.push(was.split(' ')[0] === kind.split(' ')[0] ? rel : `${rel} (${was.split(' ')[0]} -> ${kind.split(' ')[0]})`);
+    else if (was !== kind)
+      out.push(
+        was.split(' ')[0] === kind.split(' ')[0] ? rel : `${rel} (${was.split(' ')[0]} -> ${kind.split(' ')[0]})`,
+      );
   }
   for (const rel of before.keys()) if (!after.has(rel)) out.push(`-${rel}`);
   return collapse(out);
@@ -86,10 +109,25 @@ export async function runCase(c) {
   try {
     symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     write(dir, 'package.json', JSON.stringify({ name: 'catalogue', type: 'module', private: true }));
-    write(dir, 'vitest.config.ts', `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: [${JSON.stringify(REPORTER)}] } });\n`);
+    write(
+      dir,
+      'vitest.config.ts',
+      `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: [${JSON.stringify(REPORTER)}] } });\n`,
+    );
     write(dir, 'test/a.test.ts', "import { it } from 'vitest';\nit('plain', () => {});\n");
     write(dir, '.gitignore', 'node_modules\n.flakeguard\n');
-    const git = (args) => execFileSync('git', args, { cwd: dir, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 'c', GIT_AUTHOR_EMAIL: 'c@c', GIT_COMMITTER_NAME: 'c', GIT_COMMITTER_EMAIL: 'c@c' } });
+    const git = (args) =>
+      execFileSync('git', args, {
+        cwd: dir,
+        stdio: 'ignore',
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: 'c',
+          GIT_AUTHOR_EMAIL: 'c@c',
+          GIT_COMMITTER_NAME: 'c',
+          GIT_COMMITTER_EMAIL: 'c@c',
+        },
+      });
     git(['init', '-q', '-b', 'main']);
     git(['add', '-A']);
     git(['commit', '-qm', 'initial']);
@@ -98,13 +136,32 @@ export async function runCase(c) {
     const env = { ...process.env, NO_COLOR: '1' };
     for (const key of ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'FLAKEGUARD_HISTORY_URL']) delete env[key];
     Object.assign(env, c.env ?? {});
-    const reader = c.reader ? run(process.execPath, ['-e', 'process.stdout.write(require("fs").readFileSync(process.argv[1]))', path.join(dir, c.reader)], {}) : null;
-    const result = c.command[0] === 'vitest' ? await run(process.execPath, [VITEST, 'run', ...c.command.slice(1)], { cwd: dir, env }) : await run(process.execPath, [CLI, ...c.command], { cwd: dir, env });
+    const reader = c.reader
+      ? run(
+          process.execPath,
+          ['-e', 'process.stdout.write(require("fs").readFileSync(process.argv[1]))', path.join(dir, c.reader)],
+          {},
+        )
+      : null;
+    const result =
+      c.command[0] === 'vitest'
+        ? await run(process.execPath, [VITEST, 'run', ...c.command.slice(1)], { cwd: dir, env })
+        : await run(process.execPath, [CLI, ...c.command], { cwd: dir, env });
     const read = reader ? await reader : null;
     const lines = result.stderr.split('\n');
-    const message = (lines.find((l) => l.startsWith('flakeguard: ')) ?? lines.find((l) => l.trim() !== '') ?? result.stdout.split('\n')[0] ?? '').slice(0, 200);
+    const message = (
+      lines.find((l) => l.startsWith('flakeguard: ')) ??
+      lines.find((l) => l.trim() !== '') ??
+      result.stdout.split('\n')[0] ??
+      ''
+    ).slice(0, 200);
     const problem = c.check?.({ ...result, dir, read: read?.stdout ?? null }) ?? '';
-    return { exitCode: result.exitCode, message: JSON.stringify(message).slice(1, -1), changed: changes(before, snapshot(dir)), problem };
+    return {
+      exitCode: result.exitCode,
+      message: JSON.stringify(message).slice(1, -1),
+      changed: changes(before, snapshot(dir)),
+      problem,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

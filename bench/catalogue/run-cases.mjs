@@ -14,7 +14,15 @@ import { pathToFileURL } from 'node:url';
 const REPO = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(REPO, 'dist/cli.js');
 const SKIP = new Set(['node_modules', '.git']);
-const env = { ...process.env, NO_COLOR: '1', CI: 'true', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+const env = {
+  ...process.env,
+  NO_COLOR: '1',
+  CI: 'true',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
 delete env.GITHUB_ACTIONS;
 
 function hashes(root) {
@@ -24,7 +32,8 @@ function hashes(root) {
       if (SKIP.has(e.name)) continue;
       const full = path.join(dir, e.name);
       if (e.isDirectory()) walk(full);
-      else if (e.isFile()) out[path.relative(root, full)] = createHash('sha256').update(readFileSync(full)).digest('hex');
+      else if (e.isFile())
+        out[path.relative(root, full)] = createHash('sha256').update(readFileSync(full)).digest('hex');
       else out[path.relative(root, full)] = 'special';
     }
   };
@@ -40,13 +49,26 @@ function makeFixture() {
     writeFileSync(path.join(root, rel), text);
   };
   const git = (args) => execFileSync('git', args, { cwd: root, env, stdio: 'pipe' }).toString();
-  const run = (file, args, extra = {}) => spawnSync(file, args, { cwd: root, env: { ...env, ...extra }, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = (file, args, extra = {}) =>
+    spawnSync(file, args, {
+      cwd: root,
+      env: { ...env, ...extra },
+      encoding: 'utf8',
+      timeout: 120_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   write('package.json', '{"name":"fx","type":"module","private":true}');
   write('.gitignore', 'node_modules\n.flakeguard\n');
   write('flakeguard.yaml', 'history: true\n');
-  write('vitest.config.ts', `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: ['default', ${JSON.stringify(path.join(REPO, 'dist/reporter/index.js'))}] } });\n`);
+  write(
+    'vitest.config.ts',
+    `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: ['default', ${JSON.stringify(path.join(REPO, 'dist/reporter/index.js'))}] } });\n`,
+  );
   write('test/a.test.ts', "import { it } from 'vitest';\nit('old', () => {});\n");
-  write('reports/junit.xml', '<testsuites name="vitest tests"><testsuite name="a"><testcase classname="test/a.test.ts" name="adds"><failure>boom</failure></testcase></testsuite></testsuites>\n');
+  write(
+    'reports/junit.xml',
+    '<testsuites name="vitest tests"><testsuite name="a"><testcase classname="test/a.test.ts" name="adds"><failure>boom</failure></testcase></testsuite></testsuites>\n',
+  );
   git(['init', '-q', '-b', 'main']);
   git(['add', '-A']);
   git(['commit', '-qm', 'init']);
@@ -72,10 +94,17 @@ for (const c of cases) {
     const before = hashes(fx.root);
     const r = await fx.flakeguard(c.command, c.env);
     const after = hashes(fx.root);
-    const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => before[k] !== after[k] && !k.startsWith('.flakeguard/runs/history/'));
-    const first = `${r.stderr ?? ''}`.split('\n').find((l) => l.startsWith('flakeguard: ')) ?? `${r.stdout ?? ''}`.split('\n')[0] ?? '';
+    const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+      (k) => before[k] !== after[k] && !k.startsWith('.flakeguard/runs/history/'),
+    );
+    const first =
+      `${r.stderr ?? ''}`.split('\n').find((l) => l.startsWith('flakeguard: ')) ??
+      `${r.stdout ?? ''}`.split('\n')[0] ??
+      '';
     const exit = r.status ?? r.signal ?? (r.error ? 'timeout' : '?');
-    console.log(`class ${c.class} | ${c.name} | exit ${exit} | ${first.slice(0, 200)} | changed: ${changed.length === 0 ? 'none' : changed.join(', ')}`);
+    console.log(
+      `class ${c.class} | ${c.name} | exit ${exit} | ${first.slice(0, 200)} | changed: ${changed.length === 0 ? 'none' : changed.join(', ')}`,
+    );
   } finally {
     fx.remove();
   }

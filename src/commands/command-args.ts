@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { FlakeguardError } from '../core/errors.js';
-import { formatUsage, toParseArgsOptions, type OptionTable, type UsageText } from '../core/usage.js';
+import { formatUsage, type OptionTable, toParseArgsOptions, type UsageText } from '../core/usage.js';
 
 export type ParsedValues<T extends OptionTable> = {
   [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : T[K]['multiple'] extends true ? string[] : string;
@@ -39,10 +39,20 @@ export function joinNegativeValues(args: readonly string[], options: OptionTable
 }
 
 /** Parses `args`; prints the help and returns 'help' for --help/-h. */
-export function parseCommandArgs<T extends OptionTable>(command: string, usage: UsageText & { readonly options: T }, args: readonly string[], allowPositionals = false): ParsedCommand<T> | 'help' {
-  let parsed;
+export function parseCommandArgs<T extends OptionTable>(
+  command: string,
+  usage: UsageText & { readonly options: T },
+  args: readonly string[],
+  allowPositionals = false,
+): ParsedCommand<T> | 'help' {
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: joinNegativeValues(args, usage.options), options: toParseArgsOptions(usage.options), strict: true, allowPositionals });
+    parsed = parseArgs({
+      args: joinNegativeValues(args, usage.options),
+      options: toParseArgsOptions(usage.options),
+      strict: true,
+      allowPositionals,
+    });
   } catch (error) {
     throw commandUsageError(command, (error as Error).message.split('\n')[0] ?? String(error));
   }
@@ -69,12 +79,17 @@ export function parseSubcommand<T extends OptionTable>(
   const list = `${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}`;
   const [sub, ...extra] = parsed.positionals;
   if (sub === undefined || !Object.hasOwn(subcommands, sub)) {
-    throw commandUsageError(command, sub === undefined ? `name a subcommand: ${list}` : `unknown subcommand "${sub}"; use ${list}`);
+    throw commandUsageError(
+      command,
+      sub === undefined ? `name a subcommand: ${list}` : `unknown subcommand "${sub}"; use ${list}`,
+    );
   }
-  if (extra.length > 0) throw commandUsageError(command, `unexpected argument "${extra[0]}"; quote a test name that has spaces`);
+  if (extra.length > 0)
+    throw commandUsageError(command, `unexpected argument "${extra[0]}"; quote a test name that has spaces`);
   const allowed = (subcommands[sub] ?? []) as readonly string[];
   for (const key of Object.keys(parsed.values)) {
-    if (!allowed.includes(key)) throw commandUsageError(command, `--${key} does not apply to "${command.replace(/^flakeguard /, '')} ${sub}"`);
+    if (!allowed.includes(key))
+      throw commandUsageError(command, `--${key} does not apply to "${command.replace(/^flakeguard /, '')} ${sub}"`);
   }
   return { sub, values: parsed.values };
 }

@@ -28,7 +28,10 @@ export interface Failure {
 function shown(message: string): string {
   const url = process.env['FLAKEGUARD_HISTORY_URL'];
   // A few messages carry Vitest's last lines on purpose: each line is escaped on its own.
-  return `flakeguard: ${redactSecrets(message, url ? [url] : []).split('\n').map(escapeTerminal).join('\n')}`;
+  return `flakeguard: ${redactSecrets(message, url ? [url] : [])
+    .split('\n')
+    .map(escapeTerminal)
+    .join('\n')}`;
 }
 
 export function describeFailure(error: unknown): Failure {

@@ -26,8 +26,15 @@ export function isIsoDay(text: string): boolean {
  * An expiry day a user gives on the command line (`--expires`): a real day, today or later. A day
  * already past would write an entry that never applies.
  */
-export function checkExpiryDay(text: string, today: IsoDay): { readonly ok: true } | { readonly ok: false; readonly message: string } {
+export function checkExpiryDay(
+  text: string,
+  today: IsoDay,
+): { readonly ok: true } | { readonly ok: false; readonly message: string } {
   if (!isIsoDay(text)) return { ok: false, message: 'is not a date; write YYYY-MM-DD (a real day, e.g. 2027-01-15)' };
-  if (hasExpired(text, today)) return { ok: false, message: `is in the past (today is ${today}, UTC); give today or a later day, or leave --expires out` };
+  if (hasExpired(text, today))
+    return {
+      ok: false,
+      message: `is in the past (today is ${today}, UTC); give today or a later day, or leave --expires out`,
+    };
   return { ok: true };
 }

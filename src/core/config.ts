@@ -3,13 +3,13 @@
  * Every problem is reported with file:line:column and the accepted forms; nothing falls back to a
  * default silently.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import { parseDuration, DURATION_FORMS } from './duration.js';
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { DURATION_FORMS, parseDuration } from './duration.js';
 import { FlakeguardError } from './errors.js';
 import { clipText, excerpt } from './excerpt.js';
+import { DEFAULT_GATE_CONFIG, type GateConfig, parseGateConfig } from './gate/gate-config.js';
+import { HISTORY_OFF, type HistoryConfig, parseHistoryConfig } from './history/history-config.js';
 import { isPlatformKey, PLATFORMS, type PlatformKey, type PlatformValue } from './platform-value.js';
-import { HISTORY_OFF, parseHistoryConfig, type HistoryConfig } from './history/history-config.js';
-import { DEFAULT_GATE_CONFIG, parseGateConfig, type GateConfig } from './gate/gate-config.js';
 
 export type FindingClass = 'infrastructure' | 'escape' | 'flake' | 'budget';
 
@@ -120,29 +120,46 @@ function parseWarnAt(node: unknown, where: (n: Node | null | undefined) => strin
 function parseFolder(node: unknown, where: (n: Node | null | undefined) => string, key: string): string {
   const raw = isScalar(node) ? node.value : undefined;
   if (typeof raw !== 'string' || raw.trim() === '') {
-    throw new FlakeguardError('CONFIG_INVALID', `${where(node as Node)}: ${key} must be a folder path relative to the project root`);
+    throw new FlakeguardError(
+      'CONFIG_INVALID',
+      `${where(node as Node)}: ${key} must be a folder path relative to the project root`,
+    );
   }
   return raw.trim().replace(/\\/g, '/').replace(/\/+$/, '');
 }
 
 function parsePatterns(node: unknown, where: (n: Node | null | undefined) => string): PatternRule[] {
-  if (!isMap(node)) throw new FlakeguardError('CONFIG_INVALID', `${where(node as Node)}: triage must be a map with a patterns list`);
+  if (!isMap(node))
+    throw new FlakeguardError('CONFIG_INVALID', `${where(node as Node)}: triage must be a map with a patterns list`);
   const rules: PatternRule[] = [];
   for (const pair of node.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     if (key !== 'patterns') {
-      throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key ${excerpt(`triage.${key}`)}; the only key is patterns`);
+      throw new FlakeguardError(
+        'CONFIG_INVALID',
+        `${where(pair.key as Node)}: unknown key ${excerpt(`triage.${key}`)}; the only key is patterns`,
+      );
     }
     if (!isSeq(pair.value)) {
-      throw new FlakeguardError('CONFIG_INVALID', `${where(pair.value as Node)}: triage.patterns must be a list of { match, class, cause, action }`);
+      throw new FlakeguardError(
+        'CONFIG_INVALID',
+        `${where(pair.value as Node)}: triage.patterns must be a list of { match, class, cause, action }`,
+      );
     }
     pair.value.items.forEach((item, index) => {
       const js = isMap(item) ? (item.toJSON() as Record<string, unknown>) : undefined;
       const at = where(item as Node);
-      if (!js) throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}] must be a map { match, class, cause, action }`);
+      if (!js)
+        throw new FlakeguardError(
+          'CONFIG_INVALID',
+          `${at}: triage.patterns[${index}] must be a map { match, class, cause, action }`,
+        );
       for (const k of Object.keys(js)) {
         if (!['match', 'regex', 'class', 'cause', 'action', 'id'].includes(k)) {
-          throw new FlakeguardError('CONFIG_INVALID', `${at}: unknown key ${excerpt(k)} in triage.patterns[${index}]; use match, regex, class, cause, action, id`);
+          throw new FlakeguardError(
+            'CONFIG_INVALID',
+            `${at}: unknown key ${excerpt(k)} in triage.patterns[${index}]; use match, regex, class, cause, action, id`,
+          );
         }
       }
       const cls = js['class'];
@@ -150,14 +167,20 @@ function parsePatterns(node: unknown, where: (n: Node | null | undefined) => str
         throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].match must be non-empty text`);
       }
       if (typeof cls !== 'string' || !(CLASSES as readonly string[]).includes(cls)) {
-        throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].class must be one of ${CLASSES.join(', ')}`);
+        throw new FlakeguardError(
+          'CONFIG_INVALID',
+          `${at}: triage.patterns[${index}].class must be one of ${CLASSES.join(', ')}`,
+        );
       }
       if (typeof js['cause'] !== 'string' || js['cause'] === '') {
         throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].cause must be non-empty text`);
       }
       for (const k of ['id', 'action'] as const) {
         if (js[k] !== undefined && typeof js[k] !== 'string') {
-          throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].${k} must be text, not ${excerpt(js[k])}`);
+          throw new FlakeguardError(
+            'CONFIG_INVALID',
+            `${at}: triage.patterns[${index}].${k} must be text, not ${excerpt(js[k])}`,
+          );
         }
       }
       const regex = js['regex'] === true;
@@ -165,7 +188,10 @@ function parsePatterns(node: unknown, where: (n: Node | null | undefined) => str
         try {
           new RegExp(js['match']);
         } catch (error) {
-          throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].match is not a valid regular expression: ${(error as Error).message}`);
+          throw new FlakeguardError(
+            'CONFIG_INVALID',
+            `${at}: triage.patterns[${index}].match is not a valid regular expression: ${(error as Error).message}`,
+          );
         }
       }
       rules.push({
@@ -190,12 +216,18 @@ export function parseConfig(text: string, fileName: string): Config {
     // linePos is only filled in with prettyErrors; the offset is always there.
     const pos = firstError.linePos?.[0] ?? lineCounter.linePos(firstError.pos[0]);
     const at = `${fileName}:${pos.line}:${pos.col}`;
-    throw new FlakeguardError('CONFIG_INVALID', `${at}: YAML syntax error: ${clipText(firstError.message.split('\n')[0] ?? '', 120)}; fix the YAML (see README "Config")`);
+    throw new FlakeguardError(
+      'CONFIG_INVALID',
+      `${at}: YAML syntax error: ${clipText(firstError.message.split('\n')[0] ?? '', 120)}; fix the YAML (see README "Config")`,
+    );
   }
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && contents.value === null)) return DEFAULT_CONFIG;
   if (!isMap(contents)) {
-    throw new FlakeguardError('CONFIG_INVALID', `${where(contents)}: flakeguard.yaml must be a map with keys ${TOP_KEYS.join(', ')}`);
+    throw new FlakeguardError(
+      'CONFIG_INVALID',
+      `${where(contents)}: flakeguard.yaml must be a map with keys ${TOP_KEYS.join(', ')}`,
+    );
   }
   let budget = DEFAULT_CONFIG.budget;
   let allowances = DEFAULT_CONFIG.allowances;
@@ -208,7 +240,10 @@ export function parseConfig(text: string, fileName: string): Config {
     switch (key) {
       case 'budget': {
         if (!isMap(pair.value)) {
-          throw new FlakeguardError('CONFIG_INVALID', `${where(pair.value as Node)}: budget must be a map with keys ${BUDGET_KEYS.join(', ')}`);
+          throw new FlakeguardError(
+            'CONFIG_INVALID',
+            `${where(pair.value as Node)}: budget must be a map with keys ${BUDGET_KEYS.join(', ')}`,
+          );
         }
         let test = budget.test;
         let file = budget.file;
@@ -219,7 +254,10 @@ export function parseConfig(text: string, fileName: string): Config {
           else if (bk === 'file') file = parsePlatformDuration(b.value, where, 'budget.file');
           else if (bk === 'warnAt') warnAt = parseWarnAt(b.value, where);
           else {
-            throw new FlakeguardError('CONFIG_INVALID', `${where(b.key as Node)}: unknown key ${excerpt(`budget.${bk}`)}; use ${BUDGET_KEYS.join(', ')}`);
+            throw new FlakeguardError(
+              'CONFIG_INVALID',
+              `${where(b.key as Node)}: unknown key ${excerpt(`budget.${bk}`)}; use ${BUDGET_KEYS.join(', ')}`,
+            );
           }
         }
         budget = { test, file, warnAt };
@@ -241,7 +279,10 @@ export function parseConfig(text: string, fileName: string): Config {
         gate = parseGateConfig(pair.value, where);
         break;
       default:
-        throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key ${excerpt(key)}; use ${TOP_KEYS.join(', ')}`);
+        throw new FlakeguardError(
+          'CONFIG_INVALID',
+          `${where(pair.key as Node)}: unknown key ${excerpt(key)}; use ${TOP_KEYS.join(', ')}`,
+        );
     }
   }
   return { budget, allowances, records, triage, history, gate };

@@ -29,7 +29,8 @@ export function parseDuration(text: unknown): DurationParse {
   if (!Number.isFinite(ms) || ms <= 0) {
     return { ok: false, message: `${excerpt(text)} must be greater than zero; ${DURATION_FORMS}` };
   }
-  if (ms > MAX_DURATION_MS) return { ok: false, message: `${excerpt(text)} is more than 24h; ${DURATION_FORMS} (at most 24h)` };
+  if (ms > MAX_DURATION_MS)
+    return { ok: false, message: `${excerpt(text)} is more than 24h; ${DURATION_FORMS} (at most 24h)` };
   return { ok: true, ms: Math.round(ms * 1000) / 1000 };
 }
 

@@ -13,7 +13,9 @@ export interface LockOwner {
   readonly token: string;
 }
 
-export type LockState = { readonly kind: 'held'; readonly owner: LockOwner } | { readonly kind: 'stale'; readonly reason: string };
+export type LockState =
+  | { readonly kind: 'held'; readonly owner: LockOwner }
+  | { readonly kind: 'stale'; readonly reason: string };
 
 export interface LockFacts {
   readonly host: string;
@@ -40,12 +42,22 @@ export function parseLockOwner(text: string): LockOwner | null {
 /** Whether `text` (a lock file's content) still protects its owner's work. */
 export function judgeLock(text: string, facts: LockFacts): LockState {
   const owner = parseLockOwner(text);
-  if (owner === null) return { kind: 'stale', reason: text.trim() === '' ? 'it is empty' : 'it does not name an owner (pid, host, time)' };
+  if (owner === null)
+    return {
+      kind: 'stale',
+      reason: text.trim() === '' ? 'it is empty' : 'it does not name an owner (pid, host, time)',
+    };
   if (owner.host === facts.host) {
-    return facts.isAlive(owner.pid) ? { kind: 'held', owner } : { kind: 'stale', reason: `its owner, process ${owner.pid} on this host, has ended` };
+    return facts.isAlive(owner.pid)
+      ? { kind: 'held', owner }
+      : { kind: 'stale', reason: `its owner, process ${owner.pid} on this host, has ended` };
   }
   const age = facts.nowMs - Date.parse(owner.takenAt);
-  if (age > facts.foreignStaleMs) return { kind: 'stale', reason: `it was taken by process ${owner.pid} on ${owner.host} at ${owner.takenAt}, longer ago than ${Math.round(facts.foreignStaleMs / 1000)}s` };
+  if (age > facts.foreignStaleMs)
+    return {
+      kind: 'stale',
+      reason: `it was taken by process ${owner.pid} on ${owner.host} at ${owner.takenAt}, longer ago than ${Math.round(facts.foreignStaleMs / 1000)}s`,
+    };
   return { kind: 'held', owner };
 }
 

@@ -3,7 +3,17 @@
  * name plus `default` (`{ linux: 5s, darwin: 4s, default: 5s }`).
  */
 export const PLATFORMS = [
-  'aix', 'android', 'darwin', 'freebsd', 'haiku', 'linux', 'openbsd', 'sunos', 'win32', 'cygwin', 'netbsd',
+  'aix',
+  'android',
+  'darwin',
+  'freebsd',
+  'haiku',
+  'linux',
+  'openbsd',
+  'sunos',
+  'win32',
+  'cygwin',
+  'netbsd',
 ] as const;
 export type Platform = (typeof PLATFORMS)[number];
 export type PlatformKey = Platform | 'default';

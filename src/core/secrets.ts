@@ -14,7 +14,10 @@ export const REDACTED = '***';
 
 /** Parameter names that hold a secret (`password`, `sslpassword`, `pwd`, `pass`, `token`, `secret`, `apikey`). */
 const SECRET_KEY = '[A-Za-z_-]*(?:pass|pwd|secret|token|api[-_]?key)[A-Za-z_-]*';
-const SECRET_PARAM = new RegExp(`(^|[?&;,\\s"'(])(${SECRET_KEY})(\\s*=\\s*)('(?:[^'\\\\]|\\\\.)*'|"(?:[^"\\\\]|\\\\.)*"|[^&;,\\s#"')]*?)(?=[&;,\\s#"')]|:(?:\\s|$)|$)`, 'gi');
+const SECRET_PARAM = new RegExp(
+  `(^|[?&;,\\s"'(])(${SECRET_KEY})(\\s*=\\s*)('(?:[^'\\\\]|\\\\.)*'|"(?:[^"\\\\]|\\\\.)*"|[^&;,\\s#"')]*?)(?=[&;,\\s#"')]|:(?:\\s|$)|$)`,
+  'gi',
+);
 /** `scheme://user:password@`: the password runs to the last `@` before a space or a quote. */
 const USERINFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s:/@"'`]*):([^\s"'`]*)@/g;
 /** The word our own hints use (`postgres://user:password@host`): shown as written. */
@@ -60,11 +63,18 @@ const URL_TOKEN = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'`]*/g;
 export function redactSecrets(text: string, known: readonly string[] = []): string {
   const tokens = [...text.matchAll(URL_TOKEN)].map((m) => m[0]);
   const found = [text, ...tokens].flatMap(secretsOf).filter((s) => s !== PLACEHOLDER);
-  const secrets = [...new Set([...found, ...known.flatMap(secretsOf)])].filter((s) => s !== REDACTED).sort((a, b) => b.length - a.length);
-  let out = text.replace(USERINFO, (whole, scheme: string, user: string, password: string) => (password === PLACEHOLDER ? whole : `${scheme}${user}:${REDACTED}@`)).replace(SECRET_PARAM, `$1$2$3${REDACTED}`);
+  const secrets = [...new Set([...found, ...known.flatMap(secretsOf)])]
+    .filter((s) => s !== REDACTED)
+    .sort((a, b) => b.length - a.length);
+  let out = text
+    .replace(USERINFO, (whole, scheme: string, user: string, password: string) =>
+      password === PLACEHOLDER ? whole : `${scheme}${user}:${REDACTED}@`,
+    )
+    .replace(SECRET_PARAM, `$1$2$3${REDACTED}`);
   for (const secret of secrets) {
     // A short password is replaced only where it stands whole (`:pw@`, `=pw`): elsewhere it would blank ordinary words.
-    if (secret.length < MIN_PIECE) out = out.split(`:${secret}@`).join(`:${REDACTED}@`).split(`=${secret}`).join(`=${REDACTED}`);
+    if (secret.length < MIN_PIECE)
+      out = out.split(`:${secret}@`).join(`:${REDACTED}@`).split(`=${secret}`).join(`=${REDACTED}`);
     else out = out.split(secret).join(REDACTED);
   }
   return out;

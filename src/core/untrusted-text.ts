@@ -14,8 +14,12 @@
  * C0 and C1 controls, DEL, line and paragraph separators, bidirectional overrides, the byte order
  * mark, the replacement character (what invalid UTF-8 decodes to), non-characters and lone surrogates.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffd\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const UNSAFE_BUT_LINE_BREAKS = new RegExp(UNSAFE.source.replace('\\u0000-\\u001f', '\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f'), 'g');
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ufffd\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE_BUT_LINE_BREAKS = new RegExp(
+  UNSAFE.source.replace('\\u0000-\\u001f', '\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f'),
+  'g',
+);
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** `\n`, `\r`, `\t`, else `\u00XX`. */
@@ -33,7 +37,11 @@ export function escapeTerminal(text: string): string {
 }
 
 export function escapeWorkflowData(text: string): string {
-  return text.replace(UNSAFE_BUT_LINE_BREAKS, escapeUnit).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return text
+    .replace(UNSAFE_BUT_LINE_BREAKS, escapeUnit)
+    .replace(/%/g, '%25')
+    .replace(/\r/g, '%0D')
+    .replace(/\n/g, '%0A');
 }
 
 export function escapeWorkflowProperty(text: string): string {

@@ -8,7 +8,8 @@ import { stripAnsi } from './triage/log-matcher.js';
 // Stack frames, Node's source pointer, and the code frames Vite/Rolldown draw with box characters.
 const FRAME = /^\s*at\s|^\s*\.\.\. \d+ more|^node:internal|^\s*\^+\s*$|^Node\.js v\d|^\s*\d*\s*[│╭╰├┬┆]/;
 const RULE = /^[\s⎯─━═╯╮╰╭│-]*$/;
-const CAUSE = /\b(?:[A-Z]\w*Error|Error)\b|failed to load|Startup Error|Cannot find|Could not resolve|\[(?:PARSE|UNRESOLVED)_\w+\]/;
+const CAUSE =
+  /\b(?:[A-Z]\w*Error|Error)\b|failed to load|Startup Error|Cannot find|Could not resolve|\[(?:PARSE|UNRESOLVED)_\w+\]/;
 
 export function vitestStartupCause(output: string, maxLines = 8): string {
   const lines = stripAnsi(output)

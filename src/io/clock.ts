@@ -1,5 +1,5 @@
 /** The clock, read only at the edges and passed into core (see core/calendar.ts for the calendar). */
-import { isoDayOf, type IsoDay } from '../core/calendar.js';
+import { type IsoDay, isoDayOf } from '../core/calendar.js';
 
 export interface Clock {
   now(): number;

@@ -7,7 +7,7 @@
  * there (core/duration.ts, core/history/history-age.ts, core/calendar.ts).
  */
 import type { Config } from '../core/config.js';
-import { resolveHistoryTarget, type HistoryTarget } from './history/history-store.js';
+import { type HistoryTarget, resolveHistoryTarget } from './history/history-store.js';
 import { resolveProjectPlaces } from './places/project-places.js';
 
 export interface CheckedSettings {
@@ -16,6 +16,10 @@ export interface CheckedSettings {
 }
 
 /** Throws a FlakeguardError (exit 2) on the first bad setting; returns what was resolved. */
-export function checkSettings(root: string, config: Config, env: Readonly<Record<string, string | undefined>> = process.env): CheckedSettings {
+export function checkSettings(
+  root: string,
+  config: Config,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CheckedSettings {
   return { history: resolveHistoryTarget(resolveProjectPlaces(root, config, env), config.history, env) };
 }

@@ -2,8 +2,9 @@
  * What the terminal can show: colour only when stdout is a TTY, off with NO_COLOR, on with
  * FORCE_COLOR; live progress only on a TTY outside CI.
  */
-import type { TextStyle } from '../core/text-style.js';
+
 import { styleText } from 'node:util';
+import type { TextStyle } from '../core/text-style.js';
 
 export interface Screen {
   readonly color: boolean;
@@ -16,7 +17,11 @@ export function detectScreen(stream: NodeJS.WriteStream = process.stdout, env = 
   const forced = env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '0';
   const color = forced || (tty && env['NO_COLOR'] === undefined);
   const ci = env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== 'false';
-  return { color: env['NO_COLOR'] !== undefined && !forced ? false : color, live: tty && !ci, columns: stream.columns ?? 100 };
+  return {
+    color: env['NO_COLOR'] !== undefined && !forced ? false : color,
+    live: tty && !ci,
+    columns: stream.columns ?? 100,
+  };
 }
 
 export type Style = TextStyle;

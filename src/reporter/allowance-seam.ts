@@ -8,13 +8,14 @@
  *   run keeps going and `flakeguard allowances check` fails on them). A FlakeguardError from the
  *   engine is an error notice (the run fails with code 1); the run does not crash.
  */
-import { systemClock } from '../io/clock.js';
+
 import type { RunAllowance } from '../core/budget/budget.js';
-import type { RunQuarantine } from '../core/quarantine/run-quarantine.js';
-import type { Config } from '../core/config.js';
 import type { ObservedTest } from '../core/budget/budget-report.js';
+import type { Config } from '../core/config.js';
+import type { RunQuarantine } from '../core/quarantine/run-quarantine.js';
 import type { RecordedNotice } from '../core/record/run-record.js';
 import { loadAllowancesForRun as loadFromStore } from '../io/allowances/allowances-for-run.js';
+import { systemClock } from '../io/clock.js';
 
 export interface ReporterAllowancesInput {
   /** Absolute project root (the folder of flakeguard.yaml); test files are relative to it. */

@@ -1,7 +1,7 @@
 /** Under GitHub Actions: annotations on stdout and a Markdown section appended to the step summary. */
 import { appendFileSync } from 'node:fs';
-import type { BudgetReport } from '../core/budget/budget-report.js';
 import { formatGithubAnnotations, formatStepSummary } from '../core/budget/budget-github.js';
+import type { BudgetReport } from '../core/budget/budget-report.js';
 
 export interface GithubOutput {
   readonly annotations: string;

@@ -4,34 +4,35 @@
  * prints the result after Vitest's summary, writes the run record and, outside watch mode, sets
  * exit code 1 when a budget is exceeded (only in onTestRunEnd, never lowering Vitest's code).
  */
-import { escapeTerminal } from '../core/untrusted-text.js';
+
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { computeBudgetReport } from '../core/budget/budget-report.js';
-import { testsNamedWithoutLine, withReportPlaces } from '../core/budget/budget-places.js';
-import { readProjectOwners } from '../io/owners/codeowners-file.js';
-import { DEFAULT_CONFIG, type Config } from '../core/config.js';
-import { isFlakeguardError } from '../core/errors.js';
 import { formatBudgetReport } from '../core/budget/budget-format.js';
-import { buildRunRecord, makeRunId } from '../core/record/run-record-build.js';
+import { testsNamedWithoutLine, withReportPlaces } from '../core/budget/budget-places.js';
+import { computeBudgetReport } from '../core/budget/budget-report.js';
+import { quarantinedFailures } from '../core/budget/budget-text.js';
+import { type Config, DEFAULT_CONFIG } from '../core/config.js';
+import { isFlakeguardError } from '../core/errors.js';
+import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
 import { readCiContext } from '../core/record/ci-context.js';
-import { type RecordedNotice } from '../core/record/run-record.js';
-import { detectScreen, paint } from '../io/terminal.js';
+import type { RecordedNotice } from '../core/record/run-record.js';
+import { buildRunRecord, makeRunId } from '../core/record/run-record-build.js';
+import { testKey } from '../core/test-id.js';
+import { escapeTerminal } from '../core/untrusted-text.js';
 import { loadConfig } from '../io/config/config-file.js';
-import { resolveProjectPlaces, type ProjectPlaces } from '../io/places/project-places.js';
 import type { GitState } from '../io/git/git-state.js';
 import type { HistorySession } from '../io/history/reporter-history.js';
+import { readProjectOwners } from '../io/owners/codeowners-file.js';
+import { type ProjectPlaces, resolveProjectPlaces } from '../io/places/project-places.js';
 import { writeRunRecord } from '../io/record/run-record-file.js';
-import { loadReporterAllowances, type ReporterAllowances } from './allowance-seam.js';
+import { detectScreen, paint } from '../io/terminal.js';
 import { testFilesOf } from '../io/vitest/running-test-files.js';
+import { loadReporterAllowances, type ReporterAllowances } from './allowance-seam.js';
 import { writeGithubOutput } from './github-output.js';
 import { observeRun, observeUnhandledError, toRelative } from './observe.js';
 import { toStartupError } from './startup-error.js';
 import { findTestPlaces, type TestPlace } from './test-lines.js';
-import { testKey } from '../core/test-id.js';
-import { quarantinedFailures } from '../core/budget/budget-text.js';
-import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
 
 /** How many recent runs the quarantine block counts failures over. */
 const QUARANTINE_HISTORY_WINDOW = 20;
@@ -91,7 +92,12 @@ export default class FlakeguardReporter implements Reporter {
   private startHistory(): Promise<HistorySession | null> {
     const config = this.config;
     // Watch mode re-runs a few files at a time: partial runs would read as runs of every test.
-    if (!config || this.vitest?.config.watch || (config.history.kind === 'off' && !process.env['FLAKEGUARD_HISTORY_URL'])) return Promise.resolve(null);
+    if (
+      !config ||
+      this.vitest?.config.watch ||
+      (config.history.kind === 'off' && !process.env['FLAKEGUARD_HISTORY_URL'])
+    )
+      return Promise.resolve(null);
     const input = { places: this.places(), history: config.history, env: process.env };
     return import('../io/history/reporter-history.js').then((m) => m.startHistorySession(input));
   }
@@ -110,13 +116,34 @@ export default class FlakeguardReporter implements Reporter {
     const root = this.root;
     const platform = process.platform;
     const observed = observeRun(testModules, root);
-    const unhandled = unhandledErrors.map((e) => observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root));
-    const { allowances, quarantine, notices } = await this.allowances({ root, config, platform, tests: observed.tests, testFiles: () => testFilesOf(vitest, root) });
+    const unhandled = unhandledErrors.map((e) =>
+      observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root),
+    );
+    const { allowances, quarantine, notices } = await this.allowances({
+      root,
+      config,
+      platform,
+      tests: observed.tests,
+      testFiles: () => testFilesOf(vitest, root),
+    });
     const { ownersOf } = readProjectOwners(root);
-    let report = computeBudgetReport({ config, platform, tests: observed.tests, files: observed.files, unhandledErrors: unhandled, allowances, quarantine, notices, reason, vitestExitCode, ownersOf });
+    let report = computeBudgetReport({
+      config,
+      platform,
+      tests: observed.tests,
+      files: observed.files,
+      unhandledErrors: unhandled,
+      allowances,
+      quarantine,
+      notices,
+      reason,
+      vitestExitCode,
+      ownersOf,
+    });
     // Lines for the tests the report names, when Vitest did not record locations: added, not recomputed.
     const named = testsNamedWithoutLine(report);
-    if (named.length > 0) report = withReportPlaces(report, await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>()));
+    if (named.length > 0)
+      report = withReportPlaces(report, await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>()));
     let historyError: unknown = null;
     const history = await run.history.catch((error: unknown) => {
       historyError = error;
@@ -124,7 +151,10 @@ export default class FlakeguardReporter implements Reporter {
     });
     const excused = quarantinedFailures(report);
     if (history && excused.length > 0) {
-      const recent = await history.recentFailures(excused.map((q) => ({ file: q.file, name: q.name })), QUARANTINE_HISTORY_WINDOW);
+      const recent = await history.recentFailures(
+        excused.map((q) => ({ file: q.file, name: q.name })),
+        QUARANTINE_HISTORY_WINDOW,
+      );
       report = withRecentFailures(report, recent, (q) => testKey(q.file, q.name));
     }
     const watch = vitest.config.watch;
@@ -169,7 +199,9 @@ export default class FlakeguardReporter implements Reporter {
       written = writeRunRecord(root, this.places().records, record);
       out.push(`flakeguard: run record ${toRelative(root, written)}`);
     } catch (error) {
-      err.push(`flakeguard: could not write the run record under ${this.places().recordsShown}: ${(error as Error).message}`);
+      err.push(
+        `flakeguard: could not write the run record under ${this.places().recordsShown}: ${(error as Error).message}`,
+      );
     }
     if (historyError !== null) err.push(`flakeguard: warning: history unavailable: ${String(historyError)}`);
     if (history) {
@@ -177,20 +209,32 @@ export default class FlakeguardReporter implements Reporter {
       out.push(...lines.out);
       err.push(...lines.err);
     }
-    const github = writeGithubOutput(report, process.env, shard ? `flakeguard (shard ${shard.index}/${shard.count})` : 'flakeguard');
+    const github = writeGithubOutput(
+      report,
+      process.env,
+      shard ? `flakeguard (shard ${shard.index}/${shard.count})` : 'flakeguard',
+    );
     if (github?.summaryError) err.push(github.summaryError);
     const screen = detectScreen(process.stdout);
     // Each line holds text the project wrote (paths, store messages): one line each, no control characters.
     for (const line of err) vitest.logger.error(escapeTerminal(line));
     if (github?.annotations) vitest.logger.log(github.annotations.trimEnd());
-    vitest.logger.log(['', ...out.map(escapeTerminal), formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd()].join('\n'));
+    vitest.logger.log(
+      [
+        '',
+        ...out.map(escapeTerminal),
+        formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd(),
+      ].join('\n'),
+    );
   }
 
   private async allowances(input: Parameters<typeof loadReporterAllowances>[0]): Promise<ReporterAllowances> {
     try {
       return await loadReporterAllowances(input);
     } catch (error) {
-      const message = isFlakeguardError(error) ? error.message : `allowances could not be loaded (a flakeguard bug): ${(error as Error).stack ?? String(error)}`;
+      const message = isFlakeguardError(error)
+        ? error.message
+        : `allowances could not be loaded (a flakeguard bug): ${(error as Error).stack ?? String(error)}`;
       const notice: RecordedNotice = { level: 'error', message };
       return { allowances: new Map(), quarantine: new Map(), notices: [notice] };
     }

@@ -25,15 +25,22 @@ const STACK_LINE = /\(?((?:[A-Za-z]:)?[^\s():]+):(\d+):(\d+)\)?\s*$/;
 
 /** First frame in the user's code (inside the root, outside node_modules), `file:line:column`. */
 export function firstUserFrame(error: ErrorLike, root: string): string | null {
-  const frames = error.stacks && error.stacks.length > 0
-    ? error.stacks.map((s) => ({ file: s.file, line: s.line, column: s.column }))
-    : String(error.stack ?? '')
-        .split('\n')
-        .slice(1)
-        .map((l) => STACK_LINE.exec(l.trim()))
-        .filter((m): m is RegExpExecArray => m !== null)
-        .map((m) => ({ file: (m[1] ?? '').replace(/^file:\/\//, ''), line: Number(m[2]), column: Number(m[3]) }));
-  const user = frames.find((f) => !f.file.includes('node_modules') && !f.file.startsWith('node:') && path.isAbsolute(f.file) && !path.relative(root, f.file).startsWith('..'));
+  const frames =
+    error.stacks && error.stacks.length > 0
+      ? error.stacks.map((s) => ({ file: s.file, line: s.line, column: s.column }))
+      : String(error.stack ?? '')
+          .split('\n')
+          .slice(1)
+          .map((l) => STACK_LINE.exec(l.trim()))
+          .filter((m): m is RegExpExecArray => m !== null)
+          .map((m) => ({ file: (m[1] ?? '').replace(/^file:\/\//, ''), line: Number(m[2]), column: Number(m[3]) }));
+  const user = frames.find(
+    (f) =>
+      !f.file.includes('node_modules') &&
+      !f.file.startsWith('node:') &&
+      path.isAbsolute(f.file) &&
+      !path.relative(root, f.file).startsWith('..'),
+  );
   return user ? `${toRelative(root, user.file)}:${user.line}:${user.column}` : null;
 }
 
@@ -89,7 +96,9 @@ export function observeFile(module: TestModule, root: string): ObservedFile {
   }
   const hasTests = !module.children.allTests().next().done;
   const moduleErrors = module.errors().map((e) => toRecordedError(e as ErrorLike, root));
-  const suiteErrors = [...module.children.allSuites()].flatMap((s) => s.errors().map((e) => toRecordedError(e as ErrorLike, root)));
+  const suiteErrors = [...module.children.allSuites()].flatMap((s) =>
+    s.errors().map((e) => toRecordedError(e as ErrorLike, root)),
+  );
   // A module error with no test collected is an import/collection error; with tests it came from a
   // module-level beforeAll/afterAll.
   return {
@@ -109,7 +118,10 @@ export function observeUnhandledError(error: ErrorLike, root: string): RecordedU
   return { message: typeof error.message === 'string' ? error.message : String(error), type, file, test };
 }
 
-export function observeRun(modules: readonly TestModule[], root: string): { tests: ObservedTest[]; files: ObservedFile[] } {
+export function observeRun(
+  modules: readonly TestModule[],
+  root: string,
+): { tests: ObservedTest[]; files: ObservedFile[] } {
   const tests: ObservedTest[] = [];
   const files: ObservedFile[] = [];
   for (const module of modules) {

@@ -4,14 +4,18 @@
  * CPU in the workers on a suite of small tests (bench/reporter-overhead.mjs); reading the few
  * files the report names costs nothing when every test is within budget.
  */
-import type { ObservedTest } from '../core/budget/budget-report.js';
+
 import type { TestPlace } from '../core/budget/budget-places.js';
+import type { ObservedTest } from '../core/budget/budget-report.js';
 import { testKey } from '../core/test-id.js';
 
 export type { TestPlace };
 
 /** Declared places by test key, for tests whose full name appears once in their file's source. */
-export async function findTestPlaces(root: string, wanted: readonly Pick<ObservedTest, 'file' | 'line'>[]): Promise<Map<string, TestPlace>> {
+export async function findTestPlaces(
+  root: string,
+  wanted: readonly Pick<ObservedTest, 'file' | 'line'>[],
+): Promise<Map<string, TestPlace>> {
   const places = new Map<string, TestPlace>();
   const missing = wanted.filter((t) => t.line === null);
   if (missing.length === 0) return places;

@@ -8,11 +8,17 @@
  * The file's earlier tests run as usual, so each try sees the state CI gives it.
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
-import { TestRunner } from 'vitest';
 // Runner types from @vitest/runner (4.1); type-only, so nothing is imported at run time and the
 // runner works on 5.x, where @vitest/runner is folded into vitest.
-import type { File as RunnerTestFile, Task as RunnerTask, Test as RunnerTestCase } from '@vitest/runner';
-import { descendantsOf, PLAN_ENV, type RunnerLine, type RunnerPlan, type TryRecord } from '../core/gate/runner-protocol.js';
+import type { Task as RunnerTask, Test as RunnerTestCase, File as RunnerTestFile } from '@vitest/runner';
+import { TestRunner } from 'vitest';
+import {
+  descendantsOf,
+  PLAN_ENV,
+  type RunnerLine,
+  type RunnerPlan,
+  type TryRecord,
+} from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
 
 interface TryStart {
@@ -27,14 +33,18 @@ interface TryStart {
 const SEEN_KEY = Symbol.for('flakeguard.runner.seen');
 function seenInWorker(): Set<string> {
   const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
-  return (holder[SEEN_KEY] ??= new Set());
+  const seen = holder[SEEN_KEY] ?? new Set<string>();
+  holder[SEEN_KEY] = seen;
+  return seen;
 }
 
 /** This thread's [cpu ns, run-queue wait ns] (Linux), or null. */
 function readSchedstat(): readonly [number, number] | null {
   try {
     const [cpu, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').trim().split(/\s+/).map(Number);
-    return cpu !== undefined && wait !== undefined && Number.isFinite(cpu) && Number.isFinite(wait) ? [cpu, wait] : null;
+    return cpu !== undefined && wait !== undefined && Number.isFinite(cpu) && Number.isFinite(wait)
+      ? [cpu, wait]
+      : null;
   } catch {
     return null;
   }
@@ -52,7 +62,10 @@ function readProcTable(): Map<number, readonly [number, number, number]> | null 
   for (const e of entries) {
     try {
       const text = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const f = text.slice(text.lastIndexOf(')') + 2).split(' ').map(Number);
+      const f = text
+        .slice(text.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number);
       // Fields after the name: state ppid ... utime(11) stime(12) cutime(13) cstime(14), in 10 ms ticks.
       table.set(Number(e), [f[1] ?? 0, ((f[11] ?? 0) + (f[12] ?? 0)) * 10, ((f[13] ?? 0) + (f[14] ?? 0)) * 10]);
     } catch {
@@ -128,7 +141,8 @@ export default class FlakeguardRunner extends TestRunner {
   }
 
   override onAfterRunFiles(): void {
-    for (const file of this.plannedFiles) this.append({ kind: 'file', file: file.filepath, project: file.projectName ?? '', costMs: performance.now() });
+    for (const file of this.plannedFiles)
+      this.append({ kind: 'file', file: file.filepath, project: file.projectName ?? '', costMs: performance.now() });
     if (this.plannedFiles.size > 0) killLeftovers();
     this.plannedFiles.clear();
     super.onAfterRunFiles();
@@ -153,8 +167,22 @@ export default class FlakeguardRunner extends TestRunner {
       const treeCpuMs = readTreeCpuMs();
       const at = performance.now();
       const timeoutMs = (test as { timeout?: number }).timeout ?? 0;
-      this.append({ kind: 'start', file: test.file.filepath, project: test.file.projectName ?? '', fullName: nameOf(test), pid: process.pid, startedAt: performance.timeOrigin + at, timeoutMs });
-      this.starts.set(test, { at, treeCpuMs, sched: readSchedstat(), cpu: process.cpuUsage(), errors: test.result?.errors?.length ?? 0 });
+      this.append({
+        kind: 'start',
+        file: test.file.filepath,
+        project: test.file.projectName ?? '',
+        fullName: nameOf(test),
+        pid: process.pid,
+        startedAt: performance.timeOrigin + at,
+        timeoutMs,
+      });
+      this.starts.set(test, {
+        at,
+        treeCpuMs,
+        sched: readSchedstat(),
+        cpu: process.cpuUsage(),
+        errors: test.result?.errors?.length ?? 0,
+      });
     }
     (super.onBeforeTryTask as (t: RunnerTask, ...r: unknown[]) => void)(test, ...rest);
   }
@@ -165,7 +193,9 @@ export default class FlakeguardRunner extends TestRunner {
    */
   onAfterRetryTask(test: RunnerTestCase, ...rest: unknown[]): unknown {
     this.recordTry(test);
-    const base = (TestRunner.prototype as unknown as { onAfterRetryTask?: (this: unknown, ...args: unknown[]) => unknown }).onAfterRetryTask;
+    const base = (
+      TestRunner.prototype as unknown as { onAfterRetryTask?: (this: unknown, ...args: unknown[]) => unknown }
+    ).onAfterRetryTask;
     return base?.call(this, test, ...rest);
   }
 
@@ -187,13 +217,24 @@ export default class FlakeguardRunner extends TestRunner {
     const record: TryRecord = {
       state,
       durationMs,
-      cpuMs: treeCpuMs !== null && start.treeCpuMs !== null ? Math.max(0, treeCpuMs - start.treeCpuMs) : (cpu.user + cpu.system) / 1000,
+      cpuMs:
+        treeCpuMs !== null && start.treeCpuMs !== null
+          ? Math.max(0, treeCpuMs - start.treeCpuMs)
+          : (cpu.user + cpu.system) / 1000,
       cold,
       startedAt: performance.timeOrigin + start.at,
       pid: process.pid,
-      ...(sched !== null && start.sched !== null ? { schedCpuNs: sched[0] - start.sched[0], schedWaitNs: sched[1] - start.sched[1] } : {}),
+      ...(sched !== null && start.sched !== null
+        ? { schedCpuNs: sched[0] - start.sched[0], schedWaitNs: sched[1] - start.sched[1] }
+        : {}),
       ...(failed ? { error: firstLine(errors[start.errors]) } : {}),
     };
-    this.append({ kind: 'try', file: test.file.filepath, project: test.file.projectName ?? '', fullName: nameOf(test), try: record });
+    this.append({
+      kind: 'try',
+      file: test.file.filepath,
+      project: test.file.projectName ?? '',
+      fullName: nameOf(test),
+      try: record,
+    });
   }
 }

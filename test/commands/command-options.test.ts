@@ -19,11 +19,29 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8');
 const names = (table: OptionTable): string[] => Object.keys(table).filter((n) => n !== 'help');
 
-const COMMANDS: { name: string; options: OptionTable; usage?: UsageText; docs: string[]; subcommands?: Readonly<Record<string, readonly string[]>> }[] = [
+const COMMANDS: {
+  name: string;
+  options: OptionTable;
+  usage?: UsageText;
+  docs: string[];
+  subcommands?: Readonly<Record<string, readonly string[]>>;
+}[] = [
   { name: 'gate', options: GATE_USAGE.options, usage: GATE_USAGE, docs: ['README.md', 'docs/gate.md'] },
   { name: 'triage', options: TRIAGE_USAGE.options, usage: TRIAGE_USAGE, docs: ['README.md', 'docs/triage.md'] },
-  { name: 'allowances', options: ALLOWANCES_USAGE.options, usage: ALLOWANCES_USAGE, docs: ['README.md', 'docs/allowances.md'], subcommands: SUBCOMMAND_OPTIONS },
-  { name: 'quarantine', options: QUARANTINE_USAGE.options, usage: QUARANTINE_USAGE, docs: ['README.md', 'docs/quarantine.md'], subcommands: QUARANTINE_SUBCOMMANDS },
+  {
+    name: 'allowances',
+    options: ALLOWANCES_USAGE.options,
+    usage: ALLOWANCES_USAGE,
+    docs: ['README.md', 'docs/allowances.md'],
+    subcommands: SUBCOMMAND_OPTIONS,
+  },
+  {
+    name: 'quarantine',
+    options: QUARANTINE_USAGE.options,
+    usage: QUARANTINE_USAGE,
+    docs: ['README.md', 'docs/quarantine.md'],
+    subcommands: QUARANTINE_SUBCOMMANDS,
+  },
   { name: 'history', options: HISTORY_QUERY_OPTIONS, docs: ['docs/history.md'] },
   { name: 'history ingest', options: HISTORY_INGEST_OPTIONS, docs: ['docs/history.md'] },
   { name: 'history prune', options: HISTORY_PRUNE_OPTIONS, docs: ['docs/history.md'] },
@@ -37,8 +55,13 @@ describe.each(COMMANDS)('flakeguard $name', ({ options, usage, docs, subcommands
       for (const option of names(options)) expect(help).toContain(`--${option}`);
     }
     if (subcommands) {
-      for (const sub of Object.keys(subcommands)) expect(formatUsage(usage as UsageText)).toContain(`flakeguard ${name} ${sub}`);
-      for (const option of names(options)) expect(Object.values(subcommands).some((list) => list.includes(option)), `--${option}`).toBe(true);
+      for (const sub of Object.keys(subcommands))
+        expect(formatUsage(usage as UsageText)).toContain(`flakeguard ${name} ${sub}`);
+      for (const option of names(options))
+        expect(
+          Object.values(subcommands).some((list) => list.includes(option)),
+          `--${option}`,
+        ).toBe(true);
     }
   });
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 
 let fixture: Fixture | undefined;
 afterEach(() => fixture?.remove());
@@ -18,7 +18,15 @@ describe('--html', () => {
     const run = await fixture.vitest();
     expect(run.exitCode, run.output).toBe(1);
     const record = readdirSync(path.join(fixture.root, '.flakeguard/runs'))[0] ?? '';
-    const triage = await fixture.flakeguard(['triage', '--record', `.flakeguard/runs/${record}`, '--exit-code', '1', '--html', 'out/triage.html']);
+    const triage = await fixture.flakeguard([
+      'triage',
+      '--record',
+      `.flakeguard/runs/${record}`,
+      '--exit-code',
+      '1',
+      '--html',
+      'out/triage.html',
+    ]);
     expect(triage.exitCode, triage.output).toBe(1);
     const html = readFileSync(path.join(fixture.root, 'out/triage.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/i);
@@ -27,10 +35,18 @@ describe('--html', () => {
   });
 
   it('exits 2 naming the file when the page cannot be written', async () => {
-    fixture = await createFixture({ files: { 'notafolder': 'x' } });
+    fixture = await createFixture({ files: { notafolder: 'x' } });
     const report = JSON.stringify({ numTotalTests: 0, success: true, testResults: [] });
     fixture.write('report.json', report);
-    const triage = await fixture.flakeguard(['triage', '--report', 'report.json', '--exit-code', '0', '--html', 'notafolder/triage.html']);
+    const triage = await fixture.flakeguard([
+      'triage',
+      '--report',
+      'report.json',
+      '--exit-code',
+      '0',
+      '--html',
+      'notafolder/triage.html',
+    ]);
     expect(triage.exitCode, triage.output).toBe(2);
     expect(triage.stderr).toContain('--html');
   });

@@ -14,24 +14,67 @@ function messageOf(text: string): string {
 
 describe('parseConfig: malformed configs name file:line:column and the accepted forms', () => {
   it.each([
-    ['YAML syntax', 'budget:\n  test: 5s\n   file: 6s\n', 'flakeguard.yaml:2:9: YAML syntax error: Nested mappings are not allowed in compact mappings'],
+    [
+      'YAML syntax',
+      'budget:\n  test: 5s\n   file: 6s\n',
+      'flakeguard.yaml:2:9: YAML syntax error: Nested mappings are not allowed in compact mappings',
+    ],
     ['tabs', 'budget:\n\ttest: 5s\n', 'flakeguard.yaml:2:1: YAML syntax error: Tabs are not allowed as indentation'],
-    ['a duplicate key', 'budget:\n  test: 5s\n  test: 6s\n', 'flakeguard.yaml:3:3: YAML syntax error: Map keys must be unique'],
-    ['an unknown key', 'budget:\n  test: 5s\nbudgets: 1\n', 'flakeguard.yaml:3:1: unknown key "budgets"; use budget, allowances, records, triage'],
-    ['an unknown budget key', 'budget:\n  tests: 5s\n', 'flakeguard.yaml:2:3: unknown key "budget.tests"; use test, file, warnAt'],
-    ['an unknown platform', 'budget:\n  test: { linux: 5s, macos: 4s }\n', 'flakeguard.yaml:2:22: unknown platform "macos" in budget.test; use one of aix, android, darwin, freebsd, haiku, linux, openbsd, sunos, win32, cygwin, netbsd or default'],
-    ['"5 sec"', 'budget:\n  test: 5 sec\n', 'flakeguard.yaml:2:9: budget.test "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m'],
-    ['"5 sec" in a map', 'budget:\n  file:\n    linux: 5 sec\n', 'flakeguard.yaml:3:12: budget.file.linux "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m'],
-    ['a bare number', 'budget:\n  test: 5\n', 'flakeguard.yaml:2:9: budget.test 5 is not a duration; write 250ms, 5s, 1.5s or 2m'],
-    ['warnAt over 100%', 'budget:\n  warnAt: 120%\n', 'flakeguard.yaml:2:11: budget.warnAt "120%" is not a share; write a percentage between 1% and 100%, e.g. 80%'],
+    [
+      'a duplicate key',
+      'budget:\n  test: 5s\n  test: 6s\n',
+      'flakeguard.yaml:3:3: YAML syntax error: Map keys must be unique',
+    ],
+    [
+      'an unknown key',
+      'budget:\n  test: 5s\nbudgets: 1\n',
+      'flakeguard.yaml:3:1: unknown key "budgets"; use budget, allowances, records, triage',
+    ],
+    [
+      'an unknown budget key',
+      'budget:\n  tests: 5s\n',
+      'flakeguard.yaml:2:3: unknown key "budget.tests"; use test, file, warnAt',
+    ],
+    [
+      'an unknown platform',
+      'budget:\n  test: { linux: 5s, macos: 4s }\n',
+      'flakeguard.yaml:2:22: unknown platform "macos" in budget.test; use one of aix, android, darwin, freebsd, haiku, linux, openbsd, sunos, win32, cygwin, netbsd or default',
+    ],
+    [
+      '"5 sec"',
+      'budget:\n  test: 5 sec\n',
+      'flakeguard.yaml:2:9: budget.test "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m',
+    ],
+    [
+      '"5 sec" in a map',
+      'budget:\n  file:\n    linux: 5 sec\n',
+      'flakeguard.yaml:3:12: budget.file.linux "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m',
+    ],
+    [
+      'a bare number',
+      'budget:\n  test: 5\n',
+      'flakeguard.yaml:2:9: budget.test 5 is not a duration; write 250ms, 5s, 1.5s or 2m',
+    ],
+    [
+      'warnAt over 100%',
+      'budget:\n  warnAt: 120%\n',
+      'flakeguard.yaml:2:11: budget.warnAt "120%" is not a share; write a percentage between 1% and 100%, e.g. 80%',
+    ],
     ['a list at the top', '- budget\n', 'flakeguard.yaml:1:1: flakeguard.yaml must be a map'],
   ])('%s', (_what, text, expected) => {
     expect(messageOf(text)).toContain(expected);
   });
 
   it('reads every form of the issue', () => {
-    const config = parseConfig('budget:\n  test: { linux: 5s, darwin: 4s, win32: 10s, default: 5s }\n  file: 60s\n  warnAt: 80%\nallowances: allowances\n', 'flakeguard.yaml');
-    expect(config.budget).toEqual({ test: { kind: 'map', values: { linux: 5000, darwin: 4000, win32: 10_000, default: 5000 } }, file: { kind: 'single', value: 60_000 }, warnAt: 0.8 });
+    const config = parseConfig(
+      'budget:\n  test: { linux: 5s, darwin: 4s, win32: 10s, default: 5s }\n  file: 60s\n  warnAt: 80%\nallowances: allowances\n',
+      'flakeguard.yaml',
+    );
+    expect(config.budget).toEqual({
+      test: { kind: 'map', values: { linux: 5000, darwin: 4000, win32: 10_000, default: 5000 } },
+      file: { kind: 'single', value: 60_000 },
+      warnAt: 0.8,
+    });
   });
 
   it('an empty file means the defaults', () => {
@@ -42,7 +85,10 @@ describe('parseConfig: malformed configs name file:line:column and the accepted 
   it('property: a serialized duration in budget.test reads back as the same milliseconds', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 3_600_000 }), (ms) => {
-        expect(parseConfig(`budget:\n  test: ${serializeDuration(ms)}\n`, 'f.yaml').budget.test).toEqual({ kind: 'single', value: ms });
+        expect(parseConfig(`budget:\n  test: ${serializeDuration(ms)}\n`, 'f.yaml').budget.test).toEqual({
+          kind: 'single',
+          value: ms,
+        });
       }),
     );
   });

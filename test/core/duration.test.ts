@@ -48,9 +48,11 @@ describe('formatDuration', () => {
 
 describe('duration bounds (issue 19, class 5)', () => {
   it('refuses more than 24h with the value named, never a number out of range', () => {
-    expect(parseDuration('99999999h')).toEqual({ ok: false, message: '"99999999h" is more than 24h; write 250ms, 5s, 1.5s or 2m (at most 24h)' });
+    expect(parseDuration('99999999h')).toEqual({
+      ok: false,
+      message: '"99999999h" is more than 24h; write 250ms, 5s, 1.5s or 2m (at most 24h)',
+    });
     expect(parseDuration('24h')).toEqual({ ok: true, ms: 86_400_000 });
     expect(parseDuration(`${'9'.repeat(400)}ms`)).toMatchObject({ ok: false });
   });
 });
-

@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatLockOwner, judgeLock, parseLockOwner, type LockFacts } from '../../src/core/lock-owner.js';
+import { formatLockOwner, judgeLock, type LockFacts, parseLockOwner } from '../../src/core/lock-owner.js';
 
 const NOW = Date.parse('2026-12-01T10:00:00Z');
-const facts = (over: Partial<LockFacts> = {}): LockFacts => ({ host: 'here', nowMs: NOW, isAlive: () => true, foreignStaleMs: 60_000, ...over });
+const facts = (over: Partial<LockFacts> = {}): LockFacts => ({
+  host: 'here',
+  nowMs: NOW,
+  isAlive: () => true,
+  foreignStaleMs: 60_000,
+  ...over,
+});
 const owner = { pid: 4242, host: 'here', takenAt: '2026-12-01T09:59:30.000Z', token: 'feedfacefeedface' };
 
 describe('lock owner', () => {
@@ -13,16 +19,27 @@ describe('lock owner', () => {
 
   it('empty, garbage, an older format and a dead pid on this host are stale, each with its reason', () => {
     expect(judgeLock('', facts())).toEqual({ kind: 'stale', reason: 'it is empty' });
-    expect(judgeLock('\u0000\u0001garbage', facts())).toEqual({ kind: 'stale', reason: 'it does not name an owner (pid, host, time)' });
+    expect(judgeLock('\u0000\u0001garbage', facts())).toEqual({
+      kind: 'stale',
+      reason: 'it does not name an owner (pid, host, time)',
+    });
     expect(judgeLock(`4242\nhere\n`, facts())).toMatchObject({ kind: 'stale' });
-    expect(judgeLock(formatLockOwner(owner), facts({ isAlive: () => false }))).toEqual({ kind: 'stale', reason: 'its owner, process 4242 on this host, has ended' });
+    expect(judgeLock(formatLockOwner(owner), facts({ isAlive: () => false }))).toEqual({
+      kind: 'stale',
+      reason: 'its owner, process 4242 on this host, has ended',
+    });
   });
 
-  it('a lock from another host is held until the caller\'s limit, then stale', () => {
+  it("a lock from another host is held until the caller's limit, then stale", () => {
     const foreign = formatLockOwner({ ...owner, host: 'ci-7' });
     expect(judgeLock(foreign, facts({ isAlive: () => false }))).toMatchObject({ kind: 'held' });
-    expect(judgeLock(foreign, facts({ nowMs: NOW + 120_000 }))).toMatchObject({ kind: 'stale', reason: expect.stringContaining('on ci-7') });
-    expect(judgeLock(foreign, facts({ nowMs: NOW + 1e12, foreignStaleMs: Number.POSITIVE_INFINITY }))).toMatchObject({ kind: 'held' });
+    expect(judgeLock(foreign, facts({ nowMs: NOW + 120_000 }))).toMatchObject({
+      kind: 'stale',
+      reason: expect.stringContaining('on ci-7'),
+    });
+    expect(judgeLock(foreign, facts({ nowMs: NOW + 1e12, foreignStaleMs: Number.POSITIVE_INFINITY }))).toMatchObject({
+      kind: 'held',
+    });
   });
 
   it('every owner written parses back, and no text that is not a whole lock is ever held (property)', () => {
@@ -32,12 +49,16 @@ describe('lock owner', () => {
       takenAt: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((d) => d.toISOString()),
       token: fc.stringMatching(/^[0-9a-f]{16}$/),
     });
-    fc.assert(fc.property(ownerArb, (o) => {
-      expect(parseLockOwner(formatLockOwner(o))).toEqual(o);
-    }));
-    fc.assert(fc.property(fc.string(), (text) => {
-      const state = judgeLock(text, facts());
-      if (state.kind === 'held') expect(formatLockOwner(state.owner)).toBe(text);
-    }));
+    fc.assert(
+      fc.property(ownerArb, (o) => {
+        expect(parseLockOwner(formatLockOwner(o))).toEqual(o);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const state = judgeLock(text, facts());
+        if (state.kind === 'held') expect(formatLockOwner(state.owner)).toBe(text);
+      }),
+    );
   });
 });

@@ -18,7 +18,10 @@ describe('redactSecrets: the password is gone, the rest of the URL stays', () =>
     ['pg://ci:hunter22@db/flakes', 'pg://ci:***@db/flakes'],
     ['postgresql+x://ci:hunter22@db:5432/flakes', 'postgresql+x://ci:***@db:5432/flakes'],
     ['postgres://ci:p@ss@word@db/flakes', 'postgres://ci:***@db/flakes'],
-    ['postgres://ci@db/flakes?sslmode=require&password=hunter22', 'postgres://ci@db/flakes?sslmode=require&password=***'],
+    [
+      'postgres://ci@db/flakes?sslmode=require&password=hunter22',
+      'postgres://ci@db/flakes?sslmode=require&password=***',
+    ],
     ['postgres://ci:ab@db/flakes', 'postgres://ci:***@db/flakes'],
     ["host=db user=ci password='hunter 22'", 'host=db user=ci password=***'],
     ['postgres://ci@db:5432/flakes', 'postgres://ci@db:5432/flakes'],
@@ -27,11 +30,15 @@ describe('redactSecrets: the password is gone, the rest of the URL stays', () =>
   });
 
   it('a driver message quoting part of a known URL loses the part too', () => {
-    expect(redactSecrets('getaddrinfo ENOTFOUND word@db near "p@ss@word"', ['postgres://ci:p@ss@word@db/x'])).toBe('getaddrinfo ENOTFOUND ***@db near "***"');
+    expect(redactSecrets('getaddrinfo ENOTFOUND word@db near "p@ss@word"', ['postgres://ci:p@ss@word@db/x'])).toBe(
+      'getaddrinfo ENOTFOUND ***@db near "***"',
+    );
   });
 
   it('history.url in flakeguard.yaml with a wrong scheme is quoted without its password', () => {
-    expect(configMessage('mysql://ci:hunter22@db/flakes')).toContain('history.url "mysql://ci:***@db/flakes" is not a PostgreSQL URL');
+    expect(configMessage('mysql://ci:hunter22@db/flakes')).toContain(
+      'history.url "mysql://ci:***@db/flakes" is not a PostgreSQL URL',
+    );
   });
 });
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatGithubAnnotations } from '../../src/core/budget/budget-github.js';
 import { formatBudgetReport } from '../../src/core/budget/budget-format.js';
+import { formatGithubAnnotations } from '../../src/core/budget/budget-github.js';
 import { computeBudgetReport } from '../../src/core/budget/budget-report.js';
+import { testKey } from '../../src/core/test-id.js';
 import { formatTriage } from '../../src/core/triage/triage-format.js';
 import { escapeTerminal, escapeWorkflowData, escapeWorkflowProperty } from '../../src/core/untrusted-text.js';
-import { testKey } from '../../src/core/test-id.js';
 import { makeInput, makeTest } from './budget/budget-factories.js';
 
 /** A control character, an ESC sequence, a raw line break or a bidi override: none may reach a terminal. */
@@ -17,7 +17,29 @@ const COMMAND_LINE = /^\s*::/;
 const HOSTILE = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc
-    .array(fc.constantFrom('::error title=x::y', '::warning::w', '  ::set-output name=a::b', '\n', '\r\n', '\r', '\u001b[2J', '\u001b]0;t\u0007', '\u0000', '%0A', '%', ':', ',', 'name', ' ', '\u202e', '\ufffd', '\u0085'), { maxLength: 12 })
+    .array(
+      fc.constantFrom(
+        '::error title=x::y',
+        '::warning::w',
+        '  ::set-output name=a::b',
+        '\n',
+        '\r\n',
+        '\r',
+        '\u001b[2J',
+        '\u001b]0;t\u0007',
+        '\u0000',
+        '%0A',
+        '%',
+        ':',
+        ',',
+        'name',
+        ' ',
+        '\u202e',
+        '\ufffd',
+        '\u0085',
+      ),
+      { maxLength: 12 },
+    )
     .map((parts) => parts.join('')),
 );
 
@@ -61,7 +83,9 @@ describe('escapeWorkflowData and escapeWorkflowProperty', () => {
           expect(out).not.toMatch(/[\r\n]/);
         }
         const back = escapeWorkflowData(text).replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%25/g, '%');
-        expect(back.replace(/[\r\n]/g, '')).toBe(escapeTerminal(text.replace(/[\r\n]/g, '')).replace(/^(\s*)\\u003a/, '$1:'));
+        expect(back.replace(/[\r\n]/g, '')).toBe(
+          escapeTerminal(text.replace(/[\r\n]/g, '')).replace(/^(\s*)\\u003a/, '$1:'),
+        );
       }),
       { numRuns: 500 },
     );
@@ -70,10 +94,23 @@ describe('escapeWorkflowData and escapeWorkflowProperty', () => {
 
 function hostileReport(name: string, reason: string, message: string) {
   const quarantined = makeTest({ name, state: 'failed', errors: [{ message, frame: null }] });
-  const failing = makeTest({ name: `${name} 2`, file: `test/${reason}.test.ts`, state: 'failed', errors: [{ message, frame: null, type: reason }] });
+  const failing = makeTest({
+    name: `${name} 2`,
+    file: `test/${reason}.test.ts`,
+    state: 'failed',
+    errors: [{ message, frame: null, type: reason }],
+  });
   const slow = makeTest({ name, file: 'test/slow.test.ts', durationMs: 9000 });
-  const flaky = makeTest({ name, file: 'test/flaky.test.ts', flaky: true, retries: 1, errors: [{ message, frame: null }] });
-  const quarantine = new Map([[testKey(quarantined.file, quarantined.name), { id: 'q1', reason, link: null, expires: null, expired: false }]]);
+  const flaky = makeTest({
+    name,
+    file: 'test/flaky.test.ts',
+    flaky: true,
+    retries: 1,
+    errors: [{ message, frame: null }],
+  });
+  const quarantine = new Map([
+    [testKey(quarantined.file, quarantined.name), { id: 'q1', reason, link: null, expires: null, expired: false }],
+  ]);
   return computeBudgetReport(makeInput({ tests: [quarantined, failing, slow, flaky], quarantine, reason: 'failed' }));
 }
 
@@ -101,8 +138,22 @@ describe('property: no test name, error message or quarantine reason emits a wor
   it("in triage's findings (evidence lines carry log excerpts)", () => {
     fc.assert(
       fc.property(HOSTILE, HOSTILE, (name, logLine) => {
-        const finding = { class: 'escape', measured: false, file: 'test/a.test.ts', test: name, cause: `failed: ${logLine}`, evidence: [`log.txt:3: ${logLine}`, logLine], action: logLine } as const;
-        const text = formatTriage({ verdict: 'red', exitCode: 1, findings: [finding], counts: { infrastructure: 0, escape: 1, flake: 0, budget: 0 }, history: null } as never);
+        const finding = {
+          class: 'escape',
+          measured: false,
+          file: 'test/a.test.ts',
+          test: name,
+          cause: `failed: ${logLine}`,
+          evidence: [`log.txt:3: ${logLine}`, logLine],
+          action: logLine,
+        } as const;
+        const text = formatTriage({
+          verdict: 'red',
+          exitCode: 1,
+          findings: [finding],
+          counts: { infrastructure: 0, escape: 1, flake: 0, budget: 0 },
+          history: null,
+        } as never);
         for (const line of text.split('\n')) {
           expect(line).not.toMatch(CONTROL);
           expect(line).not.toMatch(COMMAND_LINE);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatUsage, toParseArgsOptions, type OptionTable } from '../../src/core/usage.js';
+import { formatUsage, type OptionTable, toParseArgsOptions } from '../../src/core/usage.js';
 
 const TABLE: OptionTable = {
   base: { type: 'string', value: '<ref>', help: 'compare with the merge base of <ref>' },
@@ -20,7 +20,13 @@ describe('usage from the option table', () => {
   });
 
   it('prints every option with its placeholder, exit codes and docs', () => {
-    const text = formatUsage({ synopsis: ['flakeguard x [options]'], summary: 'Does x.', options: TABLE, exit: '0 ok, 2 could not run', docs: 'docs/x.md' });
+    const text = formatUsage({
+      synopsis: ['flakeguard x [options]'],
+      summary: 'Does x.',
+      options: TABLE,
+      exit: '0 ok, 2 could not run',
+      docs: 'docs/x.md',
+    });
     expect(text).toContain('--base <ref>');
     expect(text).toContain('--record <file>...');
     expect(text).toContain('-h, --help');
@@ -33,7 +39,9 @@ describe('usage from the option table', () => {
     const words = fc.array(fc.stringMatching(/^[a-z]{1,12}$/), { minLength: 1, maxLength: 40 });
     fc.assert(
       fc.property(fc.dictionary(name, words, { minKeys: 1, maxKeys: 8 }), (spec) => {
-        const table: OptionTable = Object.fromEntries(Object.entries(spec).map(([k, w]) => [k, { type: 'boolean' as const, help: w.join(' ') }]));
+        const table: OptionTable = Object.fromEntries(
+          Object.entries(spec).map(([k, w]) => [k, { type: 'boolean' as const, help: w.join(' ') }]),
+        );
         const text = formatUsage({ synopsis: ['s'], summary: 's', options: table, exit: 'e', docs: 'd' }, 80);
         for (const k of Object.keys(table)) expect(text).toContain(`--${k}`);
         for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(80);

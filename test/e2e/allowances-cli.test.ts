@@ -19,7 +19,10 @@ afterEach(() => {
 });
 
 async function make(git = false): Promise<Fixture> {
-  fixture = await createFixture({ git, files: { 'flakeguard.yaml': 'budget:\n  test: 200ms\n', 'test/hub/tracker.test.ts': TRACKER } });
+  fixture = await createFixture({
+    git,
+    files: { 'flakeguard.yaml': 'budget:\n  test: 200ms\n', 'test/hub/tracker.test.ts': TRACKER },
+  });
   return fixture;
 }
 
@@ -28,15 +31,30 @@ const read = (fx: Fixture, rel: string): string => readFileSync(path.join(fx.roo
 describe('allowances add', () => {
   it('refuses a test that does not exist, listing close names, exit 2', async () => {
     const fx = await make();
-    const r = await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > reload journal', '--budget', '1s', '--reason', 'x']);
+    const r = await fx.flakeguard([
+      'allowances',
+      'add',
+      '--file',
+      'test/hub/tracker.test.ts',
+      '--test',
+      'tracker > reload journal',
+      '--budget',
+      '1s',
+      '--reason',
+      'x',
+    ]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('flakeguard: no test "tracker > reload journal" in test/hub/tracker.test.ts (write the full name, titles joined with " > "); tests in that file include: "tracker > reloads journal"');
+    expect(r.stderr).toContain(
+      'flakeguard: no test "tracker > reload journal" in test/hub/tracker.test.ts (write the full name, titles joined with " > "); tests in that file include: "tracker > reloads journal"',
+    );
   });
 
   it('refuses a bad duration, a missing reason and an unknown option, exit 2', async () => {
     const fx = await make();
     const base = ['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > flushes'];
-    expect((await fx.flakeguard([...base, '--budget', '5 sec', '--reason', 'x'])).stderr).toContain('--budget "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m');
+    expect((await fx.flakeguard([...base, '--budget', '5 sec', '--reason', 'x'])).stderr).toContain(
+      '--budget "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m',
+    );
     expect((await fx.flakeguard([...base, '--budget', '5s'])).stderr).toContain('allowances add needs --reason');
     const unknown = await fx.flakeguard([...base, '--budget', '5s', '--reason', 'x', '--colour', 'red']);
     expect(unknown.exitCode).toBe(2);
@@ -46,16 +64,49 @@ describe('allowances add', () => {
   it('adds a per-platform budget for a .each row and keeps entries sorted', async () => {
     const fx = await make();
     for (const test of ['tracker > replays 2', 'tracker > flushes', 'tracker > replays 1']) {
-      const r = await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', test, '--budget', '1.5s', '--platform', 'linux', '--reason', 'slow disk']);
+      const r = await fx.flakeguard([
+        'allowances',
+        'add',
+        '--file',
+        'test/hub/tracker.test.ts',
+        '--test',
+        test,
+        '--budget',
+        '1.5s',
+        '--platform',
+        'linux',
+        '--reason',
+        'slow disk',
+      ]);
       expect(r.exitCode, r.output).toBe(0);
     }
     const text = read(fx, 'allowances/test/hub/tracker.test.ts.yaml');
-    expect([...text.matchAll(/test: (.*)/g)].map((m) => m[1])).toEqual(['tracker > flushes', 'tracker > replays 1', 'tracker > replays 2']);
+    expect([...text.matchAll(/test: (.*)/g)].map((m) => m[1])).toEqual([
+      'tracker > flushes',
+      'tracker > replays 1',
+      'tracker > replays 2',
+    ]);
     expect(text).toContain('budget: { linux: 1.5s }');
-    const again = await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > flushes', '--budget', '2s', '--reason', 'x']);
+    const again = await fx.flakeguard([
+      'allowances',
+      'add',
+      '--file',
+      'test/hub/tracker.test.ts',
+      '--test',
+      'tracker > flushes',
+      '--budget',
+      '2s',
+      '--reason',
+      'x',
+    ]);
     expect(again.exitCode).toBe(2);
-    expect(again.stderr).toMatch(/"tracker > flushes" already has allowance [0-9a-f]{8} at allowances\/test\/hub\/tracker\.test\.ts\.yaml:\d+; edit its budget there/);
-    const list = JSON.parse((await fx.flakeguard(['allowances', 'list', '--json'])).stdout) as { version: number; allowances: { match: string; current: unknown; budget: string }[] };
+    expect(again.stderr).toMatch(
+      /"tracker > flushes" already has allowance [0-9a-f]{8} at allowances\/test\/hub\/tracker\.test\.ts\.yaml:\d+; edit its budget there/,
+    );
+    const list = JSON.parse((await fx.flakeguard(['allowances', 'list', '--json'])).stdout) as {
+      version: number;
+      allowances: { match: string; current: unknown; budget: string }[];
+    };
     expect(list.version).toBe(1);
     expect(list.allowances.map((a) => [a.match, a.current, a.budget])).toEqual([
       ['exact', { test: 'tracker > flushes', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
@@ -68,26 +119,71 @@ describe('allowances add', () => {
 describe('allowances list', () => {
   it('shows the last measured duration from the newest run record', async () => {
     const fx = await make();
-    await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > flushes', '--budget', '2s', '--reason', 'x']);
-    const test = { key: 'test/hub/tracker.test.ts::tracker > flushes', file: 'test/hub/tracker.test.ts', name: 'tracker > flushes', line: 4, state: 'passed', durationMs: 1234, retries: 0, flaky: false, errors: [], limitMs: 2000, limitSource: 'allowance' };
+    await fx.flakeguard([
+      'allowances',
+      'add',
+      '--file',
+      'test/hub/tracker.test.ts',
+      '--test',
+      'tracker > flushes',
+      '--budget',
+      '2s',
+      '--reason',
+      'x',
+    ]);
+    const test = {
+      key: 'test/hub/tracker.test.ts::tracker > flushes',
+      file: 'test/hub/tracker.test.ts',
+      name: 'tracker > flushes',
+      line: 4,
+      state: 'passed',
+      durationMs: 1234,
+      retries: 0,
+      flaky: false,
+      errors: [],
+      limitMs: 2000,
+      limitSource: 'allowance',
+    };
     const record = {
-      version: 1, runId: '2026-11-30T10-00-00-000Z-1', startedAt: '2026-11-30T10:00:00.000Z', endedAt: '2026-11-30T10:00:01.000Z', root: fx.root,
-      platform: 'linux', arch: 'x64', cpus: 2, loadavgStart: [0, 0, 0], loadavgEnd: [0, 0, 0], nodeVersion: 'v20.20.2', vitestVersion: '4.1.12',
-      git: { commit: null, dirty: null }, shard: null, merged: false, exitReason: 'passed', exitCode: null, unhandledErrors: [],
-      budget: { testMs: 200, fileMs: null, warnAt: 0.8 }, violations: [], tests: [test], files: [],
+      version: 1,
+      runId: '2026-11-30T10-00-00-000Z-1',
+      startedAt: '2026-11-30T10:00:00.000Z',
+      endedAt: '2026-11-30T10:00:01.000Z',
+      root: fx.root,
+      platform: 'linux',
+      arch: 'x64',
+      cpus: 2,
+      loadavgStart: [0, 0, 0],
+      loadavgEnd: [0, 0, 0],
+      nodeVersion: 'v20.20.2',
+      vitestVersion: '4.1.12',
+      git: { commit: null, dirty: null },
+      shard: null,
+      merged: false,
+      exitReason: 'passed',
+      exitCode: null,
+      unhandledErrors: [],
+      budget: { testMs: 200, fileMs: null, warnAt: 0.8 },
+      violations: [],
+      tests: [test],
+      files: [],
     };
     mkdirSync(path.join(fx.root, '.flakeguard/runs'), { recursive: true });
     writeFileSync(path.join(fx.root, '.flakeguard/runs/2026-11-30T10-00-00-000Z-1.json'), JSON.stringify(record));
     const r = await fx.flakeguard(['allowances', 'list']);
     expect(r.exitCode, r.output).toBe(0);
-    expect(r.stdout).toMatch(/^[0-9a-f]{8}  tracker > flushes  \(test\/hub\/tracker\.test\.ts\)\n {4}exact · limit 2\.00s · last 1\.23s\n {4}allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3 · x$/);
+    expect(r.stdout).toMatch(
+      /^[0-9a-f]{8} {2}tracker > flushes {2}\(test\/hub\/tracker\.test\.ts\)\n {4}exact · limit 2\.00s · last 1\.23s\n {4}allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3 · x$/,
+    );
   });
 });
 
 describe('allowances check on bad input', () => {
   it('names file:line:column of each bad entry, still checks the good one, exit 1', async () => {
     const fx = await make();
-    fx.write('allowances/test/hub/tracker.test.ts.yaml', `# hand-written
+    fx.write(
+      'allowances/test/hub/tracker.test.ts.yaml',
+      `# hand-written
 - id: a1b2c3d4
   test: tracker > flushes
   file: test/hub/tracker.test.ts
@@ -100,15 +196,22 @@ describe('allowances check on bad input', () => {
   budget: 5 sec
   reason: ""
   added: 2026-11-30
-`);
+`,
+    );
     fx.write('allowances/test/other.test.ts.yaml', '- id: b1\n  test: [oops\n');
     const r = await fx.flakeguard(['allowances', 'check']);
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toContain('allowances/test/hub/tracker.test.ts.yaml:11:11: budget "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m');
-    expect(r.stdout).toContain('allowances/test/hub/tracker.test.ts.yaml:12:11: reason is missing or empty; say why this test may take longer than the budget');
+    expect(r.stdout).toContain(
+      'allowances/test/hub/tracker.test.ts.yaml:11:11: budget "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m',
+    );
+    expect(r.stdout).toContain(
+      'allowances/test/hub/tracker.test.ts.yaml:12:11: reason is missing or empty; say why this test may take longer than the budget',
+    );
     expect(r.stdout).toMatch(/allowances\/test\/other\.test\.ts\.yaml:\d+:\d+: YAML syntax error: /);
     expect(r.stdout).toContain('3 problems in 1 allowance.');
-    const list = JSON.parse((await fx.flakeguard(['allowances', 'list', '--json'])).stdout) as { allowances: { id: string; match: string }[] };
+    const list = JSON.parse((await fx.flakeguard(['allowances', 'list', '--json'])).stdout) as {
+      allowances: { id: string; match: string }[];
+    };
     expect(list.allowances).toEqual([expect.objectContaining({ id: 'a1b2c3d4', match: 'exact' })]);
   });
 });
@@ -116,7 +219,18 @@ describe('allowances check on bad input', () => {
 describe('allowances migrate', () => {
   it('records the new name and file and moves the entry, keeping its comments', async () => {
     const fx = await make(true);
-    await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > reloads journal', '--budget', '2s', '--reason', 'journal']);
+    await fx.flakeguard([
+      'allowances',
+      'add',
+      '--file',
+      'test/hub/tracker.test.ts',
+      '--test',
+      'tracker > reloads journal',
+      '--budget',
+      '2s',
+      '--reason',
+      'journal',
+    ]);
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     fx.write(store, read(fx, store).replace('budget: 2s', 'budget: 2s # measured 1.6s on CI'));
     await fx.git(['add', '-A']);
@@ -125,15 +239,21 @@ describe('allowances migrate', () => {
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/core/journal.test.ts']);
     fx.write('test/core/journal.test.ts', TRACKER.replace("'reloads journal'", "'reloads the journal'"));
     const dry = await fx.flakeguard(['allowances', 'migrate', '--dry-run']);
-    expect(dry.stdout).toMatch(/^would migrate [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", file test\/hub\/tracker\.test\.ts -> test\/core\/journal\.test\.ts, commit [0-9a-f]{10}, entry allowances\/test\/hub\/tracker\.test\.ts\.yaml -> allowances\/test\/core\/journal\.test\.ts\.yaml$/);
+    expect(dry.stdout).toMatch(
+      /^would migrate [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", file test\/hub\/tracker\.test\.ts -> test\/core\/journal\.test\.ts, commit [0-9a-f]{10}, entry allowances\/test\/hub\/tracker\.test\.ts\.yaml -> allowances\/test\/core\/journal\.test\.ts\.yaml$/,
+    );
     const r = await fx.flakeguard(['allowances', 'migrate']);
     expect(r.exitCode, r.output).toBe(0);
     const moved = read(fx, 'allowances/test/core/journal.test.ts.yaml');
     expect(moved).toContain('test: tracker > reloads the journal\n  file: test/core/journal.test.ts\n');
     expect(moved).toContain('budget: 2s # measured 1.6s on CI');
     expect(() => read(fx, store)).toThrow();
-    const list = JSON.parse((await fx.flakeguard(['allowances', 'list', '--json'])).stdout) as { allowances: { match: string }[] };
+    const list = JSON.parse((await fx.flakeguard(['allowances', 'list', '--json'])).stdout) as {
+      allowances: { match: string }[];
+    };
     expect(list.allowances.map((a) => a.match)).toEqual(['exact']);
-    expect((await fx.flakeguard(['allowances', 'migrate'])).stdout).toBe('Every allowance already names its test as it is now.');
+    expect((await fx.flakeguard(['allowances', 'migrate'])).stdout).toBe(
+      'Every allowance already names its test as it is now.',
+    );
   });
 });

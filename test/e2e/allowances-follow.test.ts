@@ -8,9 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFixture, fixtureCopies, type Fixture } from '../helpers/fixture.js';
-import { commit, listed, seam as seamOf, vitestTests, type VitestTest } from './allowances-helpers.js';
 import { testKey } from '../../src/core/test-id.js';
+import { createFixture, type Fixture, fixtureCopies } from '../helpers/fixture.js';
+import { commit, listed, seam as seamOf, type VitestTest, vitestTests } from './allowances-helpers.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
 const TRACKER = `import { describe, it, expect } from 'vitest';
@@ -27,13 +27,26 @@ describe('tracker', () => {
 });
 `;
 
-
 const seam = (fx: Fixture, tests: readonly VitestTest[]) => seamOf(fx, CONFIG, tests);
 
 /** The git fixture with the entry added through the CLI and committed: made once per file (beforeAll). */
 async function makeTemplate(): Promise<Fixture> {
-  const fx = await createFixture({ git: true, files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': TRACKER } });
-  const add = await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > reloads journal', '--budget', '1s', '--reason', 'reads a large journal']);
+  const fx = await createFixture({
+    git: true,
+    files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': TRACKER },
+  });
+  const add = await fx.flakeguard([
+    'allowances',
+    'add',
+    '--file',
+    'test/hub/tracker.test.ts',
+    '--test',
+    'tracker > reloads journal',
+    '--budget',
+    '1s',
+    '--reason',
+    'reads a large journal',
+  ]);
   expect(add.exitCode, add.output).toBe(0);
   await fx.git(['add', '-A']);
   await fx.git(['commit', '-qm', 'allowance for the journal test']);
@@ -53,7 +66,12 @@ async function expectFollowed(fx: Fixture, file: string, name: string, match: st
   expect(slow?.durationMs).toBeGreaterThan(200);
   const result = await seam(fx, tests);
   expect([...result.applied.keys()]).toEqual([testKey(file, name)]);
-  expect(result.applied.get(testKey(file, name))).toMatchObject({ match, budget: { kind: 'single', value: 1000 }, storedName: 'tracker > reloads journal', storedFile: 'test/hub/tracker.test.ts' });
+  expect(result.applied.get(testKey(file, name))).toMatchObject({
+    match,
+    budget: { kind: 'single', value: 1000 },
+    storedName: 'tracker > reloads journal',
+    storedFile: 'test/hub/tracker.test.ts',
+  });
   expect(result.warnings).toEqual([]);
   return result.notices;
 }
@@ -70,7 +88,9 @@ describe('allowances follow their test', () => {
     await commit(fx, 'rename title');
     const notices = await expectFollowed(fx, 'test/hub/tracker.test.ts', 'tracker > reloads the journal', 'renamed');
     expect(notices).toEqual([
-      expect.stringMatching(/^allowance [0-9a-f]{8} follows renamed test: "tracker > reloads journal" -> "tracker > reloads the journal" \(traced through git history\); run flakeguard allowances migrate/),
+      expect.stringMatching(
+        /^allowance [0-9a-f]{8} follows renamed test: "tracker > reloads journal" -> "tracker > reloads the journal" \(traced through git history\); run flakeguard allowances migrate/,
+      ),
     ]);
   });
 
@@ -86,7 +106,9 @@ describe('allowances follow their test', () => {
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/tracker.test.ts']);
     await commit(fx, 'move');
     const notices = await expectFollowed(fx, 'test/tracker.test.ts', 'tracker > reloads journal', 'moved');
-    expect(notices[0]).toMatch(/follows moved test "tracker > reloads journal": test\/hub\/tracker\.test\.ts -> test\/tracker\.test\.ts/);
+    expect(notices[0]).toMatch(
+      /follows moved test "tracker > reloads journal": test\/hub\/tracker\.test\.ts -> test\/tracker\.test\.ts/,
+    );
   });
 
   it('follows a move and a title rename in one commit', async () => {
@@ -102,7 +124,10 @@ describe('allowances follow their test', () => {
     const fx = await setup();
     mkdirSync(path.join(fx.root, 'test/core'));
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/core/tracker.test.ts']);
-    fx.write('test/core/tracker.test.ts', TRACKER.replace('[1, 2, 3]).toHaveLength(3)', '[1, 2, 3, 4]).toHaveLength(4)'));
+    fx.write(
+      'test/core/tracker.test.ts',
+      TRACKER.replace('[1, 2, 3]).toHaveLength(3)', '[1, 2, 3, 4]).toHaveLength(4)'),
+    );
     await commit(fx, 'move and edit');
     await expectFollowed(fx, 'test/core/tracker.test.ts', 'tracker > reloads journal', 'moved');
   });
@@ -124,7 +149,12 @@ describe('allowances follow their test', () => {
     fx.write('test/hub/tracker.test.ts', TRACKER.replace("  it('flushes'", `${copy}\n  it('flushes'`));
     await commit(fx, 'copy');
     const rows = await listed(fx);
-    expect(rows).toEqual([expect.objectContaining({ match: 'exact', current: { test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts' } })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        match: 'exact',
+        current: { test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts' },
+      }),
+    ]);
     const tests = await vitestTests(fx, 1);
     expect(tests.output).toContain('tracker > reloads journal again');
     const result = await seam(fx, tests);
@@ -137,11 +167,13 @@ describe('allowances follow their test', () => {
 describe('orphans', () => {
   it('check reports the allowance of a deleted test and prune removes it', async () => {
     const fx = await setup();
-    fx.write('test/hub/tracker.test.ts', TRACKER.replace(/  it\('reloads journal'[\s\S]*?\n  }\);\n\n/, ''));
+    fx.write('test/hub/tracker.test.ts', TRACKER.replace(/ {2}it\('reloads journal'[\s\S]*?\n {2}}\);\n\n/, ''));
     await commit(fx, 'delete the test');
     const check = await fx.flakeguard(['allowances', 'check']);
     expect(check.exitCode).toBe(1);
-    expect(check.stdout).toMatch(/allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3: allowance [0-9a-f]{8} is an orphan: no test matches "tracker > reloads journal" in test\/hub\/tracker\.test\.ts/);
+    expect(check.stdout).toMatch(
+      /allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3: allowance [0-9a-f]{8} is an orphan: no test matches "tracker > reloads journal" in test\/hub\/tracker\.test\.ts/,
+    );
     const dry = await fx.flakeguard(['allowances', 'prune', '--dry-run']);
     expect(dry.stdout).toMatch(/^would remove orphan [0-9a-f]{8} "tracker > reloads journal"/);
     expect((await fx.flakeguard(['allowances', 'check'])).exitCode).toBe(1);

@@ -7,17 +7,36 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
 import { loadAllowancesForRun } from '../../src/io/allowances/allowances-for-run.js';
-import { REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
+import { type Fixture, REPORTER_BUILT } from '../helpers/fixture.js';
 
-export interface VitestTest { file: string; fullName: string; line: number | null; durationMs: number }
-export interface ListedRow { id: string; match: string; current: { test: string; file: string } | null; limitMs: number | null }
+export interface VitestTest {
+  file: string;
+  fullName: string;
+  line: number | null;
+  durationMs: number;
+}
+export interface ListedRow {
+  id: string;
+  match: string;
+  current: { test: string; file: string } | null;
+  limitMs: number | null;
+}
 
 /** Runs Vitest, expects `exitCode` and returns the tests as the reporter sees them. */
 export async function vitestTests(fx: Fixture, exitCode = 0): Promise<VitestTest[] & { output: string }> {
-  const run = await fx.vitest(['--reporter=default', `--reporter=${REPORTER_BUILT}`, '--reporter=json', '--outputFile.json=vitest.json', '--includeTaskLocation']);
+  const run = await fx.vitest([
+    '--reporter=default',
+    `--reporter=${REPORTER_BUILT}`,
+    '--reporter=json',
+    '--outputFile.json=vitest.json',
+    '--includeTaskLocation',
+  ]);
   expect(run.exitCode, run.output).toBe(exitCode);
   const json = JSON.parse(readFileSync(path.join(fx.root, 'vitest.json'), 'utf8')) as {
-    testResults: { name: string; assertionResults: { ancestorTitles: string[]; title: string; duration?: number; location?: { line: number } }[] }[];
+    testResults: {
+      name: string;
+      assertionResults: { ancestorTitles: string[]; title: string; duration?: number; location?: { line: number } }[];
+    }[];
   };
   const tests = json.testResults.flatMap((f) =>
     f.assertionResults.map((a) => ({
@@ -31,7 +50,13 @@ export async function vitestTests(fx: Fixture, exitCode = 0): Promise<VitestTest
 }
 
 export function seam(fx: Fixture, config: string, tests: readonly VitestTest[]) {
-  return loadAllowancesForRun({ root: fx.root, config: parseConfig(config, 'flakeguard.yaml'), tests, platform: process.platform, today: '2026-11-30' });
+  return loadAllowancesForRun({
+    root: fx.root,
+    config: parseConfig(config, 'flakeguard.yaml'),
+    tests,
+    platform: process.platform,
+    today: '2026-11-30',
+  });
 }
 
 export async function listed(fx: Fixture): Promise<ListedRow[]> {

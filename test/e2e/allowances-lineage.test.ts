@@ -9,8 +9,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { testKey } from '../../src/core/test-id.js';
+import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { commit, listed, seam, vitestTests } from './allowances-helpers.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
@@ -46,9 +46,23 @@ async function step(fx: Fixture, message: string, file: string, text: string, na
 
 describe('an allowance through a team that never migrates', () => {
   it('follows each change through history, never to a copy, and ends as an orphan when the test is deleted', async () => {
-    const fx = await createFixture({ git: true, files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) } });
+    const fx = await createFixture({
+      git: true,
+      files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) },
+    });
     fixture = fx;
-    const add = await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > reloads journal', '--budget', '1s', '--reason', 'reads a large journal']);
+    const add = await fx.flakeguard([
+      'allowances',
+      'add',
+      '--file',
+      'test/hub/tracker.test.ts',
+      '--test',
+      'tracker > reloads journal',
+      '--budget',
+      '1s',
+      '--reason',
+      'reads a large journal',
+    ]);
     expect(add.exitCode, add.output).toBe(0);
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     const stored = readFileSync(path.join(fx.root, store), 'utf8');
@@ -58,7 +72,13 @@ describe('an allowance through a team that never migrates', () => {
 
     const retitled = SLOW.replace("'reloads journal'", "'reloads the journal'");
     await step(fx, 'retitle', 'test/hub/tracker.test.ts', source('tracker', retitled), 'tracker > reloads the journal');
-    await step(fx, 'describe rename', 'test/hub/tracker.test.ts', source('journal tracker', retitled), 'journal tracker > reloads the journal');
+    await step(
+      fx,
+      'describe rename',
+      'test/hub/tracker.test.ts',
+      source('journal tracker', retitled),
+      'journal tracker > reloads the journal',
+    );
 
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/tracker.test.ts']);
     await commit(fx, 'move');
@@ -67,9 +87,21 @@ describe('an allowance through a team that never migrates', () => {
     mkdirSync(path.join(fx.root, 'test/core'));
     await fx.git(['mv', 'test/tracker.test.ts', 'test/core/journal.test.ts']);
     const movedTitle = SLOW.replace("'reloads journal'", "'reloads from disk'");
-    await step(fx, 'move and retitle', 'test/core/journal.test.ts', source('journal tracker', movedTitle), 'journal tracker > reloads from disk');
+    await step(
+      fx,
+      'move and retitle',
+      'test/core/journal.test.ts',
+      source('journal tracker', movedTitle),
+      'journal tracker > reloads from disk',
+    );
     const edited = movedTitle.replace('setTimeout(resolve, 300)', 'setTimeout(resolve, 310)');
-    await step(fx, 'body edit', 'test/core/journal.test.ts', source('journal tracker', edited), 'journal tracker > reloads from disk');
+    await step(
+      fx,
+      'body edit',
+      'test/core/journal.test.ts',
+      source('journal tracker', edited),
+      'journal tracker > reloads from disk',
+    );
 
     // A copy of the test's original body (the fingerprint the allowance stored) under a new name.
     const copy = SLOW.replace("'reloads journal'", "'reloads a copy'");
@@ -77,10 +109,17 @@ describe('an allowance through a team that never migrates', () => {
     await commit(fx, 'copy of the old body');
     const withCopy = await vitestTests(fx, 1);
     const result = await seam(fx, CONFIG, withCopy);
-    expect([...result.applied.keys()]).toEqual([testKey('test/core/journal.test.ts', 'journal tracker > reloads from disk')]);
+    expect([...result.applied.keys()]).toEqual([
+      testKey('test/core/journal.test.ts', 'journal tracker > reloads from disk'),
+    ]);
     expect(withCopy.find((t) => t.fullName === 'journal tracker > reloads a copy')?.durationMs).toBeGreaterThan(200);
     expect(withCopy.output).toContain('journal tracker > reloads a copy');
-    expect(await listed(fx)).toEqual([expect.objectContaining({ match: 'moved-renamed', current: { test: 'journal tracker > reloads from disk', file: 'test/core/journal.test.ts' } })]);
+    expect(await listed(fx)).toEqual([
+      expect.objectContaining({
+        match: 'moved-renamed',
+        current: { test: 'journal tracker > reloads from disk', file: 'test/core/journal.test.ts' },
+      }),
+    ]);
 
     // Delete the original: the copy, with the body the allowance stored, still does not get it.
     fx.write('test/core/journal.test.ts', source('journal tracker', copy));
@@ -88,7 +127,9 @@ describe('an allowance through a team that never migrates', () => {
     const afterDelete = await seam(fx, CONFIG, await vitestTests(fx, 1));
     expect(afterDelete.applied.size).toBe(0);
     expect(afterDelete.warnings).toEqual([
-      expect.stringMatching(/^allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3: allowance [0-9a-f]{8} is an orphan: no test matches "tracker > reloads journal" in test\/hub\/tracker\.test\.ts \(its lineage: the test \(last "journal tracker > reloads from disk"\) left test\/core\/journal\.test\.ts in commit [0-9a-f]{10}: deleted, or renamed and edited in one step\)/),
+      expect.stringMatching(
+        /^allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3: allowance [0-9a-f]{8} is an orphan: no test matches "tracker > reloads journal" in test\/hub\/tracker\.test\.ts \(its lineage: the test \(last "journal tracker > reloads from disk"\) left test\/core\/journal\.test\.ts in commit [0-9a-f]{10}: deleted, or renamed and edited in one step\)/,
+      ),
     ]);
     const check = await fx.flakeguard(['allowances', 'check']);
     expect(check.exitCode).toBe(1);
@@ -100,32 +141,69 @@ describe('an allowance through a team that never migrates', () => {
   });
 
   it('says so and matches by name and body when the recorded commit is not in the clone', async () => {
-    const fx = await createFixture({ git: true, files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) } });
+    const fx = await createFixture({
+      git: true,
+      files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) },
+    });
     fixture = fx;
-    await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > reloads journal', '--budget', '1s', '--reason', 'journal']);
+    await fx.flakeguard([
+      'allowances',
+      'add',
+      '--file',
+      'test/hub/tracker.test.ts',
+      '--test',
+      'tracker > reloads journal',
+      '--budget',
+      '1s',
+      '--reason',
+      'journal',
+    ]);
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     const missing = 'f'.repeat(40);
-    fx.write(store, readFileSync(path.join(fx.root, store), 'utf8').replace(/commit: [0-9a-f]{40}/, `commit: ${missing}`));
+    fx.write(
+      store,
+      readFileSync(path.join(fx.root, store), 'utf8').replace(/commit: [0-9a-f]{40}/, `commit: ${missing}`),
+    );
     fx.write('test/hub/tracker.test.ts', source('tracker', SLOW.replace("'reloads journal'", "'reloads the journal'")));
     await commit(fx, 'allowance and a retitle');
     const tests = await vitestTests(fx);
     expect(tests.output).toContain(`no lineage to follow (commit ${missing.slice(0, 10)} is not in this clone`);
     const result = await seam(fx, CONFIG, tests);
-    expect(result.applied.get(testKey('test/hub/tracker.test.ts', 'tracker > reloads the journal'))).toMatchObject({ match: 'renamed' });
+    expect(result.applied.get(testKey('test/hub/tracker.test.ts', 'tracker > reloads the journal'))).toMatchObject({
+      match: 'renamed',
+    });
   });
 
   it('gate --write-allowances records the new name of a followed allowance in the change that renamed it', async () => {
-    const fx = await createFixture({ git: true, files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) } });
+    const fx = await createFixture({
+      git: true,
+      files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) },
+    });
     fixture = fx;
-    await fx.flakeguard(['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > reloads journal', '--budget', '1s', '--reason', 'journal']);
+    await fx.flakeguard([
+      'allowances',
+      'add',
+      '--file',
+      'test/hub/tracker.test.ts',
+      '--test',
+      'tracker > reloads journal',
+      '--budget',
+      '1s',
+      '--reason',
+      'journal',
+    ]);
     await commit(fx, 'allowance');
     await fx.git(['checkout', '-q', '-b', 'feature']);
     fx.write('test/hub/tracker.test.ts', source('tracker', SLOW.replace("'reloads journal'", "'reloads the journal'")));
     await commit(fx, 'retitle');
     const gate = await fx.flakeguard(['gate', '--load', '0', '--runs', '1', '--write-allowances']);
     expect(gate.exitCode, gate.output).toBe(0);
-    expect(gate.stderr).toMatch(/flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", fingerprint, commit [0-9a-f]{10}|flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", commit [0-9a-f]{10}/);
-    expect(readFileSync(path.join(fx.root, 'allowances/test/hub/tracker.test.ts.yaml'), 'utf8')).toContain('test: tracker > reloads the journal\n');
+    expect(gate.stderr).toMatch(
+      /flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", fingerprint, commit [0-9a-f]{10}|flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", commit [0-9a-f]{10}/,
+    );
+    expect(readFileSync(path.join(fx.root, 'allowances/test/hub/tracker.test.ts.yaml'), 'utf8')).toContain(
+      'test: tracker > reloads the journal\n',
+    );
     const check = await fx.flakeguard(['allowances', 'check']);
     expect(check.stdout).toBe('1 allowance checked: no problems.');
   });

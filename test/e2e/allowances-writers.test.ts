@@ -9,7 +9,7 @@ import { createFixture, type Fixture } from '../helpers/fixture.js';
 
 const NAMES = [
   'quote " and\nnewline',
-  "single ' and \"double\" quotes: #1",
+  'single \' and "double" quotes: #1',
   '  leading and trailing spaces  ',
   'escape \u001b[2J clears the screen',
   'bell \u0007 and tab \t inside',
@@ -30,9 +30,28 @@ afterEach(() => {
 describe('allowance writers', () => {
   it('twenty concurrent adds on one file keep every entry and every exact name', async () => {
     const tests = NAMES.map((n) => `it(${JSON.stringify(n)}, () => {});`).join('\n');
-    const fx = await createFixture({ files: { 'flakeguard.yaml': 'budget:\n  test: 200ms\n', 'test/names.test.ts': `import { it } from 'vitest';\n${tests}\n` } });
+    const fx = await createFixture({
+      files: {
+        'flakeguard.yaml': 'budget:\n  test: 200ms\n',
+        'test/names.test.ts': `import { it } from 'vitest';\n${tests}\n`,
+      },
+    });
     fixture = fx;
-    const adds = await Promise.all(NAMES.map((name) => fx.flakeguard(['allowances', 'add', '--file', 'test/names.test.ts', `--test=${name}`, '--budget', '1s', '--reason', 'slow'])));
+    const adds = await Promise.all(
+      NAMES.map((name) =>
+        fx.flakeguard([
+          'allowances',
+          'add',
+          '--file',
+          'test/names.test.ts',
+          `--test=${name}`,
+          '--budget',
+          '1s',
+          '--reason',
+          'slow',
+        ]),
+      ),
+    );
     for (const add of adds) expect(add.exitCode, add.output).toBe(0);
     const printed = adds.map((a) => a.stdout).join('\n');
     // eslint-disable-next-line no-control-regex

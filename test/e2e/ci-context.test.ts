@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 
 let fx: Fixture;
 
@@ -15,14 +15,29 @@ let fx: Fixture;
 const NO_CI = { GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', TF_BUILD: '', JENKINS_URL: '' };
 const GITHUB = {
   ...NO_CI,
-  GITHUB_ACTIONS: 'true', GITHUB_WORKFLOW: 'CI', GITHUB_JOB: 'test-linux', GITHUB_RUN_ID: '7001', GITHUB_RUN_ATTEMPT: '2',
-  GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_HEAD_REF: 'feat/cart', GITHUB_REF_NAME: '12/merge',
-  GITHUB_SHA: '1111111111111111111111111111111111111111', RUNNER_OS: 'Linux',
+  GITHUB_ACTIONS: 'true',
+  GITHUB_WORKFLOW: 'CI',
+  GITHUB_JOB: 'test-linux',
+  GITHUB_RUN_ID: '7001',
+  GITHUB_RUN_ATTEMPT: '2',
+  GITHUB_SERVER_URL: 'https://github.com',
+  GITHUB_REPOSITORY: 'acme/shop',
+  GITHUB_HEAD_REF: 'feat/cart',
+  GITHUB_REF_NAME: '12/merge',
+  GITHUB_SHA: '1111111111111111111111111111111111111111',
+  RUNNER_OS: 'Linux',
 };
 const GITLAB = {
   ...NO_CI,
-  GITLAB_CI: 'true', CI_JOB_NAME: 'unit 2/2', CI_PIPELINE_ID: '555', CI_JOB_URL: 'https://gitlab.com/acme/shop/-/jobs/77',
-  CI_COMMIT_BRANCH: 'main', CI_COMMIT_SHA: '2222222222222222222222222222222222222222', CI_RUNNER_EXECUTABLE_ARCH: 'linux/amd64', CI_NODE_INDEX: '2', CI_NODE_TOTAL: '2',
+  GITLAB_CI: 'true',
+  CI_JOB_NAME: 'unit 2/2',
+  CI_PIPELINE_ID: '555',
+  CI_JOB_URL: 'https://gitlab.com/acme/shop/-/jobs/77',
+  CI_COMMIT_BRANCH: 'main',
+  CI_COMMIT_SHA: '2222222222222222222222222222222222222222',
+  CI_RUNNER_EXECUTABLE_ARCH: 'linux/amd64',
+  CI_NODE_INDEX: '2',
+  CI_NODE_TOTAL: '2',
 };
 
 interface Record_ {
@@ -31,7 +46,14 @@ interface Record_ {
 }
 
 const runs = () => path.join(fx.root, '.flakeguard/runs');
-const newest = (): string => path.join(runs(), readdirSync(runs()).filter((f) => f.endsWith('.json')).sort().at(-1) ?? '');
+const newest = (): string =>
+  path.join(
+    runs(),
+    readdirSync(runs())
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .at(-1) ?? '',
+  );
 const read = (file: string): Record_ => JSON.parse(readFileSync(file, 'utf8')) as Record_;
 
 beforeAll(async () => {
@@ -55,29 +77,56 @@ describe('the run record carries where it ran', () => {
     expect(a.exitCode, a.output).toBe(1);
     github = newest();
     expect(read(github).ci).toEqual({
-      provider: 'github-actions', workflow: 'CI', job: 'test-linux', runId: '7001', attempt: 2, runUrl: 'https://github.com/acme/shop/actions/runs/7001',
-      branch: 'feat/cart', commit: GITHUB.GITHUB_SHA, runnerOs: 'Linux', shard: null,
+      provider: 'github-actions',
+      workflow: 'CI',
+      job: 'test-linux',
+      runId: '7001',
+      attempt: 2,
+      runUrl: 'https://github.com/acme/shop/actions/runs/7001',
+      branch: 'feat/cart',
+      commit: GITHUB.GITHUB_SHA,
+      runnerOs: 'Linux',
+      shard: null,
     });
     const b = await fx.vitest(['test/cart.test.ts'], GITLAB);
     expect(b.exitCode, b.output).toBe(1);
     gitlab = newest();
     expect(read(gitlab).ci).toEqual({
-      provider: 'gitlab-ci', workflow: null, job: 'unit 2/2', runId: '555', attempt: null, runUrl: 'https://gitlab.com/acme/shop/-/jobs/77',
-      branch: 'main', commit: GITLAB.CI_COMMIT_SHA, runnerOs: 'linux', shard: { index: 2, count: 2 },
+      provider: 'gitlab-ci',
+      workflow: null,
+      job: 'unit 2/2',
+      runId: '555',
+      attempt: null,
+      runUrl: 'https://gitlab.com/acme/shop/-/jobs/77',
+      branch: 'main',
+      commit: GITLAB.CI_COMMIT_SHA,
+      runnerOs: 'linux',
+      shard: { index: 2, count: 2 },
     });
   }, 60_000);
 
   it("triage over both jobs' records names the check of each failure and both jobs for the shared one", async () => {
     const json = await fx.flakeguard(['triage', '--record', github, '--record', gitlab, '--json']);
     expect(json.exitCode, json.output).toBe(1);
-    const findings = (JSON.parse(json.stdout) as { findings: { test: string; caughtBy: { job: string }; seenBy: { provider: string; job: string }[] }[] }).findings;
+    const findings = (
+      JSON.parse(json.stdout) as {
+        findings: { test: string; caughtBy: { job: string }; seenBy: { provider: string; job: string }[] }[];
+      }
+    ).findings;
     const shared = findings.find((f) => f.test === 'totals');
-    expect(shared?.seenBy.map((c) => [c.provider, c.job])).toEqual([['github-actions', 'test-linux'], ['gitlab-ci', 'unit 2/2']]);
+    expect(shared?.seenBy.map((c) => [c.provider, c.job])).toEqual([
+      ['github-actions', 'test-linux'],
+      ['gitlab-ci', 'unit 2/2'],
+    ]);
     expect(shared?.caughtBy.job).toBe('test-linux');
     expect(findings.find((f) => f.test === 'paths')?.seenBy.map((c) => c.job)).toEqual(['test-linux']);
     const text = await fx.flakeguard(['triage', '--record', github, '--record', gitlab]);
-    expect(text.stdout).toContain('   caught by: GitHub Actions CI / test-linux https://github.com/acme/shop/actions/runs/7001');
-    expect(text.stdout).toContain('   seen by 2 checks: GitHub Actions CI / test-linux; GitLab CI unit 2/2 (shard 2/2)');
+    expect(text.stdout).toContain(
+      '   caught by: GitHub Actions CI / test-linux https://github.com/acme/shop/actions/runs/7001',
+    );
+    expect(text.stdout).toContain(
+      '   seen by 2 checks: GitHub Actions CI / test-linux; GitLab CI unit 2/2 (shard 2/2)',
+    );
   }, 60_000);
 
   it('outside CI the record says ci: null, and triage prints no check', async () => {

@@ -5,15 +5,29 @@
  * check that caught it first on main, and the GitHub job of its last pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 
 const NO_CI = { GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', TF_BUILD: '', JENKINS_URL: '' };
 const github = (run: string) => ({
   ...NO_CI,
-  GITHUB_ACTIONS: 'true', GITHUB_WORKFLOW: 'CI', GITHUB_JOB: 'test', GITHUB_RUN_ID: run, GITHUB_RUN_ATTEMPT: '1',
-  GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'acme/shop', GITHUB_REF_NAME: 'main', GITHUB_REF_TYPE: 'branch',
+  GITHUB_ACTIONS: 'true',
+  GITHUB_WORKFLOW: 'CI',
+  GITHUB_JOB: 'test',
+  GITHUB_RUN_ID: run,
+  GITHUB_RUN_ATTEMPT: '1',
+  GITHUB_SERVER_URL: 'https://github.com',
+  GITHUB_REPOSITORY: 'acme/shop',
+  GITHUB_REF_NAME: 'main',
+  GITHUB_REF_TYPE: 'branch',
 });
-const GITLAB = { ...NO_CI, GITLAB_CI: 'true', CI_JOB_NAME: 'unit', CI_PIPELINE_ID: '555', CI_JOB_URL: 'https://gitlab.com/acme/shop/-/jobs/77', CI_COMMIT_BRANCH: 'main' };
+const GITLAB = {
+  ...NO_CI,
+  GITLAB_CI: 'true',
+  CI_JOB_NAME: 'unit',
+  CI_PIPELINE_ID: '555',
+  CI_JOB_URL: 'https://gitlab.com/acme/shop/-/jobs/77',
+  CI_COMMIT_BRANCH: 'main',
+};
 
 describe('an escape names the check that caught it first and the job of its last pass', () => {
   let fx: Fixture;
@@ -46,9 +60,17 @@ describe('an escape names the check that caught it first and the job of its last
   it('triage of the newest red run: first caught by the GitLab job, last passed in the GitHub job', async () => {
     const triage = await fx.flakeguard(['triage']);
     expect(triage.exitCode, triage.output).toBe(1);
-    expect(triage.stdout).toContain('caught by: GitHub Actions CI / test https://github.com/acme/shop/actions/runs/7002');
+    expect(triage.stdout).toContain(
+      'caught by: GitHub Actions CI / test https://github.com/acme/shop/actions/runs/7002',
+    );
     expect(triage.stdout).toContain(`history (measured): first caught on main in the run of ${broken.slice(0, 12)} (`);
-    expect(triage.stdout).toMatch(/first caught on main in the run of \w{12} \([^)]*\), job GitLab CI unit https:\/\/gitlab\.com\/acme\/shop\/-\/jobs\/77/);
-    expect(triage.stdout).toMatch(new RegExp(`last passed on main in the run of ${green.slice(0, 12)} \\([^)]*\\), job GitHub Actions CI / test https://github\\.com/acme/shop/actions/runs/7001`));
+    expect(triage.stdout).toMatch(
+      /first caught on main in the run of \w{12} \([^)]*\), job GitLab CI unit https:\/\/gitlab\.com\/acme\/shop\/-\/jobs\/77/,
+    );
+    expect(triage.stdout).toMatch(
+      new RegExp(
+        `last passed on main in the run of ${green.slice(0, 12)} \\([^)]*\\), job GitHub Actions CI / test https://github\\.com/acme/shop/actions/runs/7001`,
+      ),
+    );
   }, 60_000);
 });

@@ -30,9 +30,15 @@ const startedPids = (stderr: string): number[] => {
 describe('flakeguard gate: endings', () => {
   let fx: Fixture;
   beforeAll(async () => {
-    fx = await createFixture({ git: true, files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" } });
+    fx = await createFixture({
+      git: true,
+      files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" },
+    });
     await fx.git(['checkout', '-q', '-b', 'feature']);
-    fx.write('test/a.test.ts', "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\n");
+    fx.write(
+      'test/a.test.ts',
+      "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\n",
+    );
     await fx.git(['commit', '-qam', 'a new test']);
   });
   afterAll(() => fx.remove());
@@ -84,8 +90,15 @@ describe('flakeguard gate: endings', () => {
   });
 
   it('Ctrl-C: exit 130, no load worker and no Vitest process left', async () => {
-    fx.write('test/slow.test.ts', "import { it } from 'vitest';\nit('waits', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n");
-    const child = execa(process.execPath, [CLI_BUILT, 'gate', '--load', '2'], { cwd: fx.root, reject: false, env: { CI: 'true', NO_COLOR: '1' } });
+    fx.write(
+      'test/slow.test.ts',
+      "import { it } from 'vitest';\nit('waits', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n",
+    );
+    const child = execa(process.execPath, [CLI_BUILT, 'gate', '--load', '2'], {
+      cwd: fx.root,
+      reject: false,
+      env: { CI: 'true', NO_COLOR: '1' },
+    });
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => {
       stderr += String(d);

@@ -10,7 +10,9 @@ describe('flakeguard gate: cold tries', () => {
   let fixture: Fixture;
   let report: GateReport;
   beforeAll(async () => {
-    fixture = await createGateFixture(COLD_FILES, { 'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n" });
+    fixture = await createGateFixture(COLD_FILES, {
+      'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n",
+    });
     const run = await fixture.flakeguard(['gate', '--load', '0', '--runs', '5', '--max-runs', '5', '--json']);
     expect(run.exitCode, run.stderr).toBe(1);
     report = JSON.parse(run.stdout) as GateReport;

@@ -11,7 +11,11 @@ import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, type RunResult } from '../helpers/fixture.js';
 
 const batch = (f: number): string => {
-  const tests = Array.from({ length: 10 }, (_, i) => `it('case ${f * 10 + i}: charges the card in currency ${f}-${i} and writes the receipt with every line item', () => {\n  expect(${i}).toBeGreaterThanOrEqual(0);\n});`);
+  const tests = Array.from(
+    { length: 10 },
+    (_, i) =>
+      `it('case ${f * 10 + i}: charges the card in currency ${f}-${i} and writes the receipt with every line item', () => {\n  expect(${i}).toBeGreaterThanOrEqual(0);\n});`,
+  );
   const failing = f === 0 ? ["it('declines the card', () => {\n  expect('declined').toBe('approved');\n});"] : [];
   return ["import { expect, it } from 'vitest';", ...tests, ...failing, ''].join('\n');
 };
@@ -25,7 +29,8 @@ describe('gate --markdown on 500 new tests', () => {
       git: true,
       files: {
         'flakeguard.yaml': 'budget:\n  test: 5s\n',
-        'vitest.config.ts': "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { isolate: false, pool: 'threads' } });\n",
+        'vitest.config.ts':
+          "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { isolate: false, pool: 'threads' } });\n",
         '.github/CODEOWNERS': '*                @org/everyone\n/test/payments/  @org/payments\n',
         'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n",
       },
@@ -34,7 +39,18 @@ describe('gate --markdown on 500 new tests', () => {
     for (let f = 0; f < 50; f += 1) fx.write(`test/payments/batch-${String(f).padStart(2, '0')}.test.ts`, batch(f));
     await fx.git(['add', '-A']);
     await fx.git(['commit', '-qm', '500 new tests']);
-    run = await fx.flakeguard(['gate', '--runs', '1', '--max-runs', '1', '--load', '0', '--json', '--markdown', 'gate.md']);
+    run = await fx.flakeguard([
+      'gate',
+      '--runs',
+      '1',
+      '--max-runs',
+      '1',
+      '--load',
+      '0',
+      '--json',
+      '--markdown',
+      'gate.md',
+    ]);
     comment = readFileSync(path.join(fx.root, 'gate.md'), 'utf8');
   });
   afterAll(() => fx?.remove());
@@ -43,7 +59,9 @@ describe('gate --markdown on 500 new tests', () => {
     expect(run.exitCode, run.stderr).toBe(1);
     const report = JSON.parse(run.stdout) as GateReport;
     expect(report.tests).toHaveLength(501);
-    expect(new Set(report.tests.map((t) => JSON.stringify(t.owners)))).toEqual(new Set([JSON.stringify(['@org/payments'])]));
+    expect(new Set(report.tests.map((t) => JSON.stringify(t.owners)))).toEqual(
+      new Set([JSON.stringify(['@org/payments'])]),
+    );
   });
 
   it('writes a comment under the limit: marker first, what to fix first, the stable tests folded with a count of the rest', () => {

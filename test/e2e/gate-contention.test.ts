@@ -31,10 +31,19 @@ it('hangs', () => { for (;;) {} }, 500);
 `;
 
 const detachedPids = (root: string): number[] =>
-  readdirSync(path.join(root, 'pids')).flatMap((f) => (f.startsWith('detached-') ? [Number(f.slice('detached-'.length))] : []));
+  readdirSync(path.join(root, 'pids')).flatMap((f) =>
+    f.startsWith('detached-') ? [Number(f.slice('detached-'.length))] : [],
+  );
 
 async function branch(files: Record<string, string>): Promise<Fixture> {
-  const fx = await createFixture({ git: true, files: { 'vitest.config.ts': 'export default {};\n', 'pids/.keep': '', 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" } });
+  const fx = await createFixture({
+    git: true,
+    files: {
+      'vitest.config.ts': 'export default {};\n',
+      'pids/.keep': '',
+      'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n",
+    },
+  });
   await fx.git(['checkout', '-q', '-b', 'feature']);
   for (const [f, text] of Object.entries(files)) fx.write(f, text);
   await fx.git(['add', '-A']);
@@ -92,7 +101,18 @@ describe('flakeguard gate: a hanging test and a detached child', () => {
   });
 
   it('the hanging try is killed and reported hung; the gate ends and prints its report; no detached child survives', async () => {
-    const r = await fx.flakeguard(['gate', '--slowdown', '1', '--runs', '1', '--max-runs', '1', '--time-budget', '30s', '--json']);
+    const r = await fx.flakeguard([
+      'gate',
+      '--slowdown',
+      '1',
+      '--runs',
+      '1',
+      '--max-runs',
+      '1',
+      '--time-budget',
+      '30s',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(1);
     const report = JSON.parse(r.stdout) as GateReport;
     const hang = report.tests.find((t) => t.name === 'hangs');
@@ -111,7 +131,14 @@ describe('flakeguard gate: a hanging test and a detached child', () => {
 
   it('flakeguard stops when its parent goes away (an npx wrapper killed by SIGTERM): exit 130, nothing left', async () => {
     // A wrapper that starts the gate and is killed without passing the signal on.
-    const wrapper = execa(process.execPath, ['-e', `const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(CLI_BUILT)}, 'gate', '--slowdown', '1', '--runs', '1', '--max-runs', '1'], { stdio: ['ignore', 'inherit', 'inherit'] }); console.log('child ' + c.pid); setInterval(() => {}, 1000);`], { cwd: fx.root, reject: false, env: { CI: 'true', NO_COLOR: '1' } });
+    const wrapper = execa(
+      process.execPath,
+      [
+        '-e',
+        `const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(CLI_BUILT)}, 'gate', '--slowdown', '1', '--runs', '1', '--max-runs', '1'], { stdio: ['ignore', 'inherit', 'inherit'] }); console.log('child ' + c.pid); setInterval(() => {}, 1000);`,
+      ],
+      { cwd: fx.root, reject: false, env: { CI: 'true', NO_COLOR: '1' } },
+    );
     let out = '';
     wrapper.stdout?.on('data', (d: Buffer) => {
       out += String(d);

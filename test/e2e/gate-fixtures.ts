@@ -163,7 +163,10 @@ it('renders the frame in time', () => {
 `,
 };
 
-export async function createGateFixture(branch: Record<string, string> = BRANCH_FILES, base: Record<string, string> = BASE_FILES): Promise<Fixture> {
+export async function createGateFixture(
+  branch: Record<string, string> = BRANCH_FILES,
+  base: Record<string, string> = BASE_FILES,
+): Promise<Fixture> {
   const fixture = await createFixture({ git: true, files: base });
   await fixture.git(['checkout', '-q', '-b', 'feature']);
   for (const [rel, content] of Object.entries(branch)) fixture.write(rel, content);
@@ -203,7 +206,8 @@ it('serves once per process', () => {
 };
 
 const CONFIG_HEAD = "import { defineConfig } from 'vitest/config';\n";
-const PASS = (name: string): string => `import { expect, it } from 'vitest';\n\nit('${name}', () => {\n  expect(1).toBe(1);\n});\n`;
+const PASS = (name: string): string =>
+  `import { expect, it } from 'vitest';\n\nit('${name}', () => {\n  expect(1).toBe(1);\n});\n`;
 
 /** Each: the files at base, the files the branch adds or changes. */
 export const SETUP_FIXTURES = {
@@ -238,7 +242,8 @@ export const SETUP_FIXTURES = {
     base: {
       'src/price.ts': 'export const price = (n: number): number => n * 2;\n',
       'test/helpers.ts': "export { price } from '../src/price';\n",
-      'test/price.test.ts': "import { expect, it } from 'vitest';\nimport { price } from './helpers';\n\nit('doubles', () => {\n  expect(price(2)).toBe(4);\n});\n",
+      'test/price.test.ts':
+        "import { expect, it } from 'vitest';\nimport { price } from './helpers';\n\nit('doubles', () => {\n  expect(price(2)).toBe(4);\n});\n",
       'test/other.test.ts': PASS('is unrelated'),
     },
     branch: { 'src/price.ts': 'export const price = (n: number): number => n + n;\n' },

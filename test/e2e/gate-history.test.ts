@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 
 const TEST = (body: string) => `import { expect, it } from 'vitest';
 
@@ -19,7 +19,7 @@ afterAll(() => {
 });
 
 describe('flakeguard gate with history', () => {
-  it('shows the changed test\'s past from the store next to its tries', async () => {
+  it("shows the changed test's past from the store next to its tries", async () => {
     const fx = await createFixture({
       git: true,
       files: {

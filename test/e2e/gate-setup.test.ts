@@ -11,7 +11,10 @@ afterAll(() => {
   for (const f of fixtures) f.remove();
 });
 
-async function gate(kind: keyof typeof SETUP_FIXTURES, args: readonly string[]): Promise<{ code: number; report: GateReport; fixture: Fixture; stderr: string }> {
+async function gate(
+  kind: keyof typeof SETUP_FIXTURES,
+  args: readonly string[],
+): Promise<{ code: number; report: GateReport; fixture: Fixture; stderr: string }> {
   const { base, branch } = SETUP_FIXTURES[kind];
   const fixture = await createGateFixture(branch, base);
   fixtures.push(fixture);
@@ -19,7 +22,8 @@ async function gate(kind: keyof typeof SETUP_FIXTURES, args: readonly string[]):
   return { code: run.exitCode, report: JSON.parse(run.stdout) as GateReport, fixture, stderr: run.stderr };
 }
 
-const rows = (r: GateReport): string[] => r.tests.map((t) => `${t.project ?? '-'} ${t.file} > ${t.name} [${t.selection}] ${t.verdict} ${t.passes}/${t.runs}`);
+const rows = (r: GateReport): string[] =>
+  r.tests.map((t) => `${t.project ?? '-'} ${t.file} > ${t.name} [${t.selection}] ${t.verdict} ${t.passes}/${t.runs}`);
 
 describe('flakeguard gate reads the project the way Vitest does', () => {
   it('a custom include: only the files Vitest runs are selected', async () => {
@@ -42,7 +46,9 @@ describe('flakeguard gate reads the project the way Vitest does', () => {
     const fixture = await createGateFixture(branch, base);
     fixtures.push(fixture);
     const one = await fixture.flakeguard([...CHEAP, '--project', 'unit']);
-    expect(rows(JSON.parse(one.stdout) as GateReport), one.stderr).toEqual(['unit test/shared.test.ts > runs without the database [new] stable 2/2']);
+    expect(rows(JSON.parse(one.stdout) as GateReport), one.stderr).toEqual([
+      'unit test/shared.test.ts > runs without the database [new] stable 2/2',
+    ]);
     expect(one.exitCode).toBe(0);
     const bad = await fixture.flakeguard([...CHEAP, '--project', 'nope']);
     expect(bad.exitCode).toBe(2);

@@ -8,13 +8,19 @@ import { createFixture, type Fixture } from '../helpers/fixture.js';
 let fx: Fixture;
 
 beforeAll(async () => {
-  fx = await createFixture({ git: true, files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" } });
+  fx = await createFixture({
+    git: true,
+    files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" },
+  });
   await fx.git(['checkout', '-q', '-b', 'feature']);
   fx.write(
     'test/a.test.ts',
     "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\nit('fails', () => { expect(1).toBe(2); });\n",
   );
-  fx.write('test/b.test.ts', "import { expect, it } from 'vitest';\nit('joins \"quoted\" <names>', () => { expect('a' + 'b').toBe('ab'); });\n");
+  fx.write(
+    'test/b.test.ts',
+    "import { expect, it } from 'vitest';\nit('joins \"quoted\" <names>', () => { expect('a' + 'b').toBe('ab'); });\n",
+  );
   await fx.git(['add', '-A']);
   await fx.git(['commit', '-qm', 'three new tests']);
 });
@@ -24,7 +30,10 @@ afterAll(() => fx.remove());
 describe('flakeguard gate across shards', () => {
   it('runs every selected test in exactly one shard and merges the reports into one verdict', async () => {
     const common = ['gate', '--base', 'main', '--load', '0', '--runs', '2', '--max-runs', '2', '--json'];
-    const [one, two] = await Promise.all([fx.flakeguard([...common, '--shard', '1/2']), fx.flakeguard([...common, '--shard', '2/2'])]);
+    const [one, two] = await Promise.all([
+      fx.flakeguard([...common, '--shard', '1/2']),
+      fx.flakeguard([...common, '--shard', '2/2']),
+    ]);
     fx.write('shard-1.json', one.stdout);
     fx.write('shard-2.json', two.stdout);
     const r1 = JSON.parse(one.stdout) as GateReport;
@@ -43,7 +52,20 @@ describe('flakeguard gate across shards', () => {
   });
 
   it('refuses to merge when a shard is missing: exit 2, the missing shard named', async () => {
-    const one = await fx.flakeguard(['gate', '--base', 'main', '--load', '0', '--runs', '1', '--max-runs', '1', '--json', '--shard', '1/3']);
+    const one = await fx.flakeguard([
+      'gate',
+      '--base',
+      'main',
+      '--load',
+      '0',
+      '--runs',
+      '1',
+      '--max-runs',
+      '1',
+      '--json',
+      '--shard',
+      '1/3',
+    ]);
     fx.write('only-1.json', one.stdout);
     const merged = await fx.flakeguard(['gate', '--merge', 'only-1.json']);
     expect(merged.exitCode).toBe(2);

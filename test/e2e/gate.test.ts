@@ -22,7 +22,12 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
 
   it('exits 1 with a versioned JSON report against the merge base', async () => {
     expect(run.exitCode, run.stderr).toBe(1);
-    expect(report).toMatchObject({ version: 1, verdict: 'fail', runs: 5, base: (await fixture.git(['merge-base', 'main', 'HEAD'])).trim() });
+    expect(report).toMatchObject({
+      version: 1,
+      verdict: 'fail',
+      runs: 5,
+      base: (await fixture.git(['merge-base', 'main', 'HEAD'])).trim(),
+    });
   });
 
   it('selects new, changed, renamed and moved tests and leaves unchanged ones out', () => {
@@ -60,7 +65,11 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
     expect(byName('rejects an expired coupon')).toMatchObject({ passes: 0, idle: { passes: 0, runs: 5 } });
     expect(byName('shows the user')).toMatchObject({ passes: 6, alone: { passes: 0, runs: 3 } });
     const stable = byName('totals the cart');
-    expect(stable).toMatchObject({ passes: 6, runs: 6, failureRateText: '6/6 passed: failure rate below 39.4% at 95% confidence' });
+    expect(stable).toMatchObject({
+      passes: 6,
+      runs: 6,
+      failureRateText: '6/6 passed: failure rate below 39.4% at 95% confidence',
+    });
     expect(stable?.tries.every((t) => t.cold)).toBe(true);
     expect(byName('imports the catalogue')?.maxMs).toBeGreaterThanOrEqual(500);
     expect(byName('exports the report')?.maxMs).toBeGreaterThan(1000);
@@ -91,7 +100,9 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
 describe('flakeguard gate on a test that passes idle and fails under CPU load', () => {
   let fixture: Fixture;
   beforeAll(async () => {
-    fixture = await createGateFixture(LOAD_FILES, { 'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n" });
+    fixture = await createGateFixture(LOAD_FILES, {
+      'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n",
+    });
   });
   afterAll(() => fixture.remove());
 
@@ -103,7 +114,14 @@ describe('flakeguard gate on a test that passes idle and fails under CPU load', 
     expect(r.exitCode, r.stderr).toBe(1);
     const report = JSON.parse(r.stdout) as GateReport;
     const t = report.tests[0];
-    expect(t).toMatchObject({ name: 'renders the frame in time', selection: 'new', verdict: 'flaky', loadSensitive: true, passes: 0, runs: 5 });
+    expect(t).toMatchObject({
+      name: 'renders the frame in time',
+      selection: 'new',
+      verdict: 'flaky',
+      loadSensitive: true,
+      passes: 0,
+      runs: 5,
+    });
     expect(t?.idle?.passes).toBeGreaterThan(0);
     expect(t?.reason).toMatch(/^load-sensitive: failed 5\/5 tries under load, passed [1-5]\/5 without load$/);
     expect(report.load.pids).toHaveLength(workers);
@@ -124,10 +142,23 @@ describe('flakeguard gate --write-allowances', () => {
 
   it('writes the proposals next to the test; then the near- and over-budget tests pass the gate', async () => {
     // One try each is enough here: the point is the limit, not the flakiness.
-    const written = await fixture.flakeguard(['gate', '--load', '0', '--runs', '1', '--max-runs', '1', '--json', '--write-allowances']);
+    const written = await fixture.flakeguard([
+      'gate',
+      '--load',
+      '0',
+      '--runs',
+      '1',
+      '--max-runs',
+      '1',
+      '--json',
+      '--write-allowances',
+    ]);
     expect(written.exitCode).toBe(1);
     const first = JSON.parse(written.stdout) as GateReport;
-    expect(first.proposals.map((p) => [p.name, p.written])).toEqual([['exports the report', true], ['imports the catalogue', true]]);
+    expect(first.proposals.map((p) => [p.name, p.written])).toEqual([
+      ['exports the report', true],
+      ['imports the catalogue', true],
+    ]);
     const store = readFileSync(path.join(fixture.root, 'allowances/test/slow.test.ts.yaml'), 'utf8');
     expect(store).toContain('test: exports the report');
     expect(store).toContain('test: imports the catalogue');

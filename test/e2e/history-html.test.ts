@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../core/history/history-factories.js';
-import { pathToFileURL } from 'node:url';
 import { launchBrowser } from '../helpers/browser.js';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 
@@ -27,7 +27,12 @@ beforeAll(async () => {
       commit: `c${i}`,
       tests: [
         // Creeping up 100 ms a day toward its 5 s limit; over it on the last two runs; failed on run 4.
-        { file: 'test/tracker.test.ts', name: 'tracker > reloads <journal>', durationMs: 4050 + 100 * i, state: i === 4 ? 'failed' : 'passed' },
+        {
+          file: 'test/tracker.test.ts',
+          name: 'tracker > reloads <journal>',
+          durationMs: 4050 + 100 * i,
+          state: i === 4 ? 'failed' : 'passed',
+        },
         { file: 'test/steady.test.ts', name: 'steady', durationMs: 20 },
       ],
     });
@@ -46,7 +51,9 @@ const attr = (tag: string, name: string): number => Number(new RegExp(`${name}="
 describe('the history page', () => {
   it('has one card for the matching test, its name escaped, and its figures', () => {
     const cards = html.match(/<article class="card [a-z]+ history-test" data-test="[^"]*"/g) ?? [];
-    expect(cards).toEqual([expect.stringContaining('data-test="test/tracker.test.ts::tracker &gt; reloads &lt;journal&gt;"')]);
+    expect(cards).toEqual([
+      expect.stringContaining('data-test="test/tracker.test.ts::tracker &gt; reloads &lt;journal&gt;"'),
+    ]);
     expect(html).not.toContain('<journal>');
     expect(html).toMatch(/1 of 12 runs flaky|0 of 12 runs flaky/);
     expect(html).toContain('+100ms a day');
@@ -62,7 +69,8 @@ describe('the history page', () => {
     const over = circles.filter((c) => c.includes('class="run over"'));
     expect(over).toHaveLength(2);
     for (const c of over) expect(attr(c, 'cy')).toBeLessThan(limitY);
-    for (const c of circles.filter((x) => !x.includes('class="run over"'))) expect(attr(c, 'cy')).toBeGreaterThan(limitY);
+    for (const c of circles.filter((x) => !x.includes('class="run over"')))
+      expect(attr(c, 'cy')).toBeGreaterThan(limitY);
     const xs = circles.map((c) => attr(c, 'cx'));
     expect(xs).toEqual([...xs].sort((a, b) => a - b));
   });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../src/io/history/history-store.js';
 import { makeRecord } from '../core/history/history-factories.js';
 import { CLI_BUILT, createFixture, vitestConfigWithReporter } from '../helpers/fixture.js';
-import { startPostgres, type PostgresServer } from '../io/history/postgres-server.mjs';
+import { type PostgresServer, startPostgres } from '../io/history/postgres-server.mjs';
 
 const WRITERS = 8;
 const RECORDS_EACH = 5;
@@ -44,20 +44,33 @@ async function counts(): Promise<{ runs: number; results: number; tests: number 
 describe('history in PostgreSQL', () => {
   it('8 processes ingesting at once into a new store: no row lost, a shared record stored once', async () => {
     const tests = (writer: number) =>
-      Array.from({ length: TESTS }, (_, i) => ({ file: `test/f${i % 20}.test.ts`, name: `suite > case ${i}${i % 10 === 0 ? ` of writer ${writer}` : ''}`, durationMs: 10 + i }));
+      Array.from({ length: TESTS }, (_, i) => ({
+        file: `test/f${i % 20}.test.ts`,
+        name: `suite > case ${i}${i % 10 === 0 ? ` of writer ${writer}` : ''}`,
+        durationMs: 10 + i,
+      }));
     const shared = makeRecord({ runId: 'shared-run', startedAt: new Date().toISOString(), tests: tests(-1) });
     const folders = Array.from({ length: WRITERS }, (_, w) => {
       const folder = path.join(scratch, `writer-${w}`);
       mkdirSync(folder, { recursive: true });
       for (let r = 0; r < RECORDS_EACH; r += 1) {
-        const record = makeRecord({ runId: `w${w}-r${r}`, startedAt: new Date(Date.now() - r * 60_000).toISOString(), tests: tests(w) });
+        const record = makeRecord({
+          runId: `w${w}-r${r}`,
+          startedAt: new Date(Date.now() - r * 60_000).toISOString(),
+          tests: tests(w),
+        });
         writeFileSync(path.join(folder, `${record.runId}.json`), JSON.stringify(record));
       }
       writeFileSync(path.join(folder, 'shared-run.json'), JSON.stringify(shared));
       return folder;
     });
     const runs = await Promise.all(
-      folders.map((folder) => execa(process.execPath, [CLI_BUILT, 'history', 'ingest', folder, '--url', server.url, '--branch', 'main'], { reject: false, cwd: scratch })),
+      folders.map((folder) =>
+        execa(process.execPath, [CLI_BUILT, 'history', 'ingest', folder, '--url', server.url, '--branch', 'main'], {
+          reject: false,
+          cwd: scratch,
+        }),
+      ),
     );
     for (const run of runs) expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
     const stored = runs.map((r) => Number(/(\d+) stored/.exec(r.stdout)?.[1]));
@@ -83,9 +96,17 @@ describe('history in PostgreSQL', () => {
       expect(run.exitCode, run.output).toBe(0);
       expect(run.output).toMatch(/flakeguard: history postgres:\/\/\S+: run stored/);
       expect((await counts()).runs).toBe(before.runs + 1);
-      const report = await fx.flakeguard(['history', '--json', '--branch', 'team', '--file', 'test'], { FLAKEGUARD_HISTORY_URL: server.url });
+      const report = await fx.flakeguard(['history', '--json', '--branch', 'team', '--file', 'test'], {
+        FLAKEGUARD_HISTORY_URL: server.url,
+      });
       expect(report.exitCode, report.output).toBe(0);
-      expect(JSON.parse(report.stdout)).toMatchObject({ runs: 1, tests: [{ name: 'one', runs: 1 }, { name: 'two', runs: 1 }] });
+      expect(JSON.parse(report.stdout)).toMatchObject({
+        runs: 1,
+        tests: [
+          { name: 'one', runs: 1 },
+          { name: 'two', runs: 1 },
+        ],
+      });
     } finally {
       fx.remove();
     }

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../core/history/history-factories.js';
-import { launchBrowser, type Browser } from '../helpers/browser.js';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { type Browser, launchBrowser } from '../helpers/browser.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 
 interface JsonTest {
   readonly name: string;
@@ -43,7 +43,8 @@ async function setUpThree(): Promise<void> {
       'flakeguard.yaml': 'history: true\n',
       'vitest.config.ts': vitestConfigWithReporter(),
       // A fast test that takes a few milliseconds at least, so every run has a duration to draw.
-      'test/fast.test.ts': "import { expect, test } from 'vitest';\ntest('adds', async () => {\n  await new Promise((r) => setTimeout(r, 20));\n  expect(1 + 1).toBe(2);\n});\n",
+      'test/fast.test.ts':
+        "import { expect, test } from 'vitest';\ntest('adds', async () => {\n  await new Promise((r) => setTimeout(r, 20));\n  expect(1 + 1).toBe(2);\n});\n",
     },
   });
   for (let i = 0; i < 3; i += 1) {
@@ -64,7 +65,14 @@ async function setUpTwelve(): Promise<void> {
       runId: `slower-${String(i).padStart(2, '0')}`,
       startedAt: new Date(start + i * 3_600_000).toISOString(),
       commit: `c${i}`,
-      tests: [{ file: 'test/sync.test.ts', name: 'sync > uploads', durationMs: 2000 + 100 * i, state: i === 6 ? 'failed' : 'passed' }],
+      tests: [
+        {
+          file: 'test/sync.test.ts',
+          name: 'sync > uploads',
+          durationMs: 2000 + 100 * i,
+          state: i === 6 ? 'failed' : 'passed',
+        },
+      ],
     });
     twelve.write(`artifacts/${record.runId}.json`, JSON.stringify(record));
   }
@@ -95,9 +103,19 @@ async function layout(file: string) {
     page.on('pageerror', (e) => messages.push(`page error: ${e.message}`));
     await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
     const zero = await page.locator('svg.history-chart line.zero').first().boundingBox();
-    const points = await Promise.all((await page.locator('svg.history-chart circle.run').all()).map((c) => c.boundingBox()));
-    const limit = await page.locator('svg.history-chart line.limit').first().boundingBox({ timeout: 1000 }).catch(() => null);
-    const marker = await page.locator('svg.history-chart g.limit-off').first().boundingBox({ timeout: 1000 }).catch(() => null);
+    const points = await Promise.all(
+      (await page.locator('svg.history-chart circle.run').all()).map((c) => c.boundingBox()),
+    );
+    const limit = await page
+      .locator('svg.history-chart line.limit')
+      .first()
+      .boundingBox({ timeout: 1000 })
+      .catch(() => null);
+    const marker = await page
+      .locator('svg.history-chart g.limit-off')
+      .first()
+      .boundingBox({ timeout: 1000 })
+      .catch(() => null);
     const markerText = marker ? await page.locator('svg.history-chart g.limit-off').first().textContent() : null;
     return { messages, zero, points, limit, marker, markerText };
   } finally {
@@ -113,7 +131,12 @@ describe('trends from three real runs of a fast test', () => {
     const [t, ...rest] = tests(seen.threeMatch);
     expect(rest).toEqual([]);
     expect(t!.trendMsPerRunBounds).toEqual([null, null]);
-    expect({ runs: t!.runsToLimit, range: t!.runsToLimitRange, days: t!.daysToLimit, near: t!.nearLimit }).toEqual({ runs: null, range: null, days: null, near: null });
+    expect({ runs: t!.runsToLimit, range: t!.runsToLimitRange, days: t!.daysToLimit, near: t!.nearLimit }).toEqual({
+      runs: null,
+      range: null,
+      days: null,
+      near: null,
+    });
     expect(seen.threeText).toContain('(95% CI unbounded with 3 runs): not enough runs to project (3 of 10)');
     expect(seen.threeText).not.toContain('crosses');
     expect(tests(seen.threeDefault).filter((x) => x.listedFor.includes('near-limit'))).toEqual([]);

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../core/history/history-factories.js';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 
 // Fails its first try in every process (a counter file), passes the retry: flaky, deterministically.
 const FLAKY_TEST = `import { expect, test } from 'vitest';
@@ -48,16 +48,34 @@ describe('history with the embedded store', () => {
     expect(report.version).toBe(1);
     expect(report.runs).toBe(2);
     expect(report.tests).toHaveLength(1);
-    expect(report.tests[0]).toMatchObject({ file: 'test/flaky.test.ts', name: 'first try fails', runs: 2, failedRuns: 0, retriedRuns: 2, flakeRate: 1, limitMs: 2000 });
+    expect(report.tests[0]).toMatchObject({
+      file: 'test/flaky.test.ts',
+      name: 'first try fails',
+      runs: 2,
+      failedRuns: 0,
+      retriedRuns: 2,
+      flakeRate: 1,
+      limitMs: 2000,
+    });
 
     const again = await fx.flakeguard(['history', 'ingest', '.flakeguard/runs']);
     expect(again.exitCode, again.output).toBe(0);
     expect(again.stdout).toContain('2 run records read, 0 stored, 2 already there');
 
-    const text = await fx.flakeguard(['history', '--branch', 'main', '--html', 'history.html', '--markdown', 'history.md']);
+    const text = await fx.flakeguard([
+      'history',
+      '--branch',
+      'main',
+      '--html',
+      'history.html',
+      '--markdown',
+      'history.md',
+    ]);
     expect(text.exitCode, text.output).toBe(0);
     expect(text.stdout).toContain('flakeguard history since');
-    expect(text.stdout).toMatch(/Flakiest:\n {2}test\/flaky\.test\.ts {2}first try fails\n {4}2 of 2 runs flaky \(100%\): 0 failed, 2 passed on retry/);
+    expect(text.stdout).toMatch(
+      /Flakiest:\n {2}test\/flaky\.test\.ts {2}first try fails\n {4}2 of 2 runs flaky \(100%\): 0 failed, 2 passed on retry/,
+    );
     expect(existsSync(path.join(fx.root, 'history.html'))).toBe(true);
     expect(existsSync(path.join(fx.root, 'history.md'))).toBe(true);
 
@@ -72,10 +90,14 @@ describe('history with the embedded store', () => {
     await db.close();
     const query = await fx.flakeguard(['history']);
     expect(query.exitCode).toBe(2);
-    expect(query.stderr).toMatch(/schema version 9, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/);
+    expect(query.stderr).toMatch(
+      /schema version 9, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/,
+    );
     const run = await fx.vitest();
     expect(run.exitCode, run.output).toBe(0);
-    expect(run.output).toMatch(/flakeguard: warning: the run was not stored in history \(<root>\/\.flakeguard\/runs\/history\): .*schema version 9.*load it later with flakeguard history ingest \.flakeguard\/runs\/\S+\.json/);
+    expect(run.output).toMatch(
+      /flakeguard: warning: the run was not stored in history \(<root>\/\.flakeguard\/runs\/history\): .*schema version 9.*load it later with flakeguard history ingest \.flakeguard\/runs\/\S+\.json/,
+    );
   });
 });
 
@@ -85,7 +107,11 @@ describe('the embedded store with several writers', () => {
     try {
       for (let w = 0; w < 4; w += 1) {
         for (let r = 0; r < 3; r += 1) {
-          const record = makeRecord({ runId: `w${w}-r${r}`, startedAt: new Date().toISOString(), tests: [{ name: `case ${r}` }, { name: `writer ${w}` }] });
+          const record = makeRecord({
+            runId: `w${w}-r${r}`,
+            startedAt: new Date().toISOString(),
+            tests: [{ name: `case ${r}` }, { name: `writer ${w}` }],
+          });
           fx.write(`artifacts/${w}/${record.runId}.json`, JSON.stringify(record));
         }
       }
@@ -110,7 +136,9 @@ describe('history that cannot be reached', () => {
   it('a PostgreSQL store that is down: a warning, the run passes, the record is written', async () => {
     const run = await fx.vitest([], { FLAKEGUARD_HISTORY_URL: 'postgres://ci:secret@127.0.0.1:1/flakes' });
     expect(run.exitCode, run.output).toBe(0);
-    expect(run.output).toMatch(/flakeguard: warning: the run was not stored in history \(postgres:\/\/ci:\*\*\*@127\.0\.0\.1:1\/flakes\): cannot connect/);
+    expect(run.output).toMatch(
+      /flakeguard: warning: the run was not stored in history \(postgres:\/\/ci:\*\*\*@127\.0\.0\.1:1\/flakes\): cannot connect/,
+    );
     expect(run.output).not.toContain('secret');
     expect(readdirSync(path.join(fx.root, '.flakeguard/runs')).filter((f) => f.endsWith('.json'))).toHaveLength(1);
   });
@@ -118,14 +146,22 @@ describe('history that cannot be reached', () => {
   it('history off, a bad --since, a bad URL: exit 2 with the fix, nothing written', async () => {
     const off = await fx.flakeguard(['history']);
     expect(off.exitCode).toBe(2);
-    expect(off.stderr).toMatch(/history is off for <root>|history is off for .*: add "history: true" to flakeguard\.yaml/);
+    expect(off.stderr).toMatch(
+      /history is off for <root>|history is off for .*: add "history: true" to flakeguard\.yaml/,
+    );
     const since = await fx.flakeguard(['history', '--since', '30 days', '--url', 'postgres://x@127.0.0.1:1/y']);
     expect(since.exitCode).toBe(2);
-    expect(since.stderr).toContain('--since "30 days" is not an age; write a number of days or weeks (30d, 12w) or a day (2026-11-01)');
-    const url = await fx.flakeguard(['history', 'ingest', '.flakeguard/runs'], { FLAKEGUARD_HISTORY_URL: 'mysql://db/x' });
+    expect(since.stderr).toContain(
+      '--since "30 days" is not an age; write a number of days or weeks (30d, 12w) or a day (2026-11-01)',
+    );
+    const url = await fx.flakeguard(['history', 'ingest', '.flakeguard/runs'], {
+      FLAKEGUARD_HISTORY_URL: 'mysql://db/x',
+    });
     expect(url.exitCode).toBe(2);
     expect(url.stderr).toContain('FLAKEGUARD_HISTORY_URL="mysql://db/x" is not a PostgreSQL URL');
-    const missing = await fx.flakeguard(['history', 'ingest', 'nope'], { FLAKEGUARD_HISTORY_URL: 'postgres://x@127.0.0.1:1/y' });
+    const missing = await fx.flakeguard(['history', 'ingest', 'nope'], {
+      FLAKEGUARD_HISTORY_URL: 'postgres://x@127.0.0.1:1/y',
+    });
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('nope: no such run record or folder (ENOENT)');
   });

@@ -15,8 +15,8 @@ import { renderGateHtml } from '../../src/core/html/html-gate.js';
 import { TONE_COLOURS } from '../../src/core/html/html-style.js';
 import { renderTriageHtml } from '../../src/core/html/html-triage.js';
 import { writeHtmlReport } from '../../src/io/files/html-file.js';
-import { launchBrowser, type Browser } from '../helpers/browser.js';
 import { makeGateReport, makeTriageReport, WARN_AT } from '../core/html/html-factories.js';
+import { type Browser, launchBrowser } from '../helpers/browser.js';
 
 const VIEWPORT = { width: 1200, height: 1600 };
 let dir = '';
@@ -56,7 +56,9 @@ interface Shot {
  * screenshot". Two animation frames after load, a frame of the loaded page has been produced.
  */
 async function screenshot(page: Page, name: string): Promise<Shot> {
-  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))');
+  await page.evaluate(
+    'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))',
+  );
   const png = await page.screenshot({ type: 'png' });
   const keep = process.env.FLAKEGUARD_KEEP_SCREENSHOTS;
   if (keep) {
@@ -118,7 +120,9 @@ describe('HTML reports in headless Chromium', () => {
     const { page, messages } = await visit(probe);
     await page.context().close();
     expect(messages.some((l) => l.includes('console.error: fg-probe-error'))).toBe(true);
-    expect(messages.some((l) => l.startsWith('page error:') && l.includes('missingFunction is not defined'))).toBe(true);
+    expect(messages.some((l) => l.startsWith('page error:') && l.includes('missingFunction is not defined'))).toBe(
+      true,
+    );
     expect(messages.some((l) => l.includes('violates the following Content Security Policy'))).toBe(true);
     expect(messages.some((l) => l.startsWith('request failed: https://example.invalid/x.png'))).toBe(true);
   });
@@ -129,7 +133,9 @@ describe('HTML reports in headless Chromium', () => {
     const { page, messages } = await visit(file);
     expect(await page.locator('svg.try-chart').count()).toBe(1);
     expect(await page.locator('svg.try-chart g.series').count()).toBe(report.tests.length);
-    expect(await page.locator('svg.try-chart rect.try').count()).toBe(report.tests.reduce((n, t) => n + t.durationsMs.length, 0));
+    expect(await page.locator('svg.try-chart rect.try').count()).toBe(
+      report.tests.reduce((n, t) => n + t.durationsMs.length, 0),
+    );
     expect(await page.locator('script, img').count()).toBe(0);
     expect(await page.locator('body').textContent()).toContain('parser > handles "<script>alert(1)</script>" &');
     expect(await page.content()).toContain('parser &gt; handles "&lt;script&gt;alert(1)&lt;/script&gt;" &amp;');
@@ -157,6 +163,7 @@ describe('HTML reports in headless Chromium', () => {
     await page.context().close();
     expect(messages).toEqual([]);
     expectAPicture(shot);
-    for (const c of [TONE_COLOURS.warn, TONE_COLOURS.bad, TONE_COLOURS.info, TONE_COLOURS.accent]) expect(shot.counts.get(hex(c)) ?? 0).toBeGreaterThan(1000);
+    for (const c of [TONE_COLOURS.warn, TONE_COLOURS.bad, TONE_COLOURS.info, TONE_COLOURS.accent])
+      expect(shot.counts.get(hex(c)) ?? 0).toBeGreaterThan(1000);
   });
 });

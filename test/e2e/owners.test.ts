@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture, type RunResult } from '../helpers/fixture.js';
+import { createFixture, type Fixture, type RunResult, vitestConfigWithReporter } from '../helpers/fixture.js';
 
-export const CODEOWNERS = `# everyone, then narrower patterns: the last match wins
+const CODEOWNERS = `# everyone, then narrower patterns: the last match wins
 *                        @org/everyone
 /test/                   @org/qa
 /test/payments/          @org/payments @dana
@@ -64,24 +64,41 @@ describe('owners from CODEOWNERS in every output', () => {
   it('the reporter: budget lines and GitHub annotations name the owners, a test without owners gets no note', () => {
     expect(run.exitCode, run.output).toBe(1);
     expect(run.output).toMatch(/over budget {2}test\/cart\.test\.ts:2 {2}checks out slowly .*\(owners: @org\/qa\)/);
-    expect(run.output).toMatch(/flaky {2}test\/payments\/card\.test\.ts:3 {2}retries the charge .*\(owners: @org\/payments @dana @org\/pay-review\)/);
-    expect(run.output).toMatch(/failed {2}test\/payments\/card\.test\.ts:7 {2}declines the card .*\(owners: @org\/payments @dana @org\/pay-review\)/);
-    expect(run.output).toMatch(/failed {2}test\/payments\/legacy\/old\.test\.ts:2 {2}rounds like before {2}AssertionError[^\n]*\)\n/);
+    expect(run.output).toMatch(
+      /flaky {2}test\/payments\/card\.test\.ts:3 {2}retries the charge .*\(owners: @org\/payments @dana @org\/pay-review\)/,
+    );
+    expect(run.output).toMatch(
+      /failed {2}test\/payments\/card\.test\.ts:7 {2}declines the card .*\(owners: @org\/payments @dana @org\/pay-review\)/,
+    );
+    expect(run.output).toMatch(
+      /failed {2}test\/payments\/legacy\/old\.test\.ts:2 {2}rounds like before {2}AssertionError[^\n]*\)\n/,
+    );
     expect(run.output).not.toMatch(/old\.test\.ts[^\n]*owners/);
-    expect(run.output).toMatch(/::error file=test\/cart\.test\.ts,line=2,title=flakeguard%3A over duration budget::over budget {2}checks out slowly .*\(owners: @org\/qa\)%0ATo allow it/);
+    expect(run.output).toMatch(
+      /::error file=test\/cart\.test\.ts,line=2,title=flakeguard%3A over duration budget::over budget {2}checks out slowly .*\(owners: @org\/qa\)%0ATo allow it/,
+    );
   });
 
-  it('triage: each finding names its owners; --owner keeps one team\'s; --markdown writes the PR comment', async () => {
+  it("triage: each finding names its owners; --owner keeps one team's; --markdown writes the PR comment", async () => {
     const json = await fx.flakeguard(['triage', '--json', '--no-history']);
     expect(json.exitCode, json.output).toBe(1);
-    const findings = (JSON.parse(json.stdout) as { findings: { file: string | null; test: string | null; owners: string[] }[] }).findings;
+    const findings = (
+      JSON.parse(json.stdout) as { findings: { file: string | null; test: string | null; owners: string[] }[] }
+    ).findings;
     const ownersOf = Object.fromEntries(findings.map((f) => [`${f.file} > ${f.test}`, f.owners]));
     expect(ownersOf).toMatchObject({
       'test/cart.test.ts > checks out slowly': QA,
       'test/payments/card.test.ts > declines the card': PAYMENTS,
       'test/payments/legacy/old.test.ts > rounds like before': [],
     });
-    const team = await fx.flakeguard(['triage', '--no-history', '--owner', 'org/pay-review', '--markdown', 'comment.md']);
+    const team = await fx.flakeguard([
+      'triage',
+      '--no-history',
+      '--owner',
+      'org/pay-review',
+      '--markdown',
+      'comment.md',
+    ]);
     expect(team.stdout).toContain('test/payments/card.test.ts > declines the card');
     expect(team.stdout).toContain('   owners: @org/payments @dana @org/pay-review');
     expect(team.stdout).not.toContain('test/cart.test.ts');
@@ -93,22 +110,35 @@ describe('owners from CODEOWNERS in every output', () => {
   });
 
   it('quarantine: add records the owners at the time, list shows them, --owner filters', async () => {
-    const add = await fx.flakeguard(['quarantine', 'add', '--file', 'test/payments/card.test.ts', '--test', 'declines the card', '--reason', 'card sandbox down']);
+    const add = await fx.flakeguard([
+      'quarantine',
+      'add',
+      '--file',
+      'test/payments/card.test.ts',
+      '--test',
+      'declines the card',
+      '--reason',
+      'card sandbox down',
+    ]);
     expect(add.exitCode, add.output).toBe(0);
     expect(add.stdout).toContain('owners @org/payments @dana @org/pay-review');
-    expect(readFileSync(path.join(fx.root, 'allowances/test/payments/card.test.ts.yaml'), 'utf8')).toContain('owners: "@org/payments @dana @org/pay-review"');
+    expect(readFileSync(path.join(fx.root, 'allowances/test/payments/card.test.ts.yaml'), 'utf8')).toContain(
+      'owners: "@org/payments @dana @org/pay-review"',
+    );
     // CODEOWNERS changes afterwards: the quarantine keeps who owned the fix when it was added.
     fx.write('CODEOWNERS', '* @org/new-team\n');
     const list = await fx.flakeguard(['quarantine', 'list']);
     expect(list.stdout).toContain('    owners: @org/payments @dana @org/pay-review');
     const mine = await fx.flakeguard(['quarantine', 'list', '--owner', '@dana', '--json']);
-    expect((JSON.parse(mine.stdout) as { quarantines: { owners: string[] }[] }).quarantines.map((q) => q.owners)).toEqual([PAYMENTS]);
+    expect(
+      (JSON.parse(mine.stdout) as { quarantines: { owners: string[] }[] }).quarantines.map((q) => q.owners),
+    ).toEqual([PAYMENTS]);
     const other = await fx.flakeguard(['quarantine', 'list', '--owner', '@org/qa']);
     expect(other.stdout).toContain('No quarantined tests.');
     fx.write('CODEOWNERS', CODEOWNERS);
   });
 
-  it('history: the lists name the owners; --owner keeps one team\'s tests', async () => {
+  it("history: the lists name the owners; --owner keeps one team's tests", async () => {
     const all = await fx.flakeguard(['history', '--json', '--file', 'test']);
     expect(all.exitCode, all.output).toBe(0);
     const tests = (JSON.parse(all.stdout) as { tests: { file: string; name: string; owners: string[] }[] }).tests;

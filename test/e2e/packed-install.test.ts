@@ -25,7 +25,16 @@ async function makeProject(name: string, vitestVersion: string) {
   const dir = path.join(scratch, name);
   mkdirSync(path.join(dir, 'test'), { recursive: true });
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }, null, 2));
-  const install = await sh(dir, 'npm', ['i', '-D', '-E', '--no-audit', '--no-fund', `vitest@${vitestVersion}`, 'vite@8.3.8', tarball]);
+  const install = await sh(dir, 'npm', [
+    'i',
+    '-D',
+    '-E',
+    '--no-audit',
+    '--no-fund',
+    `vitest@${vitestVersion}`,
+    'vite@8.3.8',
+    tarball,
+  ]);
   expect(install.exitCode, install.all).toBe(0);
   // As the README says: the reporters line and `flakeguard init`.
   writeFileSync(
@@ -53,17 +62,43 @@ async function userJourney(dir: string, node: string) {
   expect(red.exitCode, red.all).toBe(1);
   const records = readdirSync(path.join(dir, '.flakeguard/runs'));
   // The printed duration is the one the run recorded, not a window around the 450ms sleep.
-  const recorded = JSON.parse(readFileSync(path.join(dir, '.flakeguard/runs', records[0] ?? ''), 'utf8')) as { tests: { durationMs: number }[] };
+  const recorded = JSON.parse(readFileSync(path.join(dir, '.flakeguard/runs', records[0] ?? ''), 'utf8')) as {
+    tests: { durationMs: number }[];
+  };
   const printed = formatDuration(recorded.tests[0]?.durationMs ?? Number.NaN).replace('.', '\\.');
-  expect(red.all).toMatch(new RegExp(`over budget {2}test/slow\\.test\\.ts:3 {2}journal > replays "all" entries \\[slow\\] {2}${printed} > 300ms`));
+  expect(red.all).toMatch(
+    new RegExp(
+      `over budget {2}test/slow\\.test\\.ts:3 {2}journal > replays "all" entries \\[slow\\] {2}${printed} > 300ms`,
+    ),
+  );
 
-  const triage = await flakeguard('triage', '--record', path.join('.flakeguard/runs', records[0] ?? ''), '--exit-code', '1', '--json');
+  const triage = await flakeguard(
+    'triage',
+    '--record',
+    path.join('.flakeguard/runs', records[0] ?? ''),
+    '--exit-code',
+    '1',
+    '--json',
+  );
   expect(triage.exitCode, triage.all).toBe(1);
   const triaged = JSON.parse(triage.stdout) as { verdict: string; findings: { class: string; test: string | null }[] };
   expect(triaged.verdict).toBe('red');
-  expect(triaged.findings.map((f) => [f.class, f.test])).toEqual([['budget', 'journal > replays "all" entries [slow]']]);
+  expect(triaged.findings.map((f) => [f.class, f.test])).toEqual([
+    ['budget', 'journal > replays "all" entries [slow]'],
+  ]);
 
-  const add = await flakeguard('allowances', 'add', '--file', 'test/slow.test.ts', '--test', 'journal > replays "all" entries [slow]', '--budget', '2s', '--reason', 'replays the whole journal');
+  const add = await flakeguard(
+    'allowances',
+    'add',
+    '--file',
+    'test/slow.test.ts',
+    '--test',
+    'journal > replays "all" entries [slow]',
+    '--budget',
+    '2s',
+    '--reason',
+    'replays the whole journal',
+  );
   expect(add.exitCode, add.all).toBe(0);
   const green = await vitest();
   expect(green.exitCode, green.all).toBe(0);
@@ -71,10 +106,16 @@ async function userJourney(dir: string, node: string) {
   await sh(dir, 'git', ['init', '-q', '-b', 'main']);
   await sh(dir, 'git', ['add', '-A']);
   await sh(dir, 'git', ['commit', '-qm', 'base']);
-  writeFileSync(path.join(dir, 'test/new.test.ts'), `import { expect, it } from 'vitest';\nit('adds', () => { expect(1 + 1).toBe(2); });\n`);
+  writeFileSync(
+    path.join(dir, 'test/new.test.ts'),
+    `import { expect, it } from 'vitest';\nit('adds', () => { expect(1 + 1).toBe(2); });\n`,
+  );
   const gate = await flakeguard('gate', '--base', 'main', '--load', '0', '--runs', '3', '--max-runs', '3', '--json');
   expect(gate.exitCode, gate.all).toBe(0);
-  const gated = JSON.parse(gate.stdout) as { verdict: string; tests: { name: string; verdict: string; passes: number; runs: number }[] };
+  const gated = JSON.parse(gate.stdout) as {
+    verdict: string;
+    tests: { name: string; verdict: string; passes: number; runs: number }[];
+  };
   expect(gated.verdict).toBe('pass');
   expect(gated.tests.map((t) => [t.name, t.verdict, t.passes, t.runs])).toEqual([['adds', 'stable', 3, 3]]);
 
@@ -83,10 +124,26 @@ async function userJourney(dir: string, node: string) {
 
   // Sharded CI: each shard checks its own tests; the merged report is checked once.
   rmSync(path.join(dir, 'allowances'), { recursive: true, force: true });
-  for (const shard of ['1/2', '2/2']) await sh(dir, node, ['node_modules/vitest/vitest.mjs', 'run', `--shard=${shard}`, '--reporter=blob', '--reporter=flakeguard/reporter']);
-  const merged = await sh(dir, node, ['node_modules/vitest/vitest.mjs', 'run', '--merge-reports', '--reporter=default', '--reporter=flakeguard/reporter']);
+  for (const shard of ['1/2', '2/2'])
+    await sh(dir, node, [
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      `--shard=${shard}`,
+      '--reporter=blob',
+      '--reporter=flakeguard/reporter',
+    ]);
+  const merged = await sh(dir, node, [
+    'node_modules/vitest/vitest.mjs',
+    'run',
+    '--merge-reports',
+    '--reporter=default',
+    '--reporter=flakeguard/reporter',
+  ]);
   expect(merged.exitCode, merged.all).toBe(1);
-  expect(merged.all.match(/over budget {2}test\/slow\.test\.ts:3 {2}journal > replays "all" entries \[slow\]/g), merged.all).toHaveLength(1);
+  expect(
+    merged.all.match(/over budget {2}test\/slow\.test\.ts:3 {2}journal > replays "all" entries \[slow\]/g),
+    merged.all,
+  ).toHaveLength(1);
 }
 
 describe('the packed tarball in a fresh project', () => {

@@ -33,12 +33,28 @@ describe('the packed tarball in a pnpm workspace', () => {
     write(path.join(ws, 'pnpm-workspace.yaml'), 'packages:\n  - "packages/*"\n');
     write(path.join(ws, '.gitignore'), 'node_modules\n.flakeguard\n');
     write(path.join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-    write(path.join(app, 'vitest.config.ts'), `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: ['default', 'flakeguard/reporter'] } });\n`);
-    write(path.join(app, 'test/slow.test.ts'), `import { expect, it } from 'vitest';\nit('replays the journal', async () => {\n  await new Promise((r) => setTimeout(r, 450));\n  expect(1).toBe(1);\n});\n`);
+    write(
+      path.join(app, 'vitest.config.ts'),
+      `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: ['default', 'flakeguard/reporter'] } });\n`,
+    );
+    write(
+      path.join(app, 'test/slow.test.ts'),
+      `import { expect, it } from 'vitest';\nit('replays the journal', async () => {\n  await new Promise((r) => setTimeout(r, 450));\n  expect(1).toBe(1);\n});\n`,
+    );
     const pnpm = (cwd: string, ...args: string[]) => sh(cwd, 'npx', ['-y', 'pnpm@10', ...args]);
 
     // The README's line for a pnpm workspace root (a store of its own: nothing left outside scratch).
-    const add = await pnpm(ws, 'add', '-D', '-w', '--store-dir', path.join(scratch, 'store'), tarball, 'vitest@4.1.12', 'vite@8.3.8');
+    const add = await pnpm(
+      ws,
+      'add',
+      '-D',
+      '-w',
+      '--store-dir',
+      path.join(scratch, 'store'),
+      tarball,
+      'vitest@4.1.12',
+      'vite@8.3.8',
+    );
     expect(add.exitCode, add.all).toBe(0);
     expect(readdirSync(path.join(app))).not.toContain('node_modules');
 
@@ -52,7 +68,10 @@ describe('the packed tarball in a pnpm workspace', () => {
     expect(red.exitCode, red.all).toBe(1);
     expect(red.all).toMatch(/over budget {2}test\/slow\.test\.ts:2 {2}replays the journal {2}\d+ms > 300ms/);
     const runs = path.join(app, '.flakeguard/runs');
-    const record = JSON.parse(readFileSync(path.join(runs, readdirSync(runs)[0] ?? ''), 'utf8')) as { root: string; tests: { file: string }[] };
+    const record = JSON.parse(readFileSync(path.join(runs, readdirSync(runs)[0] ?? ''), 'utf8')) as {
+      root: string;
+      tests: { file: string }[];
+    };
     expect(record.root).toBe(app);
     expect(record.tests.map((t) => t.file)).toEqual(['test/slow.test.ts']);
 
@@ -60,23 +79,48 @@ describe('the packed tarball in a pnpm workspace', () => {
     await sh(ws, 'git', ['init', '-q', '-b', 'main']);
     await sh(ws, 'git', ['add', '-A']);
     await sh(ws, 'git', ['commit', '-qm', 'base']);
-    write(path.join(app, 'test/new.test.ts'), `import { expect, it } from 'vitest';\nit('adds', () => { expect(1 + 1).toBe(2); });\n`);
-    const gate = await pnpm(app, 'exec', 'flakeguard', 'gate', '--base', 'main', '--load', '0', '--runs', '3', '--max-runs', '3', '--json');
+    write(
+      path.join(app, 'test/new.test.ts'),
+      `import { expect, it } from 'vitest';\nit('adds', () => { expect(1 + 1).toBe(2); });\n`,
+    );
+    const gate = await pnpm(
+      app,
+      'exec',
+      'flakeguard',
+      'gate',
+      '--base',
+      'main',
+      '--load',
+      '0',
+      '--runs',
+      '3',
+      '--max-runs',
+      '3',
+      '--json',
+    );
     expect(gate.exitCode, gate.all).toBe(0);
-    const gated = JSON.parse(gate.stdout) as { verdict: string; tests: { file: string; name: string; verdict: string }[] };
+    const gated = JSON.parse(gate.stdout) as {
+      verdict: string;
+      tests: { file: string; name: string; verdict: string }[];
+    };
     expect(gated.verdict).toBe('pass');
     expect(gated.tests.map((t) => [t.file, t.name, t.verdict])).toEqual([['test/new.test.ts', 'adds', 'stable']]);
 
     // triage --rerun: the failure re-runs in the package's own Vitest.
-    write(path.join(app, 'test/fail.test.ts'), `import { expect, it } from 'vitest';\nit('breaks', () => { expect(1).toBe(2); });\n`);
+    write(
+      path.join(app, 'test/fail.test.ts'),
+      `import { expect, it } from 'vitest';\nit('breaks', () => { expect(1).toBe(2); });\n`,
+    );
     rmSync(runs, { recursive: true, force: true });
     const failed = await pnpm(app, 'exec', 'vitest', 'run');
     expect(failed.exitCode, failed.all).toBe(1);
     const triage = await pnpm(app, 'exec', 'flakeguard', 'triage', '--rerun', '2', '--json');
     expect(triage.exitCode, triage.all).toBe(1);
-    const triaged = JSON.parse(triage.stdout) as { findings: { class: string; file: string; test: string; measured: boolean; evidence: string[] }[] };
-    const escape = triaged.findings.find((f) => f.test === 'breaks');
-    expect(escape, triage.all).toMatchObject({ class: 'escape', file: 'test/fail.test.ts', measured: true });
-    expect(escape?.evidence.join('\n')).toContain('2/2 failed');
+    const triaged = JSON.parse(triage.stdout) as {
+      findings: { class: string; file: string; test: string; measured: boolean; evidence: string[] }[];
+    };
+    const escaped = triaged.findings.find((f) => f.test === 'breaks');
+    expect(escaped, triage.all).toMatchObject({ class: 'escape', file: 'test/fail.test.ts', measured: true });
+    expect(escaped?.evidence.join('\n')).toContain('2/2 failed');
   }, 600_000);
 });

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 
 const FLAKY = `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -34,10 +34,26 @@ describe('quarantine proposals from history', () => {
   it('proposes quarantine for a flaky test and release for a steady quarantined one; --write writes both', async () => {
     const fx = await createFixture({
       git: true,
-      files: { 'vitest.config.ts': vitestConfigWithReporter('retry: 1,'), 'flakeguard.yaml': 'budget:\n  test: 5s\nhistory: true\n', 'test/sync.test.ts': FLAKY, '.gitignore': 'test/tries.txt\n.flakeguard/\n' },
+      files: {
+        'vitest.config.ts': vitestConfigWithReporter('retry: 1,'),
+        'flakeguard.yaml': 'budget:\n  test: 5s\nhistory: true\n',
+        'test/sync.test.ts': FLAKY,
+        '.gitignore': 'test/tries.txt\n.flakeguard/\n',
+      },
     });
     fixture = fx;
-    const held = await fx.flakeguard(['quarantine', 'add', '--file', 'test/sync.test.ts', '--test', 'sync > is steady', '--reason', 'was flaky last month', '--expires', '2999-01-01']);
+    const held = await fx.flakeguard([
+      'quarantine',
+      'add',
+      '--file',
+      'test/sync.test.ts',
+      '--test',
+      'sync > is steady',
+      '--reason',
+      'was flaky last month',
+      '--expires',
+      '2999-01-01',
+    ]);
     expect(held.exitCode, held.output).toBe(0);
     await fx.git(['add', '-A']);
     await fx.git(['commit', '-qm', 'tests']);
@@ -45,21 +61,38 @@ describe('quarantine proposals from history', () => {
       const run = await fx.vitest();
       expect(run.exitCode, run.output).toBe(0);
     }
-    const branch = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: fx.root, encoding: 'utf8' }).trim();
+    const branch = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], {
+      cwd: fx.root,
+      encoding: 'utf8',
+    }).trim();
     const query = await fx.flakeguard(['history', '--release-after', '3', '--json']);
     expect(query.exitCode, query.output).toBe(0);
-    const proposals = (JSON.parse(query.stdout) as { proposals: { branch: string; quarantine: { name: string; flakyRuns: number; runs: number }[]; release: { name: string }[] } }).proposals;
+    const proposals = (
+      JSON.parse(query.stdout) as {
+        proposals: {
+          branch: string;
+          quarantine: { name: string; flakyRuns: number; runs: number }[];
+          release: { name: string }[];
+        };
+      }
+    ).proposals;
     expect(proposals.branch).toBe(branch);
-    expect(proposals.quarantine).toEqual([expect.objectContaining({ name: 'sync > retries a dropped connection', flakyRuns: 3, runs: 3 })]);
+    expect(proposals.quarantine).toEqual([
+      expect.objectContaining({ name: 'sync > retries a dropped connection', flakyRuns: 3, runs: 3 }),
+    ]);
     expect(proposals.release).toEqual([expect.objectContaining({ name: 'sync > is steady' })]);
 
     const text = await fx.flakeguard(['history', '--release-after', '3']);
     expect(text.stdout).toContain(`Proposals on ${branch}`);
-    expect(text.stdout).toMatch(/quarantine {2}test\/sync\.test\.ts {2}sync > retries a dropped connection {2}flaky in 3 of 3 runs \(at least \d+(\.\d)?%\)/);
+    expect(text.stdout).toMatch(
+      /quarantine {2}test\/sync\.test\.ts {2}sync > retries a dropped connection {2}flaky in 3 of 3 runs \(at least \d+(\.\d)?%\)/,
+    );
 
     const write = await fx.flakeguard(['history', '--release-after', '3', '--write']);
     expect(write.exitCode, write.output).toBe(0);
-    const list = JSON.parse((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout) as { quarantines: { test: string; reason: string; expires: string }[] };
+    const list = JSON.parse((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout) as {
+      quarantines: { test: string; reason: string; expires: string }[];
+    };
     expect(list.quarantines.map((q) => q.test)).toEqual(['sync > retries a dropped connection']);
     expect(list.quarantines[0]?.reason).toContain('flaky in 3 of 3 runs');
     expect(list.quarantines[0]?.expires).toMatch(/^\d{4}-\d{2}-\d{2}$/);

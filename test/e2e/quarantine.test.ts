@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFixture, fixtureCopies, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, fixtureCopies, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { lastLine, records } from '../reporter/reporter-fixture.js';
 
 const API = (title: string, extra = '') => `import { describe, expect, it } from 'vitest';
@@ -23,16 +23,29 @@ describe('api', () => {
 ${extra}});
 `;
 
-
 /** The git fixture with the entry added through the CLI and committed: made once per file (beforeAll). */
 async function makeTemplate(): Promise<Fixture> {
   const fx = await createFixture({
     git: true,
-    files: { 'vitest.config.ts': vitestConfigWithReporter(), 'flakeguard.yaml': 'budget:\n  test: 5s\n', 'test/api.test.ts': API('aborts a slow request') },
+    files: {
+      'vitest.config.ts': vitestConfigWithReporter(),
+      'flakeguard.yaml': 'budget:\n  test: 5s\n',
+      'test/api.test.ts': API('aborts a slow request'),
+    },
   });
   const add = await fx.flakeguard([
-    'quarantine', 'add', '--file', 'test/api.test.ts', '--test', 'api > aborts a slow request',
-    '--reason', 'fails about 1 in 30 runs on CI; owner: web team', '--expires', '2999-01-01', '--link', 'https://tracker.example/T-19',
+    'quarantine',
+    'add',
+    '--file',
+    'test/api.test.ts',
+    '--test',
+    'api > aborts a slow request',
+    '--reason',
+    'fails about 1 in 30 runs on CI; owner: web team',
+    '--expires',
+    '2999-01-01',
+    '--link',
+    'https://tracker.example/T-19',
   ]);
   expect(add.exitCode, add.output).toBe(0);
   await fx.git(['add', '-A']);
@@ -51,18 +64,27 @@ describe('quarantine', () => {
     const run = await fx.vitest();
     expect(run.exitCode, run.output).toBe(0);
     expect(run.stdout).toContain('Quarantined (still run; their failures do not fail the run):');
-    expect(run.stdout).toMatch(/quarantined {2}test\/api\.test\.ts:4 {2}api > aborts a slow request {2}failed under quarantine [0-9a-f]+ until 2999-01-01: fails about 1 in 30 runs/);
+    expect(run.stdout).toMatch(
+      /quarantined {2}test\/api\.test\.ts:4 {2}api > aborts a slow request {2}failed under quarantine [0-9a-f]+ until 2999-01-01: fails about 1 in 30 runs/,
+    );
     expect(lastLine(run.stdout)).toContain('1 quarantined test failed (not counted)');
     const [record] = records(fx);
     const test = record?.tests.find((t) => t.name === 'api > aborts a slow request');
     expect(test?.state).toBe('failed');
-    expect(test?.quarantine).toMatchObject({ expires: '2999-01-01', expired: false, link: 'https://tracker.example/T-19' });
+    expect(test?.quarantine).toMatchObject({
+      expires: '2999-01-01',
+      expired: false,
+      link: 'https://tracker.example/T-19',
+    });
     expect(record?.verdict).toMatchObject({ red: false, excusedByQuarantine: true });
   });
 
   it('another failing test still fails the run', async () => {
     const fx = await setup();
-    writeFileSync(path.join(fx.root, 'test/api.test.ts'), API('aborts a slow request', `\n  it('counts', () => {\n    expect(2).toBe(3);\n  });\n`));
+    writeFileSync(
+      path.join(fx.root, 'test/api.test.ts'),
+      API('aborts a slow request', `\n  it('counts', () => {\n    expect(2).toBe(3);\n  });\n`),
+    );
     const run = await fx.vitest();
     expect(run.exitCode).toBe(1);
     expect(lastLine(run.stdout)).toBe('flakeguard: run failed: 1 failing test');
@@ -74,7 +96,9 @@ describe('quarantine', () => {
     writeFileSync(storeFile(fx), text.replace('2999-01-01', '2020-01-31'));
     const run = await fx.vitest();
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toMatch(/failed {2}test\/api\.test\.ts:4 {2}api > aborts a slow request .*\(its quarantine [0-9a-f]+ expired on 2020-01-31: .*; it fails the run again\)/);
+    expect(run.stdout).toMatch(
+      /failed {2}test\/api\.test\.ts:4 {2}api > aborts a slow request .*\(its quarantine [0-9a-f]+ expired on 2020-01-31: .*; it fails the run again\)/,
+    );
     expect(lastLine(run.stdout)).toBe('flakeguard: run failed: 1 failing test');
   });
 
@@ -91,22 +115,37 @@ describe('quarantine', () => {
     const fx = await setup();
     const list = await fx.flakeguard(['quarantine', 'list', '--json']);
     expect(list.exitCode, list.output).toBe(0);
-    const rows = (JSON.parse(list.stdout) as { quarantines: { id: string; test: string; expires: string | null; link: string | null; state: string }[] }).quarantines;
+    const rows = (
+      JSON.parse(list.stdout) as {
+        quarantines: { id: string; test: string; expires: string | null; link: string | null; state: string }[];
+      }
+    ).quarantines;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ test: 'api > aborts a slow request', expires: '2999-01-01', link: 'https://tracker.example/T-19', state: 'applies' });
+    expect(rows[0]).toMatchObject({
+      test: 'api > aborts a slow request',
+      expires: '2999-01-01',
+      link: 'https://tracker.example/T-19',
+      state: 'applies',
+    });
     expect((await fx.flakeguard(['quarantine', 'check'])).exitCode).toBe(0);
 
-    writeFileSync(path.join(fx.root, 'test/api.test.ts'), `import { it, expect } from 'vitest';\nit('answers', () => expect(2).toBe(2));\n`);
+    writeFileSync(
+      path.join(fx.root, 'test/api.test.ts'),
+      `import { it, expect } from 'vitest';\nit('answers', () => expect(2).toBe(2));\n`,
+    );
     const check = await fx.flakeguard(['quarantine', 'check']);
     expect(check.exitCode).toBe(1);
     expect(check.stdout).toContain('api > aborts a slow request');
     const id = rows[0]?.id ?? '';
     const remove = await fx.flakeguard(['quarantine', 'remove', '--id', id]);
     expect(remove.exitCode, remove.output).toBe(0);
-    expect(JSON.parse((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout)).toMatchObject({ version: 1, quarantines: [] });
+    expect(JSON.parse((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout)).toMatchObject({
+      version: 1,
+      quarantines: [],
+    });
   });
 
-  it('with history on, the block counts the test\'s recent failures from the store', async () => {
+  it("with history on, the block counts the test's recent failures from the store", async () => {
     const fx = await setup();
     writeFileSync(path.join(fx.root, 'flakeguard.yaml'), 'budget:\n  test: 5s\nhistory: true\n');
     for (const n of [1, 2]) {
@@ -115,16 +154,36 @@ describe('quarantine', () => {
       expect(run.stdout).toContain(`${n === 1 ? '1st' : '2nd'} failure in the last ${n} run${n === 1 ? '' : 's'}`);
     }
     const third = await fx.vitest();
-    expect(third.stdout).toMatch(/api > aborts a slow request {2}failed under quarantine [0-9a-f]+ until 2999-01-01: .*; 3rd failure in the last 3 runs; /);
+    expect(third.stdout).toMatch(
+      /api > aborts a slow request {2}failed under quarantine [0-9a-f]+ until 2999-01-01: .*; 3rd failure in the last 3 runs; /,
+    );
   });
 
   it('refuses a quarantine without a reason or with a bad date, and changes no file', async () => {
     const fx = await setup();
     const before = readFileSync(storeFile(fx), 'utf8');
-    const noReason = await fx.flakeguard(['quarantine', 'add', '--file', 'test/api.test.ts', '--test', 'api > answers']);
+    const noReason = await fx.flakeguard([
+      'quarantine',
+      'add',
+      '--file',
+      'test/api.test.ts',
+      '--test',
+      'api > answers',
+    ]);
     expect(noReason.exitCode).toBe(2);
     expect(noReason.stderr).toContain('--reason');
-    const badDate = await fx.flakeguard(['quarantine', 'add', '--file', 'test/api.test.ts', '--test', 'api > answers', '--reason', 'x', '--expires', '2027-02-30']);
+    const badDate = await fx.flakeguard([
+      'quarantine',
+      'add',
+      '--file',
+      'test/api.test.ts',
+      '--test',
+      'api > answers',
+      '--reason',
+      'x',
+      '--expires',
+      '2027-02-30',
+    ]);
     expect(badDate.exitCode).toBe(2);
     expect(badDate.stderr).toContain('2027-02-30');
     expect(readFileSync(storeFile(fx), 'utf8')).toBe(before);

@@ -49,7 +49,13 @@ interface Killed {
  * Starts `flakeguard ...args`, waits for `ready` in its stderr and for at least `minTree` processes
  * under it, sends `signal`, and reports what was left.
  */
-async function killMidRun(fx: Fixture, args: readonly string[], ready: RegExp, minTree: number, signal: (typeof SIGNALS)[number]): Promise<Killed> {
+async function killMidRun(
+  fx: Fixture,
+  args: readonly string[],
+  ready: RegExp,
+  minTree: number,
+  signal: (typeof SIGNALS)[number],
+): Promise<Killed> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'fg-signals-tmp-'));
   try {
     const child = execa(process.execPath, [CLI_BUILT, ...args], {
@@ -103,9 +109,15 @@ function expectStopped(killed: Killed, signal: (typeof SIGNALS)[number]): void {
 describe('flakeguard gate killed mid-run', () => {
   let fx: Fixture;
   beforeAll(async () => {
-    fx = await createFixture({ git: true, files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" } });
+    fx = await createFixture({
+      git: true,
+      files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" },
+    });
     await fx.git(['checkout', '-q', '-b', 'feature']);
-    fx.write('test/slow.test.ts', "import { it } from 'vitest';\nit('waits', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n");
+    fx.write(
+      'test/slow.test.ts',
+      "import { it } from 'vitest';\nit('waits', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n",
+    );
     await fx.git(['add', '-A']);
     await fx.git(['commit', '-qm', 'a slow test']);
   });
@@ -122,7 +134,10 @@ describe('flakeguard triage --rerun killed mid-run', () => {
   let fx: Fixture;
   beforeAll(async () => {
     fx = await createFixture({
-      files: { 'test/broken.test.ts': "import { expect, it } from 'vitest';\nit('breaks slowly', async () => { await new Promise((r) => setTimeout(r, 1500)); expect(1).toBe(2); });\n" },
+      files: {
+        'test/broken.test.ts':
+          "import { expect, it } from 'vitest';\nit('breaks slowly', async () => { await new Promise((r) => setTimeout(r, 1500)); expect(1).toBe(2); });\n",
+      },
     });
     await fx.vitest(['--reporter=json', '--outputFile=out/report.json']);
   });
@@ -130,7 +145,13 @@ describe('flakeguard triage --rerun killed mid-run', () => {
 
   // flakeguard, the re-run's guard, Vitest and a test worker.
   it.each(SIGNALS)('%s: no process of the run survives, no temp folder is left', async (signal) => {
-    const killed = await killMidRun(fx, ['triage', '--report', 'out/report.json', '--exit-code', '1', '--rerun', '5'], /re-running 1 failure/, 3, signal);
+    const killed = await killMidRun(
+      fx,
+      ['triage', '--report', 'out/report.json', '--exit-code', '1', '--rerun', '5'],
+      /re-running 1 failure/,
+      3,
+      signal,
+    );
     expectStopped(killed, signal);
   });
 });

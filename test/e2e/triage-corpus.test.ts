@@ -9,11 +9,25 @@ import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { INFRA_CASES } from '../triage-corpus/cases-infra.js';
 import { LAYOUT_CASES } from '../triage-corpus/cases-layouts.js';
 import { TEST_CASES } from '../triage-corpus/cases-tests.js';
-import { buildRun, caseFiles, formatClassScores, labelsFor, scoreClasses, scoreLabels, triageArgs, VITEST_MAJOR, VITEST_VERSION, type CorpusCase, type JsonFinding } from '../triage-corpus/corpus.js';
+import {
+  buildRun,
+  type CorpusCase,
+  caseFiles,
+  formatClassScores,
+  type JsonFinding,
+  labelsFor,
+  scoreClasses,
+  scoreLabels,
+  triageArgs,
+  VITEST_MAJOR,
+  VITEST_VERSION,
+} from '../triage-corpus/corpus.js';
 
 // FLAKEGUARD_CORPUS_CASES=id,id builds only those cases (while working on one); the full corpus otherwise.
 const ONLY = process.env['FLAKEGUARD_CORPUS_CASES']?.split(',').filter((id) => id !== '');
-const CASES: readonly CorpusCase[] = [...TEST_CASES, ...INFRA_CASES, ...LAYOUT_CASES].filter((c) => !ONLY || ONLY.includes(c.id));
+const CASES: readonly CorpusCase[] = [...TEST_CASES, ...INFRA_CASES, ...LAYOUT_CASES].filter(
+  (c) => !ONLY || ONLY.includes(c.id),
+);
 const CONCURRENCY = 2;
 
 interface Outcome {
@@ -38,7 +52,13 @@ async function runCase(c: CorpusCase): Promise<Outcome> {
   } catch {
     // reported by the assertions below with the CLI's output
   }
-  return { exitCode: run.exitCode, triageExit: result.exitCode, verdict: parsed.verdict, findings: parsed.findings, output: result.output };
+  return {
+    exitCode: run.exitCode,
+    triageExit: result.exitCode,
+    verdict: parsed.verdict,
+    findings: parsed.findings,
+    output: result.output,
+  };
 }
 
 beforeAll(async () => {
@@ -53,7 +73,9 @@ afterAll(() => {
   for (const fx of fixtures) fx.remove();
   // Per-class precision and recall: a label is found only by its own finding; a case triage could not classify (exit 2) misses all its labels.
   const scored = CASES.map((c) => ({ labels: labelsFor(c), findings: outcomes.get(c.id)?.findings ?? [] }));
-  process.stdout.write(`\n${formatClassScores(scoreClasses(scored), `triage corpus: ${CASES.length} cases, vitest ${VITEST_VERSION}`)}`);
+  process.stdout.write(
+    `\n${formatClassScores(scoreClasses(scored), `triage corpus: ${CASES.length} cases, vitest ${VITEST_VERSION}`)}`,
+  );
 });
 
 describe('triage corpus', () => {
@@ -65,19 +87,22 @@ describe('triage corpus', () => {
     expect(CASES.filter((c) => new Set(labelsFor(c).map((l) => l.class)).size >= 2).length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(CASES.map((c) => [c.id, c] as const))(`%s: every label is matched and nothing else is found (vitest ${VITEST_MAJOR})`, (_id, c) => {
-    const o = outcomes.get(c.id);
-    expect(o, 'case was built').toBeDefined();
-    if (!o) return;
-    const detail = `${c.fault}\nfindings: ${JSON.stringify(o.findings, null, 2)}\n${o.findings.length === 0 ? o.output : ''}`;
-    expect(o.findings.length > 0 && o.verdict === 'red', detail).toBe(true);
-    expect(o.triageExit, detail).toBe(1);
-    const { missed, extra } = scoreLabels(labelsFor(c), o.findings);
-    expect(missed, detail).toEqual([]);
-    expect(extra, detail).toEqual([]);
-    for (const f of o.findings) {
-      expect(f.cause, detail).not.toBe('');
-      expect(f.evidence.length, detail).toBeGreaterThan(0);
-    }
-  });
+  it.each(CASES.map((c) => [c.id, c] as const))(
+    `%s: every label is matched and nothing else is found (vitest ${VITEST_MAJOR})`,
+    (_id, c) => {
+      const o = outcomes.get(c.id);
+      expect(o, 'case was built').toBeDefined();
+      if (!o) return;
+      const detail = `${c.fault}\nfindings: ${JSON.stringify(o.findings, null, 2)}\n${o.findings.length === 0 ? o.output : ''}`;
+      expect(o.findings.length > 0 && o.verdict === 'red', detail).toBe(true);
+      expect(o.triageExit, detail).toBe(1);
+      const { missed, extra } = scoreLabels(labelsFor(c), o.findings);
+      expect(missed, detail).toEqual([]);
+      expect(extra, detail).toEqual([]);
+      for (const f of o.findings) {
+        expect(f.cause, detail).not.toBe('');
+        expect(f.evidence.length, detail).toBeGreaterThan(0);
+      }
+    },
+  );
 });

@@ -5,7 +5,7 @@
  * last green run (commit, date) of a test that always passed and now fails every re-run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 
 // Fails on every even-numbered run of the fixture (a counter file shared by all runs): fails, passes, fails...
 const FLAKY_TEST = `import { expect, test } from 'vitest';
@@ -29,7 +29,15 @@ test('value is one', () => {
 const RED = { FLAKEGUARD_BRANCH: 'main' };
 
 interface Json {
-  findings: { class: string; test: string | null; measured: boolean; rule: string; cause: string; evidence: string[]; action: string }[];
+  findings: {
+    class: string;
+    test: string | null;
+    measured: boolean;
+    rule: string;
+    cause: string;
+    evidence: string[];
+    action: string;
+  }[];
   history: { branch: string; window: number; tests: number } | null;
 }
 
@@ -68,32 +76,55 @@ describe('triage with history from real runs', () => {
     expect(json.history).toEqual({ branch: 'main', window: 200, tests: 2 });
     const flake = json.findings.find((f) => f.test === 'polls the queue');
     expect(flake).toMatchObject({ class: 'flake', measured: true, rule: 'history-flake' });
-    expect(flake?.evidence).toContainEqual(expect.stringMatching(new RegExp(`^history \\(measured\\): failed 1 of the last 2 runs on main, each passed on a re-run of the same commit \\(latest ${green.slice(0, 12)} \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)\\)$`)));
-    const escape = json.findings.find((f) => f.test === 'value is one');
-    expect(escape).toMatchObject({ class: 'escape', measured: false, rule: 'failed-not-rerun' });
-    expect(escape?.evidence).toContainEqual(expect.stringMatching(new RegExp(`^history \\(measured\\): never failed in its last 2 recorded runs on main; last passed in the run of ${green.slice(0, 12)} \\(\\d{4}-`)));
+    expect(flake?.evidence).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^history \\(measured\\): failed 1 of the last 2 runs on main, each passed on a re-run of the same commit \\(latest ${green.slice(0, 12)} \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)\\)$`,
+        ),
+      ),
+    );
+    const escaped = json.findings.find((f) => f.test === 'value is one');
+    expect(escaped).toMatchObject({ class: 'escape', measured: false, rule: 'failed-not-rerun' });
+    expect(escaped?.evidence).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^history \\(measured\\): never failed in its last 2 recorded runs on main; last passed in the run of ${green.slice(0, 12)} \\(\\d{4}-`,
+        ),
+      ),
+    );
 
     const plain = await fx.flakeguard(['triage', '--no-history', '--json']);
     const without = JSON.parse(plain.stdout) as Json;
     expect(without.history).toBeNull();
-    expect(without.findings.find((f) => f.test === 'polls the queue')).toMatchObject({ class: 'escape', measured: false });
+    expect(without.findings.find((f) => f.test === 'polls the queue')).toMatchObject({
+      class: 'escape',
+      measured: false,
+    });
   });
 
   it('with --rerun, the test that always passed and fails every re-run is an escape naming its last green run, commit and date', async () => {
     const triage = await fx.flakeguard(['triage', '--rerun', '2', '--json']);
     expect(triage.exitCode, triage.output).toBe(1);
-    const escape = (JSON.parse(triage.stdout) as Json).findings.find((f) => f.test === 'value is one');
-    expect(escape).toMatchObject({ class: 'escape', measured: true, rule: 'rerun-failed' });
-    expect(escape?.cause).toMatch(new RegExp(`it never failed in its 2 recorded runs on main and last passed at ${green.slice(0, 12)} \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)$`));
-    expect(escape?.action).toContain(`the change that broke it is in ${green.slice(0, 12)}..HEAD`);
+    const escaped = (JSON.parse(triage.stdout) as Json).findings.find((f) => f.test === 'value is one');
+    expect(escaped).toMatchObject({ class: 'escape', measured: true, rule: 'rerun-failed' });
+    expect(escaped?.cause).toMatch(
+      new RegExp(
+        `it never failed in its 2 recorded runs on main and last passed at ${green.slice(0, 12)} \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\)$`,
+      ),
+    );
+    expect(escaped?.action).toContain(`the change that broke it is in ${green.slice(0, 12)}..HEAD`);
   });
 
   it('a store that cannot be reached: one warning line, triage still classifies', async () => {
-    const triage = await fx.flakeguard(['triage'], { FLAKEGUARD_HISTORY_URL: 'postgres://ci:secret@127.0.0.1:1/flakes' });
+    const triage = await fx.flakeguard(['triage'], {
+      FLAKEGUARD_HISTORY_URL: 'postgres://ci:secret@127.0.0.1:1/flakes',
+    });
     expect(triage.exitCode, triage.output).toBe(1);
     const warnings = triage.stderr.split('\n').filter((l) => l.includes('history was not used'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^flakeguard: warning: history was not used \(postgres:\/\/ci:\*\*\*@127\.0\.0\.1:1\/flakes\): .+; the findings are from the run's own inputs$/);
+    expect(warnings[0]).toMatch(
+      /^flakeguard: warning: history was not used \(postgres:\/\/ci:\*\*\*@127\.0\.0\.1:1\/flakes\): .+; the findings are from the run's own inputs$/,
+    );
     expect(triage.stderr).not.toContain('secret');
     expect(triage.stdout).toContain('escape');
   });

@@ -26,8 +26,24 @@ beforeAll(async () => {
       'flakeguard.yaml': 'budget:\n  test: 200ms\n',
     },
   });
-  await fx.flakeguard(['allowances', 'add', '--file', 'test/billing.test.ts', '--test', 'renders the invoice', '--budget', '2s', '--reason', 'renders a PDF']);
-  await fx.vitest(['--reporter=json', '--reporter=junit', '--outputFile.json=out/report.json', '--outputFile.junit=out/junit.xml']);
+  await fx.flakeguard([
+    'allowances',
+    'add',
+    '--file',
+    'test/billing.test.ts',
+    '--test',
+    'renders the invoice',
+    '--budget',
+    '2s',
+    '--reason',
+    'renders a PDF',
+  ]);
+  await fx.vitest([
+    '--reporter=json',
+    '--reporter=junit',
+    '--outputFile.json=out/report.json',
+    '--outputFile.junit=out/junit.xml',
+  ]);
   fx.write('out/empty.log', '');
   fx.write('out/random.log', 'lorem ipsum\ndolor sit amet\n');
   fx.write('out/null.json', 'null');
@@ -81,18 +97,46 @@ describe('triage inputs', () => {
     const json = JSON.parse(r.stdout) as { findings: { class: string; test: string | null; evidence: string[] }[] };
     // 'renders the invoice' took ~350ms, inside its 2s allowance: no finding. 'exports the ledger' is over the 200ms budget.
     expect(json.findings.map((f) => [f.class, f.test])).toEqual([['budget', 'exports the ledger']]);
-    expect(json.findings[0]?.evidence.join('\n')).toMatch(/duration \d+ms > 200ms \(limit: budget\.test in flakeguard\.yaml \(all platforms\)\)/);
-    const flag = await fx.flakeguard(['triage', '--json', '--report', 'out/report.json', '--exit-code', '0', '--budget', '100ms']);
+    expect(json.findings[0]?.evidence.join('\n')).toMatch(
+      /duration \d+ms > 200ms \(limit: budget\.test in flakeguard\.yaml \(all platforms\)\)/,
+    );
+    const flag = await fx.flakeguard([
+      'triage',
+      '--json',
+      '--report',
+      'out/report.json',
+      '--exit-code',
+      '0',
+      '--budget',
+      '100ms',
+    ]);
     const withFlag = JSON.parse(flag.stdout) as typeof json;
     expect(withFlag.findings.map((f) => f.test)).toEqual(['exports the ledger']);
     expect(withFlag.findings[0]?.evidence.join('\n')).toContain('(limit: --budget)');
     // JUnit alone: the same durations, the same limits.
-    const junit = JSON.parse((await fx.flakeguard(['triage', '--json', '--junit', 'out/junit.xml', '--exit-code', '0'])).stdout) as typeof json;
+    const junit = JSON.parse(
+      (await fx.flakeguard(['triage', '--json', '--junit', 'out/junit.xml', '--exit-code', '0'])).stdout,
+    ) as typeof json;
     expect(junit.findings.map((f) => [f.class, f.test])).toEqual([['budget', 'exports the ledger']]);
     // An allowance tighter than the duration: the finding names the allowance and its file.
-    await fx.flakeguard(['allowances', 'add', '--file', 'test/billing.test.ts', '--test', 'exports the ledger', '--budget', '300ms', '--reason', 'big ledger']);
-    const tight = JSON.parse((await fx.flakeguard(['triage', '--json', '--report', 'out/report.json', '--exit-code', '0'])).stdout) as typeof json;
+    await fx.flakeguard([
+      'allowances',
+      'add',
+      '--file',
+      'test/billing.test.ts',
+      '--test',
+      'exports the ledger',
+      '--budget',
+      '300ms',
+      '--reason',
+      'big ledger',
+    ]);
+    const tight = JSON.parse(
+      (await fx.flakeguard(['triage', '--json', '--report', 'out/report.json', '--exit-code', '0'])).stdout,
+    ) as typeof json;
     expect(tight.findings.map((f) => f.test)).toEqual(['exports the ledger']);
-    expect(tight.findings[0]?.evidence.join('\n')).toMatch(/> 300ms \(limit: allowance [0-9a-f]+ in allowances\/test\/billing\.test\.ts\.yaml \(all platforms\)\)/);
+    expect(tight.findings[0]?.evidence.join('\n')).toMatch(
+      /> 300ms \(limit: allowance [0-9a-f]+ in allowances\/test\/billing\.test\.ts\.yaml \(all platforms\)\)/,
+    );
   });
 });

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync } from 'no
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, REPO_ROOT, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, REPO_ROOT } from '../helpers/fixture.js';
 
 const VITEST = path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
 
@@ -27,10 +27,18 @@ describe('totals', () => {
   it('adds tax [20%] (\`$(date)\`)', () => { expect(globalThis.TAX).toBe(0.25); });
 });
 `;
-const SEEN = (label: string) => `import { appendFileSync } from 'node:fs';\nappendFileSync('.seen', ${JSON.stringify(`${label}\n`)});\nglobalThis.TAX = 0.2;\n`;
+const SEEN = (label: string) =>
+  `import { appendFileSync } from 'node:fs';\nappendFileSync('.seen', ${JSON.stringify(`${label}\n`)});\nglobalThis.TAX = 0.2;\n`;
 
 interface Json {
-  findings: { class: string; test: string | null; file: string | null; measured: boolean; evidence: string[]; action: string }[];
+  findings: {
+    class: string;
+    test: string | null;
+    file: string | null;
+    measured: boolean;
+    evidence: string[];
+    action: string;
+  }[];
 }
 
 const fixtures: Fixture[] = [];
@@ -39,7 +47,11 @@ afterAll(() => {
 });
 
 async function vitestIn(cwd: string, args: readonly string[]): Promise<number> {
-  const r = await execa(process.execPath, [VITEST, 'run', ...args], { cwd, reject: false, env: { CI: 'true', NO_COLOR: '1' } });
+  const r = await execa(process.execPath, [VITEST, 'run', ...args], {
+    cwd,
+    reject: false,
+    env: { CI: 'true', NO_COLOR: '1' },
+  });
   return r.exitCode ?? 1;
 }
 
@@ -61,25 +73,53 @@ describe('triage --rerun with the project’s Vitest and config', () => {
     });
     fixtures.push(ws);
     expect(existsSync(path.join(app(), 'node_modules'))).toBe(false);
-    expect(await vitestIn(app(), ['--config', 'vitest.ci.config.ts', '--reporter=json', '--outputFile=out/report.json'])).toBe(1);
+    expect(
+      await vitestIn(app(), ['--config', 'vitest.ci.config.ts', '--reporter=json', '--outputFile=out/report.json']),
+    ).toBe(1);
   }, 120_000);
 
   it('npm workspace, Vitest hoisted to the workspace root: --config reaches every re-run; escape and flake are measured', async () => {
-    const r = await ws.flakeguard(['triage', '--json', '--root', 'packages/app', '--report', 'packages/app/out/report.json', '--exit-code', '1', '--rerun', '1', '--config', 'packages/app/vitest.ci.config.ts']);
+    const r = await ws.flakeguard([
+      'triage',
+      '--json',
+      '--root',
+      'packages/app',
+      '--report',
+      'packages/app/out/report.json',
+      '--exit-code',
+      '1',
+      '--rerun',
+      '1',
+      '--config',
+      'packages/app/vitest.ci.config.ts',
+    ]);
     expect(r.exitCode, r.output).toBe(1);
     const json = JSON.parse(r.stdout) as Json;
     expect(json.findings.map((f) => [f.class, f.file, f.test, f.measured])).toEqual([
       ['escape', 'checks/totals.check.ts', 'totals > adds tax [20%] (`$(date)`)', true],
       ['flake', 'checks/cache.check.ts', 'reads the cache once warm', true],
     ]);
-    expect(json.findings[0]?.evidence.at(-1)).toMatch(/^re-ran checks\/totals\.check\.ts > totals > adds tax .* 1 time: 1\/1 failed/);
+    expect(json.findings[0]?.evidence.at(-1)).toMatch(
+      /^re-ran checks\/totals\.check\.ts > totals > adds tax .* 1 time: 1\/1 failed/,
+    );
     expect(json.findings[0]?.action).toContain(`reproduce with npx vitest run "checks/totals.check.ts:3"`);
     // The CI run (two files), then a re-run of each test: every one loaded the config's setup file.
     expect(readFileSync(path.join(app(), '.seen'), 'utf8').trim().split('\n')).toEqual(Array(4).fill('ci-config'));
   }, 120_000);
 
   it('without --config the re-runs cannot find the tests (Vitest looks for vitest.config.*): the findings say so and stay inferred', async () => {
-    const r = await ws.flakeguard(['triage', '--json', '--root', 'packages/app', '--report', 'packages/app/out/report.json', '--exit-code', '1', '--rerun', '1']);
+    const r = await ws.flakeguard([
+      'triage',
+      '--json',
+      '--root',
+      'packages/app',
+      '--report',
+      'packages/app/out/report.json',
+      '--exit-code',
+      '1',
+      '--rerun',
+      '1',
+    ]);
     const json = JSON.parse(r.stdout) as Json;
     expect(json.findings.map((f) => [f.class, f.measured])).toEqual([
       ['escape', false],
@@ -106,15 +146,37 @@ describe('triage --rerun with the project’s Vitest and config', () => {
     symlinkSync('.pnpm/vitest@4.1.12/node_modules/vitest', path.join(fx.root, 'app/node_modules/vitest'), 'dir');
     const appDir = path.join(fx.root, 'app');
     expect(await vitestIn(appDir, ['--project', 'unit', '--reporter=json', '--outputFile=out/report.json'])).toBe(1);
-    const r = await fx.flakeguard(['triage', '--json', '--root', 'app', '--report', 'app/out/report.json', '--exit-code', '1', '--rerun', '1', '--project', 'unit']);
+    const r = await fx.flakeguard([
+      'triage',
+      '--json',
+      '--root',
+      'app',
+      '--report',
+      'app/out/report.json',
+      '--exit-code',
+      '1',
+      '--rerun',
+      '1',
+      '--project',
+      'unit',
+    ]);
     expect(r.exitCode, r.output).toBe(1);
     const json = JSON.parse(r.stdout) as Json;
-    expect(json.findings.map((f) => [f.class, f.file, f.test, f.measured])).toEqual([['escape', 'test/totals.test.ts', 'totals > adds tax [20%] (`$(date)`)', true]]);
+    expect(json.findings.map((f) => [f.class, f.file, f.test, f.measured])).toEqual([
+      ['escape', 'test/totals.test.ts', 'totals > adds tax [20%] (`$(date)`)', true],
+    ]);
     expect(readFileSync(path.join(appDir, '.seen'), 'utf8').trim().split('\n')).toEqual(['unit', 'unit']);
   }, 120_000);
 
   it('names the folders searched when Vitest is not installed for the root', async () => {
-    const fx = await createFixture({ files: { 'lone/package.json': '{}', 'lone/test/a.test.ts': ALWAYS_FAILS, 'lone/out/report.json': '{"numTotalTests":1,"testResults":[{"name":"test/a.test.ts","status":"failed","message":"","assertionResults":[{"ancestorTitles":["totals"],"title":"adds","fullName":"totals adds","status":"failed","failureMessages":["AssertionError: x"]}]}]}' } });
+    const fx = await createFixture({
+      files: {
+        'lone/package.json': '{}',
+        'lone/test/a.test.ts': ALWAYS_FAILS,
+        'lone/out/report.json':
+          '{"numTotalTests":1,"testResults":[{"name":"test/a.test.ts","status":"failed","message":"","assertionResults":[{"ancestorTitles":["totals"],"title":"adds","fullName":"totals adds","status":"failed","failureMessages":["AssertionError: x"]}]}]}',
+      },
+    });
     fixtures.push(fx);
     unlinkSync(path.join(fx.root, 'node_modules'));
     const r = await fx.flakeguard(['triage', '--root', 'lone', '--report', 'lone/out/report.json', '--rerun', '1']);

@@ -37,16 +37,39 @@ afterAll(() => fx.remove());
 interface Json {
   version: number;
   verdict: string;
-  findings: { class: string; test: string | null; file: string | null; cause: string; evidence: string[]; measured: boolean }[];
+  findings: {
+    class: string;
+    test: string | null;
+    file: string | null;
+    cause: string;
+    evidence: string[];
+    measured: boolean;
+  }[];
 }
 
 describe('flakeguard triage', () => {
   it('reads two shards as one run and maps paths from the CI runner onto --root', async () => {
     for (const shard of ['shard-1', 'shard-2']) {
       const file = path.join(fx.root, `out/${shard}.json`);
-      writeFileSync(file.replace('.json', '.ci.json'), readFileSync(file, 'utf8').split(fx.root).join('/home/runner/work/app/app'));
+      writeFileSync(
+        file.replace('.json', '.ci.json'),
+        readFileSync(file, 'utf8').split(fx.root).join('/home/runner/work/app/app'),
+      );
     }
-    const r = await fx.flakeguard(['triage', '--json', '--root', '.', '--report', 'out/shard-1.ci.json', '--report', 'out/shard-2.ci.json', '--exit-code', '1', '--budget', '5s']);
+    const r = await fx.flakeguard([
+      'triage',
+      '--json',
+      '--root',
+      '.',
+      '--report',
+      'out/shard-1.ci.json',
+      '--report',
+      'out/shard-2.ci.json',
+      '--exit-code',
+      '1',
+      '--budget',
+      '5s',
+    ]);
     expect(r.exitCode).toBe(1);
     const json = JSON.parse(r.stdout) as Json;
     expect(json.version).toBe(1);
@@ -57,16 +80,37 @@ describe('flakeguard triage', () => {
   });
 
   it('budgets come from flakeguard.yaml and the flags override them', async () => {
-    const fromConfig = JSON.parse((await fx.flakeguard(['triage', '--json', '--report', 'out/green.json', '--exit-code', '0'])).stdout) as Json;
-    expect(fromConfig.findings).toMatchObject([{ class: 'budget', test: 'slow [x] (y)', file: 'test/slow.test.ts', measured: true }]);
-    const r = await fx.flakeguard(['triage', '--json', '--report', 'out/green.json', '--exit-code', '0', '--budget', '2s']);
+    const fromConfig = JSON.parse(
+      (await fx.flakeguard(['triage', '--json', '--report', 'out/green.json', '--exit-code', '0'])).stdout,
+    ) as Json;
+    expect(fromConfig.findings).toMatchObject([
+      { class: 'budget', test: 'slow [x] (y)', file: 'test/slow.test.ts', measured: true },
+    ]);
+    const r = await fx.flakeguard([
+      'triage',
+      '--json',
+      '--report',
+      'out/green.json',
+      '--exit-code',
+      '0',
+      '--budget',
+      '2s',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'green', findings: [] });
   });
 
   it('applies project patterns from flakeguard.yaml literally and prints a table and Markdown', async () => {
     fx.write('out/deploy.log', 'step 1\nDEPLOY[prod] (eu) locked by job 41\nDEPLOYprod eu locked\n');
-    const r = await fx.flakeguard(['triage', '--log', 'out/deploy.log', '--exit-code', '1', '--markdown', 'out/summary.md']);
+    const r = await fx.flakeguard([
+      'triage',
+      '--log',
+      'out/deploy.log',
+      '--exit-code',
+      '1',
+      '--markdown',
+      'out/summary.md',
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('infrastructure 1, escape 0, flake 0, budget 0');
     expect(r.stdout).toContain('cause: the deploy lock was held by another job: DEPLOY[prod] (eu) locked by job 41');

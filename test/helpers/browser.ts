@@ -6,7 +6,18 @@
  * binary cannot run (another OS or CPU), a Chromium found on PATH is used; `FLAKEGUARD_CHROMIUM`
  * names one explicitly. Nothing is downloaded: `npm ci` brings all of it.
  */
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -16,7 +27,16 @@ import { extract } from 'tar-fs';
 import { REPO_ROOT } from './fixture.js';
 
 /** The flags this machine's Chromium needs: root user, no GPU, no network, no first-run UI. */
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-extensions', '--hide-scrollbars'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-extensions',
+  '--hide-scrollbars',
+];
 const LAUNCH_TIMEOUT_MS = 60_000;
 
 interface Candidate {
@@ -49,9 +69,17 @@ async function unpackPackaged(): Promise<{ path: string; env: Record<string, str
     mkdirSync(cache, { recursive: true });
     const staging = mkdtempSync(path.join(cache, `.staging-${version}-`));
     try {
-      await pipeline(createReadStream(path.join(bin, 'chromium.br')), createBrotliDecompress(), createWriteStream(path.join(staging, 'chromium'), { mode: 0o755 }));
+      await pipeline(
+        createReadStream(path.join(bin, 'chromium.br')),
+        createBrotliDecompress(),
+        createWriteStream(path.join(staging, 'chromium'), { mode: 0o755 }),
+      );
       for (const pack of ['al2023', 'fonts', 'swiftshader']) {
-        await pipeline(createReadStream(path.join(bin, `${pack}.tar.br`)), createBrotliDecompress(), extract(path.join(staging, pack)));
+        await pipeline(
+          createReadStream(path.join(bin, `${pack}.tar.br`)),
+          createBrotliDecompress(),
+          extract(path.join(staging, pack)),
+        );
       }
       writeFileSync(path.join(staging, 'ready'), version);
       // Never delete a finished copy: another test file may be starting Chromium from it.
@@ -76,9 +104,14 @@ async function unpackPackaged(): Promise<{ path: string; env: Record<string, str
   }
   const fontsConf = path.join(target, 'fonts.conf');
   if (!existsSync(fontsConf)) {
-    writeFileSync(fontsConf, `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>${path.join(target, 'fonts')}</dir><cachedir>${path.join(target, 'fonts-cache')}</cachedir></fontconfig>\n`);
+    writeFileSync(
+      fontsConf,
+      `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig><dir>${path.join(target, 'fonts')}</dir><cachedir>${path.join(target, 'fonts-cache')}</cachedir></fontconfig>\n`,
+    );
   }
-  const libs = [path.join(target, 'al2023/lib'), path.join(target, 'swiftshader'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(path.delimiter);
+  const libs = [path.join(target, 'al2023/lib'), path.join(target, 'swiftshader'), process.env.LD_LIBRARY_PATH]
+    .filter(Boolean)
+    .join(path.delimiter);
   return { path: path.join(target, 'chromium'), env: { LD_LIBRARY_PATH: libs, FONTCONFIG_FILE: fontsConf } };
 }
 
@@ -102,7 +135,8 @@ function onPath(): string[] {
 
 function candidates(): Candidate[] {
   const explicit = process.env.FLAKEGUARD_CHROMIUM;
-  if (explicit) return [{ source: `FLAKEGUARD_CHROMIUM=${explicit}`, executable: async () => ({ path: explicit, env: {} }) }];
+  if (explicit)
+    return [{ source: `FLAKEGUARD_CHROMIUM=${explicit}`, executable: async () => ({ path: explicit, env: {} }) }];
   return [
     { source: '@sparticuz/chromium (npm)', executable: unpackPackaged },
     ...onPath().map((file) => ({ source: `${file} (PATH)`, executable: async () => ({ path: file, env: {} }) })),
@@ -124,7 +158,13 @@ export async function launchBrowser(): Promise<Browser> {
   for (const candidate of candidates()) {
     try {
       const { path: executablePath, env } = await candidate.executable();
-      const browser = await chromium.launch({ executablePath, headless: true, args: FLAGS, env: { ...(process.env as Record<string, string>), ...env }, timeout: LAUNCH_TIMEOUT_MS });
+      const browser = await chromium.launch({
+        executablePath,
+        headless: true,
+        args: FLAGS,
+        env: { ...(process.env as Record<string, string>), ...env },
+        timeout: LAUNCH_TIMEOUT_MS,
+      });
       return { source: candidate.source, browser };
     } catch (error) {
       failures.push(`${candidate.source}: ${String(error instanceof Error ? error.message : error).split('\n')[0]}`);

@@ -24,14 +24,19 @@ describe('the e2e tier refuses a build older than the source', () => {
   }
 
   it('accepts a build written after every source, and ignores declaration files', () => {
-    expect(findStaleBuild(project({ 'src/a.ts': 60, 'src/core/b.ts': 60, 'src/types.d.ts': 0, 'dist/a.js': 10, 'dist/core/b.js': 10 }))).toEqual([]);
+    expect(
+      findStaleBuild(
+        project({ 'src/a.ts': 60, 'src/core/b.ts': 60, 'src/types.d.ts': 0, 'dist/a.js': 10, 'dist/core/b.js': 10 }),
+      ),
+    ).toEqual([]);
   });
 
   it('names each source changed after its build, and each source never built', () => {
-    expect(findStaleBuild(project({ 'src/a.ts': 5, 'src/core/b.ts': 60, 'src/core/new.ts': 1, 'dist/a.js': 10, 'dist/core/b.js': 10 }))).toEqual([
-      'src/a.ts (changed after dist/ was built)',
-      'src/core/new.ts (not built)',
-    ]);
+    expect(
+      findStaleBuild(
+        project({ 'src/a.ts': 5, 'src/core/b.ts': 60, 'src/core/new.ts': 1, 'dist/a.js': 10, 'dist/core/b.js': 10 }),
+      ),
+    ).toEqual(['src/a.ts (changed after dist/ was built)', 'src/core/new.ts (not built)']);
   });
 
   it('stops the run with the stale files and the command to run', () => {
@@ -39,6 +44,8 @@ describe('the e2e tier refuses a build older than the source', () => {
       'dist/ is older than src/: src/a.ts (changed after dist/ was built), src/b.ts (not built). Run `npm run build` first, or `npm run test:e2e`',
     );
     expect(() => assertBuildIsFresh(project({ 'src/a.ts': 60, 'dist/a.js': 10 }))).not.toThrow();
-    expect(() => assertBuildIsFresh(project({ 'src/a.ts': 60 }))).toThrow('the e2e tests run the built package, and there is no dist/. Run `npm run build` first');
+    expect(() => assertBuildIsFresh(project({ 'src/a.ts': 60 }))).toThrow(
+      'the e2e tests run the built package, and there is no dist/. Run `npm run build` first',
+    );
   });
 });

@@ -56,7 +56,14 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith('VITEST') && k !== 'GITHUB_ACTIONS' && k !== 'GITHUB_STEP_SUMMARY' && k !== 'NODE_OPTIONS') env[k] = v;
+    if (
+      v !== undefined &&
+      !k.startsWith('VITEST') &&
+      k !== 'GITHUB_ACTIONS' &&
+      k !== 'GITHUB_STEP_SUMMARY' &&
+      k !== 'NODE_OPTIONS'
+    )
+      env[k] = v;
   }
   return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true', ...extra };
 }
@@ -72,19 +79,35 @@ function fixtureAt(root: string): Fixture {
   };
   const normalise = (text: string): string => text.replace(ANSI, '').split(root).join('<root>');
   const run = async (file: string, args: readonly string[], env?: Record<string, string>): Promise<RunResult> => {
-    const result = await execa(file, args, { cwd: root, reject: false, env: baseEnv(env), extendEnv: false, stdin: 'ignore' });
+    const result = await execa(file, args, {
+      cwd: root,
+      reject: false,
+      env: baseEnv(env),
+      extendEnv: false,
+      stdin: 'ignore',
+    });
     const stdout = String(result.stdout);
     const stderr = String(result.stderr);
     return { exitCode: result.exitCode ?? 1, stdout, stderr, output: normalise(`${stdout}\n${stderr}`) };
   };
   const git = async (args: readonly string[]): Promise<string> => {
-    const result = await execa('git', args, { cwd: root, env: baseEnv({ GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }), extendEnv: false });
+    const result = await execa('git', args, {
+      cwd: root,
+      env: baseEnv({
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      }),
+      extendEnv: false,
+    });
     return String(result.stdout);
   };
   return {
     root,
     write,
-    vitest: (args = [], env) => run(process.execPath, [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args], env),
+    vitest: (args = [], env) =>
+      run(process.execPath, [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args], env),
     flakeguard: (args, env) => run(process.execPath, [CLI_BUILT, ...args], env),
     git,
     copy: () => {
@@ -101,7 +124,8 @@ export async function createFixture(options: FixtureOptions = {}): Promise<Fixtu
   const root = tempRoot();
   symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   const fixture = fixtureAt(root);
-  if (!options.files?.['package.json']) fixture.write('package.json', JSON.stringify({ name: 'fixture', type: 'module', private: true }));
+  if (!options.files?.['package.json'])
+    fixture.write('package.json', JSON.stringify({ name: 'fixture', type: 'module', private: true }));
   for (const [rel, content] of Object.entries(options.files ?? {})) fixture.write(rel, content);
   if (options.git) {
     fixture.write('.gitignore', 'node_modules\n.flakeguard\n');

@@ -10,12 +10,30 @@ import { REPO_ROOT } from './fixture.js';
 
 export const packedEnv = (extra: Record<string, string> = {}): Record<string, string> => {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('VITEST') && !k.startsWith('GITHUB_') && !k.startsWith('npm_')) out[k] = v;
-  return { ...out, NO_COLOR: '1', CI: 'true', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', ...extra };
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('VITEST') && !k.startsWith('GITHUB_') && !k.startsWith('npm_')) out[k] = v;
+  return {
+    ...out,
+    NO_COLOR: '1',
+    CI: 'true',
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@t',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@t',
+    ...extra,
+  };
 };
 
 export async function sh(cwd: string, file: string, args: readonly string[]) {
-  const r = await execa(file, args, { cwd, env: packedEnv(), extendEnv: false, reject: false, all: true, stdin: 'ignore', timeout: 300_000 });
+  const r = await execa(file, args, {
+    cwd,
+    env: packedEnv(),
+    extendEnv: false,
+    reject: false,
+    all: true,
+    stdin: 'ignore',
+    timeout: 300_000,
+  });
   return { exitCode: r.exitCode ?? 1, all: String(r.all), stdout: String(r.stdout) };
 }
 

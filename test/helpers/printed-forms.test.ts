@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { formatDuration } from '../../src/core/duration.js';
 import { printedForms } from '../reporter/reporter-fixture.js';
 
-const matches = (recordedMs: number, printed: string): boolean => new RegExp(`^${printedForms(recordedMs)}$`).test(printed);
+const matches = (recordedMs: number, printed: string): boolean =>
+  new RegExp(`^${printedForms(recordedMs)}$`).test(printed);
 
 describe('printedForms: what the reporter printed for a duration the record rounded', () => {
   it('accepts both neighbours of a value on the rounding edge, and nothing further', () => {

@@ -8,7 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Fixture } from '../helpers/fixture.js';
 import { records, reporterProject, testFile } from './reporter-fixture.js';
 
-const vitestMajor = Number((createRequire(import.meta.url)('vitest/package.json') as { version: string }).version.split('.')[0]);
+const vitestMajor = Number(
+  (createRequire(import.meta.url)('vitest/package.json') as { version: string }).version.split('.')[0],
+);
 let fx: Fixture | undefined;
 afterAll(() => fx?.remove());
 

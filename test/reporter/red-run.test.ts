@@ -17,12 +17,22 @@ describe('reporter: a red run with no failing test says why', () => {
   it('names an unhandled rejection and the file it came from', async () => {
     const { fx, run } = await runRed({
       'ok.test.ts': testFile(`test('fine', () => {});`),
-      'unhandled.test.ts': testFile(`test('starts work', () => { void Promise.reject(new Error('late rejection boom')); });\ntest('next waits', async () => { await sleep(100); });`),
+      'unhandled.test.ts': testFile(
+        `test('starts work', () => { void Promise.reject(new Error('late rejection boom')); });\ntest('next waits', async () => { await sleep(100); });`,
+      ),
     });
     expect(run.exitCode).toBe(1);
-    expect(lastLine(run.stdout)).toBe('flakeguard: run failed with no failing test: 1 unhandled error (Unhandled Rejection from unhandled.test.ts)');
-    expect(run.stdout).toMatch(/unhandled  Unhandled Rejection from unhandled\.test\.ts .*: late rejection boom/);
-    expect(records(fx)[0]?.unhandledErrors).toEqual([expect.objectContaining({ type: 'Unhandled Rejection', file: 'unhandled.test.ts', message: 'late rejection boom' })]);
+    expect(lastLine(run.stdout)).toBe(
+      'flakeguard: run failed with no failing test: 1 unhandled error (Unhandled Rejection from unhandled.test.ts)',
+    );
+    expect(run.stdout).toMatch(/unhandled {2}Unhandled Rejection from unhandled\.test\.ts .*: late rejection boom/);
+    expect(records(fx)[0]?.unhandledErrors).toEqual([
+      expect.objectContaining({
+        type: 'Unhandled Rejection',
+        file: 'unhandled.test.ts',
+        message: 'late rejection boom',
+      }),
+    ]);
   });
 
   it('names a file that failed to load', async () => {
@@ -31,7 +41,9 @@ describe('reporter: a red run with no failing test says why', () => {
       'broken.test.ts': `import './does-not-exist.js';\nimport { test } from 'vitest';\ntest('never collected', () => {});\n`,
     });
     expect(run.exitCode).toBe(1);
-    expect(lastLine(run.stdout)).toMatch(/^flakeguard: run failed with no failing test: 1 file failed to load \(broken\.test\.ts: .*does-not-exist/);
+    expect(lastLine(run.stdout)).toMatch(
+      /^flakeguard: run failed with no failing test: 1 file failed to load \(broken\.test\.ts: .*does-not-exist/,
+    );
   });
 
   it('names a crashed worker and the file it was running', async () => {
@@ -39,7 +51,9 @@ describe('reporter: a red run with no failing test says why', () => {
       'crash.test.ts': testFile(`test('kills its worker', () => { process.kill(process.pid, 'SIGKILL'); });`),
     });
     expect(run.exitCode).toBe(1);
-    expect(lastLine(run.stdout)).toMatch(/^flakeguard: run failed with no failing test: a test worker crashed while running crash\.test\.ts/);
+    expect(lastLine(run.stdout)).toMatch(
+      /^flakeguard: run failed with no failing test: a test worker crashed while running crash\.test\.ts/,
+    );
     expect(records(fx)[0]?.verdict?.causes).toContain('crashed-worker');
   });
 });

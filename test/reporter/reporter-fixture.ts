@@ -1,10 +1,10 @@
 /** Fixture projects for the reporter's end-to-end tests: a flakeguard.yaml, test files, our reporter. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../helpers/fixture.js';
 import { formatDuration } from '../../src/core/duration.js';
 import type { RunRecord } from '../../src/core/record/run-record.js';
 import { listRunRecords, readRunRecord } from '../../src/io/record/run-record-file.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 
 export const PLATFORM = process.platform;
 
@@ -32,7 +32,10 @@ export async function reporterProject(
 
 /** The last non-empty line of a run's stdout (flakeguard's verdict line). */
 export function lastLine(stdout: string): string {
-  const lines = stdout.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((l) => l.trim() !== '');
+  const lines = stdout
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return lines.at(-1) ?? '';
 }
 
@@ -55,20 +58,27 @@ const RECORD_HALF_STEP_MS = 0.005 + 1e-9;
  * output is checked against what the same run measured, never against a timing window.
  */
 export function printedForms(recordedMs: number): string {
-  const forms = new Set([formatDuration(recordedMs - RECORD_HALF_STEP_MS), formatDuration(recordedMs + RECORD_HALF_STEP_MS)]);
+  const forms = new Set([
+    formatDuration(recordedMs - RECORD_HALF_STEP_MS),
+    formatDuration(recordedMs + RECORD_HALF_STEP_MS),
+  ]);
   return `(?:${[...forms].map((f) => f.replace('.', '\\.')).join('|')})`;
 }
 
 /** What flakeguard printed for the test named `name`, from the duration the run recorded (see printedForms). */
 export function printedDuration(fixture: Fixture, name: string): string {
-  const test = records(fixture).flatMap((r) => r.tests).find((t) => t.name === name);
+  const test = records(fixture)
+    .flatMap((r) => r.tests)
+    .find((t) => t.name === name);
   if (test?.durationMs == null) throw new Error(`no recorded duration for "${name}"`);
   return printedForms(test.durationMs);
 }
 
 /** The same for a whole test file (`relPath` as the record names it). */
 export function printedFileDuration(fixture: Fixture, relPath: string): string {
-  const file = records(fixture).flatMap((r) => r.files).find((f) => f.file === relPath);
+  const file = records(fixture)
+    .flatMap((r) => r.files)
+    .find((f) => f.file === relPath);
   if (file?.durationMs == null) throw new Error(`no recorded duration for ${relPath}`);
   return printedForms(file.durationMs);
 }

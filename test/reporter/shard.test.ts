@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunRecord } from '../../src/core/record/run-record.js';
 import type { Fixture, RunResult } from '../helpers/fixture.js';
 import { REPORTER_BUILT } from '../helpers/fixture.js';
-import type { RunRecord } from '../../src/core/record/run-record.js';
 import { records, reporterProject, testFile } from './reporter-fixture.js';
 
 /** The blob reporter prints its own line after ours; flakeguard's verdict is its last line. */
 function lastFlakeguardLine(stdout: string): string {
-  return stdout.split('\n').filter((l) => l.startsWith('flakeguard: ')).at(-1) ?? '';
+  return (
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith('flakeguard: '))
+      .at(-1) ?? ''
+  );
 }
 
 describe('reporter: sharded runs and merged reports', () => {
@@ -50,7 +55,9 @@ describe('reporter: sharded runs and merged reports', () => {
     const slowShard = shard1Files.includes('two.test.ts') ? shard1 : shard2;
     const fastShard = slowShard === shard1 ? shard2 : shard1;
     expect(slowShard.exitCode).toBe(1);
-    expect(lastFlakeguardLine(slowShard.stdout)).toBe('flakeguard: run failed on duration budgets: 1 test over budget (no test failed)');
+    expect(lastFlakeguardLine(slowShard.stdout)).toBe(
+      'flakeguard: run failed on duration budgets: 1 test over budget (no test failed)',
+    );
     expect(fastShard.exitCode).toBe(0);
   });
 
@@ -64,7 +71,7 @@ describe('reporter: sharded runs and merged reports', () => {
     // the shards' Vite module graphs from the blobs (readBlobs), which list that module without its
     // code: it comes back empty and the line is missing. Installed in node_modules (as users have
     // it) the reporter is loaded by Node and the line is there: test/e2e/packed-install.test.ts.
-    expect(merged.stdout.match(/over budget  two\.test\.ts(:3)?  two is slow/g)).toHaveLength(1);
+    expect(merged.stdout.match(/over budget {2}two\.test\.ts(:3)? {2}two is slow/g)).toHaveLength(1);
   });
 
   it('records the commit the run started from and whether the tree was dirty', () => {

@@ -33,7 +33,9 @@ describe('reporter: watch mode', () => {
   afterAll(() => fx.remove());
 
   it('reports the violation but never sets the exit code', () => {
-    expect(stdout).toMatch(new RegExp(`over budget  slow\\.test\\.ts:3  dawdles  ${printedDuration(fx, 'dawdles')} > 200ms`));
+    expect(stdout).toMatch(
+      new RegExp(`over budget  slow\\.test\\.ts:3  dawdles  ${printedDuration(fx, 'dawdles')} > 200ms`),
+    );
     expect(stdout).toContain('EXIT CODE AFTER RUN: unset');
     const [record] = records(fx);
     expect(record?.watch).toBe(true);

@@ -71,7 +71,11 @@ it('waits for the server', async () => { await new Promise((resolve) => setTimeo
 function manyTests(count: number, failAt: number): string {
   const lines = [`import { describe, it, expect } from 'vitest';`, `describe('big', () => {`];
   for (let i = 0; i < count; i += 1) {
-    lines.push(i === failAt ? `  it('fails early', () => { expect('a').toBe('b'); });` : `  it('case ${i}', () => { expect(${i}).toBe(${i}); });`);
+    lines.push(
+      i === failAt
+        ? `  it('fails early', () => { expect('a').toBe('b'); });`
+        : `  it('case ${i}', () => { expect(${i}).toBe(${i}); });`,
+    );
   }
   lines.push('});', '');
   return lines.join('\n');
@@ -101,14 +105,16 @@ export const INFRA_CASES: readonly CorpusCase[] = [
   },
   {
     id: 'worker-killed-report-only',
-    fault: 'the killed worker with only the JSON report and the exit code (tests "pending"; the file "passed" in Vitest 4, "failed" with no message in Vitest 5)',
+    fault:
+      'the killed worker with only the JSON report and the exit code (tests "pending"; the file "passed" in Vitest 4, "failed" with no message in Vitest 5)',
     files: { 'test/addon.test.ts': WORKER_KILL, 'test/ok.test.ts': PASSING },
     inputs: ['report', 'exit'],
     labels: [{ class: 'infrastructure', file: 'test/addon.test.ts', test: null, rule: 'unfinished-file' }],
   },
   {
     id: 'worker-killed-junit-only',
-    fault: 'the killed worker with only JUnit and the exit code (Vitest 5 writes the worker error and its file into JUnit; Vitest 4 shows the tests passed)',
+    fault:
+      'the killed worker with only JUnit and the exit code (Vitest 5 writes the worker error and its file into JUnit; Vitest 4 shows the tests passed)',
     files: { 'test/addon.test.ts': WORKER_KILL, 'test/ok.test.ts': PASSING },
     inputs: ['junit', 'exit'],
     labels: [{ class: 'infrastructure', file: null, test: null, rule: 'unexplained-exit' }],
@@ -155,7 +161,10 @@ export const INFRA_CASES: readonly CorpusCase[] = [
     fault: "the bundling step's clean-tree check fails on a generated file",
     files: { 'test/ok.test.ts': PASSING },
     git: true,
-    before: ['echo built > build-info.txt', 'test -z "$(git status --porcelain)" || { git status --short; echo "error: working tree is dirty; refusing to bundle" >&2; exit 1; }'],
+    before: [
+      'echo built > build-info.txt',
+      'test -z "$(git status --porcelain)" || { git status --short; echo "error: working tree is dirty; refusing to bundle" >&2; exit 1; }',
+    ],
     labels: [{ class: 'infrastructure', file: null, rule: 'dirty-tree' }],
   },
   {
@@ -189,7 +198,9 @@ export const INFRA_CASES: readonly CorpusCase[] = [
     id: 'port-in-use',
     fault: 'a test listens on a port that is already taken (EADDRINUSE)',
     files: { 'test/mock.test.ts': PORT_TAKEN },
-    labels: [{ class: 'infrastructure', file: 'test/mock.test.ts', test: 'starts the mock server', rule: 'eaddrinuse' }],
+    labels: [
+      { class: 'infrastructure', file: 'test/mock.test.ts', test: 'starts the mock server', rule: 'eaddrinuse' },
+    ],
   },
   {
     id: 'truncated-report',

@@ -73,7 +73,8 @@ export default defineConfig({ test: { include: ['test/**/*.test.ts'], reporters:
 export const LAYOUT_CASES: readonly CorpusCase[] = [
   {
     id: 'workspace-hoisted-rerun',
-    fault: 'an npm workspace package (packages/app, no node_modules of its own: Vitest hoisted to the workspace root) run with a config Vitest would not find by itself; an escape and a first-run flake, re-run with --config',
+    fault:
+      'an npm workspace package (packages/app, no node_modules of its own: Vitest hoisted to the workspace root) run with a config Vitest would not find by itself; an escape and a first-run flake, re-run with --config',
     files: {
       'package.json': JSON.stringify({ name: 'ws', private: true, type: 'module', workspaces: ['packages/*'] }),
       'packages/app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
@@ -85,36 +86,70 @@ export const LAYOUT_CASES: readonly CorpusCase[] = [
     vitestArgs: ['--config', 'vitest.ci.config.ts'],
     triageArgs: ['--rerun', '2', '--config', 'packages/app/vitest.ci.config.ts'],
     labels: [
-      { class: 'escape', file: 'test/totals.test.ts', test: 'totals > adds tax [20%] (`$(date)`)', measured: true, rule: 'rerun-failed' },
-      { class: 'flake', file: 'test/cache.test.ts', test: 'reads the cache once warm', measured: true, rule: 'rerun-passed' },
+      {
+        class: 'escape',
+        file: 'test/totals.test.ts',
+        test: 'totals > adds tax [20%] (`$(date)`)',
+        measured: true,
+        rule: 'rerun-failed',
+      },
+      {
+        class: 'flake',
+        file: 'test/cache.test.ts',
+        test: 'reads the cache once warm',
+        measured: true,
+        rule: 'rerun-passed',
+      },
     ],
   },
   {
     id: 'pnpm-layout-rerun',
-    fault: 'a pnpm install (node_modules/vitest a link into node_modules/.pnpm, no hoisted copy) with an assertion failure, re-run',
-    files: { 'app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }), 'app/test/totals.test.ts': TAX, 'app/test/ok.test.ts': PASSING },
+    fault:
+      'a pnpm install (node_modules/vitest a link into node_modules/.pnpm, no hoisted copy) with an assertion failure, re-run',
+    files: {
+      'app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
+      'app/test/totals.test.ts': TAX,
+      'app/test/ok.test.ts': PASSING,
+    },
     project: 'app',
     layout: 'pnpm',
     triageArgs: ['--rerun', '2'],
-    labels: [{ class: 'escape', file: 'test/totals.test.ts', test: 'totals > adds tax [20%] (`$(date)`)', measured: true, rule: 'rerun-failed' }],
+    labels: [
+      {
+        class: 'escape',
+        file: 'test/totals.test.ts',
+        test: 'totals > adds tax [20%] (`$(date)`)',
+        measured: true,
+        rule: 'rerun-failed',
+      },
+    ],
   },
   {
     id: 'report-allowances-in-checkout',
-    fault: 'a plain JSON report (no reporter) of a green run with two 450ms tests; flakeguard.yaml budget 250ms, and one of them has a 2s allowance in the checkout',
-    files: { 'test/chart.test.ts': SLOW_PAIR, 'flakeguard.yaml': 'budget:\n  test: 250ms\n', 'allowances/test/chart.test.ts.yaml': CHART_ALLOWANCE },
+    fault:
+      'a plain JSON report (no reporter) of a green run with two 450ms tests; flakeguard.yaml budget 250ms, and one of them has a 2s allowance in the checkout',
+    files: {
+      'test/chart.test.ts': SLOW_PAIR,
+      'flakeguard.yaml': 'budget:\n  test: 250ms\n',
+      'allowances/test/chart.test.ts.yaml': CHART_ALLOWANCE,
+    },
     inputs: ['report', 'exit'],
-    labels: [{ class: 'budget', file: 'test/chart.test.ts', test: 'exports the csv', measured: true, rule: 'budget-test' }],
+    labels: [
+      { class: 'budget', file: 'test/chart.test.ts', test: 'exports the csv', measured: true, rule: 'budget-test' },
+    ],
   },
   {
     id: 'coverage-temp-lost',
-    fault: "a coverage collector's flush rejects with ENOENT after a test removed its temp folder (an unhandled rejection while the file still runs)",
+    fault:
+      "a coverage collector's flush rejects with ENOENT after a test removed its temp folder (an unhandled rejection while the file still runs)",
     files: { 'test/report.test.ts': CLEANS_OUTPUT, 'test/coverage-collector.ts': COVERAGE_COLLECTOR },
     vitestConfig: config(`setupFiles: ['./test/coverage-collector.ts']`),
     labels: [{ class: 'infrastructure', file: 'test/report.test.ts', test: null, rule: 'coverage-enoent' }],
   },
   {
     id: 'worker-heap-oom',
-    fault: "a test fills its worker's heap (workers run with --max-old-space-size=32): V8 aborts the worker, the log has the heap error and the worker's exit, the report leaves its test pending",
+    fault:
+      "a test fills its worker's heap (workers run with --max-old-space-size=32): V8 aborts the worker, the log has the heap error and the worker's exit, the report leaves its test pending",
     files: { 'test/big.test.ts': HEAP_HOG, 'test/ok.test.ts': PASSING },
     vitestConfig: config(`execArgv: ['--max-old-space-size=32']`),
     labels: [{ class: 'infrastructure', file: 'test/big.test.ts', test: null, rule: 'heap-out-of-memory' }],

@@ -92,7 +92,15 @@ export const TEST_CASES: readonly CorpusCase[] = [
     fault: 'an assertion fails; no re-run, coloured log',
     files: { 'test/math.test.ts': ASSERTION },
     colors: true,
-    labels: [{ class: 'escape', file: 'test/math.test.ts', test: 'math > adds [1+1] (edge)', measured: false, rule: 'failed-not-rerun' }],
+    labels: [
+      {
+        class: 'escape',
+        file: 'test/math.test.ts',
+        test: 'math > adds [1+1] (edge)',
+        measured: false,
+        rule: 'failed-not-rerun',
+      },
+    ],
   },
   {
     id: 'escape-assertion-junit-only',
@@ -112,7 +120,15 @@ export const TEST_CASES: readonly CorpusCase[] = [
     id: 'timeout-inferred',
     fault: 'a test times out (the JSON report only says STACK_TRACE_ERROR)',
     files: { 'test/server.test.ts': TIMEOUT },
-    labels: [{ class: 'escape', file: 'test/server.test.ts', test: 'waits for the server', measured: false, rule: 'test-timeout' }],
+    labels: [
+      {
+        class: 'escape',
+        file: 'test/server.test.ts',
+        test: 'waits for the server',
+        measured: false,
+        rule: 'test-timeout',
+      },
+    ],
   },
   {
     id: 'timeout-rerun',
@@ -151,7 +167,8 @@ export const TEST_CASES: readonly CorpusCase[] = [
   },
   {
     id: 'unhandled-rejection-junit-only',
-    fault: 'the unhandled rejection with only JUnit and the exit code (Vitest 5 writes it into JUnit; Vitest 4 does not)',
+    fault:
+      'the unhandled rejection with only JUnit and the exit code (Vitest 5 writes it into JUnit; Vitest 4 does not)',
     files: { 'test/job.test.ts': LATE_REJECTION },
     inputs: ['junit', 'exit'],
     labels: [{ class: 'infrastructure', file: null, test: null, rule: 'unexplained-exit' }],
@@ -162,7 +179,9 @@ export const TEST_CASES: readonly CorpusCase[] = [
     fault: 'a test over the 250ms budget; the reporter fails the run with no failing test',
     files: { 'test/report.test.ts': SLOW, 'flakeguard.yaml': BUDGET_YAML },
     reporter: true,
-    labels: [{ class: 'budget', file: 'test/report.test.ts', test: 'renders the report', measured: true, rule: 'budget-test' }],
+    labels: [
+      { class: 'budget', file: 'test/report.test.ts', test: 'renders the report', measured: true, rule: 'budget-test' },
+    ],
   },
   {
     id: 'budget-test-flag',
@@ -199,10 +218,21 @@ export const TEST_CASES: readonly CorpusCase[] = [
   },
   {
     id: 'flake-repeat-attempts',
-    fault: 'a test with repeats: 2 fails only on its second run (Vitest 5 names the failed attempt on the FAIL line; Vitest 4 does not)',
+    fault:
+      'a test with repeats: 2 fails only on its second run (Vitest 5 names the failed attempt on the FAIL line; Vitest 4 does not)',
     files: { 'test/ledger.test.ts': REPEAT_FLAKE, 'test/ok.test.ts': PASSING },
-    labels: [{ class: 'escape', file: 'test/ledger.test.ts', test: 'settles the ledger', measured: false, rule: 'failed-not-rerun' }],
-    labelsV5: [{ class: 'flake', file: 'test/ledger.test.ts', test: 'settles the ledger', measured: true, rule: 'attempt-pass' }],
+    labels: [
+      {
+        class: 'escape',
+        file: 'test/ledger.test.ts',
+        test: 'settles the ledger',
+        measured: false,
+        rule: 'failed-not-rerun',
+      },
+    ],
+    labelsV5: [
+      { class: 'flake', file: 'test/ledger.test.ts', test: 'settles the ledger', measured: true, rule: 'attempt-pass' },
+    ],
   },
   {
     id: 'mix-budget-and-flake-record',

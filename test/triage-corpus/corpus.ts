@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import type { FindingClass } from '../../src/core/config.js';
 import type { TriageJson } from '../../src/core/triage/triage-format.js';
 import { listRunRecords } from '../../src/io/record/run-record-file.js';
-import { REPO_ROOT, REPORTER_BUILT, type Fixture } from '../helpers/fixture.js';
+import { type Fixture, REPO_ROOT, REPORTER_BUILT } from '../helpers/fixture.js';
 
 export interface Label {
   readonly class: FindingClass;
@@ -62,7 +62,9 @@ export interface CorpusCase {
 }
 
 /** Major version of the Vitest the corpus runs (the repo's node_modules: 4.1.12, or 5.x in .ci/vitest5). */
-export const VITEST_VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version;
+export const VITEST_VERSION = (
+  JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }
+).version;
 export const VITEST_MAJOR = Number(VITEST_VERSION.split('.')[0]);
 
 export function labelsFor(c: CorpusCase): readonly Label[] {
@@ -87,17 +89,28 @@ export default defineConfig({ test: { include: ['test/**/*.test.ts'], reporters:
 function baseEnv(colors: boolean): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith('VITEST') && !['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'NODE_OPTIONS', 'FORCE_COLOR', 'NO_COLOR'].includes(k)) env[k] = v;
+    if (
+      v !== undefined &&
+      !k.startsWith('VITEST') &&
+      !['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY', 'NODE_OPTIONS', 'FORCE_COLOR', 'NO_COLOR'].includes(k)
+    )
+      env[k] = v;
   }
   // npm/npx put node_modules/.bin on PATH; a CI shell step does not have it.
-  const PATH = (env['PATH'] ?? '').split(path.delimiter).filter((p) => !p.includes('node_modules')).join(path.delimiter);
+  const PATH = (env['PATH'] ?? '')
+    .split(path.delimiter)
+    .filter((p) => !p.includes('node_modules'))
+    .join(path.delimiter);
   return { ...env, PATH, CI: 'true', ...(colors ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) };
 }
 
 /** The case's files, with its Vitest config in the project folder. */
 export function caseFiles(c: CorpusCase): Record<string, string> {
   const project = c.project ?? '.';
-  return { ...c.files, [path.posix.join(project, c.configFile ?? 'vitest.config.ts')]: c.vitestConfig ?? generatedConfig(c) };
+  return {
+    ...c.files,
+    [path.posix.join(project, c.configFile ?? 'vitest.config.ts')]: c.vitestConfig ?? generatedConfig(c),
+  };
 }
 
 /** A pnpm install of the project's Vitest: node_modules/vitest links into node_modules/.pnpm; no node_modules at the fixture's root. */
@@ -119,7 +132,14 @@ export async function buildRun(c: CorpusCase, fx: Fixture): Promise<BuiltRun> {
   let vitestRan = false;
   for (const step of c.before ?? []) {
     logParts.push(`##[group]Run ${step}\n`);
-    const r = await execa('sh', ['-c', step], { cwd, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
+    const r = await execa('sh', ['-c', step], {
+      cwd,
+      reject: false,
+      all: true,
+      env,
+      extendEnv: false,
+      stdin: 'ignore',
+    });
     logParts.push(`${String(r.all ?? '')}\n`);
     if (r.exitCode !== 0) {
       exitCode = r.exitCode ?? 1;
@@ -131,7 +151,14 @@ export async function buildRun(c: CorpusCase, fx: Fixture): Promise<BuiltRun> {
     vitestRan = true;
     const vitest = path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
     logParts.push('##[group]Run npx vitest run\n');
-    const r = await execa(process.execPath, [vitest, 'run', ...(c.vitestArgs ?? [])], { cwd, reject: false, all: true, env, extendEnv: false, stdin: 'ignore' });
+    const r = await execa(process.execPath, [vitest, 'run', ...(c.vitestArgs ?? [])], {
+      cwd,
+      reject: false,
+      all: true,
+      env,
+      extendEnv: false,
+      stdin: 'ignore',
+    });
     logParts.push(`${String(r.all ?? '')}\n`);
     exitCode = r.exitCode ?? 1;
     if (exitCode !== 0) logParts.push(`##[error]Process completed with exit code ${exitCode}.\n`);
@@ -170,7 +197,10 @@ export function triageArgs(c: CorpusCase, run: BuiltRun): string[] {
 export type JsonFinding = TriageJson['findings'][number];
 
 /** Matches labels to distinct findings; returns the labels left unmatched and the findings left over. */
-export function scoreLabels(labels: readonly Label[], findings: readonly JsonFinding[]): { missed: Label[]; extra: JsonFinding[] } {
+export function scoreLabels(
+  labels: readonly Label[],
+  findings: readonly JsonFinding[],
+): { missed: Label[]; extra: JsonFinding[] } {
   const left = [...findings];
   const missed: Label[] = [];
   for (const label of labels) {
@@ -201,7 +231,9 @@ export interface ClassScore {
 const SCORED_CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
 /** Per-class precision and recall over the corpus: a label counts as found only when its own finding matched it (class, file, test, measured, rule). */
-export function scoreClasses(cases: readonly { readonly labels: readonly Label[]; readonly findings: readonly JsonFinding[] }[]): ClassScore[] {
+export function scoreClasses(
+  cases: readonly { readonly labels: readonly Label[]; readonly findings: readonly JsonFinding[] }[],
+): ClassScore[] {
   return SCORED_CLASSES.map((cls) => {
     let tp = 0;
     let fp = 0;
@@ -221,11 +253,26 @@ export function scoreClasses(cases: readonly { readonly labels: readonly Label[]
 const percent = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)}%`);
 
 export function formatClassScores(scores: readonly ClassScore[], title: string): string {
-  const all = scores.reduce((a, s) => ({ tp: a.tp + s.truePositives, fp: a.fp + s.falsePositives, fn: a.fn + s.falseNegatives }), { tp: 0, fp: 0, fn: 0 });
+  const all = scores.reduce(
+    (a, s) => ({ tp: a.tp + s.truePositives, fp: a.fp + s.falsePositives, fn: a.fn + s.falseNegatives }),
+    { tp: 0, fp: 0, fn: 0 },
+  );
   const rows = [
-    ...scores.map((s) => [s.class, s.truePositives, s.falsePositives, s.falseNegatives, percent(s.truePositives, s.truePositives + s.falsePositives), percent(s.truePositives, s.truePositives + s.falseNegatives)]),
+    ...scores.map((s) => [
+      s.class,
+      s.truePositives,
+      s.falsePositives,
+      s.falseNegatives,
+      percent(s.truePositives, s.truePositives + s.falsePositives),
+      percent(s.truePositives, s.truePositives + s.falseNegatives),
+    ]),
     ['all', all.tp, all.fp, all.fn, percent(all.tp, all.tp + all.fp), percent(all.tp, all.tp + all.fn)],
   ];
-  const lines = [`${title}`, '| class | found | extra | missed | precision | recall |', '|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  const lines = [
+    `${title}`,
+    '| class | found | extra | missed | precision | recall |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
   return `${lines.join('\n')}\n`;
 }

@@ -2,13 +2,18 @@
  * `flakeguard allowances add|list|check|prune|migrate`. Exit codes: 0 done / clean, 1 `check`
  * found problems, 2 could not run (usage, config).
  */
-import { computeAllowanceCheck, computeAllowanceList, formatAllowanceCheck, formatAllowanceList } from '../../core/allowances/allowance-list.js';
-import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
-import { ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS } from './allowances-options.js';
+import {
+  computeAllowanceCheck,
+  computeAllowanceList,
+  formatAllowanceCheck,
+  formatAllowanceList,
+} from '../../core/allowances/allowance-list.js';
+import { testKey } from '../../core/test-id.js';
 import { gatherAllowanceState, lastDurations } from '../../io/allowances/allowances-state.js';
 import { addAllowance, migrateAllowances, pruneAllowances } from '../../io/allowances/allowances-write.js';
-import { testKey } from '../../core/test-id.js';
 import { requireFilesNotFolders } from '../../io/files/input-file.js';
+import { commandUsageError, type ParsedValues, parseSubcommand } from '../command-args.js';
+import { ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS } from './allowances-options.js';
 
 const COMMAND = 'flakeguard allowances';
 type Values = ParsedValues<typeof ALLOWANCES_USAGE.options>;
@@ -22,7 +27,8 @@ function parse(args: string[]): { sub: string; values: Values } | 'help' {
 
 function required(values: Values, key: 'file' | 'test' | 'budget' | 'reason'): string {
   const value = values[key];
-  if (typeof value !== 'string' || value.trim() === '') throw commandUsageError(COMMAND, `allowances add needs --${key}`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw commandUsageError(COMMAND, `allowances add needs --${key}`);
   return value;
 }
 
@@ -51,14 +57,24 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
       return 0;
     }
     case 'list': {
-      const keys = new Set(state.resolutions.flatMap((r) => (r.test ? [testKey(r.test.file, r.test.namePattern ? r.allowance.test : r.test.fullName)] : [])));
+      const keys = new Set(
+        state.resolutions.flatMap((r) =>
+          r.test ? [testKey(r.test.file, r.test.namePattern ? r.allowance.test : r.test.fullName)] : [],
+        ),
+      );
       const durations = lastDurations(state.root, state.config, keys, err);
       const list = computeAllowanceList(state.resolutions, state.store.problems, process.platform, durations);
       out(values.json ? JSON.stringify(list, null, 2) : formatAllowanceList(list));
       return 0;
     }
     case 'check': {
-      const check = computeAllowanceCheck(state.resolutions, state.store.problems, state.universe, state.sourceProblems, state.lineageNotes);
+      const check = computeAllowanceCheck(
+        state.resolutions,
+        state.store.problems,
+        state.universe,
+        state.sourceProblems,
+        state.lineageNotes,
+      );
       out(formatAllowanceCheck(check, state.store.allowances.length));
       return check.findings.length > 0 ? 1 : 0;
     }

@@ -7,7 +7,11 @@ import type { OptionTable, UsageText } from '../../core/usage.js';
 
 export const ALLOWANCES_OPTIONS = {
   file: { type: 'string', value: '<test file>', help: 'add: the test file, relative to the current folder' },
-  test: { type: 'string', value: '"<full name>"', help: 'add: the full name, titles joined with " > " (--test=-x for a name starting with -)' },
+  test: {
+    type: 'string',
+    value: '"<full name>"',
+    help: 'add: the full name, titles joined with " > " (--test=-x for a name starting with -)',
+  },
   budget: { type: 'string', value: '<duration>', help: 'add: the limit, e.g. 250ms, 5s, 1.5s, 2m' },
   platform: { type: 'string', value: '<p>', help: 'add: the limit applies on this process.platform only (or default)' },
   reason: { type: 'string', value: '"<text>"', help: 'add: why the test may take longer (required)' },
@@ -36,7 +40,7 @@ export const ALLOWANCES_USAGE: UsageText & { readonly options: typeof ALLOWANCES
     'flakeguard allowances migrate [--dry-run]',
   ],
   summary:
-    'Allowances live in allowances/<test file>.yaml next to the config. add records one (with the test body\'s fingerprint and the commit); list shows each with the test it applies to now; check reports orphans, expired, ambiguous and invalid entries; prune removes orphans; migrate records the current name, file and commit of followed tests.',
+    "Allowances live in allowances/<test file>.yaml next to the config. add records one (with the test body's fingerprint and the commit); list shows each with the test it applies to now; check reports orphans, expired, ambiguous and invalid entries; prune removes orphans; migrate records the current name, file and commit of followed tests.",
   options: ALLOWANCES_OPTIONS,
   exit: '0 done, 1 check found problems, 2 could not run (usage, config)',
   docs: 'docs/allowances.md',

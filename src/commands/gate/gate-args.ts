@@ -6,41 +6,93 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
-import { parseGateShard, type GateShard } from '../../core/gate/gate-shard.js';
 import { DEFAULT_SLOWDOWN, MAX_SLOWDOWN, parseSlowdown } from '../../core/gate/gate-config.js';
+import { type GateShard, parseGateShard } from '../../core/gate/gate-shard.js';
+import type { OptionTable, UsageText } from '../../core/usage.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
-import type { OptionTable, UsageText } from '../../core/usage.js';
 import { parseCommandArgs } from '../command-args.js';
 
 export const DEFAULT_MAX_RUNS = 10;
 export const DEFAULT_TIME_BUDGET = '2m';
 
 export const GATE_OPTIONS = {
-  base: { type: 'string', value: '<ref>', help: 'compare with the merge base of <ref> and HEAD (default: the default branch, origin/HEAD)' },
+  base: {
+    type: 'string',
+    value: '<ref>',
+    help: 'compare with the merge base of <ref> and HEAD (default: the default branch, origin/HEAD)',
+  },
   runs: { type: 'string', value: '<n>', help: 'cold tries every test gets (default 5)' },
-  'max-runs': { type: 'string', value: '<n>', help: `tries a test may get while the time budget lasts (default ${DEFAULT_MAX_RUNS}; a test stops as soon as it has both passed and failed)` },
-  'time-budget': { type: 'string', value: '<duration>', help: `wall time the loaded tries may take, extra tries included (default ${DEFAULT_TIME_BUDGET}; the --runs tries always run)` },
-  slowdown: { type: 'string', value: '<factor>', help: `the slowdown the tries run at, the machine's own load included (default gate.slowdown in flakeguard.yaml, else ${DEFAULT_SLOWDOWN}: what a shared CI runner gives; 1 for none)` },
-  load: { type: 'string', value: 'auto|<workers>|0', help: 'busy load workers besides the slowdown, for cache and memory contention: auto is one per CPU; 0 for none (default)' },
-  budget: { type: 'string', value: '<duration>', help: 'the per-test budget instead of budget.test in flakeguard.yaml (250ms, 5s, 1.5s, 2m, 1h)' },
+  'max-runs': {
+    type: 'string',
+    value: '<n>',
+    help: `tries a test may get while the time budget lasts (default ${DEFAULT_MAX_RUNS}; a test stops as soon as it has both passed and failed)`,
+  },
+  'time-budget': {
+    type: 'string',
+    value: '<duration>',
+    help: `wall time the loaded tries may take, extra tries included (default ${DEFAULT_TIME_BUDGET}; the --runs tries always run)`,
+  },
+  slowdown: {
+    type: 'string',
+    value: '<factor>',
+    help: `the slowdown the tries run at, the machine's own load included (default gate.slowdown in flakeguard.yaml, else ${DEFAULT_SLOWDOWN}: what a shared CI runner gives; 1 for none)`,
+  },
+  load: {
+    type: 'string',
+    value: 'auto|<workers>|0',
+    help: 'busy load workers besides the slowdown, for cache and memory contention: auto is one per CPU; 0 for none (default)',
+  },
+  budget: {
+    type: 'string',
+    value: '<duration>',
+    help: 'the per-test budget instead of budget.test in flakeguard.yaml (250ms, 5s, 1.5s, 2m, 1h)',
+  },
   affected: { type: 'boolean', help: 'also every test in a file that imports a changed module (directly or not)' },
   config: { type: 'string', value: '<file>', help: 'the Vitest config to use (as vitest --config)' },
-  project: { type: 'string', multiple: true, value: '<name>', help: 'only this Vitest project (repeatable, as vitest --project)' },
+  project: {
+    type: 'string',
+    multiple: true,
+    value: '<name>',
+    help: 'only this Vitest project (repeatable, as vitest --project)',
+  },
   json: { type: 'boolean', help: 'print the report as JSON (docs/gate.md has the schema)' },
-  markdown: { type: 'string', value: '<file>', help: 'also write the report as a pull-request comment: a hidden marker line, the verdict and the test to fix first, long lists folded, under 65,536 characters' },
-  html: { type: 'string', value: '<file>', help: "also write a self-contained HTML page with a chart of every test's tries" },
-  'write-allowances': { type: 'boolean', help: 'write the proposed allowances for near/over-budget tests, and record the new names and places of followed allowances' },
+  markdown: {
+    type: 'string',
+    value: '<file>',
+    help: 'also write the report as a pull-request comment: a hidden marker line, the verdict and the test to fix first, long lists folded, under 65,536 characters',
+  },
+  html: {
+    type: 'string',
+    value: '<file>',
+    help: "also write a self-contained HTML page with a chart of every test's tries",
+  },
+  'write-allowances': {
+    type: 'boolean',
+    help: 'write the proposed allowances for near/over-budget tests, and record the new names and places of followed allowances',
+  },
   root: { type: 'string', value: '<dir>', help: 'the project folder (default: the current folder)' },
-  shard: { type: 'string', value: '<i>/<n>', help: 'run only the i-th of n parts of the selection (every test in exactly one part)' },
-  merge: { type: 'string', multiple: true, value: '<shard report.json>', help: 'combine the --json reports of every shard into one verdict' },
+  shard: {
+    type: 'string',
+    value: '<i>/<n>',
+    help: 'run only the i-th of n parts of the selection (every test in exactly one part)',
+  },
+  merge: {
+    type: 'string',
+    multiple: true,
+    value: '<shard report.json>',
+    help: 'combine the --json reports of every shard into one verdict',
+  },
   help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
 
 export const GATE_USAGE: UsageText & { readonly options: typeof GATE_OPTIONS } = {
-  synopsis: ['flakeguard gate [options]', 'flakeguard gate --merge <shard report.json>... [--json] [--markdown <file>] [--html <file>]'],
+  synopsis: [
+    'flakeguard gate [options]',
+    'flakeguard gate --merge <shard report.json>... [--json] [--markdown <file>] [--html <file>]',
+  ],
   summary:
-    'Runs every test added or changed since the merge base of <ref> as CI runs it: each try a fresh Vitest worker running the test\'s file, at a controlled slowdown (its process group stopped part of each 20 ms, the load already on the machine measured and counted), then at higher factors to find where it breaks; each new test once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.',
+    "Runs every test added or changed since the merge base of <ref> as CI runs it: each try a fresh Vitest worker running the test's file, at a controlled slowdown (its process group stopped part of each 20 ms, the load already on the machine measured and counted), then at higher factors to find where it breaks; each new test once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.",
   options: GATE_OPTIONS,
   exit: '0 all stable (or nothing to run), 1 a test is not stable, 2 could not run, 130 interrupted.',
   docs: 'docs/gate.md',
@@ -72,7 +124,8 @@ function usage(message: string): FlakeguardError {
 
 function wholeNumber(name: string, text: string, min: number): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < min || n > 1000) throw usage(`${name} "${text}" must be a whole number from ${min} to 1000`);
+  if (!Number.isInteger(n) || n < min || n > 1000)
+    throw usage(`${name} "${text}" must be a whole number from ${min} to 1000`);
   return n;
 }
 
@@ -97,18 +150,28 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
   };
   const merge = values.merge ? [...values.merge, ...positionals] : null;
   if (merge === null && positionals.length > 0) throw usage(`unexpected argument "${positionals[0]}"`);
-  if (merge !== null && values.shard !== undefined) throw usage('--merge combines shard reports; it does not take --shard');
+  if (merge !== null && values.shard !== undefined)
+    throw usage('--merge combines shard reports; it does not take --shard');
   const runs = wholeNumber('--runs', values.runs, 1);
-  const maxRuns = values['max-runs'] === undefined ? Math.max(runs, DEFAULT_MAX_RUNS) : wholeNumber('--max-runs', values['max-runs'], 1);
-  if (maxRuns < runs) throw usage(`--max-runs ${maxRuns} is below --runs ${runs}; --runs is the minimum, --max-runs the most`);
+  const maxRuns =
+    values['max-runs'] === undefined
+      ? Math.max(runs, DEFAULT_MAX_RUNS)
+      : wholeNumber('--max-runs', values['max-runs'], 1);
+  if (maxRuns < runs)
+    throw usage(`--max-runs ${maxRuns} is below --runs ${runs}; --runs is the minimum, --max-runs the most`);
   const load = values.load.trim();
   const workers = load === 'auto' ? defaultWorkerCount() : Number(load);
-  if (!Number.isInteger(workers) || workers < 0 || workers > 256) throw usage(`--load "${values.load}" must be auto, 0 (no load) or a number of workers`);
+  if (!Number.isInteger(workers) || workers < 0 || workers > 256)
+    throw usage(`--load "${values.load}" must be auto, 0 (no load) or a number of workers`);
   const slowdown = values.slowdown === undefined ? null : parseSlowdown(values.slowdown);
-  if (values.slowdown !== undefined && slowdown === null) throw usage(`--slowdown "${values.slowdown}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2`);
+  if (values.slowdown !== undefined && slowdown === null)
+    throw usage(`--slowdown "${values.slowdown}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2`);
   const root = path.resolve(values.root ?? process.cwd());
   const config = values.config === undefined ? null : path.resolve(values.config);
-  if (config !== null && !existsSync(config)) throw usage(`--config "${values.config}" does not exist (resolved to ${config}); pass the Vitest config file, e.g. --config vitest.config.ts`);
+  if (config !== null && !existsSync(config))
+    throw usage(
+      `--config "${values.config}" does not exist (resolved to ${config}); pass the Vitest config file, e.g. --config vitest.config.ts`,
+    );
   return {
     base: values.base,
     runs,

@@ -6,33 +6,33 @@
 import path from 'node:path';
 import type { Config } from '../../core/config.js';
 import { interruptedError } from '../../core/errors.js';
-import { systemClock } from '../../io/clock.js';
-import { listenForInterrupt } from '../../io/process/interrupt.js';
+import { formatGateMarkdown } from '../../core/gate/gate-markdown.js';
 import { computeGateReport, type GateReport } from '../../core/gate/gate-report.js';
 import { mergeGateReports, pickGateShard } from '../../core/gate/gate-shard.js';
+import { gateDeadline } from '../../core/gate/try-ceiling.js';
 import { renderGateHtml } from '../../core/html/html-gate.js';
-import { writeFileAtomic } from '../../io/files/atomic-write.js';
+import { systemClock } from '../../io/clock.js';
 import { loadConfig } from '../../io/config/config-file.js';
-import { readGateReport } from '../../io/gate/gate-report-file.js';
+import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { requireFilesNotFolders, writeReportFile } from '../../io/files/input-file.js';
+import { readGateReport } from '../../io/gate/gate-report-file.js';
 import { resolveBaseRevision } from '../../io/git/git.js';
+import type { HistoryTarget } from '../../io/history/history-store.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
-import { parseGateArgs, type GateArgs } from './gate-args.js';
-import { formatGateText } from './gate-format.js';
-import { formatGateMarkdown } from '../../core/gate/gate-markdown.js';
 import { readProjectOwners } from '../../io/owners/codeowners-file.js';
-import { createGateProgress } from './gate-progress.js';
+import { listenForInterrupt } from '../../io/process/interrupt.js';
+import { checkSettings } from '../../io/settings-check.js';
+import { detectScreen } from '../../io/terminal.js';
+import { type GateArgs, parseGateArgs } from './gate-args.js';
+import { formatGateText } from './gate-format.js';
+import { withTestHistory } from './gate-history.js';
 import { prepareLimits } from './gate-limits.js';
+import { placedStep } from './gate-place.js';
+import { createGateProgress } from './gate-progress.js';
 import { buildProposals } from './gate-proposals.js';
 import { runGate } from './gate-run.js';
-import { gateDeadline } from '../../core/gate/try-ceiling.js';
 import { selectGateTests } from './gate-select.js';
-import { placedStep } from './gate-place.js';
-import { withTestHistory } from './gate-history.js';
-import { detectScreen } from '../../io/terminal.js';
-import { checkSettings } from '../../io/settings-check.js';
-import type { HistoryTarget } from '../../io/history/history-store.js';
 
 export async function runGateCommand(args: string[]): Promise<number> {
   const parsed = parseGateArgs(args);
@@ -45,13 +45,23 @@ export async function runGateCommand(args: string[]): Promise<number> {
   const started = performance.now();
   const loaded = loadConfig(parsed.root);
   const root = loaded.file ? loaded.root : parsed.root;
-  const config: Config = parsed.budgetMs === null ? loaded.config : { ...loaded.config, budget: { ...loaded.config.budget, test: { kind: 'single', value: parsed.budgetMs } } };
+  const config: Config =
+    parsed.budgetMs === null
+      ? loaded.config
+      : { ...loaded.config, budget: { ...loaded.config.budget, test: { kind: 'single', value: parsed.budgetMs } } };
   const settings = checkSettings(root, config);
 
   const base = await resolveBaseRevision(root, parsed.base);
   const interrupt = listenForInterrupt();
   try {
-    return await runSelectedGate(parsed, { root, config, base, started, signal: interrupt.signal, history: settings.history });
+    return await runSelectedGate(parsed, {
+      root,
+      config,
+      base,
+      started,
+      signal: interrupt.signal,
+      history: settings.history,
+    });
   } catch (error) {
     if (interrupt.signal.aborted) throw interruptedError('the test runs and the load were');
     throw error;
@@ -62,13 +72,25 @@ export async function runGateCommand(args: string[]): Promise<number> {
 
 async function runSelectedGate(
   parsed: GateArgs,
-  context: { readonly root: string; readonly config: Config; readonly base: { readonly sha: string; readonly ref: string }; readonly started: number; readonly signal: AbortSignal; readonly history: HistoryTarget | null },
+  context: {
+    readonly root: string;
+    readonly config: Config;
+    readonly base: { readonly sha: string; readonly ref: string };
+    readonly started: number;
+    readonly signal: AbortSignal;
+    readonly history: HistoryTarget | null;
+  },
 ): Promise<number> {
   const { root, config, base, started, signal, history } = context;
   const whole = await selectGateTests(root, base.sha, { setup: parsed.setup, affected: parsed.affected, signal });
-  const selection = parsed.shard === null ? whole : { ...whole, selected: pickGateShard(whole.selected, (s) => [s.test.file, s.test.fullName], parsed.shard) };
+  const selection =
+    parsed.shard === null
+      ? whole
+      : { ...whole, selected: pickGateShard(whole.selected, (s) => [s.test.file, s.test.fullName], parsed.shard) };
   if (parsed.shard !== null) {
-    process.stderr.write(`flakeguard gate: shard ${parsed.shard.index}/${parsed.shard.count}: ${selection.selected.length} of ${whole.selected.length} selected tests\n`);
+    process.stderr.write(
+      `flakeguard gate: shard ${parsed.shard.index}/${parsed.shard.count}: ${selection.selected.length} of ${whole.selected.length} selected tests\n`,
+    );
   }
   // One line per test and Vitest project it runs in.
   const runCount = selection.selected.reduce((n, s) => n + (selection.projectsOf.get(s.test.file)?.length ?? 1), 0);
@@ -78,12 +100,20 @@ async function runSelectedGate(
   const changedCount = selection.selected.length - affected;
   step(
     `${changedCount} new or changed test${changedCount === 1 ? '' : 's'} in ${selection.changedFiles} changed test file${selection.changedFiles === 1 ? '' : 's'} since ${base.ref} (${base.sha.slice(0, 10)})` +
-      (parsed.affected ? `; ${affected} test${affected === 1 ? '' : 's'} in ${selection.affectedBy.size} file${selection.affectedBy.size === 1 ? '' : 's'} importing a changed module` : ''),
+      (parsed.affected
+        ? `; ${affected} test${affected === 1 ? '' : 's'} in ${selection.affectedBy.size} file${selection.affectedBy.size === 1 ? '' : 's'} importing a changed module`
+        : ''),
   );
 
   try {
     const platform = process.platform;
-    const limits = await prepareLimits({ root, config, platform, tests: selection.selected.map((s) => s.test), today: systemClock.today() });
+    const limits = await prepareLimits({
+      root,
+      config,
+      platform,
+      tests: selection.selected.map((s) => s.test),
+      today: systemClock.today(),
+    });
     for (const w of limits.warnings) step(`warning: ${w}`);
     const run =
       selection.selected.length === 0
@@ -108,7 +138,15 @@ async function runSelectedGate(
           });
     progress.stop();
     const tests = run?.tests ?? [];
-    const proposals = buildProposals({ root, config, platform, tests, selected: selection.selected, workers: run ? parsed.workers : 0, write: parsed.writeAllowances });
+    const proposals = buildProposals({
+      root,
+      config,
+      platform,
+      tests,
+      selected: selection.selected,
+      workers: run ? parsed.workers : 0,
+      write: parsed.writeAllowances,
+    });
     const computed: GateReport = computeGateReport({
       base: base.sha,
       baseRef: base.ref,
@@ -118,11 +156,24 @@ async function runSelectedGate(
       platform,
       warnAt: config.budget.warnAt,
       vitestVersion: run?.vitestVersion ?? null,
-      load: run?.load ?? { workers: 0, pids: [], cpus: defaultWorkerCount(), loadavgBefore: null, loadavgAfter: null, workersMachineShare: null, testsCpuShare: null },
+      load: run?.load ?? {
+        workers: 0,
+        pids: [],
+        cpus: defaultWorkerCount(),
+        loadavgBefore: null,
+        loadavgAfter: null,
+        workersMachineShare: null,
+        testsCpuShare: null,
+      },
       ...(run ? { contention: run.contention } : {}),
       fragile: config.gate.fragile,
       tests,
-      notRun: selection.notRun.map((n) => ({ file: n.test.file, name: n.test.fullName, line: n.test.line, reason: n.reason })),
+      notRun: selection.notRun.map((n) => ({
+        file: n.test.file,
+        name: n.test.fullName,
+        line: n.test.line,
+        reason: n.reason,
+      })),
       unchanged: selection.unchanged,
       proposals: await proposals,
       notices: [...selection.notices, ...limits.notices, ...(run?.notices ?? [])],
@@ -134,7 +185,10 @@ async function runSelectedGate(
     const { ownersOf } = readProjectOwners(root);
     const owned = { ...past.report, tests: past.report.tests.map((t) => ({ ...t, owners: ownersOf(t.file) })) };
     const report: GateReport = past.notice === null ? owned : { ...owned, notices: [...owned.notices, past.notice] };
-    const nothing = selection.selected.length === 0 ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run` : null;
+    const nothing =
+      selection.selected.length === 0
+        ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run`
+        : null;
     return emitReport(report, parsed, nothing);
   } finally {
     progress.stop();
@@ -148,7 +202,9 @@ function emitReport(report: GateReport, parsed: GateArgs, headline: string | nul
   else process.stdout.write(formatGateText(report, detectScreen(process.stdout)));
   // stdout first: a --markdown/--html path that cannot be written (exit 2) still leaves the report.
   const { markdown, html } = parsed;
-  if (markdown !== null) writeReportFile('--markdown', markdown, () => writeFileAtomic(path.resolve(markdown), formatGateMarkdown(report)));
-  if (html !== null) writeReportFile('--html', html, () => writeHtmlReport(html, renderGateHtml(report, { warnAt: report.warnAt })));
+  if (markdown !== null)
+    writeReportFile('--markdown', markdown, () => writeFileAtomic(path.resolve(markdown), formatGateMarkdown(report)));
+  if (html !== null)
+    writeReportFile('--html', html, () => writeHtmlReport(html, renderGateHtml(report, { warnAt: report.warnAt })));
   return report.verdict === 'pass' ? 0 : 1;
 }

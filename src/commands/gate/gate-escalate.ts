@@ -6,7 +6,7 @@
 import { escalationFactors, type FactorTries } from '../../core/gate/breaking-point.js';
 import type { GateTry } from '../../core/gate/gate-verdict.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
-import { runTestsRepeatedly, type RepeatTarget, type TestTries } from '../../io/vitest/vitest-runs.js';
+import { type RepeatTarget, runTestsRepeatedly, type TestTries } from '../../io/vitest/vitest-runs.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 
 /** Tries per higher factor: enough to see a break that happens every time, cheap next to the reference's. */
@@ -39,7 +39,9 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
   let holding = [...input.targets];
   for (const factor of escalationFactors(input.reference)) {
     if (holding.length === 0 || performance.now() >= input.deadline || input.signal.aborted) break;
-    input.onStep(`run: ${holding.length} test${holding.length === 1 ? '' : 's'} that held at x${input.reference}, ${TRIES_PER_HIGHER_FACTOR} tries at x${factor} (where does it break?)`);
+    input.onStep(
+      `run: ${holding.length} test${holding.length === 1 ? '' : 's'} that held at x${input.reference}, ${TRIES_PER_HIGHER_FACTOR} tries at x${factor} (where does it break?)`,
+    );
     const outcome = await runTestsRepeatedly({
       root: input.root,
       setup: input.setup,
@@ -62,8 +64,19 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
   const broke = input.targets.filter((t) => out.get(t)?.some((l) => l.tries.some((x) => x.state !== 'passed')));
   const confirm = new Map<T, GateTry[]>();
   if (broke.length > 0 && performance.now() < input.deadline && !input.signal.aborted) {
-    input.onStep(`run: ${broke.length} test${broke.length === 1 ? '' : 's'} that broke above x${input.reference}, ${CONFIRM_TRIES} more tries at x${input.reference} (flaky or fragile?)`);
-    const again = await runTestsRepeatedly({ root: input.root, setup: input.setup, tests: broke, runs: CONFIRM_TRIES, slowdown: { target: input.reference, ambient: input.ambient }, deadline: input.deadline, signal: input.signal, onProgress: input.onProgress(`at x${input.reference} again`) });
+    input.onStep(
+      `run: ${broke.length} test${broke.length === 1 ? '' : 's'} that broke above x${input.reference}, ${CONFIRM_TRIES} more tries at x${input.reference} (flaky or fragile?)`,
+    );
+    const again = await runTestsRepeatedly({
+      root: input.root,
+      setup: input.setup,
+      tests: broke,
+      runs: CONFIRM_TRIES,
+      slowdown: { target: input.reference, ambient: input.ambient },
+      deadline: input.deadline,
+      signal: input.signal,
+      onProgress: input.onProgress(`at x${input.reference} again`),
+    });
     const byKey = new Map(again.tests.map((t) => [input.keyOf(t), t]));
     for (const t of broke) confirm.set(t, input.toTries(byKey.get(input.keyOf(t))));
   }

@@ -3,12 +3,21 @@
  * only: everything is computed in core/gate/gate-report.ts; the pull-request comment is
  * core/gate/gate-markdown.ts and the phrases both share are core/gate/gate-phrases.ts.
  */
-import { escapeTerminal as u } from '../../core/untrusted-text.js';
+
+import {
+  describeLoad,
+  gateSummary,
+  ms,
+  ownersSuffix,
+  selectionLabel,
+  triesText,
+  verdictLabel,
+} from '../../core/gate/gate-phrases.js';
 import type { GateContention, GateReport, GateReportTest } from '../../core/gate/gate-report.js';
-import { describeLoad, gateSummary, ms, ownersSuffix, selectionLabel, triesText, verdictLabel } from '../../core/gate/gate-phrases.js';
 import type { GateVerdict } from '../../core/gate/gate-verdict.js';
-import { paint, type Screen, type Style } from '../../io/terminal.js';
 import { formatTestPast } from '../../core/history/test-history-summary.js';
+import { escapeTerminal as u } from '../../core/untrusted-text.js';
+import { paint, type Screen, type Style } from '../../io/terminal.js';
 
 const STYLE: Record<GateVerdict, Style> = {
   stable: 'green',
@@ -24,14 +33,22 @@ const STYLE: Record<GateVerdict, Style> = {
 const LIST_ALL_UP_TO = 50;
 
 export function describeContention(c: GateContention): string {
-  const ambient = c.ambient === null ? 'ambient not measured (no /proc schedstat)' : `ambient x${c.ambient} measured before the tries`;
+  const ambient =
+    c.ambient === null
+      ? 'ambient not measured (no /proc schedstat)'
+      : `ambient x${c.ambient} measured before the tries`;
   const got = c.achieved === null ? '' : `; the tries got x${c.achieved} (median, measured)`;
   return `slowdown: target x${c.target}, ${ambient}, judged at x${c.reference} (${c.method})${got}`;
 }
 
 function describeBreakingPoint(t: GateReportTest): string | null {
   if ((t.holdsAt ?? null) === null && (t.breaksAt ?? null) === null) return null;
-  return [t.holdsAt != null ? `held up to x${t.holdsAt}` : null, t.breaksAt != null ? `breaks at x${t.breaksAt}` : 'did not break at the factors tried'].filter((x) => x !== null).join(', ');
+  return [
+    t.holdsAt != null ? `held up to x${t.holdsAt}` : null,
+    t.breaksAt != null ? `breaks at x${t.breaksAt}` : 'did not break at the factors tried',
+  ]
+    .filter((x) => x !== null)
+    .join(', ');
 }
 
 export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>): string {
@@ -39,7 +56,9 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   const w = report.load.workers;
   const c = report.contention;
   const at = c && c.method !== 'none' && c.method !== 'busy-workers' ? `at x${c.reference} slowdown` : '';
-  const loadText = [at, w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : ''].filter((x) => x !== '').join(' ') || 'without load';
+  const loadText =
+    [at, w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : ''].filter((x) => x !== '').join(' ') ||
+    'without load';
   out.push(
     `flakeguard gate: ${report.tests.length} new or changed test${report.tests.length === 1 ? '' : 's'} since ${report.baseRef} (${report.base.slice(0, 10)}), ${triesText(report)} ${loadText}; ${report.unchanged} unchanged in the changed files`,
   );
@@ -47,7 +66,10 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   // Many tests (500 new ones in a file): the stable ones as a count, the others in full.
   const many = report.tests.length > LIST_ALL_UP_TO;
   const listed = many ? report.tests.filter((t) => t.verdict !== 'stable') : report.tests;
-  if (many) out.push(`${report.tests.length - listed.length} stable tests not listed (--json, --markdown and --html have every test)`);
+  if (many)
+    out.push(
+      `${report.tests.length - listed.length} stable tests not listed (--json, --markdown and --html have every test)`,
+    );
   for (const t of listed) {
     const label = paint(screen, STYLE[t.verdict], verdictLabel(t).padEnd(16));
     out.push(`${label} ${u(`${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`)}${ownersSuffix(t.owners)}`);
@@ -69,7 +91,11 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   }
   if (report.proposals.length > 0) {
     out.push('');
-    out.push(report.proposals.every((p) => p.written) ? 'allowances written (commit them with the tests):' : 'allowances to add to this change (or run again with --write-allowances):');
+    out.push(
+      report.proposals.every((p) => p.written)
+        ? 'allowances written (commit them with the tests):'
+        : 'allowances to add to this change (or run again with --write-allowances):',
+    );
     for (const p of report.proposals) {
       out.push(`# ${p.storeFile}${p.written ? ' (written)' : ''}`);
       out.push(p.yaml.trimEnd());

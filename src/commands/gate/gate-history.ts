@@ -4,14 +4,17 @@
  * reason for the gate not to run: a store that cannot be read becomes one notice.
  */
 import type { GateReport } from '../../core/gate/gate-report.js';
-import type { HistoryTarget } from '../../io/history/history-store.js';
 import { summarizeTestPast } from '../../core/history/test-history-summary.js';
+import type { HistoryTarget } from '../../io/history/history-store.js';
 
 /** How many of a test's newest runs the gate summarizes. */
 const PAST_RUNS = 200;
 
 /** `target`: the store checkSettings resolved before the gate started (null: history is off). */
-export async function withTestHistory(report: GateReport, target: HistoryTarget | null): Promise<{ report: GateReport; notice: string | null }> {
+export async function withTestHistory(
+  report: GateReport,
+  target: HistoryTarget | null,
+): Promise<{ report: GateReport; notice: string | null }> {
   if (report.tests.length === 0 || target === null) return { report, notice: null };
   const { openHistoryStore, describeTarget } = await import('../../io/history/history-store.js');
   try {
@@ -20,7 +23,11 @@ export async function withTestHistory(report: GateReport, target: HistoryTarget 
     try {
       const tests = [];
       for (const t of report.tests) {
-        const runs = await lastRunsOfTest(store, { file: t.file, name: t.name, project: t.project ?? '' }, { limit: PAST_RUNS });
+        const runs = await lastRunsOfTest(
+          store,
+          { file: t.file, name: t.name, project: t.project ?? '' },
+          { limit: PAST_RUNS },
+        );
         const past = summarizeTestPast(runs);
         tests.push(past ? { ...t, history: past } : t);
       }
@@ -29,6 +36,9 @@ export async function withTestHistory(report: GateReport, target: HistoryTarget 
       await store.close();
     }
   } catch (error) {
-    return { report, notice: `history not read from ${describeTarget(target)}: ${(error as Error).message.split('\n')[0] ?? ''}` };
+    return {
+      report,
+      notice: `history not read from ${describeTarget(target)}: ${(error as Error).message.split('\n')[0] ?? ''}`,
+    };
   }
 }

@@ -6,8 +6,8 @@
 import { resolveTestLimit, type TestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import { loadAllowancesForRun } from '../../io/allowances/allowances-for-run.js';
 import { testKey } from '../../core/test-id.js';
+import { loadAllowancesForRun } from '../../io/allowances/allowances-for-run.js';
 
 export interface GateLimits {
   readonly limitFor: (test: SourceTest) => TestLimit;
@@ -33,7 +33,11 @@ export async function prepareLimits(input: {
   return {
     limitFor: (test) => {
       const applied = allowances.applied.get(testKey(test.file, test.fullName));
-      return resolveTestLimit({ config, platform, allowance: applied ? { id: applied.id, budget: applied.budget } : undefined });
+      return resolveTestLimit({
+        config,
+        platform,
+        allowance: applied ? { id: applied.id, budget: applied.budget } : undefined,
+      });
     },
     notices: allowances.notices,
     warnings: allowances.warnings,

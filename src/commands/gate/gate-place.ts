@@ -49,7 +49,12 @@ export function unseenTestsError(root: string, unseen: readonly string[]): Flake
 }
 
 /** Says the root and Vitest config, stops when the branch's test changes lie outside the root; returns `step`. */
-export async function placedStep(step: (text: string) => void, root: string, sha: string, whole: { readonly selected: readonly unknown[]; readonly configFile: string | null }): Promise<(text: string) => void> {
+export async function placedStep(
+  step: (text: string) => void,
+  root: string,
+  sha: string,
+  whole: { readonly selected: readonly unknown[]; readonly configFile: string | null },
+): Promise<(text: string) => void> {
   step(describeProjectPlace(root, whole.configFile));
   const unseen = whole.selected.length === 0 ? await findUnseenTests(root, sha) : [];
   if (unseen.length > 0) throw unseenTestsError(root, unseen);

@@ -4,8 +4,8 @@
  * and per try (above 20 tests, a count every 5 s instead: hung tries always get their line).
  */
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
-import { formatGateProgress } from './gate-format.js';
 import type { Screen } from '../../io/terminal.js';
+import { formatGateProgress } from './gate-format.js';
 
 /** Above this many tests, a non-live progress prints a count every SUMMARY_EVERY_MS instead of every try. */
 const SUMMARY_ABOVE = 20;
@@ -18,7 +18,12 @@ export interface GateProgressPrinter {
   stop(): void;
 }
 
-export function createGateProgress(screen: Screen, tests: number, workers: number, stream: NodeJS.WriteStream = process.stderr): GateProgressPrinter {
+export function createGateProgress(
+  screen: Screen,
+  tests: number,
+  workers: number,
+  stream: NodeJS.WriteStream = process.stderr,
+): GateProgressPrinter {
   const started = performance.now();
   const width = screen.columns >= 40 ? screen.columns - 1 : 120;
   let last: { phase: string; line: ProgressLine; index: number } | null = null;
@@ -60,7 +65,9 @@ export function createGateProgress(screen: Screen, tests: number, workers: numbe
       else if (performance.now() - lastSummary >= SUMMARY_EVERY_MS) {
         // Many tests (500 new ones in a file): a count every few seconds, not a line per try.
         lastSummary = performance.now();
-        stream.write(`gate ${phase}: ${done.passed + done.failed + done.hung + done.skipped} tries done (${done.passed} passed, ${done.failed} failed, ${done.hung} hung), last test ${index}/${tests} (${((lastSummary - started) / 1000).toFixed(1)}s)\n`);
+        stream.write(
+          `gate ${phase}: ${done.passed + done.failed + done.hung + done.skipped} tries done (${done.passed} passed, ${done.failed} failed, ${done.hung} hung), last test ${index}/${tests} (${((lastSummary - started) / 1000).toFixed(1)}s)\n`,
+        );
       }
     },
     stop() {

@@ -3,19 +3,25 @@
  * --write-allowances, the entry written into the allowance file next to the test, replacing the
  * gate's earlier proposal for the same test (same id), so it ships in the same change.
  */
-import { systemClock } from '../../io/clock.js';
+
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
-import { insertEntry, removeEntries, serializeEntry, type NewAllowanceEntry } from '../../core/allowances/allowance-edit.js';
+import {
+  insertEntry,
+  type NewAllowanceEntry,
+  removeEntries,
+  serializeEntry,
+} from '../../core/allowances/allowance-edit.js';
 import { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
-import { hashText } from '../../core/source/fingerprint.js';
 import type { GateProposal, GateTestInput } from '../../core/gate/gate-report.js';
 import { proposeAllowance } from '../../core/gate/gate-verdict.js';
-import type { PlatformKey } from '../../core/platform-value.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
+import type { PlatformKey } from '../../core/platform-value.js';
+import { hashText } from '../../core/source/fingerprint.js';
 import type { SourceTest } from '../../core/source/test-source.js';
 import { updateAllowanceFile } from '../../io/allowances/allowance-store.js';
 import { recordFollowedAllowances } from '../../io/allowances/allowances-write.js';
+import { systemClock } from '../../io/clock.js';
 
 export interface ProposalInput {
   readonly root: string;
@@ -37,9 +43,17 @@ export async function buildProposals(input: ProposalInput): Promise<GateProposal
   const today = systemClock.today();
   const proposals: GateProposal[] = [];
   // Followed allowances get their new name and place in this change, so main never says "run migrate".
-  if (input.write) for (const line of await recordFollowedAllowances(input.root, input.config)) process.stderr.write(`flakeguard gate: ${line}\n`);
+  if (input.write)
+    for (const line of await recordFollowedAllowances(input.root, input.config))
+      process.stderr.write(`flakeguard gate: ${line}\n`);
   for (const t of input.tests) {
-    const proposal = proposeAllowance({ file: t.file, fullName: t.name }, t.result, budgetMs, input.platform, input.workers);
+    const proposal = proposeAllowance(
+      { file: t.file, fullName: t.name },
+      t.result,
+      budgetMs,
+      input.platform,
+      input.workers,
+    );
     if (proposal === null) continue;
     const source = input.selected.find((s) => s.test.file === t.file && s.test.fullName === t.name)?.test;
     const entry: NewAllowanceEntry = {
@@ -55,7 +69,9 @@ export async function buildProposals(input: ProposalInput): Promise<GateProposal
     const storeFile = allowanceFileFor(input.config.allowances, t.file);
     let written = false;
     if (input.write) {
-      updateAllowanceFile(input.root, storeFile, (before) => insertEntry(before === '' ? '' : removeEntries(before, new Set([entry.id]), storeFile), entry, storeFile));
+      updateAllowanceFile(input.root, storeFile, (before) =>
+        insertEntry(before === '' ? '' : removeEntries(before, new Set([entry.id]), storeFile), entry, storeFile),
+      );
       written = true;
     }
     proposals.push({

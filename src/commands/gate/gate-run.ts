@@ -6,23 +6,35 @@
  * started before Vitest (so workers start under it) and always stopped (finally); the Vitest
  * processes are killed on abort.
  */
-import { interruptedError } from '../../core/errors.js';
-import { resolveTestLimit } from '../../core/budget/budget.js';
+
+import { median } from 'simple-statistics';
+import type { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
+import { interruptedError } from '../../core/errors.js';
+import { applyBreakingPoint, type FactorTries } from '../../core/gate/breaking-point.js';
 import type { GateLoad, GateTestInput } from '../../core/gate/gate-report.js';
 import { decideGateVerdict, type GateTry } from '../../core/gate/gate-verdict.js';
 import { describeLoadShortfall } from '../../core/gate/load-check.js';
-import { decideContention, describeAmbientExcess, describeShortfall, type Contention } from '../../core/gate/slowdown.js';
-import { probeAmbientSlowdown } from '../../io/load/schedstat.js';
-import { applyBreakingPoint, type FactorTries } from '../../core/gate/breaking-point.js';
-import { runHigherFactors } from './gate-escalate.js';
-import { median } from 'simple-statistics';
+import type { ProgressLine } from '../../core/gate/runner-protocol.js';
+import {
+  type Contention,
+  decideContention,
+  describeAmbientExcess,
+  describeShortfall,
+} from '../../core/gate/slowdown.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import type { ProgressLine } from '../../core/gate/runner-protocol.js';
-import { defaultWorkerCount, startLoadWorkers, type LoadSummary } from '../../io/load/load-workers.js';
-import { runTestsAlone, runTestsRepeatedly, type RepeatTarget, type RunsOutcome, type TestTries } from '../../io/vitest/vitest-runs.js';
+import { defaultWorkerCount, type LoadSummary, startLoadWorkers } from '../../io/load/load-workers.js';
+import { probeAmbientSlowdown } from '../../io/load/schedstat.js';
+import {
+  type RepeatTarget,
+  type RunsOutcome,
+  runTestsAlone,
+  runTestsRepeatedly,
+  type TestTries,
+} from '../../io/vitest/vitest-runs.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
+import { runHigherFactors } from './gate-escalate.js';
 
 export interface GateRunOptions {
   readonly root: string;
@@ -63,11 +75,18 @@ interface Target extends RepeatTarget {
   readonly selected: SelectedTest<SourceTest>;
 }
 
-const key = (t: { readonly file: string; readonly fullName: string; readonly project?: string | null }): string => JSON.stringify([t.project ?? '', t.file, t.fullName]);
+const key = (t: { readonly file: string; readonly fullName: string; readonly project?: string | null }): string =>
+  JSON.stringify([t.project ?? '', t.file, t.fullName]);
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function toTries(t: TestTries | undefined): GateTry[] {
-  return (t?.tries ?? []).map((r) => ({ state: r.state, durationMs: r.durationMs, cold: r.cold, slowdown: r.slowdown, ...(r.error === undefined ? {} : { error: r.error }) }));
+  return (t?.tries ?? []).map((r) => ({
+    state: r.state,
+    durationMs: r.durationMs,
+    cold: r.cold,
+    slowdown: r.slowdown,
+    ...(r.error === undefined ? {} : { error: r.error }),
+  }));
 }
 
 function byKey(outcome: RunsOutcome | null): Map<string, TestTries> {
@@ -78,7 +97,13 @@ function byKey(outcome: RunsOutcome | null): Map<string, TestTries> {
 function expandTargets(options: GateRunOptions): Target[] {
   return options.selected.flatMap((s) => {
     const projects = options.projectsOf.get(s.test.file) ?? [''];
-    return projects.map((p) => ({ file: s.test.file, fullName: s.test.fullName, line: s.test.line, project: p === '' && projects.length === 1 ? null : p, selected: s }));
+    return projects.map((p) => ({
+      file: s.test.file,
+      fullName: s.test.fullName,
+      line: s.test.line,
+      project: p === '' && projects.length === 1 ? null : p,
+      selected: s,
+    }));
   });
 }
 
@@ -86,14 +111,17 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   const { root, runs, signal, setup } = options;
   const targets = expandTargets(options);
   const index = new Map(targets.map((t, i) => [key(t), i + 1]));
-  const progress = (phase: string) => (line: ProgressLine) => options.onProgress(phase, line, index.get(key(line)) ?? 0);
+  const progress = (phase: string) => (line: ProgressLine) =>
+    options.onProgress(phase, line, index.get(key(line)) ?? 0);
   const resolved = (t: Target, outcome: RunsOutcome | null): TestTries | undefined => byKey(outcome).get(key(t));
 
   // 0. The machine's own slowdown, measured before anything of ours runs: the stops add only the rest.
   const contention = decideContention(options.slowdown, probeAmbientSlowdown(), options.workers);
   const excess = describeAmbientExcess(contention);
   if (excess) options.onStep(`warning: ${excess}`);
-  options.onStep(`contention: target x${contention.target}, measured ambient ${contention.ambient === null ? 'unknown (no /proc schedstat)' : `x${contention.ambient}`}, method ${contention.method}`);
+  options.onStep(
+    `contention: target x${contention.target}, measured ambient ${contention.ambient === null ? 'unknown (no /proc schedstat)' : `x${contention.ambient}`}, method ${contention.method}`,
+  );
 
   // 1. Cold tries at the reference slowdown (and under load: the load runs before Vitest starts).
   let loadSummary: LoadSummary | null = null;
@@ -103,9 +131,22 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   const loaded = load !== null || options.slowdown > 1;
   const condition = `${options.slowdown > 1 ? ` at x${contention.reference}` : ''}${load ? ' under load' : ''}`;
   try {
-    options.onStep(`run: ${plural(targets.length, 'test')}, ${runs} to ${Math.max(runs, options.maxRuns)} cold tries each (each a fresh worker running its file)${condition}`);
+    options.onStep(
+      `run: ${plural(targets.length, 'test')}, ${runs} to ${Math.max(runs, options.maxRuns)} cold tries each (each a fresh worker running its file)${condition}`,
+    );
     const slowdown = { target: contention.target, ambient: contention.ambient };
-    main = await runTestsRepeatedly({ root, setup, tests: targets, runs, maxRuns: options.maxRuns, budgetMs: options.slowdown > 1 ? options.timeBudgetMs * 0.6 : options.timeBudgetMs, slowdown, deadline: options.deadline, signal, onProgress: progress(loaded ? `at x${contention.reference}${load ? ' under load' : ''}` : 'runs') });
+    main = await runTestsRepeatedly({
+      root,
+      setup,
+      tests: targets,
+      runs,
+      maxRuns: options.maxRuns,
+      budgetMs: options.slowdown > 1 ? options.timeBudgetMs * 0.6 : options.timeBudgetMs,
+      slowdown,
+      deadline: options.deadline,
+      signal,
+      onProgress: progress(loaded ? `at x${contention.reference}${load ? ' under load' : ''}` : 'runs'),
+    });
   } finally {
     if (load) {
       loadSummary = await load.stop();
@@ -116,23 +157,49 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   const triesOf = new Map(targets.map((t) => [t, resolved(t, main)]));
 
   // 2. Without load: tests that failed every loaded try (load-sensitive or really failing).
-  const allFailed = loaded ? targets.filter((t) => {
-    const r = triesOf.get(t);
-    return r !== undefined && r.found && r.tries.every((x) => x.state === 'failed');
-  }) : [];
+  const allFailed = loaded
+    ? targets.filter((t) => {
+        const r = triesOf.get(t);
+        return r?.found === true && r.tries.every((x) => x.state === 'failed');
+      })
+    : [];
   let idle: RunsOutcome | null = null;
   const inTime = (): boolean => performance.now() < options.deadline;
   // 1b. Where it breaks: tests that passed every try at the reference, at 2x and 4x it.
   const held = targets.filter((t) => {
     const r = triesOf.get(t);
-    return r !== undefined && r.found && r.tries.length > 0 && r.tries.every((x) => x.state === 'passed');
+    return r?.found === true && r.tries.length > 0 && r.tries.every((x) => x.state === 'passed');
   });
-  const higher = options.slowdown > 1 && held.length > 0 && inTime()
-    ? await runHigherFactors({ root, setup, targets: held, reference: contention.reference, ambient: contention.ambient, deadline: options.deadline, signal, toTries, keyOf: key, onStep: options.onStep, onProgress: progress })
-    : { levels: new Map<Target, FactorTries[]>(), confirm: new Map<Target, GateTry[]>() };
+  const higher =
+    options.slowdown > 1 && held.length > 0 && inTime()
+      ? await runHigherFactors({
+          root,
+          setup,
+          targets: held,
+          reference: contention.reference,
+          ambient: contention.ambient,
+          deadline: options.deadline,
+          signal,
+          toTries,
+          keyOf: key,
+          onStep: options.onStep,
+          onProgress: progress,
+        })
+      : { levels: new Map<Target, FactorTries[]>(), confirm: new Map<Target, GateTry[]>() };
   if (allFailed.length > 0 && inTime()) {
-    options.onStep(`run: ${plural(allFailed.length, 'test')} that failed every try, again without slowdown or load, one try at a time`);
-    idle = await runTestsRepeatedly({ root, setup, tests: allFailed, runs, serial: true, deadline: options.deadline, signal, onProgress: progress('without load') });
+    options.onStep(
+      `run: ${plural(allFailed.length, 'test')} that failed every try, again without slowdown or load, one try at a time`,
+    );
+    idle = await runTestsRepeatedly({
+      root,
+      setup,
+      tests: allFailed,
+      runs,
+      serial: true,
+      deadline: options.deadline,
+      signal,
+      onProgress: progress('without load'),
+    });
   }
 
   // 3. New tests that passed with their file: once alone; a failure there gets two more alone tries
@@ -144,19 +211,37 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   let alone: RunsOutcome | null = null;
   if (aloneTargets.length > 0 && inTime()) {
     options.onStep(`run: ${plural(aloneTargets.length, 'new test')} once alone (order dependence)`);
-    alone = await runTestsAlone({ root, setup, tests: aloneTargets, runs: 1, deadline: options.deadline, signal, onProgress: progress('alone') });
+    alone = await runTestsAlone({
+      root,
+      setup,
+      tests: aloneTargets,
+      runs: 1,
+      deadline: options.deadline,
+      signal,
+      onProgress: progress('alone'),
+    });
   }
   const failedAlone = aloneTargets.filter((t) => resolved(t, alone)?.tries.some((x) => x.state === 'failed'));
   let aloneAgain: RunsOutcome | null = null;
   if (failedAlone.length > 0 && inTime()) {
     options.onStep(`run: ${plural(failedAlone.length, 'test')} that failed alone, alone twice more`);
-    aloneAgain = await runTestsAlone({ root, setup, tests: failedAlone, runs: 2, deadline: options.deadline, signal, onProgress: progress('alone again') });
+    aloneAgain = await runTestsAlone({
+      root,
+      setup,
+      tests: failedAlone,
+      runs: 2,
+      deadline: options.deadline,
+      signal,
+      onProgress: progress('alone again'),
+    });
   }
 
   const notices: string[] = [];
   const cut = [main, idle, alone, aloneAgain].some((o) => o?.cutShort === 'deadline') || !inTime();
   if (cut) {
-    notices.push('the gate reached its deadline (--time-budget plus one try\'s ceiling): the tries still running were stopped and later checks skipped; the verdicts stand on the tries that finished');
+    notices.push(
+      "the gate reached its deadline (--time-budget plus one try's ceiling): the tries still running were stopped and later checks skipped; the verdicts stand on the tries that finished",
+    );
   }
   const moduleErrors = [...main.moduleErrors, ...(idle?.moduleErrors ?? [])];
   for (const e of main.unhandledErrors) notices.push(`Vitest reported an unhandled error during the runs: ${e}`);
@@ -171,7 +256,9 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
     }
     const aloneTries = [...toTries(resolved(t, alone)), ...toTries(resolved(t, aloneAgain))];
     const idleRun = resolved(t, idle);
-    const moduleError = moduleErrors.find((m) => m.file === s.test.file && (t.project === null || m.project === t.project))?.message;
+    const moduleError = moduleErrors.find(
+      (m) => m.file === s.test.file && (t.project === null || m.project === t.project),
+    )?.message;
     const decided = decideGateVerdict({
       tries: r?.found ? toTries(r) : [],
       loaded,
@@ -180,9 +267,18 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
       alone: aloneTries.length > 0 ? aloneTries : null,
       limit: options.limitFor(s.test),
       warnAt: options.config.budget.warnAt,
-      notRunReason: moduleError ?? (cut ? 'the gate reached its deadline before it ran (raise --time-budget)' : 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)'),
+      notRunReason:
+        moduleError ??
+        (cut
+          ? 'the gate reached its deadline before it ran (raise --time-budget)'
+          : 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)'),
     });
-    const result = applyBreakingPoint(decided, { factor: contention.reference, tries: r?.found ? toTries(r) : [] }, higher.levels.get(t) ?? [], higher.confirm.get(t) ?? []);
+    const result = applyBreakingPoint(
+      decided,
+      { factor: contention.reference, tries: r?.found ? toTries(r) : [] },
+      higher.levels.get(t) ?? [],
+      higher.confirm.get(t) ?? [],
+    );
     return {
       file: s.test.file,
       name: s.test.fullName,
@@ -209,5 +305,13 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   const achieved = got.length > 0 ? Math.round(median(got) * 100) / 100 : null;
   const off = loaded ? describeShortfall(contention.reference, achieved) : null;
   if (off) notices.push(off);
-  return { tests, vitestVersion: main.vitestVersion, notices, load: loadFigures, contention: { ...contention, achieved }, triesMs, loadedWallMs: main.wallMs };
+  return {
+    tests,
+    vitestVersion: main.vitestVersion,
+    notices,
+    load: loadFigures,
+    contention: { ...contention, achieved },
+    triesMs,
+    loadedWallMs: main.wallMs,
+  };
 }

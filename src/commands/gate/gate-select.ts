@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isFlakeguardError } from '../../core/errors.js';
-import { selectTests, type SelectedTest } from '../../core/gate/test-selection.js';
+import { type SelectedTest, selectTests } from '../../core/gate/test-selection.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
 import { listChangedFiles, readFilesAtRevision } from '../../io/git/git.js';
 import { listTestFiles } from '../../io/vitest/list-test-files.js';
@@ -48,13 +48,23 @@ function readTests(text: string, file: string): SourceTest[] {
   return extractTests(text, file);
 }
 
-export async function selectGateTests(root: string, sha: string, options: { readonly setup: VitestSetup; readonly affected: boolean; readonly signal?: AbortSignal }): Promise<GateSelection> {
+export async function selectGateTests(
+  root: string,
+  sha: string,
+  options: { readonly setup: VitestSetup; readonly affected: boolean; readonly signal?: AbortSignal },
+): Promise<GateSelection> {
   const exists = (f: string): boolean => existsSync(path.join(root, f));
   const signal = options.signal ? { signal: options.signal } : {};
   // One Vitest start for both questions: which files are tests, and (--affected) which import what
   // changed. Without --affected it needs no diff, so git and Vitest work at the same time.
   const [changedAll, listed] = options.affected
-    ? await listChangedFiles(root, sha).then(async (all) => [all, await listTestFiles({ root, setup: options.setup, affectedBy: all.filter(exists), ...signal })] as const)
+    ? await listChangedFiles(root, sha).then(
+        async (all) =>
+          [
+            all,
+            await listTestFiles({ root, setup: options.setup, affectedBy: all.filter(exists), ...signal }),
+          ] as const,
+      )
     : await Promise.all([listChangedFiles(root, sha), listTestFiles({ root, setup: options.setup, ...signal })]);
   const testFiles = new Set(listed.files.map((f) => f.file));
   const endings = new Set([...testFiles].map(doubleExtension));
@@ -78,7 +88,8 @@ export async function selectGateTests(root: string, sha: string, options: { read
     }
     if (exists(file)) head.push(...readTests(readFileSync(path.join(root, file), 'utf8'), file));
   }
-  const order = (a: SourceTest, b: SourceTest): number => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
+  const order = (a: SourceTest, b: SourceTest): number =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line;
   base.sort(order);
   head.sort(order);
   const selection = selectTests(base, head);
@@ -92,7 +103,8 @@ export async function selectGateTests(root: string, sha: string, options: { read
       affectedBy.set(a.file, [...new Set([...(affectedBy.get(a.file) ?? []), ...via])].sort());
     }
     for (const file of [...affectedBy.keys()].sort()) {
-      for (const test of readTests(readFileSync(path.join(root, file), 'utf8'), file)) all.push({ kind: 'affected', test, previous: null });
+      for (const test of readTests(readFileSync(path.join(root, file), 'utf8'), file))
+        all.push({ kind: 'affected', test, previous: null });
     }
   }
   const selected: SelectedTest<SourceTest>[] = [];
@@ -102,5 +114,14 @@ export async function selectGateTests(root: string, sha: string, options: { read
     if (reason === null) selected.push(s);
     else if (s.test.mode !== 'skip' && s.test.mode !== 'todo') notRun.push({ test: s.test, reason });
   }
-  return { selected, notRun, unchanged: selection.unchanged, changedFiles: changed.length, notices, projectsOf, affectedBy, configFile: listed.configFile };
+  return {
+    selected,
+    notRun,
+    unchanged: selection.unchanged,
+    changedFiles: changed.length,
+    notices,
+    projectsOf,
+    affectedBy,
+    configFile: listed.configFile,
+  };
 }

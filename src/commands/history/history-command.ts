@@ -10,6 +10,7 @@ export async function runHistoryCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'ingest') return (await import('./history-ingest-command.js')).runHistoryIngest(rest);
   if (sub === 'prune') return (await import('./history-prune-command.js')).runHistoryPrune(rest);
-  if (sub !== undefined && !sub.startsWith('-')) throw historyUsage(`unknown history command "${sub}"; use ingest, prune, or flags for a query`);
+  if (sub !== undefined && !sub.startsWith('-'))
+    throw historyUsage(`unknown history command "${sub}"; use ingest, prune, or flags for a query`);
   return (await import('./history-query-command.js')).runHistoryQuery(args);
 }

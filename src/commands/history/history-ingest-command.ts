@@ -5,17 +5,31 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { RunRecord } from '../../core/record/run-record.js';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
-import { listenForInterrupt } from '../../io/process/interrupt.js';
-import { readRunRecord, RUN_RECORD_SUFFIX, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
+import { type RunContext, runContextOf } from '../../core/history/history-rows.js';
+import type { RunRecord } from '../../core/record/run-record.js';
+import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { displayPath } from '../../io/files/input-file.js';
-import { ingestRunRecord, type IngestOutcome } from '../../io/history/history-ingest.js';
+import { type IngestOutcome, ingestRunRecord } from '../../io/history/history-ingest.js';
 import { describeTarget } from '../../io/history/history-store.js';
 import { readRunContext } from '../../io/history/run-context.js';
-import { runContextOf, type RunContext } from '../../core/history/history-rows.js';
-import { formatUsage, type OptionTable } from '../../core/usage.js';
-import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS, type HistoryPlace } from './history-place.js';
+import { listenForInterrupt } from '../../io/process/interrupt.js';
+import {
+  RUN_RECORD_SUFFIX,
+  readRunRecord,
+  skippedFilesNotice,
+  splitRunRecords,
+} from '../../io/record/run-record-file.js';
+import {
+  HISTORY_DOCS,
+  HISTORY_EXIT,
+  type HistoryPlace,
+  historyUsage,
+  openPlaceStore,
+  parseHistoryArgs,
+  resolveHistoryPlace,
+  STORE_OPTIONS,
+} from './history-place.js';
 
 /** The .json files under `dir`, at any depth (artifacts downloaded one folder per job), sorted. */
 function recordFiles(dir: string): string[] {
@@ -32,21 +46,29 @@ function expand(inputs: readonly string[]): string[] {
     try {
       isDir = statSync(full).isDirectory();
     } catch (error) {
-      throw new FlakeguardError('INPUT_UNREADABLE', `${input}: no such run record or folder (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}); pass a record file or the folder that holds them`);
+      throw new FlakeguardError(
+        'INPUT_UNREADABLE',
+        `${input}: no such run record or folder (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}); pass a record file or the folder that holds them`,
+      );
     }
     return isDir ? recordFiles(full) : [full];
   });
 }
 
 export const HISTORY_INGEST_OPTIONS: OptionTable = {
-  branch: { type: 'string', value: '<b>', help: 'the branch the runs were on (default: CI variables, else the branch checked out)' },
+  branch: {
+    type: 'string',
+    value: '<b>',
+    help: 'the branch the runs were on (default: CI variables, else the branch checked out)',
+  },
   job: { type: 'string', value: '<id>', help: 'the CI job that ran them (default: CI variables)' },
   ...STORE_OPTIONS,
 };
 
 const USAGE = formatUsage({
   synopsis: ['flakeguard history ingest <run record or folder>... [options]'],
-  summary: 'Loads run records (CI artifacts; folders are searched at any depth for *.json) into the history store. Every file is checked first; a record already stored is not stored again.',
+  summary:
+    'Loads run records (CI artifacts; folders are searched at any depth for *.json) into the history store. Every file is checked first; a record already stored is not stored again.',
   options: HISTORY_INGEST_OPTIONS,
   exit: HISTORY_EXIT,
   docs: HISTORY_DOCS,
@@ -56,7 +78,11 @@ const USAGE = formatUsage({
  * Stores each record in one transaction. Ctrl-C or SIGTERM: the record being stored finishes or
  * rolls back, the store is closed and its lock removed, and the command exits 130.
  */
-async function storeRecords(place: HistoryPlace, files: readonly string[], load: (f: string) => { record: RunRecord; context: RunContext }): Promise<Record<IngestOutcome, number>> {
+async function storeRecords(
+  place: HistoryPlace,
+  files: readonly string[],
+  load: (f: string) => { record: RunRecord; context: RunContext },
+): Promise<Record<IngestOutcome, number>> {
   const counts: Record<IngestOutcome, number> = { stored: 0, duplicate: 0, 'merged-skipped': 0 };
   const interrupt = listenForInterrupt();
   try {
@@ -73,7 +99,8 @@ async function storeRecords(place: HistoryPlace, files: readonly string[], load:
     } finally {
       await store.close();
     }
-    if (interrupt.signal.aborted) throw interruptedError(`history ingest (${counts.stored} of ${files.length} records stored, each whole)`);
+    if (interrupt.signal.aborted)
+      throw interruptedError(`history ingest (${counts.stored} of ${files.length} records stored, each whole)`);
   } finally {
     interrupt.dispose();
   }
@@ -87,7 +114,10 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (positionals.length === 0) throw historyUsage('history ingest needs run records or folders of them, e.g. flakeguard history ingest .flakeguard/runs');
+  if (positionals.length === 0)
+    throw historyUsage(
+      'history ingest needs run records or folders of them, e.g. flakeguard history ingest .flakeguard/runs',
+    );
   // Settings first (the store's place, a bad URL), then every file, then the store: nothing is
   // stored unless every input is good.
   const place = resolveHistoryPlace(flags);
@@ -113,7 +143,10 @@ export async function runHistoryIngest(args: string[]): Promise<number> {
     return { record, context: contextOf(record) };
   });
   const parts = [`${counts.stored} stored`, `${counts.duplicate} already there`];
-  if (counts['merged-skipped'] > 0) parts.push(`${counts['merged-skipped']} merged (--merge-reports) skipped: their shards' records hold their tests`);
-  process.stdout.write(`flakeguard: history ${describeTarget(place.target)}: ${files.length} run record${files.length === 1 ? '' : 's'} read, ${parts.join(', ')}\n`);
+  if (counts['merged-skipped'] > 0)
+    parts.push(`${counts['merged-skipped']} merged (--merge-reports) skipped: their shards' records hold their tests`);
+  process.stdout.write(
+    `flakeguard: history ${describeTarget(place.target)}: ${files.length} run record${files.length === 1 ? '' : 's'} read, ${parts.join(', ')}\n`,
+  );
   return 0;
 }

@@ -3,30 +3,42 @@
  * store on the default branch, computed in core, and with --write written into the allowance files
  * through the quarantine commands' writer.
  */
-import { computeQuarantineProposals, proposalReason, type QuarantinePolicy, type QuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
+
 import type { Config } from '../../core/config.js';
+import type { HistoryInput, HistoryQuery } from '../../core/history/history-report.js';
+import {
+  computeQuarantineProposals,
+  proposalReason,
+  type QuarantinePolicy,
+  type QuarantineProposals,
+} from '../../core/quarantine/quarantine-proposals.js';
 import { loadAllowanceStore } from '../../io/allowances/allowance-store.js';
+import { gatherProjectState } from '../../io/allowances/allowances-state.js';
 import { findDefaultBranch } from '../../io/git/git.js';
-import { readHistoryInput, type HistoryFilter } from '../../io/history/history-query.js';
+import { type HistoryFilter, readHistoryInput } from '../../io/history/history-query.js';
 import type { HistoryStore } from '../../io/history/history-store.js';
 import { lastRunsOfTest } from '../../io/history/test-history.js';
-import type { HistoryQuery, HistoryInput } from '../../core/history/history-report.js';
-import { gatherProjectState } from '../../io/allowances/allowances-state.js';
 import { addQuarantine, removeQuarantine } from '../../io/quarantine/quarantine-write.js';
 import { historyUsage } from './history-place.js';
 
 /** `5%` or `0.5%` to a share; a usage error names the value otherwise. */
-export function parsePolicy(above: string | undefined, after: string | undefined, defaults: QuarantinePolicy): QuarantinePolicy {
+export function parsePolicy(
+  above: string | undefined,
+  after: string | undefined,
+  defaults: QuarantinePolicy,
+): QuarantinePolicy {
   let quarantineAbove = defaults.quarantineAbove;
   if (above !== undefined) {
     const m = /^(\d+(?:\.\d+)?)%$/.exec(above.trim());
     const share = m ? Number(m[1]) / 100 : Number.NaN;
-    if (!(share > 0 && share <= 1)) throw historyUsage(`--quarantine-above "${above}" is not a percentage; write one between 0.1% and 100%, e.g. 5%`);
+    if (!(share > 0 && share <= 1))
+      throw historyUsage(`--quarantine-above "${above}" is not a percentage; write one between 0.1% and 100%, e.g. 5%`);
     quarantineAbove = share;
   }
   let releaseAfter = defaults.releaseAfter;
   if (after !== undefined) {
-    if (!/^\d{1,5}$/.test(after) || Number(after) < 1 || Number(after) > 10_000) throw historyUsage(`--release-after "${after}" must be a whole number of runs from 1 to 10000`);
+    if (!/^\d{1,5}$/.test(after) || Number(after) < 1 || Number(after) > 10_000)
+      throw historyUsage(`--release-after "${after}" must be a whole number of runs from 1 to 10000`);
     releaseAfter = Number(after);
   }
   return { quarantineAbove, releaseAfter };
@@ -50,23 +62,46 @@ export async function readQuarantineProposals(input: {
   readonly queried: HistoryInput;
 }): Promise<QuarantineProposals> {
   const { store, branch, policy } = input;
-  const onBranch = branch === input.filter.branch ? input.queried : await readHistoryInput(store, { ...input.filter, branch }, { ...input.query, branch });
-  const tests = onBranch.tests.map((t) => ({ file: t.file, name: t.name, runs: t.runs, flakyRuns: t.retriedRuns + t.rerunPassedRuns }));
+  const onBranch =
+    branch === input.filter.branch
+      ? input.queried
+      : await readHistoryInput(store, { ...input.filter, branch }, { ...input.query, branch });
+  const tests = onBranch.tests.map((t) => ({
+    file: t.file,
+    name: t.name,
+    runs: t.runs,
+    flakyRuns: t.retriedRuns + t.rerunPassedRuns,
+  }));
   const held = loadAllowanceStore(input.root, input.config.allowances).allowances.filter((a) => a.quarantine !== null);
   const quarantined = [];
   for (const a of held) {
-    const lastRuns = await lastRunsOfTest(store, { file: a.file, name: a.test }, { branch, limit: policy.releaseAfter });
+    const lastRuns = await lastRunsOfTest(
+      store,
+      { file: a.file, name: a.test },
+      { branch, limit: policy.releaseAfter },
+    );
     quarantined.push({ id: a.id, file: a.file, name: a.test, lastRuns });
   }
   return computeQuarantineProposals({ branch, policy, tests, quarantined });
 }
 
 /** Writes every proposal; returns one line per change. */
-export async function writeQuarantineProposals(root: string, config: Config, proposals: QuarantineProposals, expires: string): Promise<string[]> {
+export async function writeQuarantineProposals(
+  root: string,
+  config: Config,
+  proposals: QuarantineProposals,
+  expires: string,
+): Promise<string[]> {
   const lines: string[] = [];
   for (const p of proposals.quarantine) {
     const state = await gatherProjectState(root, config);
-    lines.push(addQuarantine(state, { file: p.file, test: p.name, reason: proposalReason(p, proposals.branch), expires, link: undefined }, root));
+    lines.push(
+      addQuarantine(
+        state,
+        { file: p.file, test: p.name, reason: proposalReason(p, proposals.branch), expires, link: undefined },
+        root,
+      ),
+    );
   }
   for (const r of proposals.release) {
     const state = await gatherProjectState(root, config);

@@ -1,13 +1,25 @@
 /** `flakeguard history prune --keep 90d [--dry-run]`: retention for the history store. */
 import { parseAge } from '../../core/history/history-age.js';
+import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { systemClock } from '../../io/clock.js';
 import { pruneHistory } from '../../io/history/history-query.js';
 import { describeTarget } from '../../io/history/history-store.js';
-import { formatUsage, type OptionTable } from '../../core/usage.js';
-import { HISTORY_DOCS, HISTORY_EXIT, historyUsage, openPlaceStore, parseHistoryArgs, resolveHistoryPlace, STORE_OPTIONS } from './history-place.js';
+import {
+  HISTORY_DOCS,
+  HISTORY_EXIT,
+  historyUsage,
+  openPlaceStore,
+  parseHistoryArgs,
+  resolveHistoryPlace,
+  STORE_OPTIONS,
+} from './history-place.js';
 
 export const HISTORY_PRUNE_OPTIONS: OptionTable = {
-  keep: { type: 'string', value: '<age>', help: 'keep the runs started in the last 90d (12w, or since a day: 2026-01-01); delete the older ones' },
+  keep: {
+    type: 'string',
+    value: '<age>',
+    help: 'keep the runs started in the last 90d (12w, or since a day: 2026-01-01); delete the older ones',
+  },
   'dry-run': { type: 'boolean', help: 'count what would be deleted, delete nothing' },
   ...STORE_OPTIONS,
 };
@@ -21,7 +33,13 @@ const USAGE = formatUsage({
 });
 
 export async function runHistoryPrune(args: string[]): Promise<number> {
-  const flags = parseHistoryArgs(args, HISTORY_PRUNE_OPTIONS).values as { keep?: string; 'dry-run'?: boolean; root?: string; url?: string; help?: boolean };
+  const flags = parseHistoryArgs(args, HISTORY_PRUNE_OPTIONS).values as {
+    keep?: string;
+    'dry-run'?: boolean;
+    root?: string;
+    url?: string;
+    help?: boolean;
+  };
   if (flags.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -35,7 +53,9 @@ export async function runHistoryPrune(args: string[]): Promise<number> {
     const dry = flags['dry-run'] === true;
     const result = await pruneHistory(store, age.cutoffMs, dry);
     const verb = dry ? 'would delete' : 'deleted';
-    process.stdout.write(`flakeguard: history ${describeTarget(place.target)}: ${verb} ${result.runs} run${result.runs === 1 ? '' : 's'} started before ${age.since}${dry ? '' : ` and ${result.tests} test${result.tests === 1 ? '' : 's'} left without runs`}\n`);
+    process.stdout.write(
+      `flakeguard: history ${describeTarget(place.target)}: ${verb} ${result.runs} run${result.runs === 1 ? '' : 's'} started before ${age.since}${dry ? '' : ` and ${result.tests} test${result.tests === 1 ? '' : 's'} left without runs`}\n`,
+    );
   } finally {
     await store.close();
   }

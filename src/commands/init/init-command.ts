@@ -6,15 +6,15 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { computeBudgetSuggestion, formatBudgetSuggestion } from '../../core/budget/budget-suggestion.js';
-import { renderConfigTemplate, REPORTERS_LINE } from '../../core/config-template.js';
 import { DEFAULT_CONFIG, DEFAULT_TEST_BUDGET_MS } from '../../core/config.js';
-import { resolveProjectPlaces } from '../../io/places/project-places.js';
-import { newestRunRecords, readRunRecord } from '../../io/record/run-record-file.js';
+import { REPORTERS_LINE, renderConfigTemplate } from '../../core/config-template.js';
 import { serializeDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
-import { writeFileAtomic } from '../../io/files/atomic-write.js';
-import { CONFIG_FILE } from '../../io/config/config-file.js';
 import type { UsageText } from '../../core/usage.js';
+import { CONFIG_FILE } from '../../io/config/config-file.js';
+import { writeFileAtomic } from '../../io/files/atomic-write.js';
+import { resolveProjectPlaces } from '../../io/places/project-places.js';
+import { newestRunRecords, readRunRecord } from '../../io/record/run-record-file.js';
 import { parseCommandArgs } from '../command-args.js';
 
 export const INIT_USAGE = {
@@ -34,7 +34,9 @@ function newestRecordDurations(root: string): number[] | null {
   const newest = newestRunRecords(root, resolveProjectPlaces(root, DEFAULT_CONFIG).records, 1).records[0];
   if (newest === undefined) return null;
   try {
-    return readRunRecord(newest).tests.flatMap((t) => (t.durationMs !== null && t.state === 'passed' ? [t.durationMs] : []));
+    return readRunRecord(newest).tests.flatMap((t) =>
+      t.durationMs !== null && t.state === 'passed' ? [t.durationMs] : [],
+    );
   } catch {
     return null;
   }
@@ -45,14 +47,18 @@ export async function runInitCommand(args: string[]): Promise<number> {
   if (parsed === 'help') return 0;
   const { values } = parsed;
   const root = path.resolve(values.root ?? process.cwd());
-  if (!existsSync(root)) throw new FlakeguardError('USAGE', `--root ${root} does not exist; pass the folder that holds your Vitest config`);
+  if (!existsSync(root))
+    throw new FlakeguardError('USAGE', `--root ${root} does not exist; pass the folder that holds your Vitest config`);
   const lines: string[] = [];
   const suggestion = computeBudgetSuggestion(newestRecordDurations(root) ?? []);
   const configPath = path.join(root, CONFIG_FILE);
   if (existsSync(configPath)) {
     lines.push(`${CONFIG_FILE} already exists; left as it is.`);
   } else {
-    const budget = suggestion && suggestion.suggestedTestBudgetMs > DEFAULT_TEST_BUDGET_MS ? serializeDuration(suggestion.suggestedTestBudgetMs) : serializeDuration(DEFAULT_TEST_BUDGET_MS);
+    const budget =
+      suggestion && suggestion.suggestedTestBudgetMs > DEFAULT_TEST_BUDGET_MS
+        ? serializeDuration(suggestion.suggestedTestBudgetMs)
+        : serializeDuration(DEFAULT_TEST_BUDGET_MS);
     writeFileAtomic(configPath, renderConfigTemplate(budget));
     lines.push(`Created ${CONFIG_FILE} (every key commented; test budget ${budget}).`);
   }
@@ -64,7 +70,11 @@ export async function runInitCommand(args: string[]): Promise<number> {
     writeFileSync(path.join(allowancesDir, '.gitkeep'), '');
     lines.push(`Created ${DEFAULT_CONFIG.allowances}/ (allowance files are written here, one per test file).`);
   }
-  lines.push('', 'Add flakeguard to the reporters in your Vitest config (vitest.config.ts, test section):', `  ${REPORTERS_LINE}`);
+  lines.push(
+    '',
+    'Add flakeguard to the reporters in your Vitest config (vitest.config.ts, test section):',
+    `  ${REPORTERS_LINE}`,
+  );
   lines.push('', `Add ${DEFAULT_CONFIG.records}/ to .gitignore: run records are per machine.`);
   if (suggestion) lines.push('', formatBudgetSuggestion(suggestion));
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -2,12 +2,18 @@
  * `flakeguard quarantine add|list|check|remove`. Exit codes: 0 done / clean, 1 `check` found
  * problems, 2 could not run (usage, config).
  */
-import { computeQuarantineFindings, computeQuarantineList, filterQuarantinesByOwner, formatQuarantineList, QUARANTINE_LIST_VERSION } from '../../core/quarantine/quarantine-list.js';
-import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
-import { commandUsageError, parseSubcommand, type ParsedValues } from '../command-args.js';
+import {
+  computeQuarantineFindings,
+  computeQuarantineList,
+  filterQuarantinesByOwner,
+  formatQuarantineList,
+  QUARANTINE_LIST_VERSION,
+} from '../../core/quarantine/quarantine-list.js';
 import { gatherAllowanceState } from '../../io/allowances/allowances-state.js';
-import { QUARANTINE_SUBCOMMANDS, QUARANTINE_USAGE } from './quarantine-options.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
 import { addQuarantine, removeQuarantine } from '../../io/quarantine/quarantine-write.js';
+import { commandUsageError, type ParsedValues, parseSubcommand } from '../command-args.js';
+import { QUARANTINE_SUBCOMMANDS, QUARANTINE_USAGE } from './quarantine-options.js';
 
 const COMMAND = 'flakeguard quarantine';
 type Values = ParsedValues<typeof QUARANTINE_USAGE.options>;
@@ -16,7 +22,8 @@ const out = (text: string): void => void process.stdout.write(text.endsWith('\n'
 
 function required(values: Values, key: 'file' | 'test' | 'reason' | 'id', sub: string): string {
   const value = values[key];
-  if (typeof value !== 'string' || value.trim() === '') throw commandUsageError(COMMAND, `quarantine ${sub} needs --${key}`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw commandUsageError(COMMAND, `quarantine ${sub} needs --${key}`);
   return value;
 }
 
@@ -31,19 +38,42 @@ export async function runQuarantineCommand(args: string[]): Promise<number> {
   const rows = computeQuarantineList(state.resolutions, state.today, owners.ownersOf);
   switch (sub) {
     case 'add':
-      out(addQuarantine(state, { file: required(values, 'file', sub), test: required(values, 'test', sub), reason: required(values, 'reason', sub), expires: values.expires, link: values.link }, cwd));
+      out(
+        addQuarantine(
+          state,
+          {
+            file: required(values, 'file', sub),
+            test: required(values, 'test', sub),
+            reason: required(values, 'reason', sub),
+            expires: values.expires,
+            link: values.link,
+          },
+          cwd,
+        ),
+      );
       return 0;
     case 'list': {
       // Entries record their owners, so --owner works on them even after CODEOWNERS is gone.
       const recorded = rows.some((r) => r.owners.length > 0);
       if (!recorded) requireCodeownersFor(values.owner, owners, 'flakeguard quarantine list');
       const shown = values.owner === undefined ? rows : filterQuarantinesByOwner(rows, values.owner);
-      out(values.json ? JSON.stringify({ version: QUARANTINE_LIST_VERSION, today: state.today, quarantines: shown }, null, 2) : formatQuarantineList(shown, state.today));
+      out(
+        values.json
+          ? JSON.stringify({ version: QUARANTINE_LIST_VERSION, today: state.today, quarantines: shown }, null, 2)
+          : formatQuarantineList(shown, state.today),
+      );
       return 0;
     }
     case 'check': {
       const findings = computeQuarantineFindings(rows);
-      out([...findings, findings.length === 0 ? `${rows.length} quarantine${rows.length === 1 ? '' : 's'} checked: no problems.` : `${findings.length} problem${findings.length === 1 ? '' : 's'} in ${rows.length} quarantine${rows.length === 1 ? '' : 's'}.`].join('\n'));
+      out(
+        [
+          ...findings,
+          findings.length === 0
+            ? `${rows.length} quarantine${rows.length === 1 ? '' : 's'} checked: no problems.`
+            : `${findings.length} problem${findings.length === 1 ? '' : 's'} in ${rows.length} quarantine${rows.length === 1 ? '' : 's'}.`,
+        ].join('\n'),
+      );
       return findings.length > 0 ? 1 : 0;
     }
     case 'remove':

@@ -7,11 +7,19 @@ import type { OptionTable, UsageText } from '../../core/usage.js';
 export const QUARANTINE_OPTIONS = {
   file: { type: 'string', value: '<test file>', help: 'add: the test file, relative to the current folder' },
   test: { type: 'string', value: '"<full name>"', help: 'add: the full name, titles joined with " > "' },
-  reason: { type: 'string', value: '"<text>"', help: 'add: why the test is quarantined and who owns the fix (required)' },
+  reason: {
+    type: 'string',
+    value: '"<text>"',
+    help: 'add: why the test is quarantined and who owns the fix (required)',
+  },
   expires: { type: 'string', value: 'YYYY-MM-DD', help: 'add: the last day the quarantine applies (a UTC day)' },
   link: { type: 'string', value: '<ticket URL>', help: 'add: the ticket that tracks the fix' },
   id: { type: 'string', value: '<id>', help: 'remove: the id of the quarantine (quarantine list shows it)' },
-  owner: { type: 'string', value: '<team>', help: 'list: only the quarantines this owner owns (recorded from CODEOWNERS by add)' },
+  owner: {
+    type: 'string',
+    value: '<team>',
+    help: 'list: only the quarantines this owner owns (recorded from CODEOWNERS by add)',
+  },
   json: { type: 'boolean', help: 'list: print JSON' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;

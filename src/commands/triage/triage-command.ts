@@ -5,35 +5,36 @@
  * history store's facts, the re-runs of --rerun); then decides once (src/core/triage/triage.ts) and prints.
  * Exit codes: 0 the run was green, 1 findings were classified, 2 the inputs could not be read, 130 interrupted.
  */
-import { escapeTerminal } from '../../core/untrusted-text.js';
+
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
-import { listenForInterrupt } from '../../io/process/interrupt.js';
+import { renderTriageHtml } from '../../core/html/html-triage.js';
 import { computeTriage, planTriage } from '../../core/triage/triage.js';
 import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
 import { formatTriage, toTriageJson } from '../../core/triage/triage-format.js';
 import { formatTriageMarkdown } from '../../core/triage/triage-markdown.js';
 import { filterFindingsByOwner, withFindingOwners } from '../../core/triage/triage-owners.js';
-import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
 import { mergeSignatures } from '../../core/triage/triage-signatures.js';
 import type { RerunTarget } from '../../core/triage/triage-types.js';
-import { renderTriageHtml } from '../../core/html/html-triage.js';
-import { writeFileAtomic } from '../../io/files/atomic-write.js';
-import { loadConfig } from '../../io/config/config-file.js';
-import { writeHtmlReport } from '../../io/files/html-file.js';
-import { resolveProjectPlaces } from '../../io/places/project-places.js';
-import { newestRunRecords, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
-import { gatherTriageInputs } from '../../io/triage/triage-inputs.js';
-import { writeReportFile } from '../../io/files/input-file.js';
-import type { LimitSettings } from '../../io/triage/triage-limits.js';
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import { systemClock } from '../../io/clock.js';
-import { detectScreen, paint } from '../../io/terminal.js';
-import { commandUsageError, parseCommandArgs } from '../command-args.js';
-import { TRIAGE_USAGE } from './triage-options.js';
+import { loadConfig } from '../../io/config/config-file.js';
+import { writeFileAtomic } from '../../io/files/atomic-write.js';
+import { writeHtmlReport } from '../../io/files/html-file.js';
+import { writeReportFile } from '../../io/files/input-file.js';
+import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
+import { resolveProjectPlaces } from '../../io/places/project-places.js';
+import { listenForInterrupt } from '../../io/process/interrupt.js';
+import { newestRunRecords, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
 import { checkSettings } from '../../io/settings-check.js';
+import { detectScreen, paint } from '../../io/terminal.js';
+import { gatherTriageInputs } from '../../io/triage/triage-inputs.js';
+import type { LimitSettings } from '../../io/triage/triage-limits.js';
+import { commandUsageError, parseCommandArgs } from '../command-args.js';
 import { triageHistory } from './triage-history-step.js';
+import { TRIAGE_USAGE } from './triage-options.js';
 
 const usage = (message: string): FlakeguardError => commandUsageError('flakeguard triage', message);
 
@@ -46,18 +47,34 @@ function durationFlag(name: string, value: string | undefined): number | null {
 
 function intFlag(name: string, value: string | undefined, min: number, max: number): number | null {
   if (value === undefined) return null;
-  if (!/^\d+$/.test(value) || Number(value) < min) throw usage(`--${name} "${value}" must be a whole number of at least ${min}`);
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw usage(`--${name} "${value}" must be a whole number of at least ${min}`);
   if (Number(value) > max) throw usage(`--${name} "${value}" must be a whole number from ${min} to ${max}`);
   return Number(value);
 }
 
-async function rerunTargets(root: string, targets: readonly RerunTarget[], runs: number, flags: { readonly config?: string; readonly project?: string[] }) {
+async function rerunTargets(
+  root: string,
+  targets: readonly RerunTarget[],
+  runs: number,
+  flags: { readonly config?: string; readonly project?: string[] },
+) {
   const interrupt = listenForInterrupt();
   try {
     // Loaded only for --rerun: it brings execa and the gate's Vitest driver.
     const { rerunFailures } = await import('../../io/triage/triage-rerun.js');
-    const vitest = { config: flags.config === undefined ? null : path.resolve(flags.config), projects: flags.project ?? [] };
-    return await rerunFailures({ root, targets: [...targets], runs, vitest, signal: interrupt.signal, onProgress: (t) => process.stderr.write(`flakeguard: ${escapeTerminal(t)}\n`) });
+    const vitest = {
+      config: flags.config === undefined ? null : path.resolve(flags.config),
+      projects: flags.project ?? [],
+    };
+    return await rerunFailures({
+      root,
+      targets: [...targets],
+      runs,
+      vitest,
+      signal: interrupt.signal,
+      onProgress: (t) => process.stderr.write(`flakeguard: ${escapeTerminal(t)}\n`),
+    });
   } finally {
     interrupt.dispose();
   }
@@ -68,7 +85,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   if (parsed === 'help') return 0;
   const flags = parsed.values;
   if (flags.json && flags.markdown !== undefined) throw usage('--json and --markdown are exclusive');
-  if (flags.owner !== undefined && flags.owner.trim() === '') throw usage('--owner needs a team or user, as CODEOWNERS names it (@org/team)');
+  if (flags.owner !== undefined && flags.owner.trim() === '')
+    throw usage('--owner needs a team or user, as CODEOWNERS names it (@org/team)');
   // Flag values first: a bad --rerun or --exit-code is named even when the inputs are missing too.
   const rerunCount = intFlag('rerun', flags.rerun, 1, 100) ?? 0;
   const exitCode = intFlag('exit-code', flags['exit-code'], 0, 255);
@@ -82,7 +100,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   const limits: LimitSettings = {
     root,
     config: loaded.config,
-    configFile: loaded.file === null ? null : path.relative(process.cwd(), loaded.file).split(path.sep).join('/') || loaded.file,
+    configFile:
+      loaded.file === null ? null : path.relative(process.cwd(), loaded.file).split(path.sep).join('/') || loaded.file,
     platform: process.platform,
     today: systemClock.today(),
     testFlagMs: testFlag,
@@ -100,25 +119,54 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   if (records.length + reports.length + junit.length + logs.length === 0) {
     const newest = newestRunRecords(root, places.records, 1);
     skipped.push(...newest.skipped);
-    if (newest.records[0] === undefined) throw usage(`no inputs: pass --record, --report, --junit or --log (no run record under ${places.recordsShown}/ either)`);
+    if (newest.records[0] === undefined)
+      throw usage(
+        `no inputs: pass --record, --report, --junit or --log (no run record under ${places.recordsShown}/ either)`,
+      );
     records = [newest.records[0]];
   }
   const notice = skippedFilesNotice(skipped);
   if (notice !== null) process.stderr.write(`${notice}\n`);
-  if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined)) throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
-  if (flags.config !== undefined && !existsSync(path.resolve(flags.config))) throw usage(`--config ${flags.config}: no such Vitest config file`);
-  const sources = { root, records, reports, junit, logs, exitCode, limits, rerunCount, onNote: (text: string) => process.stderr.write(`flakeguard: ${escapeTerminal(text)}\n`) };
+  if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined))
+    throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
+  if (flags.config !== undefined && !existsSync(path.resolve(flags.config)))
+    throw usage(`--config ${flags.config}: no such Vitest config file`);
+  const sources = {
+    root,
+    records,
+    reports,
+    junit,
+    logs,
+    exitCode,
+    limits,
+    rerunCount,
+    onNote: (text: string) => process.stderr.write(`flakeguard: ${escapeTerminal(text)}\n`),
+  };
   if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
   // Gather: the run's inputs, then the history and re-runs the plan asks for; then decide once.
   const gathered = await gatherTriageInputs(sources, signatures);
   const plan = planTriage(gathered, signatures);
-  const history = await triageHistory({ places, config: loaded.config.history, flags, runIds: gathered.runIds ?? [], tests: plan.historyQuestions });
-  const reruns = rerunCount > 0 && plan.rerunTargets.length > 0 ? await rerunTargets(root, plan.rerunTargets, rerunCount, flags) : null;
+  const history = await triageHistory({
+    places,
+    config: loaded.config.history,
+    flags,
+    runIds: gathered.runIds ?? [],
+    tests: plan.historyQuestions,
+  });
+  const reruns =
+    rerunCount > 0 && plan.rerunTargets.length > 0
+      ? await rerunTargets(root, plan.rerunTargets, rerunCount, flags)
+      : null;
   const inputs = { ...gathered, history, reruns };
   let report = computeTriage(inputs, signatures);
   if (report.verdict === 'green' && !inputsShowRun(inputs)) {
-    const given = [...records, ...reports, ...junit, ...logs].map((f) => path.relative(process.cwd(), f) || f).join(', ');
-    throw new FlakeguardError('INPUT_UNREADABLE', `no input shows a run (${given}: no test result, no Vitest summary, no failure, no exit code); pass the files the CI job left (--report, --junit, --record, the whole --log) or --exit-code`);
+    const given = [...records, ...reports, ...junit, ...logs]
+      .map((f) => path.relative(process.cwd(), f) || f)
+      .join(', ');
+    throw new FlakeguardError(
+      'INPUT_UNREADABLE',
+      `no input shows a run (${given}: no test result, no Vitest summary, no failure, no exit code); pass the files the CI job left (--report, --junit, --record, the whole --log) or --exit-code`,
+    );
   }
   const owners = readProjectOwners(root);
   requireCodeownersFor(flags.owner, owners, 'flakeguard triage');
@@ -129,9 +177,13 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     const screen = detectScreen();
     process.stdout.write(formatTriage(report, (style, text) => paint(screen, style, text)));
     const markdown = flags.markdown;
-    if (markdown !== undefined) writeReportFile('--markdown', markdown, () => writeFileAtomic(path.resolve(markdown), formatTriageMarkdown(report)));
+    if (markdown !== undefined)
+      writeReportFile('--markdown', markdown, () =>
+        writeFileAtomic(path.resolve(markdown), formatTriageMarkdown(report)),
+      );
   }
   const html = flags.html;
-  if (html !== undefined) writeReportFile('--html', html, () => writeHtmlReport(html, renderTriageHtml(toTriageJson(report))));
+  if (html !== undefined)
+    writeReportFile('--html', html, () => writeHtmlReport(html, renderTriageHtml(toTriageJson(report))));
   return report.verdict === 'green' ? 0 : 1;
 }

@@ -3,9 +3,10 @@
  * FLAKEGUARD_HISTORY_URL, --history / --no-history), which branch (--branch, else the default
  * branch), and one warning line when the store could not be used: triage then runs without it.
  */
-import { escapeTerminal } from '../../core/untrusted-text.js';
+
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import type { TriageHistory } from '../../core/triage/triage-history.js';
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import type { ProjectPlaces } from '../../io/places/project-places.js';
 import { readTriageHistory } from '../../io/triage/triage-history.js';
 
@@ -32,6 +33,9 @@ export async function triageHistory(step: TriageHistoryStep): Promise<TriageHist
     excludeRunIds: new Set(step.runIds),
   });
   if (outcome.kind === 'used') return outcome.history;
-  if (outcome.kind === 'not-used') warn(`flakeguard: warning: history was not used${outcome.where === null ? '' : ` (${outcome.where})`}: ${outcome.reason}; the findings are from the run's own inputs`);
+  if (outcome.kind === 'not-used')
+    warn(
+      `flakeguard: warning: history was not used${outcome.where === null ? '' : ` (${outcome.where})`}: ${outcome.reason}; the findings are from the run's own inputs`,
+    );
   return null;
 }

@@ -5,23 +5,69 @@
 import type { OptionTable, UsageText } from '../../core/usage.js';
 
 export const TRIAGE_OPTIONS = {
-  record: { type: 'string', multiple: true, value: '<run record>', help: "flakeguard's run record (.flakeguard/runs/*.json); one per shard" },
-  report: { type: 'string', multiple: true, value: '<vitest json>', help: "Vitest's JSON report (--reporter=json --outputFile=<file>); one per shard" },
+  record: {
+    type: 'string',
+    multiple: true,
+    value: '<run record>',
+    help: "flakeguard's run record (.flakeguard/runs/*.json); one per shard",
+  },
+  report: {
+    type: 'string',
+    multiple: true,
+    value: '<vitest json>',
+    help: "Vitest's JSON report (--reporter=json --outputFile=<file>); one per shard",
+  },
   junit: { type: 'string', multiple: true, value: '<xml>', help: "Vitest's JUnit XML" },
   log: { type: 'string', multiple: true, value: '<ci log>', help: 'the whole CI log of the job (streamed)' },
   'exit-code': { type: 'string', value: '<n>', help: "the job's exit code (else the records')" },
-  root: { type: 'string', value: '<project dir>', help: 'the checkout: paths are mapped onto it, allowances and budgets read from it, re-runs run in it' },
-  budget: { type: 'string', value: '<duration>', help: 'test budget for inputs without the reporter (an allowance in the checkout still applies)' },
+  root: {
+    type: 'string',
+    value: '<project dir>',
+    help: 'the checkout: paths are mapped onto it, allowances and budgets read from it, re-runs run in it',
+  },
+  budget: {
+    type: 'string',
+    value: '<duration>',
+    help: 'test budget for inputs without the reporter (an allowance in the checkout still applies)',
+  },
   'file-budget': { type: 'string', value: '<duration>', help: 'file budget for inputs without the reporter' },
-  rerun: { type: 'string', value: '<n>', help: "re-run each failure n times with the project's own Vitest: escape when every re-run fails, flake otherwise" },
-  config: { type: 'string', value: '<vitest config>', help: 'with --rerun: the Vitest config the job ran with, passed to every re-run' },
-  project: { type: 'string', multiple: true, value: '<name>', help: 'with --rerun: a Vitest project to run, passed to every re-run as Vitest takes it' },
-  history: { type: 'boolean', help: 'ask the history store about each failed or slow test even when flakeguard.yaml does not turn history on (the embedded store under the records folder, or FLAKEGUARD_HISTORY_URL)' },
+  rerun: {
+    type: 'string',
+    value: '<n>',
+    help: "re-run each failure n times with the project's own Vitest: escape when every re-run fails, flake otherwise",
+  },
+  config: {
+    type: 'string',
+    value: '<vitest config>',
+    help: 'with --rerun: the Vitest config the job ran with, passed to every re-run',
+  },
+  project: {
+    type: 'string',
+    multiple: true,
+    value: '<name>',
+    help: 'with --rerun: a Vitest project to run, passed to every re-run as Vitest takes it',
+  },
+  history: {
+    type: 'boolean',
+    help: 'ask the history store about each failed or slow test even when flakeguard.yaml does not turn history on (the embedded store under the records folder, or FLAKEGUARD_HISTORY_URL)',
+  },
   'no-history': { type: 'boolean', help: 'do not ask the history store, even when one is configured' },
-  branch: { type: 'string', value: '<name>', help: "the branch whose history counts (default: the checkout's default branch, as the gate finds it)" },
-  owner: { type: 'string', value: '<team>', help: 'only the findings about test files this owner owns in CODEOWNERS (@org/team, @user or an e-mail)' },
+  branch: {
+    type: 'string',
+    value: '<name>',
+    help: "the branch whose history counts (default: the checkout's default branch, as the gate finds it)",
+  },
+  owner: {
+    type: 'string',
+    value: '<team>',
+    help: 'only the findings about test files this owner owns in CODEOWNERS (@org/team, @user or an e-mail)',
+  },
   json: { type: 'boolean', help: 'print the findings as one JSON line (docs/triage.md "Output")' },
-  markdown: { type: 'string', value: '<file>', help: 'also write the findings as a pull-request comment: a hidden marker line, the verdict and what to do first, long lists folded, under 65,536 characters' },
+  markdown: {
+    type: 'string',
+    value: '<file>',
+    help: 'also write the findings as a pull-request comment: a hidden marker line, the verdict and what to do first, long lists folded, under 65,536 characters',
+  },
   html: { type: 'string', value: '<file>', help: 'write a self-contained HTML page of the findings' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;

@@ -6,18 +6,21 @@
  * An entry's block is its lines plus the comment lines directly above it (no blank line between),
  * except a comment at the very top of the file, which is the file's header.
  */
-import { isMap, isScalar, isSeq, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, type Node, parseDocument, type YAMLMap } from 'yaml';
 import { serializeDuration } from '../duration.js';
 import { FlakeguardError } from '../errors.js';
-import type { Allowance } from './allowance.js';
 import type { PlatformValue } from '../platform-value.js';
+import { type QuarantineTerms, quarantineTermsToYaml } from '../quarantine/quarantine-terms.js';
+import type { Allowance } from './allowance.js';
 import { yamlScalar } from './allowance-text.js';
-import { quarantineTermsToYaml, type QuarantineTerms } from '../quarantine/quarantine-terms.js';
 
 export { yamlScalar } from './allowance-text.js';
 
 /** An entry to write: an allowance without its place in a file (it has none yet). */
-export type NewAllowanceEntry = Omit<Allowance, 'at' | 'commit' | 'quarantine'> & { readonly commit?: string | null; readonly quarantine?: QuarantineTerms | null };
+export type NewAllowanceEntry = Omit<Allowance, 'at' | 'commit' | 'quarantine'> & {
+  readonly commit?: string | null;
+  readonly quarantine?: QuarantineTerms | null;
+};
 
 export interface EntryBlock {
   readonly id: string;
@@ -42,7 +45,9 @@ export function serializeEntry(entry: NewAllowanceEntry): string {
     `  file: ${yamlScalar(entry.file)}`,
     ...(entry.fingerprint === null ? [] : [`  fingerprint: ${yamlScalar(entry.fingerprint)}`]),
     ...(entry.commit === null || entry.commit === undefined ? [] : [`  commit: ${yamlScalar(entry.commit)}`]),
-    ...(entry.budget === null ? [] : [`  budget: ${serializeBudget(entry.budget)}`, `  reason: ${yamlScalar(entry.reason)}`]),
+    ...(entry.budget === null
+      ? []
+      : [`  budget: ${serializeBudget(entry.budget)}`, `  reason: ${yamlScalar(entry.reason)}`]),
     ...(entry.quarantine ? serializeQuarantine(entry.quarantine, '  ') : []),
     `  added: ${yamlScalar(entry.added)}`,
     ...(entry.expires === null ? [] : [`  expires: ${yamlScalar(entry.expires)}`]),
@@ -52,7 +57,10 @@ export function serializeEntry(entry: NewAllowanceEntry): string {
 
 /** The `quarantine:` lines of an entry, each value on one line (read back exactly). */
 export function serializeQuarantine(terms: QuarantineTerms, indent = ''): string[] {
-  return [`${indent}quarantine:`, ...Object.entries(quarantineTermsToYaml(terms)).map(([k, v]) => `${indent}  ${k}: ${yamlScalar(v)}`)];
+  return [
+    `${indent}quarantine:`,
+    ...Object.entries(quarantineTermsToYaml(terms)).map(([k, v]) => `${indent}  ${k}: ${yamlScalar(v)}`),
+  ];
 }
 
 function lineStart(text: string, offset: number): number {
@@ -73,14 +81,21 @@ function scalarText(map: YAMLMap, key: string): string {
 export function entryBlocks(text: string, where: string): EntryBlock[] {
   const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length > 0) {
-    throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: not valid YAML; fix it before flakeguard edits this file (flakeguard allowances check shows where)`);
+    throw new FlakeguardError(
+      'ALLOWANCE_INVALID',
+      `${where}: not valid YAML; fix it before flakeguard edits this file (flakeguard allowances check shows where)`,
+    );
   }
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && contents.value === null)) return [];
-  if (!isSeq(contents)) throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: an allowance file must be a list of entries`);
+  if (!isSeq(contents))
+    throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: an allowance file must be a list of entries`);
   if (contents.flow) {
     if (contents.items.length === 0) return [];
-    throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: write the entries as a block list (- id: …), not [ … ], so flakeguard can edit it`);
+    throw new FlakeguardError(
+      'ALLOWANCE_INVALID',
+      `${where}: write the entries as a block list (- id: …), not [ … ], so flakeguard can edit it`,
+    );
   }
   const blocks: EntryBlock[] = [];
   let previousEnd = 0;
@@ -93,7 +108,8 @@ export function entryBlocks(text: string, where: string): EntryBlock[] {
     while (last > entryStart && /\s/.test(text[last] ?? '')) last--;
     let end = afterLine(text, last);
     // Comment lines indented past the entry's dash (`  # expires: …`) right after it are its own.
-    const dashIndent = entryStart - lineStart(text, entryStart) + (/^[ \t]*/.exec(text.slice(entryStart))?.[0].length ?? 0);
+    const dashIndent =
+      entryStart - lineStart(text, entryStart) + (/^[ \t]*/.exec(text.slice(entryStart))?.[0].length ?? 0);
     while (end < text.length) {
       const line = text.slice(end, afterLine(text, end));
       const indent = /^[ \t]*/.exec(line)?.[0].length ?? 0;
@@ -120,15 +136,21 @@ function compareEntries(a: { test: string; id: string }, b: { test: string; id: 
 }
 
 /** Inserts an entry block (its text, ending in a newline) at its sorted place. */
-export function insertEntryText(text: string, entryText: string, key: { test: string; id: string }, where: string): string {
+export function insertEntryText(
+  text: string,
+  entryText: string,
+  key: { test: string; id: string },
+  where: string,
+): string {
   const blocks = entryBlocks(text, where);
   const next = blocks.find((b) => compareEntries(key, b) < 0);
   if (blocks.length === 0) {
     const contents = parseDocument(text).contents;
     // An empty flow list `[]` (what prune leaves behind in a hand-written file) makes way for a block list.
-    const base = isSeq(contents) && contents.flow && contents.range
-      ? text.slice(0, contents.range[0]) + text.slice(contents.range[1])
-      : text;
+    const base =
+      isSeq(contents) && contents.flow && contents.range
+        ? text.slice(0, contents.range[0]) + text.slice(contents.range[1])
+        : text;
     const trimmed = base.trim() === '' ? '' : base;
     const sep = trimmed === '' || trimmed.endsWith('\n') ? '' : '\n';
     return `${trimmed}${sep}${entryText}`;
@@ -184,11 +206,19 @@ export function updateEntry(text: string, id: string, changes: EntryChanges, whe
     if (value === undefined) continue;
     const node = block.map.get(key, true);
     if (isScalar(node) && node.range) {
-      if (String(node.value) !== value) edits.push({ start: node.range[0], end: node.range[1], text: yamlScalar(value) });
+      if (String(node.value) !== value)
+        edits.push({ start: node.range[0], end: node.range[1], text: yamlScalar(value) });
     } else if (node === undefined) {
-      edits.push({ start: block.end, end: block.end, text: `${text.endsWith('\n') || block.end < text.length ? '' : '\n'}${' '.repeat(indent)}${key}: ${yamlScalar(value)}\n` });
+      edits.push({
+        start: block.end,
+        end: block.end,
+        text: `${text.endsWith('\n') || block.end < text.length ? '' : '\n'}${' '.repeat(indent)}${key}: ${yamlScalar(value)}\n`,
+      });
     } else {
-      throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: ${key} of entry "${id}" is not a single value; fix it by hand`);
+      throw new FlakeguardError(
+        'ALLOWANCE_INVALID',
+        `${where}: ${key} of entry "${id}" is not a single value; fix it by hand`,
+      );
     }
   }
   let out = text;

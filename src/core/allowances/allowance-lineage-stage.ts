@@ -5,7 +5,17 @@
  * ambiguous one applies to none. Allowances without lineage are left to the name and body stages.
  */
 import { carryStep, describeLoss, type LineageState } from './allowance-lineage.js';
-import { openAllowances, settleWants, withResults, type AllowanceMatch, type MatchAllowance, type MatchIndex, type MatchKind, type MatchState, type MatchTest } from './allowance-match-state.js';
+import {
+  type AllowanceMatch,
+  type MatchAllowance,
+  type MatchIndex,
+  type MatchKind,
+  type MatchState,
+  type MatchTest,
+  openAllowances,
+  settleWants,
+  withResults,
+} from './allowance-match-state.js';
 
 type Target = { readonly kind: 'test'; readonly test: number } | { readonly kind: 'none'; readonly why: string };
 
@@ -27,7 +37,9 @@ function targetInWorktree(index: MatchIndex, state: LineageState): Target {
   if (carry.kind === 'gone') return { kind: 'none', why: describeLoss(state, 'in the working tree') };
   const at = carry.state.file === file ? here.at : testsIn(index, carry.state.file).at;
   const test = at[carry.index];
-  return test === undefined ? { kind: 'none', why: `test ${JSON.stringify(state.name)} is not in ${carry.state.file}` } : { kind: 'test', test };
+  return test === undefined
+    ? { kind: 'none', why: `test ${JSON.stringify(state.name)} is not in ${carry.state.file}` }
+    : { kind: 'test', test };
 }
 
 /** How the test the lineage leads to differs from what the allowance stored. */
@@ -51,9 +63,21 @@ export function lineageStage(index: MatchIndex, state: MatchState): MatchState {
     else {
       const target = targetInWorktree(index, l.state);
       if (target.kind === 'none') results.set(a.id, { kind: 'orphan', id: a.id, why: target.why });
-      else if (state.claimed.has(target.test)) results.set(a.id, { kind: 'orphan', id: a.id, why: `its test ${JSON.stringify(index.input.tests[target.test]?.fullName)} holds another allowance by name` });
+      else if (state.claimed.has(target.test))
+        results.set(a.id, {
+          kind: 'orphan',
+          id: a.id,
+          why: `its test ${JSON.stringify(index.input.tests[target.test]?.fullName)} holds another allowance by name`,
+        });
       else wants.set(a.id, [target.test]);
     }
   }
-  return settleWants(index, withResults(state, results), wants, (a, t) => netChange(index, a, t), 'are where its lineage leads', 'lineage');
+  return settleWants(
+    index,
+    withResults(state, results),
+    wants,
+    (a, t) => netChange(index, a, t),
+    'are where its lineage leads',
+    'lineage',
+  );
 }

@@ -45,7 +45,11 @@ function carriedName(t: VersionTest, name: string): string {
 
 function kept(state: LineageState, file: string, tests: readonly VersionTest[], index: number): Carry {
   const t = tests[index] as VersionTest;
-  return { kind: 'kept', state: { file, name: carriedName(t, state.name), fingerprint: t.fingerprint ?? state.fingerprint }, index };
+  return {
+    kind: 'kept',
+    state: { file, name: carriedName(t, state.name), fingerprint: t.fingerprint ?? state.fingerprint },
+    index,
+  };
 }
 
 const indexes = (tests: readonly VersionTest[], keep: (t: VersionTest) => boolean): number[] =>
@@ -63,7 +67,11 @@ export function carryInFile(state: LineageState, file: string, tests: readonly V
   if (state.fingerprint === null) return { kind: 'gone' };
   const byBody = indexes(tests, (t) => t.fingerprint === state.fingerprint);
   if (byBody.length === 1) return kept(state, file, tests, byBody[0] as number);
-  if (byBody.length > 1) return { kind: 'ambiguous', why: `${byBody.length} tests in ${file} have its body (renamed and copied in one step)` };
+  if (byBody.length > 1)
+    return {
+      kind: 'ambiguous',
+      why: `${byBody.length} tests in ${file} have its body (renamed and copied in one step)`,
+    };
   return { kind: 'gone' };
 }
 
@@ -83,12 +91,21 @@ export function carryAcrossFiles(state: LineageState, files: ReadonlyMap<string,
   if (found.length === 0) return { kind: 'gone' };
   const named = found.filter((f) => hasName(files.get(f.file)?.[f.index] as VersionTest, state.name));
   const pick = found.length === 1 ? found[0] : named.length === 1 ? named[0] : undefined;
-  if (pick === undefined) return { kind: 'ambiguous', why: `${found.length} tests in ${[...new Set(found.map((f) => f.file))].join(', ')} have its body` };
+  if (pick === undefined)
+    return {
+      kind: 'ambiguous',
+      why: `${found.length} tests in ${[...new Set(found.map((f) => f.file))].join(', ')} have its body`,
+    };
   return kept(state, pick.file, files.get(pick.file) as readonly VersionTest[], pick.index);
 }
 
 /** Carries a state across one step: within its file (renamed to `file` or not), else to another changed file. */
-export function carryStep(state: LineageState, file: string | null, tests: readonly VersionTest[], others: () => ReadonlyMap<string, readonly VersionTest[]>): Carry {
+export function carryStep(
+  state: LineageState,
+  file: string | null,
+  tests: readonly VersionTest[],
+  others: () => ReadonlyMap<string, readonly VersionTest[]>,
+): Carry {
   const inFile = file === null ? ({ kind: 'gone' } as const) : carryInFile(state, file, tests);
   return inFile.kind === 'gone' ? carryAcrossFiles(state, others()) : inFile;
 }

@@ -3,13 +3,20 @@
  * was matched, its limit on this platform and the test's last measured duration; and the findings
  * that need a person (orphans, expired, ambiguous, invalid, duplicate ids).
  */
-import { formatWhere, type AllowanceProblem } from './allowance.js';
-import { formatProblem, formatResolutionWarning, formatFollowNotice, type Resolution, type UniverseTest } from './allowance-resolve.js';
-import { serializeBudget } from './allowance-edit.js';
-import { escapeForTerminal as esc } from './allowance-text.js';
+
 import { formatDuration } from '../duration.js';
 import { resolvePlatformValue } from '../platform-value.js';
 import { testKey } from '../test-id.js';
+import { type AllowanceProblem, formatWhere } from './allowance.js';
+import { serializeBudget } from './allowance-edit.js';
+import {
+  formatFollowNotice,
+  formatProblem,
+  formatResolutionWarning,
+  type Resolution,
+  type UniverseTest,
+} from './allowance-resolve.js';
+import { escapeForTerminal as esc } from './allowance-text.js';
 
 export const ALLOWANCE_LIST_VERSION = 1 as const;
 
@@ -34,7 +41,11 @@ export interface AllowanceList {
   readonly version: typeof ALLOWANCE_LIST_VERSION;
   readonly platform: string;
   readonly allowances: readonly AllowanceRow[];
-  readonly problems: readonly { readonly kind: AllowanceProblem['kind']; readonly where: string; readonly message: string }[];
+  readonly problems: readonly {
+    readonly kind: AllowanceProblem['kind'];
+    readonly where: string;
+    readonly message: string;
+  }[];
 }
 
 export function computeAllowanceList(
@@ -62,7 +73,12 @@ export function computeAllowanceList(
       reason: a.reason,
     };
   });
-  return { version: ALLOWANCE_LIST_VERSION, platform, allowances, problems: problems.map((p) => ({ kind: p.kind, where: p.where, message: p.message })) };
+  return {
+    version: ALLOWANCE_LIST_VERSION,
+    platform,
+    allowances,
+    problems: problems.map((p) => ({ kind: p.kind, where: p.where, message: p.message })),
+  };
 }
 
 export function formatAllowanceList(list: AllowanceList): string {
@@ -71,9 +87,19 @@ export function formatAllowanceList(list: AllowanceList): string {
   for (const row of list.allowances) {
     const target = row.current ?? row.stored;
     lines.push(`${row.id}  ${esc(target.test)}  (${esc(target.file)})`);
-    const limit = row.limitMs === null ? `no limit for ${list.platform} in ${row.budget}: the budget applies` : `limit ${formatDuration(row.limitMs)}`;
+    const limit =
+      row.limitMs === null
+        ? `no limit for ${list.platform} in ${row.budget}: the budget applies`
+        : `limit ${formatDuration(row.limitMs)}`;
     const last = row.lastMs === null ? 'last: not measured' : `last ${formatDuration(row.lastMs)}`;
-    const how = row.match === 'exact' ? 'exact' : row.match === 'orphan' ? 'ORPHAN: no test matches' : row.match === 'ambiguous' ? 'AMBIGUOUS: applies to none' : `${row.match} from "${esc(row.stored.test)}" (${esc(row.stored.file)})`;
+    const how =
+      row.match === 'exact'
+        ? 'exact'
+        : row.match === 'orphan'
+          ? 'ORPHAN: no test matches'
+          : row.match === 'ambiguous'
+            ? 'AMBIGUOUS: applies to none'
+            : `${row.match} from "${esc(row.stored.test)}" (${esc(row.stored.file)})`;
     const expiry = row.expired ? ` · EXPIRED ${row.expires}` : row.expires ? ` · expires ${row.expires}` : '';
     lines.push(`    ${how} · ${limit} · ${last}${expiry}`);
     lines.push(`    ${row.where} · ${esc(row.reason)}`);

@@ -106,7 +106,8 @@ export function settleWants(
 ): MatchState {
   const wantedBy = new Map<number, string[]>();
   for (const [id, candidates] of wants) {
-    if (candidates.length === 1) wantedBy.set(candidates[0] as number, [...(wantedBy.get(candidates[0] as number) ?? []), id]);
+    if (candidates.length === 1)
+      wantedBy.set(candidates[0] as number, [...(wantedBy.get(candidates[0] as number) ?? []), id]);
   }
   const results = new Map<string, AllowanceMatch>();
   for (const [id, candidates] of wants) {
@@ -117,7 +118,13 @@ export function settleWants(
     }
     const t = candidates[0] as number;
     const rivals = wantedBy.get(t) ?? [];
-    if (rivals.length > 1) results.set(id, { kind: 'ambiguous', id, candidates, why: `allowances ${rivals.join(', ')} all point to this test` });
+    if (rivals.length > 1)
+      results.set(id, {
+        kind: 'ambiguous',
+        id,
+        candidates,
+        why: `allowances ${rivals.join(', ')} all point to this test`,
+      });
     else results.set(id, via ? { kind: kindOf(a, t), id, test: t, via } : { kind: kindOf(a, t), id, test: t });
   }
   return withResults(state, results);

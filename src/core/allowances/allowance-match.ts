@@ -9,14 +9,31 @@
  * and one test never gets two allowances. Ambiguous means: say so and apply none. Each stage is a
  * function from the state (results so far, tests claimed) to the next state.
  */
+
+import { testKey } from '../test-id.js';
 import { lineageStage } from './allowance-lineage-stage.js';
 import {
-  EMPTY_STATE, group, openAllowances, settleWants, withResults,
-  type AllowanceMatch, type MatchAllowance, type MatchIndex, type MatchInput, type MatchKind, type MatchState,
+  type AllowanceMatch,
+  EMPTY_STATE,
+  group,
+  type MatchAllowance,
+  type MatchIndex,
+  type MatchInput,
+  type MatchKind,
+  type MatchState,
+  openAllowances,
+  settleWants,
+  withResults,
 } from './allowance-match-state.js';
-import { testKey } from '../test-id.js';
 
-export type { AllowanceMatch, MatchAllowance, MatchInput, MatchKind, MatchTest, WorktreeChanges } from './allowance-match-state.js';
+export type {
+  AllowanceMatch,
+  MatchAllowance,
+  MatchInput,
+  MatchKind,
+  MatchTest,
+  WorktreeChanges,
+} from './allowance-match-state.js';
 export { eachNamePattern } from './each-name-pattern.js';
 
 type Stage = (index: MatchIndex, state: MatchState) => MatchState;
@@ -66,7 +83,11 @@ function candidateStage(
  * A `.each` template read from source stands for all its rows: allowances for different rows
  * share it; two for the same row are ambiguous.
  */
-function rowStage(fileOf: (index: MatchIndex, a: MatchAllowance) => string | undefined, kind: MatchKind, open: typeof fallbackOpen): Stage {
+function rowStage(
+  fileOf: (index: MatchIndex, a: MatchAllowance) => string | undefined,
+  kind: MatchKind,
+  open: typeof fallbackOpen,
+): Stage {
   return (index, state) => {
     const rowKey = (candidates: readonly number[], a: MatchAllowance): string => JSON.stringify([candidates, a.test]);
     const rows = new Map<string, string[]>();
@@ -74,7 +95,9 @@ function rowStage(fileOf: (index: MatchIndex, a: MatchAllowance) => string | und
     for (const a of open(index, state)) {
       const file = fileOf(index, a);
       if (file === undefined) continue;
-      const candidates = index.patterned.filter((i) => index.input.tests[i]?.file === file && (index.input.tests[i]?.namePattern?.test(a.test) ?? false));
+      const candidates = index.patterned.filter(
+        (i) => index.input.tests[i]?.file === file && (index.input.tests[i]?.namePattern?.test(a.test) ?? false),
+      );
       if (candidates.length === 0) continue;
       wants.set(a.id, candidates);
       rows.set(rowKey(candidates, a), [...(rows.get(rowKey(candidates, a)) ?? []), a.id]);
@@ -82,17 +105,32 @@ function rowStage(fileOf: (index: MatchIndex, a: MatchAllowance) => string | und
     const results = new Map<string, AllowanceMatch>();
     for (const [id, candidates] of wants) {
       const rivals = rows.get(rowKey(candidates, index.byId.get(id) as MatchAllowance)) ?? [];
-      if (candidates.length > 1) results.set(id, { kind: 'ambiguous', id, candidates, why: `${candidates.length} .each templates in the file fit this name` });
-      else if (rivals.length > 1) results.set(id, { kind: 'ambiguous', id, candidates, why: `allowances ${rivals.join(', ')} all point to this row` });
+      if (candidates.length > 1)
+        results.set(id, {
+          kind: 'ambiguous',
+          id,
+          candidates,
+          why: `${candidates.length} .each templates in the file fit this name`,
+        });
+      else if (rivals.length > 1)
+        results.set(id, {
+          kind: 'ambiguous',
+          id,
+          candidates,
+          why: `allowances ${rivals.join(', ')} all point to this row`,
+        });
       else results.set(id, { kind, id, test: candidates[0] as number });
     }
     return withResults(state, results);
   };
 }
 
-const exactIn = (index: MatchIndex, a: MatchAllowance, file: string): readonly number[] => index.byName.get(testKey(file, a.test)) ?? [];
+const exactIn = (index: MatchIndex, a: MatchAllowance, file: string): readonly number[] =>
+  index.byName.get(testKey(file, a.test)) ?? [];
 const sameFilePrints = (index: MatchIndex, a: MatchAllowance): readonly number[] | null =>
-  a.fingerprint === null ? null : (index.byPrint.get(a.fingerprint) ?? []).filter((t) => index.input.tests[t]?.file === a.file);
+  a.fingerprint === null
+    ? null
+    : (index.byPrint.get(a.fingerprint) ?? []).filter((t) => index.input.tests[t]?.file === a.file);
 const otherFilePrints = (index: MatchIndex, a: MatchAllowance): readonly number[] | null => {
   if (a.fingerprint === null) return null;
   const all = index.byPrint.get(a.fingerprint) ?? [];
@@ -101,15 +139,28 @@ const otherFilePrints = (index: MatchIndex, a: MatchAllowance): readonly number[
 const renamedFile = (index: MatchIndex, a: MatchAllowance): string | undefined => index.input.renames.get(a.file);
 
 const STAGES: readonly Stage[] = [
-  candidateStage((index, a) => exactIn(index, a, a.file), () => 'exact', 'in the file have this name', openAllowances),
+  candidateStage(
+    (index, a) => exactIn(index, a, a.file),
+    () => 'exact',
+    'in the file have this name',
+    openAllowances,
+  ),
   rowStage((_, a) => a.file, 'exact', openAllowances),
   lineageStage,
   candidateStage(sameFilePrints, () => 'renamed', 'in the same file have this body (a copy?)'),
-  candidateStage(otherFilePrints, (index, a, t) => (index.input.tests[t]?.fullName === a.test ? 'moved' : 'moved-renamed'), 'in other files have this body (a copy?)'),
-  candidateStage((index, a) => {
-    const target = renamedFile(index, a);
-    return target === undefined ? null : exactIn(index, a, target);
-  }, () => 'git-renamed', 'in the renamed file have this name'),
+  candidateStage(
+    otherFilePrints,
+    (index, a, t) => (index.input.tests[t]?.fullName === a.test ? 'moved' : 'moved-renamed'),
+    'in other files have this body (a copy?)',
+  ),
+  candidateStage(
+    (index, a) => {
+      const target = renamedFile(index, a);
+      return target === undefined ? null : exactIn(index, a, target);
+    },
+    () => 'git-renamed',
+    'in the renamed file have this name',
+  ),
   rowStage(renamedFile, 'git-renamed', fallbackOpen),
 ];
 

@@ -3,9 +3,15 @@
  * notices (an allowance followed a renamed or moved test) and the warnings (orphans, expired,
  * ambiguous, invalid entries). Shared by the reporter seam and `flakeguard allowances`.
  */
-import { formatWhere, isExpired, type Allowance, type AllowanceProblem } from './allowance.js';
+import { type Allowance, type AllowanceProblem, formatWhere, isExpired } from './allowance.js';
 import type { Lineage } from './allowance-lineage.js';
-import { matchAllowances, type AllowanceMatch, type MatchKind, type MatchTest, type WorktreeChanges } from './allowance-match.js';
+import {
+  type AllowanceMatch,
+  type MatchKind,
+  type MatchTest,
+  matchAllowances,
+  type WorktreeChanges,
+} from './allowance-match.js';
 import { escapeForTerminal, quoteName } from './allowance-text.js';
 
 export interface UniverseTest extends MatchTest {
@@ -35,13 +41,33 @@ export interface ResolveInput {
   readonly worktree?: WorktreeChanges;
 }
 
-export function resolveAllowances({ allowances, tests, renames, today, lineage, worktree }: ResolveInput): Resolution[] {
-  const matches = matchAllowances({ allowances, tests, renames, ...(lineage ? { lineage } : {}), ...(worktree ? { worktree } : {}) });
+export function resolveAllowances({
+  allowances,
+  tests,
+  renames,
+  today,
+  lineage,
+  worktree,
+}: ResolveInput): Resolution[] {
+  const matches = matchAllowances({
+    allowances,
+    tests,
+    renames,
+    ...(lineage ? { lineage } : {}),
+    ...(worktree ? { worktree } : {}),
+  });
   return allowances.map((allowance, i) => {
     const match = matches[i] as AllowanceMatch;
     const test = 'test' in match ? (tests[match.test] ?? null) : null;
     const kind = 'test' in match ? match.kind : null;
-    return { allowance, match, test, kind, expired: isExpired(allowance, today), lineage: lineage?.get(allowance.id) ?? null };
+    return {
+      allowance,
+      match,
+      test,
+      kind,
+      expired: isExpired(allowance, today),
+      lineage: lineage?.get(allowance.id) ?? null,
+    };
   });
 }
 
@@ -52,7 +78,10 @@ export function formatFollowNotice(r: Resolution): string {
   const { allowance: a, test } = r;
   if (!test || r.kind === null || r.kind === 'exact') return '';
   const [from, to] = [escapeForTerminal(a.file), escapeForTerminal(test.file)];
-  const traced = r.match.kind !== 'ambiguous' && r.match.kind !== 'orphan' && r.match.via === 'lineage' ? ' (traced through git history)' : '';
+  const traced =
+    r.match.kind !== 'ambiguous' && r.match.kind !== 'orphan' && r.match.via === 'lineage'
+      ? ' (traced through git history)'
+      : '';
   const tail = `${traced}; run flakeguard allowances migrate to record the new name`;
   switch (r.kind) {
     case 'renamed':
@@ -75,11 +104,15 @@ export function formatResolutionWarning(r: Resolution, tests: readonly UniverseT
   const a = r.allowance;
   const at = formatWhere(a);
   if (r.match.kind === 'orphan') {
-    const how = r.match.why === undefined ? 'by name, body or git rename' : `its lineage: ${escapeForTerminal(r.match.why)}`;
+    const how =
+      r.match.why === undefined ? 'by name, body or git rename' : `its lineage: ${escapeForTerminal(r.match.why)}`;
     return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.test)} in ${escapeForTerminal(a.file)} (${how}); remove it with flakeguard allowances prune, or fix its test and file`;
   }
   if (r.match.kind === 'ambiguous') {
-    const names = r.match.candidates.map((i) => tests[i]).filter((t) => t !== undefined).map((t) => `${q(t.fullName)} in ${escapeForTerminal(t.file)}`);
+    const names = r.match.candidates
+      .map((i) => tests[i])
+      .filter((t) => t !== undefined)
+      .map((t) => `${q(t.fullName)} in ${escapeForTerminal(t.file)}`);
     const why = escapeForTerminal(r.match.why);
     return `${at}: allowance ${a.id} for ${q(a.test)} is ambiguous (${names.length > 0 ? `${why}: ${names.join(', ')}` : why}) and applies to none; set its test and file to the one it is for`;
   }

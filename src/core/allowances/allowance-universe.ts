@@ -2,9 +2,10 @@
  * The tests allowances are matched against: the tests a run reported (their fingerprints looked up
  * in the source of their file) plus, for files the run did not include, the tests read from source.
  */
+
+import type { SourceTest } from '../source/test-source.js';
 import { eachNamePattern } from './allowance-match.js';
 import type { UniverseTest } from './allowance-resolve.js';
-import type { SourceTest } from '../source/test-source.js';
 
 export interface RunTest {
   readonly file: string;
@@ -30,7 +31,14 @@ export function findSourceTest(run: RunTest, source: readonly SourceTest[]): Sou
 /** A test read from source only; `.each` and computed titles match row names by pattern. */
 export function sourceUniverseTest(t: SourceTest): UniverseTest {
   const pattern = patternOf(t);
-  return { file: t.file, fullName: t.fullName, fingerprint: t.fingerprint, inRun: false, line: t.line, ...(pattern ? { namePattern: pattern } : {}) };
+  return {
+    file: t.file,
+    fullName: t.fullName,
+    fingerprint: t.fingerprint,
+    inRun: false,
+    line: t.line,
+    ...(pattern ? { namePattern: pattern } : {}),
+  };
 }
 
 export function buildUniverse(
@@ -41,7 +49,13 @@ export function buildUniverse(
   const universe: UniverseTest[] = runTests.map((t) => {
     const source = sources.get(t.file);
     const found = source ? findSourceTest(t, source) : null;
-    const base: UniverseTest = { file: t.file, fullName: t.fullName, fingerprint: found?.fingerprint ?? null, inRun: true, line: t.line };
+    const base: UniverseTest = {
+      file: t.file,
+      fullName: t.fullName,
+      fingerprint: found?.fingerprint ?? null,
+      inRun: true,
+      line: t.line,
+    };
     // A caller that reports tests from source (the gate) names a `.each` test by its template.
     const pattern = found && found.fullName === t.fullName ? patternOf(found) : null;
     return pattern ? { ...base, namePattern: pattern } : base;

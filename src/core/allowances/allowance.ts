@@ -6,8 +6,9 @@
  * Every problem names file:line:column; a bad entry is skipped and the others still load. A file
  * that is not valid YAML loads nothing (its entries cannot be told apart safely).
  */
+
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLMap } from 'yaml';
 import { hasExpired, isIsoDay } from '../calendar.js';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { makeLocator, parsePlatformDuration } from '../config.js';
 import { isFlakeguardError } from '../errors.js';
 import type { PlatformValue } from '../platform-value.js';
@@ -52,7 +53,18 @@ export interface ParsedAllowanceFile {
   readonly problems: readonly AllowanceProblem[];
 }
 
-export const ALLOWANCE_KEYS = ['id', 'test', 'file', 'fingerprint', 'commit', 'budget', 'reason', 'quarantine', 'added', 'expires'] as const;
+export const ALLOWANCE_KEYS = [
+  'id',
+  'test',
+  'file',
+  'fingerprint',
+  'commit',
+  'budget',
+  'reason',
+  'quarantine',
+  'added',
+  'expires',
+] as const;
 const ID_RE = /^[0-9a-f]{4,32}$/;
 export const FINGERPRINT_RE = /^[0-9a-f]{16}$/;
 const COMMIT_RE = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
@@ -95,7 +107,13 @@ function text(map: YAMLMap, key: string): { value: string | null; node: Node | n
 
 type Fail = (message: string) => void;
 
-function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string, storeFile: string, pos: { line: number; col: number }, fail: Fail): Allowance | null {
+function parseEntry(
+  item: YAMLMap,
+  where: (n: Node | null | undefined) => string,
+  storeFile: string,
+  pos: { line: number; col: number },
+  fail: Fail,
+): Allowance | null {
   const at = where(item);
   let ok = true;
   const bad = (message: string): void => {
@@ -118,26 +136,35 @@ function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string
     return key === 'test' ? value : value.trim();
   };
   const id = required('id', 'give the entry a short hex id (flakeguard allowances add writes one)');
-  if (id !== '' && !ID_RE.test(id)) bad(`${where(item.get('id', true) as Node)}: id "${id}" must be 4 to 32 lowercase hex digits, e.g. a1b2c3d4`);
+  if (id !== '' && !ID_RE.test(id))
+    bad(`${where(item.get('id', true) as Node)}: id "${id}" must be 4 to 32 lowercase hex digits, e.g. a1b2c3d4`);
   const test = required('test', 'write the full name of the test, titles joined with " > "');
   const file = required('file', 'write the test file, relative to the project root');
   if (file !== '' && !isInsideProject(file)) {
-    bad(`${where(item.get('file', true) as Node)}: file "${file}" is outside the project; write a path relative to the project root, e.g. test/hub/tracker.test.ts`);
+    bad(
+      `${where(item.get('file', true) as Node)}: file "${file}" is outside the project; write a path relative to the project root, e.g. test/hub/tracker.test.ts`,
+    );
   }
   const fp = text(item, 'fingerprint');
   if (fp.node && (fp.value === null || !FINGERPRINT_RE.test(fp.value))) {
-    bad(`${where(fp.node)}: fingerprint "${fp.value ?? ''}" is not 16 hex digits; remove it and run flakeguard allowances migrate to record it again`);
+    bad(
+      `${where(fp.node)}: fingerprint "${fp.value ?? ''}" is not 16 hex digits; remove it and run flakeguard allowances migrate to record it again`,
+    );
   }
   const commit = text(item, 'commit');
   if (commit.node && (commit.value === null || !COMMIT_RE.test(commit.value))) {
-    bad(`${where(commit.node)}: commit "${commit.value ?? ''}" is not a full commit id; remove it and run flakeguard allowances migrate to record it again`);
+    bad(
+      `${where(commit.node)}: commit "${commit.value ?? ''}" is not a full commit id; remove it and run flakeguard allowances migrate to record it again`,
+    );
   }
   const budgetNode = item.get('budget', true);
   const quarantineNode = item.get('quarantine', true);
   const quarantine = quarantineNode === undefined ? null : parseQuarantineTerms(quarantineNode, where, bad);
   let budget: PlatformValue<number> | null = null;
   if (budgetNode === undefined && quarantineNode === undefined) {
-    bad(`${at}: budget is missing; write a duration such as 7s, or a map by platform { linux: 7s, default: 5s } (or a quarantine: map, docs/quarantine.md)`);
+    bad(
+      `${at}: budget is missing; write a duration such as 7s, or a map by platform { linux: 7s, default: 5s } (or a quarantine: map, docs/quarantine.md)`,
+    );
   } else if (budgetNode !== undefined) {
     try {
       budget = parsePlatformDuration(budgetNode, where, 'budget');
@@ -146,15 +173,31 @@ function parseEntry(item: YAMLMap, where: (n: Node | null | undefined) => string
       bad(error.message);
     }
   }
-  const reason = budgetNode === undefined && text(item, 'reason').node === null ? '' : required('reason', 'say why this test may take longer than the budget');
+  const reason =
+    budgetNode === undefined && text(item, 'reason').node === null
+      ? ''
+      : required('reason', 'say why this test may take longer than the budget');
   const added = required('added', 'write the date the allowance was added, YYYY-MM-DD');
-  if (added !== '' && !isValidDate(added)) bad(`${where(item.get('added', true) as Node)}: added "${added}" is not a date; write YYYY-MM-DD`);
+  if (added !== '' && !isValidDate(added))
+    bad(`${where(item.get('added', true) as Node)}: added "${added}" is not a date; write YYYY-MM-DD`);
   const ex = text(item, 'expires');
   if (ex.node && (ex.value === null || !isValidDate(ex.value))) {
     bad(`${where(ex.node)}: expires "${ex.value ?? ''}" is not a date; write YYYY-MM-DD`);
   }
   if (!ok || (budget === null && quarantine === null)) return null;
-  return { id, test, file, fingerprint: fp.value, commit: commit.value, budget, reason, quarantine, added, expires: ex.value, at: { storeFile, line: pos.line, column: pos.col } };
+  return {
+    id,
+    test,
+    file,
+    fingerprint: fp.value,
+    commit: commit.value,
+    budget,
+    reason,
+    quarantine,
+    added,
+    expires: ex.value,
+    at: { storeFile, line: pos.line, column: pos.col },
+  };
 }
 
 /** Parses one allowance file. `storeFile` is its path relative to the root, used in messages. */
@@ -172,7 +215,17 @@ export function parseAllowanceFile(source: string, storeFile: string): ParsedAll
   const contents = doc.contents;
   if (contents === null || (isScalar(contents) && contents.value === null)) return { allowances: [], problems: [] };
   if (!isSeq(contents)) {
-    return { allowances: [], problems: [{ kind: 'invalid', where: where(contents), message: 'an allowance file must be a list of entries (- id: …)', id: null }] };
+    return {
+      allowances: [],
+      problems: [
+        {
+          kind: 'invalid',
+          where: where(contents),
+          message: 'an allowance file must be a list of entries (- id: …)',
+          id: null,
+        },
+      ],
+    };
   }
   const allowances: Allowance[] = [];
   const problems: AllowanceProblem[] = [];
@@ -180,7 +233,12 @@ export function parseAllowanceFile(source: string, storeFile: string): ParsedAll
   for (const item of contents.items) {
     const itemWhere = where(item as Node);
     if (!isMap(item)) {
-      problems.push({ kind: 'invalid', where: itemWhere, message: 'an entry must be a map with id, test, file, budget, reason, added', id: null });
+      problems.push({
+        kind: 'invalid',
+        where: itemWhere,
+        message: 'an entry must be a map with id, test, file, budget, reason, added',
+        id: null,
+      });
       continue;
     }
     const idNode = item.get('id', true);
@@ -193,7 +251,12 @@ export function parseAllowanceFile(source: string, storeFile: string): ParsedAll
     if (entry === null) continue;
     const first = seen.get(entry.id);
     if (first !== undefined) {
-      problems.push({ kind: 'duplicate-id', where: itemWhere, message: `id "${entry.id}" is already used at ${first}; give this entry a new id`, id: entry.id });
+      problems.push({
+        kind: 'duplicate-id',
+        where: itemWhere,
+        message: `id "${entry.id}" is already used at ${first}; give this entry a new id`,
+        id: entry.id,
+      });
       continue;
     }
     seen.set(entry.id, itemWhere);
@@ -216,7 +279,12 @@ export function dedupeAllowances(files: readonly ParsedAllowanceFile[]): ParsedA
       const first = seen.get(a.id);
       if (first) {
         const firstAt = `${first.at.storeFile}:${first.at.line}:${first.at.column}`;
-        problems.push({ kind: 'duplicate-id', where: `${a.at.storeFile}:${a.at.line}:${a.at.column}`, message: `id "${a.id}" is already used at ${firstAt}; give this entry a new id`, id: a.id });
+        problems.push({
+          kind: 'duplicate-id',
+          where: `${a.at.storeFile}:${a.at.line}:${a.at.column}`,
+          message: `id "${a.id}" is already used at ${firstAt}; give this entry a new id`,
+          id: a.id,
+        });
         continue;
       }
       seen.set(a.id, a);

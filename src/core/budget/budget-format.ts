@@ -3,12 +3,15 @@
  * with figures, how to add an allowance, near-budget warnings, flaky tests with their first error,
  * the other reasons a run is red, and a last line that says why. Pure.
  */
-import { escapeTerminal as u } from '../untrusted-text.js';
+
+import { describeQuarantine } from '../quarantine/run-quarantine.js';
+import { testKey } from '../test-id.js';
 import type { Paint } from '../text-style.js';
+import { escapeTerminal as u } from '../untrusted-text.js';
 import type { BudgetReport } from './budget-report.js';
 import {
-  formatAllowanceCommand,
   expiredQuarantineFailures,
+  formatAllowanceCommand,
   formatError,
   formatFlaky,
   formatNearFigures,
@@ -21,9 +24,6 @@ import {
   ownersNote,
   quarantinedFailures,
 } from './budget-text.js';
-import { describeQuarantine } from '../quarantine/run-quarantine.js';
-import { testKey } from '../test-id.js';
-
 
 export interface ReportScreen {
   readonly paint: Paint;
@@ -35,7 +35,8 @@ const MAX_LISTED = 50;
 
 function capped<T>(items: readonly T[], render: (item: T) => string, screen: ReportScreen): string[] {
   const lines = items.slice(0, MAX_LISTED).map(render);
-  if (items.length > MAX_LISTED) lines.push(screen.paint('dim', `  … and ${items.length - MAX_LISTED} more (all of them are in the run record)`));
+  if (items.length > MAX_LISTED)
+    lines.push(screen.paint('dim', `  … and ${items.length - MAX_LISTED} more (all of them are in the run record)`));
   return lines;
 }
 
@@ -46,8 +47,22 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
   const overFiles = report.violations.filter((v) => v.kind === 'file');
   if (report.violations.length > 0) {
     lines.push(p('bold', p('red', `Duration budgets exceeded (${report.platform}):`)));
-    lines.push(...capped(overTests, (v) => `  ${p('red', 'over budget')}  ${u(formatPlace(v))}  ${u(v.name ?? '')}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
-    lines.push(...capped(overFiles, (v) => `  ${p('red', 'over budget')}  ${u(v.file)}  (whole file)  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`, screen));
+    lines.push(
+      ...capped(
+        overTests,
+        (v) =>
+          `  ${p('red', 'over budget')}  ${u(formatPlace(v))}  ${u(v.name ?? '')}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`,
+        screen,
+      ),
+    );
+    lines.push(
+      ...capped(
+        overFiles,
+        (v) =>
+          `  ${p('red', 'over budget')}  ${u(v.file)}  (whole file)  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`,
+        screen,
+      ),
+    );
     if (overTests.length > 0) {
       lines.push('', '  To give a test more time, add an allowance next to it and commit it with the test:');
       // A name with a control character is shown escaped: the line is safe, not a paste of that name.
@@ -55,27 +70,50 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
       lines.push('  or make the test faster.');
     }
     if (overFiles.length > 0) {
-      lines.push('', '  A file over its file budget: split it or speed up its tests, or raise budget.file in flakeguard.yaml.');
+      lines.push(
+        '',
+        '  A file over its file budget: split it or speed up its tests, or raise budget.file in flakeguard.yaml.',
+      );
     }
   }
   if (report.near.length > 0) {
-    lines.push(p('yellow', `Near duration budget (at or above ${Math.round(report.warnAt * 100)}% of the limit; the run does not fail on these):`));
+    lines.push(
+      p(
+        'yellow',
+        `Near duration budget (at or above ${Math.round(report.warnAt * 100)}% of the limit; the run does not fail on these):`,
+      ),
+    );
     lines.push(
       ...capped(
         report.near,
-        (n) => `  ${p('yellow', 'near budget')}  ${u(formatPlace(n))}  ${n.kind === 'file' ? '(whole file)' : u(n.name ?? '')}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`,
+        (n) =>
+          `  ${p('yellow', 'near budget')}  ${u(formatPlace(n))}  ${n.kind === 'file' ? '(whole file)' : u(n.name ?? '')}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`,
         screen,
       ),
     );
   }
   if (report.flaky.length > 0) {
     lines.push(p('yellow', 'Flaky (passed only after a retry):'));
-    lines.push(...capped(report.flaky, (f) => `  ${p('yellow', 'flaky')}  ${u(formatPlace(f))}  ${u(f.name)}  ${u(formatFlaky(f))}${ownersNote(report, f.file)}`, screen));
+    lines.push(
+      ...capped(
+        report.flaky,
+        (f) =>
+          `  ${p('yellow', 'flaky')}  ${u(formatPlace(f))}  ${u(f.name)}  ${u(formatFlaky(f))}${ownersNote(report, f.file)}`,
+        screen,
+      ),
+    );
   }
   const excused = quarantinedFailures(report);
   if (excused.length > 0) {
     lines.push(p('yellow', 'Quarantined (still run; their failures do not fail the run):'));
-    lines.push(...capped(excused, (q) => `  ${p('yellow', 'quarantined')}  ${u(formatPlace(q))}  ${u(q.name)}  ${u(formatQuarantined(q))}${ownersNote(report, q.file)}`, screen));
+    lines.push(
+      ...capped(
+        excused,
+        (q) =>
+          `  ${p('yellow', 'quarantined')}  ${u(formatPlace(q))}  ${u(q.name)}  ${u(formatQuarantined(q))}${ownersNote(report, q.file)}`,
+        screen,
+      ),
+    );
   }
   if (report.failing.length > 0) {
     const ended = new Map(expiredQuarantineFailures(report).map((q) => [testKey(q.file, q.name), q.quarantine]));
@@ -98,7 +136,10 @@ export function formatBudgetReport(report: BudgetReport, screen: ReportScreen = 
     for (const e of f.errors) problems.push(`  ${p('red', 'load error')}  ${u(f.file)}  ${u(formatError(e))}`);
     for (const e of f.hookErrors) problems.push(`  ${p('red', 'hook error')}  ${u(f.file)}  ${u(formatError(e))}`);
   }
-  for (const n of report.notices) problems.push(`  ${p(n.level === 'error' ? 'red' : 'yellow', n.level === 'error' ? 'allowance error' : 'allowance')}  ${u(oneLine(n.message, 300))}`);
+  for (const n of report.notices)
+    problems.push(
+      `  ${p(n.level === 'error' ? 'red' : 'yellow', n.level === 'error' ? 'allowance error' : 'allowance')}  ${u(oneLine(n.message, 300))}`,
+    );
   if (problems.length > 0) {
     lines.push(p('red', 'Other problems in this run:'));
     lines.push(...problems);

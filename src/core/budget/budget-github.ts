@@ -2,11 +2,14 @@
  * The budget report for GitHub Actions: workflow-command annotations (`::error`, `::warning`) at
  * each test's file and line, and a Markdown section for `$GITHUB_STEP_SUMMARY`. Pure.
  */
-import type { BudgetReport } from './budget-report.js';
+
 import { formatDuration } from '../duration.js';
+import { describeQuarantine } from '../quarantine/run-quarantine.js';
+import { escapeTerminal, escapeWorkflowData, escapeWorkflowProperty } from '../untrusted-text.js';
+import type { BudgetReport } from './budget-report.js';
 import {
-  formatAllowanceCommand,
   expiredQuarantineFailures,
+  formatAllowanceCommand,
   formatError,
   formatFlaky,
   formatNearFigures,
@@ -19,13 +22,19 @@ import {
   ownersNote,
   quarantinedFailures,
 } from './budget-text.js';
-import { describeQuarantine } from '../quarantine/run-quarantine.js';
-import { escapeTerminal, escapeWorkflowData, escapeWorkflowProperty } from '../untrusted-text.js';
 
 /** Escaping from the workflow-commands spec (core/untrusted-text.ts): data escapes %, CR, LF; properties also : and ,. */
-export { escapeWorkflowData as escapeAnnotationData, escapeWorkflowProperty as escapeAnnotationProperty } from '../untrusted-text.js';
+export {
+  escapeWorkflowData as escapeAnnotationData,
+  escapeWorkflowProperty as escapeAnnotationProperty,
+} from '../untrusted-text.js';
 
-function annotation(level: 'error' | 'warning', place: { readonly file: string; readonly line: number | null } | null, title: string, message: string): string {
+function annotation(
+  level: 'error' | 'warning',
+  place: { readonly file: string; readonly line: number | null } | null,
+  title: string,
+  message: string,
+): string {
   const props = [
     ...(place ? [`file=${escapeWorkflowProperty(place.file)}`] : []),
     ...(place?.line != null ? [`line=${place.line}`] : []),
@@ -37,25 +46,64 @@ function annotation(level: 'error' | 'warning', place: { readonly file: string; 
 export function formatGithubAnnotations(report: BudgetReport): string {
   const out: string[] = [];
   for (const v of report.violations) {
-    const what = v.kind === 'test' ? v.name ?? '' : 'whole file';
-    const fix = v.kind === 'test' ? `\nTo allow it: ${formatAllowanceCommand(v)}` : '\nSplit the file or raise budget.file in flakeguard.yaml.';
-    out.push(annotation('error', v, 'flakeguard: over duration budget', `over budget  ${what}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}${fix}`));
+    const what = v.kind === 'test' ? (v.name ?? '') : 'whole file';
+    const fix =
+      v.kind === 'test'
+        ? `\nTo allow it: ${formatAllowanceCommand(v)}`
+        : '\nSplit the file or raise budget.file in flakeguard.yaml.';
+    out.push(
+      annotation(
+        'error',
+        v,
+        'flakeguard: over duration budget',
+        `over budget  ${what}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}${fix}`,
+      ),
+    );
   }
   for (const n of report.near) {
-    const what = n.kind === 'test' ? n.name ?? '' : 'whole file';
-    out.push(annotation('warning', n, 'flakeguard: near duration budget', `near budget  ${what}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`));
+    const what = n.kind === 'test' ? (n.name ?? '') : 'whole file';
+    out.push(
+      annotation(
+        'warning',
+        n,
+        'flakeguard: near duration budget',
+        `near budget  ${what}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`,
+      ),
+    );
   }
   for (const f of report.flaky) {
-    out.push(annotation('warning', f, 'flakeguard: flaky test', `flaky  ${f.name}  ${formatFlaky(f)}${ownersNote(report, f.file)}`));
+    out.push(
+      annotation(
+        'warning',
+        f,
+        'flakeguard: flaky test',
+        `flaky  ${f.name}  ${formatFlaky(f)}${ownersNote(report, f.file)}`,
+      ),
+    );
   }
   for (const q of quarantinedFailures(report)) {
-    out.push(annotation('warning', q, 'flakeguard: quarantined test failed', `quarantined  ${q.name}  ${formatQuarantined(q)}${ownersNote(report, q.file)}`));
+    out.push(
+      annotation(
+        'warning',
+        q,
+        'flakeguard: quarantined test failed',
+        `quarantined  ${q.name}  ${formatQuarantined(q)}${ownersNote(report, q.file)}`,
+      ),
+    );
   }
   for (const q of expiredQuarantineFailures(report)) {
-    out.push(annotation('error', q, 'flakeguard: quarantine expired', `failed  ${q.name}  its ${describeQuarantine(q.quarantine)}; it fails the run again${ownersNote(report, q.file)}`));
+    out.push(
+      annotation(
+        'error',
+        q,
+        'flakeguard: quarantine expired',
+        `failed  ${q.name}  its ${describeQuarantine(q.quarantine)}; it fails the run again${ownersNote(report, q.file)}`,
+      ),
+    );
   }
   const explainsItself = report.verdict.causes.every((c) => c.kind === 'failing-tests' || c.kind === 'budget');
-  if (report.verdict.red && !explainsItself) out.push(annotation('error', null, 'flakeguard: why the run is red', formatVerdictLine(report)));
+  if (report.verdict.red && !explainsItself)
+    out.push(annotation('error', null, 'flakeguard: why the run is red', formatVerdictLine(report)));
   return out.length > 0 ? `${out.join('\n')}\n` : '';
 }
 
@@ -68,7 +116,12 @@ function code(text: string): string {
 }
 
 export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): string {
-  const lines: string[] = [`## ${title}: duration budgets (${report.platform})`, '', `**${cell(formatVerdictLine(report))}**`, ''];
+  const lines: string[] = [
+    `## ${title}: duration budgets (${report.platform})`,
+    '',
+    `**${cell(formatVerdictLine(report))}**`,
+    '',
+  ];
   const rows = [
     ...report.violations.map((v) => ({ status: '🔴 over budget', v })),
     ...report.near.map((v) => ({ status: '🟡 near budget', v })),
@@ -76,8 +129,10 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
   if (rows.length > 0) {
     lines.push('| Status | Test | Place | Duration | Limit | Limit from |', '|---|---|---|---:|---:|---|');
     for (const { status, v } of rows) {
-      const name = v.kind === 'file' ? '(whole file)' : v.name ?? '';
-      lines.push(`| ${status} | ${cell(name + ownersNote(report, v.file))} | ${code(formatPlace(v))} | ${formatDuration(v.durationMs)} | ${formatDuration(v.limitMs)} | ${cell(limitLabel(v, report.platform))} |`);
+      const name = v.kind === 'file' ? '(whole file)' : (v.name ?? '');
+      lines.push(
+        `| ${status} | ${cell(name + ownersNote(report, v.file))} | ${code(formatPlace(v))} | ${formatDuration(v.durationMs)} | ${formatDuration(v.limitMs)} | ${cell(limitLabel(v, report.platform))} |`,
+      );
     }
     lines.push('');
   }
@@ -88,19 +143,36 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
     lines.push('```', '');
   }
   if (report.flaky.length > 0) {
-    lines.push('### Flaky (passed only after a retry)', '', '| Test | Place | Retries | First error |', '|---|---|---:|---|');
-    for (const f of report.flaky) lines.push(`| ${cell(f.name + ownersNote(report, f.file))} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`);
+    lines.push(
+      '### Flaky (passed only after a retry)',
+      '',
+      '| Test | Place | Retries | First error |',
+      '|---|---|---:|---|',
+    );
+    for (const f of report.flaky)
+      lines.push(
+        `| ${cell(f.name + ownersNote(report, f.file))} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`,
+      );
     lines.push('');
   }
   const excused = quarantinedFailures(report);
   if (excused.length > 0) {
-    lines.push('### Quarantined, failed (not counted)', '', '| Test | Place | Quarantine | First error |', '|---|---|---|---|');
-    for (const q of excused) lines.push(`| ${cell(q.name + ownersNote(report, q.file))} | ${code(formatPlace(q))} | ${cell(describeQuarantine(q.quarantine))} | ${cell(formatError(q.firstError))} |`);
+    lines.push(
+      '### Quarantined, failed (not counted)',
+      '',
+      '| Test | Place | Quarantine | First error |',
+      '|---|---|---|---|',
+    );
+    for (const q of excused)
+      lines.push(
+        `| ${cell(q.name + ownersNote(report, q.file))} | ${code(formatPlace(q))} | ${cell(describeQuarantine(q.quarantine))} | ${cell(formatError(q.firstError))} |`,
+      );
     lines.push('');
   }
   if (report.unhandledErrors.length > 0) {
     lines.push('### Unhandled errors', '', '| Type | From file | Message |', '|---|---|---|');
-    for (const e of report.unhandledErrors) lines.push(`| ${cell(e.type)} | ${e.file ? code(e.file) : 'unknown'} | ${cell(oneLine(e.message))} |`);
+    for (const e of report.unhandledErrors)
+      lines.push(`| ${cell(e.type)} | ${e.file ? code(e.file) : 'unknown'} | ${cell(oneLine(e.message))} |`);
     lines.push('');
   }
   return `${lines.join('\n')}\n`;

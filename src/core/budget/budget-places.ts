@@ -4,9 +4,10 @@
  * them in here, so the report is computed once (issue 20). The lists keep their order: by place,
  * tests before whole files. Pure.
  */
+
+import { testKey } from '../test-id.js';
 import type { BudgetReport, CheckedTest } from './budget-report.js';
 import { byPlace } from './budget-report.js';
-import { testKey } from '../test-id.js';
 
 export interface TestPlace {
   readonly line: number;
@@ -16,14 +17,24 @@ export interface TestPlace {
 /** The tests without a line that the report names: over or near budget, failed, flaky, quarantined. */
 export function testsNamedWithoutLine(report: BudgetReport): CheckedTest[] {
   const flaky = new Set(report.flaky.map((f) => testKey(f.file, f.name)));
-  return report.tests.filter((t) => t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flaky.has(t.key)));
+  return report.tests.filter(
+    (t) => t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flaky.has(t.key)),
+  );
 }
 
-type Placed = { readonly kind?: 'test' | 'file'; readonly file: string; readonly name: string | null; readonly line: number | null };
+type Placed = {
+  readonly kind?: 'test' | 'file';
+  readonly file: string;
+  readonly name: string | null;
+  readonly line: number | null;
+};
 
 function place<T extends Placed>(items: readonly T[], places: ReadonlyMap<string, TestPlace>): T[] {
   const out = items.map((item) => {
-    const found = item.line === null && item.kind !== 'file' && item.name !== null ? places.get(testKey(item.file, item.name)) : undefined;
+    const found =
+      item.line === null && item.kind !== 'file' && item.name !== null
+        ? places.get(testKey(item.file, item.name))
+        : undefined;
     return found ? { ...item, line: found.line } : item;
   });
   const fileLast = (a: T, b: T): number => (a.kind === 'file' ? 1 : 0) - (b.kind === 'file' ? 1 : 0);

@@ -3,19 +3,28 @@
  * flaky tests, the failures and why the run is red. Pure: the reporter gathers the inputs.
  */
 import type { Config } from '../config.js';
-import {
-  classifyDuration,
-  resolveFileLimit,
-  resolveTestLimit,
-  type BudgetStatus,
-  type LimitKey,
-  type RunAllowance,
-} from './budget.js';
-import { computeRunVerdict, type RunVerdict } from '../record/run-verdict.js';
-import { type BudgetViolation, type ExitReason, type FileState, type LimitSource, type RecordedError, type RecordedNotice, type RecordedUnhandledError, type TestState } from '../record/run-record.js';
-import { testKey } from '../test-id.js';
 import type { OwnersOf } from '../owners/codeowners.js';
 import { isQuarantineActive, type QuarantinedTest, type RunQuarantine } from '../quarantine/run-quarantine.js';
+import type {
+  BudgetViolation,
+  ExitReason,
+  FileState,
+  LimitSource,
+  RecordedError,
+  RecordedNotice,
+  RecordedUnhandledError,
+  TestState,
+} from '../record/run-record.js';
+import { computeRunVerdict, type RunVerdict } from '../record/run-verdict.js';
+import { testKey } from '../test-id.js';
+import {
+  type BudgetStatus,
+  classifyDuration,
+  type LimitKey,
+  type RunAllowance,
+  resolveFileLimit,
+  resolveTestLimit,
+} from './budget.js';
 
 export interface ObservedTest {
   /** Relative to the project root, with `/`. */
@@ -113,10 +122,17 @@ export interface BudgetReport {
 
 function checkTest(test: ObservedTest, input: BudgetReportInput): CheckedTest {
   const key = testKey(test.file, test.name);
-  const limit = resolveTestLimit({ config: input.config, platform: input.platform, allowance: input.allowances.get(key) });
+  const limit = resolveTestLimit({
+    config: input.config,
+    platform: input.platform,
+    allowance: input.allowances.get(key),
+  });
   const quarantine = input.quarantine?.get(key);
   // Only a passed test can be over budget: a failed one is already red, a skipped one did not run.
-  const status = test.state === 'passed' ? classifyDuration(test.durationMs, limit.limitMs, input.config.budget.warnAt) : 'unchecked';
+  const status =
+    test.state === 'passed'
+      ? classifyDuration(test.durationMs, limit.limitMs, input.config.budget.warnAt)
+      : 'unchecked';
   return {
     ...test,
     key,
@@ -132,11 +148,17 @@ function checkTest(test: ObservedTest, input: BudgetReportInput): CheckedTest {
 function checkFile(file: ObservedFile, input: BudgetReportInput): CheckedFile {
   const limit = resolveFileLimit(input.config, input.platform);
   const ran = file.state === 'passed' || file.state === 'failed';
-  const status = ran && limit ? classifyDuration(file.durationMs, limit.limitMs, input.config.budget.warnAt) : 'unchecked';
+  const status =
+    ran && limit ? classifyDuration(file.durationMs, limit.limitMs, input.config.budget.warnAt) : 'unchecked';
   return { ...file, limitMs: limit?.limitMs ?? null, limitKey: limit?.platformKey ?? null, status };
 }
 
-export const byPlace = <T extends { readonly file: string; readonly line: number | null; readonly name: string | null }>(a: T, b: T): number =>
+export const byPlace = <
+  T extends { readonly file: string; readonly line: number | null; readonly name: string | null },
+>(
+  a: T,
+  b: T,
+): number =>
   a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.name ?? '').localeCompare(b.name ?? '');
 
 export function computeBudgetReport(input: BudgetReportInput): BudgetReport {
@@ -185,7 +207,14 @@ export function computeBudgetReport(input: BudgetReportInput): BudgetReport {
   const failing = failed.filter((t) => !isQuarantineActive(t.quarantine));
   const quarantined: QuarantinedTest[] = tests
     .filter((t) => t.quarantine !== undefined && (t.state === 'passed' || t.state === 'failed'))
-    .map((t) => ({ file: t.file, name: t.name, line: t.line, state: t.state, quarantine: t.quarantine as RunQuarantine, firstError: t.errors[0] ?? null }))
+    .map((t) => ({
+      file: t.file,
+      name: t.name,
+      line: t.line,
+      state: t.state,
+      quarantine: t.quarantine as RunQuarantine,
+      firstError: t.errors[0] ?? null,
+    }))
     .sort(byPlace);
   const allViolations = [...violations, ...fileViolations.sort(byPlace)];
   const verdict = computeRunVerdict({

@@ -2,13 +2,14 @@
  * Phrases shared by the terminal block, the GitHub annotations and the step summary: a test's
  * place, its figures, the allowance command and the last line that says why a run is red. Pure.
  */
-import { describeLimit } from './budget.js';
-import type { BudgetReport, FlakyTest, NearBudget } from './budget-report.js';
-import { describeQuarantine, formatRecentFailures, type QuarantinedTest } from '../quarantine/run-quarantine.js';
+
 import { formatDuration, serializeDuration } from '../duration.js';
 import { formatOwners } from '../owners/codeowners.js';
-import type { RedCause } from '../record/run-verdict.js';
+import { describeQuarantine, formatRecentFailures, type QuarantinedTest } from '../quarantine/run-quarantine.js';
 import type { BudgetViolation, RecordedError, RecordedUnhandledError } from '../record/run-record.js';
+import type { RedCause } from '../record/run-verdict.js';
+import { describeLimit } from './budget.js';
+import type { BudgetReport, FlakyTest, NearBudget } from './budget-report.js';
 
 type Entry = (BudgetViolation | NearBudget) & { readonly allowanceId?: string };
 
@@ -37,7 +38,9 @@ export function limitLabel(entry: Entry, platform: string): string {
 export function formatDurationPair(a: number, b: number): [string, string] {
   const [fa, fb] = [formatDuration(a), formatDuration(b)];
   if (fa !== fb || a === b) return [fa, fb];
-  return a >= 1000 || b >= 1000 ? [`${(a / 1000).toFixed(3)}s`, `${(b / 1000).toFixed(3)}s`] : [`${a.toFixed(1)}ms`, `${b.toFixed(1)}ms`];
+  return a >= 1000 || b >= 1000
+    ? [`${(a / 1000).toFixed(3)}s`, `${(b / 1000).toFixed(3)}s`]
+    : [`${a.toFixed(1)}ms`, `${b.toFixed(1)}ms`];
 }
 
 /** `5.31s > 5.00s (linux budget)` */
@@ -63,7 +66,10 @@ export function formatFlaky(flaky: FlakyTest): string {
 }
 
 export function formatUnhandled(error: RecordedUnhandledError): string {
-  const from = error.file === null ? '(Vitest named no test file)' : `from ${error.file}${error.test ? ` (test "${error.test}")` : ''}`;
+  const from =
+    error.file === null
+      ? '(Vitest named no test file)'
+      : `from ${error.file}${error.test ? ` (test "${error.test}")` : ''}`;
   return `${error.type} ${from}: ${oneLine(error.message)}`;
 }
 
@@ -84,7 +90,11 @@ export function suggestAllowanceBudget(durationMs: number): number {
   return Math.max(500, Math.ceil((durationMs * 1.2) / 500) * 500);
 }
 
-export function formatAllowanceCommand(entry: { readonly file: string; readonly name: string | null; readonly durationMs: number }): string {
+export function formatAllowanceCommand(entry: {
+  readonly file: string;
+  readonly name: string | null;
+  readonly durationMs: number;
+}): string {
   const budget = serializeDuration(suggestAllowanceBudget(entry.durationMs));
   return `flakeguard allowances add --file ${shellQuote(entry.file)} --test ${shellQuote(entry.name ?? '')} --budget ${budget} --reason "<why it needs more time>"`;
 }
@@ -103,7 +113,10 @@ export function describeCause(cause: RedCause): string {
     case 'failing-tests':
       return plural(cause.count, 'failing test');
     case 'budget': {
-      const parts = [cause.tests > 0 ? plural(cause.tests, 'test') : '', cause.files > 0 ? plural(cause.files, 'file') : ''];
+      const parts = [
+        cause.tests > 0 ? plural(cause.tests, 'test') : '',
+        cause.files > 0 ? plural(cause.files, 'file') : '',
+      ];
       return `failed on duration budgets: ${parts.filter(Boolean).join(' and ')} over budget`;
     }
     case 'unhandled-errors':
@@ -164,5 +177,7 @@ export function formatVerdictLine(report: BudgetReport): string {
   const onlyBudget = verdict.causes.length === 1 && verdict.causes[0]?.kind === 'budget';
   if (onlyBudget) return `flakeguard: run ${texts[0]} (no test failed)`;
   const failing = verdict.causes.some((c) => c.kind === 'failing-tests');
-  return failing ? `flakeguard: run failed: ${texts.join('; ')}` : `flakeguard: run failed with no failing test: ${texts.join('; ')}`;
+  return failing
+    ? `flakeguard: run failed: ${texts.join('; ')}`
+    : `flakeguard: run failed with no failing test: ${texts.join('; ')}`;
 }

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../config.js';
 import { DEFAULT_TEST_BUDGET_MS } from '../config.js';
-import { resolvePlatformValue, type PlatformValue } from '../platform-value.js';
+import { type PlatformValue, resolvePlatformValue } from '../platform-value.js';
 import type { BudgetStatus, LimitSource } from '../record/run-record.js';
 
 export type { BudgetStatus } from '../record/run-record.js';

@@ -4,8 +4,9 @@
  * factor in, holdsAt / breaksAt and the fragile verdict out. Budgets are never judged from these
  * tries: a timeout at 4x is where the test breaks, not a budget finding, and not a flake.
  */
-import type { GateTestResult, GateTry } from './gate-verdict.js';
+
 import { MAX_SLOWDOWN } from './gate-config.js';
+import type { GateTestResult, GateTry } from './gate-verdict.js';
 
 export interface FactorTries {
   /** The factor the tries ran at (the measured median when known, else the one asked). */
@@ -22,7 +23,9 @@ export interface BreakingPoint {
 
 /** The higher factors to try after the reference: 2x and 4x it, at most MAX_SLOWDOWN, above it. */
 export function escalationFactors(reference: number): number[] {
-  return [2, 4].map((m) => Math.min(MAX_SLOWDOWN, Math.round(reference * m * 100) / 100)).filter((f, i, all) => f > reference && all.indexOf(f) === i);
+  return [2, 4]
+    .map((m) => Math.min(MAX_SLOWDOWN, Math.round(reference * m * 100) / 100))
+    .filter((f, i, all) => f > reference && all.indexOf(f) === i);
 }
 
 const failedTry = (t: GateTry): boolean => t.state === 'failed' || t.state === 'hung';
@@ -41,13 +44,24 @@ export function findBreakingPoint(levels: readonly FactorTries[]): BreakingPoint
  * run again at the reference then (`flaky`); any other verdict stays (a budget finding or a flake at
  * the reference is the finding), with holdsAt/breaksAt added.
  */
-export function applyBreakingPoint(result: GateTestResult, reference: FactorTries, higher: readonly FactorTries[], confirm: readonly GateTry[] = []): GateTestResult & BreakingPoint {
+export function applyBreakingPoint(
+  result: GateTestResult,
+  reference: FactorTries,
+  higher: readonly FactorTries[],
+  confirm: readonly GateTry[] = [],
+): GateTestResult & BreakingPoint {
   const point = findBreakingPoint([{ factor: reference.factor, tries: [...reference.tries, ...confirm] }, ...higher]);
   if (result.verdict !== 'stable' || point.breaksAt === null) return { ...result, ...point };
   const again = confirm.filter(failedTry).length;
   if (again > 0) {
     const error = confirm.find(failedTry)?.error ?? result.firstError;
-    return { ...result, ...point, verdict: 'flaky', firstError: error, reason: `passed ${result.passes}/${result.runs} tries at x${reference.factor}, then failed ${again} of ${confirm.length} more there (checking a break at a higher factor): a flake, not a slowdown limit` };
+    return {
+      ...result,
+      ...point,
+      verdict: 'flaky',
+      firstError: error,
+      reason: `passed ${result.passes}/${result.runs} tries at x${reference.factor}, then failed ${again} of ${confirm.length} more there (checking a break at a higher factor): a flake, not a slowdown limit`,
+    };
   }
   const at = higher.find((l) => l.factor === point.breaksAt);
   const failed = at ? at.tries.filter(failedTry).length : 0;

@@ -65,6 +65,7 @@ export function formatRatePercent(rate: number): string {
 export function describeFailureRate(bound: FailureRateBound): string {
   const passes = bound.runs - bound.failures;
   const level = `${Math.round(bound.confidence * 100)}%`;
-  if (bound.upper >= 1) return `${passes}/${bound.runs} passed: failure rate not bounded below 100% at ${level} confidence`;
+  if (bound.upper >= 1)
+    return `${passes}/${bound.runs} passed: failure rate not bounded below 100% at ${level} confidence`;
   return `${passes}/${bound.runs} passed: failure rate below ${formatRatePercent(bound.upper)} at ${level} confidence`;
 }

@@ -30,20 +30,35 @@ export function parseSlowdown(text: string): number | null {
 }
 
 export function parseGateConfig(node: unknown, where: (n: Node | null | undefined) => string): GateConfig {
-  if (!isMap(node)) throw new FlakeguardError('CONFIG_INVALID', `${where(node as Node)}: gate must be a map with keys slowdown, fragile`);
+  if (!isMap(node))
+    throw new FlakeguardError(
+      'CONFIG_INVALID',
+      `${where(node as Node)}: gate must be a map with keys slowdown, fragile`,
+    );
   let { slowdown, fragile } = DEFAULT_GATE_CONFIG;
   for (const pair of node.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     const raw = isScalar(pair.value) ? String(pair.value.value) : '';
     if (key === 'slowdown') {
       const n = parseSlowdown(raw);
-      if (n === null) throw new FlakeguardError('CONFIG_INVALID', `${where(pair.value as Node)}: gate.slowdown ${excerpt(raw)} is not a factor; write a number from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2`);
+      if (n === null)
+        throw new FlakeguardError(
+          'CONFIG_INVALID',
+          `${where(pair.value as Node)}: gate.slowdown ${excerpt(raw)} is not a factor; write a number from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2`,
+        );
       slowdown = n;
     } else if (key === 'fragile') {
-      if (raw !== 'warn' && raw !== 'block') throw new FlakeguardError('CONFIG_INVALID', `${where(pair.value as Node)}: gate.fragile ${excerpt(raw)} must be warn or block`);
+      if (raw !== 'warn' && raw !== 'block')
+        throw new FlakeguardError(
+          'CONFIG_INVALID',
+          `${where(pair.value as Node)}: gate.fragile ${excerpt(raw)} must be warn or block`,
+        );
       fragile = raw;
     } else {
-      throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key ${excerpt(`gate.${key}`)}; use slowdown, fragile`);
+      throw new FlakeguardError(
+        'CONFIG_INVALID',
+        `${where(pair.key as Node)}: unknown key ${excerpt(`gate.${key}`)}; use slowdown, fragile`,
+      );
     }
   }
   return { slowdown, fragile };

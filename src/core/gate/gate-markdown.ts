@@ -4,15 +4,28 @@
  * alone, the allowances to ship; never over GitHub's comment limit (core/markdown/pr-comment.ts).
  * Pure.
  */
-import { escapeTerminal as u } from '../untrusted-text.js';
+
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
+import { escapeTerminal as u } from '../untrusted-text.js';
+import {
+  describeLoad,
+  gateSummary,
+  ms,
+  ownersSuffix,
+  selectionLabel,
+  triesText,
+  unstableFirst,
+  verdictLabel,
+} from './gate-phrases.js';
 import type { GateReport, GateReportTest } from './gate-report.js';
-import { describeLoad, gateSummary, ms, ownersSuffix, selectionLabel, triesText, unstableFirst, verdictLabel } from './gate-phrases.js';
 
 export const GATE_COMMENT_MARKER = 'flakeguard:gate';
 
 const cell = (s: string): string => u(s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/</g, '&lt;'));
-const TABLE = ['| verdict | test | selection | passed | median | max | limit | why | owners |', '|---|---|---|---|---|---|---|---|---|'];
+const TABLE = [
+  '| verdict | test | selection | passed | median | max | limit | why | owners |',
+  '|---|---|---|---|---|---|---|---|---|',
+];
 
 function row(t: GateReportTest): string {
   const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}`;
@@ -22,7 +35,10 @@ function row(t: GateReportTest): string {
 
 function firstStep(report: GateReport): string {
   const first = unstableFirst(report)[0];
-  if (first === undefined) return report.tests.length === 0 ? 'Nothing to run: no new or changed test.' : 'Nothing to do: every new or changed test is stable.';
+  if (first === undefined)
+    return report.tests.length === 0
+      ? 'Nothing to run: no new or changed test.'
+      : 'Nothing to do: every new or changed test is stable.';
   const error = first.error ? ` First error: ${cell(first.error)}` : '';
   return `**Fix first:** \`${cell(first.file)}:${first.line}\` ${cell(first.name)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${error}`;
 }
@@ -34,8 +50,15 @@ export function formatGateMarkdown(report: GateReport, limit?: number): string {
   const sections: CommentSection[] = [
     { title: 'Not stable', head: TABLE, items: unstable.map(row) },
     { title: 'Stable', head: TABLE, items: stable.map(row), folded: true },
-    { title: 'Changed but not run one by one', items: report.notRun.map((n) => `- \`${cell(n.file)}:${n.line}\` ${cell(n.name)}: ${cell(n.reason)}`) },
-    { title: 'Allowances to ship with this change', items: report.proposals.map((p) => [`\`${p.storeFile}\``, '```yaml', p.yaml.trimEnd(), '```'].join('\n')), folded: true },
+    {
+      title: 'Changed but not run one by one',
+      items: report.notRun.map((n) => `- \`${cell(n.file)}:${n.line}\` ${cell(n.name)}: ${cell(n.reason)}`),
+    },
+    {
+      title: 'Allowances to ship with this change',
+      items: report.proposals.map((p) => [`\`${p.storeFile}\``, '```yaml', p.yaml.trimEnd(), '```'].join('\n')),
+      folded: true,
+    },
     { title: 'Notes', items: report.notices.map((n) => `- ${cell(n)}`) },
   ];
   return buildPrComment(

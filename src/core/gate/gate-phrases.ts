@@ -20,7 +20,8 @@ export function selectionLabel(t: GateReportTest): string {
 }
 
 function selectionKind(t: GateReportTest): string {
-  if (t.selection === 'affected') return (t.affectedBy ?? []).length > 0 ? `affected by ${(t.affectedBy ?? []).join(', ')}` : 'affected';
+  if (t.selection === 'affected')
+    return (t.affectedBy ?? []).length > 0 ? `affected by ${(t.affectedBy ?? []).join(', ')}` : 'affected';
   if (t.previous === null || t.selection === 'changed') return t.selection;
   const from = t.previous.file === t.file ? t.previous.name : `${t.previous.file} > ${t.previous.name}`;
   return `${t.selection} from "${from}"`;

@@ -5,19 +5,28 @@
  */
 import { DEFAULT_CONFIG } from '../config.js';
 import { describeFailureRate } from './failure-rate.js';
-import type { GateTestResult, GateTryOutcome, GateVerdict } from './gate-verdict.js';
-import type { GateTry } from './gate-verdict.js';
+import type { GateTestResult, GateTry, GateTryOutcome, GateVerdict } from './gate-verdict.js';
 
 export type GateTryState = GateTry['state'];
-import type { SelectionKind } from './test-selection.js';
+
 import type { Contention } from './slowdown.js';
+import type { SelectionKind } from './test-selection.js';
 
 /** The slowdown the tries ran at: asked, measured before, how made, and the median the tries got. */
 export type GateContention = Contention & { readonly achieved: number | null };
+
 import type { TestPast } from '../history/test-history-summary.js';
 
 export const GATE_REPORT_VERSION = 1 as const;
-export const GATE_VERDICTS: readonly GateVerdict[] = ['failing', 'flaky', 'order-dependent', 'over-budget', 'near-budget', 'fragile', 'stable'];
+export const GATE_VERDICTS: readonly GateVerdict[] = [
+  'failing',
+  'flaky',
+  'order-dependent',
+  'over-budget',
+  'near-budget',
+  'fragile',
+  'stable',
+];
 
 export interface GateLoad {
   /** Busy worker processes during the main run (0 = no load). */
@@ -125,7 +134,12 @@ export interface GateReport {
   readonly tests: readonly GateReportTest[];
   readonly counts: Readonly<Record<GateVerdict, number>>;
   /** Changed tests the gate could not run one by one, with why (they do not fail the gate). */
-  readonly notRun: readonly { readonly file: string; readonly name: string; readonly line: number; readonly reason: string }[];
+  readonly notRun: readonly {
+    readonly file: string;
+    readonly name: string;
+    readonly line: number;
+    readonly reason: string;
+  }[];
   readonly unchanged: number;
   readonly proposals: readonly GateProposal[];
   readonly notices: readonly string[];
@@ -234,6 +248,8 @@ export function computeGateReport(input: GateReportInput): GateReport {
     notices: input.notices,
     wallMs: Math.round(input.wallMs),
     shard: input.shard ?? null,
-    ...(input.cost ? { cost: { loadedWallMs: Math.round(input.cost.loadedWallMs), triesMs: Math.round(input.cost.triesMs) } } : {}),
+    ...(input.cost
+      ? { cost: { loadedWallMs: Math.round(input.cost.loadedWallMs), triesMs: Math.round(input.cost.triesMs) } }
+      : {}),
   };
 }

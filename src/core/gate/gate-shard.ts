@@ -17,13 +17,20 @@ export function parseGateShard(text: string): GateShard {
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || count < 1 || index < 1 || index > count || count > 1000) {
-    throw new FlakeguardError('USAGE', `--shard "${text}" is not a shard; write <index>/<count> with 1 <= index <= count <= 1000, e.g. --shard 2/3`);
+    throw new FlakeguardError(
+      'USAGE',
+      `--shard "${text}" is not a shard; write <index>/<count> with 1 <= index <= count <= 1000, e.g. --shard 2/3`,
+    );
   }
   return { index, count };
 }
 
 /** The tests of shard `index` of `count`: every count-th test in (file, name) order, from index-1. */
-export function pickGateShard<T>(tests: readonly T[], keyOf: (t: T) => readonly [string, string], shard: GateShard): T[] {
+export function pickGateShard<T>(
+  tests: readonly T[],
+  keyOf: (t: T) => readonly [string, string],
+  shard: GateShard,
+): T[] {
   const order = tests
     .map((t, position) => ({ t, key: keyOf(t), position }))
     .sort((a, b) => compare(a.key[0], b.key[0]) || compare(a.key[1], b.key[1]) || a.position - b.position);
@@ -41,7 +48,16 @@ function mean(values: readonly (number | null)[]): number | null {
 
 function mergeLoads(loads: readonly GateLoad[]): GateLoad {
   const first = loads[0];
-  if (!first) return { workers: 0, pids: [], cpus: 0, loadavgBefore: null, loadavgAfter: null, workersMachineShare: null, testsCpuShare: null };
+  if (!first)
+    return {
+      workers: 0,
+      pids: [],
+      cpus: 0,
+      loadavgBefore: null,
+      loadavgAfter: null,
+      workersMachineShare: null,
+      testsCpuShare: null,
+    };
   return {
     workers: Math.max(...loads.map((l) => l.workers)),
     pids: loads.flatMap((l) => l.pids),
@@ -56,22 +72,49 @@ function mergeLoads(loads: readonly GateLoad[]): GateLoad {
 /** One report from the reports of every shard of one gate run; `names[i]` names reports[i] in errors. */
 export function mergeGateReports(reports: readonly GateReport[], names: readonly string[]): GateReport {
   const first = reports[0];
-  if (!first) throw new FlakeguardError('USAGE', '--merge needs the --json report of every shard: flakeguard gate --merge shard-1.json shard-2.json ...');
+  if (!first)
+    throw new FlakeguardError(
+      'USAGE',
+      '--merge needs the --json report of every shard: flakeguard gate --merge shard-1.json shard-2.json ...',
+    );
   const count = first.shard?.count ?? 1;
   const seen = new Map<number, string>();
   reports.forEach((r, i) => {
     const name = names[i] ?? `report ${i + 1}`;
-    if (!r.shard) throw new FlakeguardError('USAGE', `${name} is not a shard report (no "shard"); run each job with --shard <i>/<n> --json`);
-    if (r.shard.count !== count) throw new FlakeguardError('USAGE', `${name} is shard ${r.shard.index}/${r.shard.count}, but ${names[0]} has ${count} shards; merge the reports of one gate run`);
-    if (r.base !== first.base) throw new FlakeguardError('USAGE', `${name} compared against base ${r.base.slice(0, 10)}, ${names[0]} against ${first.base.slice(0, 10)}; merge the reports of one gate run`);
-    if (r.runs !== first.runs) throw new FlakeguardError('USAGE', `${name} ran each test ${r.runs} times, ${names[0]} ${first.runs}; run every shard with the same --runs`);
+    if (!r.shard)
+      throw new FlakeguardError(
+        'USAGE',
+        `${name} is not a shard report (no "shard"); run each job with --shard <i>/<n> --json`,
+      );
+    if (r.shard.count !== count)
+      throw new FlakeguardError(
+        'USAGE',
+        `${name} is shard ${r.shard.index}/${r.shard.count}, but ${names[0]} has ${count} shards; merge the reports of one gate run`,
+      );
+    if (r.base !== first.base)
+      throw new FlakeguardError(
+        'USAGE',
+        `${name} compared against base ${r.base.slice(0, 10)}, ${names[0]} against ${first.base.slice(0, 10)}; merge the reports of one gate run`,
+      );
+    if (r.runs !== first.runs)
+      throw new FlakeguardError(
+        'USAGE',
+        `${name} ran each test ${r.runs} times, ${names[0]} ${first.runs}; run every shard with the same --runs`,
+      );
     const other = seen.get(r.shard.index);
-    if (other !== undefined) throw new FlakeguardError('USAGE', `${name} and ${other} are both shard ${r.shard.index}/${count}; pass each shard's report once`);
+    if (other !== undefined)
+      throw new FlakeguardError(
+        'USAGE',
+        `${name} and ${other} are both shard ${r.shard.index}/${count}; pass each shard's report once`,
+      );
     seen.set(r.shard.index, name);
   });
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
   if (missing.length > 0) {
-    throw new FlakeguardError('USAGE', `missing shard report${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')}; a merged verdict needs every shard (did a job fail before writing its --json?)`);
+    throw new FlakeguardError(
+      'USAGE',
+      `missing shard report${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')}; a merged verdict needs every shard (did a job fail before writing its --json?)`,
+    );
   }
   const tests = reports.flatMap((r) => r.tests).sort((a, b) => compare(a.file, b.file) || compare(a.name, b.name));
   const counts = Object.fromEntries(GATE_VERDICTS.map((v) => [v, 0])) as Record<GateVerdict, number>;

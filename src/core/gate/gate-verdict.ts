@@ -4,11 +4,18 @@
  * Pure: tries and the limit in, verdict and figures out.
  */
 import { max, median } from 'simple-statistics';
-import { failureRateUpperBound, type FailureRateBound } from './failure-rate.js';
 import { formatDuration } from '../duration.js';
+import { type FailureRateBound, failureRateUpperBound } from './failure-rate.js';
 
 /** fragile: stable at the reference slowdown, fails at a higher one (core/gate/breaking-point.ts). */
-export type GateVerdict = 'stable' | 'flaky' | 'failing' | 'order-dependent' | 'over-budget' | 'near-budget' | 'fragile';
+export type GateVerdict =
+  | 'stable'
+  | 'flaky'
+  | 'failing'
+  | 'order-dependent'
+  | 'over-budget'
+  | 'near-budget'
+  | 'fragile';
 
 export interface GateTry {
   /** hung: killed past its ceiling (test timeout x slowdown + margin); counts as a failure. */
@@ -88,7 +95,10 @@ export interface GateTestResult {
   readonly breaksAt?: number | null;
 }
 
-const count = (tries: readonly GateTry[]): TryCount => ({ passes: tries.filter((t) => t.state === 'passed').length, runs: tries.length });
+const count = (tries: readonly GateTry[]): TryCount => ({
+  passes: tries.filter((t) => t.state === 'passed').length,
+  runs: tries.length,
+});
 const ms = formatDuration;
 
 export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
@@ -99,13 +109,20 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   const maxPassingMs = passing.length > 0 ? max(passing) : null;
   const idle = input.idle ? count(input.idle) : null;
   const alone = input.alone ? count(input.alone) : null;
-  const firstError = [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed' || t.state === 'hung')?.error ?? null;
+  const firstError =
+    [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed' || t.state === 'hung')
+      ?.error ?? null;
   const base = {
     passes,
     runs,
     durationsMs,
     tryStates: tries.map((t) => t.state),
-    tries: tries.map((t, i) => ({ state: t.state, durationMs: durationsMs[i] ?? t.durationMs, cold: t.cold ?? false, ...(t.slowdown === undefined ? {} : { slowdown: t.slowdown }) })),
+    tries: tries.map((t, i) => ({
+      state: t.state,
+      durationMs: durationsMs[i] ?? t.durationMs,
+      cold: t.cold ?? false,
+      ...(t.slowdown === undefined ? {} : { slowdown: t.slowdown }),
+    })),
     medianMs: durationsMs.length > 0 ? median(durationsMs) : null,
     maxMs: durationsMs.length > 0 ? max(durationsMs) : null,
     maxPassingMs,
@@ -119,12 +136,21 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   const under = input.condition ?? (input.loaded ? ' under load' : '');
   const cold = tries.filter((t) => t.cold).length;
   const kind = cold === runs ? ' cold' : cold === 0 ? '' : ` (${cold} cold)`;
-  const result = (verdict: GateVerdict, reason: string, loadSensitive = false): GateTestResult => ({ ...base, verdict, loadSensitive, reason });
+  const result = (verdict: GateVerdict, reason: string, loadSensitive = false): GateTestResult => ({
+    ...base,
+    verdict,
+    loadSensitive,
+    reason,
+  });
 
   if (runs === 0) return result('failing', `did not run: ${input.notRunReason ?? 'Vitest did not report it'}`);
   if (passes === 0) {
     if (idle && idle.passes > 0) {
-      return result('flaky', `load-sensitive: failed ${runs}/${runs} tries under load, passed ${idle.passes}/${idle.runs} without load`, true);
+      return result(
+        'flaky',
+        `load-sensitive: failed ${runs}/${runs} tries under load, passed ${idle.passes}/${idle.runs} without load`,
+        true,
+      );
     }
     const without = idle ? `, and ${idle.runs - idle.passes}/${idle.runs} without load` : '';
     const hung = tries.filter((t) => t.state === 'hung').length;
@@ -136,16 +162,25 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     return result('flaky', `passed ${passes}/${runs} with its file, but alone only ${alone.passes}/${alone.runs}`);
   }
   if (alone && alone.passes < alone.runs) {
-    return result('order-dependent', `passes with its file (${passes}/${runs}) but failed alone (${alone.passes}/${alone.runs}): it needs state from another test`);
+    return result(
+      'order-dependent',
+      `passes with its file (${passes}/${runs}) but failed alone (${alone.passes}/${alone.runs}): it needs state from another test`,
+    );
   }
   const limitText = `${ms(limit.limitMs)} (${limit.source === 'allowance' ? `allowance ${limit.allowanceId ?? ''}`.trim() : limit.platformKey === 'all' ? 'budget' : `${limit.platformKey} budget`})`;
   if (maxPassingMs !== null && maxPassingMs > limit.limitMs) {
     return result('over-budget', `slowest passing try ${ms(maxPassingMs)}${under} is over its limit ${limitText}`);
   }
   if (maxPassingMs !== null && maxPassingMs >= limit.limitMs * warnAt) {
-    return result('near-budget', `slowest try ${ms(maxPassingMs)}${under} is ${Math.round((maxPassingMs / limit.limitMs) * 100)}% of its limit ${limitText}; add the proposed allowance to this change`);
+    return result(
+      'near-budget',
+      `slowest try ${ms(maxPassingMs)}${under} is ${Math.round((maxPassingMs / limit.limitMs) * 100)}% of its limit ${limitText}; add the proposed allowance to this change`,
+    );
   }
-  return result('stable', `${passes}/${runs}${kind} tries passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`);
+  return result(
+    'stable',
+    `${passes}/${runs}${kind} tries passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`,
+  );
 }
 
 export interface AllowanceProposal {
@@ -172,7 +207,8 @@ export function proposeAllowance(
   const slowest = result.maxPassingMs ?? result.maxMs ?? 0;
   const headroom = Math.max(1.5, 1.25 / result.warnAt);
   const limitMs = Math.max(budgetMs, Math.ceil((slowest * headroom) / 100) * 100);
-  const load = loadedWorkers > 0 ? ` under load (${loadedWorkers} busy worker${loadedWorkers === 1 ? '' : 's'})` : ' without load';
+  const load =
+    loadedWorkers > 0 ? ` under load (${loadedWorkers} busy worker${loadedWorkers === 1 ? '' : 's'})` : ' without load';
   const reason = `flakeguard gate: slowest of ${result.runs} tries ${ms(slowest)}, median ${ms(result.medianMs ?? 0)}${load} on ${platform}; budget ${ms(budgetMs)}; limit = slowest x ${Math.round(headroom * 100) / 100}`;
   return { file: test.file, fullName: test.fullName, limitMs, platformKey: platform, reason };
 }

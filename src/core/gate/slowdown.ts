@@ -121,7 +121,8 @@ export interface Contention {
 
 export function decideContention(target: number, ambient: number | null, busyWorkers: number): Contention {
   const stops = target > 1;
-  const method: ContentionMethod = busyWorkers > 0 ? (stops ? 'duty-cycle+busy-workers' : 'busy-workers') : stops ? 'duty-cycle' : 'none';
+  const method: ContentionMethod =
+    busyWorkers > 0 ? (stops ? 'duty-cycle+busy-workers' : 'busy-workers') : stops ? 'duty-cycle' : 'none';
   const reference = Math.round(Math.max(target, ambient ?? 1) * 100) / 100;
   return { target, ambient, reference, method };
 }

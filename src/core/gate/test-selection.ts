@@ -35,7 +35,10 @@ export interface TestSelection<T extends SelectableTest = SelectableTest> {
 
 const identity = (t: { readonly file: string; readonly fullName: string }): string => testKey(t.file, t.fullName);
 
-export function selectTests<T extends SelectableTest>(base: readonly SelectableTest[], head: readonly T[]): TestSelection<T> {
+export function selectTests<T extends SelectableTest>(
+  base: readonly SelectableTest[],
+  head: readonly T[],
+): TestSelection<T> {
   const baseByIdentity = new Map<string, SelectableTest>();
   for (const t of base) if (!baseByIdentity.has(identity(t))) baseByIdentity.set(identity(t), t);
   const headIdentities = new Set(head.map(identity));

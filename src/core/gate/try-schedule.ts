@@ -65,7 +65,9 @@ export function planWave(input: WaveInput): WaveFile[] {
   const slots = Math.max(1, input.parallel);
   let projectedMs = [...missing].reduce((sum, [f, copies]) => sum + cost(f) * copies, 0) / slots;
   const left = input.budgetMs - input.elapsedMs;
-  const candidates = [...extra].filter(([f]) => !missing.has(f)).sort((a, b) => cost(a[0]) - cost(b[0]) || (a[0] < b[0] ? -1 : 1));
+  const candidates = [...extra]
+    .filter(([f]) => !missing.has(f))
+    .sort((a, b) => cost(a[0]) - cost(b[0]) || (a[0] < b[0] ? -1 : 1));
   // One copy per file in turn, cheapest first, up to one wave's worth of slots per file.
   const perFile = Math.max(1, Math.round(slots));
   for (let round = 0; round < perFile; round += 1) {

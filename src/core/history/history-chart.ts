@@ -49,7 +49,12 @@ function marksOf(points: readonly SeriesPoint[]): Mark[] {
     const from = Math.floor((b * points.length) / bins);
     const to = Math.floor(((b + 1) * points.length) / bins) - 1;
     const slice = points.slice(from, to + 1);
-    return { from, to, passed: slice.filter((s) => s.state === 'passed').map((s) => s.durationMs), failed: slice.filter((s) => s.state === 'failed').map((s) => s.durationMs) };
+    return {
+      from,
+      to,
+      passed: slice.filter((s) => s.state === 'passed').map((s) => s.durationMs),
+      failed: slice.filter((s) => s.state === 'failed').map((s) => s.durationMs),
+    };
   });
 }
 
@@ -58,7 +63,10 @@ export function rollingMedian(points: readonly SeriesPoint[]): { index: number; 
   const passed = points.flatMap((s, index) => (s.state === 'passed' ? [{ index, ms: s.durationMs }] : []));
   const half = Math.max(1, Math.min(25, Math.floor(passed.length / 20)));
   if (passed.length < 3) return [];
-  return passed.map((p, i) => ({ index: p.index, ms: median(passed.slice(Math.max(0, i - half), i + half + 1).map((q) => q.ms)) }));
+  return passed.map((p, i) => ({
+    index: p.index,
+    ms: median(passed.slice(Math.max(0, i - half), i + half + 1).map((q) => q.ms)),
+  }));
 }
 
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
@@ -77,13 +85,19 @@ export function renderHistoryChart(p: HistoryPlatform, title: string, warnAt: nu
   const f = (v: number): string => v.toFixed(1);
   const parts: string[] = [];
   for (let ms = 0; ms <= top + 1e-9; ms += step) {
-    parts.push(`<line class="${ms === 0 ? 'zero' : 'grid'}" x1="${PAD.left}" x2="${W - PAD.right}" y1="${f(y(ms))}" y2="${f(y(ms))}"/>`);
-    parts.push(`<text class="axis" x="${PAD.left - 6}" y="${f(y(ms) + 4)}" text-anchor="end">${h(formatTime(ms))}</text>`);
+    parts.push(
+      `<line class="${ms === 0 ? 'zero' : 'grid'}" x1="${PAD.left}" x2="${W - PAD.right}" y1="${f(y(ms))}" y2="${f(y(ms))}"/>`,
+    );
+    parts.push(
+      `<text class="axis" x="${PAD.left - 6}" y="${f(y(ms) + 4)}" text-anchor="end">${h(formatTime(ms))}</text>`,
+    );
   }
   if (limitIn) {
     const ly = f(y(p.limitMs));
     parts.push(`<line class="limit" x1="${PAD.left}" x2="${W - PAD.right}" y1="${ly}" y2="${ly}"/>`);
-    parts.push(`<text class="limit-label" x="${W - PAD.right}" y="${f(Number(ly) - 4)}" text-anchor="end">limit ${h(formatTime(p.limitMs))}</text>`);
+    parts.push(
+      `<text class="limit-label" x="${W - PAD.right}" y="${f(Number(ly) - 4)}" text-anchor="end">limit ${h(formatTime(p.limitMs))}</text>`,
+    );
   } else {
     const ax = W - PAD.right - 6;
     parts.push(
@@ -95,7 +109,11 @@ export function renderHistoryChart(p: HistoryPlatform, title: string, warnAt: nu
   const marks = marksOf(points);
   // The rolling median first, so the marks are drawn over it.
   const rolling = rollingMedian(points);
-  const sampled = binned ? marks.map((m) => rolling.find((r) => r.index >= (m.from + m.to) / 2) ?? rolling.at(-1)).filter((r) => r !== undefined) : rolling;
+  const sampled = binned
+    ? marks
+        .map((m) => rolling.find((r) => r.index >= (m.from + m.to) / 2) ?? rolling.at(-1))
+        .filter((r) => r !== undefined)
+    : rolling;
   if (sampled.length >= 2) {
     const d = sampled.map((r) => `${f(x(r.index))},${f(y(r.ms))}`).join(' ');
     parts.push(`<polyline class="median" points="${d}"><title>rolling median of the passed runs</title></polyline>`);
@@ -105,21 +123,33 @@ export function renderHistoryChart(p: HistoryPlatform, title: string, warnAt: nu
     `<path class="run failed" data-state="failed"${attrs} d="M${f(cx - 4)} ${f(cy - 4)}L${f(cx + 4)} ${f(cy + 4)}M${f(cx - 4)} ${f(cy + 4)}L${f(cx + 4)} ${f(cy - 4)}"><title>${h(label)}</title></path>`;
   for (const m of marks) {
     const cx = x((m.from + m.to) / 2);
-    const when = m.from === m.to ? `${day(points[m.from]!.atMs)} UTC` : `runs ${m.from + 1}-${m.to + 1} (${day(points[m.from]!.atMs)} to ${day(points[m.to]!.atMs)} UTC)`;
+    const when =
+      m.from === m.to
+        ? `${day(points[m.from]!.atMs)} UTC`
+        : `runs ${m.from + 1}-${m.to + 1} (${day(points[m.from]!.atMs)} to ${day(points[m.to]!.atMs)} UTC)`;
     const runs = binned ? ` data-runs="${m.to - m.from + 1}"` : '';
     if (m.passed.length > 0) {
       const mid = median([...m.passed]);
       const [lo, hi] = [Math.min(...m.passed), Math.max(...m.passed)];
-      if (binned && hi > lo) parts.push(`<line class="range" x1="${f(cx)}" x2="${f(cx)}" y1="${f(y(lo))}" y2="${f(y(hi))}"/>`);
-      const what = binned ? `median ${formatTime(mid)} of ${m.passed.length} passed (${formatTime(lo)} to ${formatTime(hi)})` : `${formatTime(mid)} (passed)`;
-      parts.push(`<circle class="run ${tone(mid)}" data-state="passed"${runs} cx="${f(cx)}" cy="${f(y(mid))}" r="3.2"><title>${h(`${when}: ${what}`)}</title></circle>`);
+      if (binned && hi > lo)
+        parts.push(`<line class="range" x1="${f(cx)}" x2="${f(cx)}" y1="${f(y(lo))}" y2="${f(y(hi))}"/>`);
+      const what = binned
+        ? `median ${formatTime(mid)} of ${m.passed.length} passed (${formatTime(lo)} to ${formatTime(hi)})`
+        : `${formatTime(mid)} (passed)`;
+      parts.push(
+        `<circle class="run ${tone(mid)}" data-state="passed"${runs} cx="${f(cx)}" cy="${f(y(mid))}" r="3.2"><title>${h(`${when}: ${what}`)}</title></circle>`,
+      );
     }
     if (m.failed.length > 0) {
       const what = binned ? `${plural(m.failed.length, 'failed run')}` : `${formatTime(m.failed[0]!)} (failed)`;
       parts.push(cross(cx, y(median([...m.failed])), runs, `${when}: ${what}`));
     }
   }
-  const footer = binned ? `newest (${plural(points.length, 'run')}; each mark: the median of about ${Math.round(points.length / BINS)} runs)` : `newest (${plural(points.length, 'run')})`;
-  parts.push(`<text class="axis" x="${PAD.left}" y="${H - 6}">oldest</text><text class="axis" x="${W - PAD.right}" y="${H - 6}" text-anchor="end">${h(footer)}</text>`);
+  const footer = binned
+    ? `newest (${plural(points.length, 'run')}; each mark: the median of about ${Math.round(points.length / BINS)} runs)`
+    : `newest (${plural(points.length, 'run')})`;
+  parts.push(
+    `<text class="axis" x="${PAD.left}" y="${H - 6}">oldest</text><text class="axis" x="${W - PAD.right}" y="${H - 6}" text-anchor="end">${h(footer)}</text>`,
+  );
   return `<svg class="history-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(title)}">${parts.join('')}</svg>`;
 }

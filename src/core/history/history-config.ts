@@ -15,7 +15,8 @@ export type HistoryConfig =
 
 export const HISTORY_OFF: HistoryConfig = { kind: 'off' };
 
-const HISTORY_FORMS = 'write history: true (embedded store), history: false, or history: { url: postgres://user@host/db }';
+const HISTORY_FORMS =
+  'write history: true (embedded store), history: false, or history: { url: postgres://user@host/db }';
 
 /** True for a URL the PostgreSQL client accepts: postgres:// or postgresql://. */
 export function isPostgresUrl(text: string): boolean {
@@ -29,7 +30,10 @@ export function parseHistoryConfig(node: unknown, where: (n: Node | null | undef
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
       if (key !== 'url') {
-        throw new FlakeguardError('CONFIG_INVALID', `${where(pair.key as Node)}: unknown key "history.${key}"; the only key is url (${HISTORY_FORMS})`);
+        throw new FlakeguardError(
+          'CONFIG_INVALID',
+          `${where(pair.key as Node)}: unknown key "history.${key}"; the only key is url (${HISTORY_FORMS})`,
+        );
       }
       const raw = isScalar(pair.value) ? pair.value.value : undefined;
       if (typeof raw !== 'string' || !isPostgresUrl(raw)) {
@@ -40,9 +44,13 @@ export function parseHistoryConfig(node: unknown, where: (n: Node | null | undef
       }
       url = raw.trim();
     }
-    if (url === null) throw new FlakeguardError('CONFIG_INVALID', `${where(node as Node)}: history needs a url; ${HISTORY_FORMS}`);
+    if (url === null)
+      throw new FlakeguardError('CONFIG_INVALID', `${where(node as Node)}: history needs a url; ${HISTORY_FORMS}`);
     return { kind: 'postgres', url };
   }
   const shown = isScalar(node) ? JSON.stringify(node.value) : 'this value';
-  throw new FlakeguardError('CONFIG_INVALID', `${where(node as Node)}: history ${shown} is not a history setting; ${HISTORY_FORMS}`);
+  throw new FlakeguardError(
+    'CONFIG_INVALID',
+    `${where(node as Node)}: history ${shown} is not a history setting; ${HISTORY_FORMS}`,
+  );
 }

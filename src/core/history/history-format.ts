@@ -2,13 +2,14 @@
  * The history report for people: the terminal and a Markdown file (a step summary or a pull-request
  * comment). Pure; the same phrases serve both, and the HTML page.
  */
-import { escapeTerminal as u } from '../untrusted-text.js';
+
 import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../gate/failure-rate.js';
 import { formatOwners } from '../owners/codeowners.js';
+import { escapeTerminal as u } from '../untrusted-text.js';
+import { type HistoryPlatform, type HistoryReport, type HistoryTest, nearestFirst } from './history-report.js';
 import { NEAR_HORIZON_DAYS, NEAR_HORIZON_RUNS } from './history-trend.js';
 import { describeDurationTrend } from './history-trend-text.js';
-import { nearestFirst, type HistoryPlatform, type HistoryReport, type HistoryTest } from './history-report.js';
 
 /** "4.90s of 5s (linux median; p95 4.95s)". */
 export function describeDurations(p: HistoryPlatform): string {
@@ -17,7 +18,9 @@ export function describeDurations(p: HistoryPlatform): string {
 
 /** "+40ms a day (95% CI +31ms to +52ms; +12ms a run): crosses in about 2.5 days (1.9 to 3.4)": history-trend-text.ts. */
 export function describeTrend(p: HistoryPlatform): string {
-  return p.trend === null ? 'trend not fitted (not among the tests nearest their limit)' : describeDurationTrend(p.trend);
+  return p.trend === null
+    ? 'trend not fitted (not among the tests nearest their limit)'
+    : describeDurationTrend(p.trend);
 }
 
 /** "2 of 40 runs flaky (5%; below 16.9% at 95% confidence): 1 failed, 1 passed on retry". */
@@ -39,7 +42,10 @@ function header(report: HistoryReport): string {
 function testLines(t: HistoryTest, indent: string): string[] {
   const project = t.project === '' ? '' : ` [${t.project}]`;
   const owners = formatOwners(t.owners);
-  const lines = [`${indent}${u(`${t.file}${project}  ${t.name}`)}${owners === '' ? '' : `  (${owners})`}`, `${indent}  ${describeFlakes(t)}`];
+  const lines = [
+    `${indent}${u(`${t.file}${project}  ${t.name}`)}${owners === '' ? '' : `  (${owners})`}`,
+    `${indent}  ${describeFlakes(t)}`,
+  ];
   for (const p of t.platforms) lines.push(`${indent}  ${describeDurations(p)}, ${describeTrend(p)}`);
   if (t.platforms.length === 0) lines.push(`${indent}  no passing run with a duration in the window`);
   return lines;
@@ -56,9 +62,17 @@ export function formatHistoryReport(report: HistoryReport): string {
   if (report.view === 'filtered') {
     section(`Matching tests (${report.tests.length}):`, report.tests, 'no test matches --test/--file in the window');
   } else {
-    section('Flakiest:', report.tests.filter((t) => t.listedFor.includes('flaky')), 'no test failed a try in the window');
+    section(
+      'Flakiest:',
+      report.tests.filter((t) => t.listedFor.includes('flaky')),
+      'no test failed a try in the window',
+    );
     const rule = `recent p95 at or above ${Math.round(report.warnAt * 100)}% of it, or a crossing projected within ${NEAR_HORIZON_DAYS} days (${NEAR_HORIZON_RUNS} runs)`;
-    section('Near their limit:', nearestFirst(report.tests.filter((t) => t.listedFor.includes('near-limit'))), `no test near its limit (${rule})`);
+    section(
+      'Near their limit:',
+      nearestFirst(report.tests.filter((t) => t.listedFor.includes('near-limit'))),
+      `no test near its limit (${rule})`,
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -68,11 +82,17 @@ const cell = (text: string): string => u(text.replace(/\|/g, '\\|').replace(/\r?
 export function formatHistoryMarkdown(report: HistoryReport): string {
   const out = [`### ${cell(header(report))}`, ''];
   if (report.tests.length === 0) return `${out.join('\n')}No test to show in the window.\n`;
-  out.push('| Test | Runs | Flaky runs | Flake rate (95% bound) | Median / p95 | Limit | Trend |', '| --- | ---: | ---: | --- | --- | --- | --- |');
+  out.push(
+    '| Test | Runs | Flaky runs | Flake rate (95% bound) | Median / p95 | Limit | Trend |',
+    '| --- | ---: | ---: | --- | --- | --- | --- |',
+  );
   for (const t of report.tests) {
     const head = t.platforms[0];
-    const rate = t.flakeRate === null ? '-' : `${formatRatePercent(t.flakeRate)} (< ${formatRatePercent(t.flakeRateUpper ?? 1)})`;
-    const durations = head ? `${formatDuration(head.durationMs.median)} / ${formatDuration(head.durationMs.p95)} (${head.platform})` : '-';
+    const rate =
+      t.flakeRate === null ? '-' : `${formatRatePercent(t.flakeRate)} (< ${formatRatePercent(t.flakeRateUpper ?? 1)})`;
+    const durations = head
+      ? `${formatDuration(head.durationMs.median)} / ${formatDuration(head.durationMs.p95)} (${head.platform})`
+      : '-';
     out.push(
       `| \`${cell(t.file)}\` ${cell(t.name)}${(t.owners ?? []).length > 0 ? ` (${cell(formatOwners(t.owners))})` : ''} | ${t.runs} | ${t.flakyRuns} | ${rate} | ${durations} | ${head ? formatDuration(head.limitMs) : '-'} | ${head ? cell(describeTrend(head)) : '-'} |`,
     );

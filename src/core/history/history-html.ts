@@ -5,8 +5,8 @@
  */
 import { badge, countTile, formatTime, h, plural, renderPage } from '../html/html-page.js';
 import { TONE_COLOURS } from '../html/html-style.js';
-import { describeDurations, describeFlakes, describeTrend } from './history-format.js';
 import { HISTORY_CHART_CSS, renderHistoryChart } from './history-chart.js';
+import { describeDurations, describeFlakes, describeTrend } from './history-format.js';
 import type { HistoryReport, HistoryTest } from './history-report.js';
 
 const NEAR = '#f08c00';
@@ -61,7 +61,9 @@ export function renderHistoryHtml(report: HistoryReport): string {
     `<div class="tiles">${countTile('info', report.runs, 'runs')}${countTile('warn', flaky, 'flaky tests listed')}${countTile('accent', near, 'near their limit')}</div>`,
     '<h2>Tests</h2>',
     `<div class="legend"><span><span class="key" style="background:${TONE_COLOURS.good}"></span>passed</span><span><span class="key" style="background:${NEAR}"></span>passed, at or above ${Math.round(report.warnAt * 100)}% of the limit</span><span><span class="key" style="background:${TONE_COLOURS.bad}"></span>passed, over the limit</span><span>\u00d7 failed</span><span><span class="line" style="border-color:${TONE_COLOURS.bad}"></span>limit (an arrow at the top when above the chart)</span><span><span class="line" style="border-color:#1c7ed6"></span>rolling median</span></div>`,
-    report.tests.length === 0 ? `<p class="dim">${h(emptyNote(report))}</p>` : `<div class="cards">${report.tests.map((t) => testSection(t, report.warnAt)).join('')}</div>`,
+    report.tests.length === 0
+      ? `<p class="dim">${h(emptyNote(report))}</p>`
+      : `<div class="cards">${report.tests.map((t) => testSection(t, report.warnAt)).join('')}</div>`,
   ].join('\n');
   return renderPage({
     title: `flakeguard history since ${report.since}`,

@@ -10,6 +10,9 @@ export function withHistoryOwners(report: HistoryReport, ownersOf: OwnersOf): Hi
 }
 
 /** The predicate the store's rows pass through for `--owner`, or null to keep every test. */
-export function ownerFilterOf(owner: string | undefined, ownersOf: OwnersOf): ((t: Pick<TestAggregate, 'file'>) => boolean) | null {
+export function ownerFilterOf(
+  owner: string | undefined,
+  ownersOf: OwnersOf,
+): ((t: Pick<TestAggregate, 'file'>) => boolean) | null {
   return owner === undefined ? null : (t) => hasOwner(ownersOf(t.file), owner);
 }

@@ -3,7 +3,16 @@
  * the crossing of its limit only when the projection rule claims one (core/history/history-trend.ts),
  * and whether it is near its limit. Pure.
  */
-import { computeDurationTrend, nearLimit, recentP95, unitsToLimit, unitsToLimitRange, type AxisTrend, type DurationTrend, type NearLimit } from './history-trend.js';
+import {
+  type AxisTrend,
+  computeDurationTrend,
+  type DurationTrend,
+  type NearLimit,
+  nearLimit,
+  recentP95,
+  unitsToLimit,
+  unitsToLimitRange,
+} from './history-trend.js';
 
 export interface SeriesPoint {
   readonly testId: number;
@@ -63,7 +72,8 @@ export interface HistoryPlatform extends TrendFigures {
   readonly points: readonly SeriesPoint[];
 }
 
-export const round = (v: number | null, digits: number): number | null => (v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+export const round = (v: number | null, digits: number): number | null =>
+  v === null ? null : Math.round(v * 10 ** digits) / 10 ** digits;
 const roundPair = <T extends number | null>(pair: readonly [T, T] | null, digits: number): readonly [T, T] | null =>
   pair === null ? null : ([round(pair[0], digits), round(pair[1], digits)] as unknown as readonly [T, T]);
 const bounds = (axis: AxisTrend | null): Bounds | null => (axis === null ? null : roundPair([axis.low, axis.high], 2));

@@ -8,9 +8,25 @@
  */
 import type { IsoDay } from '../calendar.js';
 import { failureRateUpperBound } from '../gate/failure-rate.js';
-import { byUrgency, computePlatform, round, type DurationSummary, type HistoryPlatform, type PlatformAggregate, type SeriesPoint, type TrendFigures } from './history-platform.js';
+import {
+  byUrgency,
+  computePlatform,
+  type DurationSummary,
+  type HistoryPlatform,
+  type PlatformAggregate,
+  round,
+  type SeriesPoint,
+  type TrendFigures,
+} from './history-platform.js';
 
-export type { Bounds, DurationSummary, HistoryPlatform, PlatformAggregate, SeriesPoint, TrendFigures } from './history-platform.js';
+export type {
+  Bounds,
+  DurationSummary,
+  HistoryPlatform,
+  PlatformAggregate,
+  SeriesPoint,
+  TrendFigures,
+} from './history-platform.js';
 
 export const HISTORY_REPORT_VERSION = 1 as const;
 
@@ -88,7 +104,11 @@ function isFiltered(query: HistoryQuery): boolean {
 }
 
 /** Which tests need their series (trends and charts): every match, or the default view's candidates. */
-export function selectTrendCandidates(tests: readonly TestAggregate[], platforms: readonly PlatformAggregate[], query: HistoryQuery): number[] {
+export function selectTrendCandidates(
+  tests: readonly TestAggregate[],
+  platforms: readonly PlatformAggregate[],
+  query: HistoryQuery,
+): number[] {
   if (isFiltered(query)) return tests.map((t) => t.testId);
   const flaky = tests
     .filter((t) => flakyRunsOf(t) > 0)
@@ -97,8 +117,12 @@ export function selectTrendCandidates(tests: readonly TestAggregate[], platforms
     .map((t) => t.testId);
   // Trends are fitted for the tests nearest their limit now: three times as many as are shown.
   const ratio = new Map<number, number>();
-  for (const p of platforms) ratio.set(p.testId, Math.max(ratio.get(p.testId) ?? 0, p.limitMs > 0 ? p.medianMs / p.limitMs : 0));
-  const near = [...ratio.entries()].sort((a, b) => b[1] - a[1]).slice(0, query.top * 3).map(([id]) => id);
+  for (const p of platforms)
+    ratio.set(p.testId, Math.max(ratio.get(p.testId) ?? 0, p.limitMs > 0 ? p.medianMs / p.limitMs : 0));
+  const near = [...ratio.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, query.top * 3)
+    .map(([id]) => id);
   return [...new Set([...flaky, ...near])];
 }
 
@@ -107,14 +131,29 @@ export function nearestFirst(tests: readonly HistoryTest[]): HistoryTest[] {
   return tests.filter((t) => t.platforms.length > 0).sort((a, b) => byUrgency(a.platforms[0]!, b.platforms[0]!));
 }
 
-const TREND_KEYS = ['trendMsPerRun', 'trendMsPerRunBounds', 'trendMsPerDay', 'trendMsPerDayBounds', 'runsToLimit', 'runsToLimitRange', 'daysToLimit', 'daysToLimitRange', 'recentP95Ms', 'nearLimit'] as const;
+const TREND_KEYS = [
+  'trendMsPerRun',
+  'trendMsPerRunBounds',
+  'trendMsPerDay',
+  'trendMsPerDayBounds',
+  'runsToLimit',
+  'runsToLimitRange',
+  'daysToLimit',
+  'daysToLimitRange',
+  'recentP95Ms',
+  'nearLimit',
+] as const;
 
 /** The headline platform's trend figures (all null without one). */
 function headFigures(head: HistoryPlatform | null): TrendFigures {
   return Object.fromEntries(TREND_KEYS.map((k) => [k, head === null ? null : head[k]])) as unknown as TrendFigures;
 }
 
-function computeTest(t: TestAggregate, platforms: readonly HistoryPlatform[], listedFor: readonly ListedFor[]): HistoryTest {
+function computeTest(
+  t: TestAggregate,
+  platforms: readonly HistoryPlatform[],
+  listedFor: readonly ListedFor[],
+): HistoryTest {
   const flakyRuns = flakyRunsOf(t);
   const bound = t.runs > 0 ? failureRateUpperBound(flakyRuns, t.runs) : null;
   const sorted = [...platforms].sort(byUrgency);
@@ -153,7 +192,13 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
     list.push(computePlatform(p, pointsOf.get(`${p.testId}\u0000${p.platform}`) ?? [], query.warnAt));
     platformsOf.set(p.testId, list);
   }
-  const base = { version: HISTORY_REPORT_VERSION, since: query.since, branch: query.branch, warnAt: query.warnAt, runs: input.runs };
+  const base = {
+    version: HISTORY_REPORT_VERSION,
+    since: query.since,
+    branch: query.branch,
+    warnAt: query.warnAt,
+    runs: input.runs,
+  };
   if (isFiltered(query)) {
     const tests = input.tests
       .map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], ['match']))
@@ -178,6 +223,9 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
 export function toHistoryJson(report: HistoryReport): unknown {
   return {
     ...report,
-    tests: report.tests.map((t) => ({ ...t, platforms: t.platforms.map(({ points: _points, trend: _trend, ...p }) => p) })),
+    tests: report.tests.map((t) => ({
+      ...t,
+      platforms: t.platforms.map(({ points: _points, trend: _trend, ...p }) => p),
+    })),
   };
 }

@@ -4,7 +4,7 @@
  * name) so concurrent writers insert new tests in one order and never deadlock, and a test listed
  * twice in a record (a crashed worker re-queued) is kept once.
  */
-import { ciJobLabel, type CiContext } from '../record/ci-context.js';
+import { type CiContext, ciJobLabel } from '../record/ci-context.js';
 import type { RunRecord, TestState } from '../record/run-record.js';
 
 /** What the record does not say about a run and the edge finds out (CI variables, git). */
@@ -61,7 +61,17 @@ export function toHistoryRows(record: RunRecord, context: RunContext): HistoryRo
   const tests = [...record.tests].sort(
     (a, b) => compare(a.project ?? '', b.project ?? '') || compare(a.file, b.file) || compare(a.name, b.name),
   );
-  const results: HistoryResultColumns = { project: [], file: [], name: [], state: [], durationMs: [], retries: [], flaky: [], limitMs: [], firstError: [] };
+  const results: HistoryResultColumns = {
+    project: [],
+    file: [],
+    name: [],
+    state: [],
+    durationMs: [],
+    retries: [],
+    flaky: [],
+    limitMs: [],
+    firstError: [],
+  };
   let previous: string | null = null;
   for (const t of tests) {
     const identity = JSON.stringify([t.project ?? '', t.file, t.name]);
@@ -107,7 +117,10 @@ export function toHistoryRows(record: RunRecord, context: RunContext): HistoryRo
  * context the record carries, then (records written before it) the guess from the variables of the
  * process that stores it. A null branch is looked up in git by the edge.
  */
-export function runContextOf(record: Pick<RunRecord, 'ci'>, env: Readonly<Record<string, string | undefined>>): RunContext {
+export function runContextOf(
+  record: Pick<RunRecord, 'ci'>,
+  env: Readonly<Record<string, string | undefined>>,
+): RunContext {
   const guess = runContextFromEnv(env);
   const ci = record.ci ?? null;
   const pinned = (name: string): string | null => env[name]?.trim() || null;
@@ -126,8 +139,17 @@ export function runContextFromEnv(env: Readonly<Record<string, string | undefine
     }
     return null;
   };
-  const branch = first('FLAKEGUARD_BRANCH', 'GITHUB_HEAD_REF', 'GITHUB_REF_NAME', 'CI_COMMIT_REF_NAME', 'BUILDKITE_BRANCH', 'CIRCLE_BRANCH');
-  const github = env['GITHUB_RUN_ID'] ? `${env['GITHUB_RUN_ID']}-${env['GITHUB_RUN_ATTEMPT'] ?? '1'}/${env['GITHUB_JOB'] ?? 'job'}` : null;
+  const branch = first(
+    'FLAKEGUARD_BRANCH',
+    'GITHUB_HEAD_REF',
+    'GITHUB_REF_NAME',
+    'CI_COMMIT_REF_NAME',
+    'BUILDKITE_BRANCH',
+    'CIRCLE_BRANCH',
+  );
+  const github = env['GITHUB_RUN_ID']
+    ? `${env['GITHUB_RUN_ID']}-${env['GITHUB_RUN_ATTEMPT'] ?? '1'}/${env['GITHUB_JOB'] ?? 'job'}`
+    : null;
   const job = first('FLAKEGUARD_JOB') ?? github ?? first('CI_JOB_ID', 'BUILDKITE_JOB_ID', 'CIRCLE_WORKFLOW_JOB_ID');
   return { branch, job };
 }

@@ -5,7 +5,7 @@
  * "+150ms a run (95% CI unbounded with 3 runs): not enough runs to project (3 of 10)". Pure.
  */
 import { formatDuration } from '../duration.js';
-import { PROJECT_MIN_RUNS, type AxisTrend, type DurationTrend } from './history-trend.js';
+import { type AxisTrend, type DurationTrend, PROJECT_MIN_RUNS } from './history-trend.js';
 
 export const signedDuration = (ms: number): string => `${ms >= 0 ? '+' : '-'}${formatDuration(Math.abs(ms))}`;
 
@@ -43,11 +43,13 @@ function crossingText(axis: AxisTrend | null, unit: string): string | null {
 export function describeProjection(trend: DurationTrend): string | null {
   const { perRun, perDay } = trend;
   if (perRun === null) return null;
-  if (perRun.projection.kind === 'at-limit' || perDay?.projection.kind === 'at-limit') return 'at or over its limit now';
+  if (perRun.projection.kind === 'at-limit' || perDay?.projection.kind === 'at-limit')
+    return 'at or over its limit now';
   const crossings = [crossingText(perDay, 'day'), crossingText(perRun, 'run')].filter((c): c is string => c !== null);
   if (crossings.length > 0) return `crosses in ${crossings.join(', ')}`;
   const head = perDay ?? perRun;
-  if (head.projection.kind === 'too-few-runs') return `not enough runs to project (${head.projection.runs} of ${PROJECT_MIN_RUNS})`;
+  if (head.projection.kind === 'too-few-runs')
+    return `not enough runs to project (${head.projection.runs} of ${PROJECT_MIN_RUNS})`;
   return 'no significant trend';
 }
 

@@ -59,7 +59,11 @@ export function unitsToLimit(axis: AxisTrend | null): number | null {
 
 export function unitsToLimitRange(axis: AxisTrend | null): readonly [number, number] | null {
   if (axis === null) return null;
-  return axis.projection.kind === 'at-limit' ? [0, 0] : axis.projection.kind === 'crossing' ? axis.projection.range : null;
+  return axis.projection.kind === 'at-limit'
+    ? [0, 0]
+    : axis.projection.kind === 'crossing'
+      ? axis.projection.range
+      : null;
 }
 
 function crossingWith(xs: readonly number[], ys: readonly number[], slope: number, limitMs: number): number {
@@ -75,7 +79,11 @@ function fitAxis(xs: readonly number[], ys: readonly number[], limitMs: number):
   if (level >= limitMs) return { ...base, projection: { kind: 'at-limit' } };
   if (sen.low === null || !(sen.low > 0)) return { ...base, projection: { kind: 'no-significant-trend' } };
   const at = (limitMs - level) / sen.slope;
-  const ends = [at, crossingWith(xs, ys, sen.low, limitMs), sen.high === null ? at : crossingWith(xs, ys, sen.high, limitMs)];
+  const ends = [
+    at,
+    crossingWith(xs, ys, sen.low, limitMs),
+    sen.high === null ? at : crossingWith(xs, ys, sen.high, limitMs),
+  ];
   return { ...base, projection: { kind: 'crossing', at, range: [Math.min(...ends), Math.max(...ends)] } };
 }
 
@@ -97,14 +105,23 @@ export function computeDurationTrend(points: readonly TrendPoint[], limitMs: num
 
 /** The p95 of the newest RECENT_RUNS passed durations, or null without one. */
 export function recentP95(points: readonly TrendPoint[]): number | null {
-  const recent = points.filter((p) => p.passed && p.durationMs !== null).slice(-RECENT_RUNS).map((p) => p.durationMs as number).sort((a, b) => a - b);
+  const recent = points
+    .filter((p) => p.passed && p.durationMs !== null)
+    .slice(-RECENT_RUNS)
+    .map((p) => p.durationMs as number)
+    .sort((a, b) => a - b);
   return recent.length === 0 ? null : quantileSorted(recent, 0.95);
 }
 
 /** Why a test is near its limit: its recent p95 is over it, at or above warnAt of it, or a crossing is projected within the horizon. */
 export type NearLimit = 'over' | 'warn' | 'crossing';
 
-export function nearLimit(p95Ms: number | null, limitMs: number, warnAt: number, trend: DurationTrend | null): NearLimit | null {
+export function nearLimit(
+  p95Ms: number | null,
+  limitMs: number,
+  warnAt: number,
+  trend: DurationTrend | null,
+): NearLimit | null {
   if (p95Ms !== null && p95Ms > limitMs) return 'over';
   if (trend !== null && (unitsToLimit(trend.perDay) === 0 || unitsToLimit(trend.perRun) === 0)) return 'over';
   if (p95Ms !== null && p95Ms >= limitMs * warnAt) return 'warn';
@@ -116,7 +133,13 @@ export function nearLimit(p95Ms: number | null, limitMs: number, warnAt: number,
 
 /** A test's trend from stored runs, newest first (as the store gives them): the newest run's platform only. */
 export function trendOfStoredRuns(
-  runs: readonly { readonly startedAt: string; readonly platform: string; readonly state: string; readonly durationMs: number | null; readonly limitMs: number }[],
+  runs: readonly {
+    readonly startedAt: string;
+    readonly platform: string;
+    readonly state: string;
+    readonly durationMs: number | null;
+    readonly limitMs: number;
+  }[],
 ): { readonly platform: string; readonly limitMs: number; readonly trend: DurationTrend } | null {
   const newest = runs.find((r) => r.state === 'passed' || r.state === 'failed');
   if (newest === undefined) return null;

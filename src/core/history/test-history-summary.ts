@@ -7,8 +7,8 @@
 import { quantileSorted } from 'simple-statistics';
 import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../gate/failure-rate.js';
-import { slopeFigures, type SlopeFigures } from './history-platform.js';
-import { trendOfStoredRuns, type DurationTrend } from './history-trend.js';
+import { type SlopeFigures, slopeFigures } from './history-platform.js';
+import { type DurationTrend, trendOfStoredRuns } from './history-trend.js';
 import { describeDurationTrend } from './history-trend-text.js';
 
 export interface PastRun {
@@ -42,7 +42,12 @@ function pastTrend(runs: readonly PastRun[]): PastTrend | null {
   const found = trendOfStoredRuns(runs);
   if (found === null || found.trend.perRun === null) return null;
   const trend: DurationTrend = found.trend;
-  return { platform: found.platform, limitMs: found.limitMs, ...slopeFigures(trend), text: describeDurationTrend(trend) };
+  return {
+    platform: found.platform,
+    limitMs: found.limitMs,
+    ...slopeFigures(trend),
+    text: describeDurationTrend(trend),
+  };
 }
 
 /** null when the test has no finished run in history; `runs` newest first, as the store gives them. */
@@ -51,21 +56,30 @@ export function summarizeTestPast(runs: readonly PastRun[]): TestPast | null {
   if (finished.length === 0) return null;
   const passedCommits = new Set(finished.filter((r) => r.state === 'passed' && r.commit !== null).map((r) => r.commit));
   const failedRuns = finished.filter((r) => r.state === 'failed').length;
-  const flakyRuns = finished.filter((r) => (r.state === 'passed' && r.flaky) || (r.state === 'failed' && r.commit !== null && passedCommits.has(r.commit))).length;
-  const durations = finished.filter((r) => r.state === 'passed' && r.durationMs !== null).map((r) => r.durationMs as number).sort((a, b) => a - b);
+  const flakyRuns = finished.filter(
+    (r) =>
+      (r.state === 'passed' && r.flaky) || (r.state === 'failed' && r.commit !== null && passedCommits.has(r.commit)),
+  ).length;
+  const durations = finished
+    .filter((r) => r.state === 'passed' && r.durationMs !== null)
+    .map((r) => r.durationMs as number)
+    .sort((a, b) => a - b);
   return {
     runs: finished.length,
     failedRuns,
     flakyRuns,
     flakeRate: flakyRuns / finished.length,
-    durationMs: durations.length === 0 ? null : { median: quantileSorted(durations, 0.5), p95: quantileSorted(durations, 0.95) },
+    durationMs:
+      durations.length === 0 ? null : { median: quantileSorted(durations, 0.5), p95: quantileSorted(durations, 0.95) },
     trend: pastTrend(runs),
   };
 }
 
 /** `history: 120 runs, 3 flaky (2.5%), 1 failed; median 410ms, p95 620ms; +2ms a run (95% CI -1ms to +4ms): no significant trend` */
 export function formatTestPast(past: TestPast): string {
-  const durations = past.durationMs ? `; median ${formatDuration(past.durationMs.median)}, p95 ${formatDuration(past.durationMs.p95)}` : '';
+  const durations = past.durationMs
+    ? `; median ${formatDuration(past.durationMs.median)}, p95 ${formatDuration(past.durationMs.p95)}`
+    : '';
   const trend = past.trend === null ? '' : `; ${past.trend.text}`;
   return `history: ${past.runs} run${past.runs === 1 ? '' : 's'}, ${past.flakyRuns} flaky (${formatRatePercent(past.flakeRate)}), ${past.failedRuns} failed${durations}${trend}`;
 }

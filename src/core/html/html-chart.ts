@@ -35,7 +35,10 @@ const GAP = 3;
 const MAX_BARS = 12;
 const NEAR = '#f08c00';
 const PASS = TONE_COLOURS.good;
-const STEPS = [0.001, 0.002, 0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600];
+const STEPS = [
+  0.001, 0.002, 0.005, 0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 15, 30, 60, 120, 300, 600, 1800,
+  3600,
+];
 
 const fin = (v: number): number => (Number.isFinite(v) && v > 0 ? v : 0);
 const r1 = (v: number): string => (Math.round(v * 10) / 10).toString();
@@ -62,8 +65,20 @@ export function classifyTry(state: TryMark, durationMs: number, limitMs: number 
   return durationMs >= limitMs * warnAt ? 'near' : 'pass';
 }
 
-const FILL: Record<TryTone, string> = { pass: PASS, near: NEAR, over: TONE_COLOURS.bad, failed: 'url(#fg-failed)', unknown: TONE_COLOURS.muted };
-const WORD: Record<TryTone, string> = { pass: 'passed', near: 'passed, near its limit', over: 'passed, over its limit', failed: 'failed', unknown: 'passed or failed (not recorded)' };
+const FILL: Record<TryTone, string> = {
+  pass: PASS,
+  near: NEAR,
+  over: TONE_COLOURS.bad,
+  failed: 'url(#fg-failed)',
+  unknown: TONE_COLOURS.muted,
+};
+const WORD: Record<TryTone, string> = {
+  pass: 'passed',
+  near: 'passed, near its limit',
+  over: 'passed, over its limit',
+  failed: 'failed',
+  unknown: 'passed or failed (not recorded)',
+};
 
 function axis(x: (ms: number) => number, domainMs: number, y: number, avoid: readonly number[]): string[] {
   const step = tickStep(domainMs / 1000);
@@ -72,7 +87,9 @@ function axis(x: (ms: number) => number, domainMs: number, y: number, avoid: rea
     const px = x(i * step * 1000);
     out.push(`<line x1="${r1(px)}" y1="${r1(y)}" x2="${r1(px)}" y2="${r1(y + 4)}" stroke="#adb5bd"/>`);
     if (avoid.some((a) => Math.abs(a - px) < 34)) continue;
-    out.push(`<text x="${r1(px)}" y="${r1(y + 16)}" text-anchor="middle" class="tick">${h(tickLabel(i * step, step))}</text>`);
+    out.push(
+      `<text x="${r1(px)}" y="${r1(y + 16)}" text-anchor="middle" class="tick">${h(tickLabel(i * step, step))}</text>`,
+    );
   }
   return out;
 }
@@ -100,8 +117,12 @@ function renderSeries(s: ChartSeries, top: number): { svg: string; height: numbe
   // About 7.4 px a character for the 13px name and 7.3 px for the 12px mono place: keep both left of the figures.
   const name = truncate(s.label, 78);
   const room = Math.floor((TRACK_END - LEFT - 14 - [...name].length * 7.4) / 7.3);
-  out.push(`<text x="${LEFT}" y="${r1(top + 14)}" class="name">${h(name)}<tspan class="where" dx="10">${h(truncate(s.sublabel, Math.max(16, room)))}</tspan></text>`);
-  out.push(`<rect x="${LEFT}" y="${r1(trackTop - 3)}" width="${TRACK_END - LEFT}" height="${r1(trackH + 6)}" fill="#f8f9fa"/>`);
+  out.push(
+    `<text x="${LEFT}" y="${r1(top + 14)}" class="name">${h(name)}<tspan class="where" dx="10">${h(truncate(s.sublabel, Math.max(16, room)))}</tspan></text>`,
+  );
+  out.push(
+    `<rect x="${LEFT}" y="${r1(trackTop - 3)}" width="${TRACK_END - LEFT}" height="${r1(trackH + 6)}" fill="#f8f9fa"/>`,
+  );
   if (durations.length === 0) {
     out.push(`<text x="${LEFT + 8}" y="${r1(trackTop + 15)}" class="note">${h(s.note ?? 'no tries')}</text>`);
   }
@@ -113,27 +134,41 @@ function renderSeries(s: ChartSeries, top: number): { svg: string; height: numbe
     if (bars) {
       const y = trackTop + i * (BAR + GAP);
       const w = Math.max(2, x(d) - LEFT);
-      out.push(`<rect class="try ${tone}" x="${LEFT}" y="${r1(y)}" width="${r1(w)}" height="${BAR}" rx="2" fill="${FILL[tone]}"${stroke}>${tip}</rect>`);
+      out.push(
+        `<rect class="try ${tone}" x="${LEFT}" y="${r1(y)}" width="${r1(w)}" height="${BAR}" rx="2" fill="${FILL[tone]}"${stroke}>${tip}</rect>`,
+      );
       const label = d > domain ? `${formatTime(d)} \u2192` : formatTime(d);
       out.push(`<text x="${r1(LEFT + w + 4)}" y="${r1(y + BAR - 2)}" class="val">${h(label)}</text>`);
     } else {
       const y = trackTop + 5 + (i % 5) * 4;
-      out.push(`<circle class="try ${tone}" cx="${r1(x(d))}" cy="${r1(y)}" r="3.6" fill="${FILL[tone]}" fill-opacity="0.85"${stroke}>${tip}</circle>`);
+      out.push(
+        `<circle class="try ${tone}" cx="${r1(x(d))}" cy="${r1(y)}" r="3.6" fill="${FILL[tone]}" fill-opacity="0.85"${stroke}>${tip}</circle>`,
+      );
     }
   });
   const avoid: number[] = [];
   if (limit !== null) {
     const wx = x(limit * s.warnAt);
     const lx = x(limit);
-    out.push(`<line class="warn-line" x1="${r1(wx)}" y1="${r1(trackTop - 6)}" x2="${r1(wx)}" y2="${r1(trackBottom + 4)}" stroke="${NEAR}" stroke-width="1.5" stroke-dasharray="4 3"/>`);
+    out.push(
+      `<line class="warn-line" x1="${r1(wx)}" y1="${r1(trackTop - 6)}" x2="${r1(wx)}" y2="${r1(trackBottom + 4)}" stroke="${NEAR}" stroke-width="1.5" stroke-dasharray="4 3"/>`,
+    );
     // A white halo keeps the limit visible across a red (over-limit) bar.
-    out.push(`<line x1="${r1(lx)}" y1="${r1(trackTop - 8)}" x2="${r1(lx)}" y2="${r1(trackBottom + 4)}" stroke="#ffffff" stroke-width="5"/>`);
-    out.push(`<line class="limit-line" x1="${r1(lx)}" y1="${r1(trackTop - 8)}" x2="${r1(lx)}" y2="${r1(trackBottom + 4)}" stroke="${TONE_COLOURS.bad}" stroke-width="2"/>`);
+    out.push(
+      `<line x1="${r1(lx)}" y1="${r1(trackTop - 8)}" x2="${r1(lx)}" y2="${r1(trackBottom + 4)}" stroke="#ffffff" stroke-width="5"/>`,
+    );
+    out.push(
+      `<line class="limit-line" x1="${r1(lx)}" y1="${r1(trackTop - 8)}" x2="${r1(lx)}" y2="${r1(trackBottom + 4)}" stroke="${TONE_COLOURS.bad}" stroke-width="2"/>`,
+    );
     avoid.push(lx);
-    out.push(`<text x="${r1(lx)}" y="${r1(trackBottom + 20)}" text-anchor="middle" class="limit">${h(`limit ${formatTime(limit)}`)}</text>`);
+    out.push(
+      `<text x="${r1(lx)}" y="${r1(trackBottom + 20)}" text-anchor="middle" class="limit">${h(`limit ${formatTime(limit)}`)}</text>`,
+    );
     if (Math.abs(lx - wx) > 78) {
       avoid.push(wx);
-      out.push(`<text x="${r1(wx)}" y="${r1(trackBottom + 20)}" text-anchor="middle" class="warn">${h(`${Math.round(s.warnAt * 100)}%`)}</text>`);
+      out.push(
+        `<text x="${r1(wx)}" y="${r1(trackBottom + 20)}" text-anchor="middle" class="warn">${h(`${Math.round(s.warnAt * 100)}%`)}</text>`,
+      );
     }
   }
   out.push(...axis(x, domain, trackBottom + 4, avoid));

@@ -3,12 +3,23 @@
  * gate, a chart of every test's tries against its limit, each test's figures, the proposed
  * allowances and the notes. Pure: takes exactly what `flakeguard gate --json` prints.
  */
-import { formatOwners } from '../owners/codeowners.js';
+
 import { GATE_VERDICTS, type GateReport, type GateReportTest } from '../gate/gate-report.js';
 import type { GateVerdict } from '../gate/gate-verdict.js';
-import { renderChartLegend, renderTryChart, type ChartSeries, type TryMark } from './html-chart.js';
-import { badge, countTile, foldedPre, formatPercent, formatTime, h, plural, renderPage, type Tone } from './html-page.js';
 import type { SelectionKind } from '../gate/test-selection.js';
+import { formatOwners } from '../owners/codeowners.js';
+import { type ChartSeries, renderChartLegend, renderTryChart, type TryMark } from './html-chart.js';
+import {
+  badge,
+  countTile,
+  foldedPre,
+  formatPercent,
+  formatTime,
+  h,
+  plural,
+  renderPage,
+  type Tone,
+} from './html-page.js';
 
 export type GateHtmlTest = GateReportTest;
 
@@ -33,7 +44,13 @@ export const VERDICT_TONE: Readonly<Record<GateVerdict, Tone>> = {
   fragile: 'warn',
 };
 
-const SELECTION_TONE: Readonly<Record<SelectionKind, Tone>> = { new: 'info', changed: 'accent', renamed: 'muted', moved: 'muted', affected: 'muted' };
+const SELECTION_TONE: Readonly<Record<SelectionKind, Tone>> = {
+  new: 'info',
+  changed: 'accent',
+  renamed: 'muted',
+  moved: 'muted',
+  affected: 'muted',
+};
 
 /**
  * Which tries failed: from tryStates; for a report whose tryStates do not line up with its
@@ -41,7 +58,8 @@ const SELECTION_TONE: Readonly<Record<SelectionKind, Tone>> = { new: 'info', cha
  */
 export function tryMarks(t: GateHtmlTest): TryMark[] {
   const states = t.tryStates as GateReportTest['tryStates'] | undefined;
-  if (states && states.length === t.durationsMs.length) return states.map((s) => (s === 'passed' ? 'passed' : 'failed'));
+  if (states && states.length === t.durationsMs.length)
+    return states.map((s) => (s === 'passed' ? 'passed' : 'failed'));
   const all = (m: TryMark): TryMark[] => t.durationsMs.map(() => m);
   if (t.passes === t.runs) return all('passed');
   if (t.passes === 0) return all('failed');
@@ -84,7 +102,9 @@ function testCard(t: GateHtmlTest): string {
   ];
   if (t.idle) figures.push(`<span>without load <b>${t.idle.passes}/${t.idle.runs}</b> passed</span>`);
   if (t.alone) figures.push(`<span>alone <b>${t.alone.passes}/${t.alone.runs}</b> passed</span>`);
-  const unknown = tryMarks(t).includes('unknown') ? '<p class="dim">The report says how many tries failed, not which: the chart draws them grey.</p>' : '';
+  const unknown = tryMarks(t).includes('unknown')
+    ? '<p class="dim">The report says how many tries failed, not which: the chart draws them grey.</p>'
+    : '';
   return [
     `<article class="card ${tone}">`,
     '<div class="head">',
@@ -109,21 +129,35 @@ function loadPanel(report: GateReport): string {
   const avg = (v: readonly number[] | null): string => (v === null || v[0] === undefined ? '?' : v[0].toFixed(2));
   const facts =
     l.workers === 0
-      ? [fact('synthetic load', 'none (--load 0)'), fact('CPUs', String(l.cpus)), fact('test worker CPU share', `${formatPercent(l.testsCpuShare)} of a CPU`)]
+      ? [
+          fact('synthetic load', 'none (--load 0)'),
+          fact('CPUs', String(l.cpus)),
+          fact('test worker CPU share', `${formatPercent(l.testsCpuShare)} of a CPU`),
+        ]
       : [
           fact('synthetic load', `${plural(l.workers, 'busy worker')} on ${plural(l.cpus, 'CPU')}`),
           fact('load workers took', `${formatPercent(l.workersMachineShare)} of the machine`),
-          fact('1-min load average', l.loadavgBefore === null && l.loadavgAfter === null ? 'not measured' : `${avg(l.loadavgBefore)} \u2192 ${avg(l.loadavgAfter)}`),
+          fact(
+            '1-min load average',
+            l.loadavgBefore === null && l.loadavgAfter === null
+              ? 'not measured'
+              : `${avg(l.loadavgBefore)} \u2192 ${avg(l.loadavgAfter)}`,
+          ),
           fact('test worker CPU share', `${formatPercent(l.testsCpuShare)} of a CPU`),
         ];
-  const pids = l.pids.length > 0 ? `<p class="dim">Load worker pids: ${h(l.pids.join(', '))} (all stopped when the gate ended).</p>` : '';
+  const pids =
+    l.pids.length > 0
+      ? `<p class="dim">Load worker pids: ${h(l.pids.join(', '))} (all stopped when the gate ended).</p>`
+      : '';
   return `<section class="panel"><dl class="facts">${facts.join('')}</dl>${pids}<p class="dim">Measured: load average from os.loadavg(), machine share from /proc, the test worker's share from its CPU time over wall time (Node's cpuUsage).</p></section>`;
 }
 
 function proposalsSection(report: GateReport): string {
   if (report.proposals.length === 0) return '';
   const all = report.proposals.every((p) => p.written);
-  const intro = all ? 'Written by --write-allowances: commit them with the tests.' : 'Add these to the change (or run the gate again with --write-allowances), so the allowance ships with the test.';
+  const intro = all
+    ? 'Written by --write-allowances: commit them with the tests.'
+    : 'Add these to the change (or run the gate again with --write-allowances), so the allowance ships with the test.';
   const items = report.proposals.map(
     (p) =>
       `<article class="card warn"><div class="head">${badge(p.written ? 'good' : 'warn', p.written ? 'written' : 'to add')}<h3>${h(p.name)}</h3></div>` +
@@ -133,15 +167,22 @@ function proposalsSection(report: GateReport): string {
 }
 
 function listSection(title: string, items: readonly string[]): string {
-  return items.length === 0 ? '' : `<h2>${h(title)}</h2><ul class="plain">${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
+  return items.length === 0
+    ? ''
+    : `<h2>${h(title)}</h2><ul class="plain">${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
 }
 
 export function renderGateHtml(report: GateHtmlReport, options: GateHtmlOptions = {}): string {
   const warnAt = options.warnAt ?? report.warnAt ?? DEFAULT_WARN_AT;
   const pass = report.verdict === 'pass';
   const n = report.tests.length;
-  const loadText = report.load.workers > 0 ? `under load (${plural(report.load.workers, 'busy worker')})` : 'without load';
-  const meta = [report.platform, report.vitestVersion === null ? null : `Vitest ${report.vitestVersion}`, `took ${formatTime(report.wallMs)}`].filter((x) => x !== null);
+  const loadText =
+    report.load.workers > 0 ? `under load (${plural(report.load.workers, 'busy worker')})` : 'without load';
+  const meta = [
+    report.platform,
+    report.vitestVersion === null ? null : `Vitest ${report.vitestVersion}`,
+    `took ${formatTime(report.wallMs)}`,
+  ].filter((x) => x !== null);
   const tiles = GATE_VERDICTS.map((v) => countTile(VERDICT_TONE[v], report.counts[v] ?? 0, v));
   if (report.notRun.length > 0) tiles.push(countTile('muted', report.notRun.length, 'not run'));
   const body = [
@@ -150,17 +191,28 @@ export function renderGateHtml(report: GateHtmlReport, options: GateHtmlOptions 
     `<p class="sub">${h(meta.join(' \u00b7 '))}</p>`,
     `<div class="tiles">${tiles.join('')}</div>`,
     '<h2>Tries against their limits</h2>',
-    renderChartLegend(warnAt, report.tests.some((t) => tryMarks(t).includes('unknown'))),
-    `<div class="chart">${renderTryChart(report.tests.map((t) => toSeries(t, warnAt)), `each test's tries against its limit, in seconds`)}</div>`,
+    renderChartLegend(
+      warnAt,
+      report.tests.some((t) => tryMarks(t).includes('unknown')),
+    ),
+    `<div class="chart">${renderTryChart(
+      report.tests.map((t) => toSeries(t, warnAt)),
+      `each test's tries against its limit, in seconds`,
+    )}</div>`,
     '<h2>Load during the gate</h2>',
     loadPanel(report),
     n > 0 ? `<h2>Tests</h2><div class="cards">${report.tests.map(testCard).join('')}</div>` : '',
     proposalsSection(report),
     listSection(
       'Changed but not run one by one',
-      report.notRun.map((r) => `<code>${h(`${r.file}:${r.line}`)}</code> ${h(r.name)}: <span class="dim">${h(r.reason)}</span>`),
+      report.notRun.map(
+        (r) => `<code>${h(`${r.file}:${r.line}`)}</code> ${h(r.name)}: <span class="dim">${h(r.reason)}</span>`,
+      ),
     ),
-    listSection('Notes', report.notices.map((x) => h(x))),
+    listSection(
+      'Notes',
+      report.notices.map((x) => h(x)),
+    ),
   ].join('\n');
   return renderPage({
     title: `flakeguard gate ${pass ? 'passed' : 'failed'}: ${plural(n, 'test')}`,

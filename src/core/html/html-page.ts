@@ -5,14 +5,22 @@
  */
 import { PAGE_CSS } from './html-style.js';
 
-const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /**
  * Text (or an attribute value in double quotes) as HTML: `& < > " '` become entities, and control
  * characters the HTML parser would reject (NUL, C0 except tab/newline/CR, DEL, C1) become U+FFFD.
  */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\uFFFD');
+  return text
+    .replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\uFFFD');
 }
 
 /** Escapes data for an element's text or a double-quoted attribute; markup is built only by the renderers. */
@@ -62,7 +70,8 @@ export interface PageInput {
 }
 
 /** No network: the policy blocks every fetch (fonts, images, scripts); styles and data: images are inline. */
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 export function renderPage(page: PageInput): string {
   return [

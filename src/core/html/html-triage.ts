@@ -3,15 +3,21 @@
  * proportional bar, and every finding with its cause, evidence (folded when long), whether it was
  * measured or inferred, and what to do. Pure: takes exactly what `flakeguard triage --json` prints.
  */
-import { formatOwners } from '../owners/codeowners.js';
+
 import type { FindingClass } from '../config.js';
-import { badge, countTile, foldedPre, h, plural, renderPage, type Tone } from './html-page.js';
-import type { TriageJson } from '../triage/triage-format.js';
+import { formatOwners } from '../owners/codeowners.js';
 import { checkLines } from '../triage/triage-caught-by.js';
+import type { TriageJson } from '../triage/triage-format.js';
+import { badge, countTile, foldedPre, h, plural, renderPage, type Tone } from './html-page.js';
 
 export const CLASS_ORDER: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
-export const CLASS_TONE: Readonly<Record<FindingClass, Tone>> = { infrastructure: 'warn', escape: 'bad', flake: 'info', budget: 'accent' };
+export const CLASS_TONE: Readonly<Record<FindingClass, Tone>> = {
+  infrastructure: 'warn',
+  escape: 'bad',
+  flake: 'info',
+  budget: 'accent',
+};
 
 const CLASS_MEANS: Readonly<Record<FindingClass, string>> = {
   infrastructure: 'the environment or tooling failed, not the code under test',
@@ -48,7 +54,9 @@ function findingCard(f: TriageFinding, index: number): string {
     '<div class="head">',
     `<span class="dim">${index + 1}.</span>`,
     badge(tone, f.class),
-    f.measured ? badge('good', 'measured', 'a re-run or a measurement confirmed it') : badge('muted', 'inferred', 'inferred from patterns only, not confirmed by a re-run'),
+    f.measured
+      ? badge('good', 'measured', 'a re-run or a measurement confirmed it')
+      : badge('muted', 'inferred', 'inferred from patterns only, not confirmed by a re-run'),
     `<h3>${h(subject(f))}</h3>`,
     '</div>',
     where,
@@ -79,12 +87,16 @@ export function renderTriageHtml(report: TriageJson): string {
     const group = report.findings.filter((f) => f.class === c);
     if (group.length === 0) continue;
     const cards = group.map((f) => findingCard(f, index++));
-    sections.push(`<h2>${h(`${c} (${group.length})`)}</h2><p class="means">${h(CLASS_MEANS[c])}</p><div class="cards">${cards.join('')}</div>`);
+    sections.push(
+      `<h2>${h(`${c} (${group.length})`)}</h2><p class="means">${h(CLASS_MEANS[c])}</p><div class="cards">${cards.join('')}</div>`,
+    );
   }
   const body = [
     `<header class="top"><h1>flakeguard triage</h1><span class="verdict ${red ? 'bad' : 'good'}">run ${red ? 'red' : 'green'}</span></header>`,
     `<p class="sub">${h(`${exit} \u00b7 ${plural(n, 'finding')}: ${counts}`)}</p>`,
-    n > 0 ? `<p class="sub">${h(`${measured} measured (confirmed by a re-run or a measurement), ${n - measured} inferred from patterns only.`)}</p>` : '',
+    n > 0
+      ? `<p class="sub">${h(`${measured} measured (confirmed by a re-run or a measurement), ${n - measured} inferred from patterns only.`)}</p>`
+      : '',
     `<div class="tiles">${CLASS_ORDER.map((c) => countTile(CLASS_TONE[c], report.counts[c], c)).join('')}</div>`,
     classBar(report),
     ...sections,

@@ -55,7 +55,16 @@ function renderSection(section: CommentSection, items: readonly string[], omitte
   const body = [...(section.head ?? []), ...items];
   const tail = omitted > 0 ? ['', omittedLine(omitted)] : [];
   if (section.folded || count > FOLD_ABOVE) {
-    return ['<details>', `<summary>${escapeHtml(section.title)} (${count})</summary>`, '', ...body, ...tail, '', '</details>', ''].join('\n');
+    return [
+      '<details>',
+      `<summary>${escapeHtml(section.title)} (${count})</summary>`,
+      '',
+      ...body,
+      ...tail,
+      '',
+      '</details>',
+      '',
+    ].join('\n');
   }
   return [`#### ${section.title}`, '', ...body, ...tail, ''].join('\n');
 }

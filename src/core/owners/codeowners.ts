@@ -6,7 +6,12 @@
  * same name are one section. A GitHub file is one unnamed section. Pure: the edge reads the file.
  */
 import { escapeTerminal } from '../untrusted-text.js';
-import { compileCodeownersPattern, patternMatches, type CodeownersPattern, type RepoPath } from './codeowners-pattern.js';
+import {
+  type CodeownersPattern,
+  compileCodeownersPattern,
+  patternMatches,
+  type RepoPath,
+} from './codeowners-pattern.js';
 
 export interface CodeownersRule {
   readonly pattern: CodeownersPattern;

@@ -6,8 +6,8 @@
 import { formatWhere } from '../allowances/allowance.js';
 import type { Resolution } from '../allowances/allowance-resolve.js';
 import { escapeForTerminal as esc } from '../allowances/allowance-text.js';
-import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
 import { formatOwners, hasOwner, NO_OWNERS, type OwnersOf } from '../owners/codeowners.js';
+import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
 
 export const QUARANTINE_LIST_VERSION = 1 as const;
 
@@ -28,16 +28,35 @@ export interface QuarantineRow {
   readonly owners: readonly string[];
 }
 
-export function computeQuarantineList(resolutions: readonly Resolution[], today: string, ownersOf: OwnersOf = NO_OWNERS): QuarantineRow[] {
+export function computeQuarantineList(
+  resolutions: readonly Resolution[],
+  today: string,
+  ownersOf: OwnersOf = NO_OWNERS,
+): QuarantineRow[] {
   return resolutions.flatMap((r): QuarantineRow[] => {
     const a = r.allowance;
     if (a.quarantine === null) return [];
     const q = toRunQuarantine(a.id, a.quarantine, today);
     const kind = r.match.kind;
-    const state: QuarantineState = kind === 'orphan' ? 'orphan' : kind === 'ambiguous' ? 'ambiguous' : q.expired ? 'expired' : 'applies';
-    const current = r.test ? { test: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file } : { test: a.test, file: a.file };
+    const state: QuarantineState =
+      kind === 'orphan' ? 'orphan' : kind === 'ambiguous' ? 'ambiguous' : q.expired ? 'expired' : 'applies';
+    const current = r.test
+      ? { test: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file }
+      : { test: a.test, file: a.file };
     const owners = a.quarantine.owners ?? ownersOf(current.file);
-    return [{ id: a.id, where: formatWhere(a), ...current, match: kind, state, reason: q.reason, link: q.link, expires: q.expires, owners }];
+    return [
+      {
+        id: a.id,
+        where: formatWhere(a),
+        ...current,
+        match: kind,
+        state,
+        reason: q.reason,
+        link: q.link,
+        expires: q.expires,
+        owners,
+      },
+    ];
   });
 }
 
@@ -50,9 +69,22 @@ export function formatQuarantineList(rows: readonly QuarantineRow[], today: stri
   if (rows.length === 0) return 'No quarantined tests.\n';
   const lines: string[] = [];
   for (const row of rows) {
-    const q = { id: row.id, reason: row.reason, link: row.link, expires: row.expires, expired: row.state === 'expired' };
+    const q = {
+      id: row.id,
+      reason: row.reason,
+      link: row.link,
+      expires: row.expires,
+      expired: row.state === 'expired',
+    };
     lines.push(`${row.id}  ${esc(row.test)}  (${esc(row.file)})`);
-    const state = row.state === 'orphan' ? 'ORPHAN: no test matches' : row.state === 'ambiguous' ? 'AMBIGUOUS: applies to none' : row.state === 'expired' ? `EXPIRED (today is ${today})` : 'applies';
+    const state =
+      row.state === 'orphan'
+        ? 'ORPHAN: no test matches'
+        : row.state === 'ambiguous'
+          ? 'AMBIGUOUS: applies to none'
+          : row.state === 'expired'
+            ? `EXPIRED (today is ${today})`
+            : 'applies';
     lines.push(`    ${state} · ${esc(describeQuarantine(q))}`);
     if (row.owners.length > 0) lines.push(`    ${esc(formatOwners(row.owners))}`);
     lines.push(`    ${row.where}`);
@@ -65,11 +97,15 @@ export function computeQuarantineFindings(rows: readonly QuarantineRow[]): strin
   return rows.flatMap((row) => {
     switch (row.state) {
       case 'orphan':
-        return [`${row.where}: quarantine ${row.id} has no test: "${esc(row.test)}" (${esc(row.file)}) is gone; remove it (flakeguard quarantine remove --id ${row.id}) or run flakeguard allowances migrate after a rename`];
+        return [
+          `${row.where}: quarantine ${row.id} has no test: "${esc(row.test)}" (${esc(row.file)}) is gone; remove it (flakeguard quarantine remove --id ${row.id}) or run flakeguard allowances migrate after a rename`,
+        ];
       case 'ambiguous':
         return [`${row.where}: quarantine ${row.id} fits more than one test; it applies to none until one is renamed`];
       case 'expired':
-        return [`${row.where}: quarantine ${row.id} of "${esc(row.test)}" expired on ${row.expires ?? '?'}; the test fails runs again: fix it, or renew the date on purpose`];
+        return [
+          `${row.where}: quarantine ${row.id} of "${esc(row.test)}" expired on ${row.expires ?? '?'}; the test fails runs again: fix it, or renew the date on purpose`,
+        ];
       case 'applies':
         return [];
       default: {

@@ -4,9 +4,10 @@
  * unlucky runs never proposes it); release a quarantined test that passed each of its last N runs
  * there. Pure: the edge reads the store and writes the entries.
  */
-import { escapeTerminal as u } from '../untrusted-text.js';
+
 import { failureRateUpperBound, formatRatePercent } from '../gate/failure-rate.js';
 import { testKey } from '../test-id.js';
+import { escapeTerminal as u } from '../untrusted-text.js';
 
 export interface QuarantinePolicy {
   /** Propose quarantine when the flake rate's lower bound is at least this share (0..1). */
@@ -71,11 +72,23 @@ export function computeQuarantineProposals(input: {
   const held = new Set(input.quarantined.map((q) => testKey(q.file, q.name)));
   const quarantine = input.tests
     .filter((t) => t.runs > 0 && t.flakyRuns > 0 && !held.has(testKey(t.file, t.name)))
-    .map((t) => ({ file: t.file, name: t.name, runs: t.runs, flakyRuns: t.flakyRuns, lowerBound: rateLowerBound(t.flakyRuns, t.runs) }))
+    .map((t) => ({
+      file: t.file,
+      name: t.name,
+      runs: t.runs,
+      flakyRuns: t.flakyRuns,
+      lowerBound: rateLowerBound(t.flakyRuns, t.runs),
+    }))
     .filter((p) => p.lowerBound >= input.policy.quarantineAbove)
-    .sort((a, b) => b.lowerBound - a.lowerBound || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.name < b.name ? -1 : 1));
+    .sort(
+      (a, b) => b.lowerBound - a.lowerBound || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.name < b.name ? -1 : 1),
+    );
   const release = input.quarantined
-    .filter((q) => q.lastRuns.length >= input.policy.releaseAfter && q.lastRuns.slice(0, input.policy.releaseAfter).every((r) => r.state === 'passed' && !r.flaky))
+    .filter(
+      (q) =>
+        q.lastRuns.length >= input.policy.releaseAfter &&
+        q.lastRuns.slice(0, input.policy.releaseAfter).every((r) => r.state === 'passed' && !r.flaky),
+    )
     .map((q) => ({ id: q.id, file: q.file, name: q.name, passedRuns: input.policy.releaseAfter }));
   return { branch: input.branch, policy: input.policy, quarantine, release };
 }
@@ -88,9 +101,19 @@ export function proposalReason(p: QuarantineProposal, branch: string | null): st
 export function formatQuarantineProposals(proposals: QuarantineProposals, write: boolean): string {
   if (proposals.quarantine.length === 0 && proposals.release.length === 0) return '';
   const where = proposals.branch ? ` on ${proposals.branch}` : '';
-  const lines = [`Proposals${where} (quarantine at a flake rate of at least ${formatRatePercent(proposals.policy.quarantineAbove)} at 95% confidence; release after ${proposals.policy.releaseAfter} passing runs):`];
-  for (const p of proposals.quarantine) lines.push(`  quarantine  ${u(p.file)}  ${u(p.name)}  flaky in ${p.flakyRuns} of ${p.runs} runs (at least ${formatRatePercent(p.lowerBound)})`);
-  for (const r of proposals.release) lines.push(`  release     ${u(r.file)}  ${u(r.name)}  quarantine ${r.id}: passed its last ${r.passedRuns} runs`);
-  lines.push(write ? '  written: see the lines above this block.' : '  Run flakeguard history --write to write them (reviewed with the code like any allowance change).');
+  const lines = [
+    `Proposals${where} (quarantine at a flake rate of at least ${formatRatePercent(proposals.policy.quarantineAbove)} at 95% confidence; release after ${proposals.policy.releaseAfter} passing runs):`,
+  ];
+  for (const p of proposals.quarantine)
+    lines.push(
+      `  quarantine  ${u(p.file)}  ${u(p.name)}  flaky in ${p.flakyRuns} of ${p.runs} runs (at least ${formatRatePercent(p.lowerBound)})`,
+    );
+  for (const r of proposals.release)
+    lines.push(`  release     ${u(r.file)}  ${u(r.name)}  quarantine ${r.id}: passed its last ${r.passedRuns} runs`);
+  lines.push(
+    write
+      ? '  written: see the lines above this block.'
+      : '  Run flakeguard history --write to write them (reviewed with the code like any allowance change).',
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -24,9 +24,15 @@ function scalarText(node: unknown): string | null {
 }
 
 /** The terms, or null after calling `bad` with each problem. */
-export function parseQuarantineTerms(node: unknown, where: (n: Node | null | undefined) => string, bad: (message: string) => void): QuarantineTerms | null {
+export function parseQuarantineTerms(
+  node: unknown,
+  where: (n: Node | null | undefined) => string,
+  bad: (message: string) => void,
+): QuarantineTerms | null {
   if (!isMap(node)) {
-    bad(`${where(node as Node)}: quarantine must be a map { reason: <why>, link: <ticket URL>, expires: YYYY-MM-DD, owners: <@team ...> }`);
+    bad(
+      `${where(node as Node)}: quarantine must be a map { reason: <why>, link: <ticket URL>, expires: YYYY-MM-DD, owners: <@team ...> }`,
+    );
     return null;
   }
   let ok = true;
@@ -36,20 +42,29 @@ export function parseQuarantineTerms(node: unknown, where: (n: Node | null | und
   };
   for (const pair of node.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
-    if (!(QUARANTINE_KEYS as readonly string[]).includes(key)) fail(`${where(pair.key as Node)}: unknown key "quarantine.${key}"; a quarantine has ${QUARANTINE_KEYS.join(', ')}`);
+    if (!(QUARANTINE_KEYS as readonly string[]).includes(key))
+      fail(
+        `${where(pair.key as Node)}: unknown key "quarantine.${key}"; a quarantine has ${QUARANTINE_KEYS.join(', ')}`,
+      );
   }
   const reasonNode = node.get('reason', true) as Node | undefined;
   const reason = scalarText(reasonNode)?.trim() ?? '';
-  if (reason === '') fail(`${where(reasonNode ?? (node as Node))}: quarantine.reason is missing or empty; say why the test is quarantined and who owns the fix`);
+  if (reason === '')
+    fail(
+      `${where(reasonNode ?? (node as Node))}: quarantine.reason is missing or empty; say why the test is quarantined and who owns the fix`,
+    );
   const linkNode = node.get('link', true) as Node | undefined;
   const link = linkNode === undefined ? null : scalarText(linkNode);
-  if (linkNode !== undefined && (link === null || link.trim() === '')) fail(`${where(linkNode)}: quarantine.link must be text (a ticket URL)`);
+  if (linkNode !== undefined && (link === null || link.trim() === ''))
+    fail(`${where(linkNode)}: quarantine.link must be text (a ticket URL)`);
   const expiresNode = node.get('expires', true) as Node | undefined;
   const expires = expiresNode === undefined ? null : scalarText(expiresNode);
-  if (expiresNode !== undefined && (expires === null || !isIsoDay(expires))) fail(`${where(expiresNode)}: quarantine.expires "${expires ?? ''}" is not a date; write YYYY-MM-DD`);
+  if (expiresNode !== undefined && (expires === null || !isIsoDay(expires)))
+    fail(`${where(expiresNode)}: quarantine.expires "${expires ?? ''}" is not a date; write YYYY-MM-DD`);
   const ownersNode = node.get('owners', true) as Node | undefined;
   const ownersText = ownersNode === undefined ? '' : scalarText(ownersNode);
-  if (ownersText === null) fail(`${where(ownersNode)}: quarantine.owners must be text: the owners separated by spaces ("@org/web @dana")`);
+  if (ownersText === null)
+    fail(`${where(ownersNode)}: quarantine.owners must be text: the owners separated by spaces ("@org/web @dana")`);
   const owners = (ownersText ?? '').split(/\s+/).filter((o) => o !== '');
   return ok ? { reason, link: link?.trim() ?? null, expires, ...(owners.length > 0 ? { owners } : {}) } : null;
 }

@@ -5,10 +5,10 @@
  * run again and the report says on which day the quarantine ended. Pure.
  */
 import { hasExpired } from '../calendar.js';
-import type { RecordedError, TestState } from '../record/run-record.js';
-import type { QuarantineTerms } from './quarantine-terms.js';
 import { trendOfStoredRuns } from '../history/history-trend.js';
 import { describeDurationTrend } from '../history/history-trend-text.js';
+import type { RecordedError, TestState } from '../record/run-record.js';
+import type { QuarantineTerms } from './quarantine-terms.js';
 
 type StoredRunLike = Parameters<typeof trendOfStoredRuns>[0][number];
 
@@ -46,12 +46,15 @@ export function recentFailuresOf(stored: readonly StoredRunLike[]): RecentFailur
   const failed = stored.filter((r) => r.state === 'failed').length;
   const found = trendOfStoredRuns(stored);
   const base = { failures: failed + 1, runs: stored.length + 1 };
-  return found === null || found.trend.perRun === null ? base : { ...base, trend: `durations ${describeDurationTrend(found.trend)}` };
+  return found === null || found.trend.perRun === null
+    ? base
+    : { ...base, trend: `durations ${describeDurationTrend(found.trend)}` };
 }
 
 const ordinal = (n: number): string => {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  const suffix =
+    tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${suffix}`;
 };
 
@@ -62,14 +65,30 @@ export function formatRecentFailures(recent: RecentFailures): string {
 }
 
 /** The quarantined tests with their recent failures from history, by testKey. */
-export function withRecentFailures<T extends { readonly quarantined: readonly QuarantinedTest[] }>(report: T, recent: ReadonlyMap<string, RecentFailures>, keyOf: (q: QuarantinedTest) => string): T {
+export function withRecentFailures<T extends { readonly quarantined: readonly QuarantinedTest[] }>(
+  report: T,
+  recent: ReadonlyMap<string, RecentFailures>,
+  keyOf: (q: QuarantinedTest) => string,
+): T {
   if (recent.size === 0) return report;
-  return { ...report, quarantined: report.quarantined.map((q) => { const r = recent.get(keyOf(q)); return r ? { ...q, recent: r } : q; }) };
+  return {
+    ...report,
+    quarantined: report.quarantined.map((q) => {
+      const r = recent.get(keyOf(q));
+      return r ? { ...q, recent: r } : q;
+    }),
+  };
 }
 
 /** The entry's terms as they stand on `today` (a UTC day). */
 export function toRunQuarantine(id: string, terms: QuarantineTerms, today: string): RunQuarantine {
-  return { id, reason: terms.reason, link: terms.link, expires: terms.expires, expired: terms.expires !== null && hasExpired(terms.expires, today) };
+  return {
+    id,
+    reason: terms.reason,
+    link: terms.link,
+    expires: terms.expires,
+    expired: terms.expires !== null && hasExpired(terms.expires, today),
+  };
 }
 
 export function isQuarantineActive(q: RunQuarantine | undefined): q is RunQuarantine {

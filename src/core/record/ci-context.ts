@@ -88,7 +88,10 @@ const PROVIDERS: readonly ProviderMap[] = [
       runId: get('CI_PIPELINE_ID'),
       attempt: null,
       runUrl: get('CI_JOB_URL') ?? get('CI_PIPELINE_URL'),
-      branch: get('CI_MERGE_REQUEST_SOURCE_BRANCH_NAME') ?? get('CI_COMMIT_BRANCH') ?? (get('CI_COMMIT_TAG') === null ? get('CI_COMMIT_REF_NAME') : null),
+      branch:
+        get('CI_MERGE_REQUEST_SOURCE_BRANCH_NAME') ??
+        get('CI_COMMIT_BRANCH') ??
+        (get('CI_COMMIT_TAG') === null ? get('CI_COMMIT_REF_NAME') : null),
       commit: get('CI_COMMIT_SHA'),
       // `linux/amd64`: the OS of the runner.
       runnerOs: get('CI_RUNNER_EXECUTABLE_ARCH')?.split('/')[0] || null,
@@ -139,7 +142,12 @@ const PROVIDERS: readonly ProviderMap[] = [
         job: get('SYSTEM_JOBDISPLAYNAME') ?? get('AGENT_JOBNAME'),
         runId: get('BUILD_BUILDID'),
         attempt: count(get('SYSTEM_JOBATTEMPT')),
-        runUrl: join(get('SYSTEM_COLLECTIONURI'), project === null ? null : encodeURIComponent(project), '/_build/results?buildId=', get('BUILD_BUILDID')),
+        runUrl: join(
+          get('SYSTEM_COLLECTIONURI'),
+          project === null ? null : encodeURIComponent(project),
+          '/_build/results?buildId=',
+          get('BUILD_BUILDID'),
+        ),
         branch: stripRef(get('SYSTEM_PULLREQUEST_SOURCEBRANCH') ?? get('BUILD_SOURCEBRANCH')),
         commit: get('BUILD_SOURCEVERSION'),
         runnerOs: get('AGENT_OS'),

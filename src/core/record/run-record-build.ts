@@ -2,20 +2,35 @@
  * buildRunRecord: the run record from the budget report and the facts the reporter gathered
  * about the machine and the run. Pure; see docs/run-record.md for each field.
  */
-import type { BudgetReport } from '../budget/budget-report.js';
-import { causeKinds } from './run-verdict.js';
-import { formatVerdictLine } from '../budget/budget-text.js';
-import { RUN_RECORD_VERSION, type RecordedFile, type RecordedTest, type RunRecord } from './run-record.js';
-import { resolvePlatformValue } from '../platform-value.js';
+
 import { resolveTestLimit } from '../budget/budget.js';
+import type { BudgetReport } from '../budget/budget-report.js';
+import { formatVerdictLine } from '../budget/budget-text.js';
 import type { Config } from '../config.js';
+import { resolvePlatformValue } from '../platform-value.js';
 import type { CiContext } from './ci-context.js';
+import { type RecordedFile, type RecordedTest, RUN_RECORD_VERSION, type RunRecord } from './run-record.js';
+import { causeKinds } from './run-verdict.js';
 
 /** What the reporter knows about the run besides the budget report: the record's run-level fields. */
 export type RunFacts = Pick<
   RunRecord,
-  | 'runId' | 'startedAt' | 'endedAt' | 'root' | 'platform' | 'arch' | 'cpus' | 'loadavgStart' | 'loadavgEnd'
-  | 'nodeVersion' | 'vitestVersion' | 'git' | 'shard' | 'merged' | 'exitReason' | 'exitCode'
+  | 'runId'
+  | 'startedAt'
+  | 'endedAt'
+  | 'root'
+  | 'platform'
+  | 'arch'
+  | 'cpus'
+  | 'loadavgStart'
+  | 'loadavgEnd'
+  | 'nodeVersion'
+  | 'vitestVersion'
+  | 'git'
+  | 'shard'
+  | 'merged'
+  | 'exitReason'
+  | 'exitCode'
 > & {
   /** Where the run ran (CI variables, read once by the reporter); null outside a known CI. */
   readonly ci: CiContext | null;

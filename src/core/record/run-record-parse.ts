@@ -10,10 +10,16 @@ type Check = (value: unknown) => boolean;
 const isString: Check = (v) => typeof v === 'string';
 const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
 const isBoolean: Check = (v) => typeof v === 'boolean';
-const orNull = (check: Check): Check => (v) => v === null || check(v);
+const orNull =
+  (check: Check): Check =>
+  (v) =>
+    v === null || check(v);
 const isArray: Check = (v) => Array.isArray(v);
 const isObject: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const oneOf = (...values: string[]): Check => (v) => typeof v === 'string' && values.includes(v);
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v);
 
 const TOP: Record<string, [Check, string]> = {
   runId: [isString, 'text'],
@@ -67,15 +73,25 @@ const CI_TEXT = ['workflow', 'job', 'runId', 'runUrl', 'branch', 'commit', 'runn
 const isCi: Check = (v) =>
   v === undefined ||
   v === null ||
-  (isObject(v) && isString((v as Record<string, unknown>)['provider']) && CI_TEXT.every((f) => orNull(isString)((v as Record<string, unknown>)[f])) && orNull(isNumber)((v as Record<string, unknown>)['attempt']) && orNull(isObject)((v as Record<string, unknown>)['shard']));
+  (isObject(v) &&
+    isString((v as Record<string, unknown>)['provider']) &&
+    CI_TEXT.every((f) => orNull(isString)((v as Record<string, unknown>)[f])) &&
+    orNull(isNumber)((v as Record<string, unknown>)['attempt']) &&
+    orNull(isObject)((v as Record<string, unknown>)['shard']));
 
 function invalid(fileName: string, what: string): FlakeguardError {
-  return new FlakeguardError('INPUT_UNREADABLE', `${fileName}: ${what}; delete it or re-run the tests to write a new one`);
+  return new FlakeguardError(
+    'INPUT_UNREADABLE',
+    `${fileName}: ${what}; delete it or re-run the tests to write a new one`,
+  );
 }
 
 /** A file flakeguard did not write: never told to delete it. */
 function notOurs(fileName: string, what: string): FlakeguardError {
-  return new FlakeguardError('INPUT_UNREADABLE', `${fileName}: ${what}, so it is not a flakeguard run record; pass a record the flakeguard reporter wrote (.flakeguard/runs/*.json)`);
+  return new FlakeguardError(
+    'INPUT_UNREADABLE',
+    `${fileName}: ${what}, so it is not a flakeguard run record; pass a record the flakeguard reporter wrote (.flakeguard/runs/*.json)`,
+  );
 }
 
 /**
@@ -95,7 +111,12 @@ export function isRunRecordText(text: string): boolean {
   }
 }
 
-function checkFields(value: Record<string, unknown>, fields: Record<string, [Check, string]>, fileName: string, at: string): void {
+function checkFields(
+  value: Record<string, unknown>,
+  fields: Record<string, [Check, string]>,
+  fileName: string,
+  at: string,
+): void {
   for (const [field, [check, expected]] of Object.entries(fields)) {
     if (!check(value[field])) {
       const got = value[field] === undefined ? 'missing' : JSON.stringify(value[field])?.slice(0, 40);
@@ -112,11 +133,17 @@ export function parseRunRecord(text: string, fileName: string): RunRecord {
   } catch (error) {
     const reason = (error as Error).message;
     const cut = /end of (JSON )?input|Unterminated|Expected .* after/i.test(reason) && !text.trimEnd().endsWith('}');
-    throw invalid(fileName, cut ? `run record is cut off after ${text.length} characters (not complete JSON)` : `run record is not valid JSON (${reason})`);
+    throw invalid(
+      fileName,
+      cut
+        ? `run record is cut off after ${text.length} characters (not complete JSON)`
+        : `run record is not valid JSON (${reason})`,
+    );
   }
   if (!isObject(data)) throw notOurs(fileName, 'is JSON but not an object');
   const record = data as Record<string, unknown>;
-  for (const field of ['version', 'runId']) if (record[field] === undefined) throw notOurs(fileName, `has no "${field}" field`);
+  for (const field of ['version', 'runId'])
+    if (record[field] === undefined) throw notOurs(fileName, `has no "${field}" field`);
   if (record['version'] !== RUN_RECORD_VERSION) {
     throw invalid(
       fileName,
@@ -124,7 +151,11 @@ export function parseRunRecord(text: string, fileName: string): RunRecord {
     );
   }
   checkFields(record, TOP, fileName, '');
-  if (!isCi(record['ci'])) throw invalid(fileName, `run record field ci must be null or { provider, workflow, job, runId, attempt, runUrl, branch, commit, runnerOs, shard }, found ${JSON.stringify(record['ci'])?.slice(0, 40)}`);
+  if (!isCi(record['ci']))
+    throw invalid(
+      fileName,
+      `run record field ci must be null or { provider, workflow, job, runId, attempt, runUrl, branch, commit, runnerOs, shard }, found ${JSON.stringify(record['ci'])?.slice(0, 40)}`,
+    );
   (record['tests'] as unknown[]).forEach((t, i) => {
     if (!isObject(t)) throw invalid(fileName, `run record field tests[${i}] must be an object`);
     checkFields(t as Record<string, unknown>, TEST, fileName, `tests[${i}].`);

@@ -153,4 +153,3 @@ export interface RunRecord {
   /** Where the run ran, from the CI provider's variables; null outside a known CI (docs/run-record.md). */
   readonly ci?: CiContext | null;
 }
-

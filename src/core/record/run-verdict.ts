@@ -3,7 +3,14 @@
  * its reason: duration budgets, unhandled errors (with their file), files that failed to load,
  * failed suite hooks, a crashed worker. Pure.
  */
-import type { ExitReason, FileState, RecordedError, RecordedNotice, RecordedUnhandledError, RedCauseKind } from './run-record.js';
+import type {
+  ExitReason,
+  FileState,
+  RecordedError,
+  RecordedNotice,
+  RecordedUnhandledError,
+  RedCauseKind,
+} from './run-record.js';
 
 export interface FileProblem {
   readonly file: string;
@@ -53,7 +60,8 @@ export interface VerdictInput {
 }
 
 /** Messages Vitest gives when a test worker died (killed, out of memory, crashed). */
-const CRASH_RE = /worker (?:\w+ )?(?:emitted error|exited unexpectedly)|worker exited|channel closed|terminated due to|ERR_IPC_CHANNEL_CLOSED/i;
+const CRASH_RE =
+  /worker (?:\w+ )?(?:emitted error|exited unexpectedly)|worker exited|channel closed|terminated due to|ERR_IPC_CHANNEL_CLOSED/i;
 
 export function isWorkerCrash(error: { readonly message: string }): boolean {
   return CRASH_RE.test(error.message);
@@ -77,7 +85,8 @@ export function computeRunVerdict(input: VerdictInput): RunVerdict {
     .map((f) => ({ file: f.file, message: f.hookErrors[0]?.message ?? '' }));
   if (hookErrors.length > 0) causes.push({ kind: 'hook-errors', files: hookErrors });
   // A file still pending or queued when the run ended (and not interrupted) was in a dead worker.
-  const stranded = input.reason === 'interrupted' ? [] : input.files.filter((f) => f.state === 'pending' || f.state === 'queued');
+  const stranded =
+    input.reason === 'interrupted' ? [] : input.files.filter((f) => f.state === 'pending' || f.state === 'queued');
   if (crashes.length > 0 || (stranded.length > 0 && input.vitestExitCode !== null && input.vitestExitCode !== 0)) {
     causes.push({ kind: 'crashed-worker', files: stranded.map((f) => f.file), message: crashes[0]?.message ?? null });
   }

@@ -18,8 +18,18 @@ export type AstNode = Node | { readonly type: 'Arguments'; readonly args: CallEx
 
 /** Keys that carry position, formatting or comments, never meaning. */
 const SKIPPED_KEYS = new Set([
-  'type', 'start', 'end', 'loc', 'range', 'extra', 'leadingComments', 'trailingComments', 'innerComments',
-  'comments', 'tokens', 'errors',
+  'type',
+  'start',
+  'end',
+  'loc',
+  'range',
+  'extra',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'comments',
+  'tokens',
+  'errors',
 ]);
 
 /** Incremental cyrb64: feed strings, then read the 16-hex-digit digest. */
@@ -100,7 +110,11 @@ function feedNode(hash: Cyrb64, node: AstNode): void {
   if (node.type === 'TemplateLiteral' && node.expressions.length === 0) {
     // `x` and 'x' are the same string: hash it as the StringLiteral it equals.
     const quasi = node.quasis[0]?.value;
-    hash.update('StringLiteral').update('value').update(`s${quasi?.cooked ?? quasi?.raw ?? ''}`).update(')');
+    hash
+      .update('StringLiteral')
+      .update('value')
+      .update(`s${quasi?.cooked ?? quasi?.raw ?? ''}`)
+      .update(')');
     return;
   }
   hash.update(node.type);

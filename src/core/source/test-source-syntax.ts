@@ -10,7 +10,9 @@ export function pluginsFor(file: string): ('typescript' | 'jsx' | 'decorators-le
 }
 
 /** Walks member expressions down to an identifier: `it.concurrent.skip` -> it, [concurrent, skip]. */
-export function chainOf(node: Expression | V8IntrinsicIdentifier): { base: string; props: string[]; last: Node } | null {
+export function chainOf(
+  node: Expression | V8IntrinsicIdentifier,
+): { base: string; props: string[]; last: Node } | null {
   const props: string[] = [];
   let cur: Expression | V8IntrinsicIdentifier = node;
   let last: Node = node;

@@ -10,10 +10,10 @@
 import { parse } from '@babel/parser';
 import type { CallExpression, Node, Program, VariableDeclarator } from '@babel/types';
 import { FlakeguardError } from '../errors.js';
-import { fingerprintNode, isNode, type AstNode } from './fingerprint.js';
+import { TEST_NAME_SEPARATOR } from '../test-id.js';
+import { type AstNode, fingerprintNode, isNode } from './fingerprint.js';
 import { createLineIndex, type SourcePosition } from './source-position.js';
 import { chainOf, modeOf, pluginsFor, type SourceTestMode } from './test-source-syntax.js';
-import { TEST_NAME_SEPARATOR } from '../test-id.js';
 
 export type { SourceTestMode } from './test-source-syntax.js';
 
@@ -62,14 +62,16 @@ interface Scope {
   readonly dynamic: boolean;
 }
 
-
 class Extractor {
   private readonly tests: SourceTest[] = [];
   private readonly testNames = new Set(TEST_NAMES);
   private readonly describeNames = new Set(DESCRIBE_NAMES);
   private readonly position: (offset: number) => SourcePosition;
 
-  constructor(private readonly code: string, private readonly file: string) {
+  constructor(
+    private readonly code: string,
+    private readonly file: string,
+  ) {
     this.position = createLineIndex(code);
   }
 
@@ -230,7 +232,11 @@ export function extractTests(code: string, file: string): SourceTest[] {
     const loc = (error as { loc?: { line: number; column: number } }).loc;
     const at = loc ? `${file}:${loc.line}:${loc.column + 1}` : file;
     const message = (error as Error).message.replace(/\s*\(\d+:\d+\)$/, '');
-    throw new FlakeguardError('INPUT_UNREADABLE', `${at}: cannot read the tests in this file: ${message}; fix the syntax error`, { cause: error });
+    throw new FlakeguardError(
+      'INPUT_UNREADABLE',
+      `${at}: cannot read the tests in this file: ${message}; fix the syntax error`,
+      { cause: error },
+    );
   }
   return new Extractor(code, file).run(program);
 }

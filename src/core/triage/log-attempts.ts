@@ -15,7 +15,9 @@ export interface AttemptRef {
 }
 
 const ORDINAL = String.raw`(\d+)(?:st|nd|rd|th)`;
-const ONE = new RegExp(String.raw`^(?:(\d+) times(?: in )?)?(?:initial run|${ORDINAL} retry of ${ORDINAL} repeat|${ORDINAL} (retry|repeat))?$`);
+const ONE = new RegExp(
+  String.raw`^(?:(\d+) times(?: in )?)?(?:initial run|${ORDINAL} retry of ${ORDINAL} repeat|${ORDINAL} (retry|repeat))?$`,
+);
 const SUFFIX = /\s\(((?:\d+ times|initial run|\d+(?:st|nd|rd|th) (?:retry|repeat))[^()]*)\)$/;
 
 function parseOne(item: string): AttemptRef | 'unlabelled' | null {
@@ -23,7 +25,8 @@ function parseOne(item: string): AttemptRef | 'unlabelled' | null {
   if (!m || item === '') return null;
   if (item.startsWith('initial run') || / in initial run$/.test(item)) return { repeat: 0, retry: 0 };
   if (m[2] !== undefined && m[3] !== undefined) return { repeat: Number(m[3]), retry: Number(m[2]) };
-  if (m[4] !== undefined && m[5] !== undefined) return m[5] === 'retry' ? { repeat: 0, retry: Number(m[4]) } : { repeat: Number(m[4]), retry: 0 };
+  if (m[4] !== undefined && m[5] !== undefined)
+    return m[5] === 'retry' ? { repeat: 0, retry: Number(m[4]) } : { repeat: Number(m[4]), retry: 0 };
   return m[1] !== undefined ? 'unlabelled' : null;
 }
 
@@ -32,7 +35,9 @@ function parseOne(item: string): AttemptRef | 'unlabelled' | null {
  * has no attempt label (Vitest 4, or a test that ran once); a name that merely ends in parentheses
  * (`adds [1+1] (edge)`) is left whole.
  */
-export function splitAttemptSuffix(fullName: string): { readonly name: string; readonly label: string; readonly attempts: readonly AttemptRef[] } | null {
+export function splitAttemptSuffix(
+  fullName: string,
+): { readonly name: string; readonly label: string; readonly attempts: readonly AttemptRef[] } | null {
   const m = SUFFIX.exec(fullName);
   if (!m?.[1]) return null;
   const attempts: AttemptRef[] = [];
@@ -45,7 +50,8 @@ export function splitAttemptSuffix(fullName: string): { readonly name: string; r
 }
 
 export function formatAttempt(a: AttemptRef): string {
-  const ord = (n: number): string => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+  const ord = (n: number): string =>
+    `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
   if (a.repeat > 0 && a.retry > 0) return `${ord(a.retry)} retry of ${ord(a.repeat)} repeat`;
   if (a.repeat > 0) return `${ord(a.repeat)} repeat`;
   if (a.retry > 0) return `${ord(a.retry)} retry`;
@@ -65,7 +71,9 @@ export interface AttemptVerdict {
  * initial run passed when only later repeats failed.
  */
 export function judgeAttempts(failed: readonly AttemptRef[]): AttemptVerdict {
-  const unique = [...new Map(failed.map((a) => [`${a.repeat}:${a.retry}`, a])).values()].sort((a, b) => a.repeat - b.repeat || a.retry - b.retry);
+  const unique = [...new Map(failed.map((a) => [`${a.repeat}:${a.retry}`, a])).values()].sort(
+    (a, b) => a.repeat - b.repeat || a.retry - b.retry,
+  );
   if (unique.length === 0) return { passed: [], failed: [] };
   const maxRepeat = Math.max(...unique.map((a) => a.repeat));
   const maxRetry = Math.max(...unique.map((a) => a.retry));

@@ -24,7 +24,12 @@ export const VITEST_MARKERS: readonly LogMarker[] = [
   { id: 'vitest:origin', match: 'This error originated in ', needle: 'This error originated in ', after: 0 },
   { id: 'vitest:latest', match: 'The latest test that might', needle: 'The latest test that might', after: 0 },
   // Vitest 5 words the same line `The last test to run before this error was "t".`
-  { id: 'vitest:latest', match: 'The last test to run before this error', needle: 'The last test to run before', after: 0 },
+  {
+    id: 'vitest:latest',
+    match: 'The last test to run before this error',
+    needle: 'The last test to run before',
+    after: 0,
+  },
   // Vitest 5 adds the signal and the file to it: `... with signal SIGKILL during started state while running test file /abs/a.test.ts`.
   { id: 'vitest:worker-exit', match: 'Worker exited unexpectedly', needle: 'Worker exited unexpectedly', after: 0 },
   // The summary (` Test Files  2 passed (2)`): the log shows a run that finished.
@@ -80,7 +85,10 @@ function lineTest(sig: { id: string; match: string; regex?: boolean }): LineTest
   return { id: sig.id, test: (line) => line.includes(sig.match) };
 }
 
-export function compileLogMatcher(signatures: readonly LogSignature[], markers: readonly LogMarker[] = VITEST_MARKERS): CompiledLogMatcher {
+export function compileLogMatcher(
+  signatures: readonly LogSignature[],
+  markers: readonly LogMarker[] = VITEST_MARKERS,
+): CompiledLogMatcher {
   // The fast search: literals (a signature's own text, or the needles of a regex), and the regex
   // itself only for a regex without needles. The exact test runs per hit line in identify().
   const needle = (s: LogSignature): string[] => {
@@ -92,7 +100,12 @@ export function compileLogMatcher(signatures: readonly LogSignature[], markers: 
   const byteSource = parts.map(toByteSource).join('|');
   new RegExp(byteSource, 'gm'); // throws here, with the bad pattern in the message, rather than in the scanner
   const encoder = new TextEncoder();
-  const literals = [...new Set([...markers.map((m) => m.needle), ...signatures.flatMap((s) => (s.regex !== true ? [s.match] : (s.needles ?? [])))])];
+  const literals = [
+    ...new Set([
+      ...markers.map((m) => m.needle),
+      ...signatures.flatMap((s) => (s.regex !== true ? [s.match] : (s.needles ?? []))),
+    ]),
+  ];
   const regexOnly = signatures.filter((s) => s.regex === true && (s.needles?.length ?? 0) === 0);
   // One-byte literals cannot go into the 2-byte-block search: they join the fallback expression.
   const short = literals.filter((l) => encoder.encode(l).length < 2);

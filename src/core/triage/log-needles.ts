@@ -32,7 +32,8 @@ function rarestWindow(needle: Uint8Array, m: number, frequency: Uint32Array): Ui
   let bestScore = Number.POSITIVE_INFINITY;
   for (let start = 0; start + m <= needle.length; start += 1) {
     let score = 0;
-    for (let j = start + 1; j < start + m; j += 1) score += frequency[((needle[j - 1] as number) << 8) | (needle[j] as number)] as number;
+    for (let j = start + 1; j < start + m; j += 1)
+      score += frequency[((needle[j - 1] as number) << 8) | (needle[j] as number)] as number;
     if (score < bestScore) {
       bestScore = score;
       best = start;
@@ -41,7 +42,10 @@ function rarestWindow(needle: Uint8Array, m: number, frequency: Uint32Array): Ui
   return needle.subarray(best, best + m);
 }
 
-export function compileNeedles(needles: readonly Uint8Array[], options: { readonly frequency?: Uint32Array } = {}): NeedleSearch {
+export function compileNeedles(
+  needles: readonly Uint8Array[],
+  options: { readonly frequency?: Uint32Array } = {},
+): NeedleSearch {
   if (needles.length === 0) return { keys: [], search: () => undefined };
   const m = Math.min(...needles.map((n) => n.length));
   if (m < 2) throw new RangeError('compileNeedles: every needle needs at least 2 bytes');

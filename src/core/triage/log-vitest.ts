@@ -5,10 +5,11 @@
  * the only trace of timeouts' messages, beforeAll errors and unhandled rejections when the JSON
  * report is all a team has.
  */
-import { splitAttemptSuffix, type AttemptRef } from './log-attempts.js';
+
+import { testKey } from '../test-id.js';
+import { type AttemptRef, splitAttemptSuffix } from './log-attempts.js';
 import { stripAnsi } from './log-matcher.js';
 import type { LogEvent, LogScan, ObservedTest, ObservedUnhandled } from './triage-types.js';
-import { testKey } from '../test-id.js';
 
 export interface LogFailure {
   readonly file: string;
@@ -34,9 +35,11 @@ const FAIL_LINE = /\bFAIL\s+(?:\|[^|]*\|\s+)?(\S+?)(?::\d+:\d+)?(?:\s+>\s+(.+?)|
 const UNHANDLED_LINE = /Unhandled (Rejection|Error)\s*(?:⎯|$)/;
 const ORIGIN_LINE = /This error originated in "(.+?)" test file/;
 // Vitest 4: `The latest test that might've caused the error is "t".`; Vitest 5: `The last test to run before this error was "t".`
-const LATEST_LINE = /(?:The latest test that might've caused the error is|The last test to run before this error was) "(.+?)"/;
+const LATEST_LINE =
+  /(?:The latest test that might've caused the error is|The last test to run before this error was) "(.+?)"/;
 // Vitest 5 only: `Worker exited unexpectedly with signal SIGKILL during started state while running test file /abs/a.test.ts`
-const WORKER_EXIT = /Worker exited unexpectedly (?:with (?:exit code (-?\d+) )?(?:signal (\w+) )?)?during (\w+) state(?: while running test files? (.+?))?\s*$/;
+const WORKER_EXIT =
+  /Worker exited unexpectedly (?:with (?:exit code (-?\d+) )?(?:signal (\w+) )?)?during (\w+) state(?: while running test files? (.+?))?\s*$/;
 
 export interface WorkerExit {
   readonly exitCode: number | null;
@@ -50,7 +53,12 @@ export interface WorkerExit {
 export function parseWorkerExit(text: string): WorkerExit | null {
   const m = WORKER_EXIT.exec(stripAnsi(text));
   if (!m?.[3]) return null;
-  return { exitCode: m[1] === undefined ? null : Number(m[1]), signal: m[2] ?? null, state: m[3], files: m[4] === undefined ? [] : m[4].split(', ').map((f) => f.trim()) };
+  return {
+    exitCode: m[1] === undefined ? null : Number(m[1]),
+    signal: m[2] ?? null,
+    state: m[3],
+    files: m[4] === undefined ? [] : m[4].split(', ').map((f) => f.trim()),
+  };
 }
 
 export function originFile(text: string): string | null {
@@ -92,18 +100,40 @@ export function readLogFailures(scan: LogScan): LogFailure[] {
       continue;
     }
     seen.set(key, out.length);
-    out.push({ ...parsed, message: firstMessage(e.after), evidence: `${scan.input}:${e.line}: ${e.text.trim()}${e.after.length > 0 ? ` | ${e.after.slice(0, 2).map((l) => l.trim()).join(' | ')}` : ''}` });
+    out.push({
+      ...parsed,
+      message: firstMessage(e.after),
+      evidence: `${scan.input}:${e.line}: ${e.text.trim()}${
+        e.after.length > 0
+          ? ` | ${e.after
+              .slice(0, 2)
+              .map((l) => l.trim())
+              .join(' | ')}`
+          : ''
+      }`,
+    });
   }
   return out;
 }
 
 export function readLogUnhandled(scan: LogScan): (ObservedUnhandled & { readonly line: number })[] {
   const out: (ObservedUnhandled & { line: number })[] = [];
-  let current: { type: string; message: string; file: string | null; test: string | null; line: number; cause: string | null } | null = null;
+  let current: {
+    type: string;
+    message: string;
+    file: string | null;
+    test: string | null;
+    line: number;
+    cause: string | null;
+  } | null = null;
   const flush = (): void => {
     if (current) {
       const { cause, ...rest } = current;
-      out.push({ ...rest, ...(cause === null ? {} : { cause }), origin: `${scan.input}:${current.line}: ${current.type}: ${current.message}` });
+      out.push({
+        ...rest,
+        ...(cause === null ? {} : { cause }),
+        origin: `${scan.input}:${current.line}: ${current.type}: ${current.message}`,
+      });
     }
     current = null;
   };
@@ -112,7 +142,14 @@ export function readLogUnhandled(scan: LogScan): (ObservedUnhandled & { readonly
       const m = UNHANDLED_LINE.exec(e.text);
       if (!m?.[1]) continue;
       flush();
-      current = { type: `Unhandled ${m[1]}`, message: firstMessage(e.after), file: null, test: null, line: e.line, cause: null };
+      current = {
+        type: `Unhandled ${m[1]}`,
+        message: firstMessage(e.after),
+        file: null,
+        test: null,
+        line: e.line,
+        cause: null,
+      };
     } else if (e.id === 'vitest:origin' && current) {
       current.file = originFile(e.text);
     } else if (e.id === 'vitest:latest' && current) {
@@ -133,10 +170,15 @@ export function readLogUnhandled(scan: LogScan): (ObservedUnhandled & { readonly
  * `known` (`file::name` of the other inputs' tests) keeps a name that really ends in what looks
  * like an attempt label (a test named `retries (1st retry)`) whole.
  */
-export function logFailuresAsTests(failures: readonly LogFailure[], mapFile: (file: string) => string, known: ReadonlySet<string> = new Set()): ObservedTest[] {
+export function logFailuresAsTests(
+  failures: readonly LogFailure[],
+  mapFile: (file: string) => string,
+  known: ReadonlySet<string> = new Set(),
+): ObservedTest[] {
   return failures.map((f) => {
     const file = mapFile(f.file);
-    const literal = f.printedName !== undefined && known.has(testKey(file, f.printedName)) && !known.has(testKey(file, f.name));
+    const literal =
+      f.printedName !== undefined && known.has(testKey(file, f.printedName)) && !known.has(testKey(file, f.name));
     return {
       kind: f.name === '' ? 'file' : 'test',
       file,

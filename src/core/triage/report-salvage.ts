@@ -150,7 +150,10 @@ export function salvageJson(text: string): SalvageResult {
 }
 
 class PartialStop extends Stop {
-  constructor(at: number, readonly container: object) {
+  constructor(
+    at: number,
+    readonly container: object,
+  ) {
     super(at);
   }
 }

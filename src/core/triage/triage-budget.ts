@@ -5,8 +5,8 @@
  * passed tests count: a failed test is explained by its failure.
  */
 import { formatDuration } from '../duration.js';
-import type { BudgetExcess, ObservedFile, ObservedTest } from './triage-types.js';
 import { testKey } from '../test-id.js';
+import type { BudgetExcess, ObservedFile, ObservedTest } from './triage-types.js';
 
 export interface TriageLimit {
   readonly limitMs: number;
@@ -22,7 +22,11 @@ export interface TriageLimits {
 
 export const NO_LIMITS: TriageLimits = { test: () => null, file: null };
 
-export function measureExcesses(tests: readonly ObservedTest[], files: readonly ObservedFile[], limits: TriageLimits): BudgetExcess[] {
+export function measureExcesses(
+  tests: readonly ObservedTest[],
+  files: readonly ObservedFile[],
+  limits: TriageLimits,
+): BudgetExcess[] {
   const out: BudgetExcess[] = [];
   const seen = new Set<string>();
   for (const t of tests) {
@@ -32,14 +36,28 @@ export function measureExcesses(tests: readonly ObservedTest[], files: readonly 
     const limit = limits.test(t.file, t.name);
     if (limit === null || t.durationMs <= limit.limitMs) continue;
     seen.add(key);
-    out.push({ kind: 'test', file: t.file, name: t.name, durationMs: t.durationMs, limitMs: limit.limitMs, origin: `${t.origin}: duration ${formatDuration(t.durationMs)} > ${formatDuration(limit.limitMs)} (limit: ${limit.from})` });
+    out.push({
+      kind: 'test',
+      file: t.file,
+      name: t.name,
+      durationMs: t.durationMs,
+      limitMs: limit.limitMs,
+      origin: `${t.origin}: duration ${formatDuration(t.durationMs)} > ${formatDuration(limit.limitMs)} (limit: ${limit.from})`,
+    });
   }
   const fileLimit = limits.file;
   if (fileLimit !== null) {
     for (const f of files) {
       if (f.durationMs === null || f.durationMs <= fileLimit.limitMs || seen.has(`file:${f.file}`)) continue;
       seen.add(`file:${f.file}`);
-      out.push({ kind: 'file', file: f.file, name: null, durationMs: f.durationMs, limitMs: fileLimit.limitMs, origin: `${f.origin}: file duration ${formatDuration(f.durationMs)} > ${formatDuration(fileLimit.limitMs)} (limit: ${fileLimit.from})` });
+      out.push({
+        kind: 'file',
+        file: f.file,
+        name: null,
+        durationMs: f.durationMs,
+        limitMs: fileLimit.limitMs,
+        origin: `${f.origin}: file duration ${formatDuration(f.durationMs)} > ${formatDuration(fileLimit.limitMs)} (limit: ${fileLimit.from})`,
+      });
     }
   }
   return out;

@@ -16,10 +16,17 @@ export function checkOfRecord(record: Pick<RunRecord, 'ci' | 'shard'>): CaughtBy
   const ci = record.ci ?? null;
   const shard = ci?.shard ?? record.shard ?? null;
   if (ci === null && shard === null) return undefined;
-  return { provider: ci?.provider ?? null, workflow: ci?.workflow ?? null, job: ci?.job ?? null, shard, runUrl: ci?.runUrl ?? null };
+  return {
+    provider: ci?.provider ?? null,
+    workflow: ci?.workflow ?? null,
+    job: ci?.job ?? null,
+    shard,
+    runUrl: ci?.runUrl ?? null,
+  };
 }
 
-const keyOf = (c: CaughtBy): string => JSON.stringify([c.provider, c.workflow, c.job, c.shard?.index ?? null, c.shard?.count ?? null, c.runUrl]);
+const keyOf = (c: CaughtBy): string =>
+  JSON.stringify([c.provider, c.workflow, c.job, c.shard?.index ?? null, c.shard?.count ?? null, c.runUrl]);
 
 /** Distinct checks in one order (provider, workflow, job, shard, page), whatever order the inputs came in. */
 function distinct(checks: readonly (CaughtBy | undefined)[]): CaughtBy[] {
@@ -30,16 +37,24 @@ function distinct(checks: readonly (CaughtBy | undefined)[]): CaughtBy[] {
 
 function matchingChecks(f: Finding, inputs: TriageInputs): CaughtBy[] {
   const sameFile = (file: string | null): boolean => f.file !== null && file === f.file;
-  if (f.class === 'budget') return distinct(inputs.excesses.filter((x) => sameFile(x.file) && x.name === f.test).map((x) => x.check));
+  if (f.class === 'budget')
+    return distinct(inputs.excesses.filter((x) => sameFile(x.file) && x.name === f.test).map((x) => x.check));
   const shown = inputs.tests.filter((t) => sameFile(t.file) && (t.state !== 'passed' || t.errors.length > 0));
   const ofTest = f.test === null ? [] : distinct(shown.filter((t) => t.name === f.test).map((t) => t.check));
   if (ofTest.length > 0) return ofTest;
-  return distinct([...shown.map((t) => t.check), ...inputs.unhandled.filter((u) => sameFile(u.file)).map((u) => u.check)]);
+  return distinct([
+    ...shown.map((t) => t.check),
+    ...inputs.unhandled.filter((u) => sameFile(u.file)).map((u) => u.check),
+  ]);
 }
 
 /** Every finding with the checks that saw it; with one check among all the inputs, every finding is its. */
 export function attachChecks(findings: readonly Finding[], inputs: TriageInputs): Finding[] {
-  const all = distinct([...inputs.tests.map((t) => t.check), ...inputs.unhandled.map((u) => u.check), ...inputs.excesses.map((x) => x.check)]);
+  const all = distinct([
+    ...inputs.tests.map((t) => t.check),
+    ...inputs.unhandled.map((u) => u.check),
+    ...inputs.excesses.map((x) => x.check),
+  ]);
   return findings.map((f) => {
     const found = matchingChecks(f, inputs);
     const seenBy = found.length > 0 ? found : all.length === 1 ? all : [];
@@ -50,7 +65,11 @@ export function attachChecks(findings: readonly Finding[], inputs: TriageInputs)
 /** `GitHub Actions CI / test (shard 1/2)`, or null when nothing is known. */
 export function describeCheck(c: CaughtBy): string | null {
   const name = [c.workflow, c.job].filter((p) => p !== null).join(' / ');
-  const parts = [c.provider === null ? null : providerName(c.provider), name === '' ? null : name, c.shard === null ? null : `(shard ${c.shard.index}/${c.shard.count})`].filter((p) => p !== null);
+  const parts = [
+    c.provider === null ? null : providerName(c.provider),
+    name === '' ? null : name,
+    c.shard === null ? null : `(shard ${c.shard.index}/${c.shard.count})`,
+  ].filter((p) => p !== null);
   return parts.length === 0 ? null : parts.join(' ');
 }
 

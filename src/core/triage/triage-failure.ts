@@ -4,12 +4,13 @@
  * (every re-run failed) or flake (some passed); without re-runs it is an escape, inferred, and the
  * finding says so. A pass after a retry in the run itself is a measured flake.
  */
-import { formatAttempt, type AttemptVerdict } from './log-attempts.js';
-import { reproduceCommand } from './reproduce-command.js';
-import type { LogSignature } from './triage-signatures.js';
-import { makeDraft, type Draft, type FindingSource } from './triage-rule.js';
-import type { RerunResult, RerunTarget } from './triage-types.js';
+
 import { testKey } from '../test-id.js';
+import { type AttemptVerdict, formatAttempt } from './log-attempts.js';
+import { reproduceCommand } from './reproduce-command.js';
+import { type Draft, type FindingSource, makeDraft } from './triage-rule.js';
+import type { LogSignature } from './triage-signatures.js';
+import type { RerunResult, RerunTarget } from './triage-types.js';
 
 export function matchSignature(text: string, signatures: readonly LogSignature[]): LogSignature | undefined {
   if (text === '') return undefined;
@@ -18,7 +19,10 @@ export function matchSignature(text: string, signatures: readonly LogSignature[]
 
 export function firstLine(errors: readonly string[]): string {
   // Vitest's JSON report writes a timeout as "Error: STACK_TRACE_ERROR": prefer any other message.
-  const ordered = [...errors.filter((e) => !e.startsWith('Error: STACK_TRACE_ERROR')), ...errors.filter((e) => e.startsWith('Error: STACK_TRACE_ERROR'))];
+  const ordered = [
+    ...errors.filter((e) => !e.startsWith('Error: STACK_TRACE_ERROR')),
+    ...errors.filter((e) => e.startsWith('Error: STACK_TRACE_ERROR')),
+  ];
   for (const e of ordered) {
     const line = e.split('\n').find((l) => l.trim() !== '');
     if (line !== undefined) return line.trim().slice(0, 300);
@@ -50,7 +54,8 @@ export interface FailureInput {
 }
 
 function reproduceWith(input: FailureInput): string {
-  if (input.foreign !== null) return `the tool that wrote it (the file is from ${JSON.stringify(input.foreign)}, not Vitest: no Vitest re-run command can be given)`;
+  if (input.foreign !== null)
+    return `the tool that wrote it (the file is from ${JSON.stringify(input.foreign)}, not Vitest: no Vitest re-run command can be given)`;
   // A test without a known line is reproduced with its whole file (a name pattern would need escaping and can match others).
   const line = input.test === null || input.test === '' ? null : input.line;
   return `${reproduceCommand(input.file, line)}${input.test !== null && input.test !== '' && line === null && input.file !== null ? ` (its whole file: no line is known for the test)` : ''}`;
@@ -58,7 +63,15 @@ function reproduceWith(input: FailureInput): string {
 
 function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
   if (input.file === null || input.foreign !== null) return {};
-  return { rerunTarget: { file: input.file, name: input.test, line: input.line, wholeFile: input.wholeFile || input.test === null, check: input.check } };
+  return {
+    rerunTarget: {
+      file: input.file,
+      name: input.test,
+      line: input.line,
+      wholeFile: input.wholeFile || input.test === null,
+      check: input.check,
+    },
+  };
 }
 
 export function classifyFailure(input: FailureInput, signatures: readonly LogSignature[]): Draft {
@@ -104,7 +117,9 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
     } as const;
     return sig ? makeDraft(finding, 'signature', input.source, sig.id) : makeDraft(finding, kind, input.source);
   }
-  const why2 = rerun ? `${why} (re-run not possible: ${rerun.notRun}/${rerun.runs} runs did not run it${rerun.firstError ? `: ${rerun.firstError}` : ''})` : why;
+  const why2 = rerun
+    ? `${why} (re-run not possible: ${rerun.notRun}/${rerun.runs} runs did not run it${rerun.firstError ? `: ${rerun.firstError}` : ''})`
+    : why;
   const finding = {
     class: 'escape',
     test: input.test,
@@ -116,7 +131,9 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
     rule: sig?.id ?? 'failed-not-rerun',
     ...targetOf(input),
   } as const;
-  return sig ? makeDraft(finding, 'signature', input.source, sig.id) : makeDraft(finding, 'failed-not-rerun', input.source);
+  return sig
+    ? makeDraft(finding, 'signature', input.source, sig.id)
+    : makeDraft(finding, 'failed-not-rerun', input.source);
 }
 
 export function rerunLine(r: RerunResult): string {
@@ -125,18 +142,28 @@ export function rerunLine(r: RerunResult): string {
   return `re-ran ${target} ${r.runs} time${r.runs === 1 ? '' : 's'}: ${r.failed}/${ran} failed${r.notRun > 0 ? `, ${r.notRun} did not run it` : ''}${r.firstError ? ` (first error: ${r.firstError})` : ''}`;
 }
 
-export function retryFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[]): Draft {
+export function retryFlake(
+  test: string,
+  file: string | null,
+  errors: readonly string[],
+  evidence: readonly string[],
+): Draft {
   const line = firstLine(errors);
-  return makeDraft({
-    class: 'flake',
-    test,
-    file,
-    cause: `failed ${errors.length} time${errors.length === 1 ? '' : 's'}, then passed on a retry in the same run${line ? `: ${line}` : ''}`,
-    evidence: [...evidence, ...errors.slice(0, 3).map((e, i) => `attempt ${i + 1} failed: ${firstLine([e])}`)],
-    measured: true,
-    action: 'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
-    rule: 'retry-pass',
-  }, 'retry-pass', 'failure');
+  return makeDraft(
+    {
+      class: 'flake',
+      test,
+      file,
+      cause: `failed ${errors.length} time${errors.length === 1 ? '' : 's'}, then passed on a retry in the same run${line ? `: ${line}` : ''}`,
+      evidence: [...evidence, ...errors.slice(0, 3).map((e, i) => `attempt ${i + 1} failed: ${firstLine([e])}`)],
+      measured: true,
+      action:
+        'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
+      rule: 'retry-pass',
+    },
+    'retry-pass',
+    'failure',
+  );
 }
 
 /** `failed on every attempt the run made (initial run, 1st retry)`: retries in one worker are not independent re-runs. */
@@ -145,16 +172,30 @@ export function attemptsLine(v: AttemptVerdict): string {
 }
 
 /** Vitest 5 names the attempts that failed: an attempt that ran and is not among them passed. */
-export function attemptFlake(test: string, file: string | null, errors: readonly string[], evidence: readonly string[], v: AttemptVerdict): Draft {
+export function attemptFlake(
+  test: string,
+  file: string | null,
+  errors: readonly string[],
+  evidence: readonly string[],
+  v: AttemptVerdict,
+): Draft {
   const line = firstLine(errors);
-  return makeDraft({
-    class: 'flake',
-    test,
-    file,
-    cause: `failed on ${v.failed.map(formatAttempt).join(', ')} but passed on ${v.passed.map(formatAttempt).join(', ')} in the same run${line ? `: ${line}` : ''}`,
-    evidence: [...evidence, `failed attempts (Vitest's FAIL line): ${v.failed.map(formatAttempt).join(', ')}; passed: ${v.passed.map(formatAttempt).join(', ')}`],
-    measured: true,
-    action: 'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
-    rule: 'attempt-pass',
-  }, 'attempt-pass', 'failure');
+  return makeDraft(
+    {
+      class: 'flake',
+      test,
+      file,
+      cause: `failed on ${v.failed.map(formatAttempt).join(', ')} but passed on ${v.passed.map(formatAttempt).join(', ')} in the same run${line ? `: ${line}` : ''}`,
+      evidence: [
+        ...evidence,
+        `failed attempts (Vitest's FAIL line): ${v.failed.map(formatAttempt).join(', ')}; passed: ${v.passed.map(formatAttempt).join(', ')}`,
+      ],
+      measured: true,
+      action:
+        'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; measure with flakeguard gate',
+      rule: 'attempt-pass',
+    },
+    'attempt-pass',
+    'failure',
+  );
 }

@@ -4,13 +4,13 @@
  * unreadable input. Pure.
  */
 import { formatDuration } from '../duration.js';
+import { testKey } from '../test-id.js';
 import { judgeAttempts } from './log-attempts.js';
 import { attemptFlake, attemptsLine, classifyFailure, matchSignature, rerunKey, retryFlake } from './triage-failure.js';
 import type { MergedTest } from './triage-merge.js';
-import { addEvidence, makeDraft, type Draft } from './triage-rule.js';
+import { addEvidence, type Draft, makeDraft } from './triage-rule.js';
 import type { LogSignature } from './triage-signatures.js';
 import type { InputProblem, ObservedUnhandled, TriageInputs } from './triage-types.js';
-import { testKey } from '../test-id.js';
 
 function failureWhat(t: MergedTest, suite: boolean): string {
   if (t.kind === 'file') return 'the test file';
@@ -18,10 +18,17 @@ function failureWhat(t: MergedTest, suite: boolean): string {
   return 'the test';
 }
 
-export function failureDrafts(inputs: TriageInputs, merged: readonly MergedTest[], signatures: readonly LogSignature[]): Draft[] {
+export function failureDrafts(
+  inputs: TriageInputs,
+  merged: readonly MergedTest[],
+  signatures: readonly LogSignature[],
+): Draft[] {
   const failed = merged.filter((t) => t.state === 'failed');
-  const filesWithNamedFailure = new Set(failed.filter((t) => t.kind !== 'file' || t.errors.length > 0).map((t) => t.file));
-  const isSuite = (t: MergedTest): boolean => inputs.tests.some((o) => o.file === t.file && o.name.startsWith(`${t.name} > `));
+  const filesWithNamedFailure = new Set(
+    failed.filter((t) => t.kind !== 'file' || t.errors.length > 0).map((t) => t.file),
+  );
+  const isSuite = (t: MergedTest): boolean =>
+    inputs.tests.some((o) => o.file === t.file && o.name.startsWith(`${t.name} > `));
   const drafts: Draft[] = [];
   for (const t of failed) {
     // A report's "file failed, empty message" is the shadow of a suite failure another input names.
@@ -41,7 +48,10 @@ export function failureDrafts(inputs: TriageInputs, merged: readonly MergedTest[
           what: failureWhat(t, suite),
           errors: t.errors,
           evidence: attempts.failed.length > 1 ? [...t.origins, attemptsLine(attempts)] : t.origins,
-          rerun: t.file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(t.file ?? '', test)),
+          rerun:
+            t.file === null
+              ? undefined
+              : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(t.file ?? '', test)),
           rerunAsked: inputs.rerunCount,
           // A name that other entries of the file sit under is a suite (a hook or suite error).
           wholeFile: t.kind !== 'test' || suite,
@@ -55,7 +65,8 @@ export function failureDrafts(inputs: TriageInputs, merged: readonly MergedTest[
     );
   }
   for (const t of merged) {
-    if (t.state === 'passed' && t.errors.length > 0 && t.kind === 'test') drafts.push(retryFlake(t.name, t.file, t.errors, t.origins));
+    if (t.state === 'passed' && t.errors.length > 0 && t.kind === 'test')
+      drafts.push(retryFlake(t.name, t.file, t.errors, t.origins));
   }
   return drafts;
 }
@@ -73,7 +84,9 @@ function groupUnhandled(all: readonly ObservedUnhandled[]): ObservedUnhandled[][
   for (const same of byMessage.values()) {
     const files = [...new Set(same.map((u) => u.file).filter((f): f is string => f !== null))];
     if (files.length <= 1) groups.push(same);
-    else for (const [i, file] of files.entries()) groups.push(same.filter((u) => u.file === file || (i === 0 && u.file === null)));
+    else
+      for (const [i, file] of files.entries())
+        groups.push(same.filter((u) => u.file === file || (i === 0 && u.file === null)));
   }
   return groups;
 }
@@ -85,7 +98,16 @@ function groupUnhandled(all: readonly ObservedUnhandled[]): ObservedUnhandled[][
 function mergeSameCause(drafts: readonly Draft[]): Draft[] {
   const out: Draft[] = [];
   for (const d of drafts) {
-    const same = d.kind === 'signature' && d.finding.class === 'infrastructure' ? out.findIndex((o) => o.kind === 'signature' && o.signature === d.signature && o.finding.file === d.finding.file && o.finding.class === 'infrastructure') : -1;
+    const same =
+      d.kind === 'signature' && d.finding.class === 'infrastructure'
+        ? out.findIndex(
+            (o) =>
+              o.kind === 'signature' &&
+              o.signature === d.signature &&
+              o.finding.file === d.finding.file &&
+              o.finding.class === 'infrastructure',
+          )
+        : -1;
     const into = out[same];
     if (into === undefined) {
       out.push(d);
@@ -96,7 +118,11 @@ function mergeSameCause(drafts: readonly Draft[]): Draft[] {
   return out;
 }
 
-export function unhandledDrafts(inputs: TriageInputs, signatures: readonly LogSignature[], pendingFiles: readonly string[]): Draft[] {
+export function unhandledDrafts(
+  inputs: TriageInputs,
+  signatures: readonly LogSignature[],
+  pendingFiles: readonly string[],
+): Draft[] {
   const drafts: Draft[] = [];
   for (const group of groupUnhandled(inputs.unhandled)) {
     const u = group.find((g) => g.file !== null) ?? group[0];
@@ -104,10 +130,12 @@ export function unhandledDrafts(inputs: TriageInputs, signatures: readonly LogSi
     const test = group.find((g) => g.test !== null)?.test ?? null;
     const cause = group.find((g) => g.cause !== undefined)?.cause;
     const crash = matchSignature([u.message, cause ?? ''].join('\n'), signatures);
-    const file = u.file ?? (crash?.class === 'infrastructure' && pendingFiles.length === 1 ? pendingFiles[0] ?? null : null);
+    const file =
+      u.file ?? (crash?.class === 'infrastructure' && pendingFiles.length === 1 ? (pendingFiles[0] ?? null) : null);
     const evidence = group.map((g) => g.origin);
     if (cause !== undefined) evidence.push(`caused by: ${cause}`);
-    if (u.file === null && file !== null) evidence.push(`tests left pending (the worker never reported them) in ${file}`);
+    if (u.file === null && file !== null)
+      evidence.push(`tests left pending (the worker never reported them) in ${file}`);
     const where = u.file === null ? '' : ` from ${u.file}${test ? ` (latest test "${test}")` : ''}`;
     drafts.push(
       classifyFailure(
@@ -118,7 +146,8 @@ export function unhandledDrafts(inputs: TriageInputs, signatures: readonly LogSi
           // The cause says how the worker died (`with signal SIGKILL during started state`); the file is the finding's own.
           errors: cause === undefined ? [u.message] : [cause.replace(/ while running test files? .*$/, ''), u.message],
           evidence,
-          rerun: file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(file, null)),
+          rerun:
+            file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(file, null)),
           rerunAsked: inputs.rerunCount,
           wholeFile: true,
           check: 'unhandled',
@@ -166,7 +195,14 @@ export function budgetDrafts(inputs: TriageInputs, merged: readonly MergedTest[]
 
 /** A cut, corrupt or empty report (a report never written is joined later: missingReportDraft). */
 export function problemDraft(p: InputProblem): Draft {
-  const kind = p.kind === 'truncated' ? 'report-truncated' : p.kind === 'corrupt' ? 'report-corrupt' : p.kind === 'empty' ? 'report-empty' : 'report-missing-report';
+  const kind =
+    p.kind === 'truncated'
+      ? 'report-truncated'
+      : p.kind === 'corrupt'
+        ? 'report-corrupt'
+        : p.kind === 'empty'
+          ? 'report-empty'
+          : 'report-missing-report';
   const cause =
     p.kind === 'truncated'
       ? `the report ${p.input} was cut off at byte ${p.cutAtByte ?? '?'}; salvaged ${p.salvaged} complete test entries`
@@ -182,7 +218,8 @@ export function problemDraft(p: InputProblem): Draft {
     cause,
     evidence: [p.detail],
     measured: true,
-    action: 'find out why the writer stopped (disk full, killed job, artifact size limit) and keep the log; triage used what could be read',
+    action:
+      'find out why the writer stopped (disk full, killed job, artifact size limit) and keep the log; triage used what could be read',
     rule: kind,
   };
   return makeDraft(finding, kind, 'input');

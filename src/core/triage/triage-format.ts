@@ -2,13 +2,14 @@
  * A TriageReport as terminal text, Markdown (a CI job summary) and the versioned JSON document.
  * Pure: colour is a function the CLI passes (identity when colour is off).
  */
-import { escapeTerminal as u } from '../untrusted-text.js';
-import { plainText, type Paint } from '../text-style.js';
+
 import type { FindingClass } from '../config.js';
-import type { Finding, TriageReport } from './triage-types.js';
-import { checkLines, UNKNOWN_CHECK } from './triage-caught-by.js';
 import { formatOwners } from '../owners/codeowners.js';
+import { type Paint, plainText } from '../text-style.js';
+import { escapeTerminal as u } from '../untrusted-text.js';
+import { checkLines, UNKNOWN_CHECK } from './triage-caught-by.js';
 import { describeOwnerFilter } from './triage-owners.js';
+import type { Finding, TriageReport } from './triage-types.js';
 
 export type { Paint };
 
@@ -37,14 +38,21 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
   const out: string[] = [];
   const verdict = report.verdict === 'red' ? paint('red', 'red') : paint('green', 'green');
   const exit = report.exitCode === null ? '' : ` (exit code ${report.exitCode})`;
-  out.push(`${paint('bold', 'flakeguard triage')}: run ${verdict}${exit}, ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}`);
+  out.push(
+    `${paint('bold', 'flakeguard triage')}: run ${verdict}${exit}, ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}`,
+  );
   // The counts once, on one line.
   out.push(`  ${formatCounts(report)}`);
   if (report.history !== null) out.push(paint('dim', `  ${u(historyHeader(report.history))}`));
   if (report.ownerFilter) out.push(paint('dim', `  ${describeOwnerFilter(report.ownerFilter)}`));
   report.findings.forEach((f, i) => {
     out.push('');
-    const tag = f.class === 'infrastructure' ? paint('yellow', f.class) : f.class === 'escape' ? paint('red', f.class) : paint('cyan', f.class);
+    const tag =
+      f.class === 'infrastructure'
+        ? paint('yellow', f.class)
+        : f.class === 'escape'
+          ? paint('red', f.class)
+          : paint('cyan', f.class);
     out.push(`${i + 1}. ${tag} (${measuredLabel(f)}) ${paint('bold', u(subject(f)))}`);
     const owners = formatOwners(f.owners);
     if (owners !== '') out.push(`   ${owners}`);
@@ -76,7 +84,19 @@ export function toTriageJson(report: TriageReport): TriageJson {
     verdict: report.verdict,
     exitCode: report.exitCode,
     counts: report.counts,
-    findings: report.findings.map((f) => ({ class: f.class, test: f.test, file: f.file, cause: f.cause, evidence: f.evidence, measured: f.measured, action: f.action, rule: f.rule, owners: f.owners ?? [], caughtBy: f.caughtBy ?? UNKNOWN_CHECK, seenBy: f.seenBy ?? [] })),
+    findings: report.findings.map((f) => ({
+      class: f.class,
+      test: f.test,
+      file: f.file,
+      cause: f.cause,
+      evidence: f.evidence,
+      measured: f.measured,
+      action: f.action,
+      rule: f.rule,
+      owners: f.owners ?? [],
+      caughtBy: f.caughtBy ?? UNKNOWN_CHECK,
+      seenBy: f.seenBy ?? [],
+    })),
     history: report.history,
     ...(report.ownerFilter ? { ownerFilter: report.ownerFilter } : {}),
   };

@@ -10,10 +10,10 @@ import { formatDuration } from '../duration.js';
 import { computeDurationTrend } from '../history/history-trend.js';
 import { describeDurationTrend } from '../history/history-trend-text.js';
 import { testKey } from '../test-id.js';
-import { makeDraft, type Draft } from './triage-rule.js';
-import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
-import type { Finding } from './triage-types.js';
 import { describeCheck } from './triage-caught-by.js';
+import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
+import { type Draft, makeDraft } from './triage-rule.js';
+import type { Finding } from './triage-types.js';
 
 export type { HistoryDurationFact, HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
 
@@ -33,9 +33,12 @@ export function flakeLine(f: TestHistoryFacts, branch: string): string {
   const parts: string[] = [];
   if (f.failedRuns > 0) {
     const each = f.rerunPassed.length === f.failedRuns ? 'each' : `${f.rerunPassed.length} of them`;
-    parts.push(`failed ${f.failedRuns} of the last ${plural(f.runs, 'run')} on ${branch}${f.rerunPassed.length > 0 ? `, ${each} passed on a re-run of the same commit (latest ${describeRun(f.rerunPassed[0]!)})` : ''}`);
+    parts.push(
+      `failed ${f.failedRuns} of the last ${plural(f.runs, 'run')} on ${branch}${f.rerunPassed.length > 0 ? `, ${each} passed on a re-run of the same commit (latest ${describeRun(f.rerunPassed[0]!)})` : ''}`,
+    );
   } else parts.push(`never failed a whole run in the last ${plural(f.runs, 'run')} on ${branch}`);
-  if (f.retried.length > 0) parts.push(`${plural(f.retried.length, 'run')} passed only on a retry (latest ${describeRun(f.retried[0]!)})`);
+  if (f.retried.length > 0)
+    parts.push(`${plural(f.retried.length, 'run')} passed only on a retry (latest ${describeRun(f.retried[0]!)})`);
   return `${MEASURED}: ${parts.join('; ')}`;
 }
 
@@ -47,14 +50,19 @@ function describeRunAndJob(r: HistoryRunFact): string {
 
 /** An escape: which check caught it first on the branch (the oldest failed run since its last pass), or that this run is the first. */
 function firstCaughtLine(f: TestHistoryFacts, branch: string): string {
-  if (!f.firstFailure) return `${MEASURED}: no earlier failure on ${branch} since it last passed: this run's check is the first to catch it`;
+  if (!f.firstFailure)
+    return `${MEASURED}: no earlier failure on ${branch} since it last passed: this run's check is the first to catch it`;
   return `${MEASURED}: first caught on ${branch} in the run of ${describeRunAndJob(f.firstFailure)}`;
 }
 
 /** "never failed in its last 40 recorded runs on main; last passed in the run of <commit> (<date>)". */
 function lastPassLine(f: TestHistoryFacts, branch: string): string {
-  if (f.lastPass === null) return `${MEASURED}: never passed in its last ${plural(f.runs, 'recorded run')} on ${branch}`;
-  const since = f.failedRuns === 0 && !isKnownFlake(f) ? `never failed in its last ${plural(f.runs, 'recorded run')} on ${branch}; last passed` : `last passed on ${branch}`;
+  if (f.lastPass === null)
+    return `${MEASURED}: never passed in its last ${plural(f.runs, 'recorded run')} on ${branch}`;
+  const since =
+    f.failedRuns === 0 && !isKnownFlake(f)
+      ? `never failed in its last ${plural(f.runs, 'recorded run')} on ${branch}; last passed`
+      : `last passed on ${branch}`;
   return `${MEASURED}: ${since} in the run of ${describeRunAndJob(f.lastPass)}`;
 }
 
@@ -64,7 +72,10 @@ export function trendLine(f: TestHistoryFacts, branch: string): string | null {
   if (newest === undefined) return null;
   const points = f.durations.filter((d) => d.platform === newest.platform);
   // The same trend and projection rule as the history report (core/history/history-trend.ts).
-  const trend = computeDurationTrend(points.map((p) => ({ atMs: p.atMs, durationMs: p.durationMs, passed: true })), newest.limitMs);
+  const trend = computeDurationTrend(
+    points.map((p) => ({ atMs: p.atMs, durationMs: p.durationMs, passed: true })),
+    newest.limitMs,
+  );
   const level = trend.perRun?.level ?? newest.durationMs;
   return `${MEASURED}: ${formatDuration(level)} of ${formatDuration(newest.limitMs)} (${newest.platform}, ${plural(points.length, 'passed run')} on ${branch}), ${describeDurationTrend(trend)}`;
 }
@@ -87,7 +98,8 @@ function withHistory(d: Draft, f: TestHistoryFacts, branch: string): Draft {
       class: 'flake' as const,
       cause: `a known flake: it failed and then passed before on ${branch} without a change of code; now: ${bareCause(d.finding.cause)}`,
       measured: true,
-      action: 'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; quarantine it meanwhile (flakeguard quarantine add) if it blocks merges',
+      action:
+        'stabilise it: wait for exactly what the assertion checks; observe completion before measuring; quarantine it meanwhile (flakeguard quarantine add) if it blocks merges',
       rule: 'history-flake',
     };
     return makeDraft(finding, 'history-flake', d.source);
@@ -103,7 +115,10 @@ function withHistory(d: Draft, f: TestHistoryFacts, branch: string): Draft {
     return { ...d, finding };
   }
   const first = d.finding.class === 'escape' ? firstCaughtLine(f, branch) : null;
-  return { ...d, finding: evidenceWith(d, [known || f.failedRuns > 0 ? flakeLine(f, branch) : null, first, lastPassLine(f, branch)]) };
+  return {
+    ...d,
+    finding: evidenceWith(d, [known || f.failedRuns > 0 ? flakeLine(f, branch) : null, first, lastPassLine(f, branch)]),
+  };
 }
 
 /** The pass: each failure and budget draft of a test the store knows gets its history. */

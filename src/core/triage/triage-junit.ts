@@ -19,7 +19,8 @@ export interface JunitObservations {
   readonly unhandled: ObservedUnhandled[];
 }
 
-const TOKEN = /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>|<(\/?)([A-Za-z_][\w:.-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g;
+const TOKEN =
+  /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>|<(\/?)([A-Za-z_][\w:.-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g;
 const ATTR = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 const MESSAGE_LIMIT = 2000;
 
@@ -65,7 +66,10 @@ function unhandledOf(c: OpenCase, input: string, mapFile: (path: string) => stri
   const name = c.attrs['name'] ?? '';
   const body = c.bodies.join('\n');
   const message = c.errors[0] ?? name;
-  const type = message !== '' && name.endsWith(`: ${message}`) ? name.slice(0, -(message.length + 2)) : (/^([^:]+): /.exec(name)?.[1] ?? 'Unhandled Error');
+  const type =
+    message !== '' && name.endsWith(`: ${message}`)
+      ? name.slice(0, -(message.length + 2))
+      : (/^([^:]+): /.exec(name)?.[1] ?? 'Unhandled Error');
   const lines = body.split('\n');
   const fromOrigin = lines.map(originFile).find((f) => f !== null) ?? null;
   const exitLine = lines.find((l) => parseWorkerExit(l) !== null);
@@ -91,7 +95,9 @@ function unhandledOf(c: OpenCase, input: string, mapFile: (path: string) => stri
 function markForeign(tests: ObservedTest[], xml: string): ObservedTest[] {
   const open = /<testsuites\b[^>]*>/.exec(xml)?.[0];
   const producer = open === undefined ? undefined : attributes(open.slice('<testsuites'.length, -1))['name']?.trim();
-  return producer === undefined || producer === '' || /vitest/i.test(producer) ? tests : tests.map((t) => ({ ...t, foreign: producer }));
+  return producer === undefined || producer === '' || /vitest/i.test(producer)
+    ? tests
+    : tests.map((t) => ({ ...t, foreign: producer }));
 }
 
 export function readJunitReport(xml: string, input: string, mapFile: (path: string) => string): JunitObservations {
@@ -141,7 +147,14 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
         current = null;
       } else {
         if (current) close(current);
-        current = { attrs: attributes(m[4] ?? ''), state: 'passed', errors: [], bodies: [], text: '', inProblem: false };
+        current = {
+          attrs: attributes(m[4] ?? ''),
+          state: 'passed',
+          errors: [],
+          bodies: [],
+          text: '',
+          inProblem: false,
+        };
         if (selfClosing) {
           close(current);
           current = null;

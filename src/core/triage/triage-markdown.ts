@@ -4,13 +4,14 @@
  * finding's cause, action and folded evidence; never over GitHub's comment limit
  * (core/markdown/pr-comment.ts). Pure.
  */
-import { escapeTerminal as u } from '../untrusted-text.js';
+
 import type { FindingClass } from '../config.js';
-import { formatOwners } from '../owners/codeowners.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
+import { formatOwners } from '../owners/codeowners.js';
+import { escapeTerminal as u } from '../untrusted-text.js';
+import { checkLines } from './triage-caught-by.js';
 import { historyHeader, measuredLabel, subject } from './triage-format.js';
 import { describeOwnerFilter } from './triage-owners.js';
-import { checkLines } from './triage-caught-by.js';
 import type { Finding, TriageReport } from './triage-types.js';
 
 export const TRIAGE_COMMENT_MARKER = 'flakeguard:triage';
@@ -55,10 +56,15 @@ export function formatTriageMarkdown(report: TriageReport, limit?: number): stri
     ...(report.ownerFilter ? ['', md(describeOwnerFilter(report.ownerFilter))] : []),
     '',
     first === undefined
-      ? report.verdict === 'green' ? 'Nothing to act on.' : 'No findings.'
+      ? report.verdict === 'green'
+        ? 'Nothing to act on.'
+        : 'No findings.'
       : `**Do first:** ${md(first.action)} (${first.class}: ${md(subject(first))}${owned(first)})`,
   ];
   const numbered = report.findings.map((f, i) => ({ f, text: findingItem(f, i) }));
-  const sections: CommentSection[] = CLASSES.map((c) => ({ title: c, items: numbered.filter((n) => n.f.class === c).map((n) => n.text) }));
+  const sections: CommentSection[] = CLASSES.map((c) => ({
+    title: c,
+    items: numbered.filter((n) => n.f.class === c).map((n) => n.text),
+  }));
   return buildPrComment({ marker: TRIAGE_COMMENT_MARKER, headline, sections }, limit);
 }

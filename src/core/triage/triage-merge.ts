@@ -4,9 +4,10 @@
  * evidence. Priority for the state: record, then report, then JUnit, then the log (a crash leaves
  * JUnit saying "passed" where the JSON report says "pending").
  */
+
+import { testKey } from '../test-id.js';
 import type { AttemptRef } from './log-attempts.js';
 import type { ObservationSource, ObservedState, ObservedTest } from './triage-types.js';
-import { testKey } from '../test-id.js';
 
 export interface MergedTest {
   readonly kind: ObservedTest['kind'];
@@ -44,7 +45,7 @@ export function mergeObservations(observations: readonly ObservedTest[]): Merged
   for (const o of sorted) {
     if (o.file !== null) continue;
     const candidates = byName.get(o.name);
-    const key = candidates?.size === 1 ? [...candidates][0] ?? keyOf(null, o.name) : keyOf(null, o.name);
+    const key = candidates?.size === 1 ? ([...candidates][0] ?? keyOf(null, o.name)) : keyOf(null, o.name);
     byKey.set(key, [...(byKey.get(key) ?? []), o]);
   }
   const merged: MergedTest[] = [];
@@ -59,7 +60,11 @@ export function mergeObservations(observations: readonly ObservedTest[]): Merged
     const carriers = chosen.state === 'passed' ? group.filter((o) => o.state === 'passed') : [chosen, ...group];
     for (const o of carriers) for (const e of o.errors) if (!errors.includes(e)) errors.push(e);
     merged.push({
-      kind: group.some((o) => o.kind === 'suite') ? 'suite' : group.some((o) => o.kind === 'file') ? 'file' : chosen.kind,
+      kind: group.some((o) => o.kind === 'suite')
+        ? 'suite'
+        : group.some((o) => o.kind === 'file')
+          ? 'file'
+          : chosen.kind,
       file: group.find((o) => o.file !== null)?.file ?? null,
       name: chosen.name,
       line: group.find((o) => o.line !== null)?.line ?? null,
@@ -85,7 +90,14 @@ export function foldSuiteShadows(merged: readonly MergedTest[]): MergedTest[] {
   for (let i = 0; i < out.length; i += 1) {
     const hook = out[i];
     if (!hook || hook.kind !== 'suite' || hook.name !== '' || hook.state !== 'failed') continue;
-    const shadows = out.filter((t) => t !== hook && t.file === hook.file && t.state === 'failed' && t.kind !== 'file' && t.sources.every((s) => s === 'log' || s === 'junit'));
+    const shadows = out.filter(
+      (t) =>
+        t !== hook &&
+        t.file === hook.file &&
+        t.state === 'failed' &&
+        t.kind !== 'file' &&
+        t.sources.every((s) => s === 'log' || s === 'junit'),
+    );
     if (shadows.length === 0) continue;
     out[i] = {
       ...hook,

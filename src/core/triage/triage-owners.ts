@@ -3,12 +3,16 @@
  * `--owner <team>` keeps the findings that team owns (the counts follow; the verdict is the run's).
  * Pure: the edge gives the lookup.
  */
-import { hasOwner, type OwnersOf } from '../owners/codeowners.js';
+
 import type { FindingClass } from '../config.js';
+import { hasOwner, type OwnersOf } from '../owners/codeowners.js';
 import type { Finding, TriageReport } from './triage-types.js';
 
 export function withFindingOwners(report: TriageReport, ownersOf: OwnersOf): TriageReport {
-  return { ...report, findings: report.findings.map((f): Finding => ({ ...f, owners: f.file === null ? [] : ownersOf(f.file) })) };
+  return {
+    ...report,
+    findings: report.findings.map((f): Finding => ({ ...f, owners: f.file === null ? [] : ownersOf(f.file) })),
+  };
 }
 
 /** The findings `owner` owns; `ownerFilter` says how many others were left out. */

@@ -3,10 +3,11 @@
  * observations. The record is the best input: it has hook errors, unhandled errors with the file
  * they came from, the limit each test had (allowances included) and the budget violations.
  */
-import { salvageJson } from './report-salvage.js';
+
 import type { RecordedError, RunRecord } from '../record/run-record.js';
-import type { BudgetExcess, ObservedFile, ObservedTest, ObservedUnhandled } from './triage-types.js';
+import { salvageJson } from './report-salvage.js';
 import { checkOfRecord } from './triage-caught-by.js';
+import type { BudgetExcess, ObservedFile, ObservedTest, ObservedUnhandled } from './triage-types.js';
 
 export interface RecordObservations {
   readonly tests: ObservedTest[];
@@ -32,18 +33,30 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     line: t.line,
     state: t.state,
     durationMs: t.durationMs,
-    errors: t.state === 'passed' && t.flaky && t.errors.length === 0 ? [`failed ${t.retries} time${t.retries === 1 ? '' : 's'} before passing (the run record marks it flaky)`] : messages(t.errors),
+    errors:
+      t.state === 'passed' && t.flaky && t.errors.length === 0
+        ? [`failed ${t.retries} time${t.retries === 1 ? '' : 's'} before passing (the run record marks it flaky)`]
+        : messages(t.errors),
     limitMs: t.limitMs,
     source: 'record',
-    ...check, ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
+    ...check,
+    ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
     origin: `${input}: test "${t.name}" ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
   }));
   const files: ObservedFile[] = [];
   for (const f of record.files) {
-    files.push({ file: f.file, durationMs: f.durationMs, limitMs: f.limitMs, origin: `${input}: file ${f.file} ${f.state}` });
+    files.push({
+      file: f.file,
+      durationMs: f.durationMs,
+      limitMs: f.limitMs,
+      origin: `${input}: file ${f.file} ${f.state}`,
+    });
     const hook = messages(f.hookErrors);
     const own = messages(f.errors);
-    if (f.state === 'failed' && (hook.length > 0 || own.length > 0 || !record.tests.some((t) => t.file === f.file && t.state === 'failed'))) {
+    if (
+      f.state === 'failed' &&
+      (hook.length > 0 || own.length > 0 || !record.tests.some((t) => t.file === f.file && t.state === 'failed'))
+    ) {
       tests.push({
         kind: hook.length > 0 && own.length === 0 ? 'suite' : 'file',
         file: f.file,
@@ -76,22 +89,54 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     ...check,
     origin: `${input}: budget violation: ${v.kind} ${v.file}${v.name ? ` > ${v.name}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
   }));
-  const exitCode = record.verdict?.excusedByQuarantine === true ? 0 : record.exitCode ?? record.vitestExitCode ?? (record.exitReason === 'failed' ? 1 : record.exitReason === 'passed' ? 0 : null);
+  const exitCode =
+    record.verdict?.excusedByQuarantine === true
+      ? 0
+      : (record.exitCode ??
+        record.vitestExitCode ??
+        (record.exitReason === 'failed' ? 1 : record.exitReason === 'passed' ? 0 : null));
   return { tests, files, unhandled, excesses, exitCode };
 }
 
 /** The complete test entries of a run record that was cut off or corrupted. */
-export function salvageRecordTests(text: string, input: string): { tests: ObservedTest[]; truncated: boolean; cutAtByte: number } {
+export function salvageRecordTests(
+  text: string,
+  input: string,
+): { tests: ObservedTest[]; truncated: boolean; cutAtByte: number } {
   const s = salvageJson(text);
-  const raw = typeof s.value === 'object' && s.value !== null && Array.isArray((s.value as { tests?: unknown }).tests) ? ((s.value as { tests: unknown[] }).tests) : [];
+  const raw =
+    typeof s.value === 'object' && s.value !== null && Array.isArray((s.value as { tests?: unknown }).tests)
+      ? (s.value as { tests: unknown[] }).tests
+      : [];
   const tests: ObservedTest[] = [];
   for (const t of raw) {
     if (typeof t !== 'object' || t === null || s.partial.has(t)) continue;
     const r = t as Partial<Record<string, unknown>>;
     if (typeof r['file'] !== 'string' || typeof r['name'] !== 'string' || typeof r['state'] !== 'string') continue;
-    const state = ['passed', 'failed', 'skipped', 'pending'].includes(r['state']) ? (r['state'] as ObservedTest['state']) : 'skipped';
-    const errors = Array.isArray(r['errors']) ? r['errors'].map((e) => (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : '')).filter((m) => m !== '') : [];
-    tests.push({ kind: 'test', file: r['file'], name: r['name'], line: typeof r['line'] === 'number' ? r['line'] : null, state, durationMs: typeof r['durationMs'] === 'number' ? r['durationMs'] : null, errors, limitMs: typeof r['limitMs'] === 'number' ? r['limitMs'] : null, source: 'record', origin: `${input} (salvaged): test "${r['name']}" ${state}` });
+    const state = ['passed', 'failed', 'skipped', 'pending'].includes(r['state'])
+      ? (r['state'] as ObservedTest['state'])
+      : 'skipped';
+    const errors = Array.isArray(r['errors'])
+      ? r['errors']
+          .map((e) =>
+            typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string'
+              ? (e as { message: string }).message
+              : '',
+          )
+          .filter((m) => m !== '')
+      : [];
+    tests.push({
+      kind: 'test',
+      file: r['file'],
+      name: r['name'],
+      line: typeof r['line'] === 'number' ? r['line'] : null,
+      state,
+      durationMs: typeof r['durationMs'] === 'number' ? r['durationMs'] : null,
+      errors,
+      limitMs: typeof r['limitMs'] === 'number' ? r['limitMs'] : null,
+      source: 'record',
+      origin: `${input} (salvaged): test "${r['name']}" ${state}`,
+    });
   }
   const truncated = text.slice(s.stoppedAt).trim() === '';
   return { tests, truncated, cutAtByte: new TextEncoder().encode(text.slice(0, s.stoppedAt)).length };

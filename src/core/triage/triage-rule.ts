@@ -37,7 +37,12 @@ export interface Draft {
   readonly source: FindingSource;
 }
 
-export function makeDraft(finding: Finding, kind: RuleKind, source: FindingSource, signature: string | null = null): Draft {
+export function makeDraft(
+  finding: Finding,
+  kind: RuleKind,
+  source: FindingSource,
+  signature: string | null = null,
+): Draft {
   return { finding, kind, signature, source };
 }
 
@@ -49,11 +54,17 @@ export function addEvidence(d: Draft, lines: readonly string[]): Draft {
 
 /** A finding about the run as a whole (no test, no file) that the log or the exit code decided: what a signal exit or a missing report joins. */
 export function isRunLevelCause(d: Draft): boolean {
-  return d.finding.class === 'infrastructure' && d.finding.test === null && d.finding.file === null && d.source !== 'input';
+  return (
+    d.finding.class === 'infrastructure' && d.finding.test === null && d.finding.file === null && d.source !== 'input'
+  );
 }
 
 /** Replaces the first draft that satisfies `pick` with `change(it)`; returns null when none does. */
-export function updateFirst(drafts: readonly Draft[], pick: (d: Draft) => boolean, change: (d: Draft) => Draft): Draft[] | null {
+export function updateFirst(
+  drafts: readonly Draft[],
+  pick: (d: Draft) => boolean,
+  change: (d: Draft) => Draft,
+): Draft[] | null {
   const i = drafts.findIndex(pick);
   if (i === -1) return null;
   return drafts.map((d, j) => (j === i ? change(d) : d));

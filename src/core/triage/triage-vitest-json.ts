@@ -8,8 +8,9 @@
  * (Vitest 4) or 'failed' with an empty message (Vitest 5 marks a file that never finished failed):
  * either way the file is read as unfinished (pending), not as a failure of its own.
  */
-import type { ObservedFile, ObservedState, ObservedTest } from './triage-types.js';
+
 import { TEST_NAME_SEPARATOR } from '../test-id.js';
+import type { ObservedFile, ObservedState, ObservedTest } from './triage-types.js';
 
 export interface ReportObservations {
   readonly tests: ObservedTest[];
@@ -31,7 +32,9 @@ function toState(status: unknown): ObservedState {
 }
 
 function messages(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((m): m is string => typeof m === 'string').map((m) => m.slice(0, MESSAGE_LIMIT)) : [];
+  return Array.isArray(v)
+    ? v.filter((m): m is string => typeof m === 'string').map((m) => m.slice(0, MESSAGE_LIMIT))
+    : [];
 }
 
 export function readVitestJsonReport(
@@ -47,20 +50,28 @@ export function readVitestJsonReport(
   results.forEach((fileEntry: unknown, index) => {
     if (!isRecord(fileEntry)) return;
     const assertions = Array.isArray(fileEntry['assertionResults']) ? fileEntry['assertionResults'] : [];
-    const complete = assertions.filter((a): a is Record<string, unknown> => isRecord(a) && !partial.has(a) && typeof a['title'] === 'string');
+    const complete = assertions.filter(
+      (a): a is Record<string, unknown> => isRecord(a) && !partial.has(a) && typeof a['title'] === 'string',
+    );
     let rawName = typeof fileEntry['name'] === 'string' && !partial.has(fileEntry) ? fileEntry['name'] : null;
     if (rawName === null && typeof fileEntry['name'] === 'string') rawName = fileEntry['name'];
     if (rawName === null) {
-      const frame = complete.flatMap((a) => messages(a['failureMessages'])).map((m) => TEST_FILE_FRAME.exec(m)?.[1]).find((f) => f !== undefined);
+      const frame = complete
+        .flatMap((a) => messages(a['failureMessages']))
+        .map((m) => TEST_FILE_FRAME.exec(m)?.[1])
+        .find((f) => f !== undefined);
       rawName = frame ?? null;
     }
     const file = rawName === null ? null : mapFile(rawName);
     const origin = `${input}: testResults[${index}]${file === null ? '' : ` (${file})`}`;
     for (const a of complete) {
       entries += 1;
-      const ancestors = Array.isArray(a['ancestorTitles']) ? a['ancestorTitles'].filter((t): t is string => typeof t === 'string') : [];
+      const ancestors = Array.isArray(a['ancestorTitles'])
+        ? a['ancestorTitles'].filter((t): t is string => typeof t === 'string')
+        : [];
       const name = [...ancestors, a['title'] as string].join(TEST_NAME_SEPARATOR);
-      const location = isRecord(a['location']) && typeof a['location']['line'] === 'number' ? a['location']['line'] : null;
+      const location =
+        isRecord(a['location']) && typeof a['location']['line'] === 'number' ? a['location']['line'] : null;
       tests.push({
         kind: 'test',
         file,
@@ -77,13 +88,29 @@ export function readVitestJsonReport(
     if (file === null || partial.has(fileEntry)) return;
     const start = fileEntry['startTime'];
     const end = fileEntry['endTime'];
-    files.push({ file, durationMs: typeof start === 'number' && typeof end === 'number' ? end - start : null, limitMs: null, origin });
+    files.push({
+      file,
+      durationMs: typeof start === 'number' && typeof end === 'number' ? end - start : null,
+      limitMs: null,
+      origin,
+    });
     if (fileEntry['status'] === 'failed' && !complete.some((a) => a['status'] === 'failed')) {
       const message = typeof fileEntry['message'] === 'string' ? fileEntry['message'].slice(0, MESSAGE_LIMIT) : '';
       const unfinished = message === '' && (assertions.length === 0 || complete.some((a) => a['status'] === 'pending'));
       if (unfinished) {
         // Vitest 5: `status: "failed", message: ""` with tests "pending": the file never finished.
-        tests.push({ kind: 'file', file, name: '', line: null, state: 'pending', durationMs: null, errors: [], limitMs: null, source: 'report', origin: `${origin} status "failed" with an empty message and ${complete.length === 0 ? 'no tests' : 'tests left "pending"'}: the file never finished (its worker stopped before reporting it)` });
+        tests.push({
+          kind: 'file',
+          file,
+          name: '',
+          line: null,
+          state: 'pending',
+          durationMs: null,
+          errors: [],
+          limitMs: null,
+          source: 'report',
+          origin: `${origin} status "failed" with an empty message and ${complete.length === 0 ? 'no tests' : 'tests left "pending"'}: the file never finished (its worker stopped before reporting it)`,
+        });
         return;
       }
       tests.push({

@@ -10,17 +10,29 @@
  * computeTriage: which tests to ask the history store about and which failures to re-run.
  */
 import type { FindingClass } from '../config.js';
-import { budgetDrafts, failureDrafts, problemDraft, unhandledDrafts } from './triage-findings.js';
-import { applyExitCode, applyUnfinishedFiles, silenceDraft } from './triage-exit.js';
-import { foldSuiteShadows, mergeObservations, type MergedTest } from './triage-merge.js';
-import { canonicalInputs } from './triage-canonical.js';
-import { applyHistory, historyQuestions } from './triage-history.js';
-import { attachChecks } from './triage-caught-by.js';
 import { testKey } from '../test-id.js';
+import { canonicalInputs } from './triage-canonical.js';
+import { attachChecks } from './triage-caught-by.js';
+import { applyExitCode, applyUnfinishedFiles, silenceDraft } from './triage-exit.js';
+import { budgetDrafts, failureDrafts, problemDraft, unhandledDrafts } from './triage-findings.js';
+import { applyHistory, historyQuestions } from './triage-history.js';
+import { foldSuiteShadows, type MergedTest, mergeObservations } from './triage-merge.js';
 import type { Draft } from './triage-rule.js';
-import { addLogSignatures, hitsBySignature, joinMissingReports, supersedeDecided, type SignatureHits } from './triage-run-level.js';
+import {
+  addLogSignatures,
+  hitsBySignature,
+  joinMissingReports,
+  type SignatureHits,
+  supersedeDecided,
+} from './triage-run-level.js';
 import type { LogSignature } from './triage-signatures.js';
-import { TRIAGE_VERSION, type Finding, type RerunTarget, type TriageInputs, type TriageReport } from './triage-types.js';
+import {
+  type Finding,
+  type RerunTarget,
+  TRIAGE_VERSION,
+  type TriageInputs,
+  type TriageReport,
+} from './triage-types.js';
 
 const CLASS_ORDER: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
@@ -45,7 +57,10 @@ const PASSES: readonly Pass[] = [
   (d, ctx) => addLogSignatures(d, ctx.hits, ctx.signatures, ctx.pendingFiles),
   (d, ctx) => joinMissingReports(d, ctx.inputs.problems.filter((p) => p.kind === 'missing-report').map(problemDraft)),
   (d, ctx) => applyExitCode(d, ctx.inputs, ctx.signatures),
-  (d, ctx) => applyUnfinishedFiles(d, ctx.pendingFiles, (file) => ctx.merged.filter((t) => t.state === 'pending' && t.file === file).flatMap((t) => t.origins)),
+  (d, ctx) =>
+    applyUnfinishedFiles(d, ctx.pendingFiles, (file) =>
+      ctx.merged.filter((t) => t.state === 'pending' && t.file === file).flatMap((t) => t.origins),
+    ),
 ];
 
 /**
@@ -53,22 +68,38 @@ const PASSES: readonly Pass[] = [
  * fails nothing, so its failure is no finding (its budget excess still is, as in the reporter).
  */
 function excuseQuarantined(drafts: readonly Draft[], inputs: TriageInputs): readonly Draft[] {
-  const excused = new Set(inputs.tests.filter((t) => t.quarantined === true && t.file !== null).map((t) => testKey(t.file as string, t.name)));
+  const excused = new Set(
+    inputs.tests.filter((t) => t.quarantined === true && t.file !== null).map((t) => testKey(t.file as string, t.name)),
+  );
   if (excused.size === 0) return drafts;
-  return drafts.filter((d) => d.finding.class === 'budget' || d.finding.file === null || d.finding.test === null || !excused.has(testKey(d.finding.file, d.finding.test)));
+  return drafts.filter(
+    (d) =>
+      d.finding.class === 'budget' ||
+      d.finding.file === null ||
+      d.finding.test === null ||
+      !excused.has(testKey(d.finding.file, d.finding.test)),
+  );
 }
 
 /** Only a retry flake (the run passed after a retry) leaves a run green. */
 const needsAction = (d: Draft): boolean => d.kind !== 'retry-pass';
 
 function compareFindings(a: Finding, b: Finding): number {
-  return CLASS_ORDER.indexOf(a.class) - CLASS_ORDER.indexOf(b.class) || (a.file ?? '').localeCompare(b.file ?? '') || (a.test ?? '').localeCompare(b.test ?? '') || a.rule.localeCompare(b.rule) || a.cause.localeCompare(b.cause);
+  return (
+    CLASS_ORDER.indexOf(a.class) - CLASS_ORDER.indexOf(b.class) ||
+    (a.file ?? '').localeCompare(b.file ?? '') ||
+    (a.test ?? '').localeCompare(b.test ?? '') ||
+    a.rule.localeCompare(b.rule) ||
+    a.cause.localeCompare(b.cause)
+  );
 }
 
 function contextOf(given: TriageInputs, signatures: readonly LogSignature[]): TriageContext {
   const inputs = canonicalInputs(given);
   const merged = foldSuiteShadows(mergeObservations(inputs.tests));
-  const pendingFiles = [...new Set(merged.filter((t) => t.state === 'pending' && t.file !== null).map((t) => t.file as string))].sort();
+  const pendingFiles = [
+    ...new Set(merged.filter((t) => t.state === 'pending' && t.file !== null).map((t) => t.file as string)),
+  ].sort();
   return { inputs, signatures, merged, pendingFiles, hits: hitsBySignature(inputs) };
 }
 
@@ -82,21 +113,42 @@ export interface TriagePlan {
 /** What to gather before deciding: the failure and budget passes alone, on the run's own inputs. */
 export function planTriage(given: TriageInputs, signatures: readonly LogSignature[]): TriagePlan {
   const ctx = contextOf({ ...given, history: null, reruns: null }, signatures);
-  const drafts = excuseQuarantined(PASSES.slice(0, 3).reduce<readonly Draft[]>((d, pass) => pass(d, ctx), []), ctx.inputs);
+  const drafts = excuseQuarantined(
+    PASSES.slice(0, 3).reduce<readonly Draft[]>((d, pass) => pass(d, ctx), []),
+    ctx.inputs,
+  );
   const targets = new Map<string, RerunTarget>();
-  for (const { finding } of drafts) if (finding.rerunTarget) targets.set(testKey(finding.rerunTarget.file, finding.rerunTarget.name), finding.rerunTarget);
+  for (const { finding } of drafts)
+    if (finding.rerunTarget)
+      targets.set(testKey(finding.rerunTarget.file, finding.rerunTarget.name), finding.rerunTarget);
   return { historyQuestions: historyQuestions(drafts.map((d) => d.finding)), rerunTargets: [...targets.values()] };
 }
 
 export function computeTriage(given: TriageInputs, signatures: readonly LogSignature[]): TriageReport {
   const ctx = contextOf(given, signatures);
   const { inputs, merged } = ctx;
-  let drafts = excuseQuarantined(PASSES.reduce<readonly Draft[]>((d, pass) => pass(d, ctx), []), inputs);
+  let drafts = excuseQuarantined(
+    PASSES.reduce<readonly Draft[]>((d, pass) => pass(d, ctx), []),
+    inputs,
+  );
   const red = (inputs.exitCode !== null && inputs.exitCode !== 0) || drafts.some(needsAction);
-  if (red && !drafts.some(needsAction)) drafts = [...drafts, silenceDraft(inputs, signatures, merged.filter((t) => t.state === 'failed').length)];
-  const findings = attachChecks(drafts.map((d) => d.finding), inputs).sort(compareFindings);
+  if (red && !drafts.some(needsAction))
+    drafts = [...drafts, silenceDraft(inputs, signatures, merged.filter((t) => t.state === 'failed').length)];
+  const findings = attachChecks(
+    drafts.map((d) => d.finding),
+    inputs,
+  ).sort(compareFindings);
   const counts: Record<FindingClass, number> = { infrastructure: 0, escape: 0, flake: 0, budget: 0 };
   for (const f of findings) counts[f.class] += 1;
-  const history = inputs.history ? { branch: inputs.history.branch, window: inputs.history.window, tests: inputs.history.tests.length } : null;
-  return { version: TRIAGE_VERSION, verdict: red ? 'red' : 'green', exitCode: inputs.exitCode, findings, counts, history };
+  const history = inputs.history
+    ? { branch: inputs.history.branch, window: inputs.history.window, tests: inputs.history.tests.length }
+    : null;
+  return {
+    version: TRIAGE_VERSION,
+    verdict: red ? 'red' : 'green',
+    exitCode: inputs.exitCode,
+    findings,
+    counts,
+    history,
+  };
 }

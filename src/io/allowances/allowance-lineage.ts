@@ -10,11 +10,25 @@
  * run after new commits walks only the new ones.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { carryAcrossFiles, carryInFile, describeLoss, type Lineage, type LineageState, type VersionTest } from '../../core/allowances/allowance-lineage.js';
+import {
+  carryAcrossFiles,
+  carryInFile,
+  describeLoss,
+  type Lineage,
+  type LineageState,
+  type VersionTest,
+} from '../../core/allowances/allowance-lineage.js';
 import { sourceUniverseTest } from '../../core/allowances/allowance-universe.js';
 import { extractTests } from '../../core/source/test-source.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
-import { blobKey, commitsSince, readBlobs, worktreeChanges, type FileChange, type HistoryCommit } from '../git/git-history.js';
+import {
+  blobKey,
+  commitsSince,
+  type FileChange,
+  type HistoryCommit,
+  readBlobs,
+  worktreeChanges,
+} from '../git/git-history.js';
 import { runGit } from '../git/run-git.js';
 
 export interface LineageRequest {
@@ -38,7 +52,8 @@ interface CacheEntry {
 
 const CACHE_VERSION = 1;
 const SOURCE_RE = /\.[cm]?[jt]sx?$/;
-const keyOf = (r: LineageRequest): string => JSON.stringify([r.commit, r.state.file, r.state.name, r.state.fingerprint]);
+const keyOf = (r: LineageRequest): string =>
+  JSON.stringify([r.commit, r.state.file, r.state.name, r.state.fingerprint]);
 
 function readCache(file: string | null): Map<string, CacheEntry> {
   if (file === null || !existsSync(file)) return new Map();
@@ -80,13 +95,19 @@ function chainPairs(w: Walker): { commit: string; file: string }[] {
 }
 
 function othersAt(c: HistoryCommit, except: string | null): { commit: string; file: string }[] {
-  return c.changes.filter((x) => x.status !== 'D' && x.path !== except && SOURCE_RE.test(x.path)).map((x) => ({ commit: c.sha, file: x.path }));
+  return c.changes
+    .filter((x) => x.status !== 'D' && x.path !== except && SOURCE_RE.test(x.path))
+    .map((x) => ({ commit: c.sha, file: x.path }));
 }
 
 type Parse = (file: string, text: string) => VersionTest[] | null;
 
 /** Walks until done (result set) or until it needs contents it does not have (returned). */
-function advance(w: Walker, blobs: ReadonlyMap<string, string | null>, parse: Parse): { commit: string; file: string }[] {
+function advance(
+  w: Walker,
+  blobs: ReadonlyMap<string, string | null>,
+  parse: Parse,
+): { commit: string; file: string }[] {
   const versionAt = (commit: string, file: string): VersionTest[] | null | undefined => {
     const text = blobs.get(blobKey(commit, file));
     return text === undefined ? undefined : text === null ? [] : parse(file, text);
@@ -126,7 +147,12 @@ function advance(w: Walker, blobs: ReadonlyMap<string, string | null>, parse: Pa
       w.result = { kind: 'ambiguous', why: `${carry.why}, in commit ${c.sha.slice(0, 10)}` };
       return [];
     }
-    if (carry.state.name !== w.state.name || carry.state.file !== w.state.file || carry.state.fingerprint !== w.state.fingerprint) w.steps++;
+    if (
+      carry.state.name !== w.state.name ||
+      carry.state.file !== w.state.file ||
+      carry.state.fingerprint !== w.state.fingerprint
+    )
+      w.steps++;
     w.state = carry.state;
   }
   w.result = { kind: 'traced', state: w.state, steps: w.steps };
@@ -141,7 +167,11 @@ async function isAncestor(root: string, commit: string): Promise<true | string> 
     : `commit ${commit.slice(0, 10)} is not in this clone (a shallow clone, or history rewritten)`;
 }
 
-export async function traceLineage(root: string, cacheFile: string | null, requests: readonly LineageRequest[]): Promise<LineageTrace> {
+export async function traceLineage(
+  root: string,
+  cacheFile: string | null,
+  requests: readonly LineageRequest[],
+): Promise<LineageTrace> {
   const byId = new Map<string, Lineage>();
   const headResult = await runGit(root, ['rev-parse', '--verify', '-q', 'HEAD']);
   const head = headResult.ok && headResult.out.trim() !== '' ? headResult.out.trim() : null;
@@ -154,7 +184,8 @@ export async function traceLineage(root: string, cacheFile: string | null, reque
   for (const r of requests) {
     const cached = cache.get(keyOf(r));
     if (cached?.at === head) byId.set(r.id, cached.lineage);
-    else if (r.commit === null) byId.set(r.id, { kind: 'unavailable', why: 'it records no commit (flakeguard allowances migrate records one)' });
+    else if (r.commit === null)
+      byId.set(r.id, { kind: 'unavailable', why: 'it records no commit (flakeguard allowances migrate records one)' });
     else starts.push({ request: r, resume: cached?.lineage.kind === 'traced' ? cached : null });
   }
   const walkers: Walker[] = [];
@@ -176,11 +207,21 @@ export async function traceLineage(root: string, cacheFile: string | null, reque
       const ancestor = useResume ? true : await checkAncestor(from);
       const commits = ancestor === true ? await historyFrom(from) : null;
       if (commits === null) {
-        byId.set(request.id, { kind: 'unavailable', why: ancestor === true ? `git log from ${from.slice(0, 10)} failed` : ancestor });
+        byId.set(request.id, {
+          kind: 'unavailable',
+          why: ancestor === true ? `git log from ${from.slice(0, 10)} failed` : ancestor,
+        });
         return;
       }
       const traced = useResume && resume.lineage.kind === 'traced' ? resume.lineage : null;
-      walkers.push({ request, commits, pos: 0, state: traced?.state ?? request.state, steps: traced?.steps ?? 0, result: null });
+      walkers.push({
+        request,
+        commits,
+        pos: 0,
+        state: traced?.state ?? request.state,
+        steps: traced?.steps ?? 0,
+        result: null,
+      });
     }),
   );
   const parsed = new Map<string, VersionTest[] | null>();
@@ -198,7 +239,11 @@ export async function traceLineage(root: string, cacheFile: string | null, reque
   const blobs = new Map<string, string | null>();
   let needs = walkers.flatMap(chainPairs);
   for (let open = walkers; open.length > 0; ) {
-    const fresh = [...new Map(needs.filter((p) => !blobs.has(blobKey(p.commit, p.file))).map((p) => [blobKey(p.commit, p.file), p])).values()];
+    const fresh = [
+      ...new Map(
+        needs.filter((p) => !blobs.has(blobKey(p.commit, p.file))).map((p) => [blobKey(p.commit, p.file), p]),
+      ).values(),
+    ];
     for (const [k, v] of await readBlobs(root, fresh)) blobs.set(k, v);
     for (const p of fresh) if (!blobs.has(blobKey(p.commit, p.file))) blobs.set(blobKey(p.commit, p.file), null);
     needs = open.flatMap((w) => advance(w, blobs, parse));

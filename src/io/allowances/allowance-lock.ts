@@ -29,7 +29,10 @@ export function withFileLock<T>(file: string, work: () => T, onNotice: (line: st
     if (token !== null) break;
     if (Date.now() - started > WAIT_MS) {
       const owner = got.state?.kind === 'held' ? describeLockOwner(got.state.owner) : 'another process';
-      throw new FlakeguardError('INPUT_UNREADABLE', `${lock} is held by ${owner}; wait for it to finish, or remove the lock file if no flakeguard is running`);
+      throw new FlakeguardError(
+        'INPUT_UNREADABLE',
+        `${lock} is held by ${owner}; wait for it to finish, or remove the lock file if no flakeguard is running`,
+      );
     }
     sleep(Math.min(50, 2 + attempt * 3) + Math.floor(Math.random() * 10));
   }

@@ -4,11 +4,16 @@
  */
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { dedupeAllowances, parseAllowanceFile, type Allowance, type AllowanceProblem } from '../../core/allowances/allowance.js';
+import {
+  type Allowance,
+  type AllowanceProblem,
+  dedupeAllowances,
+  parseAllowanceFile,
+} from '../../core/allowances/allowance.js';
 import { keepLineEndings } from '../../core/allowances/allowance-edit.js';
-import { withFileLock } from './allowance-lock.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { readUserTextFile } from '../files/input-file.js';
+import { withFileLock } from './allowance-lock.js';
 
 export interface AllowanceStore {
   readonly allowances: readonly Allowance[];

@@ -9,17 +9,26 @@
  * for the allowances that did not match by name (cached by commit, bench/allowances-lineage.mjs),
  * and git's renames are asked only when an allowance without lineage still has no test.
  */
-import { cacheFile, LINEAGE_CACHE, resolveProjectPlaces } from '../places/project-places.js';
+
+import type { Lineage } from '../../core/allowances/allowance-lineage.js';
+import type { MatchKind, WorktreeChanges } from '../../core/allowances/allowance-match.js';
+import {
+  formatFollowNotice,
+  formatLineageNote,
+  formatProblem,
+  formatResolutionWarning,
+  type Resolution,
+  resolveAllowances,
+  type UniverseTest,
+} from '../../core/allowances/allowance-resolve.js';
+import { buildUniverse, type RunTest } from '../../core/allowances/allowance-universe.js';
 import type { Config } from '../../core/config.js';
 import type { PlatformValue } from '../../core/platform-value.js';
-import type { Lineage } from '../../core/allowances/allowance-lineage.js';
-import { buildUniverse, type RunTest } from '../../core/allowances/allowance-universe.js';
-import { formatFollowNotice, formatLineageNote, formatProblem, formatResolutionWarning, resolveAllowances, type Resolution, type UniverseTest } from '../../core/allowances/allowance-resolve.js';
-import type { MatchKind, WorktreeChanges } from '../../core/allowances/allowance-match.js';
+import { type RunQuarantine, toRunQuarantine } from '../../core/quarantine/run-quarantine.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import { loadAllowanceStore, type AllowanceStore } from './allowance-store.js';
 import { testKey } from '../../core/test-id.js';
-import { toRunQuarantine, type RunQuarantine } from '../../core/quarantine/run-quarantine.js';
+import { cacheFile, LINEAGE_CACHE, resolveProjectPlaces } from '../places/project-places.js';
+import { type AllowanceStore, loadAllowanceStore } from './allowance-store.js';
 
 export interface AllowanceResolutionInput {
   /** Absolute project root; test files are relative to it with `/`. */
@@ -56,7 +65,9 @@ async function listTestFiles(root: string, testFiles?: () => Promise<readonly st
 }
 
 function worktreeOf(changes: readonly { status: string; path: string; from: string | null }[]): WorktreeChanges {
-  const renames = new Map(changes.filter((c) => c.status === 'R' && c.from !== null).map((c) => [c.from as string, c.path]));
+  const renames = new Map(
+    changes.filter((c) => c.status === 'R' && c.from !== null).map((c) => [c.from as string, c.path]),
+  );
   const deleted = new Set(changes.filter((c) => c.status === 'D').map((c) => c.path));
   const changed = new Set(changes.filter((c) => c.status !== 'D').map((c) => c.path));
   return { renames, deleted, changed };
@@ -66,7 +77,13 @@ export async function resolveProjectAllowances(input: AllowanceResolutionInput):
   const { root, config, tests, today } = input;
   const store = loadAllowanceStore(root, config.allowances);
   const runTests = tests ?? [];
-  const bare: UniverseTest[] = runTests.map((t) => ({ file: t.file, fullName: t.fullName, fingerprint: null, inRun: true, line: t.line }));
+  const bare: UniverseTest[] = runTests.map((t) => ({
+    file: t.file,
+    fullName: t.fullName,
+    fingerprint: null,
+    inRun: true,
+    line: t.line,
+  }));
   const quick = { store, sources: new Map(), sourceProblems: [], universe: bare, lineageNotes: [] };
   if (store.allowances.length === 0) return { ...quick, resolutions: [] };
   // Fast path: every allowance names a reported test exactly; no source needs reading.
@@ -89,17 +106,41 @@ export async function resolveProjectAllowances(input: AllowanceResolutionInput):
   if (followed.length > 0) {
     const { traceLineage } = await import('./allowance-lineage.js');
     const places = resolveProjectPlaces(root, config);
-    const trace = await traceLineage(root, cacheFile(places, LINEAGE_CACHE), followed.map((a) => ({ id: a.id, commit: a.commit, state: { file: a.file, name: a.test, fingerprint: a.fingerprint } })));
+    const trace = await traceLineage(
+      root,
+      cacheFile(places, LINEAGE_CACHE),
+      followed.map((a) => ({
+        id: a.id,
+        commit: a.commit,
+        state: { file: a.file, name: a.test, fingerprint: a.fingerprint },
+      })),
+    );
     lineage = new Map(trace.byId);
     worktree = worktreeOf(trace.worktree);
-    resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames: new Map(), today, lineage, worktree });
+    resolutions = resolveAllowances({
+      allowances: store.allowances,
+      tests: universe,
+      renames: new Map(),
+      today,
+      lineage,
+      worktree,
+    });
   }
-  const lost = resolutions.filter((r) => r.match.kind === 'orphan' && (r.lineage?.kind ?? 'unavailable') === 'unavailable');
+  const lost = resolutions.filter(
+    (r) => r.match.kind === 'orphan' && (r.lineage?.kind ?? 'unavailable') === 'unavailable',
+  );
   if (lost.length > 0) {
     const { gitRenamesSince } = await import('../git/git-renames.js');
     const renames = await gitRenamesSince(root, [...new Set(lost.map((r) => r.allowance.at.storeFile))]);
     if (lost.some((r) => renames.has(r.allowance.file))) {
-      resolutions = resolveAllowances({ allowances: store.allowances, tests: universe, renames, today, lineage, ...(worktree ? { worktree } : {}) });
+      resolutions = resolveAllowances({
+        allowances: store.allowances,
+        tests: universe,
+        renames,
+        today,
+        lineage,
+        ...(worktree ? { worktree } : {}),
+      });
     }
   }
   const lineageNotes = resolutions.map(formatLineageNote).filter((n) => n !== '');
@@ -135,7 +176,13 @@ export interface AllowancesForRun {
 
 /** What the reporter and the gate ask once per run: the allowance of each reported test. */
 export async function loadAllowancesForRun(input: AllowancesForRunInput): Promise<AllowancesForRun> {
-  const resolved = await resolveProjectAllowances({ root: input.root, config: input.config, tests: input.tests, today: input.today, ...(input.testFiles ? { testFiles: input.testFiles } : {}) });
+  const resolved = await resolveProjectAllowances({
+    root: input.root,
+    config: input.config,
+    tests: input.tests,
+    today: input.today,
+    ...(input.testFiles ? { testFiles: input.testFiles } : {}),
+  });
   const warnings = [...resolved.store.problems.map(formatProblem), ...resolved.sourceProblems];
   const applied = new Map<string, AppliedAllowance>();
   const quarantine = new Map<string, RunQuarantine>();

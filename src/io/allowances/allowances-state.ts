@@ -3,13 +3,14 @@
  * from source and how each allowance resolves (the orchestration the reporter uses,
  * allowances-for-run.ts, with every test taken from source), and the commit HEAD points at.
  */
-import { systemClock } from '../clock.js';
+
 import type { Config } from '../../core/config.js';
-import { resolveProjectAllowances, type AllowanceResolution } from './allowances-for-run.js';
+import { systemClock } from '../clock.js';
 import { loadConfig } from '../config/config-file.js';
-import { resolveProjectPlaces } from '../places/project-places.js';
 import { runGit } from '../git/run-git.js';
+import { resolveProjectPlaces } from '../places/project-places.js';
 import { newestRunRecords, readRunRecord, skippedFilesNotice } from '../record/run-record-file.js';
+import { type AllowanceResolution, resolveProjectAllowances } from './allowances-for-run.js';
 
 export interface AllowanceState extends AllowanceResolution {
   readonly root: string;
@@ -21,7 +22,10 @@ export interface AllowanceState extends AllowanceResolution {
 
 export async function gatherProjectState(root: string, config: Config): Promise<AllowanceState> {
   const today = systemClock.today();
-  const [resolved, head] = await Promise.all([resolveProjectAllowances({ root, config, tests: null, today }), runGit(root, ['rev-parse', '--verify', '-q', 'HEAD'])]);
+  const [resolved, head] = await Promise.all([
+    resolveProjectAllowances({ root, config, tests: null, today }),
+    runGit(root, ['rev-parse', '--verify', '-q', 'HEAD']),
+  ]);
   return { ...resolved, root, config, today, head: head.ok && head.out.trim() !== '' ? head.out.trim() : null };
 }
 
@@ -34,7 +38,12 @@ export async function gatherAllowanceState(cwd: string): Promise<AllowanceState>
  * The last measured duration of each test key, from the newest run records (the newest record
  * that has the test wins; up to 10 records are read, so every shard of the last run counts).
  */
-export function lastDurations(root: string, config: Config, keys: ReadonlySet<string>, warn: (line: string) => void): Map<string, number> {
+export function lastDurations(
+  root: string,
+  config: Config,
+  keys: ReadonlySet<string>,
+  warn: (line: string) => void,
+): Map<string, number> {
   const found = new Map<string, number>();
   if (keys.size === 0) return found;
   const { records, skipped } = newestRunRecords(root, resolveProjectPlaces(root, config).records, 10);

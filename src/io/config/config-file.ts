@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_CONFIG, parseConfig, type Config } from '../../core/config.js';
+import { type Config, DEFAULT_CONFIG, parseConfig } from '../../core/config.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { excerpt } from '../../core/excerpt.js';
 import { readUserTextFile } from '../files/input-file.js';
@@ -41,9 +41,16 @@ export function requireRootFolder(startDir: string): void {
   try {
     stat = statSync(startDir);
   } catch {
-    throw new FlakeguardError('USAGE', `the project root ${startDir} does not exist; pass an existing folder to --root`);
+    throw new FlakeguardError(
+      'USAGE',
+      `the project root ${startDir} does not exist; pass an existing folder to --root`,
+    );
   }
-  if (!stat.isDirectory()) throw new FlakeguardError('USAGE', `the project root ${startDir} is a file, not a folder; pass the project's folder to --root`);
+  if (!stat.isDirectory())
+    throw new FlakeguardError(
+      'USAGE',
+      `the project root ${startDir} is a file, not a folder; pass the project's folder to --root`,
+    );
 }
 
 export function loadConfig(startDir: string): LoadedConfig {
@@ -55,7 +62,10 @@ export function loadConfig(startDir: string): LoadedConfig {
   const root = path.dirname(file);
   for (const key of ['allowances', 'records'] as const) {
     if (isFile(path.resolve(root, config[key]))) {
-      throw new FlakeguardError('CONFIG_INVALID', `${display}: ${key} ${excerpt(config[key])} is a file, not a folder; name the folder of ${key === 'allowances' ? 'allowance files (default allowances)' : 'run records (default .flakeguard/runs)'}`);
+      throw new FlakeguardError(
+        'CONFIG_INVALID',
+        `${display}: ${key} ${excerpt(config[key])} is a file, not a folder; name the folder of ${key === 'allowances' ? 'allowance files (default allowances)' : 'run records (default .flakeguard/runs)'}`,
+      );
     }
   }
   return { config, file, root };

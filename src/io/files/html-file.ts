@@ -10,7 +10,11 @@ export function writeHtmlReport(file: string, html: string, cwd: string = proces
     writeFileAtomic(target, html);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new FlakeguardError('USAGE', `--html ${file}: cannot write the report (${reason}); pass a file in a writable folder`, { cause: error });
+    throw new FlakeguardError(
+      'USAGE',
+      `--html ${file}: cannot write the report (${reason}); pass a file in a writable folder`,
+      { cause: error },
+    );
   }
   return target;
 }

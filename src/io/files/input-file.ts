@@ -3,7 +3,7 @@
  * machine error into a usage error naming the path and the fix: a folder where a file is expected,
  * a file over its size limit, a path that cannot be read or written.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 
@@ -75,15 +75,23 @@ export function readInputFile(file: string, what: string, limit: number, shown: 
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    if (isPathError(error)) throw new FlakeguardError('INPUT_UNREADABLE', `${shown} ${FS_REASONS[error.code ?? ''] ?? ''}`, { cause: error });
+    if (isPathError(error))
+      throw new FlakeguardError('INPUT_UNREADABLE', `${shown} ${FS_REASONS[error.code ?? ''] ?? ''}`, { cause: error });
     throw error;
   }
   try {
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new FlakeguardError('INPUT_UNREADABLE', `${shown} ${FS_REASONS['EISDIR'] ?? ''}`);
-    if (!stat.isFile()) throw new FlakeguardError('INPUT_UNREADABLE', `${shown} is ${kindOf(stat)}, not a regular file; pass ${what} saved as a file`);
+    if (!stat.isFile())
+      throw new FlakeguardError(
+        'INPUT_UNREADABLE',
+        `${shown} is ${kindOf(stat)}, not a regular file; pass ${what} saved as a file`,
+      );
     if (stat.size > limit) {
-      throw new FlakeguardError('INPUT_UNREADABLE', `${shown} is ${formatBytes(stat.size)}, above the ${formatBytes(limit)} limit for ${what}; it was not read. Keep it under the limit (split it, or remove what does not belong)`);
+      throw new FlakeguardError(
+        'INPUT_UNREADABLE',
+        `${shown} is ${formatBytes(stat.size)}, above the ${formatBytes(limit)} limit for ${what}; it was not read. Keep it under the limit (split it, or remove what does not belong)`,
+      );
     }
     return readFileSync(fd);
   } finally {
@@ -95,7 +103,11 @@ export function readInputFile(file: string, what: string, limit: number, shown: 
  * Reads a text file a user wrote (flakeguard.yaml, an allowance file), refusing a folder and a file
  * above `limit` bytes before reading it (a 50 MB config is not parsed into gigabytes of memory).
  */
-export function readUserTextFile(file: string, what: 'a flakeguard.yaml' | 'an allowance file', limit: number = TEXT_FILE_LIMIT_BYTES): string {
+export function readUserTextFile(
+  file: string,
+  what: 'a flakeguard.yaml' | 'an allowance file',
+  limit: number = TEXT_FILE_LIMIT_BYTES,
+): string {
   return readInputFile(file, what, limit).toString('utf8');
 }
 
@@ -116,7 +128,13 @@ export function writeReportFile(flag: string, file: string, write: () => void): 
     // writeHtmlReport wraps the fs error in its own message; the fs error says more.
     const error = thrown instanceof FlakeguardError && isPathError(thrown.cause) ? thrown.cause : thrown;
     if (error instanceof FlakeguardError) throw error;
-    const reason = isPathError(error) ? describePathError(error, error.path ?? file) : `cannot be written (${(error as Error).message})`;
-    throw new FlakeguardError('USAGE', `${flag} ${displayPath(file)}: the report was printed to stdout but not written: ${reason}`, { cause: error });
+    const reason = isPathError(error)
+      ? describePathError(error, error.path ?? file)
+      : `cannot be written (${(error as Error).message})`;
+    throw new FlakeguardError(
+      'USAGE',
+      `${flag} ${displayPath(file)}: the report was printed to stdout but not written: ${reason}`,
+      { cause: error },
+    );
   }
 }

@@ -1,7 +1,8 @@
 /** Reads a `flakeguard gate --json` report back (for `gate --merge`), with errors that say what is wrong. */
-import { readInputFile, RECORD_FILE_LIMIT_BYTES } from '../files/input-file.js';
+
 import { FlakeguardError } from '../../core/errors.js';
 import { GATE_REPORT_VERSION, type GateReport } from '../../core/gate/gate-report.js';
+import { RECORD_FILE_LIMIT_BYTES, readInputFile } from '../files/input-file.js';
 
 export function readGateReport(file: string): GateReport {
   const text = readInputFile(file, 'a gate report (flakeguard gate --json)', RECORD_FILE_LIMIT_BYTES).toString('utf8');
@@ -9,12 +10,27 @@ export function readGateReport(file: string): GateReport {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    const hint = text.trim() === '' ? 'it is empty' : `it is not JSON (${(error as Error).message}; ${text.length} bytes: cut off?)`;
-    throw new FlakeguardError('INPUT_UNREADABLE', `gate report ${file}: ${hint}; write it with flakeguard gate --json > ${file}`, { cause: error });
+    const hint =
+      text.trim() === ''
+        ? 'it is empty'
+        : `it is not JSON (${(error as Error).message}; ${text.length} bytes: cut off?)`;
+    throw new FlakeguardError(
+      'INPUT_UNREADABLE',
+      `gate report ${file}: ${hint}; write it with flakeguard gate --json > ${file}`,
+      { cause: error },
+    );
   }
   const report = parsed as Partial<GateReport> | null;
-  if (report === null || typeof report !== 'object' || report.version !== GATE_REPORT_VERSION || !Array.isArray(report.tests)) {
-    throw new FlakeguardError('INPUT_UNREADABLE', `gate report ${file} is not a flakeguard gate report of version ${GATE_REPORT_VERSION} (expected {"version":1,"tests":[...]})`);
+  if (
+    report === null ||
+    typeof report !== 'object' ||
+    report.version !== GATE_REPORT_VERSION ||
+    !Array.isArray(report.tests)
+  ) {
+    throw new FlakeguardError(
+      'INPUT_UNREADABLE',
+      `gate report ${file} is not a flakeguard gate report of version ${GATE_REPORT_VERSION} (expected {"version":1,"tests":[...]})`,
+    );
   }
   return report as GateReport;
 }

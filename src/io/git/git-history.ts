@@ -53,8 +53,19 @@ export function parseLog(out: string): HistoryCommit[] {
  */
 export async function commitsSince(root: string, from: string): Promise<HistoryCommit[] | null> {
   const log = await runGit(root, [
-    'log', '--reverse', '--topo-order', '--ancestry-path', '--diff-merges=first-parent', '--find-renames',
-    '--name-status', '-z', '--relative', '--format=%x01%H', `${from}..HEAD`, '--', '.',
+    'log',
+    '--reverse',
+    '--topo-order',
+    '--ancestry-path',
+    '--diff-merges=first-parent',
+    '--find-renames',
+    '--name-status',
+    '-z',
+    '--relative',
+    '--format=%x01%H',
+    `${from}..HEAD`,
+    '--',
+    '.',
   ]);
   return log.ok ? parseLog(log.out) : null;
 }
@@ -65,18 +76,30 @@ export async function worktreeChanges(root: string): Promise<FileChange[]> {
     runGit(root, ['diff', '--find-renames', '--name-status', '-z', '--relative', 'HEAD', '--', '.']),
     runGit(root, ['ls-files', '--others', '--exclude-standard', '-z', '--', '.']),
   ]);
-  const added = untracked.ok ? untracked.out.split('\0').filter((p) => p !== '').map((p): FileChange => ({ status: 'A', path: p, from: null })) : [];
+  const added = untracked.ok
+    ? untracked.out
+        .split('\0')
+        .filter((p) => p !== '')
+        .map((p): FileChange => ({ status: 'A', path: p, from: null }))
+    : [];
   return [...(diff.ok ? parseNameStatus(diff.out.split('\0')) : []), ...added];
 }
 
 export const blobKey = (commit: string, file: string): string => `${commit}:${file}`;
 
 /** The content of each (commit, file) pair, null where the file did not exist: one git process. */
-export async function readBlobs(root: string, pairs: readonly { commit: string; file: string }[]): Promise<Map<string, string | null>> {
+export async function readBlobs(
+  root: string,
+  pairs: readonly { commit: string; file: string }[],
+): Promise<Map<string, string | null>> {
   const result = new Map<string, string | null>();
   if (pairs.length === 0) return result;
   const prefix = (await runGit(root, ['rev-parse', '--show-prefix'])).out;
-  const r = await runGitBuffer(root, ['cat-file', '--batch'], pairs.map((p) => `${p.commit}:${prefix}${p.file}\n`).join(''));
+  const r = await runGitBuffer(
+    root,
+    ['cat-file', '--batch'],
+    pairs.map((p) => `${p.commit}:${prefix}${p.file}\n`).join(''),
+  );
   let at = 0;
   for (const p of pairs) {
     const nl = r.out.indexOf(10, at);

@@ -23,7 +23,8 @@ export interface BaseRevision {
 export async function findDefaultBranch(root: string): Promise<string | null> {
   const own = (await git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).out;
   const isOwn = (ref: string): boolean => own !== '' && (ref === own || ref === `origin/${own}`);
-  const exists = async (ref: string): Promise<boolean> => (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).ok;
+  const exists = async (ref: string): Promise<boolean> =>
+    (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).ok;
   const head = await git(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);
   const originHead = head.ok && head.out.startsWith('refs/remotes/') ? head.out.slice('refs/remotes/'.length) : null;
   if (originHead !== null && !isOwn(originHead)) return originHead;
@@ -38,7 +39,8 @@ export async function findDefaultBranch(root: string): Promise<string | null> {
     if (!isOwn(candidate) && (await exists(candidate))) return candidate;
   }
   // On the default branch with no remote to ask: the branch itself (nothing is new against it).
-  for (const candidate of [...(originHead === null ? [] : [originHead]), ...candidates]) if (await exists(candidate)) return candidate;
+  for (const candidate of [...(originHead === null ? [] : [originHead]), ...candidates])
+    if (await exists(candidate)) return candidate;
   return null;
 }
 
@@ -51,19 +53,32 @@ function fetchAdvice(ref: string): string {
 
 export async function resolveBaseRevision(root: string, ref: string | undefined): Promise<BaseRevision> {
   const inside = await git(root, ['rev-parse', '--is-inside-work-tree']);
-  if (!inside.ok) throw new FlakeguardError('GIT', `${root} is not inside a git repository; the gate compares the working tree with a base commit`);
+  if (!inside.ok)
+    throw new FlakeguardError(
+      'GIT',
+      `${root} is not inside a git repository; the gate compares the working tree with a base commit`,
+    );
   const base = ref ?? (await findDefaultBranch(root));
   if (base === null) {
-    throw new FlakeguardError('GIT', 'found no default branch other than the one checked out (no origin/HEAD, origin/main, origin/master, main or master); name one: flakeguard gate --base <ref>');
+    throw new FlakeguardError(
+      'GIT',
+      'found no default branch other than the one checked out (no origin/HEAD, origin/main, origin/master, main or master); name one: flakeguard gate --base <ref>',
+    );
   }
   const exists = await git(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
   if (!exists.ok) {
     const shallow = (await git(root, ['rev-parse', '--is-shallow-repository'])).out === 'true';
-    throw new FlakeguardError('GIT', `base "${base}" is not in this clone${shallow ? ' (a shallow clone)' : ''}; fetch it: ${fetchAdvice(base)}, or name another with --base <ref>`);
+    throw new FlakeguardError(
+      'GIT',
+      `base "${base}" is not in this clone${shallow ? ' (a shallow clone)' : ''}; fetch it: ${fetchAdvice(base)}, or name another with --base <ref>`,
+    );
   }
   const mergeBase = await git(root, ['merge-base', base, 'HEAD']);
   if (!mergeBase.ok || mergeBase.out === '') {
-    throw new FlakeguardError('GIT', `no common ancestor of "${base}" and HEAD in this clone (history too shallow?); deepen it: git fetch --deepen=200 or git fetch --unshallow, then run the gate again`);
+    throw new FlakeguardError(
+      'GIT',
+      `no common ancestor of "${base}" and HEAD in this clone (history too shallow?); deepen it: git fetch --deepen=200 or git fetch --unshallow, then run the gate again`,
+    );
   }
   return { ref: base, sha: mergeBase.out.trim() };
 }
@@ -91,7 +106,9 @@ export async function listChangedFilesOutside(root: string, sha: string): Promis
     git(top.out, ['ls-files', '--others', '--exclude-standard', '-z']),
   ]);
   const names = `${diff.ok ? diff.out : ''}\0${untracked.ok ? untracked.out : ''}`.split('\0').filter((n) => n !== '');
-  const outside = names.map((n) => path.relative(root, path.join(top.out, n)).split(path.sep).join('/')).filter((n) => n.startsWith('../'));
+  const outside = names
+    .map((n) => path.relative(root, path.join(top.out, n)).split(path.sep).join('/'))
+    .filter((n) => n.startsWith('../'));
   return [...new Set(outside)].sort();
 }
 
@@ -99,7 +116,11 @@ export async function listChangedFilesOutside(root: string, sha: string): Promis
  * The content at `sha` of each file (relative to root), null where it did not exist: one
  * `git cat-file --batch` process for all of them.
  */
-export async function readFilesAtRevision(root: string, sha: string, relPaths: readonly string[]): Promise<Map<string, string | null>> {
+export async function readFilesAtRevision(
+  root: string,
+  sha: string,
+  relPaths: readonly string[],
+): Promise<Map<string, string | null>> {
   const result = new Map<string, string | null>();
   if (relPaths.length === 0) return result;
   const prefix = (await git(root, ['rev-parse', '--show-prefix'])).out;

@@ -26,9 +26,25 @@ interface GitOptions {
 
 const NO_PROMPT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_SSH_COMMAND: 'ssh -o BatchMode=yes' };
 
-function spawnGit(cwd: string, args: readonly string[], input: string | undefined, done: (error: Error | null, out: Buffer, err: string) => void, noPrompt = false): void {
-  const child = execFile('git', args, { cwd, ...(noPrompt ? { env: { ...process.env, ...NO_PROMPT_ENV } } : {}), timeout: GIT_TIMEOUT_MS, maxBuffer: 1024 * 1024 * 1024, encoding: 'buffer', windowsHide: true }, (error, stdout, stderr) =>
-    done(error, stdout, stderr.toString('utf8')),
+function spawnGit(
+  cwd: string,
+  args: readonly string[],
+  input: string | undefined,
+  done: (error: Error | null, out: Buffer, err: string) => void,
+  noPrompt = false,
+): void {
+  const child = execFile(
+    'git',
+    args,
+    {
+      cwd,
+      ...(noPrompt ? { env: { ...process.env, ...NO_PROMPT_ENV } } : {}),
+      timeout: GIT_TIMEOUT_MS,
+      maxBuffer: 1024 * 1024 * 1024,
+      encoding: 'buffer',
+      windowsHide: true,
+    },
+    (error, stdout, stderr) => done(error, stdout, stderr.toString('utf8')),
   );
   child.on('error', () => undefined);
   if (input !== undefined) child.stdin?.end(input);
@@ -37,13 +53,21 @@ function spawnGit(cwd: string, args: readonly string[], input: string | undefine
 
 export function runGit(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve) => {
-    spawnGit(cwd, args, options.input, (error, out, err) => {
-      const text = out.toString('utf8');
-      resolve({ ok: error === null, out: options.keepFinalNewline ? text : text.replace(/\r?\n$/, ''), err });
-    }, options.noPrompt);
+    spawnGit(
+      cwd,
+      args,
+      options.input,
+      (error, out, err) => {
+        const text = out.toString('utf8');
+        resolve({ ok: error === null, out: options.keepFinalNewline ? text : text.replace(/\r?\n$/, ''), err });
+      },
+      options.noPrompt,
+    );
   });
 }
 
 export function runGitBuffer(cwd: string, args: readonly string[], input?: string): Promise<GitResult<Buffer>> {
-  return new Promise((resolve) => spawnGit(cwd, args, input, (error, out, err) => resolve({ ok: error === null, out, err })));
+  return new Promise((resolve) =>
+    spawnGit(cwd, args, input, (error, out, err) => resolve({ ok: error === null, out, err })),
+  );
 }

@@ -4,8 +4,9 @@
  * transaction per record; a PostgreSQL deadlock or serialization failure between concurrent
  * writers is retried.
  */
+
+import { type RunContext, toHistoryRows } from '../../core/history/history-rows.js';
 import type { RunRecord } from '../../core/record/run-record.js';
-import { toHistoryRows, type RunContext } from '../../core/history/history-rows.js';
 import type { HistoryStore } from './history-store.js';
 
 /**
@@ -36,22 +37,50 @@ const INSERT_RESULTS = `INSERT INTO flakeguard_results (test_id, run_id, state, 
     AS u (project, file, name, state, duration_ms, retries, flaky, limit_ms, first_error)
   JOIN flakeguard_tests t ON t.project = u.project AND t.file = u.file AND t.name = u.name`;
 
-export async function ingestRunRecord(store: HistoryStore, record: RunRecord, context: RunContext): Promise<IngestOutcome> {
+export async function ingestRunRecord(
+  store: HistoryStore,
+  record: RunRecord,
+  context: RunContext,
+): Promise<IngestOutcome> {
   if (record.merged) return 'merged-skipped';
   const { run, results: r } = toHistoryRows(record, context);
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await store.transaction(async (q) => {
         const inserted = await q.query<{ id: number }>(INSERT_RUN, [
-          run.runId, run.startedAt, run.endedAt, run.platform, run.arch, run.nodeVersion, run.vitestVersion,
-          run.branch, run.commit, run.job, run.shardIndex, run.shardCount, run.exitReason, run.red, run.testCount,
+          run.runId,
+          run.startedAt,
+          run.endedAt,
+          run.platform,
+          run.arch,
+          run.nodeVersion,
+          run.vitestVersion,
+          run.branch,
+          run.commit,
+          run.job,
+          run.shardIndex,
+          run.shardCount,
+          run.exitReason,
+          run.red,
+          run.testCount,
           run.ci === null ? null : JSON.stringify(run.ci),
         ]);
         const id = inserted[0]?.id;
         if (id === undefined) return 'duplicate';
         if (r.file.length > 0) {
           await q.query(INSERT_TESTS, [r.project, r.file, r.name]);
-          await q.query(INSERT_RESULTS, [id, r.project, r.file, r.name, r.state, r.durationMs, r.retries, r.flaky, r.limitMs, r.firstError]);
+          await q.query(INSERT_RESULTS, [
+            id,
+            r.project,
+            r.file,
+            r.name,
+            r.state,
+            r.durationMs,
+            r.retries,
+            r.flaky,
+            r.limitMs,
+            r.firstError,
+          ]);
         }
         return 'stored';
       });

@@ -9,9 +9,9 @@ import {
   META_TABLE_SQL,
   MIGRATION_LOCK_KEY,
   MIGRATIONS,
+  type Migration,
   newerStoreMessage,
   pendingMigrations,
-  type Migration,
 } from '../../core/history/history-schema.js';
 import type { HistoryStore } from './store-types.js';
 
@@ -27,9 +27,13 @@ export async function migrateHistoryStore(
     const rows = await q.query<{ value: string }>("SELECT value FROM flakeguard_meta WHERE key = 'schema_version'");
     const current = rows[0] ? Number(rows[0].value) : 0;
     if (!Number.isInteger(current) || current < 0) {
-      throw new FlakeguardError('INPUT_UNREADABLE', `history store ${store.location}: schema_version "${rows[0]?.value}" is not a version; point history at a flakeguard store`);
+      throw new FlakeguardError(
+        'INPUT_UNREADABLE',
+        `history store ${store.location}: schema_version "${rows[0]?.value}" is not a version; point history at a flakeguard store`,
+      );
     }
-    if (current > supported) throw new FlakeguardError('INPUT_UNREADABLE', newerStoreMessage(store.location, current, supported));
+    if (current > supported)
+      throw new FlakeguardError('INPUT_UNREADABLE', newerStoreMessage(store.location, current, supported));
     let version = current;
     for (const migration of pendingMigrations(current, migrations)) {
       for (const statement of migration.statements) await q.query(statement);

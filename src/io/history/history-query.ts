@@ -3,7 +3,13 @@
  * (computed by the database), and the series of the tests whose trend is fitted. One SQL text for
  * both engines. Also retention (`history prune`).
  */
-import type { HistoryInput, HistoryQuery, PlatformAggregate, SeriesPoint, TestAggregate } from '../../core/history/history-report.js';
+import type {
+  HistoryInput,
+  HistoryQuery,
+  PlatformAggregate,
+  SeriesPoint,
+  TestAggregate,
+} from '../../core/history/history-report.js';
 import { selectTrendCandidates } from '../../core/history/history-report.js';
 import type { HistoryStore, Queryable } from './history-store.js';
 
@@ -25,7 +31,12 @@ const FROM = `FROM flakeguard_results r
     AND ($3::text IS NULL OR strpos(t.name, $3) > 0)
     AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')`;
 
-const params = (f: HistoryFilter): unknown[] => [new Date(f.cutoffMs).toISOString(), f.branch, f.test, f.file === null ? null : f.file.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '')];
+const params = (f: HistoryFilter): unknown[] => [
+  new Date(f.cutoffMs).toISOString(),
+  f.branch,
+  f.test,
+  f.file === null ? null : f.file.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, ''),
+];
 
 const TESTS_SQL = `SELECT t.id AS "testId", t.project, t.file, t.name,
     count(*) FILTER (WHERE r.state IN ('passed', 'failed'))::int AS runs,
@@ -54,14 +65,21 @@ const RUNS_SQL = `SELECT count(*)::int AS runs FROM flakeguard_runs u
   WHERE u.started_at >= $1::timestamptz AND ($2::text IS NULL OR u.branch = $2)`;
 
 /** Everything computeHistoryReport needs, read in one snapshot. */
-export async function readHistoryInput(store: HistoryStore, filter: HistoryFilter, query: HistoryQuery, keep: ((t: TestAggregate) => boolean) | null = null): Promise<HistoryInput> {
+export async function readHistoryInput(
+  store: HistoryStore,
+  filter: HistoryFilter,
+  query: HistoryQuery,
+  keep: ((t: TestAggregate) => boolean) | null = null,
+): Promise<HistoryInput> {
   return store.transaction(async (q: Queryable) => {
     const p = params(filter);
     const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, p.slice(0, 2));
     // --owner: CODEOWNERS is matched here, before the lists are chosen, not in SQL.
     const tests = (await q.query<TestAggregate>(TESTS_SQL, p)).filter((t) => keep === null || keep(t));
     const kept = new Set(tests.map((t) => t.testId));
-    const platforms = (await q.query<PlatformAggregate>(PLATFORMS_SQL, p)).filter((pl) => keep === null || kept.has(pl.testId));
+    const platforms = (await q.query<PlatformAggregate>(PLATFORMS_SQL, p)).filter(
+      (pl) => keep === null || kept.has(pl.testId),
+    );
     const ids = selectTrendCandidates(tests, platforms, query);
     const series = ids.length === 0 ? [] : await q.query<SeriesPoint>(SERIES_SQL, [...p, ids]);
     return { query, runs, tests, platforms, series };
@@ -77,7 +95,10 @@ export interface PruneResult {
 export async function pruneHistory(store: HistoryStore, cutoffMs: number, dryRun = false): Promise<PruneResult> {
   const cutoff = new Date(cutoffMs).toISOString();
   if (dryRun) {
-    const [row] = await store.query<{ runs: number }>('SELECT count(*)::int AS runs FROM flakeguard_runs WHERE started_at < $1::timestamptz', [cutoff]);
+    const [row] = await store.query<{ runs: number }>(
+      'SELECT count(*)::int AS runs FROM flakeguard_runs WHERE started_at < $1::timestamptz',
+      [cutoff],
+    );
     return { runs: row?.runs ?? 0, tests: 0 };
   }
   return store.transaction(async (q) => {
@@ -85,7 +106,9 @@ export async function pruneHistory(store: HistoryStore, cutoffMs: number, dryRun
     // being stored against it.
     await q.query('LOCK TABLE flakeguard_tests IN SHARE ROW EXCLUSIVE MODE');
     const runs = await q.query('DELETE FROM flakeguard_runs WHERE started_at < $1::timestamptz RETURNING id', [cutoff]);
-    await q.query('DELETE FROM flakeguard_results WHERE run_id = ANY($1::int[])', [runs.map((r) => (r as { id: number }).id)]);
+    await q.query('DELETE FROM flakeguard_results WHERE run_id = ANY($1::int[])', [
+      runs.map((r) => (r as { id: number }).id),
+    ]);
     const tests = await q.query(
       'DELETE FROM flakeguard_tests t WHERE NOT EXISTS (SELECT 1 FROM flakeguard_results r WHERE r.test_id = t.id) RETURNING id',
     );

@@ -4,23 +4,26 @@
  * PostgreSQL through a URL (node-postgres). Opening migrates the schema (history-migrate.ts).
  * Each engine is imported only when it is opened, so a run without history loads neither.
  */
-import type { HistoryConfig } from '../../core/history/history-config.js';
-import { isPostgresUrl } from '../../core/history/history-config.js';
+
 import { FlakeguardError } from '../../core/errors.js';
 import { excerpt } from '../../core/excerpt.js';
+import type { HistoryConfig } from '../../core/history/history-config.js';
+import { isPostgresUrl } from '../../core/history/history-config.js';
 import { redactSecrets } from '../../core/secrets.js';
+import type { ProjectPlaces } from '../places/project-places.js';
 import { migrateHistoryStore } from './history-migrate.js';
 import { damagedStoreError } from './store-damage.js';
-import type { ProjectPlaces } from '../places/project-places.js';
-import { type HistoryStore, type HistoryTarget, type OpenOptions } from './store-types.js';
+import type { HistoryStore, HistoryTarget, OpenOptions } from './store-types.js';
 
 export type { HistoryStore, HistoryTarget, OpenOptions, Queryable } from './store-types.js';
 
 /** Environment variable with a PostgreSQL URL: turns history on and overrides flakeguard.yaml. */
 export const HISTORY_URL_ENV = 'FLAKEGUARD_HISTORY_URL';
 /** How long each waiter waits for another process holding the embedded store: the one place it is set. */
-export const LOCK_WAIT_MS: Readonly<Record<NonNullable<OpenOptions['wait']>, number>> = { 'test-run': 30_000, 'history-command': 300_000 };
-
+export const LOCK_WAIT_MS: Readonly<Record<NonNullable<OpenOptions['wait']>, number>> = {
+  'test-run': 30_000,
+  'history-command': 300_000,
+};
 
 /** Where history goes, or null when it is off: FLAKEGUARD_HISTORY_URL, else the config's `history`. */
 export function resolveHistoryTarget(
@@ -31,7 +34,10 @@ export function resolveHistoryTarget(
   const url = env[HISTORY_URL_ENV]?.trim();
   if (url) {
     if (!isPostgresUrl(url)) {
-      throw new FlakeguardError('CONFIG_INVALID', `${HISTORY_URL_ENV}=${excerpt(redactSecrets(url), 200)} is not a PostgreSQL URL; set it to postgres://user:password@host:5432/database, or unset it`);
+      throw new FlakeguardError(
+        'CONFIG_INVALID',
+        `${HISTORY_URL_ENV}=${excerpt(redactSecrets(url), 200)} is not a PostgreSQL URL; set it to postgres://user:password@host:5432/database, or unset it`,
+      );
     }
     return { kind: 'postgres', url };
   }
@@ -62,7 +68,12 @@ export async function openHistoryStore(target: HistoryTarget, options: OpenOptio
   try {
     const store =
       target.kind === 'embedded'
-        ? await (await import('./store-embedded.js')).openEmbeddedStore(target.folder, target.lock ?? `${target.folder}.lock`, wait, options)
+        ? await (await import('./store-embedded.js')).openEmbeddedStore(
+            target.folder,
+            target.lock ?? `${target.folder}.lock`,
+            wait,
+            options,
+          )
         : await (await import('./store-postgres.js')).openPostgresStore(target.url);
     try {
       await migrateHistoryStore(store);
@@ -73,9 +84,15 @@ export async function openHistoryStore(target: HistoryTarget, options: OpenOptio
     return store;
   } catch (error) {
     // A newer schema, a lock or a path is named by its own error; any other failure of a store on disk is damage.
-    if (target.kind === 'embedded' && !(error instanceof FlakeguardError) && (error as { syscall?: unknown }).syscall === undefined) throw damagedStoreError(target.folder, error);
+    if (
+      target.kind === 'embedded' &&
+      !(error instanceof FlakeguardError) &&
+      (error as { syscall?: unknown }).syscall === undefined
+    )
+      throw damagedStoreError(target.folder, error);
     // Every caller prints this message (the reporter's warning, triage, the gate, history): no password in it.
-    if (error instanceof Error && target.kind === 'postgres') error.message = redactSecrets(error.message, [target.url]);
+    if (error instanceof Error && target.kind === 'postgres')
+      error.message = redactSecrets(error.message, [target.url]);
     throw error;
   }
 }

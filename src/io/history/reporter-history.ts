@@ -5,14 +5,14 @@
  * disk can be loaded later with `flakeguard history ingest`.
  */
 import type { HistoryConfig } from '../../core/history/history-config.js';
+import { type RecentFailures, recentFailuresOf } from '../../core/quarantine/run-quarantine.js';
 import type { RunRecord } from '../../core/record/run-record.js';
-import { ingestRunRecord } from './history-ingest.js';
-import { describeTarget, openHistoryStore, resolveHistoryTarget, type HistoryStore } from './history-store.js';
-import { readRunContext } from './run-context.js';
-import type { ProjectPlaces } from '../places/project-places.js';
-import { lastRunsOfTest, type StoredTestRef } from './test-history.js';
 import { testKey } from '../../core/test-id.js';
-import { recentFailuresOf, type RecentFailures } from '../../core/quarantine/run-quarantine.js';
+import type { ProjectPlaces } from '../places/project-places.js';
+import { ingestRunRecord } from './history-ingest.js';
+import { describeTarget, type HistoryStore, openHistoryStore, resolveHistoryTarget } from './history-store.js';
+import { readRunContext } from './run-context.js';
+import { lastRunsOfTest, type StoredTestRef } from './test-history.js';
 
 export interface HistorySession {
   /**
@@ -66,14 +66,29 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
     },
     async finish(record, recordFile) {
       const warn = (error: unknown) => {
-        const later = recordFile === null ? '' : `; the run record is kept: load it later with flakeguard history ingest ${recordFile}`;
-        return { out: [], err: [`flakeguard: warning: the run was not stored in history (${where}): ${reason(error)}${later}`] };
+        const later =
+          recordFile === null
+            ? ''
+            : `; the run record is kept: load it later with flakeguard history ingest ${recordFile}`;
+        return {
+          out: [],
+          err: [`flakeguard: warning: the run was not stored in history (${where}): ${reason(error)}${later}`],
+        };
       };
       const result = await opened;
       if (!result.ok) return warn(result.error);
       try {
-        const outcome = await ingestRunRecord(result.store, record, await readRunContext(input.places.root, input.env, record).catch(() => ({ branch: null, job: null })));
-        const what = outcome === 'stored' ? 'run stored' : outcome === 'duplicate' ? 'run already stored' : 'merged run not stored (its shards are)';
+        const outcome = await ingestRunRecord(
+          result.store,
+          record,
+          await readRunContext(input.places.root, input.env, record).catch(() => ({ branch: null, job: null })),
+        );
+        const what =
+          outcome === 'stored'
+            ? 'run stored'
+            : outcome === 'duplicate'
+              ? 'run already stored'
+              : 'merged run not stored (its shards are)';
         return { out: [`flakeguard: history ${where}: ${what}`], err: [] };
       } catch (error) {
         return warn(error);

@@ -9,7 +9,14 @@ import { clipText } from '../../core/excerpt.js';
 
 /** The first line of whatever was thrown: an Error's message, an object's `message`, else its kind. */
 export function describeThrown(thrown: unknown): string {
-  const message = thrown instanceof Error ? thrown.message : typeof thrown === 'object' && thrown !== null && typeof (thrown as { message?: unknown }).message === 'string' ? (thrown as { message: string }).message : typeof thrown === 'string' ? thrown : '';
+  const message =
+    thrown instanceof Error
+      ? thrown.message
+      : typeof thrown === 'object' && thrown !== null && typeof (thrown as { message?: unknown }).message === 'string'
+        ? (thrown as { message: string }).message
+        : typeof thrown === 'string'
+          ? thrown
+          : '';
   const first = message.split('\n')[0]?.trim() ?? '';
   return first === '' ? `a ${thrown === null ? 'null' : typeof thrown} with no message` : clipText(first, 120);
 }
@@ -18,7 +25,9 @@ export function damagedStoreError(folder: string, reason: unknown): FlakeguardEr
   const raw = typeof reason === 'string' ? reason : describeThrown(reason);
   // PGlite's own words for a store it cannot start on ("Aborted(). Build with -sASSERTIONS for more
   // info.") say nothing a user can act on.
-  const why = /Aborted\(|-sASSERTIONS|\[object Object\]|failed to initialize/.test(raw) ? 'the database engine could not start on its files' : raw;
+  const why = /Aborted\(|-sASSERTIONS|\[object Object\]|failed to initialize/.test(raw)
+    ? 'the database engine could not start on its files'
+    : raw;
   const records = path.dirname(folder);
   return new FlakeguardError(
     'STORE_DAMAGED',

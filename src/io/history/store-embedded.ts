@@ -6,13 +6,19 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
-import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
-import { acquireFileLock } from './store-lock.js';
 import { damagedStoreError } from './store-damage.js';
+import { acquireFileLock } from './store-lock.js';
+import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
 
-export async function openEmbeddedStore(folder: string, lockFile: string, lockTimeoutMs: number, options: OpenOptions = {}): Promise<HistoryStore> {
+export async function openEmbeddedStore(
+  folder: string,
+  lockFile: string,
+  lockTimeoutMs: number,
+  options: OpenOptions = {},
+): Promise<HistoryStore> {
   const started = existsSync(folder) && readdirSync(folder).length > 0;
-  if (started && !existsSync(path.join(folder, 'PG_VERSION'))) throw damagedStoreError(folder, 'its PG_VERSION file is missing');
+  if (started && !existsSync(path.join(folder, 'PG_VERSION')))
+    throw damagedStoreError(folder, 'its PG_VERSION file is missing');
   if (options.mustExist && !started) {
     throw new FlakeguardError(
       'INPUT_UNREADABLE',

@@ -14,7 +14,13 @@ export interface FileLock {
   release(): void;
 }
 
-export async function acquireFileLock(file: string, timeoutMs: number, what: string, signal?: AbortSignal, onNotice: (line: string) => void = printLockNotice): Promise<FileLock> {
+export async function acquireFileLock(
+  file: string,
+  timeoutMs: number,
+  what: string,
+  signal?: AbortSignal,
+  onNotice: (line: string) => void = printLockNotice,
+): Promise<FileLock> {
   const deadline = Date.now() + timeoutMs;
   let wait = 10;
   let told = false;

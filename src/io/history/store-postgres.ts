@@ -3,8 +3,8 @@
  * that is down fails fast (the reporter then warns and the run goes on).
  */
 import pg from 'pg';
-import type { HistoryStore, Queryable } from './store-types.js';
 import { redactSecrets } from '../../core/secrets.js';
+import type { HistoryStore, Queryable } from './store-types.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 120_000;
@@ -24,9 +24,12 @@ export async function openPostgresStore(url: string): Promise<HistoryStore> {
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new Error(`cannot connect to ${location}: ${redactSecrets((error as Error).message, [url])}`, { cause: error });
+    throw new Error(`cannot connect to ${location}: ${redactSecrets((error as Error).message, [url])}`, {
+      cause: error,
+    });
   }
-  const query = async <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> => (await pool.query(sql, [...params])).rows as T[];
+  const query = async <T>(sql: string, params: readonly unknown[] = []): Promise<T[]> =>
+    (await pool.query(sql, [...params])).rows as T[];
   return {
     kind: 'postgres',
     location,
@@ -35,7 +38,10 @@ export async function openPostgresStore(url: string): Promise<HistoryStore> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, [...params])).rows as R[] });
+        const result = await fn({
+          query: async <R>(sql: string, params: readonly unknown[] = []) =>
+            (await client.query(sql, [...params])).rows as R[],
+        });
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -14,7 +14,9 @@ export interface HistoryStore extends Queryable {
 }
 
 /** An embedded store's lock file is `lock` (the cache folder, see io/places), else `<folder>.lock`. */
-export type HistoryTarget = { readonly kind: 'embedded'; readonly folder: string; readonly lock?: string } | { readonly kind: 'postgres'; readonly url: string };
+export type HistoryTarget =
+  | { readonly kind: 'embedded'; readonly folder: string; readonly lock?: string }
+  | { readonly kind: 'postgres'; readonly url: string };
 
 export interface OpenOptions {
   /**

@@ -3,8 +3,9 @@
  * whether it failed and then passed on a retry or a re-run of the same commit, and its last passing
  * run with commit and date. Same SQL on both engines.
  */
-import type { TestState } from '../../core/record/run-record.js';
+
 import type { CiContext } from '../../core/record/ci-context.js';
+import type { TestState } from '../../core/record/run-record.js';
 import type { Queryable } from './history-store.js';
 
 export interface StoredTestRef {
@@ -47,16 +48,35 @@ const SELECT_RUNS = `SELECT u.run_id AS "runId", to_char(u.started_at AT TIME ZO
   JOIN flakeguard_tests t ON t.id = r.test_id
   WHERE t.project = $1 AND t.file = $2 AND t.name = $3 AND ($4::text IS NULL OR u.branch = $4)`;
 
-const ref = (test: StoredTestRef, branch: string | null | undefined): unknown[] => [test.project ?? '', test.file, test.name, branch ?? null];
+const ref = (test: StoredTestRef, branch: string | null | undefined): unknown[] => [
+  test.project ?? '',
+  test.file,
+  test.name,
+  branch ?? null,
+];
 
 /** The test's last runs (passed, failed, skipped or unfinished), newest first. */
-export async function lastRunsOfTest(store: Queryable, test: StoredTestRef, options: RunsOptions = {}): Promise<StoredTestRun[]> {
-  return store.query<StoredTestRun>(`${SELECT_RUNS} ORDER BY u.started_at DESC, u.id DESC LIMIT $5`, [...ref(test, options.branch), options.limit ?? 20]);
+export async function lastRunsOfTest(
+  store: Queryable,
+  test: StoredTestRef,
+  options: RunsOptions = {},
+): Promise<StoredTestRun[]> {
+  return store.query<StoredTestRun>(`${SELECT_RUNS} ORDER BY u.started_at DESC, u.id DESC LIMIT $5`, [
+    ...ref(test, options.branch),
+    options.limit ?? 20,
+  ]);
 }
 
 /** The newest run in which the test passed (with its commit and date), or null. */
-export async function lastPassingRun(store: Queryable, test: StoredTestRef, options: Pick<RunsOptions, 'branch'> = {}): Promise<StoredTestRun | null> {
-  const rows = await store.query<StoredTestRun>(`${SELECT_RUNS} AND r.state = 'passed' ORDER BY u.started_at DESC, u.id DESC LIMIT 1`, ref(test, options.branch));
+export async function lastPassingRun(
+  store: Queryable,
+  test: StoredTestRef,
+  options: Pick<RunsOptions, 'branch'> = {},
+): Promise<StoredTestRun | null> {
+  const rows = await store.query<StoredTestRun>(
+    `${SELECT_RUNS} AND r.state = 'passed' ORDER BY u.started_at DESC, u.id DESC LIMIT 1`,
+    ref(test, options.branch),
+  );
   return rows[0] ?? null;
 }
 
@@ -68,7 +88,11 @@ export interface FailedThenPassed {
 }
 
 /** Evidence that the test is flaky: passes after a failure, without a change of code. */
-export async function failedThenPassed(store: Queryable, test: StoredTestRef, options: RunsOptions = {}): Promise<FailedThenPassed> {
+export async function failedThenPassed(
+  store: Queryable,
+  test: StoredTestRef,
+  options: RunsOptions = {},
+): Promise<FailedThenPassed> {
   const runs = await lastRunsOfTest(store, test, { branch: options.branch ?? null, limit: options.limit ?? 200 });
   const oldestFirst = [...runs].reverse();
   const retried = runs.filter((r) => r.state === 'passed' && r.flaky);

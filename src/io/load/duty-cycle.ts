@@ -10,7 +10,18 @@
  * io/process/guard-source.ts) is let run at once, so it can still kill the group if flakeguard
  * dies during a stop; stop() always leaves the group running.
  */
-import { ambientFactor, correctGain, dutyFactorFor, EMPTY_DUTY_ACCOUNT, planCycle, recordCycle, windowSlowdown, type DutyAccount, type StopInterval, type TaskWindow } from '../../core/gate/slowdown.js';
+import {
+  ambientFactor,
+  correctGain,
+  type DutyAccount,
+  dutyFactorFor,
+  EMPTY_DUTY_ACCOUNT,
+  planCycle,
+  recordCycle,
+  type StopInterval,
+  type TaskWindow,
+  windowSlowdown,
+} from '../../core/gate/slowdown.js';
 import { readGroupSchedstat, type SchedSample } from './schedstat.js';
 
 export interface DutyCycleOptions {
@@ -86,10 +97,17 @@ export function startDutyCycle(options: DutyCycleOptions): DutyCycle {
         const b = before.get(pid);
         return b ? [{ cpuNs: s.cpuNs - b.cpuNs, waitNs: s.waitNs - b.waitNs }] : [];
       });
-      const sum = tasks.reduce((a, t) => ({ cpuNs: a.cpuNs + t.cpuNs, waitNs: a.waitNs + t.waitNs }), { cpuNs: 0, waitNs: 0 });
+      const sum = tasks.reduce((a, t) => ({ cpuNs: a.cpuNs + t.cpuNs, waitNs: a.waitNs + t.waitNs }), {
+        cpuNs: 0,
+        waitNs: 0,
+      });
       const seen = ambientFactor(sum.cpuNs, sum.waitNs, 20e6);
       if (seen !== null) ambient = ambient === null ? seen : ambient * 0.5 + seen * 0.5;
-      const got = windowSlowdown(tasks, account.wallMs - measuredAccount.wallMs, account.stoppedMs - measuredAccount.stoppedMs);
+      const got = windowSlowdown(
+        tasks,
+        account.wallMs - measuredAccount.wallMs,
+        account.stoppedMs - measuredAccount.stoppedMs,
+      );
       gain = correctGain(gain, options.target, got);
       duty = Math.max(1, dutyFactorFor(options.target, ambient ?? 1) * gain);
     }
@@ -119,7 +137,10 @@ export function startDutyCycle(options: DutyCycleOptions): DutyCycle {
 
   const pause = (): void => {
     if (ended) return;
-    if (planned.stopMs < 0.5) return resume();
+    if (planned.stopMs < 0.5) {
+      resume();
+      return;
+    }
     if (!signal(-pgid, 'SIGSTOP')) {
       ended = true;
       return;
@@ -140,7 +161,12 @@ export function startDutyCycle(options: DutyCycleOptions): DutyCycle {
       }
       signal(-pgid, 'SIGCONT');
       live.delete(pgid);
-      return { stops, wallMs: now() - started, stoppedMs: account.stoppedMs, ambient: ambient === null ? null : Math.round(ambient * 100) / 100 };
+      return {
+        stops,
+        wallMs: now() - started,
+        stoppedMs: account.stoppedMs,
+        ambient: ambient === null ? null : Math.round(ambient * 100) / 100,
+      };
     },
   };
 }

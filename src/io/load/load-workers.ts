@@ -4,11 +4,11 @@
  * dies). What the load achieved is measured, not assumed: load average before and after, and the CPU
  * time the workers really got (from /proc on Linux; null elsewhere).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { LOAD_WORKER_SOURCE } from './load-worker-child.js';
 import { isProcessAlive, stopProcessGroup, trackProcessGroup } from '../process/process-group.js';
+import { LOAD_WORKER_SOURCE } from './load-worker-child.js';
 
 export interface LoadSummary {
   readonly workers: number;
@@ -58,7 +58,10 @@ export function startLoadWorkers(count: number): LoadWorkers {
   const children: ChildProcess[] = [];
   const untrack = new Map<ChildProcess, () => void>();
   for (let i = 0; i < count; i += 1) {
-    const child = spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     child.on('error', () => undefined);
     child.stdin?.on('error', () => undefined);
     untrack.set(child, trackProcessGroup(child.pid));
@@ -86,7 +89,8 @@ export function startLoadWorkers(count: number): LoadWorkers {
         child.stdin?.destroy();
         untrack.get(child)?.();
       }
-      const workerCpuMs = cpu.every((v): v is number => v !== null) && cpu.length > 0 ? cpu.reduce((a, b) => a + b, 0) : null;
+      const workerCpuMs =
+        cpu.every((v): v is number => v !== null) && cpu.length > 0 ? cpu.reduce((a, b) => a + b, 0) : null;
       const cpus = defaultWorkerCount();
       return {
         workers: count,

@@ -8,9 +8,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
-import { NO_OWNERS, ownersOfPath, parseCodeowners, type Codeowners, type OwnersOf } from '../../core/owners/codeowners.js';
+import {
+  type Codeowners,
+  NO_OWNERS,
+  type OwnersOf,
+  ownersOfPath,
+  parseCodeowners,
+} from '../../core/owners/codeowners.js';
 
-export const CODEOWNERS_LOCATIONS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'] as const;
+export const CODEOWNERS_LOCATIONS = [
+  '.github/CODEOWNERS',
+  'CODEOWNERS',
+  'docs/CODEOWNERS',
+  '.gitlab/CODEOWNERS',
+] as const;
 
 function repositoryRoot(root: string): string {
   for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
@@ -61,5 +72,8 @@ export function readProjectOwners(root: string): ProjectOwners {
 /** `--owner` with no CODEOWNERS would silently match nothing: stop and say where it was looked for. */
 export function requireCodeownersFor(owner: string | undefined, owners: ProjectOwners, command: string): void {
   if (owner === undefined || owners.file !== null) return;
-  throw new FlakeguardError('USAGE', `${command} --owner ${owner}: no CODEOWNERS file (looked for ${CODEOWNERS_LOCATIONS.join(', ')} at the repository root), so no test has an owner; add one or leave --owner out`);
+  throw new FlakeguardError(
+    'USAGE',
+    `${command} --owner ${owner}: no CODEOWNERS file (looked for ${CODEOWNERS_LOCATIONS.join(', ')} at the repository root), so no test has an owner; add one or leave --owner out`,
+  );
 }

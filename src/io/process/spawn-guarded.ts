@@ -37,7 +37,9 @@ export interface GuardedProcess {
 export function spawnGuarded(command: string, args: readonly string[], options: GuardedOptions): GuardedProcess {
   const child = execa(process.execPath, ['-e', GUARD_SOURCE, '--', command, ...args], {
     cwd: options.cwd,
-    ...(options.env || options.tempFolder ? { env: { ...options.env, ...(options.tempFolder ? tempEnv(options.tempFolder) : {}) } } : {}),
+    ...(options.env || options.tempFolder
+      ? { env: { ...options.env, ...(options.tempFolder ? tempEnv(options.tempFolder) : {}) } }
+      : {}),
     detached: true,
     reject: false,
     stdin: 'pipe',

@@ -5,15 +5,21 @@
  * Every write holds the file's lock and is atomic, and keeps comments and line endings.
  */
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
-import { insertEntry, removeEntries, removeEntryKey, serializeQuarantine, setEntryKey } from '../../core/allowances/allowance-edit.js';
+import {
+  insertEntry,
+  removeEntries,
+  removeEntryKey,
+  serializeQuarantine,
+  setEntryKey,
+} from '../../core/allowances/allowance-edit.js';
 import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
 import { checkExpiryDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
 import type { QuarantineTerms } from '../../core/quarantine/quarantine-terms.js';
 import { updateAllowanceFile } from '../allowances/allowance-store.js';
-import { readProjectOwners } from '../owners/codeowners-file.js';
 import type { AllowanceState } from '../allowances/allowances-state.js';
 import { findEntryTarget, newEntryId } from '../allowances/allowances-write.js';
+import { readProjectOwners } from '../owners/codeowners-file.js';
 
 export interface QuarantineAddOptions {
   readonly file: string;
@@ -24,14 +30,18 @@ export interface QuarantineAddOptions {
 }
 
 function termsOf(options: QuarantineAddOptions, today: string): QuarantineTerms {
-  if (options.reason.trim() === '') throw new FlakeguardError('USAGE', '--reason is required: say why the test is quarantined and who owns the fix');
+  if (options.reason.trim() === '')
+    throw new FlakeguardError('USAGE', '--reason is required: say why the test is quarantined and who owns the fix');
   const expiry = options.expires === undefined ? null : checkExpiryDay(options.expires, today);
-  if (expiry !== null && !expiry.ok) throw new FlakeguardError('USAGE', `--expires "${escapeForTerminal(options.expires ?? '')}" ${expiry.message}`);
-  if (options.link !== undefined && options.link.trim() === '') throw new FlakeguardError('USAGE', '--link is empty; give the ticket URL or leave --link out');
+  if (expiry !== null && !expiry.ok)
+    throw new FlakeguardError('USAGE', `--expires "${escapeForTerminal(options.expires ?? '')}" ${expiry.message}`);
+  if (options.link !== undefined && options.link.trim() === '')
+    throw new FlakeguardError('USAGE', '--link is empty; give the ticket URL or leave --link out');
   return { reason: options.reason.trim(), link: options.link?.trim() ?? null, expires: options.expires ?? null };
 }
 
-const ownedBy = (owners: readonly string[]): string => (owners.length > 0 ? `; owners ${escapeForTerminal(owners.join(' '))}` : '');
+const ownedBy = (owners: readonly string[]): string =>
+  owners.length > 0 ? `; owners ${escapeForTerminal(owners.join(' '))}` : '';
 
 /** Quarantines one test; returns the line to print. */
 export function addQuarantine(state: AllowanceState, options: QuarantineAddOptions, cwd: string): string {
@@ -44,16 +54,33 @@ export function addQuarantine(state: AllowanceState, options: QuarantineAddOptio
   if (holder) {
     const entry = holder.allowance;
     if (entry.quarantine !== null) {
-      throw new FlakeguardError('USAGE', `${what} is already quarantined by entry ${entry.id} at ${entry.at.storeFile}:${entry.at.line}; remove it first (flakeguard quarantine remove --id ${entry.id}) or edit it there`);
+      throw new FlakeguardError(
+        'USAGE',
+        `${what} is already quarantined by entry ${entry.id} at ${entry.at.storeFile}:${entry.at.line}; remove it first (flakeguard quarantine remove --id ${entry.id}) or edit it there`,
+      );
     }
-    updateAllowanceFile(state.root, entry.at.storeFile, (text) => setEntryKey(text, entry.id, 'quarantine', serializeQuarantine(terms), entry.at.storeFile));
+    updateAllowanceFile(state.root, entry.at.storeFile, (text) =>
+      setEntryKey(text, entry.id, 'quarantine', serializeQuarantine(terms), entry.at.storeFile),
+    );
     return `quarantined ${what} in entry ${entry.id} of ${escapeForTerminal(entry.at.storeFile)}${ownedBy(owners)}`;
   }
   const id = newEntryId(state);
   const storeFile = allowanceFileFor(state.config.allowances, file);
-  const entry = { id, test: options.test, file, fingerprint: test.fingerprint, commit: state.head, budget: null, reason: '', quarantine: terms, added: state.today, expires: null };
+  const entry = {
+    id,
+    test: options.test,
+    file,
+    fingerprint: test.fingerprint,
+    commit: state.head,
+    budget: null,
+    reason: '',
+    quarantine: terms,
+    added: state.today,
+    expires: null,
+  };
   updateAllowanceFile(state.root, storeFile, (text) => {
-    if (text.includes(`id: ${id}`)) throw new FlakeguardError('USAGE', `entry id ${id} was just taken by another writer; run the command again`);
+    if (text.includes(`id: ${id}`))
+      throw new FlakeguardError('USAGE', `entry id ${id} was just taken by another writer; run the command again`);
     return insertEntry(text, entry, storeFile);
   });
   return `quarantined ${what}: entry ${id} in ${escapeForTerminal(storeFile)}${ownedBy(owners)}`;
@@ -64,7 +91,10 @@ export function removeQuarantine(state: AllowanceState, id: string): string {
   const entry = state.store.allowances.find((a) => a.id === id && a.quarantine !== null);
   if (!entry) {
     const known = state.store.allowances.filter((a) => a.quarantine !== null).map((a) => a.id);
-    throw new FlakeguardError('USAGE', `no quarantine with id "${escapeForTerminal(id)}"; ${known.length > 0 ? `quarantines: ${known.join(', ')}` : 'there is none'} (flakeguard quarantine list)`);
+    throw new FlakeguardError(
+      'USAGE',
+      `no quarantine with id "${escapeForTerminal(id)}"; ${known.length > 0 ? `quarantines: ${known.join(', ')}` : 'there is none'} (flakeguard quarantine list)`,
+    );
   }
   const storeFile = entry.at.storeFile;
   if (entry.budget === null) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { RunRecord } from '../../core/record/run-record.js';
 import { isRunRecordText, parseRunRecord } from '../../core/record/run-record-parse.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
-import { readInputFile, RECORD_FILE_LIMIT_BYTES } from '../files/input-file.js';
+import { RECORD_FILE_LIMIT_BYTES, readInputFile } from '../files/input-file.js';
 
 export const RUN_RECORD_SUFFIX = '.json';
 
@@ -60,7 +60,11 @@ export function isRunRecordFile(file: string): boolean {
 }
 
 /** The newest `count` run records of the folder, newest first, and the files skipped on the way. */
-export function newestRunRecords(root: string, folder: string, count: number): { readonly records: string[]; readonly skipped: string[] } {
+export function newestRunRecords(
+  root: string,
+  folder: string,
+  count: number,
+): { readonly records: string[]; readonly skipped: string[] } {
   const records: string[] = [];
   const skipped: string[] = [];
   for (const file of listRunRecords(root, folder).reverse()) {
@@ -71,7 +75,10 @@ export function newestRunRecords(root: string, folder: string, count: number): {
 }
 
 /** The one notice for files skipped because they are not run records (never advice to delete them). */
-export function skippedFilesNotice(skipped: readonly string[], show: (file: string) => string = (f) => path.relative(process.cwd(), f) || f): string | null {
+export function skippedFilesNotice(
+  skipped: readonly string[],
+  show: (file: string) => string = (f) => path.relative(process.cwd(), f) || f,
+): string | null {
   if (skipped.length === 0) return null;
   const named = skipped.slice(0, 3).map(show).join(', ');
   const more = skipped.length > 3 ? ` and ${skipped.length - 3} more` : '';

@@ -23,7 +23,8 @@ export function findTestFiles(root: string): string[] {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && TEST_FILE_RE.test(entry.name)) out.push(path.relative(root, full).split(path.sep).join('/'));
+      else if (entry.isFile() && TEST_FILE_RE.test(entry.name))
+        out.push(path.relative(root, full).split(path.sep).join('/'));
     }
   };
   walk(root);

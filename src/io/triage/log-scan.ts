@@ -5,8 +5,8 @@
  * regex signatures without needles; only candidate lines are decoded and identified exactly.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { type CompiledLogMatcher, stripAnsi } from '../../core/triage/log-matcher.js';
 import { compileNeedles, countBigrams, type NeedleSearch } from '../../core/triage/log-needles.js';
-import { stripAnsi, type CompiledLogMatcher } from '../../core/triage/log-matcher.js';
 import type { LogEvent, LogScan } from '../../core/triage/triage-types.js';
 
 const CHUNK = 1 << 20;

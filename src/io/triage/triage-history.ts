@@ -5,12 +5,12 @@
  * is down, locked or refused never stops triage.
  */
 import type { HistoryConfig } from '../../core/history/history-config.js';
+import { checkOfRecord } from '../../core/triage/triage-caught-by.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from '../../core/triage/triage-history.js';
 import { findDefaultBranch } from '../git/git.js';
-import { checkOfRecord } from '../../core/triage/triage-caught-by.js';
-import type { ProjectPlaces } from '../places/project-places.js';
-import { describeTarget, openHistoryStore, resolveHistoryTarget, type Queryable } from '../history/history-store.js';
+import { describeTarget, openHistoryStore, type Queryable, resolveHistoryTarget } from '../history/history-store.js';
 import { failedThenPassed, lastPassingRun, lastRunsOfTest, type StoredTestRun } from '../history/test-history.js';
+import type { ProjectPlaces } from '../places/project-places.js';
 
 /** How many of a test's newest runs triage reads. */
 export const TRIAGE_HISTORY_WINDOW = 200;
@@ -39,7 +39,12 @@ export function branchName(ref: string): string {
   return slash === -1 ? ref : ref.slice(slash + 1);
 }
 
-const fact = (r: StoredTestRun): HistoryRunFact => ({ commit: r.commit, startedAt: r.startedAt, job: r.job, check: r.ci === null ? null : (checkOfRecord({ ci: r.ci, shard: null }) ?? null) });
+const fact = (r: StoredTestRun): HistoryRunFact => ({
+  commit: r.commit,
+  startedAt: r.startedAt,
+  job: r.job,
+  check: r.ci === null ? null : (checkOfRecord({ ci: r.ci, shard: null }) ?? null),
+});
 
 /** The oldest failed run since the newest pass: the run whose check caught the failure first. */
 function firstFailureOf(counted: readonly StoredTestRun[]): StoredTestRun | null {
@@ -48,7 +53,12 @@ function firstFailureOf(counted: readonly StoredTestRun[]): StoredTestRun | null
   return streak.filter((r) => r.state === 'failed').at(-1) ?? null;
 }
 
-export async function factsOfTest(store: Queryable, test: { file: string; name: string }, branch: string, exclude: ReadonlySet<string>): Promise<TestHistoryFacts> {
+export async function factsOfTest(
+  store: Queryable,
+  test: { file: string; name: string },
+  branch: string,
+  exclude: ReadonlySet<string>,
+): Promise<TestHistoryFacts> {
   const keep = (r: StoredTestRun): boolean => !exclude.has(r.runId);
   const runs = (await lastRunsOfTest(store, test, { branch, limit: TRIAGE_HISTORY_WINDOW })).filter(keep);
   const counted = runs.filter((r) => r.state === 'passed' || r.state === 'failed');
@@ -62,27 +72,43 @@ export async function factsOfTest(store: Queryable, test: { file: string; name: 
     runs: counted.length,
     failedRuns: counted.filter((r) => r.state === 'failed').length,
     retried: flaky.retried.filter(keep).map(fact),
-    rerunPassed: flaky.rerun.filter((p) => keep(p.failed) && keep(p.passed)).map((p) => fact(p.failed)).reverse(),
+    rerunPassed: flaky.rerun
+      .filter((p) => keep(p.failed) && keep(p.passed))
+      .map((p) => fact(p.failed))
+      .reverse(),
     lastPass: lastPass === null ? null : fact(lastPass),
     firstFailure: firstFailure === null ? null : fact(firstFailure),
     durations: counted
       .filter((r) => r.state === 'passed' && r.durationMs !== null)
-      .map((r) => ({ atMs: Date.parse(r.startedAt), durationMs: r.durationMs as number, limitMs: r.limitMs, platform: r.platform }))
+      .map((r) => ({
+        atMs: Date.parse(r.startedAt),
+        durationMs: r.durationMs as number,
+        limitMs: r.limitMs,
+        platform: r.platform,
+      }))
       .reverse(),
   };
 }
 
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+const reasonOf = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 
 /** Asks the store, or says why it was not asked. Throws only on a bad FLAKEGUARD_HISTORY_URL (bad input, exit 2). */
 export async function readTriageHistory(request: TriageHistoryRequest): Promise<TriageHistoryOutcome> {
   if (request.force === false) return { kind: 'off' };
   const configured = resolveHistoryTarget(request.places, request.config, request.env);
-  const target = configured ?? (request.force === true ? resolveHistoryTarget(request.places, { kind: 'embedded' }, {}) : null);
+  const target =
+    configured ?? (request.force === true ? resolveHistoryTarget(request.places, { kind: 'embedded' }, {}) : null);
   if (target === null) return { kind: 'off' };
   const where = describeTarget(target);
   const ref = request.branch ?? (await findDefaultBranch(request.places.root));
-  if (ref === null) return { kind: 'not-used', where, reason: 'no default branch found in the checkout (no origin/HEAD, origin/main, origin/master, main or master); pass --branch <name>' };
+  if (ref === null)
+    return {
+      kind: 'not-used',
+      where,
+      reason:
+        'no default branch found in the checkout (no origin/HEAD, origin/main, origin/master, main or master); pass --branch <name>',
+    };
   const branch = request.branch ?? branchName(ref);
   let store;
   try {
@@ -93,7 +119,11 @@ export async function readTriageHistory(request: TriageHistoryRequest): Promise<
   try {
     const tests: TestHistoryFacts[] = [];
     for (const t of request.tests) tests.push(await factsOfTest(store, t, branch, request.excludeRunIds));
-    return { kind: 'used', where, history: { branch, window: TRIAGE_HISTORY_WINDOW, tests: tests.filter((t) => t.runs > 0) } };
+    return {
+      kind: 'used',
+      where,
+      history: { branch, window: TRIAGE_HISTORY_WINDOW, tests: tests.filter((t) => t.runs > 0) },
+    };
   } catch (error) {
     return { kind: 'not-used', where, reason: reasonOf(error) };
   } finally {

@@ -26,7 +26,11 @@ export function checkInputPath(kind: TriageInputKind, file: string, input: strin
     stat = statSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw badInput(kind, input, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw badInput(
+      kind,
+      input,
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   if (stat.isDirectory()) throw badInput(kind, input, 'is a directory');
   if (!stat.isFile()) throw badInput(kind, input, 'is not a regular file');
@@ -39,7 +43,9 @@ export function describeJson(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (typeof value !== 'object') return `a ${typeof value}`;
   const keys = Object.keys(value);
-  return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', ...' : ''}`;
+  return keys.length === 0
+    ? 'an empty object'
+    : `an object with keys ${keys.slice(0, 6).join(', ')}${keys.length > 6 ? ', ...' : ''}`;
 }
 
 /** A whole JSON text (parsed) is a Vitest report when it has its testResults array and its counts. */

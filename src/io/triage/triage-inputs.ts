@@ -7,21 +7,29 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError, isFlakeguardError } from '../../core/errors.js';
+import { testKey } from '../../core/test-id.js';
 import { compileLogMatcher } from '../../core/triage/log-matcher.js';
 import { logFailuresAsTests, readLogFailures, readLogUnhandled } from '../../core/triage/log-vitest.js';
 import { mapPathOntoRoot } from '../../core/triage/path-mapping.js';
 import { measureExcesses } from '../../core/triage/triage-budget.js';
 import { readRecordObservations, salvageRecordTests } from '../../core/triage/triage-record.js';
 import type { LogSignature } from '../../core/triage/triage-signatures.js';
-import type { BudgetExcess, InputProblem, LogScan, ObservedFile, ObservedTest, ObservedUnhandled, TriageInputs } from '../../core/triage/triage-types.js';
+import type {
+  BudgetExcess,
+  InputProblem,
+  LogScan,
+  ObservedFile,
+  ObservedTest,
+  ObservedUnhandled,
+  TriageInputs,
+} from '../../core/triage/triage-types.js';
+import { readRunRecord } from '../record/run-record-file.js';
 import { readJunitFile } from './junit-read.js';
 import { scanLog } from './log-scan.js';
-import { readRunRecord } from '../record/run-record-file.js';
-import { readVitestJsonFile } from './vitest-json-read.js';
-import { testKey } from '../../core/test-id.js';
 import { badInput, checkInputPath, describeJson } from './triage-input-check.js';
 import { checkoutLimits, type LimitSettings } from './triage-limits.js';
 import { addSourceLines } from './triage-source-lines.js';
+import { readVitestJsonFile } from './vitest-json-read.js';
 
 export interface TriageSources {
   readonly root: string;
@@ -65,10 +73,15 @@ function parseWhole(text: string): { ok: true; value: unknown } | { ok: false } 
 
 /** A log in which a run-level infrastructure signature hit (a startup error, a step before the tests, a crash). */
 function stopsBeforeReporters(scan: LogScan, signatures: readonly LogSignature[]): boolean {
-  return scan.events.some((e) => signatures.some((s) => s.id === e.id && s.class === 'infrastructure' && s.scope !== 'test'));
+  return scan.events.some((e) =>
+    signatures.some((s) => s.id === e.id && s.class === 'infrastructure' && s.scope !== 'test'),
+  );
 }
 
-export async function gatherTriageInputs(sources: TriageSources, signatures: readonly LogSignature[]): Promise<TriageInputs> {
+export async function gatherTriageInputs(
+  sources: TriageSources,
+  signatures: readonly LogSignature[],
+): Promise<TriageInputs> {
   const mapFile = makePathMapper(sources.root);
   const tests: ObservedTest[] = [];
   const files: ObservedFile[] = [];
@@ -83,7 +96,13 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
   const runIds: string[] = [];
   for (const file of sources.records) {
     if (checkInputPath('record', file, display(file)) === 'missing') {
-      problems.push({ input: display(file), kind: 'missing-report', cutAtByte: null, salvaged: 0, detail: `${display(file)} does not exist` });
+      problems.push({
+        input: display(file),
+        kind: 'missing-report',
+        cutAtByte: null,
+        salvaged: 0,
+        detail: `${display(file)} does not exist`,
+      });
       continue;
     }
     try {
@@ -102,14 +121,26 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
       const text = readFileSync(file, 'utf8');
       // Whole JSON that is not a record (a package.json, a Vitest report) is the wrong file, not a cut record.
       const whole = parseWhole(text);
-      if (whole.ok) throw badInput('record', display(file), `is JSON but not a run record (${describeJson(whole.value)}): ${error.message}`);
+      if (whole.ok)
+        throw badInput(
+          'record',
+          display(file),
+          `is JSON but not a run record (${describeJson(whole.value)}): ${error.message}`,
+        );
       // A cut record: keep its complete test entries, and report where it was cut.
       const salvaged = salvageRecordTests(text, display(file));
-      if (salvaged.tests.length === 0 && !text.trimStart().startsWith('{')) throw badInput('record', display(file), `is not a run record (${error.message})`);
+      if (salvaged.tests.length === 0 && !text.trimStart().startsWith('{'))
+        throw badInput('record', display(file), `is not a run record (${error.message})`);
       tests.push(...salvaged.tests);
       if (salvaged.tests.length > 0) readable += 1;
       else unreadable.push(error.message);
-      problems.push({ input: display(file), kind: salvaged.truncated ? 'truncated' : 'corrupt', cutAtByte: salvaged.truncated ? statSync(file).size : salvaged.cutAtByte, salvaged: salvaged.tests.length, detail: `${error.message}; ${salvaged.tests.length} complete test entries salvaged` });
+      problems.push({
+        input: display(file),
+        kind: salvaged.truncated ? 'truncated' : 'corrupt',
+        cutAtByte: salvaged.truncated ? statSync(file).size : salvaged.cutAtByte,
+        salvaged: salvaged.tests.length,
+        detail: `${error.message}; ${salvaged.tests.length} complete test entries salvaged`,
+      });
     }
   }
   for (const file of sources.reports) {
@@ -132,22 +163,43 @@ export async function gatherTriageInputs(sources: TriageSources, signatures: rea
   // Names the reports and records know, so a log name that ends like an attempt label stays whole.
   const known = new Set(tests.map((t) => testKey(t.file, t.name)));
   for (const file of sources.logs) {
-    if (checkInputPath('log', file, display(file)) === 'missing') throw badInput('log', display(file), 'does not exist');
+    if (checkInputPath('log', file, display(file)) === 'missing')
+      throw badInput('log', display(file), 'does not exist');
     const scan = await scanLog(file, matcher, display(file));
     logs.push(scan);
     tests.push(...logFailuresAsTests(readLogFailures(scan), mapFile, known));
-    unhandled.push(...readLogUnhandled(scan).map((u) => ({ type: u.type, message: u.message, file: u.file === null ? null : mapFile(u.file), test: u.test, origin: u.origin, ...(u.cause === undefined ? {} : { cause: u.cause }) })));
+    unhandled.push(
+      ...readLogUnhandled(scan).map((u) => ({
+        type: u.type,
+        message: u.message,
+        file: u.file === null ? null : mapFile(u.file),
+        test: u.test,
+        origin: u.origin,
+        ...(u.cause === undefined ? {} : { cause: u.cause }),
+      })),
+    );
     readable += 1;
   }
   // A report or record that was never written is evidence only when a log shows the run stopping before its reporters.
   const missing = problems.filter((p) => p.kind === 'missing-report');
   if (missing.length > 0 && !logs.some((scan) => stopsBeforeReporters(scan, signatures))) {
     const first = missing[0] as InputProblem;
-    const kind = sources.records.some((f) => display(f) === first.input) ? 'record' : sources.reports.some((f) => display(f) === first.input) ? 'report' : 'junit';
-    throw badInput(kind, first.input, `does not exist${logs.length === 0 ? ' (a file the run never wrote is accepted with --log of a run that stopped before its reporters)' : ' and the log does not show the run stopping before its reporters'}`);
+    const kind = sources.records.some((f) => display(f) === first.input)
+      ? 'record'
+      : sources.reports.some((f) => display(f) === first.input)
+        ? 'report'
+        : 'junit';
+    throw badInput(
+      kind,
+      first.input,
+      `does not exist${logs.length === 0 ? ' (a file the run never wrote is accepted with --log of a run that stopped before its reporters)' : ' and the log does not show the run stopping before its reporters'}`,
+    );
   }
   if (readable === 0) {
-    throw new FlakeguardError('INPUT_UNREADABLE', `no input could be read: ${unreadable.join('; ')}; pass the run's files (--record, --report, --junit, --log) as the CI job left them`);
+    throw new FlakeguardError(
+      'INPUT_UNREADABLE',
+      `no input could be read: ${unreadable.join('; ')}; pass the run's files (--record, --report, --junit, --log) as the CI job left them`,
+    );
   }
   // The reporter's own verdicts (in a record) already applied the checkout's limits; otherwise apply them here.
   let measured: BudgetExcess[] = [];

@@ -50,17 +50,31 @@ export async function checkoutLimits(settings: LimitSettings, tests: readonly Ob
     return own ? { limitMs: own.value, from: `budget.file in ${settings.configFile} (${keyOf(own.key)})` } : null;
   })();
   // The checkout: --root holds the files the inputs name. Without it, no allowance can be read.
-  const passed = tests.filter((t): t is ObservedTest & { file: string } => t.kind === 'test' && t.state === 'passed' && t.file !== null);
+  const passed = tests.filter(
+    (t): t is ObservedTest & { file: string } => t.kind === 'test' && t.state === 'passed' && t.file !== null,
+  );
   const inCheckout = passed.filter((t) => existsSync(path.join(root, t.file)));
   if (inCheckout.length === 0) return { test: () => baseTest, file, notes: [] };
-  const unique = new Map(inCheckout.map((t) => [testKey(t.file, t.name), { file: t.file, fullName: t.name, line: t.line }]));
-  const allowances = await loadAllowancesForRun({ root, config, tests: [...unique.values()], platform, today: settings.today });
+  const unique = new Map(
+    inCheckout.map((t) => [testKey(t.file, t.name), { file: t.file, fullName: t.name, line: t.line }]),
+  );
+  const allowances = await loadAllowancesForRun({
+    root,
+    config,
+    tests: [...unique.values()],
+    platform,
+    today: settings.today,
+  });
   const test = (f: string, name: string): TriageLimit | null => {
     const applied = allowances.applied.get(testKey(f, name));
     const own = applied ? resolvePlatformValue(applied.budget, platform) : undefined;
     if (!applied || !own) return baseTest;
-    const followed = applied.match === 'exact' ? '' : `, followed the test (${applied.match}) from "${applied.storedName}"`;
-    return { limitMs: own.value, from: `allowance ${applied.id} in ${allowanceFileFor(config.allowances, applied.storedFile)} (${keyOf(own.key)}${followed})` };
+    const followed =
+      applied.match === 'exact' ? '' : `, followed the test (${applied.match}) from "${applied.storedName}"`;
+    return {
+      limitMs: own.value,
+      from: `allowance ${applied.id} in ${allowanceFileFor(config.allowances, applied.storedFile)} (${keyOf(own.key)}${followed})`,
+    };
   };
   return { test, file, notes: [...allowances.notices, ...allowances.warnings] };
 }

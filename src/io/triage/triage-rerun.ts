@@ -15,8 +15,8 @@ import path from 'node:path';
 import { interruptedError } from '../../core/errors.js';
 import { stripAnsi } from '../../core/triage/log-matcher.js';
 import { parseFailLine } from '../../core/triage/log-vitest.js';
-import { readVitestJsonReport } from '../../core/triage/triage-vitest-json.js';
 import type { RerunResult, RerunTarget } from '../../core/triage/triage-types.js';
+import { readVitestJsonReport } from '../../core/triage/triage-vitest-json.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
 import { resolveProjectVitest } from '../vitest/resolve-vitest.js';
 
@@ -79,23 +79,51 @@ function judgeTest(target: RerunTarget, report: unknown, root: string): OneRun {
   const own = tests.find((t) => t.kind === 'test' && t.file === target.file && t.name === target.name);
   if (!own || (own.state !== 'passed' && own.state !== 'failed')) {
     const fileError = tests.find((t) => t.kind === 'file' && t.file === target.file && t.errors.length > 0)?.errors[0];
-    return { ran: false, failed: false, error: fileError?.split('\n')[0] ?? `the test was not found in the checkout (renamed, removed or not collected)` };
+    return {
+      ran: false,
+      failed: false,
+      error: fileError?.split('\n')[0] ?? `the test was not found in the checkout (renamed, removed or not collected)`,
+    };
   }
-  return { ran: true, failed: own.state === 'failed', error: own.state === 'failed' ? (own.errors[0]?.split('\n')[0] ?? null) : null };
+  return {
+    ran: true,
+    failed: own.state === 'failed',
+    error: own.state === 'failed' ? (own.errors[0]?.split('\n')[0] ?? null) : null,
+  };
 }
 
 async function runOnce(options: RerunOptions, entry: string, target: RerunTarget, out: string): Promise<OneRun> {
   const byTest = !target.wholeFile && target.name !== null;
   const filter = byTest && target.line !== null ? `${target.file}:${target.line}` : target.file;
   const own = options.vitest ?? { config: null, projects: [] };
-  const args = [entry, 'run', filter, ...(own.config === null ? [] : ['--config', own.config]), ...own.projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`];
+  const args = [
+    entry,
+    'run',
+    filter,
+    ...(own.config === null ? [] : ['--config', own.config]),
+    ...own.projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ];
   // The run's temp folder (it holds `out`) is also Vitest's TMPDIR, removed by the guard if flakeguard is killed.
-  const child = spawnGuarded(process.execPath, args, { cwd: options.root, all: true, env: { CI: 'true', NO_COLOR: '1' }, tempFolder: path.dirname(out), ...(options.signal ? { signal: options.signal } : {}) });
+  const child = spawnGuarded(process.execPath, args, {
+    cwd: options.root,
+    all: true,
+    env: { CI: 'true', NO_COLOR: '1' },
+    tempFolder: path.dirname(out),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   try {
     const result = await child.result;
     if (options.signal?.aborted) throw interruptedError('the re-runs were');
     const text = String(result.all ?? '');
-    if (!existsSync(out)) return { ran: false, failed: false, error: firstErrorOf(target, text) ?? `vitest exited ${result.exitCode ?? result.signal} without a report` };
+    if (!existsSync(out))
+      return {
+        ran: false,
+        failed: false,
+        error: firstErrorOf(target, text) ?? `vitest exited ${result.exitCode ?? result.signal} without a report`,
+      };
     const report = JSON.parse(readFileSync(out, 'utf8')) as { testResults?: unknown[] };
     rmSync(out, { force: true });
     if (byTest) return judgeTest(target, report, options.root);
@@ -106,14 +134,27 @@ async function runOnce(options: RerunOptions, entry: string, target: RerunTarget
   }
 }
 
-async function rerunTarget(options: RerunOptions, entry: string, target: RerunTarget, tmp: string): Promise<RerunResult> {
+async function rerunTarget(
+  options: RerunOptions,
+  entry: string,
+  target: RerunTarget,
+  tmp: string,
+): Promise<RerunResult> {
   const base = { file: target.file, name: target.name, runs: options.runs };
-  if (!existsSync(path.join(options.root, target.file))) return { ...base, failed: 0, notRun: options.runs, firstError: `${target.file} is not in the checkout under --root` };
+  if (!existsSync(path.join(options.root, target.file)))
+    return {
+      ...base,
+      failed: 0,
+      notRun: options.runs,
+      firstError: `${target.file} is not in the checkout under --root`,
+    };
   let failed = 0;
   let notRun = 0;
   let firstError: string | null = null;
   for (let i = 0; i < options.runs; i += 1) {
-    options.onProgress?.(`re-running ${target.name === null || target.wholeFile ? target.file : `${target.file} > ${target.name}`} (${i + 1}/${options.runs})`);
+    options.onProgress?.(
+      `re-running ${target.name === null || target.wholeFile ? target.file : `${target.file} > ${target.name}`} (${i + 1}/${options.runs})`,
+    );
     const r = await runOnce(options, entry, target, path.join(tmp, 'run.json'));
     if (!r.ran) notRun += 1;
     else if (r.failed) failed += 1;
@@ -124,14 +165,20 @@ async function rerunTarget(options: RerunOptions, entry: string, target: RerunTa
 
 export async function rerunFailures(options: RerunOptions): Promise<RerunResult[]> {
   const entry = resolveProjectVitest(options.root).entry;
-  options.onProgress?.(`re-running ${options.targets.length} failure${options.targets.length === 1 ? '' : 's'} ${options.runs} times each`);
+  options.onProgress?.(
+    `re-running ${options.targets.length} failure${options.targets.length === 1 ? '' : 's'} ${options.runs} times each`,
+  );
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-rerun-'));
   const results: RerunResult[] = [];
   try {
     for (const target of options.targets) {
       let result = await rerunTarget(options, entry, target, tmp);
       // A name that is not a test here (a suite whose hook failed, known only from the log): the whole file.
-      if (!target.wholeFile && result.notRun === result.runs && result.firstError?.startsWith('the test was not found')) {
+      if (
+        !target.wholeFile &&
+        result.notRun === result.runs &&
+        result.firstError?.startsWith('the test was not found')
+      ) {
         result = await rerunTarget(options, entry, { ...target, wholeFile: true }, tmp);
       }
       results.push(result);

@@ -9,7 +9,9 @@ import { findSourceTest } from '../../core/allowances/allowance-universe.js';
 import type { ObservedTest } from '../../core/triage/triage-types.js';
 
 export async function addSourceLines(root: string, tests: readonly ObservedTest[]): Promise<ObservedTest[]> {
-  const wanted = tests.filter((t) => t.kind !== 'file' && t.state === 'failed' && t.line === null && t.file !== null && t.name !== '');
+  const wanted = tests.filter(
+    (t) => t.kind !== 'file' && t.state === 'failed' && t.line === null && t.file !== null && t.name !== '',
+  );
   const files = new Set(wanted.map((t) => t.file as string).filter((f) => existsSync(path.join(root, f))));
   if (files.size === 0) return [...tests];
   // Loaded only here: the parser costs ~200 ms of CPU, paid only when a failed test has no line.

@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
-import { findTestFiles } from '../source/source-files.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
+import { findTestFiles } from '../source/source-files.js';
 import { resolveProjectVitest } from './resolve-vitest.js';
 import type { ListJob, ListResult, ListStartError } from './vitest-list-child.js';
 import { builtFile } from './vitest-runs.js';
@@ -55,23 +55,34 @@ export async function listTestFiles(options: ListOptions): Promise<TestFileList>
   };
   const jobFile = path.join(tmp, 'job.json');
   writeFileSync(jobFile, JSON.stringify(job));
-  const child = spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-list-child.js'), jobFile], { cwd: root, ...(options.signal ? { signal: options.signal } : {}) });
+  const child = spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-list-child.js'), jobFile], {
+    cwd: root,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   try {
     const result = await child.result;
     if (options.signal?.aborted) throw interruptedError('listing the test files was');
     if (result.exitCode !== 0 || !existsSync(job.resultFile)) {
       const tail = String(result.stderr).trim().split('\n').slice(-8).join('\n');
-      throw new FlakeguardError('VITEST', `Vitest could not list the test files of ${root} (exit ${result.exitCode ?? result.signal}):\n${tail}\nRun npx vitest list --filesOnly to see the problem.`);
+      throw new FlakeguardError(
+        'VITEST',
+        `Vitest could not list the test files of ${root} (exit ${result.exitCode ?? result.signal}):\n${tail}\nRun npx vitest list --filesOnly to see the problem.`,
+      );
     }
     const listed = JSON.parse(readFileSync(job.resultFile, 'utf8')) as ListResult | ListStartError;
     if ('startError' in listed) {
-      throw new FlakeguardError('VITEST', `Vitest could not start in ${root}: ${(listed.startError.split('\n')[0] ?? '').replace(/\.$/, '')}; check the Vitest config${(options.setup?.projects.length ?? 0) > 0 ? ' and the --project names' : ''} (npx vitest list --filesOnly shows the same error)`);
+      throw new FlakeguardError(
+        'VITEST',
+        `Vitest could not start in ${root}: ${(listed.startError.split('\n')[0] ?? '').replace(/\.$/, '')}; check the Vitest config${(options.setup?.projects.length ?? 0) > 0 ? ' and the --project names' : ''} (npx vitest list --filesOnly shows the same error)`,
+      );
     }
     const rel = (f: string): string => toPosix(path.relative(root, f));
     return {
       vitestVersion: listed.vitestVersion,
       projects: listed.projects,
-      files: listed.files.map((f) => ({ file: rel(f.file), project: f.project })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.project < b.project ? -1 : 1)),
+      files: listed.files
+        .map((f) => ({ file: rel(f.file), project: f.project }))
+        .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.project < b.project ? -1 : 1)),
       affected: listed.affected.map((a) => ({ file: rel(a.file), project: a.project, via: a.via.map(rel) })),
       configFile: listed.configFile ?? null,
     };

@@ -33,5 +33,10 @@ export function resolveProjectVitest(root: string): ProjectVitest {
   }
   const packageDir = path.dirname(pkgFile);
   const version = (JSON.parse(readFileSync(pkgFile, 'utf8')) as { version?: string }).version ?? 'unknown';
-  return { packageDir, version, entry: path.join(packageDir, 'vitest.mjs'), nodeApi: path.join(packageDir, 'dist/node.js') };
+  return {
+    packageDir,
+    version,
+    entry: path.join(packageDir, 'vitest.mjs'),
+    nodeApi: path.join(packageDir, 'dist/node.js'),
+  };
 }

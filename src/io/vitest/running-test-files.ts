@@ -8,6 +8,8 @@ import type { Vitest } from 'vitest/node';
 
 export async function testFilesOf(vitest: Pick<Vitest, 'globTestSpecifications'>, root: string): Promise<string[]> {
   const specs = await vitest.globTestSpecifications();
-  const rel = specs.filter((s) => s.pool !== 'typescript').map((s) => path.relative(root, s.moduleId).split(path.sep).join('/'));
+  const rel = specs
+    .filter((s) => s.pool !== 'typescript')
+    .map((s) => path.relative(root, s.moduleId).split(path.sep).join('/'));
   return [...new Set(rel)].sort();
 }

@@ -6,17 +6,26 @@
  */
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
-import { stoppedWithin, trySlowdown, type StopInterval } from '../../core/gate/slowdown.js';
 import type { RunnerLine, TryRecord } from '../../core/gate/runner-protocol.js';
-import type { JobSpec, JobTest, VitestJobResult } from './vitest-job.js';
+import { type StopInterval, stoppedWithin, trySlowdown } from '../../core/gate/slowdown.js';
 import type { MeasuredTry, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
+import type { JobSpec, JobTest, VitestJobResult } from './vitest-job.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
 function measure(t: TryRecord, stops: readonly StopInterval[], around: number | null): MeasuredTry {
   const start = t.startedAt ?? 0;
   const stoppedMs = stoppedWithin(stops, start, start + t.durationMs);
-  return { ...t, slowdown: trySlowdown({ wallMs: t.durationMs, stoppedMs, cpuNs: t.schedCpuNs ?? null, waitNs: t.schedWaitNs ?? null, around }) };
+  return {
+    ...t,
+    slowdown: trySlowdown({
+      wallMs: t.durationMs,
+      stoppedMs,
+      cpuNs: t.schedCpuNs ?? null,
+      waitNs: t.schedWaitNs ?? null,
+      around,
+    }),
+  };
 }
 
 export interface CallFigures {
@@ -26,7 +35,13 @@ export interface CallFigures {
   readonly cutShort: RunsOutcome['cutShort'];
 }
 
-export function toOutcome(result: VitestJobResult, options: RunOptions, tests: readonly JobTest[], lines: readonly RunnerLine[], call: CallFigures): RunsOutcome {
+export function toOutcome(
+  result: VitestJobResult,
+  options: RunOptions,
+  tests: readonly JobTest[],
+  lines: readonly RunnerLine[],
+  call: CallFigures,
+): RunsOutcome {
   if (!result.ok && result.reason === 'custom-runner') {
     throw new FlakeguardError(
       'VITEST',
@@ -34,12 +49,19 @@ export function toOutcome(result: VitestJobResult, options: RunOptions, tests: r
     );
   }
   if (!result.ok) {
-    throw new FlakeguardError('USAGE', `--project "${result.project}" is not a project of this Vitest config; its projects: ${result.known.map((k) => `"${k}"`).join(', ') || 'none'}`);
+    throw new FlakeguardError(
+      'USAGE',
+      `--project "${result.project}" is not a project of this Vitest config; its projects: ${result.known.map((k) => `"${k}"`).join(', ') || 'none'}`,
+    );
   }
   const rel = (f: string): string => toPosix(path.relative(options.root, f));
   const out = tests.map((t, i): TestTries => {
     const project = result.specProjects[t.spec] ?? '';
-    const tries = lines.flatMap((l) => (l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project ? [measure(l.try, call.stops, call.ambient ?? options.slowdown?.ambient ?? null)] : []));
+    const tries = lines.flatMap((l) =>
+      l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project
+        ? [measure(l.try, call.stops, call.ambient ?? options.slowdown?.ambient ?? null)]
+        : [],
+    );
     const target = options.tests[i];
     return {
       file: target?.file ?? rel(t.file),
@@ -64,6 +86,14 @@ export function toOutcome(result: VitestJobResult, options: RunOptions, tests: r
 
 /** The result Vitest would have written, from the specs and the tries that came back. */
 export function partialResult(specs: readonly JobSpec[], lines: readonly RunnerLine[]): VitestJobResult {
-  const projectOf = (s: JobSpec): string => s.project ?? lines.find((l) => l.kind !== 'start' && l.file === s.file)?.project ?? '';
-  return { ok: true, vitestVersion: 'unknown (cut short)', specProjects: specs.map(projectOf), waves: [], moduleErrors: [], unhandledErrors: [] };
+  const projectOf = (s: JobSpec): string =>
+    s.project ?? lines.find((l) => l.kind !== 'start' && l.file === s.file)?.project ?? '';
+  return {
+    ok: true,
+    vitestVersion: 'unknown (cut short)',
+    specProjects: specs.map(projectOf),
+    waves: [],
+    moduleErrors: [],
+    unhandledErrors: [],
+  };
 }

@@ -1,10 +1,9 @@
 /**
  * The types of the gate's Vitest calls (vitest-runs.ts): what to run, and the tries that came back.
  */
-import type { TryRecord } from '../../core/gate/runner-protocol.js';
-import type { ProgressLine } from '../../core/gate/runner-protocol.js';
-import type { VitestSetup } from './vitest-setup.js';
+import type { ProgressLine, TryRecord } from '../../core/gate/runner-protocol.js';
 import type { WaveSummary } from './vitest-job.js';
+import type { VitestSetup } from './vitest-setup.js';
 
 export interface RepeatTarget {
   /** Relative to root, with `/`. */
@@ -67,4 +66,3 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (line: ProgressLine) => void;
 }
-

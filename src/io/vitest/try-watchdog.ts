@@ -4,9 +4,9 @@
  * written to the results file as a `hung` try, so the Vitest child counts it and the report shows it.
  */
 import { appendFileSync } from 'node:fs';
+import { formatDuration } from '../../core/duration.js';
 import type { RunnerLine } from '../../core/gate/runner-protocol.js';
 import { tryCeilingMs } from '../../core/gate/try-ceiling.js';
-import { formatDuration } from '../../core/duration.js';
 import { killProcessTree } from '../process/process-tree.js';
 
 type StartLine = Extract<RunnerLine, { kind: 'start' }>;
@@ -19,7 +19,8 @@ export interface TryWatchdog {
   readonly killed: readonly number[];
 }
 
-const keyOf = (l: { file: string; project: string; fullName: string }, pid: number | undefined): string => JSON.stringify([l.file, l.project, l.fullName, pid ?? 0]);
+const keyOf = (l: { file: string; project: string; fullName: string }, pid: number | undefined): string =>
+  JSON.stringify([l.file, l.project, l.fullName, pid ?? 0]);
 
 export function createTryWatchdog(resultsFile: string, factor: number): TryWatchdog {
   const open = new Map<string, StartLine>();
@@ -44,7 +45,15 @@ export function createTryWatchdog(resultsFile: string, factor: number): TryWatch
           file: s.file,
           project: s.project,
           fullName: s.fullName,
-          try: { state: 'hung', durationMs: now - s.startedAt, cpuMs: 0, cold: true, startedAt: s.startedAt, pid: s.pid, error: `hung: still running after ${formatDuration(Math.round(now - s.startedAt))} (ceiling ${formatDuration(ceiling)}: test timeout x${factor} + margin); its worker and the processes it started were killed` },
+          try: {
+            state: 'hung',
+            durationMs: now - s.startedAt,
+            cpuMs: 0,
+            cold: true,
+            startedAt: s.startedAt,
+            pid: s.pid,
+            error: `hung: still running after ${formatDuration(Math.round(now - s.startedAt))} (ceiling ${formatDuration(ceiling)}: test timeout x${factor} + margin); its worker and the processes it started were killed`,
+          },
         };
         appendFileSync(resultsFile, `${JSON.stringify(hung)}\n`);
       }

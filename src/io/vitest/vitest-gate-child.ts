@@ -12,9 +12,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import type { RunnerLine, RunnerPlan } from '../../core/gate/runner-protocol.js';
-import { planWave, wantsMoreTries, type TryTally } from '../../core/gate/try-schedule.js';
-import { firstLine, loadProjectVitest, runChildMain } from './vitest-load.js';
+import { planWave, type TryTally, wantsMoreTries } from '../../core/gate/try-schedule.js';
 import type { VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
+import { firstLine, loadProjectVitest, runChildMain } from './vitest-load.js';
 import { setupOptions } from './vitest-setup.js';
 
 const key = (project: string, file: string, name = ''): string => JSON.stringify([project, file, name]);
@@ -25,7 +25,8 @@ function moduleErrorsOf(modules: readonly TestModule[]): { file: string; project
     const project = module.project.name;
     for (const error of module.errors()) out.push({ file: module.moduleId, project, message: firstLine(error) });
     for (const suite of module.children.allSuites()) {
-      for (const error of suite.errors()) out.push({ file: module.moduleId, project, message: `${suite.fullName}: ${firstLine(error)}` });
+      for (const error of suite.errors())
+        out.push({ file: module.moduleId, project, message: `${suite.fullName}: ${firstLine(error)}` });
     }
   }
   return out;
@@ -38,7 +39,10 @@ function resultsReader(file: string): () => RunnerLine[] {
     if (!existsSync(file)) return [];
     const text = readFileSync(file, 'utf8');
     const complete = text.lastIndexOf('\n') + 1;
-    const lines = text.slice(offset, complete).split('\n').filter((l) => l.trim() !== '');
+    const lines = text
+      .slice(offset, complete)
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     offset = complete;
     return lines.map((l) => JSON.parse(l) as RunnerLine);
   };
@@ -68,20 +72,38 @@ async function main(jobFile: string): Promise<void> {
   const done = (result: VitestJobResult): void => writeFileSync(job.resultFile, JSON.stringify(result));
   try {
     const custom = vitest.projects.map((p) => p.config.runner).find((r) => typeof r === 'string' && r !== '');
-    if (custom !== undefined) return done({ ok: false, reason: 'custom-runner', runner: custom, vitestVersion: version });
+    if (custom !== undefined)
+      return done({ ok: false, reason: 'custom-runner', runner: custom, vitestVersion: version });
     for (const project of vitest.projects) project.config.runner = job.runnerPath;
     // A named project, or the one that includes the file (workspaces); the root project when none claims it.
-    const projects = job.specs.map((s) => (s.project === null ? (vitest.projects.find((p) => p.matchesTestGlob(s.file)) ?? vitest.getRootProject()) : vitest.projects.find((p) => p.name === s.project)));
+    const projects = job.specs.map((s) =>
+      s.project === null
+        ? (vitest.projects.find((p) => p.matchesTestGlob(s.file)) ?? vitest.getRootProject())
+        : vitest.projects.find((p) => p.name === s.project),
+    );
     const missing = job.specs.findIndex((_, i) => projects[i] === undefined);
-    if (missing !== -1) return done({ ok: false, reason: 'no-project', project: job.specs[missing]?.project ?? '', known: vitest.projects.map((p) => p.name), vitestVersion: version });
+    if (missing !== -1)
+      return done({
+        ok: false,
+        reason: 'no-project',
+        project: job.specs[missing]?.project ?? '',
+        known: vitest.projects.map((p) => p.name),
+        vitestVersion: version,
+      });
     const specProjects = projects.map((p) => p?.name ?? '');
     writeFileSync(job.resultsFile, '');
-    const tests = job.tests.map((t) => ({ key: key(specProjects[t.spec] ?? '', t.file, t.fullName), fileKey: String(t.spec) }));
+    const tests = job.tests.map((t) => ({
+      key: key(specProjects[t.spec] ?? '', t.file, t.fullName),
+      fileKey: String(t.spec),
+    }));
     // The runner times only tests whose verdict can still change: a test that has passed and
     // failed stops getting tries (it still runs when a later test of its file needs it first).
     const writePlan = (): void => {
       const open = job.tests.filter((_, i) => wantsMoreTries(tally.get(tests[i]?.key ?? ''), job.maxRuns));
-      const plan: RunnerPlan = { tests: open.map((t) => ({ file: t.file, fullName: t.fullName })), resultsFile: job.resultsFile };
+      const plan: RunnerPlan = {
+        tests: open.map((t) => ({ file: t.file, fullName: t.fullName })),
+        resultsFile: job.resultsFile,
+      };
       writeFileSync(job.planFile, JSON.stringify(plan));
     };
     const tally = new Map<string, TryTally>();
@@ -91,14 +113,27 @@ async function main(jobFile: string): Promise<void> {
     const started = performance.now();
     let parallel = 1;
     for (let wave = 0; ; wave += 1) {
-      const plannedWave = planWave({ tests, tally, costMs, minRuns: job.minRuns, maxRuns: job.maxRuns, budgetMs: job.budgetMs, elapsedMs: performance.now() - started, parallel, wave });
+      const plannedWave = planWave({
+        tests,
+        tally,
+        costMs,
+        minRuns: job.minRuns,
+        maxRuns: job.maxRuns,
+        budgetMs: job.budgetMs,
+        elapsedMs: performance.now() - started,
+        parallel,
+        wave,
+      });
       const specs: TestSpecification[] = [];
       for (const { fileKey, copies } of plannedWave) {
         const index = Number(fileKey);
         const s = job.specs[index];
         const project = projects[index];
         if (!s || !project) continue;
-        for (let c = 0; c < copies; c += 1) specs.push(s.lines === null ? project.createSpecification(s.file) : project.createSpecification(s.file, [...s.lines]));
+        for (let c = 0; c < copies; c += 1)
+          specs.push(
+            s.lines === null ? project.createSpecification(s.file) : project.createSpecification(s.file, [...s.lines]),
+          );
       }
       if (specs.length === 0) break;
       writePlan();
@@ -116,14 +151,22 @@ async function main(jobFile: string): Promise<void> {
         } else if (line.kind === 'file') {
           busyMs += line.costMs;
           job.specs.forEach((s, i) => {
-            if (s.file === line.file && specProjects[i] === line.project) costMs.set(String(i), Math.max(costMs.get(String(i)) ?? 0, line.costMs));
+            if (s.file === line.file && specProjects[i] === line.project)
+              costMs.set(String(i), Math.max(costMs.get(String(i)) ?? 0, line.costMs));
           });
         }
       }
       if (wallMs > 0 && busyMs > 0) parallel = Math.max(1, busyMs / wallMs);
       waves.push({ specs: specs.length, wallMs });
     }
-    done({ ok: true, vitestVersion: version, specProjects, waves, moduleErrors: [...moduleErrors.values()], unhandledErrors: unhandled });
+    done({
+      ok: true,
+      vitestVersion: version,
+      specProjects,
+      waves,
+      moduleErrors: [...moduleErrors.values()],
+      unhandledErrors: unhandled,
+    });
   } finally {
     await vitest.close();
   }

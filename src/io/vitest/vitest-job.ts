@@ -58,4 +58,10 @@ export type VitestJobResult =
       readonly unhandledErrors: readonly string[];
     }
   | { readonly ok: false; readonly reason: 'custom-runner'; readonly runner: string; readonly vitestVersion: string }
-  | { readonly ok: false; readonly reason: 'no-project'; readonly project: string; readonly known: readonly string[]; readonly vitestVersion: string };
+  | {
+      readonly ok: false;
+      readonly reason: 'no-project';
+      readonly project: string;
+      readonly known: readonly string[];
+      readonly vitestVersion: string;
+    };

@@ -37,7 +37,13 @@ async function main(jobFile: string): Promise<void> {
   const { api, version } = await loadProjectVitest(job.root);
   let vitest;
   try {
-    vitest = await api.createVitest('test', { ...setupOptions(job.root, job.setup), watch: false, reporters: [], passWithNoTests: true, coverage: { enabled: false } });
+    vitest = await api.createVitest('test', {
+      ...setupOptions(job.root, job.setup),
+      watch: false,
+      reporters: [],
+      passWithNoTests: true,
+      coverage: { enabled: false },
+    });
   } catch (error) {
     const startError: ListStartError = { startError: (error as Error)?.message ?? String(error) };
     writeFileSync(job.resultFile, JSON.stringify(startError));
@@ -61,8 +67,15 @@ async function main(jobFile: string): Promise<void> {
         }
       }
     }
-    const configFile = (vitest as unknown as { vite?: { config?: { configFile?: string } } }).vite?.config?.configFile ?? null;
-    const result: ListResult = { vitestVersion: version, projects: vitest.projects.map((p) => p.name), files, affected: [...via.values()], configFile };
+    const configFile =
+      (vitest as unknown as { vite?: { config?: { configFile?: string } } }).vite?.config?.configFile ?? null;
+    const result: ListResult = {
+      vitestVersion: version,
+      projects: vitest.projects.map((p) => p.name),
+      files,
+      affected: [...via.values()],
+      configFile,
+    };
     writeFileSync(job.resultFile, JSON.stringify(result));
   } finally {
     await vitest.close();

@@ -14,20 +14,21 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
-import { spawnGuarded } from '../process/spawn-guarded.js';
-import { now, startDutyCycle, type DutyCycle } from '../load/duty-cycle.js';
-import { createTryWatchdog } from './try-watchdog.js';
-import { killProcessTree } from '../process/process-tree.js';
-import { partialResult, toOutcome } from './runs-outcome.js';
 import type { RunnerLine } from '../../core/gate/runner-protocol.js';
+import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
+import { type DutyCycle, now, startDutyCycle } from '../load/duty-cycle.js';
+import { killProcessTree } from '../process/process-tree.js';
+import { spawnGuarded } from '../process/spawn-guarded.js';
+import { partialResult, toOutcome } from './runs-outcome.js';
+import { createTryWatchdog } from './try-watchdog.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
 import { DEFAULT_SETUP } from './vitest-setup.js';
 
 export type { TryRecord } from '../../core/gate/runner-protocol.js';
 
 export type { MeasuredTry, RepeatTarget, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
+
 import type { RunOptions, RunsOutcome } from './runs-types.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -59,14 +60,21 @@ export async function runTestsRepeatedly(options: RunOptions): Promise<RunsOutco
 export async function runTestsAlone(options: RunOptions): Promise<RunsOutcome> {
   const specs: JobSpec[] = [];
   const tests = options.tests.map((t): JobTest => {
-    if (t.line === null) throw new FlakeguardError('VITEST', `${t.file}: "${t.fullName}" has no line; it cannot run alone`);
+    if (t.line === null)
+      throw new FlakeguardError('VITEST', `${t.file}: "${t.fullName}" has no line; it cannot run alone`);
     const file = path.resolve(options.root, t.file);
     return { file, fullName: t.fullName, spec: specs.push({ file, project: t.project ?? null, lines: [t.line] }) - 1 };
   });
   return runJob(options, specs, tests, options.runs, 0);
 }
 
-async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: readonly JobTest[], maxRuns: number, budgetMs: number): Promise<RunsOutcome> {
+async function runJob(
+  options: RunOptions,
+  specs: readonly JobSpec[],
+  tests: readonly JobTest[],
+  maxRuns: number,
+  budgetMs: number,
+): Promise<RunsOutcome> {
   if (options.signal?.aborted) throw interrupted();
   const started = performance.now();
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-runs-'));
@@ -107,7 +115,15 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
       const attempt = (attempts.get(k) ?? 0) + 1;
       attempts.set(k, attempt);
       const file = toPosix(path.relative(options.root, line.file));
-      options.onProgress({ file, project: line.project, fullName: line.fullName, attempt, runs: job.maxRuns, state: line.try.state, durationMs: line.try.durationMs });
+      options.onProgress({
+        file,
+        project: line.project,
+        fullName: line.fullName,
+        attempt,
+        runs: job.maxRuns,
+        state: line.try.state,
+        durationMs: line.try.durationMs,
+      });
     }
     offset = complete;
   };
@@ -127,7 +143,10 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
   };
   const timer = setInterval(watch, 200);
   const slowdown = options.slowdown;
-  const duty: DutyCycle | null = slowdown && slowdown.target > 1 && child.pid !== undefined ? startDutyCycle({ pgid: child.pid, target: slowdown.target, ambient: slowdown.ambient }) : null;
+  const duty: DutyCycle | null =
+    slowdown && slowdown.target > 1 && child.pid !== undefined
+      ? startDutyCycle({ pgid: child.pid, target: slowdown.target, ambient: slowdown.ambient })
+      : null;
   try {
     const result = await child.result;
     const dutySummary = duty?.stop() ?? null;
@@ -137,11 +156,21 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
     const finished = result.exitCode === 0 && existsSync(job.resultFile);
     if (!finished && cutShort === null) {
       const cause = vitestStartupCause(`${String(result.stdout)}\n${String(result.stderr)}`);
-      throw new FlakeguardError('VITEST', `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`);
+      throw new FlakeguardError(
+        'VITEST',
+        `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`,
+      );
     }
-    const parsed = finished ? (JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult) : partialResult(specs, lines);
+    const parsed = finished
+      ? (JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult)
+      : partialResult(specs, lines);
     const ended = cutShort === 'hung' && finished ? null : cutShort;
-    return toOutcome(parsed, options, tests, lines, { wallMs: performance.now() - started, stops: dutySummary?.stops ?? [], ambient: dutySummary?.ambient ?? null, cutShort: ended });
+    return toOutcome(parsed, options, tests, lines, {
+      wallMs: performance.now() - started,
+      stops: dutySummary?.stops ?? [],
+      ambient: dutySummary?.ambient ?? null,
+      cutShort: ended,
+    });
   } finally {
     duty?.stop();
     clearInterval(timer);
@@ -153,4 +182,3 @@ async function runJob(options: RunOptions, specs: readonly JobSpec[], tests: rea
 }
 
 const interrupted = (): FlakeguardError => interruptedError('the test runs and the load were');
-

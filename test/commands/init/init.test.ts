@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFixture, type Fixture } from '../../helpers/fixture.js';
 import { makeRecord } from '../../core/record/record-factories.js';
+import { createFixture, type Fixture } from '../../helpers/fixture.js';
 
 let fixture: Fixture | undefined;
 afterEach(() => fixture?.remove());
@@ -21,7 +21,12 @@ describe('flakeguard init', () => {
     fixture = await createFixture({
       files: {
         'flakeguard.yaml': '# mine\nbudget:\n  test: 2s\n',
-        '.flakeguard/runs/r1.json': JSON.stringify(makeRecord([{ name: 'slow', durationMs: 3200 }, { name: 'quick', durationMs: 40 }])),
+        '.flakeguard/runs/r1.json': JSON.stringify(
+          makeRecord([
+            { name: 'slow', durationMs: 3200 },
+            { name: 'quick', durationMs: 40 },
+          ]),
+        ),
       },
     });
     const result = await fixture.flakeguard(['init']);

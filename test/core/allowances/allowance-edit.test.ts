@@ -1,16 +1,37 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAllowanceFile } from '../../../src/core/allowances/allowance.js';
-import { entryBlocks, insertEntry, removeEntries, serializeEntry, updateEntry, type NewAllowanceEntry } from '../../../src/core/allowances/allowance-edit.js';
+import {
+  entryBlocks,
+  insertEntry,
+  type NewAllowanceEntry,
+  removeEntries,
+  serializeEntry,
+  updateEntry,
+} from '../../../src/core/allowances/allowance-edit.js';
 
 const W = 'allowances/x.test.ts.yaml';
 const entry = (id: string, test: string, extra: Partial<NewAllowanceEntry> = {}): NewAllowanceEntry => ({
-  id, test, file: 'x.test.ts', fingerprint: null, budget: { kind: 'single', value: 7000 }, reason: 'slow disk', added: '2026-11-30', expires: null, ...extra,
+  id,
+  test,
+  file: 'x.test.ts',
+  fingerprint: null,
+  budget: { kind: 'single', value: 7000 },
+  reason: 'slow disk',
+  added: '2026-11-30',
+  expires: null,
+  ...extra,
 });
 
 describe('allowance file edits', () => {
   it('serialises an entry that parses back', () => {
-    const text = serializeEntry(entry('a1b2c3d4', 'g > t: "quoted" #1', { fingerprint: '0123456789abcdef', budget: { kind: 'map', values: { linux: 9000, default: 1500 } }, expires: '2027-01-01' }));
+    const text = serializeEntry(
+      entry('a1b2c3d4', 'g > t: "quoted" #1', {
+        fingerprint: '0123456789abcdef',
+        budget: { kind: 'map', values: { linux: 9000, default: 1500 } },
+        expires: '2027-01-01',
+      }),
+    );
     expect(text).toBe(`- id: a1b2c3d4
   test: 'g > t: "quoted" #1'
   file: x.test.ts
@@ -20,7 +41,10 @@ describe('allowance file edits', () => {
   added: 2026-11-30
   expires: 2027-01-01
 `);
-    expect(parseAllowanceFile(text, W).allowances[0]).toMatchObject({ test: 'g > t: "quoted" #1', budget: { kind: 'map', values: { linux: 9000, default: 1500 } } });
+    expect(parseAllowanceFile(text, W).allowances[0]).toMatchObject({
+      test: 'g > t: "quoted" #1',
+      budget: { kind: 'map', values: { linux: 9000, default: 1500 } },
+    });
   });
 
   it('inserts in sorted place, into an empty file, a comment-only file and []', () => {
@@ -28,14 +52,20 @@ describe('allowance file edits', () => {
     const two = insertEntry(one, entry('a0000001', 'a'), W);
     const three = insertEntry(two, entry('c0000001', 'c'), W);
     expect(parseAllowanceFile(three, W).allowances.map((a) => a.test)).toEqual(['a', 'b', 'c']);
-    expect(insertEntry('# header\n', entry('a0000001', 'a'), W)).toBe(`# header\n${serializeEntry(entry('a0000001', 'a'))}`);
-    expect(insertEntry('# header\n[]\n', entry('a0000001', 'a'), W)).toBe(`# header\n\n${serializeEntry(entry('a0000001', 'a'))}`);
+    expect(insertEntry('# header\n', entry('a0000001', 'a'), W)).toBe(
+      `# header\n${serializeEntry(entry('a0000001', 'a'))}`,
+    );
+    expect(insertEntry('# header\n[]\n', entry('a0000001', 'a'), W)).toBe(
+      `# header\n\n${serializeEntry(entry('a0000001', 'a'))}`,
+    );
   });
 
   it('removes an entry with the comment directly above it, keeps the header', () => {
     const text = `# header\n${serializeEntry(entry('a0000001', 'a'))}\n# about b\n${serializeEntry(entry('b0000001', 'b'))}`;
     expect(removeEntries(text, new Set(['b0000001']), W)).toBe(`# header\n${serializeEntry(entry('a0000001', 'a'))}\n`);
-    expect(removeEntries(text, new Set(['a0000001']), W)).toBe(`# header\n\n# about b\n${serializeEntry(entry('b0000001', 'b'))}`);
+    expect(removeEntries(text, new Set(['a0000001']), W)).toBe(
+      `# header\n\n# about b\n${serializeEntry(entry('b0000001', 'b'))}`,
+    );
   });
 
   it('updates values in place and adds a missing fingerprint', () => {
@@ -56,10 +86,20 @@ describe('allowance file edit properties', () => {
     blankBefore: fc.boolean(),
   });
   const file = fc.uniqueArray(spec, { minLength: 1, maxLength: 6, selector: (s) => s.test }).map((specs) => {
-    const sorted = [...specs].sort((a, b) => (a.test < b.test ? -1 : 1)).map((s, i) => ({ ...s, id: `a${String(i).padStart(7, '0')}` }));
+    const sorted = [...specs]
+      .sort((a, b) => (a.test < b.test ? -1 : 1))
+      .map((s, i) => ({ ...s, id: `a${String(i).padStart(7, '0')}` }));
     const blocks = sorted.map((s) => {
-      const body = serializeEntry(entry(s.id, s.test)).replace('  reason: slow disk', `  reason: slow disk${s.inline ? ` ${s.inline}` : ''}`);
-      return { id: s.id, test: s.test, text: `${s.above.map((c) => `${c}\n`).join('')}${body}`, sep: s.blankBefore ? '\n' : '' };
+      const body = serializeEntry(entry(s.id, s.test)).replace(
+        '  reason: slow disk',
+        `  reason: slow disk${s.inline ? ` ${s.inline}` : ''}`,
+      );
+      return {
+        id: s.id,
+        test: s.test,
+        text: `${s.above.map((c) => `${c}\n`).join('')}${body}`,
+        sep: s.blankBefore ? '\n' : '',
+      };
     });
     const text = `# header comment\n\n${blocks.map((b) => b.sep + b.text).join('')}`;
     return { text, blocks };

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAllowanceFile } from '../../../src/core/allowances/allowance.js';
-import { keepLineEndings, removeEntryKey, serializeQuarantine, setEntryKey } from '../../../src/core/allowances/allowance-edit.js';
+import {
+  keepLineEndings,
+  removeEntryKey,
+  serializeQuarantine,
+  setEntryKey,
+} from '../../../src/core/allowances/allowance-edit.js';
 
 const FILE = `# header: reviewed with the tests
 - id: a1b2c3d4
@@ -25,7 +30,9 @@ const Q = { reason: 'flaky on CI', link: 'https://t/19', expires: '2027-01-15' }
 describe('setting and removing a key of one entry', () => {
   it('adds a quarantine map to an entry and keeps every comment with its entry', () => {
     const next = setEntryKey(FILE, 'a1b2c3d4', 'quarantine', serializeQuarantine(Q), 'f.yaml');
-    expect(next).toContain('  added: 2026-12-01\n  quarantine:\n    reason: flaky on CI\n    link: https://t/19\n    expires: 2027-01-15\n# next entry\'s comment\n');
+    expect(next).toContain(
+      "  added: 2026-12-01\n  quarantine:\n    reason: flaky on CI\n    link: https://t/19\n    expires: 2027-01-15\n# next entry's comment\n",
+    );
     const parsed = parseAllowanceFile(next, 'f.yaml');
     expect(parsed.problems).toEqual([]);
     expect(parsed.allowances[0]?.quarantine).toEqual(Q);
@@ -42,24 +49,32 @@ describe('setting and removing a key of one entry', () => {
 
   it('keeps a CRLF file CRLF', () => {
     const crlf = FILE.replace(/\n/g, '\r\n');
-    const next = keepLineEndings(crlf, (t) => setEntryKey(t, 'a1b2c3d4', 'quarantine', serializeQuarantine(Q), 'f.yaml'));
+    const next = keepLineEndings(crlf, (t) =>
+      setEntryKey(t, 'a1b2c3d4', 'quarantine', serializeQuarantine(Q), 'f.yaml'),
+    );
     expect(next.replace(/\r\n/g, '')).not.toContain('\n');
   });
 
   it('round-trips any reason and link', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== '' && s === s.trim()), fc.option(fc.string({ minLength: 1 }).filter((s) => s.trim() !== '' && s === s.trim())), (reason, link) => {
-        const terms = { reason, link, expires: null };
-        const next = setEntryKey(FILE, 'a1b2c3d4', 'quarantine', serializeQuarantine(terms), 'f.yaml');
-        const parsed = parseAllowanceFile(next, 'f.yaml');
-        expect(parsed.problems).toEqual([]);
-        expect(parsed.allowances[0]?.quarantine).toEqual(terms);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() !== '' && s === s.trim()),
+        fc.option(fc.string({ minLength: 1 }).filter((s) => s.trim() !== '' && s === s.trim())),
+        (reason, link) => {
+          const terms = { reason, link, expires: null };
+          const next = setEntryKey(FILE, 'a1b2c3d4', 'quarantine', serializeQuarantine(terms), 'f.yaml');
+          const parsed = parseAllowanceFile(next, 'f.yaml');
+          expect(parsed.problems).toEqual([]);
+          expect(parsed.allowances[0]?.quarantine).toEqual(terms);
+        },
+      ),
     );
   });
 
   it('an entry with only a quarantine parses; an entry with neither names both', () => {
-    const only = `- id: c3d4e5f6\n  test: t\n  file: a.test.ts\n${serializeQuarantine(Q).map((l) => `  ${l}`).join('\n')}\n  added: 2026-12-01\n`;
+    const only = `- id: c3d4e5f6\n  test: t\n  file: a.test.ts\n${serializeQuarantine(Q)
+      .map((l) => `  ${l}`)
+      .join('\n')}\n  added: 2026-12-01\n`;
     const parsed = parseAllowanceFile(only, 'f.yaml');
     expect(parsed.problems).toEqual([]);
     expect(parsed.allowances[0]).toMatchObject({ budget: null, reason: '', quarantine: Q });

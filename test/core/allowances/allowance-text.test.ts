@@ -1,18 +1,65 @@
 import fc from 'fast-check';
-import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { parseAllowanceFile } from '../../../src/core/allowances/allowance.js';
-import { entryBlocks, insertEntry, keepLineEndings, removeEntries, serializeEntry, updateEntry, type NewAllowanceEntry } from '../../../src/core/allowances/allowance-edit.js';
+import {
+  entryBlocks,
+  insertEntry,
+  keepLineEndings,
+  type NewAllowanceEntry,
+  removeEntries,
+  serializeEntry,
+  updateEntry,
+} from '../../../src/core/allowances/allowance-edit.js';
 import { escapeForTerminal, yamlScalar } from '../../../src/core/allowances/allowance-text.js';
 
 const W = 'allowances/x.test.ts.yaml';
 const entry = (id: string, test: string, extra: Partial<NewAllowanceEntry> = {}): NewAllowanceEntry => ({
-  id, test, file: 'x.test.ts', fingerprint: null, budget: { kind: 'single', value: 7000 }, reason: 'slow disk', added: '2026-11-30', expires: null, ...extra,
+  id,
+  test,
+  file: 'x.test.ts',
+  fingerprint: null,
+  budget: { kind: 'single', value: 7000 },
+  reason: 'slow disk',
+  added: '2026-11-30',
+  expires: null,
+  ...extra,
 });
 
 /** Strings a test name may hold: quotes, YAML indicators, newlines, spaces at the ends, controls, unicode, surrogates. */
 const nasty = fc.oneof(
-  fc.string({ unit: fc.constantFrom('"', "'", '\n', '\r', '\t', ' ', '#', ':', '-', '>', '|', '\\', '\u0000', '\u001b', '\u0085', '\u2028', '\ufeff', 'é', '日', '\ud83d\ude00', '\ud800', 'a', '%', '{', '[', '&', '*', '!') }),
+  fc.string({
+    unit: fc.constantFrom(
+      '"',
+      "'",
+      '\n',
+      '\r',
+      '\t',
+      ' ',
+      '#',
+      ':',
+      '-',
+      '>',
+      '|',
+      '\\',
+      '\u0000',
+      '\u001b',
+      '\u0085',
+      '\u2028',
+      '\ufeff',
+      'é',
+      '日',
+      '\ud83d\ude00',
+      '\ud800',
+      'a',
+      '%',
+      '{',
+      '[',
+      '&',
+      '*',
+      '!',
+    ),
+  }),
   fc.string({ unit: 'binary' }),
   fc.string({ unit: 'grapheme', maxLength: 50 }),
   fc.string({ minLength: 2000, maxLength: 2000, unit: fc.constantFrom('a', ' ', '"', '\n', 'é', '\u0007') }),
@@ -23,7 +70,11 @@ describe('allowance values round-trip', () => {
   it('writes every name on one line and reads back exactly that name, in a file that parses', () => {
     fc.assert(
       fc.property(names, names, (name, reason) => {
-        const text = insertEntry(insertEntry('# header\n', entry('b0000001', 'other'), W), entry('a0000001', name, { reason }), W);
+        const text = insertEntry(
+          insertEntry('# header\n', entry('b0000001', 'other'), W),
+          entry('a0000001', name, { reason }),
+          W,
+        );
         const parsed = parseAllowanceFile(text, W);
         expect(parsed.problems).toEqual([]);
         const got = parsed.allowances.find((a) => a.id === 'a0000001');
@@ -31,7 +82,7 @@ describe('allowance values round-trip', () => {
         expect(got?.reason).toBe(reason.trim());
         expect(parsed.allowances).toHaveLength(2);
         // Every entry line stays inside its entry: no value spills onto a line of its own.
-        expect(text.split('\n').filter((l) => l !== '' && !/^(#|- |  )/.test(l))).toEqual([]);
+        expect(text.split('\n').filter((l) => l !== '' && !/^(#|- | {2})/.test(l))).toEqual([]);
       }),
       { numRuns: 200 },
     );
@@ -51,7 +102,14 @@ describe('allowance values round-trip', () => {
       fc.property(names, names, (from, to) => {
         const text = serializeEntry(entry('a0000001', from)) + serializeEntry(entry('b0000001', 'm'));
         const out = updateEntry(text, 'a0000001', { test: to }, W);
-        expect(parseAllowanceFile(out, W).allowances.map((a) => [a.id, a.test]).sort()).toEqual([['a0000001', to], ['b0000001', 'm']]);
+        expect(
+          parseAllowanceFile(out, W)
+            .allowances.map((a) => [a.id, a.test])
+            .sort(),
+        ).toEqual([
+          ['a0000001', to],
+          ['b0000001', 'm'],
+        ]);
       }),
       { numRuns: 200 },
     );
@@ -61,19 +119,23 @@ describe('allowance values round-trip', () => {
 describe('comments stay with their entry', () => {
   const text = `# header\n${serializeEntry(entry('a0000001', 'a'))}  # expires: 2027-01-01 once the disk is fast\n# about b\n${serializeEntry(entry('b0000001', 'b'))}`;
 
-  it('an indented comment after an entry is that entry\'s; a comment at the dash is the next one\'s', () => {
+  it("an indented comment after an entry is that entry's; a comment at the dash is the next one's", () => {
     const [a, b] = entryBlocks(text, W);
     expect(text.slice(a?.blockStart, a?.end)).toContain('  # expires: 2027-01-01');
     expect(text.slice(b?.blockStart, b?.end)).toMatch(/^# about b\n- id: b0000001/);
   });
 
-  it('prune removes the comment with its entry, and keeps the next entry\'s comment', () => {
-    expect(removeEntries(text, new Set(['a0000001']), W)).toBe(`# header\n# about b\n${serializeEntry(entry('b0000001', 'b'))}`);
+  it("prune removes the comment with its entry, and keeps the next entry's comment", () => {
+    expect(removeEntries(text, new Set(['a0000001']), W)).toBe(
+      `# header\n# about b\n${serializeEntry(entry('b0000001', 'b'))}`,
+    );
   });
 
   it('migrate moves the comment with the entry it renames past another', () => {
     const out = updateEntry(text, 'a0000001', { test: 'z' }, W);
-    expect(out).toBe(`# header\n# about b\n${serializeEntry(entry('b0000001', 'b'))}${serializeEntry(entry('a0000001', 'z'))}  # expires: 2027-01-01 once the disk is fast\n`);
+    expect(out).toBe(
+      `# header\n# about b\n${serializeEntry(entry('b0000001', 'b'))}${serializeEntry(entry('a0000001', 'z'))}  # expires: 2027-01-01 once the disk is fast\n`,
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildUniverse, findSourceTest } from '../../../src/core/allowances/allowance-universe.js';
 import { matchAllowances } from '../../../src/core/allowances/allowance-match.js';
+import { buildUniverse, findSourceTest } from '../../../src/core/allowances/allowance-universe.js';
 import { extractTests } from '../../../src/core/source/test-source.js';
 
 const CODE = `import { describe, it } from 'vitest';
@@ -14,17 +14,29 @@ const source = extractTests(CODE, 'a.test.ts');
 
 describe('findSourceTest', () => {
   it('finds a reported test by name, by line, or by its .each template', () => {
-    expect(findSourceTest({ file: 'a.test.ts', fullName: 'g > plain', line: null }, source)?.fullName).toBe('g > plain');
+    expect(findSourceTest({ file: 'a.test.ts', fullName: 'g > plain', line: null }, source)?.fullName).toBe(
+      'g > plain',
+    );
     expect(findSourceTest({ file: 'a.test.ts', fullName: 'g > row 2', line: 4 }, source)?.fullName).toBe('g > row %i');
-    expect(findSourceTest({ file: 'a.test.ts', fullName: 'g > row 2', line: null }, source)?.fullName).toBe('g > row %i');
-    expect(findSourceTest({ file: 'a.test.ts', fullName: 'g > twin two', line: 5 }, source)?.fullName).toBe('g > twin two');
+    expect(findSourceTest({ file: 'a.test.ts', fullName: 'g > row 2', line: null }, source)?.fullName).toBe(
+      'g > row %i',
+    );
+    expect(findSourceTest({ file: 'a.test.ts', fullName: 'g > twin two', line: 5 }, source)?.fullName).toBe(
+      'g > twin two',
+    );
     expect(findSourceTest({ file: 'a.test.ts', fullName: 'g > renamed meanwhile', line: 5 }, source)).toBeNull();
   });
 });
 
 describe('buildUniverse', () => {
   it('gives reported tests their fingerprints and adds source tests of files the run left out', () => {
-    const universe = buildUniverse([{ file: 'a.test.ts', fullName: 'g > row 1', line: 4 }], new Map([['a.test.ts', source], ['b.test.ts', extractTests(`it('other', () => {});`, 'b.test.ts')]]));
+    const universe = buildUniverse(
+      [{ file: 'a.test.ts', fullName: 'g > row 1', line: 4 }],
+      new Map([
+        ['a.test.ts', source],
+        ['b.test.ts', extractTests(`it('other', () => {});`, 'b.test.ts')],
+      ]),
+    );
     expect(universe.map((t) => [t.file, t.fullName, t.inRun, t.fingerprint === source[1]?.fingerprint])).toEqual([
       ['a.test.ts', 'g > row 1', true, true],
       ['b.test.ts', 'other', false, false],
@@ -32,8 +44,15 @@ describe('buildUniverse', () => {
   });
 
   it('lets a caller that reports .each templates (the gate) match allowances stored under row names', () => {
-    const universe = buildUniverse(source.map((t) => ({ file: t.file, fullName: t.fullName, line: t.line })), new Map([['a.test.ts', source]]));
-    const [m] = matchAllowances({ allowances: [{ id: 'a1', file: 'a.test.ts', test: 'g > row 2', fingerprint: null }], tests: universe, renames: new Map() });
+    const universe = buildUniverse(
+      source.map((t) => ({ file: t.file, fullName: t.fullName, line: t.line })),
+      new Map([['a.test.ts', source]]),
+    );
+    const [m] = matchAllowances({
+      allowances: [{ id: 'a1', file: 'a.test.ts', test: 'g > row 2', fingerprint: null }],
+      tests: universe,
+      renames: new Map(),
+    });
     expect(m).toMatchObject({ kind: 'exact' });
     expect(universe[(m as { test: number }).test]?.fullName).toBe('g > row %i');
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { allowanceFileFor, dedupeAllowances, isExpired, isInsideProject, parseAllowanceFile, testFileOf } from '../../../src/core/allowances/allowance.js';
+import {
+  allowanceFileFor,
+  dedupeAllowances,
+  isExpired,
+  isInsideProject,
+  parseAllowanceFile,
+  testFileOf,
+} from '../../../src/core/allowances/allowance.js';
 
 const STORE = 'allowances/test/hub/tracker.test.ts.yaml';
 const GOOD = `# tracker allowances
@@ -25,16 +32,30 @@ describe('parseAllowanceFile', () => {
     expect(problems).toEqual([]);
     expect(allowances).toEqual([
       {
-        id: 'a1b2c3d4', test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts', fingerprint: '0123456789abcdef', commit: null,
-        budget: { kind: 'single', value: 7000 }, reason: 'loads a 40 MB journal', quarantine: null, added: '2026-11-30', expires: null,
+        id: 'a1b2c3d4',
+        test: 'tracker > reloads journal',
+        file: 'test/hub/tracker.test.ts',
+        fingerprint: '0123456789abcdef',
+        commit: null,
+        budget: { kind: 'single', value: 7000 },
+        reason: 'loads a 40 MB journal',
+        quarantine: null,
+        added: '2026-11-30',
+        expires: null,
         at: { storeFile: STORE, line: 2, column: 3 },
       },
-      expect.objectContaining({ id: 'b2c3d4e5', budget: { kind: 'map', values: { linux: 9000, default: 6000 } }, expires: '2026-12-31', fingerprint: null }),
+      expect.objectContaining({
+        id: 'b2c3d4e5',
+        budget: { kind: 'map', values: { linux: 9000, default: 6000 } },
+        expires: '2026-12-31',
+        fingerprint: null,
+      }),
     ]);
   });
 
   it('reads an empty file, a comment-only file and [] as no entries', () => {
-    for (const text of ['', '# nothing yet\n', '[]\n']) expect(parseAllowanceFile(text, STORE)).toEqual({ allowances: [], problems: [] });
+    for (const text of ['', '# nothing yet\n', '[]\n'])
+      expect(parseAllowanceFile(text, STORE)).toEqual({ allowances: [], problems: [] });
   });
 
   it('skips a bad entry with file:line:column and loads the others', () => {
@@ -104,7 +125,8 @@ describe('store helpers', () => {
   it('knows paths inside the project', () => {
     expect(isInsideProject('test/a.test.ts')).toBe(true);
     expect(isInsideProject('test/../a.test.ts')).toBe(true);
-    for (const bad of ['../a.test.ts', '/abs/a.test.ts', 'C:/x.test.ts', 'test/../../a.ts', '', '.']) expect(isInsideProject(bad)).toBe(false);
+    for (const bad of ['../a.test.ts', '/abs/a.test.ts', 'C:/x.test.ts', 'test/../../a.ts', '', '.'])
+      expect(isInsideProject(bad)).toBe(false);
   });
 
   it('expires after the expiry day, not on it', () => {
@@ -119,7 +141,12 @@ describe('store helpers', () => {
     const merged = dedupeAllowances([one, two]);
     expect(merged.allowances).toHaveLength(2);
     expect(merged.problems).toEqual([
-      { kind: 'duplicate-id', where: 'allowances/test/other.test.ts.yaml:2:3', message: `id "a1b2c3d4" is already used at ${STORE}:2:3; give this entry a new id`, id: 'a1b2c3d4' },
+      {
+        kind: 'duplicate-id',
+        where: 'allowances/test/other.test.ts.yaml:2:3',
+        message: `id "a1b2c3d4" is already used at ${STORE}:2:3; give this entry a new id`,
+        id: 'a1b2c3d4',
+      },
     ]);
   });
 });

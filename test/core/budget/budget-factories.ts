@@ -1,6 +1,6 @@
 /** Factories for budget-report tests: plain observed tests and files with overridable fields. */
 import type { BudgetReportInput, ObservedFile, ObservedTest } from '../../../src/core/budget/budget-report.js';
-import { DEFAULT_CONFIG, type Config } from '../../../src/core/config.js';
+import { type Config, DEFAULT_CONFIG } from '../../../src/core/config.js';
 
 export function makeTest(over: Partial<ObservedTest> = {}): ObservedTest {
   return {
@@ -19,7 +19,15 @@ export function makeTest(over: Partial<ObservedTest> = {}): ObservedTest {
 }
 
 export function makeFile(over: Partial<ObservedFile> = {}): ObservedFile {
-  return { file: 'test/hub/tracker.test.ts', project: '', state: 'passed', durationMs: 100, errors: [], hookErrors: [], ...over };
+  return {
+    file: 'test/hub/tracker.test.ts',
+    project: '',
+    state: 'passed',
+    durationMs: 100,
+    errors: [],
+    hookErrors: [],
+    ...over,
+  };
 }
 
 export function makeConfig(budget: Partial<Config['budget']> = {}): Config {

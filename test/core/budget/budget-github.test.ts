@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import {
+  escapeAnnotationData,
+  escapeAnnotationProperty,
+  formatGithubAnnotations,
+  formatStepSummary,
+} from '../../../src/core/budget/budget-github.js';
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
-import { escapeAnnotationData, escapeAnnotationProperty, formatGithubAnnotations, formatStepSummary } from '../../../src/core/budget/budget-github.js';
 import { makeInput, makeTest } from './budget-factories.js';
 
 describe('GitHub output of the budget report', () => {
@@ -10,22 +15,34 @@ describe('GitHub output of the budget report', () => {
   });
 
   it('annotates a violation as an error at the file and line, a near-budget test as a warning', () => {
-    const report = computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ name: 'near', line: 7, durationMs: 4500 })] }));
+    const report = computeBudgetReport(
+      makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ name: 'near', line: 7, durationMs: 4500 })] }),
+    );
     const lines = formatGithubAnnotations(report).trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^::error file=test\/hub\/tracker\.test\.ts,line=42,title=flakeguard%3A over duration budget::over budget  tracker > reloads journal  5\.31s > 5\.00s \(linux budget\)%0ATo allow it: flakeguard allowances add /);
-    expect(lines[1]).toBe('::warning file=test/hub/tracker.test.ts,line=7,title=flakeguard%3A near duration budget::near budget  near  4.50s of 5.00s (90%25, linux budget)');
+    expect(lines[0]).toMatch(
+      /^::error file=test\/hub\/tracker\.test\.ts,line=42,title=flakeguard%3A over duration budget::over budget {2}tracker > reloads journal {2}5\.31s > 5\.00s \(linux budget\)%0ATo allow it: flakeguard allowances add /,
+    );
+    expect(lines[1]).toBe(
+      '::warning file=test/hub/tracker.test.ts,line=7,title=flakeguard%3A near duration budget::near budget  near  4.50s of 5.00s (90%25, linux budget)',
+    );
   });
 
   it('adds an error without a file that says why a run is red with no failing test', () => {
-    const report = computeBudgetReport(makeInput({ unhandledErrors: [{ message: 'boom', type: 'Unhandled Rejection', file: 'a.test.ts', test: null }] }));
-    expect(formatGithubAnnotations(report)).toBe('::error title=flakeguard%3A why the run is red::flakeguard: run failed with no failing test: 1 unhandled error (Unhandled Rejection from a.test.ts)\n');
+    const report = computeBudgetReport(
+      makeInput({ unhandledErrors: [{ message: 'boom', type: 'Unhandled Rejection', file: 'a.test.ts', test: null }] }),
+    );
+    expect(formatGithubAnnotations(report)).toBe(
+      '::error title=flakeguard%3A why the run is red::flakeguard: run failed with no failing test: 1 unhandled error (Unhandled Rejection from a.test.ts)\n',
+    );
   });
 
   it('writes a Markdown table with escaped cells', () => {
     const report = computeBudgetReport(makeInput({ tests: [makeTest({ name: 'a | b', durationMs: 6000 })] }));
     const md = formatStepSummary(report);
     expect(md).toContain('| 🔴 over budget | a \\| b | `test/hub/tracker.test.ts:42` | 6.00s | 5.00s | linux budget |');
-    expect(md).toContain('```sh\nflakeguard allowances add --file "test/hub/tracker.test.ts" --test \'a | b\' --budget 7.5s');
+    expect(md).toContain(
+      '```sh\nflakeguard allowances add --file "test/hub/tracker.test.ts" --test \'a | b\' --budget 7.5s',
+    );
   });
 
   it('prints nothing for a clean run', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
 import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
+import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
 import { formatVerdictLine, shellQuote } from '../../../src/core/budget/budget-text.js';
 import { makeConfig, makeFile, makeInput, makeTest } from './budget-factories.js';
 
@@ -9,14 +9,32 @@ describe('computeBudgetReport', () => {
   it('a passed test over its limit is a violation with its figures; the run fails on it', () => {
     const report = computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5310 })], files: [makeFile()] }));
     expect(report.violations).toEqual([
-      { kind: 'test', file: 'test/hub/tracker.test.ts', name: 'tracker > reloads journal', line: 42, durationMs: 5310, limitMs: 5000, limitSource: 'budget', platformKey: 'all' },
+      {
+        kind: 'test',
+        file: 'test/hub/tracker.test.ts',
+        name: 'tracker > reloads journal',
+        line: 42,
+        durationMs: 5310,
+        limitMs: 5000,
+        limitSource: 'budget',
+        platformKey: 'all',
+      },
     ]);
-    expect(report.verdict).toEqual({ red: true, failedByFlakeguard: true, causes: [{ kind: 'budget', tests: 1, files: 0 }] });
+    expect(report.verdict).toEqual({
+      red: true,
+      failedByFlakeguard: true,
+      causes: [{ kind: 'budget', tests: 1, files: 0 }],
+    });
   });
 
   it('a failed or skipped test is never a budget violation', () => {
     const report = computeBudgetReport(
-      makeInput({ tests: [makeTest({ state: 'failed', durationMs: 9000, errors: [{ message: 'boom', frame: null }] }), makeTest({ name: 's', state: 'skipped', durationMs: null })] }),
+      makeInput({
+        tests: [
+          makeTest({ state: 'failed', durationMs: 9000, errors: [{ message: 'boom', frame: null }] }),
+          makeTest({ name: 's', state: 'skipped', durationMs: null }),
+        ],
+      }),
     );
     expect(report.violations).toEqual([]);
     expect(report.failing).toHaveLength(1);
@@ -25,10 +43,22 @@ describe('computeBudgetReport', () => {
   });
 
   it('an allowance raises the limit for its test only', () => {
-    const allowances = new Map([['test/hub/tracker.test.ts::tracker > reloads journal', { id: 'a1', budget: { kind: 'single' as const, value: 8000 } }]]);
-    const report = computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ name: 'other', durationMs: 5310 })], allowances }));
+    const allowances = new Map([
+      [
+        'test/hub/tracker.test.ts::tracker > reloads journal',
+        { id: 'a1', budget: { kind: 'single' as const, value: 8000 } },
+      ],
+    ]);
+    const report = computeBudgetReport(
+      makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ name: 'other', durationMs: 5310 })], allowances }),
+    );
     expect(report.violations.map((v) => v.name)).toEqual(['other']);
-    expect(report.tests[0]).toMatchObject({ limitMs: 8000, limitSource: 'allowance', allowanceId: 'a1', status: 'within' });
+    expect(report.tests[0]).toMatchObject({
+      limitMs: 8000,
+      limitSource: 'allowance',
+      allowanceId: 'a1',
+      status: 'within',
+    });
   });
 
   it('near budget at warnAt of the limit is a warning, not a failure', () => {
@@ -39,21 +69,31 @@ describe('computeBudgetReport', () => {
 
   it('a file over its file budget is a violation even with every test within', () => {
     const config = makeConfig({ file: { kind: 'single', value: 60_000 } });
-    const report = computeBudgetReport(makeInput({ config, tests: [makeTest({ durationMs: 100 })], files: [makeFile({ durationMs: 63_200 })] }));
-    expect(report.violations).toEqual([expect.objectContaining({ kind: 'file', file: 'test/hub/tracker.test.ts', durationMs: 63_200, limitMs: 60_000 })]);
+    const report = computeBudgetReport(
+      makeInput({ config, tests: [makeTest({ durationMs: 100 })], files: [makeFile({ durationMs: 63_200 })] }),
+    );
+    expect(report.violations).toEqual([
+      expect.objectContaining({ kind: 'file', file: 'test/hub/tracker.test.ts', durationMs: 63_200, limitMs: 60_000 }),
+    ]);
   });
 
   it('lists a test that passed after a retry as flaky with its first error', () => {
     const first = { message: 'expected 1 to be 2', frame: 'test/a.test.ts:3:5', type: 'AssertionError' };
     const report = computeBudgetReport(makeInput({ tests: [makeTest({ retries: 1, flaky: true, errors: [first] })] }));
-    expect(report.flaky).toEqual([{ file: 'test/hub/tracker.test.ts', name: 'tracker > reloads journal', line: 42, retries: 1, firstError: first }]);
+    expect(report.flaky).toEqual([
+      { file: 'test/hub/tracker.test.ts', name: 'tracker > reloads journal', line: 42, retries: 1, firstError: first },
+    ]);
   });
 
   it('explains a red run with no failing test: unhandled errors, load errors, hooks, a crashed worker', () => {
     const report = computeBudgetReport(
       makeInput({
         files: [
-          makeFile({ file: 'a.test.ts', state: 'failed', errors: [{ message: "Cannot find module './x'", frame: null }] }),
+          makeFile({
+            file: 'a.test.ts',
+            state: 'failed',
+            errors: [{ message: "Cannot find module './x'", frame: null }],
+          }),
           makeFile({ file: 'b.test.ts', state: 'failed', hookErrors: [{ message: 'beforeAll boom', frame: null }] }),
           makeFile({ file: 'c.test.ts', state: 'pending' }),
         ],
@@ -65,7 +105,12 @@ describe('computeBudgetReport', () => {
         vitestExitCode: 1,
       }),
     );
-    expect(report.verdict.causes.map((c) => c.kind)).toEqual(['unhandled-errors', 'load-errors', 'hook-errors', 'crashed-worker']);
+    expect(report.verdict.causes.map((c) => c.kind)).toEqual([
+      'unhandled-errors',
+      'load-errors',
+      'hook-errors',
+      'crashed-worker',
+    ]);
     expect(formatVerdictLine(report)).toBe(
       "flakeguard: run failed with no failing test: 1 unhandled error (Unhandled Rejection from d.test.ts); 1 file failed to load (a.test.ts: Cannot find module './x'); a beforeAll/afterAll hook failed in b.test.ts: beforeAll boom; a test worker crashed while running c.test.ts ([vitest-pool]: Worker forks emitted error.)",
     );
@@ -86,7 +131,10 @@ describe('computeBudgetReport', () => {
       fc.property(fc.uniqueArray(testArb, { selector: (t) => t.name, maxLength: 30 }), (specs) => {
         const tests = specs.map((s) => makeTest(s));
         const report = computeBudgetReport(makeInput({ tests }));
-        const over = specs.filter((s) => s.state === 'passed' && s.durationMs > 5000).map((s) => s.name).sort();
+        const over = specs
+          .filter((s) => s.state === 'passed' && s.durationMs > 5000)
+          .map((s) => s.name)
+          .sort();
         expect(report.violations.map((v) => v.name ?? '').sort()).toEqual(over);
         expect(report.verdict.failedByFlakeguard).toBe(over.length > 0);
       }),
@@ -98,7 +146,9 @@ describe('formatBudgetReport', () => {
   it('prints the line of the issue, the allowance command and a last line with the count', () => {
     const text = formatBudgetReport(computeBudgetReport(makeInput({ tests: [makeTest({ durationMs: 5310 })] })));
     const lines = text.trimEnd().split('\n');
-    expect(lines).toContain('  over budget  test/hub/tracker.test.ts:42  tracker > reloads journal  5.31s > 5.00s (linux budget)');
+    expect(lines).toContain(
+      '  over budget  test/hub/tracker.test.ts:42  tracker > reloads journal  5.31s > 5.00s (linux budget)',
+    );
     expect(lines).toContain(
       '    flakeguard allowances add --file "test/hub/tracker.test.ts" --test "tracker > reloads journal" --budget 6.5s --reason "<why it needs more time>"',
     );

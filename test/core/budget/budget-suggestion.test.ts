@@ -19,12 +19,15 @@ describe('computeBudgetSuggestion', () => {
 
   it('always suggests a budget the slowest test meets, with ordered quantiles', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 600_000, noNaN: true }), { minLength: 1, maxLength: 200 }), (ds) => {
-        const s = computeBudgetSuggestion(ds)!;
-        expect(s.suggestedTestBudgetMs).toBeGreaterThanOrEqual(s.slowestMs);
-        expect(s.p50Ms).toBeLessThanOrEqual(s.p99Ms);
-        expect(s.p99Ms).toBeLessThanOrEqual(s.slowestMs);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 600_000, noNaN: true }), { minLength: 1, maxLength: 200 }),
+        (ds) => {
+          const s = computeBudgetSuggestion(ds)!;
+          expect(s.suggestedTestBudgetMs).toBeGreaterThanOrEqual(s.slowestMs);
+          expect(s.p50Ms).toBeLessThanOrEqual(s.p99Ms);
+          expect(s.p99Ms).toBeLessThanOrEqual(s.slowestMs);
+        },
+      ),
     );
   });
 });

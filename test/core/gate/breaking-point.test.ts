@@ -1,15 +1,28 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyBreakingPoint, escalationFactors, findBreakingPoint, type FactorTries } from '../../../src/core/gate/breaking-point.js';
-import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-verdict.js';
-import { parseGateConfig, parseSlowdown } from '../../../src/core/gate/gate-config.js';
 import { parseConfig } from '../../../src/core/config.js';
+import {
+  applyBreakingPoint,
+  escalationFactors,
+  type FactorTries,
+  findBreakingPoint,
+} from '../../../src/core/gate/breaking-point.js';
+import { parseGateConfig, parseSlowdown } from '../../../src/core/gate/gate-config.js';
+import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-verdict.js';
 
 const pass: GateTry = { state: 'passed', durationMs: 10, cold: true };
 const fail: GateTry = { state: 'failed', durationMs: 10, cold: true, error: 'AssertionError: too slow' };
 const level = (factor: number, ...tries: GateTry[]): FactorTries => ({ factor, tries });
 const limit = { limitMs: 5000, source: 'budget' as const, platformKey: 'all' };
-const stable = decideGateVerdict({ tries: [pass, pass, pass], loaded: true, condition: ' at x2', idle: null, alone: null, limit, warnAt: 0.8 });
+const stable = decideGateVerdict({
+  tries: [pass, pass, pass],
+  loaded: true,
+  condition: ' at x2',
+  idle: null,
+  alone: null,
+  limit,
+  warnAt: 0.8,
+});
 
 describe('escalationFactors', () => {
   it('2x and 4x the reference, within the maximum', () => {
@@ -21,7 +34,10 @@ describe('escalationFactors', () => {
 
 describe('findBreakingPoint', () => {
   it('holds up to the last factor before the first failure', () => {
-    expect(findBreakingPoint([level(2, pass, pass), level(4, pass), level(8, fail, pass)])).toEqual({ holdsAt: 4, breaksAt: 8 });
+    expect(findBreakingPoint([level(2, pass, pass), level(4, pass), level(8, fail, pass)])).toEqual({
+      holdsAt: 4,
+      breaksAt: 8,
+    });
     expect(findBreakingPoint([level(2, pass), level(4, pass)])).toEqual({ holdsAt: 4, breaksAt: null });
     expect(findBreakingPoint([level(2, fail)])).toEqual({ holdsAt: null, breaksAt: 2 });
   });
@@ -48,22 +64,40 @@ describe('applyBreakingPoint', () => {
     expect(applyBreakingPoint(stable, level(2, pass), [level(4, fail)], [pass, pass, pass]).verdict).toBe('fragile');
   });
   it('held everywhere: stable, with how far it held', () => {
-    expect(applyBreakingPoint(stable, level(2, pass), [level(4, pass), level(8, pass)])).toMatchObject({ verdict: 'stable', holdsAt: 8, breaksAt: null });
+    expect(applyBreakingPoint(stable, level(2, pass), [level(4, pass), level(8, pass)])).toMatchObject({
+      verdict: 'stable',
+      holdsAt: 8,
+      breaksAt: null,
+    });
   });
   it('a budget or flake finding at the reference is never replaced by the higher factors', () => {
     const flaky = decideGateVerdict({ tries: [pass, fail], loaded: true, idle: null, alone: null, limit, warnAt: 0.8 });
     expect(applyBreakingPoint(flaky, level(2, pass, fail), [])).toMatchObject({ verdict: 'flaky', breaksAt: 2 });
-    const over = decideGateVerdict({ tries: [{ ...pass, durationMs: 6000 }], loaded: true, idle: null, alone: null, limit, warnAt: 0.8 });
+    const over = decideGateVerdict({
+      tries: [{ ...pass, durationMs: 6000 }],
+      loaded: true,
+      idle: null,
+      alone: null,
+      limit,
+      warnAt: 0.8,
+    });
     expect(applyBreakingPoint(over, level(2, pass), [level(4, fail)]).verdict).toBe('over-budget');
   });
 });
 
 describe('gate config', () => {
   it('gate.slowdown and gate.fragile from flakeguard.yaml; bad values name the fix', () => {
-    expect(parseConfig('gate:\n  slowdown: 3\n  fragile: block\n', 'flakeguard.yaml').gate).toEqual({ slowdown: 3, fragile: 'block' });
+    expect(parseConfig('gate:\n  slowdown: 3\n  fragile: block\n', 'flakeguard.yaml').gate).toEqual({
+      slowdown: 3,
+      fragile: 'block',
+    });
     expect(parseConfig('budget:\n  test: 1s\n', 'flakeguard.yaml').gate).toEqual({ slowdown: 2, fragile: 'warn' });
-    expect(() => parseConfig('gate:\n  slowdown: fast\n', 'flakeguard.yaml')).toThrow(/flakeguard.yaml:2:13: gate.slowdown "fast" is not a factor/);
-    expect(() => parseConfig('gate:\n  fragile: maybe\n', 'flakeguard.yaml')).toThrow(/gate.fragile "maybe" must be warn or block/);
+    expect(() => parseConfig('gate:\n  slowdown: fast\n', 'flakeguard.yaml')).toThrow(
+      /flakeguard.yaml:2:13: gate.slowdown "fast" is not a factor/,
+    );
+    expect(() => parseConfig('gate:\n  fragile: maybe\n', 'flakeguard.yaml')).toThrow(
+      /gate.fragile "maybe" must be warn or block/,
+    );
     expect(parseGateConfig).toBeTypeOf('function');
   });
   it('parseSlowdown takes 1..32, with or without a leading x', () => {

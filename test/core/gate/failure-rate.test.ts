@@ -20,8 +20,12 @@ describe('failureRateUpperBound', () => {
   });
 
   it('words the bound without overstating it', () => {
-    expect(describeFailureRate(failureRateUpperBound(0, 5))).toBe('5/5 passed: failure rate below 45.1% at 95% confidence');
-    expect(describeFailureRate(failureRateUpperBound(5, 5))).toBe('0/5 passed: failure rate not bounded below 100% at 95% confidence');
+    expect(describeFailureRate(failureRateUpperBound(0, 5))).toBe(
+      '5/5 passed: failure rate below 45.1% at 95% confidence',
+    );
+    expect(describeFailureRate(failureRateUpperBound(5, 5))).toBe(
+      '0/5 passed: failure rate not bounded below 100% at 95% confidence',
+    );
     expect(formatRatePercent(0.5)).toBe('50%');
   });
 
@@ -37,11 +41,16 @@ describe('failureRateUpperBound', () => {
 
   it('property: more passing runs give a lower bound', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 1, max: 50 }), (passes, failures, more) => {
-        const a = failureRateUpperBound(failures, passes + failures).upper;
-        const b = failureRateUpperBound(failures, passes + more + failures).upper;
-        return b < a;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 1, max: 50 }),
+        (passes, failures, more) => {
+          const a = failureRateUpperBound(failures, passes + failures).upper;
+          const b = failureRateUpperBound(failures, passes + more + failures).upper;
+          return b < a;
+        },
+      ),
     );
   });
 });

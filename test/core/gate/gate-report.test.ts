@@ -25,7 +25,15 @@ const makeInput = (tests: GateTestInput[]): GateReportInput => ({
   platform: 'linux',
   warnAt: 0.8,
   vitestVersion: '4.1.12',
-  load: { workers: 2, pids: [11, 12], cpus: 2, loadavgBefore: [1, 1, 1], loadavgAfter: [2.5, 1, 1], workersMachineShare: 0.9, testsCpuShare: 0.4 },
+  load: {
+    workers: 2,
+    pids: [11, 12],
+    cpus: 2,
+    loadavgBefore: [1, 1, 1],
+    loadavgAfter: [2.5, 1, 1],
+    workersMachineShare: 0.9,
+    testsCpuShare: 0.4,
+  },
   tests,
   notRun: [],
   unchanged: 2,
@@ -38,9 +46,25 @@ describe('computeGateReport', () => {
   it('passes only when every test is stable, and counts verdicts', () => {
     const ok = computeGateReport(makeInput([makeTest('a', [pass(1), pass(2), pass(3), pass(4), pass(5)])]));
     expect(ok).toMatchObject({ version: 1, verdict: 'pass', base: 'a'.repeat(40), runs: 5, wallMs: 5400 });
-    expect(ok.tests[0]).toMatchObject({ file: 'test/cart.test.ts', name: 'a', selection: 'new', verdict: 'stable', passes: 5, runs: 5, durationsMs: [1, 2, 3, 4, 5] });
+    expect(ok.tests[0]).toMatchObject({
+      file: 'test/cart.test.ts',
+      name: 'a',
+      selection: 'new',
+      verdict: 'stable',
+      passes: 5,
+      runs: 5,
+      durationsMs: [1, 2, 3, 4, 5],
+    });
     expect(ok.warnAt).toBe(0.8);
-    const bad = computeGateReport(makeInput([makeTest('a', [pass(1)]), makeTest('b', [pass(1), fail(1)], { selection: 'renamed', previous: { file: 'test/cart.test.ts', name: 'old b' } })]));
+    const bad = computeGateReport(
+      makeInput([
+        makeTest('a', [pass(1)]),
+        makeTest('b', [pass(1), fail(1)], {
+          selection: 'renamed',
+          previous: { file: 'test/cart.test.ts', name: 'old b' },
+        }),
+      ]),
+    );
     expect(bad.verdict).toBe('fail');
     expect(bad.counts).toMatchObject({ stable: 1, flaky: 1, failing: 0 });
     expect(JSON.parse(JSON.stringify(bad))).toEqual(bad);
@@ -49,7 +73,12 @@ describe('computeGateReport', () => {
 
 describe('gate formats', () => {
   const report = computeGateReport(
-    makeInput([makeTest('cart > pays', [pass(10), fail(12), pass(9), pass(11), fail(10)], { selection: 'renamed', previous: { file: 'test/cart.test.ts', name: 'cart > paid' } })]),
+    makeInput([
+      makeTest('cart > pays', [pass(10), fail(12), pass(9), pass(11), fail(10)], {
+        selection: 'renamed',
+        previous: { file: 'test/cart.test.ts', name: 'cart > paid' },
+      }),
+    ]),
   );
 
   it('text: one block per test with figures, the load as measured, the summary', () => {
@@ -64,12 +93,24 @@ describe('gate formats', () => {
   it('markdown: a table row per test, pipes escaped', () => {
     const md = formatGateMarkdown(report);
     expect(md).toContain('### flakeguard gate: failed');
-    expect(md).toContain('| flaky | `test/cart.test.ts:3` cart > pays | renamed from "cart > paid" | 3/5 | 10ms | 12ms | 1.00s |');
+    expect(md).toContain(
+      '| flaky | `test/cart.test.ts:3` cart > pays | renamed from "cart > paid" | 3/5 | 10ms | 12ms | 1.00s |',
+    );
   });
 
   it('progress line', () => {
-    expect(formatGateProgress({ phase: 'under load', testIndex: 2, tests: 7, attempt: 3, runs: 5, name: 'a.test.ts > x', state: 'passed', elapsedMs: 4200, load: 2 })).toBe(
-      'gate under load: test 2/7 try 3 of at most 5 passed a.test.ts > x (4.2s, load 2 workers)',
-    );
+    expect(
+      formatGateProgress({
+        phase: 'under load',
+        testIndex: 2,
+        tests: 7,
+        attempt: 3,
+        runs: 5,
+        name: 'a.test.ts > x',
+        state: 'passed',
+        elapsedMs: 4200,
+        load: 2,
+      }),
+    ).toBe('gate under load: test 2/7 try 3 of at most 5 passed a.test.ts > x (4.2s, load 2 workers)');
   });
 });

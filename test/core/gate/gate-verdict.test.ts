@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideGateVerdict, proposeAllowance, type GateTry, type GateVerdictInput } from '../../../src/core/gate/gate-verdict.js';
+import {
+  decideGateVerdict,
+  type GateTry,
+  type GateVerdictInput,
+  proposeAllowance,
+} from '../../../src/core/gate/gate-verdict.js';
 
 const pass = (durationMs = 10): GateTry => ({ state: 'passed', durationMs });
 const fail = (durationMs = 10, error = 'boom'): GateTry => ({ state: 'failed', durationMs, error });
@@ -17,7 +22,14 @@ const makeInput = (over: Partial<GateVerdictInput> = {}): GateVerdictInput => ({
 describe('decideGateVerdict', () => {
   it('stable: every try passed well within the limit, with the failure-rate bound', () => {
     const r = decideGateVerdict(makeInput({ tries: [pass(10), pass(30), pass(20), pass(50), pass(40)] }));
-    expect(r).toMatchObject({ verdict: 'stable', passes: 5, runs: 5, medianMs: 30, maxMs: 50, durationsMs: [10, 30, 20, 50, 40] });
+    expect(r).toMatchObject({
+      verdict: 'stable',
+      passes: 5,
+      runs: 5,
+      medianMs: 30,
+      maxMs: 50,
+      durationsMs: [10, 30, 20, 50, 40],
+    });
     expect(r.failureRate?.upper).toBeCloseTo(0.4507, 3);
   });
 
@@ -32,7 +44,9 @@ describe('decideGateVerdict', () => {
     expect(sensitive).toMatchObject({ verdict: 'flaky', loadSensitive: true, idle: { passes: 5, runs: 5 } });
     expect(sensitive.reason).toContain('failed 5/5 tries under load, passed 5/5 without load');
     expect(decideGateVerdict(makeInput({ tries: all, idle: all })).verdict).toBe('failing');
-    expect(decideGateVerdict(makeInput({ tries: [], notRunReason: 'import failed' })).reason).toBe('did not run: import failed');
+    expect(decideGateVerdict(makeInput({ tries: [], notRunReason: 'import failed' })).reason).toBe(
+      'did not run: import failed',
+    );
   });
 
   it('every try in the report with its state, duration and whether it was cold; the reason says so', () => {
@@ -54,23 +68,38 @@ describe('decideGateVerdict', () => {
     expect(decideGateVerdict(makeInput({ alone: [pass()] })).verdict).toBe('stable');
     expect(decideGateVerdict(makeInput({ alone: [fail(), fail(), fail()] })).verdict).toBe('order-dependent');
     // Failing alone only sometimes is flakiness, not order dependence.
-    expect(decideGateVerdict(makeInput({ alone: [fail(), pass(), fail()] }))).toMatchObject({ verdict: 'flaky', reason: 'passed 5/5 with its file, but alone only 1/3' });
+    expect(decideGateVerdict(makeInput({ alone: [fail(), pass(), fail()] }))).toMatchObject({
+      verdict: 'flaky',
+      reason: 'passed 5/5 with its file, but alone only 1/3',
+    });
   });
 
   it('over- and near-budget from the slowest passing try', () => {
-    expect(decideGateVerdict(makeInput({ tries: [pass(100), pass(1001), pass(100), pass(100), pass(100)] })).verdict).toBe('over-budget');
-    expect(decideGateVerdict(makeInput({ tries: [pass(100), pass(800), pass(100), pass(100), pass(100)] })).verdict).toBe('near-budget');
-    expect(decideGateVerdict(makeInput({ tries: [pass(100), pass(799), pass(100), pass(100), pass(100)] })).verdict).toBe('stable');
+    expect(
+      decideGateVerdict(makeInput({ tries: [pass(100), pass(1001), pass(100), pass(100), pass(100)] })).verdict,
+    ).toBe('over-budget');
+    expect(
+      decideGateVerdict(makeInput({ tries: [pass(100), pass(800), pass(100), pass(100), pass(100)] })).verdict,
+    ).toBe('near-budget');
+    expect(
+      decideGateVerdict(makeInput({ tries: [pass(100), pass(799), pass(100), pass(100), pass(100)] })).verdict,
+    ).toBe('stable');
   });
 
   it('property: stable only when every try passed within warnAt of the limit', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ ok: fc.boolean(), d: fc.integer({ min: 1, max: 2000 }) }), { minLength: 1, maxLength: 10 }), (raw) => {
-        const tries = raw.map((t) => (t.ok ? pass(t.d) : fail(t.d)));
-        const r = decideGateVerdict(makeInput({ tries }));
-        const ok = raw.every((t) => t.ok && t.d < 800);
-        return (r.verdict === 'stable') === ok && r.passes <= r.runs;
-      }),
+      fc.property(
+        fc.array(fc.record({ ok: fc.boolean(), d: fc.integer({ min: 1, max: 2000 }) }), {
+          minLength: 1,
+          maxLength: 10,
+        }),
+        (raw) => {
+          const tries = raw.map((t) => (t.ok ? pass(t.d) : fail(t.d)));
+          const r = decideGateVerdict(makeInput({ tries }));
+          const ok = raw.every((t) => t.ok && t.d < 800);
+          return (r.verdict === 'stable') === ok && r.passes <= r.runs;
+        },
+      ),
     );
   });
 });
@@ -82,7 +111,9 @@ describe('proposeAllowance', () => {
     const p = proposeAllowance({ file: 'a.test.ts', fullName: 'x' }, r, 1000, 'linux', 2);
     expect(p).toMatchObject({ limitMs: 1300, platformKey: 'linux' });
     expect(p?.reason).toContain('slowest of 5 tries 810ms, median 730ms under load (2 busy workers) on linux');
-    const small = decideGateVerdict(makeInput({ tries: [pass(500)], limit: { limitMs: 600, source: 'budget', platformKey: 'linux' } }));
+    const small = decideGateVerdict(
+      makeInput({ tries: [pass(500)], limit: { limitMs: 600, source: 'budget', platformKey: 'linux' } }),
+    );
     expect(proposeAllowance({ file: 'a', fullName: 'y' }, small, 2000, 'linux', 0)?.limitMs).toBe(2000);
     expect(proposeAllowance({ file: 'a', fullName: 'z' }, decideGateVerdict(makeInput()), 1000, 'linux', 0)).toBeNull();
     // A low warnAt needs more headroom, or the test would be near its new limit at once.
@@ -96,10 +127,22 @@ describe('proposeAllowance property', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 100_000 }), fc.integer({ min: 10, max: 100 }), (slowest, warnPct) => {
         const warnAt = warnPct / 100;
-        const r = decideGateVerdict(makeInput({ tries: [pass(slowest)], warnAt, limit: { limitMs: slowest, source: 'budget', platformKey: 'linux' } }));
+        const r = decideGateVerdict(
+          makeInput({
+            tries: [pass(slowest)],
+            warnAt,
+            limit: { limitMs: slowest, source: 'budget', platformKey: 'linux' },
+          }),
+        );
         const p = proposeAllowance({ file: 'a', fullName: 'p' }, r, 1, 'linux', 0);
         if (p === null) return true;
-        const again = decideGateVerdict(makeInput({ tries: [pass(slowest)], warnAt, limit: { limitMs: p.limitMs, source: 'allowance', platformKey: 'linux' } }));
+        const again = decideGateVerdict(
+          makeInput({
+            tries: [pass(slowest)],
+            warnAt,
+            limit: { limitMs: p.limitMs, source: 'allowance', platformKey: 'linux' },
+          }),
+        );
         return again.verdict === 'stable';
       }),
     );

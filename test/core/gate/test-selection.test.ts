@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { selectTests, type SelectableTest } from '../../../src/core/gate/test-selection.js';
+import { type SelectableTest, selectTests } from '../../../src/core/gate/test-selection.js';
 
 const makeTest = (over: Partial<SelectableTest> = {}): SelectableTest => ({
   file: 'test/a.test.ts',
@@ -41,7 +41,10 @@ describe('selectTests', () => {
 
   it('does not give one old test to two new copies of its body', () => {
     const base = [makeTest({ fullName: 'one', fingerprint: 'same' })];
-    const head = [makeTest({ fullName: 'two', fingerprint: 'same' }), makeTest({ fullName: 'three', fingerprint: 'same' })];
+    const head = [
+      makeTest({ fullName: 'two', fingerprint: 'same' }),
+      makeTest({ fullName: 'three', fingerprint: 'same' }),
+    ];
     expect(kinds(base, head)).toEqual(['renamed test/a.test.ts::two', 'new test/a.test.ts::three']);
   });
 
@@ -65,7 +68,10 @@ describe('selection properties', () => {
   it('an unchanged test is never selected', () => {
     fc.assert(
       fc.property(arbTests, arbTests, (base, extra) => {
-        const head = [...base, ...extra.filter((e) => !base.some((b) => b.file === e.file && b.fullName === e.fullName))];
+        const head = [
+          ...base,
+          ...extra.filter((e) => !base.some((b) => b.file === e.file && b.fullName === e.fullName)),
+        ];
         const selected = selectTests(base, head).selected.map((s) => s.test);
         return base.every((b) => !selected.includes(b));
       }),

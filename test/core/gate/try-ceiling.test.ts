@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_TEST_TIMEOUT_MS, gateDeadline, HANG_MARGIN_MS, tryCeilingMs } from '../../../src/core/gate/try-ceiling.js';
+import {
+  DEFAULT_TEST_TIMEOUT_MS,
+  gateDeadline,
+  HANG_MARGIN_MS,
+  tryCeilingMs,
+} from '../../../src/core/gate/try-ceiling.js';
 
 describe('tryCeilingMs', () => {
   it('is the test timeout x the slowdown plus the margin; no timeout counts as the default', () => {
@@ -9,10 +14,15 @@ describe('tryCeilingMs', () => {
   });
   it('never below timeout x factor, and grows with both', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 600_000 }), fc.double({ min: 1, max: 32, noNaN: true }), fc.double({ min: 0, max: 4, noNaN: true }), (timeout, factor, more) => {
-        expect(tryCeilingMs(timeout, factor)).toBeGreaterThanOrEqual(timeout * factor);
-        expect(tryCeilingMs(timeout, factor + more)).toBeGreaterThanOrEqual(tryCeilingMs(timeout, factor));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 600_000 }),
+        fc.double({ min: 1, max: 32, noNaN: true }),
+        fc.double({ min: 0, max: 4, noNaN: true }),
+        (timeout, factor, more) => {
+          expect(tryCeilingMs(timeout, factor)).toBeGreaterThanOrEqual(timeout * factor);
+          expect(tryCeilingMs(timeout, factor + more)).toBeGreaterThanOrEqual(tryCeilingMs(timeout, factor));
+        },
+      ),
     );
   });
   it('the gate ends by the time budget plus one default try ceiling', () => {

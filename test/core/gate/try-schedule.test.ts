@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planWave, wantsMoreTries, type TryTally, type WaveInput } from '../../../src/core/gate/try-schedule.js';
+import { planWave, type TryTally, type WaveInput, wantsMoreTries } from '../../../src/core/gate/try-schedule.js';
 
 const input = (over: Partial<WaveInput> = {}): WaveInput => ({
   tests: [
@@ -21,7 +21,8 @@ const input = (over: Partial<WaveInput> = {}): WaveInput => ({
   ...over,
 });
 const tally = (entries: Record<string, TryTally>): Map<string, TryTally> => new Map(Object.entries(entries));
-const copies = (plan: ReturnType<typeof planWave>): Record<string, number> => Object.fromEntries(plan.map((p) => [p.fileKey, p.copies]));
+const copies = (plan: ReturnType<typeof planWave>): Record<string, number> =>
+  Object.fromEntries(plan.map((p) => [p.fileKey, p.copies]));
 
 describe('planWave', () => {
   it('first wave: every file --runs times', () => {
@@ -40,8 +41,12 @@ describe('planWave', () => {
   });
 
   it('stops a test once it has passed and failed, and at max runs; never chases a test that never ran', () => {
-    expect(planWave(input({ tally: tally({ a1: { passed: 3, failed: 2 }, b1: { passed: 10, failed: 0 } }) }))).toEqual([]);
-    expect(planWave(input({ tally: tally({ a1: { passed: 0, failed: 0 }, b1: { passed: 0, failed: 10 } }) }))).toEqual([]);
+    expect(planWave(input({ tally: tally({ a1: { passed: 3, failed: 2 }, b1: { passed: 10, failed: 0 } }) }))).toEqual(
+      [],
+    );
+    expect(planWave(input({ tally: tally({ a1: { passed: 0, failed: 0 }, b1: { passed: 0, failed: 10 } }) }))).toEqual(
+      [],
+    );
   });
 
   it('tries below the minimum (a crashed worker) run whatever the budget', () => {
@@ -64,7 +69,9 @@ describe('planWave', () => {
     fc.assert(
       fc.property(arb, ({ passed, failed, maxRuns, parallel }) => {
         const t = tally({ a1: { passed, failed } });
-        const plan = planWave(input({ tests: [{ key: 'a1', fileKey: 'a' }], tally: t, maxRuns, parallel, budgetMs: 1e9 }));
+        const plan = planWave(
+          input({ tests: [{ key: 'a1', fileKey: 'a' }], tally: t, maxRuns, parallel, budgetMs: 1e9 }),
+        );
         const planned = plan.reduce((n, p) => n + p.copies, 0);
         expect(passed + failed === 0 || passed + failed + planned <= Math.max(maxRuns, passed + failed)).toBe(true);
         if (!wantsMoreTries({ passed, failed }, maxRuns)) expect(planned).toBe(0);

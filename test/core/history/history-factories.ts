@@ -1,7 +1,7 @@
 /** Run records for history tests, built the way the reporter builds them (the shared record factory). */
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
-import { buildRunRecord } from '../../../src/core/record/run-record-build.js';
 import type { RunRecord, TestState } from '../../../src/core/record/run-record.js';
+import { buildRunRecord } from '../../../src/core/record/run-record-build.js';
 import { makeConfig, makeInput, makeTest } from '../budget/budget-factories.js';
 import { SAMPLE_FACTS } from '../record/record-factories.js';
 
@@ -64,7 +64,12 @@ export function makeRecord(spec: RecordSpec): RunRecord {
 const DAY_MS = 86_400_000;
 
 /** `count` daily runs ending at `endMs`: `durationAt(i)` for a test "tracker > reloads" and a steady one. */
-export function dailyRuns(count: number, endMs: number, durationAt: (i: number) => number, prefix = 'run'): RunRecord[] {
+export function dailyRuns(
+  count: number,
+  endMs: number,
+  durationAt: (i: number) => number,
+  prefix = 'run',
+): RunRecord[] {
   return Array.from({ length: count }, (_, i) =>
     makeRecord({
       runId: `${prefix}-${String(i).padStart(4, '0')}`,

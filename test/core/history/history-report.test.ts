@@ -3,18 +3,26 @@ import { formatHistoryMarkdown, formatHistoryReport } from '../../../src/core/hi
 import { renderHistoryHtml } from '../../../src/core/history/history-html.js';
 import {
   computeHistoryReport,
-  selectTrendCandidates,
-  toHistoryJson,
   type HistoryInput,
   type HistoryQuery,
   type PlatformAggregate,
   type SeriesPoint,
+  selectTrendCandidates,
   type TestAggregate,
+  toHistoryJson,
 } from '../../../src/core/history/history-report.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-01T00:00:00Z');
-const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({ since: '2026-11-01', branch: 'main', test: null, file: null, top: 2, warnAt: 0.8, ...over });
+const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({
+  since: '2026-11-01',
+  branch: 'main',
+  test: null,
+  file: null,
+  top: 2,
+  warnAt: 0.8,
+  ...over,
+});
 const agg = (testId: number, over: Partial<TestAggregate> = {}): TestAggregate => ({
   testId,
   project: '',
@@ -26,9 +34,28 @@ const agg = (testId: number, over: Partial<TestAggregate> = {}): TestAggregate =
   rerunPassedRuns: 0,
   ...over,
 });
-const plat = (testId: number, medianMs: number, limitMs = 5000): PlatformAggregate => ({ testId, platform: 'linux', runs: 20, medianMs, p95Ms: medianMs * 1.1, limitMs });
-const series = (testId: number, durationAt: (i: number) => number, n = 20, stepMs = DAY, failedAt = -1): SeriesPoint[] =>
-  Array.from({ length: n }, (_, i) => ({ testId, platform: 'linux', atMs: T0 + i * stepMs, durationMs: durationAt(i), state: i === failedAt ? 'failed' : 'passed' }));
+const plat = (testId: number, medianMs: number, limitMs = 5000): PlatformAggregate => ({
+  testId,
+  platform: 'linux',
+  runs: 20,
+  medianMs,
+  p95Ms: medianMs * 1.1,
+  limitMs,
+});
+const series = (
+  testId: number,
+  durationAt: (i: number) => number,
+  n = 20,
+  stepMs = DAY,
+  failedAt = -1,
+): SeriesPoint[] =>
+  Array.from({ length: n }, (_, i) => ({
+    testId,
+    platform: 'linux',
+    atMs: T0 + i * stepMs,
+    durationMs: durationAt(i),
+    state: i === failedAt ? 'failed' : 'passed',
+  }));
 
 function input(over: Partial<HistoryInput> = {}): HistoryInput {
   return {
@@ -63,7 +90,11 @@ describe('computeHistoryReport', () => {
     expect(t2.nearLimit).toBe('warn');
     expect(t2.platforms[0]!.points.filter((p) => p.state === 'failed')).toHaveLength(1);
     const t3 = computeHistoryReport(input({ query: query({ test: 't3' }) })).tests[0]!;
-    expect({ near: t3.nearLimit, days: t3.daysToLimit, runs: t3.runsToLimit }).toEqual({ near: null, days: null, runs: null });
+    expect({ near: t3.nearLimit, days: t3.daysToLimit, runs: t3.runsToLimit }).toEqual({
+      near: null,
+      days: null,
+      runs: null,
+    });
   });
 
   it('leaves the per-day trend out when the runs span less than a day', () => {
@@ -89,8 +120,29 @@ describe('computeHistoryReport', () => {
   it('gives the JSON the issue names, with a version and without chart points', () => {
     const json = toHistoryJson(computeHistoryReport(input())) as { version: number; tests: Record<string, unknown>[] };
     expect(json.version).toBe(1);
-    const keys = ['file', 'name', 'runs', 'failedRuns', 'retriedRuns', 'flakeRate', 'flakeRateUpper', 'durationMs', 'limitMs', 'nearLimit', 'recentP95Ms'];
-    const trendKeys = ['trendMsPerRun', 'trendMsPerRunBounds', 'trendMsPerDay', 'trendMsPerDayBounds', 'runsToLimit', 'runsToLimitRange', 'daysToLimit', 'daysToLimitRange'];
+    const keys = [
+      'file',
+      'name',
+      'runs',
+      'failedRuns',
+      'retriedRuns',
+      'flakeRate',
+      'flakeRateUpper',
+      'durationMs',
+      'limitMs',
+      'nearLimit',
+      'recentP95Ms',
+    ];
+    const trendKeys = [
+      'trendMsPerRun',
+      'trendMsPerRunBounds',
+      'trendMsPerDay',
+      'trendMsPerDayBounds',
+      'runsToLimit',
+      'runsToLimitRange',
+      'daysToLimit',
+      'daysToLimitRange',
+    ];
     for (const key of [...keys, ...trendKeys]) expect(json.tests[0]).toHaveProperty(key);
     const t2 = json.tests.find((t) => t['name'] === 't2') as { platforms: Record<string, unknown>[] };
     for (const key of trendKeys) expect(t2.platforms[0]).toHaveProperty(key);
@@ -103,8 +155,12 @@ describe('history for people', () => {
   it('says how close a test is and when it crosses', () => {
     const text = formatHistoryReport(computeHistoryReport(input()));
     expect(text).toContain('flakeguard history since 2026-11-01 (branch main): 20 runs');
-    expect(text).toContain('3 of 20 runs flaky (15%; below 34.4% at 95% confidence): 1 failed, 2 passed on retry, 1 failed on a commit that passed on a re-run');
-    expect(text).toContain('4.70s of 5.00s (linux median of 20; p95 5.17s), +20ms a day (95% CI +20ms to +20ms; +20ms a run): crosses in about 6 days, about 6 runs');
+    expect(text).toContain(
+      '3 of 20 runs flaky (15%; below 34.4% at 95% confidence): 1 failed, 2 passed on retry, 1 failed on a commit that passed on a re-run',
+    );
+    expect(text).toContain(
+      '4.70s of 5.00s (linux median of 20; p95 5.17s), +20ms a day (95% CI +20ms to +20ms; +20ms a run): crosses in about 6 days, about 6 runs',
+    );
     expect(text).toContain('Near their limit:');
     const md = formatHistoryMarkdown(computeHistoryReport(input()));
     expect(md).toContain('| Test | Runs | Flaky runs | Flake rate (95% bound) | Median / p95 | Limit | Trend |');

@@ -17,12 +17,20 @@ describe("the Theil-Sen slope with Sen's interval", () => {
 
   it('has no bound on a side with too few points to give one: 3, 4 or 5 points', () => {
     for (const n of [3, 4, 5]) {
-      const s = senSlope(xs(n), xs(n).map((x) => 150 * (x + 1)))!;
+      const s = senSlope(
+        xs(n),
+        xs(n).map((x) => 150 * (x + 1)),
+      )!;
       expect(s.slope).toBeCloseTo(150, 9);
       expect(s.low).toBeNull();
       expect(s.high).toBeNull();
     }
-    expect(senSlope(xs(6), xs(6).map((x) => 10 * x))!.low).toBeCloseTo(10, 9);
+    expect(
+      senSlope(
+        xs(6),
+        xs(6).map((x) => 10 * x),
+      )!.low,
+    ).toBeCloseTo(10, 9);
   });
 
   it('gives no slope for fewer than three points or a single x', () => {
@@ -31,20 +39,35 @@ describe("the Theil-Sen slope with Sen's interval", () => {
   });
 
   it('is not tilted by one slow run; fits only the newest points beyond the cap', () => {
-    expect(senSlope(xs(20), xs(20).map((x) => (x === 18 ? 60_000 : 1000 + 10 * x)))!.slope).toBeCloseTo(10, 9);
+    expect(
+      senSlope(
+        xs(20),
+        xs(20).map((x) => (x === 18 ? 60_000 : 1000 + 10 * x)),
+      )!.slope,
+    ).toBeCloseTo(10, 9);
     const n = TREND_MAX_POINTS + 50;
-    expect(senSlope(xs(n), xs(n).map((x) => (x < 50 ? 100_000 - 1000 * x : 7 * x)))!.slope).toBeCloseTo(7, 9);
+    expect(
+      senSlope(
+        xs(n),
+        xs(n).map((x) => (x < 50 ? 100_000 - 1000 * x : 7 * x)),
+      )!.slope,
+    ).toBeCloseTo(7, 9);
   });
 
   it('property: on a straight line the interval is the slope itself (6 points or more) and the level is the last value', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 6, max: 60 }), fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: 0, max: 1e4, noNaN: true }), (n, slope, base) => {
-        const ys = xs(n).map((x) => base + slope * x);
-        const s = senSlope(xs(n), ys)!;
-        expect(s.low!).toBeCloseTo(slope, 6);
-        expect(s.high!).toBeCloseTo(slope, 6);
-        expect(lineLevel(xs(n), ys, s.slope)).toBeCloseTo(base + slope * (n - 1), 4);
-      }),
+      fc.property(
+        fc.integer({ min: 6, max: 60 }),
+        fc.double({ min: -100, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 1e4, noNaN: true }),
+        (n, slope, base) => {
+          const ys = xs(n).map((x) => base + slope * x);
+          const s = senSlope(xs(n), ys)!;
+          expect(s.low!).toBeCloseTo(slope, 6);
+          expect(s.high!).toBeCloseTo(slope, 6);
+          expect(lineLevel(xs(n), ys, s.slope)).toBeCloseTo(base + slope * (n - 1), 4);
+        },
+      ),
     );
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyTry, renderChartLegend, renderTryChart, type ChartSeries } from '../../../src/core/html/html-chart.js';
+import { type ChartSeries, classifyTry, renderChartLegend, renderTryChart } from '../../../src/core/html/html-chart.js';
 import { markupSkeleton } from './html-markup.js';
 
 const series = (over: Partial<ChartSeries> = {}): ChartSeries => ({
@@ -33,7 +33,10 @@ describe('classifyTry', () => {
 
 describe('renderTryChart', () => {
   it('draws one series per test and one bar per try, with the limit, warnAt and the slowest try', () => {
-    const svg = renderTryChart([series(), series({ id: 'b', label: 'c', durationsMs: [200, 210], states: ['passed', 'failed'], tag: null })], 'chart');
+    const svg = renderTryChart(
+      [series(), series({ id: 'b', label: 'c', durationsMs: [200, 210], states: ['passed', 'failed'], tag: null })],
+      'chart',
+    );
     expect(count(svg, /<g class="series"/g)).toBe(2);
     expect(count(svg, /<rect class="try /g)).toBe(7);
     expect(count(svg, /class="limit-line"/g)).toBe(2);
@@ -53,7 +56,10 @@ describe('renderTryChart', () => {
     for (const s of [0, 1, 2, 3, 6]) expect(svg).toContain(`>${s} s</text>`);
     // 4 s and 5 s give way to the 80% and limit labels
     expect(svg).not.toContain('>5 s</text>');
-    const wide = renderTryChart([series({ limitMs: 12_000, durationsMs: [8210, 8890], states: ['passed', 'passed'] })], 'chart');
+    const wide = renderTryChart(
+      [series({ limitMs: 12_000, durationsMs: [8210, 8890], states: ['passed', 'passed'] })],
+      'chart',
+    );
     expect(wide).toContain('>2.5 s</text>');
     expect(wide).toContain('>7.5 s</text>');
     expect(wide).toContain('>limit 12.00 s</text>');
@@ -76,7 +82,10 @@ describe('renderTryChart', () => {
   });
 
   it('shows the note for a test without tries, and a message when nothing ran', () => {
-    const svg = renderTryChart([series({ durationsMs: [], states: [], note: 'did not run: SyntaxError <x>' })], 'chart');
+    const svg = renderTryChart(
+      [series({ durationsMs: [], states: [], note: 'did not run: SyntaxError <x>' })],
+      'chart',
+    );
     expect(svg).toContain('did not run: SyntaxError &lt;x&gt;');
     expect(renderTryChart([], 'chart')).toContain('nothing to chart');
   });
@@ -88,7 +97,10 @@ describe('renderTryChart', () => {
   });
 
   it('property: any durations and limits give finite coordinates inside the chart', () => {
-    const duration = fc.oneof(fc.double({ min: -1e9, max: 1e12 }), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 0, 4999.9, 5000));
+    const duration = fc.oneof(
+      fc.double({ min: -1e9, max: 1e12 }),
+      fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, 0, 4999.9, 5000),
+    );
     const arb = fc.array(
       fc.record({
         durationsMs: fc.array(duration, { maxLength: 30 }),
@@ -100,7 +112,14 @@ describe('renderTryChart', () => {
     fc.assert(
       fc.property(arb, (rows) => {
         const svg = renderTryChart(
-          rows.map((r) => series({ durationsMs: r.durationsMs, states: r.durationsMs.map(() => 'passed'), limitMs: r.limitMs, warnAt: r.warnAt })),
+          rows.map((r) =>
+            series({
+              durationsMs: r.durationsMs,
+              states: r.durationsMs.map(() => 'passed'),
+              limitMs: r.limitMs,
+              warnAt: r.warnAt,
+            }),
+          ),
           'chart',
         );
         expect(svg).not.toMatch(/NaN|Infinity|e\+|e-\d/);

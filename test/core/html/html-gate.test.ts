@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GateReport, GateReportTest } from '../../../src/core/gate/gate-report.js';
 import { GATE_VERDICTS } from '../../../src/core/gate/gate-report.js';
-import { renderGateHtml, tryMarks, type GateHtmlTest } from '../../../src/core/html/html-gate.js';
+import { type GateHtmlTest, renderGateHtml, tryMarks } from '../../../src/core/html/html-gate.js';
 import { escapeHtml } from '../../../src/core/html/html-page.js';
 import { GATE_CASES, GATE_LOAD, makeGateReport } from './html-factories.js';
 import { blandStrings, markupSkeleton } from './html-markup.js';
@@ -10,9 +10,12 @@ import { blandStrings, markupSkeleton } from './html-markup.js';
 const count = (text: string, re: RegExp): number => [...text.matchAll(re)].length;
 
 describe('renderGateHtml with owners', () => {
-  it('names each test\'s owners after its place', () => {
+  it("names each test's owners after its place", () => {
     const base = makeGateReport();
-    const page = renderGateHtml({ ...base, tests: base.tests.map((t, i) => (i === 0 ? { ...t, owners: ['@org/web'] } : t)) }, { warnAt: base.warnAt });
+    const page = renderGateHtml(
+      { ...base, tests: base.tests.map((t, i) => (i === 0 ? { ...t, owners: ['@org/web'] } : t)) },
+      { warnAt: base.warnAt },
+    );
     expect(page).toContain(`${base.tests[0]?.file}:${base.tests[0]?.line}`);
     expect([...page.matchAll(/owners: @org\/web/g)]).toHaveLength(1);
   });
@@ -30,7 +33,9 @@ describe('renderGateHtml on a realistic failed gate', () => {
       expect(html).toContain(`<span class="count">${report.counts[v]}</span><span class="label">${v}</span>`);
     }
     expect(html).toContain('<span class="count">1</span><span class="label">not run</span>');
-    expect(html).toContain('9 new or changed tests since origin/main (3f9c1e0a7b), 5 tries each under load (2 busy workers)');
+    expect(html).toContain(
+      '9 new or changed tests since origin/main (3f9c1e0a7b), 5 tries each under load (2 busy workers)',
+    );
   });
 
   it('charts one series per test, the near-budget test as 4.90 s of 5.00 s', () => {
@@ -47,12 +52,18 @@ describe('renderGateHtml on a realistic failed gate', () => {
       expect(html).toContain(escapeHtml(t.reason));
       if (t.failureRateText) expect(html).toContain(escapeHtml(t.failureRateText));
     }
-    expect(html).toContain('parser &gt; handles &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; &amp; &#39;quotes&#39;');
+    expect(html).toContain(
+      'parser &gt; handles &quot;&lt;script&gt;alert(1)&lt;/script&gt;&quot; &amp; &#39;quotes&#39;',
+    );
     expect(html).not.toMatch(/<script/i);
     expect(html).toContain('5/5 passed: failure rate below 45.1% at 95% confidence');
-    expect(html).toContain('<span class="badge warn" title="failed every try under load, passed some without load">load-sensitive</span>');
+    expect(html).toContain(
+      '<span class="badge warn" title="failed every try under load, passed some without load">load-sensitive</span>',
+    );
     expect(html).toContain('test/parse/names.test.ts:5 \u00b7 renamed from \u201cparser &gt; handles quotes\u201d');
-    expect(html).toContain('test/import/rows.test.ts:20 \u00b7 moved from \u201ctest/rows.test.ts &gt; import &gt; loads 10k rows from CSV\u201d');
+    expect(html).toContain(
+      'test/import/rows.test.ts:20 \u00b7 moved from \u201ctest/rows.test.ts &gt; import &gt; loads 10k rows from CSV\u201d',
+    );
     expect(html).toContain('limit <b>12.00 s</b> <span class="dim">(allowance b41c09e2)</span>');
     expect(html).toContain('AssertionError: expected 2.5 to be 2\n    at test/api/totals.test.ts:33:18');
     expect(html).toContain('without load <b>3/3</b> passed');
@@ -95,7 +106,14 @@ describe('renderGateHtml: options and other reports', () => {
   });
 
   it('a passing gate without load is green and says there was no load', () => {
-    const report = makeGateReport([GATE_CASES[0]!], { ...GATE_LOAD, workers: 0, pids: [], loadavgBefore: null, loadavgAfter: null, workersMachineShare: null });
+    const report = makeGateReport([GATE_CASES[0]!], {
+      ...GATE_LOAD,
+      workers: 0,
+      pids: [],
+      loadavgBefore: null,
+      loadavgAfter: null,
+      workersMachineShare: null,
+    });
     const html = renderGateHtml(report);
     expect(report.verdict).toBe('pass');
     expect(html).toContain('<body class="good">');
@@ -119,11 +137,20 @@ describe('tryMarks', () => {
     const strip = (t: GateReportTest): GateReportTest => ({ ...t, tryStates: [] });
     expect(tryMarks(strip(find('stable')))).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
     expect(tryMarks(strip(find('failing')))).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
-    expect(tryMarks(strip(base.find((t) => t.verdict === 'flaky' && !t.loadSensitive)!))).toEqual(['unknown', 'unknown', 'unknown', 'unknown', 'unknown']);
+    expect(tryMarks(strip(base.find((t) => t.verdict === 'flaky' && !t.loadSensitive)!))).toEqual([
+      'unknown',
+      'unknown',
+      'unknown',
+      'unknown',
+      'unknown',
+    ]);
   });
 
   it('uses tryStates when the report carries them', () => {
-    const t: GateHtmlTest = { ...base.find((x) => x.verdict === 'flaky' && !x.loadSensitive)!, tryStates: ['passed', 'failed', 'passed', 'passed', 'failed'] };
+    const t: GateHtmlTest = {
+      ...base.find((x) => x.verdict === 'flaky' && !x.loadSensitive)!,
+      tryStates: ['passed', 'failed', 'passed', 'passed', 'failed'],
+    };
     expect(tryMarks(t)).toEqual(['passed', 'failed', 'passed', 'passed', 'failed']);
   });
 });
@@ -131,7 +158,28 @@ describe('tryMarks', () => {
 const nasty = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc
-    .array(fc.constantFrom('<script>alert(1)</script>', '"', "'", '&', '&amp;', '<', '>', '</style>', '<!--', ']]>', '\n', '\u0000', 'a > b', '${x}', '.*?[a-z]+$', '<img src=x onerror=alert(1)>', '\u2028'), { maxLength: 8 })
+    .array(
+      fc.constantFrom(
+        '<script>alert(1)</script>',
+        '"',
+        "'",
+        '&',
+        '&amp;',
+        '<',
+        '>',
+        '</style>',
+        '<!--',
+        ']]>',
+        '\n',
+        '\u0000',
+        'a > b',
+        '${x}',
+        '.*?[a-z]+$',
+        '<img src=x onerror=alert(1)>',
+        '\u2028',
+      ),
+      { maxLength: 8 },
+    )
     .map((parts) => parts.join('')),
 );
 
@@ -157,12 +205,27 @@ describe('renderGateHtml property: data never changes the markup', () => {
           baseRef: d.baseRef,
           platform: d.platform,
           notices: [d.notice],
-          tests: report.tests.map((t, i) => ({ ...t, name: d.names[i] ?? '', file: d.files[i] ?? '', reason: d.reason, error: t.error === null ? null : d.error, previous: t.previous && { file: d.notice, name: d.reason } })),
-          proposals: report.proposals.map((p) => ({ ...p, name: d.names[0] ?? '', yaml: d.yaml, reason: d.reason, storeFile: d.notice })),
+          tests: report.tests.map((t, i) => ({
+            ...t,
+            name: d.names[i] ?? '',
+            file: d.files[i] ?? '',
+            reason: d.reason,
+            error: t.error === null ? null : d.error,
+            previous: t.previous && { file: d.notice, name: d.reason },
+          })),
+          proposals: report.proposals.map((p) => ({
+            ...p,
+            name: d.names[0] ?? '',
+            yaml: d.yaml,
+            reason: d.reason,
+            storeFile: d.notice,
+          })),
           notRun: report.notRun.map((n) => ({ ...n, name: d.error, reason: d.yaml })),
         };
         const html = renderGateHtml(r);
-        const bland = renderGateHtml(blandStrings(r, (path) => ENUMS.has(path[path.length - 1] ?? '') || path[path.length - 2] === 'tryStates'));
+        const bland = renderGateHtml(
+          blandStrings(r, (path) => ENUMS.has(path[path.length - 1] ?? '') || path[path.length - 2] === 'tryStates'),
+        );
         expect(markupSkeleton(html)).toEqual(markupSkeleton(bland));
         expect(html).not.toMatch(/<script|<img|<!--/i);
         for (const n of d.names) expect(html).toContain(`<h3>${escapeHtml(n)}</h3>`);

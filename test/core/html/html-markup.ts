@@ -28,9 +28,13 @@ export function markupSkeleton(html: string): string[] {
       const attrs = [...(tag[3] ?? '').matchAll(ATTR)].map((a) => a[1]);
       out.push(`${tag[1]}${(tag[2] ?? '').toLowerCase()}(${attrs.join(',')})${tag[4]}`);
     } else {
-      if (token.includes('>')) throw new MarkupError(`raw > in text at ${m.index}: ${JSON.stringify(token.slice(0, 120))}`);
+      if (token.includes('>'))
+        throw new MarkupError(`raw > in text at ${m.index}: ${JSON.stringify(token.slice(0, 120))}`);
       const amp = BAD_AMP.exec(token);
-      if (amp) throw new MarkupError(`raw & in text at ${m.index + amp.index}: ${JSON.stringify(token.slice(amp.index, amp.index + 40))}`);
+      if (amp)
+        throw new MarkupError(
+          `raw & in text at ${m.index + amp.index}: ${JSON.stringify(token.slice(amp.index, amp.index + 40))}`,
+        );
     }
   }
   return out;
@@ -42,7 +46,11 @@ export function blandText(text: string): string {
 }
 
 /** A deep copy of a JSON-like value with every string made bland (keys and enum values kept where asked). */
-export function blandStrings<T>(value: T, keep: (path: readonly string[], text: string) => boolean, path: readonly string[] = []): T {
+export function blandStrings<T>(
+  value: T,
+  keep: (path: readonly string[], text: string) => boolean,
+  path: readonly string[] = [],
+): T {
   if (typeof value === 'string') return (keep(path, value) ? value : blandText(value)) as T;
   if (Array.isArray(value)) return value.map((v, i) => blandStrings(v, keep, [...path, String(i)])) as T;
   if (value !== null && typeof value === 'object') {

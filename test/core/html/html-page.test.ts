@@ -4,15 +4,24 @@ import { escapeHtml, foldedPre, formatTime, PAGE_CSP, renderPage } from '../../.
 import { markupSkeleton } from './html-markup.js';
 
 const decode = (html: string): string =>
-  html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  html
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 describe('escapeHtml', () => {
   it('escapes the five markup characters', () => {
-    expect(escapeHtml(`<script>alert("x" & 'y')</script>`)).toBe('&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;');
+    expect(escapeHtml(`<script>alert("x" & 'y')</script>`)).toBe(
+      '&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;',
+    );
   });
 
   it('keeps tab, newline and CR, and replaces the control characters HTML rejects', () => {
-    expect(escapeHtml('a\tb\nc\rd\u0000e\u0007f\u001bg\u007fh\u0085i')).toBe('a\tb\nc\rd\uFFFDe\uFFFDf\uFFFDg\uFFFDh\uFFFDi');
+    expect(escapeHtml('a\tb\nc\rd\u0000e\u0007f\u001bg\u007fh\u0085i')).toBe(
+      'a\tb\nc\rd\uFFFDe\uFFFDf\uFFFDg\uFFFDh\uFFFDi',
+    );
   });
 
   it('property: the output has no markup character and round-trips (controls aside)', () => {
@@ -43,7 +52,10 @@ describe('formatTime', () => {
 describe('foldedPre', () => {
   it('shows short evidence open and folds long evidence behind a closed <details>', () => {
     expect(foldedPre('Evidence', ['one', 'two'])).toContain('<details class="pre" open>');
-    const long = foldedPre('Evidence', Array.from({ length: 30 }, (_, i) => `line ${i}`));
+    const long = foldedPre(
+      'Evidence',
+      Array.from({ length: 30 }, (_, i) => `line ${i}`),
+    );
     expect(long).toContain('<details class="pre"><summary>');
     expect(long).toContain('(30 lines)');
     expect(foldedPre('Evidence', ['x'.repeat(2000)])).not.toContain(' open>');

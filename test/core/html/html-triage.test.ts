@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderTriageHtml } from '../../../src/core/html/html-triage.js';
 import { escapeHtml } from '../../../src/core/html/html-page.js';
+import { renderTriageHtml } from '../../../src/core/html/html-triage.js';
+import { computeTriage } from '../../../src/core/triage/triage.js';
 import type { TriageJson } from '../../../src/core/triage/triage-format.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
-import { computeTriage } from '../../../src/core/triage/triage.js';
 import { makeTriageInputs, makeTriageReport } from './html-factories.js';
 import { blandStrings, markupSkeleton } from './html-markup.js';
 
@@ -26,7 +26,14 @@ const finding = (over: Partial<Finding> = {}): Finding => ({
 const report = (findings: readonly Finding[], over: Partial<TriageJson> = {}): TriageJson => {
   const counts = { infrastructure: 0, escape: 0, flake: 0, budget: 0 };
   for (const f of findings) counts[f.class] += 1;
-  return { version: 1, verdict: findings.length > 0 ? 'red' : 'green', exitCode: findings.length > 0 ? 1 : 0, counts, findings, ...over };
+  return {
+    version: 1,
+    verdict: findings.length > 0 ? 'red' : 'green',
+    exitCode: findings.length > 0 ? 1 : 0,
+    counts,
+    findings,
+    ...over,
+  };
 };
 
 describe('renderTriageHtml on a realistic red run', () => {
@@ -36,7 +43,9 @@ describe('renderTriageHtml on a realistic red run', () => {
   it('shows the verdict, the exit code and a count per class', () => {
     expect(triage.verdict).toBe('red');
     expect(html).toContain('<span class="verdict bad">run red</span>');
-    expect(html).toContain(`exit code 1 \u00b7 ${triage.findings.length} findings: infrastructure ${triage.counts.infrastructure}, escape ${triage.counts.escape}, flake ${triage.counts.flake}, budget ${triage.counts.budget}`);
+    expect(html).toContain(
+      `exit code 1 \u00b7 ${triage.findings.length} findings: infrastructure ${triage.counts.infrastructure}, escape ${triage.counts.escape}, flake ${triage.counts.flake}, budget ${triage.counts.budget}`,
+    );
     for (const c of ['infrastructure', 'escape', 'flake', 'budget'] as const) {
       expect(html).toContain(`<span class="count">${triage.counts[c]}</span><span class="label">${c}</span>`);
     }
@@ -52,7 +61,9 @@ describe('renderTriageHtml on a realistic red run', () => {
     }
     expect(html).toContain('<h3>orders &gt; totals &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot;</h3>');
     expect(html).not.toContain('<b>bold</b>');
-    expect(count(html, /class="badge good" title="a re-run or a measurement confirmed it">measured</g)).toBe(triage.findings.filter((f) => f.measured).length);
+    expect(count(html, /class="badge good" title="a re-run or a measurement confirmed it">measured</g)).toBe(
+      triage.findings.filter((f) => f.measured).length,
+    );
     expect(count(html, />inferred</g)).toBe(triage.findings.filter((f) => !f.measured).length);
     expect(html.indexOf('<h2>infrastructure')).toBeLessThan(html.indexOf('<h2>escape'));
     expect(html.indexOf('<h2>flake')).toBeLessThan(html.indexOf('<h2>budget'));
@@ -60,8 +71,10 @@ describe('renderTriageHtml on a realistic red run', () => {
 });
 
 describe('renderTriageHtml', () => {
-  it('names a finding\'s owners next to its file, and nothing when it has none', () => {
-    const page = renderTriageHtml(report([finding({ owners: ['@org/web', '@dana'] }), finding({ test: 'c', owners: [] })]));
+  it("names a finding's owners next to its file, and nothing when it has none", () => {
+    const page = renderTriageHtml(
+      report([finding({ owners: ['@org/web', '@dana'] }), finding({ test: 'c', owners: [] })]),
+    );
     expect(page).toContain('test/a.test.ts \u00b7 owners: @org/web @dana');
     expect(count(page, /owners:/g)).toBe(1);
   });
@@ -73,13 +86,20 @@ describe('renderTriageHtml', () => {
 
   it('folds long evidence and shows short evidence open', () => {
     const long = Array.from({ length: 40 }, (_, i) => `ci.log:${1000 + i}: at frame${i}`);
-    const html = renderTriageHtml(report([finding({ evidence: long }), finding({ test: 'c', evidence: ['one line'] })]));
+    const html = renderTriageHtml(
+      report([finding({ evidence: long }), finding({ test: 'c', evidence: ['one line'] })]),
+    );
     expect(html).toContain('<details class="pre"><summary>Evidence <span class="dim">(40 lines)</span>');
     expect(html).toContain('<details class="pre" open><summary>Evidence <span class="dim">(1 line)</span>');
   });
 
   it('names a run-level finding "the run" and a file-level one by its file', () => {
-    const html = renderTriageHtml(report([finding({ class: 'infrastructure', test: null, file: null, measured: false }), finding({ class: 'infrastructure', test: null, file: 'test/x.test.ts' })]));
+    const html = renderTriageHtml(
+      report([
+        finding({ class: 'infrastructure', test: null, file: null, measured: false }),
+        finding({ class: 'infrastructure', test: null, file: 'test/x.test.ts' }),
+      ]),
+    );
     expect(html).toContain('<h3>the run</h3>');
     expect(html).toContain('<h3>test/x.test.ts</h3>');
     expect(html).toContain('>inferred</span>');
@@ -96,7 +116,12 @@ describe('renderTriageHtml', () => {
   it('property: data never changes the markup', () => {
     const nasty = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 60 }),
-      fc.array(fc.constantFrom('<script>', '</pre>', '</details>', '"', "'", '&', '&lt;', '>', '\n', '\u0000', '<!--', 'x'), { maxLength: 10 }).map((p) => p.join('')),
+      fc
+        .array(
+          fc.constantFrom('<script>', '</pre>', '</details>', '"', "'", '&', '&lt;', '>', '\n', '\u0000', '<!--', 'x'),
+          { maxLength: 10 },
+        )
+        .map((p) => p.join('')),
     );
     const arb = fc.array(
       fc.record({
@@ -115,7 +140,9 @@ describe('renderTriageHtml', () => {
       fc.property(arb, (findings) => {
         const r = report(findings);
         const html = renderTriageHtml(r);
-        const bland = renderTriageHtml(blandStrings(r, (path) => ['class', 'verdict'].includes(path[path.length - 1] ?? '')));
+        const bland = renderTriageHtml(
+          blandStrings(r, (path) => ['class', 'verdict'].includes(path[path.length - 1] ?? '')),
+        );
         expect(markupSkeleton(html)).toEqual(markupSkeleton(bland));
         expect(html).not.toMatch(/<script|<!--/i);
       }),

@@ -1,10 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildPrComment, FOLD_ABOVE, GITHUB_COMMENT_LIMIT, MAX_ITEM_CHARS, type PrComment } from '../../../src/core/markdown/pr-comment.js';
+import {
+  buildPrComment,
+  FOLD_ABOVE,
+  GITHUB_COMMENT_LIMIT,
+  MAX_ITEM_CHARS,
+  type PrComment,
+} from '../../../src/core/markdown/pr-comment.js';
 
-const items = (prefix: string, n: number, size = 20): string[] => Array.from({ length: n }, (_, i) => `- ${prefix}-${i}:${'x'.repeat(size)}`);
-const comment = (sections: PrComment['sections']): PrComment => ({ marker: 'flakeguard:gate', headline: ['**flakeguard gate failed**', '', 'Fix first: a.test.ts > t'], sections });
-const omittedOf = (text: string): number[] => [...text.matchAll(/… and (\d+) more not shown/g)].map((m) => Number(m[1]));
+const items = (prefix: string, n: number, size = 20): string[] =>
+  Array.from({ length: n }, (_, i) => `- ${prefix}-${i}:${'x'.repeat(size)}`);
+const comment = (sections: PrComment['sections']): PrComment => ({
+  marker: 'flakeguard:gate',
+  headline: ['**flakeguard gate failed**', '', 'Fix first: a.test.ts > t'],
+  sections,
+});
+const omittedOf = (text: string): number[] =>
+  [...text.matchAll(/… and (\d+) more not shown/g)].map((m) => Number(m[1]));
 
 describe('buildPrComment', () => {
   it('starts with the hidden marker and keeps a short section open, every item shown', () => {
@@ -46,10 +58,17 @@ describe('buildPrComment', () => {
   it('never goes over the limit, and every item is either shown or counted (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 400 })), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 400 })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         fc.integer({ min: 2_000, max: 20_000 }),
         (shape, limit) => {
-          const sections = shape.map(([n, size], s) => ({ title: `S${s}`, head: ['| a | b |', '|---|---|'], items: items(`s${s}`, n, size) }));
+          const sections = shape.map(([n, size], s) => ({
+            title: `S${s}`,
+            head: ['| a | b |', '|---|---|'],
+            items: items(`s${s}`, n, size),
+          }));
           const text = buildPrComment(comment(sections), limit);
           expect(text.length).toBeLessThanOrEqual(limit);
           expect(text.startsWith('<!-- flakeguard:gate -->\n')).toBe(true);

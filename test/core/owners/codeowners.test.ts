@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileCodeownersPattern, patternMatches } from '../../../src/core/owners/codeowners-pattern.js';
 import { formatOwners, hasOwner, ownersOfPath, parseCodeowners } from '../../../src/core/owners/codeowners.js';
+import { compileCodeownersPattern, patternMatches } from '../../../src/core/owners/codeowners-pattern.js';
 
 const matches = (pattern: string, path: string): boolean => {
   const compiled = compileCodeownersPattern(pattern);
@@ -76,10 +76,16 @@ describe('owners of a path', () => {
 
   it('whatever comes before, the last rule that matches decides (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('*', '/src/', 'src/*', '*.ts', '/lib/'), fc.constantFrom('@a', '@b', '@c')), { maxLength: 8 }), segment, (rules, last) => {
-        const text = [...rules.map(([p, o]) => `${p} ${o}`), `/src/ @${last}`].join('\n');
-        expect(owners(text, 'src/x.ts')).toEqual([`@${last}`]);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('*', '/src/', 'src/*', '*.ts', '/lib/'), fc.constantFrom('@a', '@b', '@c')), {
+          maxLength: 8,
+        }),
+        segment,
+        (rules, last) => {
+          const text = [...rules.map(([p, o]) => `${p} ${o}`), `/src/ @${last}`].join('\n');
+          expect(owners(text, 'src/x.ts')).toEqual([`@${last}`]);
+        },
+      ),
     );
   });
 

@@ -1,19 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { failureRateUpperBound } from '../../../src/core/gate/failure-rate.js';
-import { computeQuarantineProposals, DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals, rateLowerBound } from '../../../src/core/quarantine/quarantine-proposals.js';
+import {
+  computeQuarantineProposals,
+  DEFAULT_QUARANTINE_POLICY,
+  formatQuarantineProposals,
+  rateLowerBound,
+} from '../../../src/core/quarantine/quarantine-proposals.js';
 
 const passed = { state: 'passed', flaky: false };
 
 describe('quarantine proposals', () => {
   it('the lower bound sits at or below the observed rate, which sits at or below the upper bound', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 400 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n }))), ([runs, events]) => {
-        const lower = rateLowerBound(events, runs);
-        expect(lower).toBeGreaterThanOrEqual(0);
-        expect(lower).toBeLessThanOrEqual(events / runs + 1e-9);
-        expect(events / runs).toBeLessThanOrEqual(failureRateUpperBound(events, runs).upper + 1e-9);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 400 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n }))),
+        ([runs, events]) => {
+          const lower = rateLowerBound(events, runs);
+          expect(lower).toBeGreaterThanOrEqual(0);
+          expect(lower).toBeLessThanOrEqual(events / runs + 1e-9);
+          expect(events / runs).toBeLessThanOrEqual(failureRateUpperBound(events, runs).upper + 1e-9);
+        },
+      ),
     );
   });
 
@@ -36,7 +44,12 @@ describe('quarantine proposals', () => {
   it('releases a quarantined test after N passing runs in a row, not after a retry among them', () => {
     const policy = { ...DEFAULT_QUARANTINE_POLICY, releaseAfter: 3 };
     const run = (lastRuns: { state: string; flaky: boolean }[]) =>
-      computeQuarantineProposals({ branch: null, policy, tests: [], quarantined: [{ id: 'q1', file: 'a.test.ts', name: 't', lastRuns }] }).release.length;
+      computeQuarantineProposals({
+        branch: null,
+        policy,
+        tests: [],
+        quarantined: [{ id: 'q1', file: 'a.test.ts', name: 't', lastRuns }],
+      }).release.length;
     expect(run([passed, passed, passed])).toBe(1);
     expect(run([passed, passed])).toBe(0);
     expect(run([passed, { state: 'passed', flaky: true }, passed])).toBe(0);
@@ -44,6 +57,11 @@ describe('quarantine proposals', () => {
   });
 
   it('prints nothing when there is nothing to propose', () => {
-    expect(formatQuarantineProposals({ branch: 'main', policy: DEFAULT_QUARANTINE_POLICY, quarantine: [], release: [] }, false)).toBe('');
+    expect(
+      formatQuarantineProposals(
+        { branch: 'main', policy: DEFAULT_QUARANTINE_POLICY, quarantine: [], release: [] },
+        false,
+      ),
+    ).toBe('');
   });
 });

@@ -1,8 +1,9 @@
 /** A valid run record built the way the reporter builds one, for tests that read records back. */
-import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
-import { buildRunRecord, makeRunId, type RunFacts } from '../../../src/core/record/run-record-build.js';
-import type { RunRecord } from '../../../src/core/record/run-record.js';
+
 import type { ObservedTest } from '../../../src/core/budget/budget-report.js';
+import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
+import type { RunRecord } from '../../../src/core/record/run-record.js';
+import { buildRunRecord, makeRunId, type RunFacts } from '../../../src/core/record/run-record-build.js';
 import { makeConfig, makeFile, makeInput, makeTest } from '../budget/budget-factories.js';
 
 export const SAMPLE_FACTS: RunFacts = {
@@ -27,7 +28,9 @@ export const SAMPLE_FACTS: RunFacts = {
   exitCode: 1,
 };
 
-export function makeRecord(tests: readonly Partial<ObservedTest>[] = [{ durationMs: 5310.456 }, { name: 'quick', durationMs: 3 }]): RunRecord {
+export function makeRecord(
+  tests: readonly Partial<ObservedTest>[] = [{ durationMs: 5310.456 }, { name: 'quick', durationMs: 3 }],
+): RunRecord {
   const report = computeBudgetReport(makeInput({ tests: tests.map((t) => makeTest(t)), files: [makeFile()] }));
   return buildRunRecord(report, SAMPLE_FACTS, makeConfig());
 }

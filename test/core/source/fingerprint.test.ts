@@ -36,9 +36,14 @@ function fingerprintOf(code: string): string {
 describe('fingerprint', () => {
   it('ignores whitespace, comments and quote style', () => {
     fc.assert(
-      fc.property(body, fc.array(separator, { minLength: 1, maxLength: 8 }), fc.constantFrom("'", '"'), (tokens, seps, quote) => {
-        expect(fingerprintOf(render(tokens, seps, quote))).toBe(fingerprintOf(render(tokens, [' '], "'")));
-      }),
+      fc.property(
+        body,
+        fc.array(separator, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom("'", '"'),
+        (tokens, seps, quote) => {
+          expect(fingerprintOf(render(tokens, seps, quote))).toBe(fingerprintOf(render(tokens, [' '], "'")));
+        },
+      ),
     );
   });
 

@@ -46,7 +46,12 @@ describe('extractTests', () => {
     const byName = new Map(tests.map((t) => [t.fullName, t]));
     expect(byName.get('outer > each %s')?.each).toBe(true);
     expect(byName.get("outer > inner %s > tmpl ${'q'}")).toMatchObject({ each: true, dynamicTitle: true });
-    expect(byName.get('outer > plain')).toMatchObject({ each: false, dynamicTitle: false, file: 'test/loc.test.ts', titles: ['outer', 'plain'] });
+    expect(byName.get('outer > plain')).toMatchObject({
+      each: false,
+      dynamicTitle: false,
+      file: 'test/loc.test.ts',
+      titles: ['outer', 'plain'],
+    });
   });
 
   it('gives the body offsets of the callback', () => {
@@ -64,7 +69,9 @@ group('rows', () => {
     expect(rows satisfies Row[]).toHaveLength(1);
   });
 });`;
-    expect(extractTests(code, 'rows.test.ts').map((t) => [t.fullName, t.line, t.column])).toEqual([['rows > typed', 4, 3]]);
+    expect(extractTests(code, 'rows.test.ts').map((t) => [t.fullName, t.line, t.column])).toEqual([
+      ['rows > typed', 4, 3],
+    ]);
   });
 
   it('reads JSX in .tsx files', () => {
@@ -83,13 +90,18 @@ group('rows', () => {
       expect.unreachable();
     } catch (error) {
       expect(isFlakeguardError(error)).toBe(true);
-      expect((error as Error).message).toMatch(/^test\/bad\.test\.ts:2:9: cannot read the tests in this file: .*; fix the syntax error$/);
+      expect((error as Error).message).toMatch(
+        /^test\/bad\.test\.ts:2:9: cannot read the tests in this file: .*; fix the syntax error$/,
+      );
     }
   });
 
   it('keeps the fingerprint when the title, describe or indentation change', () => {
     const a = extractTests(`describe('d', () => { it('t', () => { expect(add(1, 2)).toBe(3); }); });`, 'a.test.ts')[0];
-    const b = extractTests(`describe('e', () => {\n  it("renamed",\n    () => {\n      // why\n      expect(add(1, 2,)).toBe((3));\n    });\n});`, 'b.test.ts')[0];
+    const b = extractTests(
+      `describe('e', () => {\n  it("renamed",\n    () => {\n      // why\n      expect(add(1, 2,)).toBe((3));\n    });\n});`,
+      'b.test.ts',
+    )[0];
     expect(a?.fingerprint).toMatch(/^[0-9a-f]{16}$/);
     expect(b?.fingerprint).toBe(a?.fingerprint);
   });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileLogMatcher, escapeRegExp, stripAnsi, toByteSource } from '../../../src/core/triage/log-matcher.js';
 import { parseFailLine, readLogFailures, readLogUnhandled } from '../../../src/core/triage/log-vitest.js';
-import { BUILT_IN_SIGNATURES, mergeSignatures, type LogSignature } from '../../../src/core/triage/triage-signatures.js';
+import { BUILT_IN_SIGNATURES, type LogSignature, mergeSignatures } from '../../../src/core/triage/triage-signatures.js';
 import type { LogScan } from '../../../src/core/triage/triage-types.js';
 
 /** What the scanner does: the combined expression over the UTF-8 bytes read as latin1. */
@@ -17,13 +17,18 @@ function literal(id: string, match: string): LogSignature {
 describe('log matcher', () => {
   it('matches a literal with regex characters literally, in the bytes and on the line (property)', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 20 }), fc.string({ maxLength: 10 }), fc.string({ maxLength: 10 }), (needle, before, after) => {
-        fc.pre(!needle.includes('\n') && !before.includes('\n') && !after.includes('\n'));
-        const m = compileLogMatcher([literal('own', needle)], []);
-        const line = `${before}${needle}${after}`;
-        expect(bytesHit(m.byteSource, line)).toBe(true);
-        expect(m.identify(line)).toEqual(['own']);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 20 }),
+        fc.string({ maxLength: 10 }),
+        fc.string({ maxLength: 10 }),
+        (needle, before, after) => {
+          fc.pre(!needle.includes('\n') && !before.includes('\n') && !after.includes('\n'));
+          const m = compileLogMatcher([literal('own', needle)], []);
+          const line = `${before}${needle}${after}`;
+          expect(bytesHit(m.byteSource, line)).toBe(true);
+          expect(m.identify(line)).toEqual(['own']);
+        },
+      ),
     );
   });
 
@@ -41,13 +46,24 @@ describe('log matcher', () => {
   });
 
   it('gives the first matching signature, project patterns before built-ins', () => {
-    const sigs = mergeSignatures([{ id: 'own-enospc', match: 'ENOSPC', regex: false, class: 'infrastructure', cause: 'our disk', action: 'clean /tmp' }]);
+    const sigs = mergeSignatures([
+      {
+        id: 'own-enospc',
+        match: 'ENOSPC',
+        regex: false,
+        class: 'infrastructure',
+        cause: 'our disk',
+        action: 'clean /tmp',
+      },
+    ]);
     const m = compileLogMatcher(sigs);
     expect(m.identify('Error: ENOSPC: no space left on device, write')).toEqual(['own-enospc']);
     expect(m.identify('sh: 1: tsc: not found')).toEqual(['tsc-missing']);
     expect(m.identify('sh: 1: prettier: not found')).toEqual(['command-not-found']);
     expect(m.identify('Error: Process completed with exit code 137.')).toEqual(['exit-137']);
-    expect(m.identify("ENOENT: no such file or directory, open '/w/coverage/.tmp/coverage-3.json'")).toEqual(['coverage-enoent']);
+    expect(m.identify("ENOENT: no such file or directory, open '/w/coverage/.tmp/coverage-3.json'")).toEqual([
+      'coverage-enoent',
+    ]);
     expect(m.identify('Error: Timeout calling "onTaskUpdate"')).toEqual(['rpc-timeout']);
     expect(m.identify('all good')).toEqual([]);
   });
@@ -73,7 +89,11 @@ describe('log matcher', () => {
 
 describe('Vitest log structures', () => {
   it('parses FAIL lines with and without colours, locations and projects', () => {
-    expect(parseFailLine('\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m a.test.ts\u001b[2m > \u001b[22mgrp\u001b[2m > \u001b[22mfails [x] (y)')).toEqual({ file: 'a.test.ts', name: 'grp > fails [x] (y)' });
+    expect(
+      parseFailLine(
+        '\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m a.test.ts\u001b[2m > \u001b[22mgrp\u001b[2m > \u001b[22mfails [x] (y)',
+      ),
+    ).toEqual({ file: 'a.test.ts', name: 'grp > fails [x] (y)' });
     expect(parseFailLine(' FAIL  test/db.test.ts:2:1 > db')).toEqual({ file: 'test/db.test.ts', name: 'db' });
     expect(parseFailLine(' FAIL  b.test.ts [ b.test.ts ]')).toEqual({ file: 'b.test.ts', name: '' });
     expect(parseFailLine(' FAIL  |unit| a.test.ts > x')).toEqual({ file: 'a.test.ts', name: 'x' });
@@ -91,12 +111,31 @@ describe('Vitest log structures', () => {
         { line: 3, id: 'vitest:fail', text: ' FAIL  a.test.ts > t', after: ['AssertionError: nope'] },
         { line: 5, id: 'vitest:unhandled', text: '⎯⎯⎯ Unhandled Errors ⎯⎯⎯', after: [] },
         { line: 6, id: 'vitest:unhandled', text: '⎯⎯⎯ Unhandled Rejection ⎯⎯⎯', after: ['Error: late'] },
-        { line: 8, id: 'vitest:origin', text: 'This error originated in "a.test.ts" test file. It doesn\'t mean', after: [] },
-        { line: 9, id: 'vitest:latest', text: 'The latest test that might\'ve caused the error is "t". It might', after: [] },
+        {
+          line: 8,
+          id: 'vitest:origin',
+          text: 'This error originated in "a.test.ts" test file. It doesn\'t mean',
+          after: [],
+        },
+        {
+          line: 9,
+          id: 'vitest:latest',
+          text: 'The latest test that might\'ve caused the error is "t". It might',
+          after: [],
+        },
       ],
     };
-    expect(readLogFailures(scan)).toEqual([{ file: 'a.test.ts', name: 't', message: 'AssertionError: nope', evidence: 'ci.log:3:  FAIL  a.test.ts > t | AssertionError: nope'.replace(':  FAIL', ': FAIL') }]);
-    expect(readLogUnhandled(scan)).toMatchObject([{ type: 'Unhandled Rejection', message: 'Error: late', file: 'a.test.ts', test: 't', line: 6 }]);
+    expect(readLogFailures(scan)).toEqual([
+      {
+        file: 'a.test.ts',
+        name: 't',
+        message: 'AssertionError: nope',
+        evidence: 'ci.log:3:  FAIL  a.test.ts > t | AssertionError: nope'.replace(':  FAIL', ': FAIL'),
+      },
+    ]);
+    expect(readLogUnhandled(scan)).toMatchObject([
+      { type: 'Unhandled Rejection', message: 'Error: late', file: 'a.test.ts', test: 't', line: 6 },
+    ]);
   });
 });
 
@@ -104,8 +143,10 @@ describe('Vitest 5 wording', () => {
   it('a worker exit names the worker crash, also with an exit code 137 in it (vitest 5.1.2 emitUnexpectedExit)', () => {
     const m = compileLogMatcher(mergeSignatures([]));
     // Real (worker-killed corpus case) and the exit-code form of the same template.
-    const signal = 'Caused by: Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /tmp/flakeguard-fx-Mga7BY/test/addon.test.ts';
-    const code = 'Caused by: Error: Worker exited unexpectedly with exit code 137 during started state while running test files /w/a.test.ts, /w/b.test.ts';
+    const signal =
+      'Caused by: Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /tmp/flakeguard-fx-Mga7BY/test/addon.test.ts';
+    const code =
+      'Caused by: Error: Worker exited unexpectedly with exit code 137 during started state while running test files /w/a.test.ts, /w/b.test.ts';
     expect(m.identify(signal)).toEqual(['vitest:worker-exit', 'worker-crash']);
     expect(m.identify(code)).toEqual(['vitest:worker-exit', 'worker-crash']);
     expect(m.identify('Caused by: Error: Worker exited unexpectedly')).toEqual(['vitest:worker-exit', 'worker-crash']);
@@ -113,8 +154,14 @@ describe('Vitest 5 wording', () => {
 
   it('the latest-test line in both wordings, and the v5 timeout error name', () => {
     const m = compileLogMatcher(mergeSignatures([]));
-    expect(m.identify('The last test to run before this error was "starts the job". This means either:')).toEqual(['vitest:latest']);
-    expect(m.identify('The latest test that might\'ve caused the error is "starts the job". It might mean one of the following:')).toEqual(['vitest:latest']);
+    expect(m.identify('The last test to run before this error was "starts the job". This means either:')).toEqual([
+      'vitest:latest',
+    ]);
+    expect(
+      m.identify(
+        'The latest test that might\'ve caused the error is "starts the job". It might mean one of the following:',
+      ),
+    ).toEqual(['vitest:latest']);
     expect(m.identify('TestTimeoutError: Test timed out in 100ms.')).toEqual(['test-timeout']);
   });
 });

@@ -12,19 +12,29 @@ function naive(text: Uint8Array, needles: readonly Uint8Array[]): string[] {
   return hits;
 }
 
-const bytes = (alphabet: string, max: number) => fc.array(fc.constantFrom(...alphabet.split('')), { maxLength: max }).map((cs) => new TextEncoder().encode(cs.join('')));
+const bytes = (alphabet: string, max: number) =>
+  fc
+    .array(fc.constantFrom(...alphabet.split('')), { maxLength: max })
+    .map((cs) => new TextEncoder().encode(cs.join('')));
 
 describe('compileNeedles (Wu-Manber)', () => {
   it('finds exactly the occurrences a naive search finds (property)', () => {
     fc.assert(
-      fc.property(bytes('abAB\n', 300), fc.array(bytes('abAB\n', 6).filter((n) => n.length >= 2), { minLength: 1, maxLength: 6 }), (text, needles) => {
-        const found: string[] = [];
-        const search = compileNeedles(needles);
-        search.search(text, 0, text.length, (s, k) => {
-          found.push(`${s}:${k}`);
-        });
-        expect(found.sort()).toEqual(naive(text, search.keys).sort());
-      }),
+      fc.property(
+        bytes('abAB\n', 300),
+        fc.array(
+          bytes('abAB\n', 6).filter((n) => n.length >= 2),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (text, needles) => {
+          const found: string[] = [];
+          const search = compileNeedles(needles);
+          search.search(text, 0, text.length, (s, k) => {
+            found.push(`${s}:${k}`);
+          });
+          expect(found.sort()).toEqual(naive(text, search.keys).sort());
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -45,19 +55,26 @@ describe('compileNeedles (Wu-Manber)', () => {
 describe('compileNeedles with windows', () => {
   it('reports every needle occurrence through its window (property)', () => {
     fc.assert(
-      fc.property(bytes('abAB\n', 300), fc.array(bytes('abAB\n', 8).filter((n) => n.length >= 2), { minLength: 1, maxLength: 6 }), (text, needles) => {
-        const search = compileNeedles(needles, { frequency: countBigrams(text) });
-        const starts = new Set<number>();
-        search.search(text, 0, text.length, (s) => {
-          starts.add(s);
-        });
-        // Each needle occurrence contains a reported window occurrence.
-        for (const hit of naive(text, needles)) {
-          const [at, k] = hit.split(':').map(Number) as [number, number];
-          const len = needles[k]?.length ?? 0;
-          expect([...starts].some((s) => s >= at && s < at + len)).toBe(true);
-        }
-      }),
+      fc.property(
+        bytes('abAB\n', 300),
+        fc.array(
+          bytes('abAB\n', 8).filter((n) => n.length >= 2),
+          { minLength: 1, maxLength: 6 },
+        ),
+        (text, needles) => {
+          const search = compileNeedles(needles, { frequency: countBigrams(text) });
+          const starts = new Set<number>();
+          search.search(text, 0, text.length, (s) => {
+            starts.add(s);
+          });
+          // Each needle occurrence contains a reported window occurrence.
+          for (const hit of naive(text, needles)) {
+            const [at, k] = hit.split(':').map(Number) as [number, number];
+            const len = needles[k]?.length ?? 0;
+            expect([...starts].some((s) => s >= at && s < at + len)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });

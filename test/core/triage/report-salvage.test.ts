@@ -20,7 +20,9 @@ const fileEntry = fc.record({
   endTime: fc.integer({ min: 0, max: 1e12 }),
   status: fc.constantFrom('passed', 'failed'),
   message: fc.string({ maxLength: 20 }),
-  name: fc.string({ minLength: 1, maxLength: 20 }).map((s) => `/home/runner/work/app/app/test/${s.replace(/[\s/\\]/g, '_')}.test.ts`),
+  name: fc
+    .string({ minLength: 1, maxLength: 20 })
+    .map((s) => `/home/runner/work/app/app/test/${s.replace(/[\s/\\]/g, '_')}.test.ts`),
 });
 
 const report = fc.record({
@@ -52,7 +54,13 @@ describe('salvageJson', () => {
         const original = readVitestJsonReport(r, new Set(), 'r.json', (p) => p);
         // Every salvaged test is an original test with the same name, state and errors.
         for (const t of read.tests.filter((x) => x.kind === 'test')) {
-          const match = original.tests.find((o) => o.name === t.name && o.state === t.state && o.durationMs === t.durationMs && JSON.stringify(o.errors) === JSON.stringify(t.errors));
+          const match = original.tests.find(
+            (o) =>
+              o.name === t.name &&
+              o.state === t.state &&
+              o.durationMs === t.durationMs &&
+              JSON.stringify(o.errors) === JSON.stringify(t.errors),
+          );
           expect(match).toBeDefined();
         }
         expect(read.entries).toBeLessThanOrEqual(original.entries);
@@ -63,7 +71,17 @@ describe('salvageJson', () => {
   });
 
   it('keeps the complete entries before a cut and drops the one the cut went through', () => {
-    const r = { testResults: [{ assertionResults: [{ ancestorTitles: ['a'], title: 'one', status: 'failed', failureMessages: ['boom'] }, { ancestorTitles: ['a'], title: 'two', status: 'passed', failureMessages: [] }], name: '/x/t.test.ts' }] };
+    const r = {
+      testResults: [
+        {
+          assertionResults: [
+            { ancestorTitles: ['a'], title: 'one', status: 'failed', failureMessages: ['boom'] },
+            { ancestorTitles: ['a'], title: 'two', status: 'passed', failureMessages: [] },
+          ],
+          name: '/x/t.test.ts',
+        },
+      ],
+    };
     const text = JSON.stringify(r);
     const s = salvageJson(text.slice(0, text.indexOf('"two"') + 3));
     expect(s.complete).toBe(false);
@@ -73,7 +91,21 @@ describe('salvageJson', () => {
   });
 
   it('finds the file of a cut entry from its failure stack', () => {
-    const text = JSON.stringify({ testResults: [{ assertionResults: [{ ancestorTitles: [], title: 'x', status: 'failed', failureMessages: ['Error: no\n    at /home/runner/work/a/a/test/x.test.ts:3:9'] }, { title: 'y' }] }] });
+    const text = JSON.stringify({
+      testResults: [
+        {
+          assertionResults: [
+            {
+              ancestorTitles: [],
+              title: 'x',
+              status: 'failed',
+              failureMessages: ['Error: no\n    at /home/runner/work/a/a/test/x.test.ts:3:9'],
+            },
+            { title: 'y' },
+          ],
+        },
+      ],
+    });
     const s = salvageJson(text.slice(0, text.indexOf('{"title":"y"') + 5));
     const read = readVitestJsonReport(s.value, s.partial, 'r.json', (p) => p.replace('/home/runner/work/a/a/', ''));
     expect(read.tests[0]?.file).toBe('test/x.test.ts');

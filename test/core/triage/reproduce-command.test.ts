@@ -17,11 +17,24 @@ function shellWords(line: string): string[] {
   return out.split('\0').slice(0, -1);
 }
 
-const nasty = fc.stringMatching(/^[a-z $`'"()\[\]{}*?+.\\|;&<>!#~^=%@,:\-\n\t]{1,30}$/);
+const nasty = fc.stringMatching(/^[a-z $`'"()[\]{}*?+.\\|;&<>!#~^=%@,:\-\n\t]{1,30}$/);
 const fileArb = nasty.map((s) => `test/${s.replace(/\n/g, ' ')}.test.ts`);
 
 const inputs = (file: string, name: string, line: number | null): TriageInputs => ({
-  tests: [{ kind: 'test', file, name, line, state: 'failed', durationMs: 3, errors: ['AssertionError: expected 1 to be 2'], limitMs: null, source: 'report', origin: 'r.json: entry' }],
+  tests: [
+    {
+      kind: 'test',
+      file,
+      name,
+      line,
+      state: 'failed',
+      durationMs: 3,
+      errors: ['AssertionError: expected 1 to be 2'],
+      limitMs: null,
+      source: 'report',
+      origin: 'r.json: entry',
+    },
+  ],
   files: [],
   unhandled: [],
   excesses: [],
@@ -48,7 +61,9 @@ describe('reproduce command', () => {
         const action = computeTriage(inputs(file, name, line), BUILT_IN_SIGNATURES).findings[0]?.action ?? '';
         const at = action.indexOf('reproduce with npx ');
         expect(at).toBeGreaterThan(-1);
-        const command = action.slice(at + 'reproduce with npx '.length).replace(/ \(its whole file: no line is known for the test\)$/, '');
+        const command = action
+          .slice(at + 'reproduce with npx '.length)
+          .replace(/ \(its whole file: no line is known for the test\)$/, '');
         expect(shellWords(command)).toEqual(['vitest', 'run', line === null ? file : `${file}:${line}`]);
       }),
       { numRuns: 150 },

@@ -3,7 +3,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeTriage } from '../../../src/core/triage/triage.js';
 import { formatTriage, toTriageJson } from '../../../src/core/triage/triage-format.js';
-import { historyQuestions, type TestHistoryFacts, type TriageHistory } from '../../../src/core/triage/triage-history.js';
+import {
+  historyQuestions,
+  type TestHistoryFacts,
+  type TriageHistory,
+} from '../../../src/core/triage/triage-history.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
 import type { ObservedTest, RerunResult, TriageInputs } from '../../../src/core/triage/triage-types.js';
 
@@ -11,79 +15,167 @@ const FILE = 'test/a.test.ts';
 const NAME = 'grp > t';
 
 function makeTest(over: Partial<ObservedTest> = {}): ObservedTest {
-  return { kind: 'test', file: FILE, name: NAME, line: 3, state: 'failed', durationMs: 12, errors: ['AssertionError: expected 1 to be 2'], limitMs: null, source: 'report', origin: 'r.json: entry', ...over };
+  return {
+    kind: 'test',
+    file: FILE,
+    name: NAME,
+    line: 3,
+    state: 'failed',
+    durationMs: 12,
+    errors: ['AssertionError: expected 1 to be 2'],
+    limitMs: null,
+    source: 'report',
+    origin: 'r.json: entry',
+    ...over,
+  };
 }
 
 function makeFacts(over: Partial<TestHistoryFacts> = {}): TestHistoryFacts {
-  return { file: FILE, name: NAME, runs: 40, failedRuns: 0, retried: [], rerunPassed: [], lastPass: { commit: 'a1b2c3d4e5f6a7b8', startedAt: '2026-11-29T10:15:00.000Z' }, durations: [], ...over };
+  return {
+    file: FILE,
+    name: NAME,
+    runs: 40,
+    failedRuns: 0,
+    retried: [],
+    rerunPassed: [],
+    lastPass: { commit: 'a1b2c3d4e5f6a7b8', startedAt: '2026-11-29T10:15:00.000Z' },
+    durations: [],
+    ...over,
+  };
 }
 
 const history = (...tests: TestHistoryFacts[]): TriageHistory => ({ branch: 'main', window: 200, tests });
 
 function makeInputs(over: Partial<TriageInputs> = {}): TriageInputs {
-  return { tests: [makeTest()], files: [], unhandled: [], excesses: [], problems: [], logs: [], exitCode: 1, exitCodeOrigin: '--exit-code', reruns: null, rerunCount: 0, ...over };
+  return {
+    tests: [makeTest()],
+    files: [],
+    unhandled: [],
+    excesses: [],
+    problems: [],
+    logs: [],
+    exitCode: 1,
+    exitCodeOrigin: '--exit-code',
+    reruns: null,
+    rerunCount: 0,
+    ...over,
+  };
 }
 
 const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
-const rerun = (failed: number): RerunResult => ({ file: FILE, name: NAME, runs: 3, failed, notRun: 0, firstError: null });
+const rerun = (failed: number): RerunResult => ({
+  file: FILE,
+  name: NAME,
+  runs: 3,
+  failed,
+  notRun: 0,
+  firstError: null,
+});
 const run = (commit: string, startedAt: string) => ({ commit, startedAt });
 
 describe('triage with history facts', () => {
   it('a failure that failed and then passed on a re-run of the same commit before is a measured flake without --rerun', () => {
-    const facts = makeFacts({ runs: 200, failedRuns: 4, rerunPassed: [run('c4', '2026-11-30T08:00:00.000Z'), run('c3', '2026-11-20T08:00:00.000Z'), run('c2', '2026-11-10T08:00:00.000Z'), run('c1', '2026-11-01T08:00:00.000Z')] });
+    const facts = makeFacts({
+      runs: 200,
+      failedRuns: 4,
+      rerunPassed: [
+        run('c4', '2026-11-30T08:00:00.000Z'),
+        run('c3', '2026-11-20T08:00:00.000Z'),
+        run('c2', '2026-11-10T08:00:00.000Z'),
+        run('c1', '2026-11-01T08:00:00.000Z'),
+      ],
+    });
     const r = triage({ history: history(facts) });
-    expect(r.findings).toMatchObject([{ class: 'flake', measured: true, rule: 'history-flake', test: NAME, file: FILE }]);
+    expect(r.findings).toMatchObject([
+      { class: 'flake', measured: true, rule: 'history-flake', test: NAME, file: FILE },
+    ]);
     expect(r.findings[0]?.cause).toMatch(/^a known flake: .* on main .*now: AssertionError: expected 1 to be 2$/);
-    expect(r.findings[0]?.evidence).toContain('history (measured): failed 4 of the last 200 runs on main, each passed on a re-run of the same commit (latest c4 (2026-11-30 08:00 UTC))');
+    expect(r.findings[0]?.evidence).toContain(
+      'history (measured): failed 4 of the last 200 runs on main, each passed on a re-run of the same commit (latest c4 (2026-11-30 08:00 UTC))',
+    );
     expect(r.counts).toMatchObject({ escape: 0, flake: 1 });
     expect(r.verdict).toBe('red');
     expect(toTriageJson(r).history).toEqual({ branch: 'main', window: 200, tests: 1 });
-    expect(formatTriage(r)).toContain('history: branch main, the last 200 runs of each failed or slow test (1 known to the store)');
+    expect(formatTriage(r)).toContain(
+      'history: branch main, the last 200 runs of each failed or slow test (1 known to the store)',
+    );
   });
 
   it('a pass only on a retry in an earlier run counts as failed-then-passed too', () => {
     const r = triage({ history: history(makeFacts({ retried: [run('c9', '2026-11-28T00:00:00.000Z')] })) });
     expect(r.findings[0]).toMatchObject({ class: 'flake', rule: 'history-flake' });
-    expect(r.findings[0]?.evidence).toContain('history (measured): never failed a whole run in the last 40 runs on main; 1 run passed only on a retry (latest c9 (2026-11-28 00:00 UTC))');
+    expect(r.findings[0]?.evidence).toContain(
+      'history (measured): never failed a whole run in the last 40 runs on main; 1 run passed only on a retry (latest c9 (2026-11-28 00:00 UTC))',
+    );
   });
 
   it('a test that never failed in its recorded runs and fails every re-run is an escape naming its last green run and the range', () => {
     const r = triage({ reruns: [rerun(3)], rerunCount: 3, history: history(makeFacts()) });
     const f = r.findings[0];
     expect(f).toMatchObject({ class: 'escape', measured: true, rule: 'rerun-failed' });
-    expect(f?.cause).toContain('it never failed in its 40 recorded runs on main and last passed at a1b2c3d4e5f6 (2026-11-29 10:15 UTC)');
+    expect(f?.cause).toContain(
+      'it never failed in its 40 recorded runs on main and last passed at a1b2c3d4e5f6 (2026-11-29 10:15 UTC)',
+    );
     expect(f?.action).toContain('the change that broke it is in a1b2c3d4e5f6..HEAD');
-    expect(f?.evidence).toContain('history (measured): never failed in its last 40 recorded runs on main; last passed in the run of a1b2c3d4e5f6 (2026-11-29 10:15 UTC)');
+    expect(f?.evidence).toContain(
+      'history (measured): never failed in its last 40 recorded runs on main; last passed in the run of a1b2c3d4e5f6 (2026-11-29 10:15 UTC)',
+    );
   });
 
   it('without re-runs and without a flake in history the escape stays inferred, with its last green run as evidence', () => {
     const f = triage({ history: history(makeFacts()) }).findings[0];
     expect(f).toMatchObject({ class: 'escape', measured: false, rule: 'failed-not-rerun' });
-    expect(f?.evidence).toContain('history (measured): never failed in its last 40 recorded runs on main; last passed in the run of a1b2c3d4e5f6 (2026-11-29 10:15 UTC)');
+    expect(f?.evidence).toContain(
+      'history (measured): never failed in its last 40 recorded runs on main; last passed in the run of a1b2c3d4e5f6 (2026-11-29 10:15 UTC)',
+    );
   });
 
   it('re-runs still decide when they ran: a known flake that fails every re-run now is an escape with its flake history as evidence', () => {
     const facts = makeFacts({ failedRuns: 1, rerunPassed: [run('c1', '2026-11-01T08:00:00.000Z')] });
     const f = triage({ reruns: [rerun(3)], rerunCount: 3, history: history(facts) }).findings[0];
     expect(f).toMatchObject({ class: 'escape', rule: 'rerun-failed' });
-    expect(f?.evidence.some((e) => e.startsWith('history (measured): failed 1 of the last 40 runs on main, each passed'))).toBe(true);
+    expect(
+      f?.evidence.some((e) => e.startsWith('history (measured): failed 1 of the last 40 runs on main, each passed')),
+    ).toBe(true);
     expect(f?.cause).not.toContain('never failed');
   });
 
   it('a test over its limit names its duration trend from history', () => {
     const day = 86_400_000;
-    const durations = Array.from({ length: 10 }, (_, i) => ({ atMs: Date.UTC(2026, 10, 1) + i * day, durationMs: 4540 + 40 * i, limitMs: 5000, platform: 'linux' }));
-    const r = triage({ tests: [], excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }], history: history(makeFacts({ durations })) });
+    const durations = Array.from({ length: 10 }, (_, i) => ({
+      atMs: Date.UTC(2026, 10, 1) + i * day,
+      durationMs: 4540 + 40 * i,
+      limitMs: 5000,
+      platform: 'linux',
+    }));
+    const r = triage({
+      tests: [],
+      excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }],
+      history: history(makeFacts({ durations })),
+    });
     expect(r.findings).toMatchObject([{ class: 'budget', rule: 'budget-test' }]);
-    expect(r.findings[0]?.evidence).toContain('history (measured): 4.90s of 5.00s (linux, 10 passed runs on main), +40ms a day (95% CI +40ms to +40ms; +40ms a run): crosses in about 2.5 days, about 2.5 runs');
+    expect(r.findings[0]?.evidence).toContain(
+      'history (measured): 4.90s of 5.00s (linux, 10 passed runs on main), +40ms a day (95% CI +40ms to +40ms; +40ms a run): crosses in about 2.5 days, about 2.5 runs',
+    );
   });
 
   it("three runs give the slope with its (unbounded) interval and no projection, under the history report's rule", () => {
     const day = 86_400_000;
-    const durations = Array.from({ length: 3 }, (_, i) => ({ atMs: Date.UTC(2026, 10, 1) + i * day, durationMs: 4500 + 150 * i, limitMs: 5000, platform: 'linux' }));
-    const r = triage({ tests: [], excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }], history: history(makeFacts({ durations })) });
+    const durations = Array.from({ length: 3 }, (_, i) => ({
+      atMs: Date.UTC(2026, 10, 1) + i * day,
+      durationMs: 4500 + 150 * i,
+      limitMs: 5000,
+      platform: 'linux',
+    }));
+    const r = triage({
+      tests: [],
+      excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }],
+      history: history(makeFacts({ durations })),
+    });
     const line = r.findings[0]?.evidence.find((e) => e.includes('passed runs on main'));
-    expect(line).toBe('history (measured): 4.80s of 5.00s (linux, 3 passed runs on main), +150ms a day (95% CI unbounded with 3 runs; +150ms a run): not enough runs to project (3 of 10)');
+    expect(line).toBe(
+      'history (measured): 4.80s of 5.00s (linux, 3 passed runs on main), +150ms a day (95% CI unbounded with 3 runs; +150ms a run): not enough runs to project (3 of 10)',
+    );
   });
 
   it('facts about other tests, or with no recorded run, change nothing; no history gives the same findings as before', () => {
@@ -94,8 +186,16 @@ describe('triage with history facts', () => {
   });
 
   it('asks about failed and slow tests, never about run-level or infrastructure findings', () => {
-    const r = triage({ tests: [makeTest(), makeTest({ name: 'db', errors: ['Error: connect ECONNREFUSED 127.0.0.1:5432'] })], excesses: [{ kind: 'test', file: FILE, name: 'slow', durationMs: 9, limitMs: 5, origin: 'x' }] });
-    expect(historyQuestions(r.findings)).toEqual(expect.arrayContaining([{ file: FILE, name: NAME }, { file: FILE, name: 'slow' }]));
+    const r = triage({
+      tests: [makeTest(), makeTest({ name: 'db', errors: ['Error: connect ECONNREFUSED 127.0.0.1:5432'] })],
+      excesses: [{ kind: 'test', file: FILE, name: 'slow', durationMs: 9, limitMs: 5, origin: 'x' }],
+    });
+    expect(historyQuestions(r.findings)).toEqual(
+      expect.arrayContaining([
+        { file: FILE, name: NAME },
+        { file: FILE, name: 'slow' },
+      ]),
+    );
     expect(historyQuestions(r.findings)).toHaveLength(2);
   });
 

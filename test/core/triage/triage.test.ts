@@ -6,7 +6,19 @@ import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.
 import type { LogScan, ObservedTest, RerunResult, TriageInputs } from '../../../src/core/triage/triage-types.js';
 
 function makeTest(over: Partial<ObservedTest> = {}): ObservedTest {
-  return { kind: 'test', file: 'test/a.test.ts', name: 'grp > t', line: 3, state: 'failed', durationMs: 12, errors: ['AssertionError: expected 1 to be 2'], limitMs: null, source: 'report', origin: 'r.json: entry', ...over };
+  return {
+    kind: 'test',
+    file: 'test/a.test.ts',
+    name: 'grp > t',
+    line: 3,
+    state: 'failed',
+    durationMs: 12,
+    errors: ['AssertionError: expected 1 to be 2'],
+    limitMs: null,
+    source: 'report',
+    origin: 'r.json: entry',
+    ...over,
+  };
 }
 
 function makeLog(events: LogScan['events'], tail: LogScan['tail'] = []): LogScan {
@@ -16,7 +28,19 @@ function makeLog(events: LogScan['events'], tail: LogScan['tail'] = []): LogScan
 }
 
 function makeInputs(over: Partial<TriageInputs> = {}): TriageInputs {
-  return { tests: [], files: [], unhandled: [], excesses: [], problems: [], logs: [], exitCode: 1, exitCodeOrigin: '--exit-code', reruns: null, rerunCount: 0, ...over };
+  return {
+    tests: [],
+    files: [],
+    unhandled: [],
+    excesses: [],
+    problems: [],
+    logs: [],
+    exitCode: 1,
+    exitCodeOrigin: '--exit-code',
+    reruns: null,
+    rerunCount: 0,
+    ...over,
+  };
 }
 
 const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
@@ -30,12 +54,26 @@ describe('computeTriage', () => {
   });
 
   it('re-runs decide: every re-run failed is a measured escape, some passed is a measured flake', () => {
-    const rerun = (failed: number): RerunResult => ({ file: 'test/a.test.ts', name: 'grp > t', runs: 5, failed, notRun: 0, firstError: null });
-    expect(triage({ tests: [makeTest()], reruns: [rerun(5)], rerunCount: 5 }).findings[0]).toMatchObject({ class: 'escape', measured: true });
+    const rerun = (failed: number): RerunResult => ({
+      file: 'test/a.test.ts',
+      name: 'grp > t',
+      runs: 5,
+      failed,
+      notRun: 0,
+      firstError: null,
+    });
+    expect(triage({ tests: [makeTest()], reruns: [rerun(5)], rerunCount: 5 }).findings[0]).toMatchObject({
+      class: 'escape',
+      measured: true,
+    });
     const flake = triage({ tests: [makeTest()], reruns: [rerun(2)], rerunCount: 5 }).findings[0];
     expect(flake).toMatchObject({ class: 'flake', measured: true });
     expect(flake?.evidence.at(-1)).toBe('re-ran test/a.test.ts > grp > t 5 times: 2/5 failed');
-    const notRun = triage({ tests: [makeTest()], reruns: [{ ...rerun(0), notRun: 5, firstError: 'not found' }], rerunCount: 5 }).findings[0];
+    const notRun = triage({
+      tests: [makeTest()],
+      reruns: [{ ...rerun(0), notRun: 5, firstError: 'not found' }],
+      rerunCount: 5,
+    }).findings[0];
     expect(notRun).toMatchObject({ class: 'escape', measured: false });
     expect(notRun?.cause).toContain('re-run not possible');
   });
@@ -54,11 +92,21 @@ describe('computeTriage', () => {
   it('exit 137 alone is a SIGKILL, not out of memory; with an OOM line it joins that finding', () => {
     const alone = triage({ exitCode: 137 });
     expect(alone.findings).toHaveLength(1);
-    expect(alone.findings[0]?.cause).toBe('killed by SIGKILL (exit 137): out-of-memory killer or a timeout kill; no OOM message seen');
-    const oom = triage({ exitCode: 137, logs: [makeLog([{ line: 7, id: 'heap-out-of-memory', text: 'FATAL ERROR: JavaScript heap out of memory', after: [] }])] });
+    expect(alone.findings[0]?.cause).toBe(
+      'killed by SIGKILL (exit 137): out-of-memory killer or a timeout kill; no OOM message seen',
+    );
+    const oom = triage({
+      exitCode: 137,
+      logs: [
+        makeLog([{ line: 7, id: 'heap-out-of-memory', text: 'FATAL ERROR: JavaScript heap out of memory', after: [] }]),
+      ],
+    });
     expect(oom.findings).toHaveLength(1);
     expect(oom.findings[0]).toMatchObject({ class: 'infrastructure', rule: 'heap-out-of-memory' });
-    expect(oom.findings[0]?.evidence).toEqual(['ci.log:7: FATAL ERROR: JavaScript heap out of memory', 'exit code 137 (--exit-code)']);
+    expect(oom.findings[0]?.evidence).toEqual([
+      'ci.log:7: FATAL ERROR: JavaScript heap out of memory',
+      'exit code 137 (--exit-code)',
+    ]);
   });
 
   it('never leaves a red exit unexplained: the end of the log is the evidence', () => {
@@ -69,28 +117,57 @@ describe('computeTriage', () => {
   });
 
   it('budget: an excess of a passed test is a finding, of a failed test it is not', () => {
-    const excess = { kind: 'test' as const, file: 'test/a.test.ts', name: 'grp > t', durationMs: 5310, limitMs: 5000, origin: 'record' };
-    expect(triage({ tests: [makeTest({ state: 'passed', errors: [] })], excesses: [excess] }).findings).toMatchObject([{ class: 'budget', measured: true }]);
-    expect(triage({ tests: [makeTest({ state: 'passed', errors: [] })], excesses: [excess] }).findings[0]?.cause).toBe('test took 5.31s, over its 5.00s limit by 310ms; its assertions passed');
+    const excess = {
+      kind: 'test' as const,
+      file: 'test/a.test.ts',
+      name: 'grp > t',
+      durationMs: 5310,
+      limitMs: 5000,
+      origin: 'record',
+    };
+    expect(triage({ tests: [makeTest({ state: 'passed', errors: [] })], excesses: [excess] }).findings).toMatchObject([
+      { class: 'budget', measured: true },
+    ]);
+    expect(triage({ tests: [makeTest({ state: 'passed', errors: [] })], excesses: [excess] }).findings[0]?.cause).toBe(
+      'test took 5.31s, over its 5.00s limit by 310ms; its assertions passed',
+    );
     expect(triage({ tests: [makeTest()], excesses: [excess] }).findings.map((f) => f.class)).toEqual(['escape']);
   });
 
   it('a cut report is an infrastructure finding that names the byte', () => {
-    const r = triage({ problems: [{ input: 'r.json', kind: 'truncated', cutAtByte: 163840, salvaged: 12, detail: 'd' }], tests: [makeTest()] });
+    const r = triage({
+      problems: [{ input: 'r.json', kind: 'truncated', cutAtByte: 163840, salvaged: 12, detail: 'd' }],
+      tests: [makeTest()],
+    });
     expect(r.findings.map((f) => f.class)).toEqual(['infrastructure', 'escape']);
-    expect(r.findings[0]?.cause).toBe('the report r.json was cut off at byte 163840; salvaged 12 complete test entries');
+    expect(r.findings[0]?.cause).toBe(
+      'the report r.json was cut off at byte 163840; salvaged 12 complete test entries',
+    );
   });
 
   it('the same failure from several inputs is one finding with every origin as evidence', () => {
-    const r = triage({ tests: [makeTest(), makeTest({ source: 'junit', origin: 'junit.xml: testcase' }), makeTest({ source: 'log', origin: 'ci.log:12: FAIL', file: 'test/a.test.ts' })] });
+    const r = triage({
+      tests: [
+        makeTest(),
+        makeTest({ source: 'junit', origin: 'junit.xml: testcase' }),
+        makeTest({ source: 'log', origin: 'ci.log:12: FAIL', file: 'test/a.test.ts' }),
+      ],
+    });
     expect(r.findings).toHaveLength(1);
     expect(r.findings[0]?.evidence.slice(0, 3)).toEqual(['r.json: entry', 'junit.xml: testcase', 'ci.log:12: FAIL']);
   });
 
   it('a run-level log signature becomes one finding with numbered lines; npm noise only when nothing else explains', () => {
-    const logs = [makeLog([{ line: 3, id: 'command-not-found', text: 'sh: 1: prettier: not found', after: [] }, { line: 4, id: 'npm-failed', text: 'npm error code 127', after: [] }])];
+    const logs = [
+      makeLog([
+        { line: 3, id: 'command-not-found', text: 'sh: 1: prettier: not found', after: [] },
+        { line: 4, id: 'npm-failed', text: 'npm error code 127', after: [] },
+      ]),
+    ];
     const r = triage({ logs, exitCode: 127 });
-    expect(r.findings).toMatchObject([{ class: 'infrastructure', rule: 'command-not-found', evidence: ['ci.log:3: sh: 1: prettier: not found'] }]);
+    expect(r.findings).toMatchObject([
+      { class: 'infrastructure', rule: 'command-not-found', evidence: ['ci.log:3: sh: 1: prettier: not found'] },
+    ]);
     const npmOnly = triage({ logs: [makeLog([{ line: 4, id: 'npm-failed', text: 'npm error code 1', after: [] }])] });
     expect(npmOnly.findings).toMatchObject([{ rule: 'npm-failed' }]);
   });
@@ -103,7 +180,19 @@ describe('computeTriage', () => {
     expect(text).toContain('   action: confirm with flakeguard triage --rerun 5');
     expect(formatTriageMarkdown(r)).toContain('| escape | 1 |');
     const json = toTriageJson(r);
-    expect(Object.keys(json.findings[0] ?? {})).toEqual(['class', 'test', 'file', 'cause', 'evidence', 'measured', 'action', 'rule', 'owners', 'caughtBy', 'seenBy']);
+    expect(Object.keys(json.findings[0] ?? {})).toEqual([
+      'class',
+      'test',
+      'file',
+      'cause',
+      'evidence',
+      'measured',
+      'action',
+      'rule',
+      'owners',
+      'caughtBy',
+      'seenBy',
+    ]);
     expect(JSON.parse(JSON.stringify(json))).toMatchObject({ version: 1, verdict: 'red' });
   });
 });
@@ -111,33 +200,95 @@ describe('computeTriage', () => {
 describe('computeTriage with Vitest 5 inputs', () => {
   it('one unhandled error seen by the record (no file), the log and JUnit (with the file) is one finding on that file', () => {
     const unhandled = [
-      { type: 'Unhandled Error', message: '[vitest-pool]: Worker forks emitted error.', file: null, test: null, origin: 'run.json: unhandled' },
-      { type: 'Unhandled Error', message: 'Error: [vitest-pool]: Worker forks emitted error.', file: 'test/addon.test.ts', test: null, origin: 'ci.log:11', cause: 'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /w/test/addon.test.ts' },
-      { type: 'Unhandled Error', message: '[vitest-pool]: Worker forks emitted error.', file: 'test/addon.test.ts', test: null, origin: 'junit.xml: testcase' },
+      {
+        type: 'Unhandled Error',
+        message: '[vitest-pool]: Worker forks emitted error.',
+        file: null,
+        test: null,
+        origin: 'run.json: unhandled',
+      },
+      {
+        type: 'Unhandled Error',
+        message: 'Error: [vitest-pool]: Worker forks emitted error.',
+        file: 'test/addon.test.ts',
+        test: null,
+        origin: 'ci.log:11',
+        cause:
+          'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /w/test/addon.test.ts',
+      },
+      {
+        type: 'Unhandled Error',
+        message: '[vitest-pool]: Worker forks emitted error.',
+        file: 'test/addon.test.ts',
+        test: null,
+        origin: 'junit.xml: testcase',
+      },
     ];
     const r = triage({ unhandled });
     expect(r.findings).toMatchObject([{ class: 'infrastructure', file: 'test/addon.test.ts', rule: 'worker-crash' }]);
     // Every input's copy is evidence (in the canonical order of the inputs: the order they were given changes nothing).
-    expect([...(r.findings[0]?.evidence.slice(0, 3) ?? [])].sort()).toEqual(['ci.log:11', 'junit.xml: testcase', 'run.json: unhandled']);
+    expect([...(r.findings[0]?.evidence.slice(0, 3) ?? [])].sort()).toEqual([
+      'ci.log:11',
+      'junit.xml: testcase',
+      'run.json: unhandled',
+    ]);
   });
 
   it('the same message from two files stays two findings', () => {
-    const u = (file: string) => ({ type: 'Unhandled Rejection', message: 'Error: boom', file, test: null, origin: `ci.log: ${file}` });
-    expect(triage({ unhandled: [u('test/a.test.ts'), u('test/b.test.ts')] }).findings.map((f) => f.file)).toEqual(['test/a.test.ts', 'test/b.test.ts']);
+    const u = (file: string) => ({
+      type: 'Unhandled Rejection',
+      message: 'Error: boom',
+      file,
+      test: null,
+      origin: `ci.log: ${file}`,
+    });
+    expect(triage({ unhandled: [u('test/a.test.ts'), u('test/b.test.ts')] }).findings.map((f) => f.file)).toEqual([
+      'test/a.test.ts',
+      'test/b.test.ts',
+    ]);
   });
 
   it('an unfinished file joins the finding that explains the stop, else is its own', () => {
-    const pending = makeTest({ kind: 'file', name: '', state: 'pending', errors: [], origin: 'r.json: testResults[0] unfinished' });
+    const pending = makeTest({
+      kind: 'file',
+      name: '',
+      state: 'pending',
+      errors: [],
+      origin: 'r.json: testResults[0] unfinished',
+    });
     const killed = triage({ tests: [pending], exitCode: 137 });
     expect(killed.findings).toMatchObject([{ rule: 'exit-137', file: null }]);
-    expect(killed.findings[0]?.evidence).toContain('tests left pending (the worker never reported them) in test/a.test.ts');
-    expect(triage({ tests: [pending] }).findings).toMatchObject([{ class: 'infrastructure', file: 'test/a.test.ts', rule: 'unfinished-file', evidence: ['tests left pending (the worker never reported them) in test/a.test.ts', 'r.json: testResults[0] unfinished'] }]);
+    expect(killed.findings[0]?.evidence).toContain(
+      'tests left pending (the worker never reported them) in test/a.test.ts',
+    );
+    expect(triage({ tests: [pending] }).findings).toMatchObject([
+      {
+        class: 'infrastructure',
+        file: 'test/a.test.ts',
+        rule: 'unfinished-file',
+        evidence: [
+          'tests left pending (the worker never reported them) in test/a.test.ts',
+          'r.json: testResults[0] unfinished',
+        ],
+      },
+    ]);
   });
 
   it('failed attempts named by the log decide: a passed attempt is a measured flake', () => {
     const log = makeTest({ source: 'log', origin: 'ci.log:9: FAIL', failedAttempts: [{ repeat: 1, retry: 0 }] });
-    expect(triage({ tests: [makeTest(), log] }).findings).toMatchObject([{ class: 'flake', test: 'grp > t', measured: true, rule: 'attempt-pass' }]);
-    const every = makeTest({ source: 'log', origin: 'ci.log:9: FAIL', failedAttempts: [{ repeat: 0, retry: 0 }, { repeat: 0, retry: 1 }] });
-    expect(triage({ tests: [makeTest(), every] }).findings).toMatchObject([{ class: 'escape', measured: false, rule: 'failed-not-rerun' }]);
+    expect(triage({ tests: [makeTest(), log] }).findings).toMatchObject([
+      { class: 'flake', test: 'grp > t', measured: true, rule: 'attempt-pass' },
+    ]);
+    const every = makeTest({
+      source: 'log',
+      origin: 'ci.log:9: FAIL',
+      failedAttempts: [
+        { repeat: 0, retry: 0 },
+        { repeat: 0, retry: 1 },
+      ],
+    });
+    expect(triage({ tests: [makeTest(), every] }).findings).toMatchObject([
+      { class: 'escape', measured: false, rule: 'failed-not-rerun' },
+    ]);
   });
 });

@@ -17,22 +17,52 @@ beforeAll(async () => {
     },
   });
   await fx.git(['checkout', '-q', '-b', 'feature']);
-  fx.write('test/a.test.ts', "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\n");
+  fx.write(
+    'test/a.test.ts',
+    "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\n",
+  );
   await fx.git(['commit', '-qam', 'a new test']);
 });
 afterAll(() => fx.remove());
 
 describe('bad values on the command line', () => {
   it.each([
-    [['gate', '--runs', '-1'], ['--runs "-1"', 'must be a whole number from 1 to 1000']],
-    [['gate', '--load', '-2'], ['--load "-2"', 'must be auto, 0 (no load) or a number of workers']],
-    [['gate', '--budget', '-1s'], ['--budget "-1s"', 'write 250ms, 5s, 1.5s or 2m']],
-    [['gate', '--runs', 'five'], ['--runs "five"', 'must be a whole number from 1 to 1000']],
-    [['triage', '--rerun', '-1', '--report', 'reports/run.json'], ['--rerun "-1"', 'must be a whole number of at least 1']],
-    [['triage', '--exit-code', '-3', '--report', 'reports/run.json'], ['--exit-code "-3"', 'must be a whole number of at least 0']],
-    [['triage', '--budget', '5 sec', '--report', 'reports/run.json'], ['--budget "5 sec"', 'write 250ms, 5s, 1.5s or 2m']],
-    [['allowances', 'add', '--file', 'test/a.test.ts', '--test', 'adds', '--budget', '-1s', '--reason', 'r'], ['"-1s"', 'write 250ms, 5s, 1.5s or 2m']],
-    [['gate', '--no-such-flag'], ['--no-such-flag', 'flakeguard gate --help']],
+    [
+      ['gate', '--runs', '-1'],
+      ['--runs "-1"', 'must be a whole number from 1 to 1000'],
+    ],
+    [
+      ['gate', '--load', '-2'],
+      ['--load "-2"', 'must be auto, 0 (no load) or a number of workers'],
+    ],
+    [
+      ['gate', '--budget', '-1s'],
+      ['--budget "-1s"', 'write 250ms, 5s, 1.5s or 2m'],
+    ],
+    [
+      ['gate', '--runs', 'five'],
+      ['--runs "five"', 'must be a whole number from 1 to 1000'],
+    ],
+    [
+      ['triage', '--rerun', '-1', '--report', 'reports/run.json'],
+      ['--rerun "-1"', 'must be a whole number of at least 1'],
+    ],
+    [
+      ['triage', '--exit-code', '-3', '--report', 'reports/run.json'],
+      ['--exit-code "-3"', 'must be a whole number of at least 0'],
+    ],
+    [
+      ['triage', '--budget', '5 sec', '--report', 'reports/run.json'],
+      ['--budget "5 sec"', 'write 250ms, 5s, 1.5s or 2m'],
+    ],
+    [
+      ['allowances', 'add', '--file', 'test/a.test.ts', '--test', 'adds', '--budget', '-1s', '--reason', 'r'],
+      ['"-1s"', 'write 250ms, 5s, 1.5s or 2m'],
+    ],
+    [
+      ['gate', '--no-such-flag'],
+      ['--no-such-flag', 'flakeguard gate --help'],
+    ],
     [['gaet'], ['unknown command "gaet"', 'use one of gate, triage, allowances']],
     [['x'.repeat(4000)], [`unknown command "${'x'.repeat(60)}…" (4000 characters)`]],
   ])('flakeguard %j', async (args, names) => {
@@ -41,43 +71,81 @@ describe('bad values on the command line', () => {
 });
 
 describe('a folder or a missing file where a file is expected', () => {
-  it.each(['--record', '--report', '--junit', '--log'])('triage %s <folder>: a usage error naming the path', async (flag) => {
-    await expectBadInput(fx, ['triage', flag, 'reports'], { exit: 2, names: [`${flag} reports: is a directory`, '; expected '] });
-  });
+  it.each(['--record', '--report', '--junit', '--log'])(
+    'triage %s <folder>: a usage error naming the path',
+    async (flag) => {
+      await expectBadInput(fx, ['triage', flag, 'reports'], {
+        exit: 2,
+        names: [`${flag} reports: is a directory`, '; expected '],
+      });
+    },
+  );
 
   it('allowances add --file <folder>', async () => {
-    await expectBadInput(fx, ['allowances', 'add', '--file', 'test', '--test', 'adds', '--budget', '1s', '--reason', 'r'], { exit: 2, names: ['--file test is a folder', 'pass a file'] });
+    await expectBadInput(
+      fx,
+      ['allowances', 'add', '--file', 'test', '--test', 'adds', '--budget', '1s', '--reason', 'r'],
+      { exit: 2, names: ['--file test is a folder', 'pass a file'] },
+    );
   });
 
   it('allowances add --file <missing file>', async () => {
-    await expectBadInput(fx, ['allowances', 'add', '--file', 'test/gone.test.ts', '--test', 'adds', '--budget', '1s', '--reason', 'r'], { exit: 2, names: ['test/gone.test.ts', 'no such test file'] });
+    await expectBadInput(
+      fx,
+      ['allowances', 'add', '--file', 'test/gone.test.ts', '--test', 'adds', '--budget', '1s', '--reason', 'r'],
+      { exit: 2, names: ['test/gone.test.ts', 'no such test file'] },
+    );
   });
 
   it('gate --merge <folder>', async () => {
-    await expectBadInput(fx, ['gate', '--merge', 'reports'], { exit: 2, names: ['--merge reports is a folder', 'pass a file'] });
+    await expectBadInput(fx, ['gate', '--merge', 'reports'], {
+      exit: 2,
+      names: ['--merge reports is a folder', 'pass a file'],
+    });
   });
 });
 
 describe('a report file that cannot be written: the report is still printed, exit 2', () => {
   it('gate --markdown under a regular file: the verdict on stdout, the path and the reason on stderr', async () => {
     const before = hashFiles(fx.root);
-    const run = await fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0', '--markdown', 'notes.txt/gate.md']);
+    const run = await fx.flakeguard([
+      'gate',
+      '--base',
+      'main',
+      '--runs',
+      '1',
+      '--load',
+      '0',
+      '--markdown',
+      'notes.txt/gate.md',
+    ]);
     expect(run.exitCode, run.output).toBe(2);
     expect(run.stdout).toContain('adds');
-    expect(messageLine(run)).toBe('flakeguard: --markdown notes.txt/gate.md: the report was printed to stdout but not written: notes.txt exists as a file where a folder is needed; check the path');
+    expect(messageLine(run)).toBe(
+      'flakeguard: --markdown notes.txt/gate.md: the report was printed to stdout but not written: notes.txt exists as a file where a folder is needed; check the path',
+    );
     expect(hashFiles(fx.root)).toEqual(before);
   });
 
   it('gate --html under a regular file', async () => {
-    const run = await expectBadInput(fx, ['gate', '--base', 'HEAD', '--html', 'notes.txt/gate.html'], { exit: 2, names: ['--html notes.txt/gate.html', 'printed to stdout', 'notes.txt exists as a file'] });
+    const run = await expectBadInput(fx, ['gate', '--base', 'HEAD', '--html', 'notes.txt/gate.html'], {
+      exit: 2,
+      names: ['--html notes.txt/gate.html', 'printed to stdout', 'notes.txt exists as a file'],
+    });
     expect(run.stdout).toContain('nothing to run');
   });
 
   it('triage --markdown and --html under a regular file', async () => {
-    fx.write('reports/junit.xml', '<testsuites><testsuite name="a"><testcase classname="test/a.test.ts" name="adds"><failure message="boom">boom</failure></testcase></testsuite></testsuites>\n');
+    fx.write(
+      'reports/junit.xml',
+      '<testsuites><testsuite name="a"><testcase classname="test/a.test.ts" name="adds"><failure message="boom">boom</failure></testcase></testsuite></testsuites>\n',
+    );
     try {
       for (const flag of ['--markdown', '--html']) {
-        const run = await expectBadInput(fx, ['triage', '--junit', 'reports/junit.xml', flag, 'notes.txt/triage.out'], { exit: 2, names: [`${flag} notes.txt/triage.out`, 'printed to stdout'] });
+        const run = await expectBadInput(fx, ['triage', '--junit', 'reports/junit.xml', flag, 'notes.txt/triage.out'], {
+          exit: 2,
+          names: [`${flag} notes.txt/triage.out`, 'printed to stdout'],
+        });
         expect(run.stdout).toContain('adds');
       }
     } finally {

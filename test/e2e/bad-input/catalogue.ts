@@ -20,7 +20,10 @@ export function hashFiles(root: string): Record<string, string> {
       if (NOT_USER_FILES.has(entry.name)) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile()) out[path.relative(root, full).split(path.sep).join('/')] = createHash('sha256').update(readFileSync(full)).digest('hex');
+      else if (entry.isFile())
+        out[path.relative(root, full).split(path.sep).join('/')] = createHash('sha256')
+          .update(readFileSync(full))
+          .digest('hex');
     }
   };
   walk(root);

@@ -8,11 +8,20 @@
  * Needs `npm run build`.
  */
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { messageLine } from './catalogue.js';
 
 let fx: Fixture;
@@ -29,7 +38,18 @@ beforeAll(async () => {
   await fx.git(['checkout', '-q', '-b', 'feature']);
   fx.write('test/a.test.ts', "import { it } from 'vitest';\nit('old', () => {});\nit('adds', () => {});\n");
   await fx.git(['commit', '-qam', 'a new test']);
-  const gate = await fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0', '--shard', '1/1', '--json']);
+  const gate = await fx.flakeguard([
+    'gate',
+    '--base',
+    'main',
+    '--runs',
+    '1',
+    '--load',
+    '0',
+    '--shard',
+    '1/1',
+    '--json',
+  ]);
   expect(gate.exitCode, gate.output).toBe(0);
   fx.write('ci/shard.json', gate.stdout);
   const run = await fx.vitest();
@@ -46,10 +66,30 @@ interface Writer {
 }
 
 const WRITERS: readonly Writer[] = [
-  { command: ['gate', '--merge', 'ci/shard.json'], flag: '--markdown', exit: 0, stdout: /flakeguard gate: 1 new or changed test/ },
-  { command: ['gate', '--merge', 'ci/shard.json'], flag: '--html', exit: 0, stdout: /flakeguard gate: 1 new or changed test/ },
-  { command: ['triage', '--log', 'ci/log.txt', '--exit-code', '1'], flag: '--markdown', exit: 1, stdout: /flakeguard triage: run red/ },
-  { command: ['triage', '--log', 'ci/log.txt', '--exit-code', '1'], flag: '--html', exit: 1, stdout: /flakeguard triage: run red/ },
+  {
+    command: ['gate', '--merge', 'ci/shard.json'],
+    flag: '--markdown',
+    exit: 0,
+    stdout: /flakeguard gate: 1 new or changed test/,
+  },
+  {
+    command: ['gate', '--merge', 'ci/shard.json'],
+    flag: '--html',
+    exit: 0,
+    stdout: /flakeguard gate: 1 new or changed test/,
+  },
+  {
+    command: ['triage', '--log', 'ci/log.txt', '--exit-code', '1'],
+    flag: '--markdown',
+    exit: 1,
+    stdout: /flakeguard triage: run red/,
+  },
+  {
+    command: ['triage', '--log', 'ci/log.txt', '--exit-code', '1'],
+    flag: '--html',
+    exit: 1,
+    stdout: /flakeguard triage: run red/,
+  },
   { command: ['history'], flag: '--markdown', exit: 0, stdout: /flakeguard history since/ },
   { command: ['history'], flag: '--html', exit: 0, stdout: /flakeguard history since/ },
 ];
@@ -70,12 +110,34 @@ interface Target {
 
 const TARGETS: readonly Target[] = [
   { kind: 'a new path in a new folder', make: (dir) => path.join(dir, 'new/report.out') },
-  { kind: 'a regular file', make: (dir) => (writeFileSync(path.join(dir, 'old.out'), 'old content\n'), path.join(dir, 'old.out')) },
-  { kind: 'a symbolic link to a file', make: (dir) => (writeFileSync(path.join(dir, 'real.out'), 'old\n'), symlinkSync('real.out', path.join(dir, 'link.out')), path.join(dir, 'link.out')) },
-  { kind: 'a dangling symbolic link', make: (dir) => (symlinkSync('later.out', path.join(dir, 'dangling.out')), path.join(dir, 'dangling.out')) },
+  {
+    kind: 'a regular file',
+    make: (dir) => (writeFileSync(path.join(dir, 'old.out'), 'old content\n'), path.join(dir, 'old.out')),
+  },
+  {
+    kind: 'a symbolic link to a file',
+    make: (dir) => (
+      writeFileSync(path.join(dir, 'real.out'), 'old\n'),
+      symlinkSync('real.out', path.join(dir, 'link.out')),
+      path.join(dir, 'link.out')
+    ),
+  },
+  {
+    kind: 'a dangling symbolic link',
+    make: (dir) => (symlinkSync('later.out', path.join(dir, 'dangling.out')), path.join(dir, 'dangling.out')),
+  },
   { kind: 'a FIFO', make: (dir) => (mkfifo(path.join(dir, 'pipe')), path.join(dir, 'pipe')) },
-  { kind: 'a symbolic link to a FIFO', make: (dir) => (mkfifo(path.join(dir, 'pipe2')), symlinkSync('pipe2', path.join(dir, 'to-pipe')), path.join(dir, 'to-pipe')) },
-  { kind: 'a folder', make: (dir) => (mkdirSync(path.join(dir, 'folder.out')), path.join(dir, 'folder.out')), refused: true },
+  {
+    kind: 'a symbolic link to a FIFO',
+    make: (dir) => (
+      mkfifo(path.join(dir, 'pipe2')), symlinkSync('pipe2', path.join(dir, 'to-pipe')), path.join(dir, 'to-pipe')
+    ),
+  },
+  {
+    kind: 'a folder',
+    make: (dir) => (mkdirSync(path.join(dir, 'folder.out')), path.join(dir, 'folder.out')),
+    refused: true,
+  },
 ];
 
 const CASES = WRITERS.flatMap((w) => TARGETS.map((t) => ({ name: `${w.command[0]} ${w.flag} <${t.kind}>`, w, t })));
@@ -89,12 +151,18 @@ describe('report writers on paths that are not plain files', () => {
     const before = lstatSync(target, { throwIfNoEntry: false });
     const isFifo = lstatSync(linkTarget(target), { throwIfNoEntry: false })?.isFIFO() === true;
     // A FIFO needs its reader: started first, like `cat pipe` in another shell.
-    const reader = isFifo ? execa(process.execPath, ['-e', 'process.stdout.write(require("fs").readFileSync(process.argv[1]))', target], { reject: false }) : null;
+    const reader = isFifo
+      ? execa(process.execPath, ['-e', 'process.stdout.write(require("fs").readFileSync(process.argv[1]))', target], {
+          reject: false,
+        })
+      : null;
     const run = await fx.flakeguard([...w.command, w.flag, rel]);
     expect(run.stdout, run.output).toMatch(w.stdout);
     if (t.refused) {
       expect(run.exitCode, run.output).toBe(2);
-      expect(messageLine(run)).toBe(`flakeguard: ${w.flag} ${rel}: the report was printed to stdout but not written: ${rel} is a folder; pass a file`);
+      expect(messageLine(run)).toBe(
+        `flakeguard: ${w.flag} ${rel}: the report was printed to stdout but not written: ${rel} is a folder; pass a file`,
+      );
       expect(readdirSync(target)).toEqual([]);
     } else {
       expect(run.exitCode, run.output).toBe(w.exit);
@@ -115,7 +183,9 @@ describe('report writers on paths that are not plain files', () => {
 
 /** The path a link points to (the path itself when it is not a link). */
 function linkTarget(file: string): string {
-  return lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() ? path.resolve(path.dirname(file), readlinkSync(file)) : file;
+  return lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()
+    ? path.resolve(path.dirname(file), readlinkSync(file))
+    : file;
 }
 
 afterAll(() => rmSync(path.join(fx.root, 'out'), { recursive: true, force: true }));

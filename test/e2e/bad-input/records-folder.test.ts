@@ -7,7 +7,7 @@
 import { cpSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { hashFiles } from './catalogue.js';
 
 const TEST = "import { it } from 'vitest';\nit('adds', () => {});\n";
@@ -23,13 +23,27 @@ const FOREIGN = {
 };
 
 let fx: Fixture;
-const recordsIn = (folder: string): string[] => readdirSync(path.join(fx.root, folder)).filter((n) => n.endsWith('.json')).map((n) => `${folder}/${n}`);
+const recordsIn = (folder: string): string[] =>
+  readdirSync(path.join(fx.root, folder))
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => `${folder}/${n}`);
 
 beforeAll(async () => {
   fx = await createFixture({ git: true, files: FILES });
   const run = await fx.vitest();
   expect(run.exitCode, run.output).toBe(0);
-  await fx.flakeguard(['allowances', 'add', '--file', 'test/a.test.ts', '--test', 'adds', '--budget', '2s', '--reason', 'x']);
+  await fx.flakeguard([
+    'allowances',
+    'add',
+    '--file',
+    'test/a.test.ts',
+    '--test',
+    'adds',
+    '--budget',
+    '2s',
+    '--reason',
+    'x',
+  ]);
   for (const [name, text] of Object.entries(FOREIGN)) fx.write(`.flakeguard/runs/${name}`, text);
 });
 afterAll(() => fx.remove());
@@ -43,8 +57,16 @@ interface Case {
 
 const CASES: readonly Case[] = [
   { command: 'triage (the newest record)', args: () => ['triage'], read: /run green|passed|no failure/i },
-  { command: 'triage --record runs/*.json', args: () => ['triage', ...recordsIn('.flakeguard/runs').flatMap((f) => ['--record', f])], read: /run green|passed|no failure/i },
-  { command: 'history ingest <records folder>', args: () => ['history', 'ingest', '.flakeguard/runs'], read: /1 run record read, (1 stored|0 stored, 1 already there)/ },
+  {
+    command: 'triage --record runs/*.json',
+    args: () => ['triage', ...recordsIn('.flakeguard/runs').flatMap((f) => ['--record', f])],
+    read: /run green|passed|no failure/i,
+  },
+  {
+    command: 'history ingest <records folder>',
+    args: () => ['history', 'ingest', '.flakeguard/runs'],
+    read: /1 run record read, (1 stored|0 stored, 1 already there)/,
+  },
   { command: 'allowances list', args: () => ['allowances', 'list'], read: /adds/ },
 ];
 
@@ -60,7 +82,8 @@ describe('files in the records folder that are not run records', () => {
     expect(notices[0]).toContain('allowance-lineage.json');
     expect(run.output).not.toMatch(/delete/i);
     expect(hashFiles(fx.root)).toEqual(before);
-    for (const name of Object.keys(FOREIGN)) expect(existsSync(path.join(fx.root, '.flakeguard/runs', name))).toBe(true);
+    for (const name of Object.keys(FOREIGN))
+      expect(existsSync(path.join(fx.root, '.flakeguard/runs', name))).toBe(true);
   });
 
   it('triage --record with only a file that is not a run record: exit 2, naming it, no advice to delete', async () => {
@@ -75,7 +98,9 @@ describe('FLAKEGUARD_RECORDS', () => {
   it('the reporter, triage, allowances and history agree on the folder it names', async () => {
     const env = { FLAKEGUARD_RECORDS: 'elsewhere/runs' };
     // The store holding the first run, copied (a new PGlite store takes half a minute to create under load).
-    cpSync(path.join(fx.root, '.flakeguard/runs/history'), path.join(fx.root, 'elsewhere/runs/history'), { recursive: true });
+    cpSync(path.join(fx.root, '.flakeguard/runs/history'), path.join(fx.root, 'elsewhere/runs/history'), {
+      recursive: true,
+    });
     const run = await fx.vitest([], env);
     expect(run.exitCode, run.output).toBe(0);
     const written = recordsIn('elsewhere/runs');
@@ -84,7 +109,10 @@ describe('FLAKEGUARD_RECORDS', () => {
     expect(readdirSync(path.join(fx.root, 'elsewhere/runs')).filter((n) => !n.endsWith('.json'))).toEqual(['history']);
     expect(existsSync(path.join(fx.root, 'elsewhere/cache'))).toBe(true);
     // Triage takes the newest record from the folder the reporter wrote to, not .flakeguard/runs.
-    const triage = await fx.flakeguard(['triage', '--no-history'], { ...env, FLAKEGUARD_RECORDS: path.join(fx.root, 'elsewhere/runs') });
+    const triage = await fx.flakeguard(['triage', '--no-history'], {
+      ...env,
+      FLAKEGUARD_RECORDS: path.join(fx.root, 'elsewhere/runs'),
+    });
     expect(triage.exitCode, triage.output).toBe(0);
     expect(triage.stderr).not.toContain('not run records');
     // The store the reporter filled is the one `history` reads: the copied run and this one.

@@ -9,11 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BUILT, createFixture, REPO_ROOT, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
+import { CLI_BUILT, createFixture, type Fixture, REPO_ROOT, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { expectBadInput, hashFiles } from './catalogue.js';
 
 let fx: Fixture;
-const FAILING = "import { expect, it } from 'vitest';\nfor (let i = 0; i < 40; i += 1) it(`case ${i}`, () => { expect(i % 7).not.toBe(3); });\n";
+const FAILING =
+  "import { expect, it } from 'vitest';\nfor (let i = 0; i < 40; i += 1) it(`case ${i}`, () => { expect(i % 7).not.toBe(3); });\n";
 beforeAll(async () => {
   fx = await createFixture({ git: true, files: { 'test/a.test.ts': FAILING, 'secret.txt': 'TOP-SECRET-VALUE\n' } });
   await fx.vitest(['--reporter=json', '--outputFile=out/report.json']);
@@ -41,7 +42,9 @@ describe('reports that CI cut or that carry hostile content', () => {
 
   it('a JUnit file cut off after invalid UTF-8: "cut off at byte N" is the size on disk', async () => {
     const xml = Buffer.concat([
-      Buffer.from('<?xml version="1.0"?>\n<testsuites><testsuite name="a"><testcase classname="test/a.test.ts" name="case 3"><failure message="boom">boom</failure></testcase>\n<testcase name="'),
+      Buffer.from(
+        '<?xml version="1.0"?>\n<testsuites><testsuite name="a"><testcase classname="test/a.test.ts" name="case 3"><failure message="boom">boom</failure></testcase>\n<testcase name="',
+      ),
       Buffer.alloc(3000, 0xff),
     ]);
     fx.write('out/cut.xml', xml as unknown as string);
@@ -68,11 +71,19 @@ describe('git', () => {
     await fx.git(['commit', '-qm', 'new test']);
     const clone = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-shallow-'));
     try {
-      await execa('git', ['clone', '-q', '--depth', '1', '--branch', 'feature', '--single-branch', `file://${fx.root}`, 'repo'], { cwd: clone });
+      await execa(
+        'git',
+        ['clone', '-q', '--depth', '1', '--branch', 'feature', '--single-branch', `file://${fx.root}`, 'repo'],
+        { cwd: clone },
+      );
       const repo = path.join(clone, 'repo');
       symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(repo, 'node_modules'), 'dir');
       const before = hashFiles(repo);
-      const run = await execa(process.execPath, [CLI_BUILT, 'gate', '--base', 'origin/main'], { cwd: repo, reject: false, env: { NO_COLOR: '1' } });
+      const run = await execa(process.execPath, [CLI_BUILT, 'gate', '--base', 'origin/main'], {
+        cwd: repo,
+        reject: false,
+        env: { NO_COLOR: '1' },
+      });
       expect(run.exitCode).toBe(2);
       expect(run.stderr.trim().split('\n')).toEqual([
         'flakeguard: base "origin/main" is not in this clone (a shallow clone); fetch it: git fetch --no-tags --depth=50 origin main (or git fetch --unshallow origin for the whole history), or name another with --base <ref>',
@@ -121,14 +132,20 @@ describe('a test named $(...)', () => {
     red = await project.vitest();
   });
   afterAll(() => project.remove());
-  const shell = (command: string, env: Record<string, string> = {}) => execa(command, { cwd: project.root, shell: true, reject: false, env });
+  const shell = (command: string, env: Record<string, string> = {}) =>
+    execa(command, { cwd: project.root, shell: true, reject: false, env });
   const pwned = () => ['pwned', 'pwned2'].filter((f) => existsSync(path.join(project.root, f)));
 
   it('the allowance command the reporter prints adds the allowance when pasted into a shell, and runs nothing', async () => {
     expect(red.exitCode).toBe(1);
-    const command = red.stdout.split('\n').find((l) => l.trim().startsWith('flakeguard allowances add'))?.trim();
+    const command = red.stdout
+      .split('\n')
+      .find((l) => l.trim().startsWith('flakeguard allowances add'))
+      ?.trim();
     expect(command, red.output).toBeDefined();
-    const pasted = await shell(`${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_BUILT)} ${(command ?? '').slice('flakeguard '.length)}`);
+    const pasted = await shell(
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_BUILT)} ${(command ?? '').slice('flakeguard '.length)}`,
+    );
     expect(pasted.exitCode, `${pasted.stdout}\n${pasted.stderr}`).toBe(0);
     expect(pwned()).toEqual([]);
     expect(readFileSync(path.join(project.root, 'allowances/test/x.test.ts.yaml'), 'utf8')).toContain('touch pwned');
@@ -138,7 +155,10 @@ describe('a test named $(...)', () => {
     const record = (await project.flakeguard(['triage', '--exit-code', '1'])).stdout;
     const reproduce = /reproduce with (npx vitest run .*)$/m.exec(record)?.[1];
     expect(reproduce, record).toBeDefined();
-    const rerun = await shell(`${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'))} ${(reproduce ?? '').slice('npx vitest '.length)}`, { NO_COLOR: '1' });
+    const rerun = await shell(
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'))} ${(reproduce ?? '').slice('npx vitest '.length)}`,
+      { NO_COLOR: '1' },
+    );
     // -t matched the one failing test by its exact name (brackets and parentheses escaped).
     expect(rerun.stdout, rerun.stderr).toMatch(/Tests\s+1 failed \| 1 skipped/);
     expect(pwned()).toEqual([]);
@@ -147,6 +167,9 @@ describe('a test named $(...)', () => {
 
 describe('missing input', () => {
   it('the only triage input does not exist: exit 2 naming it', async () => {
-    await expectBadInput(fx, ['triage', '--report', 'out/missing.json'], { exit: 2, names: ['--report out/missing.json: does not exist', 'expected a Vitest JSON report'] });
+    await expectBadInput(fx, ['triage', '--report', 'out/missing.json'], {
+      exit: 2,
+      names: ['--report out/missing.json: does not exist', 'expected a Vitest JSON report'],
+    });
   });
 });

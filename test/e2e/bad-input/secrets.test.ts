@@ -9,7 +9,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
 
 const PASSWORD = 'Zq7Secret9pw';
 // 127.0.0.1:1 refuses at once: a URL the client accepts fails fast, as a store that is down does.
@@ -38,7 +38,10 @@ beforeAll(async () => {
   fx.write('test/a.test.ts', "import { it } from 'vitest';\nit('old', () => {});\nit('adds', () => {});\n");
   await fx.git(['commit', '-qam', 'a new test']);
   await fx.vitest();
-  record = path.join('.flakeguard/runs', readdirSync(path.join(fx.root, '.flakeguard/runs')).find((f) => f.endsWith('.json')) ?? 'none');
+  record = path.join(
+    '.flakeguard/runs',
+    readdirSync(path.join(fx.root, '.flakeguard/runs')).find((f) => f.endsWith('.json')) ?? 'none',
+  );
 }, 60_000);
 afterAll(() => fx.remove());
 
@@ -54,14 +57,37 @@ interface Place {
 const env = (url: string) => ({ FLAKEGUARD_HISTORY_URL: url });
 const PLACES: readonly Place[] = [
   { source: 'flag', what: 'history --url', run: (url) => fx.flakeguard(['history', '--url', url]) },
-  { source: 'flag', what: 'history ingest --url', run: (url) => fx.flakeguard(['history', 'ingest', record, '--url', url]) },
-  { source: 'flag', what: 'history prune --url', run: (url) => fx.flakeguard(['history', 'prune', '--keep', '30d', '--url', url]) },
+  {
+    source: 'flag',
+    what: 'history ingest --url',
+    run: (url) => fx.flakeguard(['history', 'ingest', record, '--url', url]),
+  },
+  {
+    source: 'flag',
+    what: 'history prune --url',
+    run: (url) => fx.flakeguard(['history', 'prune', '--keep', '30d', '--url', url]),
+  },
   { source: 'env', what: 'history', run: (url) => fx.flakeguard(['history'], env(url)) },
-  { source: 'env', what: 'triage --history', run: (url) => fx.flakeguard(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--history', '--branch', 'main'], env(url)) },
+  {
+    source: 'env',
+    what: 'triage --history',
+    run: (url) =>
+      fx.flakeguard(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--history', '--branch', 'main'], env(url)),
+  },
   { source: 'env', what: 'the reporter', run: (url) => fx.vitest([], env(url)) },
-  { source: 'env', what: 'gate', only: [0, 4], run: (url) => fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0'], env(url)) },
+  {
+    source: 'env',
+    what: 'gate',
+    only: [0, 4],
+    run: (url) => fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0'], env(url)),
+  },
   { source: 'config', what: 'history', run: (url) => withConfig(url, () => fx.flakeguard(['history'])) },
-  { source: 'config', what: 'triage', run: (url) => withConfig(url, () => fx.flakeguard(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--branch', 'main'])) },
+  {
+    source: 'config',
+    what: 'triage',
+    run: (url) =>
+      withConfig(url, () => fx.flakeguard(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--branch', 'main'])),
+  },
   { source: 'config', what: 'the reporter', run: (url) => withConfig(url, () => fx.vitest()) },
 ];
 
@@ -74,13 +100,20 @@ async function withConfig<T>(url: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-const CASES = PLACES.flatMap((place) => URLS.filter((_u, i) => place.only?.includes(i) ?? true).map((url) => ({ name: `${place.source}: ${place.what} <${url.replace(PASSWORD, 'PASSWORD')}>`, place, url })));
+const CASES = PLACES.flatMap((place) =>
+  URLS.filter((_u, i) => place.only?.includes(i) ?? true).map((url) => ({
+    name: `${place.source}: ${place.what} <${url.replace(PASSWORD, 'PASSWORD')}>`,
+    place,
+    url,
+  })),
+);
 
 describe('a history URL with a password is never printed with it', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, { place, url }) => {
     const run = await place.run(url);
     for (const secret of HIDDEN) expect(run.output).not.toContain(secret);
     // Where the URL is named, its password shows as ***, so the user still sees which setting is wrong.
-    for (const line of run.output.split('\n').filter((l) => l.includes('127.0.0.1:1/flakes'))) expect(line).toContain('***');
+    for (const line of run.output.split('\n').filter((l) => l.includes('127.0.0.1:1/flakes')))
+      expect(line).toContain('***');
   });
 });

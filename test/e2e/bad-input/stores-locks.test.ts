@@ -6,12 +6,22 @@
  * nothing behind. Needs `npm run build`.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatLockOwner } from '../../../src/core/lock-owner.js';
-import { CLI_BUILT, createFixture, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
+import { CLI_BUILT, createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { expectBadInput, messageLine } from './catalogue.js';
 
 let fx: Fixture;
@@ -25,7 +35,9 @@ function deadPid(): number {
 
 /** The one notice line about taking over `lock`. */
 function noticeLine(stderr: string, lock: string): string {
-  const lines = stderr.split('\n').filter((l) => l.startsWith(`flakeguard: notice: took over the stale lock ${lock}: `));
+  const lines = stderr
+    .split('\n')
+    .filter((l) => l.startsWith(`flakeguard: notice: took over the stale lock ${lock}: `));
   expect(lines, stderr).toHaveLength(1);
   return lines[0] ?? '';
 }
@@ -63,12 +75,17 @@ beforeAll(async () => {
   const record = readdirSync(path.join(fx.root, RUNS)).find((n) => n.endsWith('.json')) ?? '';
   const text = readFileSync(path.join(fx.root, RUNS, record), 'utf8');
   mkdirSync(path.join(fx.root, 'artifacts'));
-  for (let i = 0; i < 200; i++) writeFileSync(path.join(fx.root, 'artifacts', `r${i}.json`), text.replace(/"runId":"[^"]+"/, `"runId":"copy-${i}"`));
+  for (let i = 0; i < 200; i++)
+    writeFileSync(
+      path.join(fx.root, 'artifacts', `r${i}.json`),
+      text.replace(/"runId":"[^"]+"/, `"runId":"copy-${i}"`),
+    );
 }, 120_000);
 afterAll(() => fx.remove());
 
 describe('a lock that names no live owner is stale: taken over with one notice, for both locks', () => {
-  const owner = (pid: number) => formatLockOwner({ pid, host: hostname(), takenAt: new Date().toISOString(), token: 'feedfacefeedface' });
+  const owner = (pid: number) =>
+    formatLockOwner({ pid, host: hostname(), takenAt: new Date().toISOString(), token: 'feedfacefeedface' });
   it.each([
     ['empty', () => '', 'it is empty'],
     ['garbage', () => 'garbage\u0000\u0001\n', 'it does not name an owner (pid, host, time)'],
@@ -93,7 +110,16 @@ describe('a lock that names no live owner is stale: taken over with one notice, 
     mkdirSync(path.join(fx.root, 'allowances/test'), { recursive: true });
     const lock = path.join(fx.root, 'allowances/test/a.test.ts.yaml.lock');
     writeFileSync(lock, content());
-    const run = await fx.flakeguard(['quarantine', 'add', '--file', 'test/a.test.ts', '--test', 'adds', '--reason', 'TRK-1']);
+    const run = await fx.flakeguard([
+      'quarantine',
+      'add',
+      '--file',
+      'test/a.test.ts',
+      '--test',
+      'adds',
+      '--reason',
+      'TRK-1',
+    ]);
     expect(run.exitCode, run.output).toBe(0);
     expect(noticeLine(run.stderr, lock)).toContain(reason);
     expect(existsSync(lock)).toBe(false);
@@ -106,7 +132,13 @@ describe('a damaged embedded store: one line naming the store and the fix, every
   const damages: [string, () => void][] = [
     ['PG_VERSION overwritten', () => writeFileSync(path.join(store, 'PG_VERSION'), 'garbage\n')],
     ['PG_VERSION missing', () => rmSync(path.join(store, 'PG_VERSION'))],
-    ['global/ emptied', () => { for (const f of readdirSync(path.join(store, 'global'))) rmSync(path.join(store, 'global', f), { recursive: true }); }],
+    [
+      'global/ emptied',
+      () => {
+        for (const f of readdirSync(path.join(store, 'global')))
+          rmSync(path.join(store, 'global', f), { recursive: true });
+      },
+    ],
   ];
   it.each(damages)('%s: history, history prune and history ingest', async (_, damage) => {
     restoreStore();
@@ -116,7 +148,9 @@ describe('a damaged embedded store: one line naming the store and the fix, every
       expect(run.exitCode, run.output).toBe(2);
       const line = messageLine(run);
       expect(line).toContain(`the history store ${store} is damaged (`);
-      expect(line).toContain(`move it aside and rebuild it from the run records: flakeguard history ingest ${path.join(fx.root, RUNS)}`);
+      expect(line).toContain(
+        `move it aside and rebuild it from the run records: flakeguard history ingest ${path.join(fx.root, RUNS)}`,
+      );
       expect(run.stderr).not.toMatch(/Aborted\(\)|\[object Object\]|no history yet|^\s+at /m);
       expect(leftovers()).toEqual([]);
     }
@@ -127,7 +161,9 @@ describe('a damaged embedded store: one line naming the store and the fix, every
     writeFileSync(path.join(store, 'PG_VERSION'), 'garbage\n');
     const vitest = await fx.vitest();
     expect(vitest.exitCode, vitest.output).toBe(0);
-    expect(vitest.stderr).toMatch(/flakeguard: warning: the run was not stored in history .*is damaged \(.*rebuild it from the run records: flakeguard history ingest/);
+    expect(vitest.stderr).toMatch(
+      /flakeguard: warning: the run was not stored in history .*is damaged \(.*rebuild it from the run records: flakeguard history ingest/,
+    );
     renameSync(store, `${store}.damaged`);
     const ingest = await fx.flakeguard(['history', 'ingest', RUNS]);
     expect(ingest.exitCode, ingest.output).toBe(0);
@@ -153,11 +189,20 @@ describe('inputs must be regular files under a size limit', () => {
   });
 
   it.each([
-    [['history', 'ingest', '/dev/zero'], ['/dev/zero is a character device, not a regular file', 'pass a run record saved as a file']],
+    [
+      ['history', 'ingest', '/dev/zero'],
+      ['/dev/zero is a character device, not a regular file', 'pass a run record saved as a file'],
+    ],
     [['history', 'ingest', 'odd/record.json'], ['odd/record.json is a FIFO (named pipe), not a regular file']],
     [['history', 'ingest', 'odd'], ['odd/record.json is a FIFO (named pipe), not a regular file']],
-    [['history', 'ingest', 'big/big.json'], ['big/big.json is 300.0 MiB', 'above the 256.0 MiB (268435456 bytes) limit for a run record']],
-    [['gate', '--merge', '/dev/zero'], ['/dev/zero is a character device, not a regular file', 'pass a gate report']],
+    [
+      ['history', 'ingest', 'big/big.json'],
+      ['big/big.json is 300.0 MiB', 'above the 256.0 MiB (268435456 bytes) limit for a run record'],
+    ],
+    [
+      ['gate', '--merge', '/dev/zero'],
+      ['/dev/zero is a character device, not a regular file', 'pass a gate report'],
+    ],
     [['gate', '--merge', 'odd/record.json'], ['odd/record.json is a FIFO (named pipe), not a regular file']],
     [['gate', '--merge', 'big/big.json'], ['above the 256.0 MiB (268435456 bytes) limit for a gate report']],
     [['triage', '--record', 'odd/record.json'], ['--record odd/record.json: is not a regular file']],
@@ -176,15 +221,25 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
     const lock = LOCK();
     mkdirSync(path.dirname(lock), { recursive: true });
-    const content = formatLockOwner({ pid: holder.pid ?? 0, host: hostname(), takenAt: new Date().toISOString(), token: 'abcdefabcdef0123' });
+    const content = formatLockOwner({
+      pid: holder.pid ?? 0,
+      host: hostname(),
+      takenAt: new Date().toISOString(),
+      token: 'abcdefabcdef0123',
+    });
     writeFileSync(lock, content);
     try {
-      const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], { cwd: fx.root, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], {
+        cwd: fx.root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
-      const waiting = new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        if (stderr.includes('waiting for history store')) resolve();
-      }));
+      const waiting = new Promise<void>((resolve) =>
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          if (stderr.includes('waiting for history store')) resolve();
+        }),
+      );
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       await waiting;
       child.kill(signal);
@@ -199,19 +254,27 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
     }
   });
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s while it stores records: each record whole, the lock removed', async (signal) => {
-    restoreStore();
-    const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], { cwd: fx.root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // The lock appears once every record was checked and the store is being opened.
-    while (!existsSync(LOCK())) await new Promise((r) => setTimeout(r, 20));
-    child.kill(signal);
-    expect(await exited, stderr).toBe(130);
-    expect(stderr).toMatch(/^flakeguard: interrupted; history ingest \(\d+ of 200 records stored, each whole\) stopped$/m);
-    expect(leftovers()).toEqual([]);
-    const after = await fx.flakeguard(['history', '--json']);
-    expect(after.exitCode, after.output).toBe(0);
-  });
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s while it stores records: each record whole, the lock removed',
+    async (signal) => {
+      restoreStore();
+      const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], {
+        cwd: fx.root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      // The lock appears once every record was checked and the store is being opened.
+      while (!existsSync(LOCK())) await new Promise((r) => setTimeout(r, 20));
+      child.kill(signal);
+      expect(await exited, stderr).toBe(130);
+      expect(stderr).toMatch(
+        /^flakeguard: interrupted; history ingest \(\d+ of 200 records stored, each whole\) stopped$/m,
+      );
+      expect(leftovers()).toEqual([]);
+      const after = await fx.flakeguard(['history', '--json']);
+      expect(after.exitCode, after.output).toBe(0);
+    },
+  );
 });

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, REPORTER_BUILT, type Fixture, type RunResult } from '../../helpers/fixture.js';
+import { createFixture, type Fixture, REPORTER_BUILT, type RunResult } from '../../helpers/fixture.js';
 
 const NAME = 'evil \u001b[2J\n::error title=pwned::from a name\r\n  ::warning::w \u202e';
 const ERROR = 'boom \u001b]0;title\u0007\n::error title=pwned::from an error';
@@ -49,7 +49,16 @@ beforeAll(async () => {
   fx.write('test/x.test.ts', TEST_FILE);
   await fx.git(['add', '-A']);
   await fx.git(['commit', '-qm', 'hostile tests']);
-  const added = await fx.flakeguard(['quarantine', 'add', '--file', 'test/x.test.ts', '--test', `${NAME} quarantined`, '--reason', REASON]);
+  const added = await fx.flakeguard([
+    'quarantine',
+    'add',
+    '--file',
+    'test/x.test.ts',
+    '--test',
+    `${NAME} quarantined`,
+    '--reason',
+    REASON,
+  ]);
   expect(added.exitCode, added.output).toBe(0);
 }, 60_000);
 afterAll(() => fx.remove());
@@ -64,13 +73,19 @@ function expectSafe(run: RunResult): void {
 const CASES: readonly (readonly [string, () => Promise<RunResult>])[] = [
   ['the reporter (block, warnings, annotations)', () => fx.vitest([], env())],
   ['triage of the run record', () => fx.flakeguard(['triage', '--exit-code', '1', '--html', 'ci/triage.html'], env())],
-  ['triage --log with ESC, binary and workflow commands', () => fx.flakeguard(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--markdown', 'ci/triage.md'], env())],
+  [
+    'triage --log with ESC, binary and workflow commands',
+    () => fx.flakeguard(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--markdown', 'ci/triage.md'], env()),
+  ],
   ['quarantine list', () => fx.flakeguard(['quarantine', 'list'], env())],
   ['quarantine check', () => fx.flakeguard(['quarantine', 'check'], env())],
   ['allowances list', () => fx.flakeguard(['allowances', 'list'], env())],
   ['history ingest of a garbage record', () => fx.flakeguard(['history', 'ingest', 'ci/bad.json'], env())],
   ['history (names from the store)', () => fx.flakeguard(['history'], env())],
-  ['gate (names and first errors of new tests)', () => fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0'], env())],
+  [
+    'gate (names and first errors of new tests)',
+    () => fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0'], env()),
+  ],
 ];
 
 describe('untrusted text never becomes a control sequence or a workflow command', () => {

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../../helpers/fixture.js';
 import { expectBadInput } from './catalogue.js';
 
-const JUNIT = '<testsuites name="vitest tests"><testsuite name="test/a.test.ts"><testcase classname="test/a.test.ts" name="adds"><failure message="boom">boom</failure></testcase></testsuite></testsuites>\n';
+const JUNIT =
+  '<testsuites name="vitest tests"><testsuite name="test/a.test.ts"><testcase classname="test/a.test.ts" name="adds"><failure message="boom">boom</failure></testcase></testsuite></testsuites>\n';
 const ADD = ['--file', 'test/a.test.ts', '--test', 'adds'];
 
 let fx: Fixture;
@@ -38,7 +39,11 @@ describe('a bad FLAKEGUARD_HISTORY_URL stops every command that reads it before 
     [['history', 'ingest', 'reports/no-such-folder']],
     [['history', 'prune', '--keep', '30d']],
   ])('flakeguard %j', async (args) => {
-    const run = await expectBadInput(fx, args, { exit: 2, names: ['FLAKEGUARD_HISTORY_URL="mysql://db.example/flakes" is not a PostgreSQL URL', 'postgres://'], env });
+    const run = await expectBadInput(fx, args, {
+      exit: 2,
+      names: ['FLAKEGUARD_HISTORY_URL="mysql://db.example/flakes" is not a PostgreSQL URL', 'postgres://'],
+      env,
+    });
     // Nothing started: no try, no re-run, no report.
     expect(run.stderr).not.toMatch(/gate runs:|try 1\/|re-running/);
     expect(run.stdout).toBe('');
@@ -47,26 +52,53 @@ describe('a bad FLAKEGUARD_HISTORY_URL stops every command that reads it before 
 
 describe('numbers, durations and dates are bounded, and named when refused', () => {
   it.each([
-    [['history', 'prune', '--keep', '99999999d'], ['--keep "99999999d" is more than 36500d (100 years)', 'write a number of days or weeks']],
+    [
+      ['history', 'prune', '--keep', '99999999d'],
+      ['--keep "99999999d" is more than 36500d (100 years)', 'write a number of days or weeks'],
+    ],
     [['history', '--since', '99999999d'], ['--since "99999999d" is more than 36500d (100 years)']],
     [['history', '--since', '99999999w'], ['--since "99999999w" is more than 36500d']],
-    [['history', 'prune', '--keep', '-1d'], ['--keep "-1d" is not an age', 'write a number of days or weeks']],
+    [
+      ['history', 'prune', '--keep', '-1d'],
+      ['--keep "-1d" is not an age', 'write a number of days or weeks'],
+    ],
     [['history', '--since', '-1d'], ['--since "-1d" is not an age']],
     [['history', '--since', '2999-01-01'], ['--since "2999-01-01" is in the future']],
     [['history', 'prune', '--keep', '2999-01-01'], ['--keep "2999-01-01" is in the future']],
     [['history', '--top', '99999999999'], ['--top "99999999999" must be a whole number from 1 to 10000']],
-    [['history', '--release-after', '99999999999999999999'], ['--release-after "99999999999999999999" must be a whole number of runs from 1 to 10000']],
+    [
+      ['history', '--release-after', '99999999999999999999'],
+      ['--release-after "99999999999999999999" must be a whole number of runs from 1 to 10000'],
+    ],
     [['gate', '--budget', '99999999h'], ['--budget "99999999h" is more than 24h']],
     [['gate', '--time-budget', '99999999h'], ['--time-budget "99999999h" is more than 24h']],
     [['gate', '--runs', '99999999'], ['--runs "99999999" must be a whole number from 1 to 1000']],
-    [['gate', '--shard', '1/99999999999'], ['--shard "1/99999999999" is not a shard', 'count <= 1000']],
-    [['triage', '--junit', 'reports/junit.xml', '--rerun', '99999999'], ['--rerun "99999999" must be a whole number from 1 to 100']],
-    [['triage', '--junit', 'reports/junit.xml', '--exit-code', '256'], ['--exit-code "256" must be a whole number from 0 to 255']],
+    [
+      ['gate', '--shard', '1/99999999999'],
+      ['--shard "1/99999999999" is not a shard', 'count <= 1000'],
+    ],
+    [
+      ['triage', '--junit', 'reports/junit.xml', '--rerun', '99999999'],
+      ['--rerun "99999999" must be a whole number from 1 to 100'],
+    ],
+    [
+      ['triage', '--junit', 'reports/junit.xml', '--exit-code', '256'],
+      ['--exit-code "256" must be a whole number from 0 to 255'],
+    ],
     [['triage', '--junit', 'reports/junit.xml', '--budget', '99999999h'], ['--budget "99999999h" is more than 24h']],
     [['allowances', 'add', ...ADD, '--budget', '99999999h', '--reason', 'r'], ['"99999999h" is more than 24h']],
-    [['allowances', 'add', ...ADD, '--budget', '2s', '--reason', 'r', '--expires', '2020-01-01'], ['--expires "2020-01-01" is in the past', 'leave --expires out']],
-    [['quarantine', 'add', ...ADD, '--reason', 'r', '--expires', '2020-01-01'], ['--expires "2020-01-01" is in the past']],
-    [['quarantine', 'add', ...ADD, '--reason', 'r', '--expires', '2027-02-30'], ['--expires "2027-02-30" is not a date']],
+    [
+      ['allowances', 'add', ...ADD, '--budget', '2s', '--reason', 'r', '--expires', '2020-01-01'],
+      ['--expires "2020-01-01" is in the past', 'leave --expires out'],
+    ],
+    [
+      ['quarantine', 'add', ...ADD, '--reason', 'r', '--expires', '2020-01-01'],
+      ['--expires "2020-01-01" is in the past'],
+    ],
+    [
+      ['quarantine', 'add', ...ADD, '--reason', 'r', '--expires', '2027-02-30'],
+      ['--expires "2027-02-30" is not a date'],
+    ],
   ])('flakeguard %j', async (args, names) => {
     const run = await expectBadInput(fx, args, { exit: 2, names });
     expect(run.stderr).not.toMatch(/gate runs:|try 1\//);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BUILT, createFixture, REPO_ROOT, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
+import { CLI_BUILT, createFixture, type Fixture, REPO_ROOT, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { expectBadInput } from './catalogue.js';
 
 let fx: Fixture;
@@ -34,26 +34,48 @@ afterAll(() => fx.remove());
 
 describe('a --root that is not a folder is named, by every command that takes --root', () => {
   it.each([
-    [['gate']], [['triage']], [['history']], [['history', 'ingest', 'x']], [['history', 'prune', '--keep', '30d']],
+    [['gate']],
+    [['triage']],
+    [['history']],
+    [['history', 'ingest', 'x']],
+    [['history', 'prune', '--keep', '30d']],
   ])('flakeguard %j --root /nonexistent and --root <a file>', async (args) => {
-    await expectBadInput(fx, [...args, '--root', '/nonexistent-flakeguard-root'], { exit: 2, names: ['the project root /nonexistent-flakeguard-root does not exist', 'pass an existing folder to --root'] });
-    await expectBadInput(fx, [...args, '--root', 'notes.txt'], { exit: 2, names: ['notes.txt is a file, not a folder'] });
+    await expectBadInput(fx, [...args, '--root', '/nonexistent-flakeguard-root'], {
+      exit: 2,
+      names: ['the project root /nonexistent-flakeguard-root does not exist', 'pass an existing folder to --root'],
+    });
+    await expectBadInput(fx, [...args, '--root', 'notes.txt'], {
+      exit: 2,
+      names: ['notes.txt is a file, not a folder'],
+    });
   });
 
   it('init --root /nonexistent', async () => {
-    await expectBadInput(fx, ['init', '--root', '/nonexistent-flakeguard-root'], { exit: 2, names: ['/nonexistent-flakeguard-root does not exist'] });
+    await expectBadInput(fx, ['init', '--root', '/nonexistent-flakeguard-root'], {
+      exit: 2,
+      names: ['/nonexistent-flakeguard-root does not exist'],
+    });
   });
 });
 
 describe('the gate in a subfolder that does not see the changed tests', () => {
-  it.each([['--root', 'api'], ['--root', 'api', '--json']])('flakeguard gate %s %s: names the unseen test files and the root to use (exit 2), never "nothing to run"', async (...flags) => {
-    const run = await expectBadInput(fx, ['gate', '--base', 'main', ...flags], { exit: 2, names: ['does not see 1 test file this branch changes (../web/test/w.test.ts)', 'flakeguard gate --root '] });
-    expect(run.stderr).toMatch(/^flakeguard gate: project root .*api, Vitest config none \(Vitest's defaults\)$/m);
-    expect(run.stdout).not.toContain('nothing to run');
-  });
+  it.each([
+    ['--root', 'api'],
+    ['--root', 'api', '--json'],
+  ])(
+    'flakeguard gate %s %s: names the unseen test files and the root to use (exit 2), never "nothing to run"',
+    async (...flags) => {
+      const run = await expectBadInput(fx, ['gate', '--base', 'main', ...flags], {
+        exit: 2,
+        names: ['does not see 1 test file this branch changes (../web/test/w.test.ts)', 'flakeguard gate --root '],
+      });
+      expect(run.stderr).toMatch(/^flakeguard gate: project root .*api, Vitest config none \(Vitest's defaults\)$/m);
+      expect(run.stdout).not.toContain('nothing to run');
+    },
+  );
 });
 
-describe('the default base is the remote\'s default branch, never HEAD\'s own', () => {
+describe("the default base is the remote's default branch, never HEAD's own", () => {
   let clone: string;
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-clone-'));
@@ -68,7 +90,11 @@ describe('the default base is the remote\'s default branch, never HEAD\'s own', 
   afterAll(() => rmSync(path.dirname(clone), { recursive: true, force: true }));
 
   it('a clone made with --branch feature: the gate compares with origin/main and finds the new test', async () => {
-    const run = await execa(process.execPath, [CLI_BUILT, 'gate', '--root', 'web', '--runs', '1', '--max-runs', '1', '--load', '0', '--json'], { cwd: clone, reject: false, env: { NO_COLOR: '1', CI: 'true' } });
+    const run = await execa(
+      process.execPath,
+      [CLI_BUILT, 'gate', '--root', 'web', '--runs', '1', '--max-runs', '1', '--load', '0', '--json'],
+      { cwd: clone, reject: false, env: { NO_COLOR: '1', CI: 'true' } },
+    );
     expect(run.exitCode, String(run.stderr)).toBe(0);
     const report = JSON.parse(String(run.stdout)) as { baseRef: string; tests: { name: string }[] };
     expect(report.baseRef).toBe('origin/main');
@@ -83,29 +109,46 @@ describe('triage answers as the reporter and the input do', () => {
       git: true,
       files: {
         'vitest.config.ts': vitestConfigWithReporter(),
-        'test/q.test.ts': "import { expect, it } from 'vitest';\nit('bad', () => { expect(1).toBe(2); });\nit('good', () => {});\n",
-        'reports/jest.xml': '<?xml version="1.0"?>\n<testsuites name="jest tests" tests="1" failures="1"><testsuite name="math" tests="1" failures="1"><testcase classname="math adds" name="math adds" time="0.002"><failure>Error: expect(received).toBe(expected)</failure></testcase></testsuite></testsuites>\n',
+        'test/q.test.ts':
+          "import { expect, it } from 'vitest';\nit('bad', () => { expect(1).toBe(2); });\nit('good', () => {});\n",
+        'reports/jest.xml':
+          '<?xml version="1.0"?>\n<testsuites name="jest tests" tests="1" failures="1"><testsuite name="math" tests="1" failures="1"><testcase classname="math adds" name="math adds" time="0.002"><failure>Error: expect(received).toBe(expected)</failure></testcase></testsuite></testsuites>\n',
       },
     });
-    const add = await tx.flakeguard(['quarantine', 'add', '--file', 'test/q.test.ts', '--test', 'bad', '--reason', 'TRK-1 flaky on CI']);
+    const add = await tx.flakeguard([
+      'quarantine',
+      'add',
+      '--file',
+      'test/q.test.ts',
+      '--test',
+      'bad',
+      '--reason',
+      'TRK-1 flaky on CI',
+    ]);
     expect(add.exitCode, add.output).toBe(0);
     const run = await tx.vitest();
     expect(run.exitCode, run.output).toBe(0);
   });
   afterAll(() => tx.remove());
 
-  it.each([[[]], [['--json']], [['--markdown', 'out/triage.md']]])('a green run whose only failure is quarantined: triage %j says green, exit 0', async (flags) => {
-    const run = await tx.flakeguard(['triage', ...flags]);
-    expect(run.exitCode, run.output).toBe(0);
-    if (flags[0] === '--json') expect(JSON.parse(run.stdout)).toMatchObject({ verdict: 'green', findings: [] });
-    else expect(run.stdout).toContain('run green');
-  });
+  it.each([[[]], [['--json']], [['--markdown', 'out/triage.md']]])(
+    'a green run whose only failure is quarantined: triage %j says green, exit 0',
+    async (flags) => {
+      const run = await tx.flakeguard(['triage', ...flags]);
+      expect(run.exitCode, run.output).toBe(0);
+      if (flags[0] === '--json') expect(JSON.parse(run.stdout)).toMatchObject({ verdict: 'green', findings: [] });
+      else expect(run.stdout).toContain('run green');
+    },
+  );
 
   it.each([[[]], [['--json']]])('a jest-junit file: no npx vitest run, the tool named (%j)', async (flags) => {
     const run = await tx.flakeguard(['triage', '--junit', 'reports/jest.xml', ...flags]);
     expect(run.exitCode, run.output).toBe(1);
     expect(run.stdout).not.toContain('npx vitest run');
-    const action = flags[0] === '--json' ? ((JSON.parse(run.stdout) as { findings: { action: string }[] }).findings[0]?.action ?? '') : run.stdout;
+    const action =
+      flags[0] === '--json'
+        ? ((JSON.parse(run.stdout) as { findings: { action: string }[] }).findings[0]?.action ?? '')
+        : run.stdout;
     expect(action).toContain('the file is from "jest tests", not Vitest: no Vitest re-run command can be given');
   });
 });

@@ -16,26 +16,44 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+const ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: ENV }).toString().trim();
 function put(rel: string, text: string): void {
   mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   writeFileSync(path.join(root, rel), text);
 }
-const file = (...tests: [string, string][]): string => `import { it } from 'vitest';\n${tests.map(([n, body]) => `it(${JSON.stringify(n)}, () => { ${body} });`).join('\n')}\n`;
+const file = (...tests: [string, string][]): string =>
+  `import { it } from 'vitest';\n${tests.map(([n, body]) => `it(${JSON.stringify(n)}, () => { ${body} });`).join('\n')}\n`;
 function commitAll(message: string): string {
   git(root, 'add', '-A');
   git(root, 'commit', '-qm', message);
   return git(root, 'rev-parse', 'HEAD');
 }
-const fingerprintOf = (text: string, rel: string, name: string): string => extractTests(text, rel).find((t) => t.fullName === name)?.fingerprint ?? '';
+const fingerprintOf = (text: string, rel: string, name: string): string =>
+  extractTests(text, rel).find((t) => t.fullName === name)?.fingerprint ?? '';
 
-function start(): { commit: string; request: { id: string; commit: string; state: { file: string; name: string; fingerprint: string } } } {
+function start(): {
+  commit: string;
+  request: { id: string; commit: string; state: { file: string; name: string; fingerprint: string } };
+} {
   git(root, 'init', '-q', '-b', 'main');
   const text = file(['slow', 'wait(300);'], ['fast', 'ok();']);
   put('a.test.ts', text);
   const commit = commitAll('start');
-  return { commit, request: { id: 'a1', commit, state: { file: 'a.test.ts', name: 'slow', fingerprint: fingerprintOf(text, 'a.test.ts', 'slow') } } };
+  return {
+    commit,
+    request: {
+      id: 'a1',
+      commit,
+      state: { file: 'a.test.ts', name: 'slow', fingerprint: fingerprintOf(text, 'a.test.ts', 'slow') },
+    },
+  };
 }
 
 describe('traceLineage', () => {
@@ -49,7 +67,11 @@ describe('traceLineage', () => {
     put('b.test.ts', file(['slow renamed', 'wait(310);']));
     commitAll('edit');
     const trace = await traceLineage(root, null, [request]);
-    expect(trace.byId.get('a1')).toMatchObject({ kind: 'traced', state: { file: 'b.test.ts', name: 'slow renamed' }, steps: 3 });
+    expect(trace.byId.get('a1')).toMatchObject({
+      kind: 'traced',
+      state: { file: 'b.test.ts', name: 'slow renamed' },
+      steps: 3,
+    });
   });
 
   it('ends where a name and a body changed in one commit, naming that commit', async () => {
@@ -57,7 +79,10 @@ describe('traceLineage', () => {
     put('a.test.ts', file(['other', 'wait(999);'], ['fast', 'ok();']));
     const sha = commitAll('rename and edit');
     const trace = await traceLineage(root, null, [request]);
-    expect(trace.byId.get('a1')).toEqual({ kind: 'ended', why: `the test (last "slow") left a.test.ts in commit ${sha.slice(0, 10)}: deleted, or renamed and edited in one step` });
+    expect(trace.byId.get('a1')).toEqual({
+      kind: 'ended',
+      why: `the test (last "slow") left a.test.ts in commit ${sha.slice(0, 10)}: deleted, or renamed and edited in one step`,
+    });
   });
 
   it('is unavailable in a shallow clone that lacks the commit, and without a recorded commit', async () => {
@@ -67,7 +92,10 @@ describe('traceLineage', () => {
     const clone = path.join(root, 'clone');
     git(root, 'clone', '-q', '--depth', '1', `file://${root}`, clone);
     const trace = await traceLineage(clone, null, [request, { ...request, id: 'b2', commit: null }]);
-    expect(trace.byId.get('a1')).toEqual({ kind: 'unavailable', why: `commit ${request.commit.slice(0, 10)} is not in this clone (a shallow clone, or history rewritten)` });
+    expect(trace.byId.get('a1')).toEqual({
+      kind: 'unavailable',
+      why: `commit ${request.commit.slice(0, 10)} is not in this clone (a shallow clone, or history rewritten)`,
+    });
     expect(trace.byId.get('b2')).toMatchObject({ kind: 'unavailable' });
   });
 
@@ -79,11 +107,18 @@ describe('traceLineage', () => {
     const first = await traceLineage(root, cache, [request]);
     expect(existsSync(cache)).toBe(true);
     const head = git(root, 'rev-parse', 'HEAD');
-    expect(JSON.parse(readFileSync(cache, 'utf8'))).toMatchObject({ version: 1, entries: { [JSON.stringify([request.commit, 'a.test.ts', 'slow', request.state.fingerprint])]: { at: head } } });
+    expect(JSON.parse(readFileSync(cache, 'utf8'))).toMatchObject({
+      version: 1,
+      entries: { [JSON.stringify([request.commit, 'a.test.ts', 'slow', request.state.fingerprint])]: { at: head } },
+    });
     expect((await traceLineage(root, cache, [request])).byId).toEqual(first.byId);
     put('a.test.ts', file(['slow 3', 'wait(300);'], ['fast', 'ok();']));
     commitAll('rename again');
-    expect((await traceLineage(root, cache, [request])).byId.get('a1')).toMatchObject({ kind: 'traced', state: { name: 'slow 3' }, steps: 2 });
+    expect((await traceLineage(root, cache, [request])).byId.get('a1')).toMatchObject({
+      kind: 'traced',
+      state: { name: 'slow 3' },
+      steps: 2,
+    });
   });
 
   it('reports the working tree changes since HEAD (a staged git mv, an untracked file)', async () => {
@@ -91,6 +126,11 @@ describe('traceLineage', () => {
     git(root, 'mv', 'a.test.ts', 'c.test.ts');
     put('d.test.ts', file(['new', 'x();']));
     const trace = await traceLineage(root, null, []);
-    expect(trace.worktree).toEqual(expect.arrayContaining([{ status: 'R', from: 'a.test.ts', path: 'c.test.ts' }, { status: 'A', from: null, path: 'd.test.ts' }]));
+    expect(trace.worktree).toEqual(
+      expect.arrayContaining([
+        { status: 'R', from: 'a.test.ts', path: 'c.test.ts' },
+        { status: 'A', from: null, path: 'd.test.ts' },
+      ]),
+    );
   });
 });

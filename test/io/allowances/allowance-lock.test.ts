@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import os from 'node:os';
+import os, { hostname } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatLockOwner, parseLockOwner } from '../../../src/core/lock-owner.js';
@@ -28,7 +27,11 @@ describe('allowance file lock', () => {
 
   it('removes the lock when the work throws', () => {
     const file = path.join(root, 'a.yaml');
-    expect(() => withFileLock(file, () => { throw new Error('boom'); })).toThrow('boom');
+    expect(() =>
+      withFileLock(file, () => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
@@ -58,12 +61,27 @@ describe('allowance file lock', () => {
     expect(readFileSync(path.join(root, 'a.yaml'), 'utf8')).toBe('# one\r\n# two\r\n# three\r\n');
   });
 
-  it('takes over an empty or garbage lock, and a dead owner\'s, with one notice each', () => {
+  it("takes over an empty or garbage lock, and a dead owner's, with one notice each", () => {
     const file = path.join(root, 'a.yaml');
     const notices: string[] = [];
-    for (const content of ['', 'garbage\u0000\n', formatLockOwner({ pid: deadPid(), host: hostname(), takenAt: new Date().toISOString(), token: 'feedfacefeedface' })]) {
+    for (const content of [
+      '',
+      'garbage\u0000\n',
+      formatLockOwner({
+        pid: deadPid(),
+        host: hostname(),
+        takenAt: new Date().toISOString(),
+        token: 'feedfacefeedface',
+      }),
+    ]) {
       writeFileSync(`${file}.lock`, content);
-      expect(withFileLock(file, () => 'ran', (line) => notices.push(line))).toBe('ran');
+      expect(
+        withFileLock(
+          file,
+          () => 'ran',
+          (line) => notices.push(line),
+        ),
+      ).toBe('ran');
       expect(existsSync(`${file}.lock`)).toBe(false);
     }
     expect(notices).toEqual([
@@ -80,4 +98,3 @@ describe('allowance file lock', () => {
     expect(Date.parse(owner?.takenAt ?? '')).toBeGreaterThan(0);
   });
 });
-

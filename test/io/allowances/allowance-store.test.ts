@@ -2,7 +2,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listAllowanceFiles, loadAllowanceStore, readAllowanceText, writeAllowanceFile } from '../../../src/io/allowances/allowance-store.js';
+import {
+  listAllowanceFiles,
+  loadAllowanceStore,
+  readAllowanceText,
+  writeAllowanceFile,
+} from '../../../src/io/allowances/allowance-store.js';
 import { parseRenames } from '../../../src/io/git/git-renames.js';
 
 let root: string;
@@ -11,7 +16,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const entry = (id: string, test: string) => `- id: ${id}\n  test: ${test}\n  file: test/a.test.ts\n  budget: 2s\n  reason: r\n  added: 2026-11-30\n`;
+const entry = (id: string, test: string) =>
+  `- id: ${id}\n  test: ${test}\n  file: test/a.test.ts\n  budget: 2s\n  reason: r\n  added: 2026-11-30\n`;
 function put(rel: string, text: string): void {
   mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   writeFileSync(path.join(root, rel), text);
@@ -23,7 +29,10 @@ describe('allowance store', () => {
     put('allowances/test/a.test.ts.yaml', '');
     put('allowances/test/.a.test.ts.yaml.123.tmp', '');
     put('allowances/README.md', '');
-    expect(listAllowanceFiles(root, 'allowances')).toEqual(['allowances/test/a.test.ts.yaml', 'allowances/test/b.test.ts.yaml']);
+    expect(listAllowanceFiles(root, 'allowances')).toEqual([
+      'allowances/test/a.test.ts.yaml',
+      'allowances/test/b.test.ts.yaml',
+    ]);
     expect(listAllowanceFiles(root, 'missing')).toEqual([]);
   });
 
@@ -54,7 +63,19 @@ describe('allowance store', () => {
 
 describe('parseRenames', () => {
   it('reads renames from git diff --name-status -z and ignores other changes', () => {
-    const z = ['M', 'src/a.ts', 'R087', 'test/hub/tracker.test.ts', 'test/core/tracker.test.ts', 'C100', 'x.ts', 'y.ts', 'D', 'gone.ts', ''].join('\0');
+    const z = [
+      'M',
+      'src/a.ts',
+      'R087',
+      'test/hub/tracker.test.ts',
+      'test/core/tracker.test.ts',
+      'C100',
+      'x.ts',
+      'y.ts',
+      'D',
+      'gone.ts',
+      '',
+    ].join('\0');
     expect([...parseRenames(z)]).toEqual([['test/hub/tracker.test.ts', 'test/core/tracker.test.ts']]);
   });
 });

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../src/core/config.js';
-import { loadAllowancesForRun } from '../../../src/io/allowances/allowances-for-run.js';
 import { testKey } from '../../../src/core/test-id.js';
+import { loadAllowancesForRun } from '../../../src/io/allowances/allowances-for-run.js';
 
 let root: string;
 beforeEach(() => {
@@ -24,7 +24,12 @@ const run = (tests: { file: string; fullName: string; line: number | null }[], t
 
 describe('loadAllowancesForRun', () => {
   it('returns nothing without allowance files', async () => {
-    expect(await run([{ file: 'a.test.ts', fullName: 'x', line: 1 }])).toEqual({ applied: new Map(), quarantine: new Map(), notices: [], warnings: [] });
+    expect(await run([{ file: 'a.test.ts', fullName: 'x', line: 1 }])).toEqual({
+      applied: new Map(),
+      quarantine: new Map(),
+      notices: [],
+      warnings: [],
+    });
   });
 
   it('applies exact matches without reading test sources', async () => {
@@ -33,14 +38,26 @@ describe('loadAllowancesForRun', () => {
     const result = await run([{ file: 'a.test.ts', fullName: 'g > slow', line: 3 }]);
     expect(result.warnings).toEqual([]);
     expect(result.applied.get(testKey('a.test.ts', 'g > slow'))).toEqual({
-      id: 'a1a1a1a1', budget: { kind: 'map', values: { linux: 2000, default: 1000 } }, match: 'exact', storedName: 'g > slow', storedFile: 'a.test.ts',
+      id: 'a1a1a1a1',
+      budget: { kind: 'map', values: { linux: 2000, default: 1000 } },
+      match: 'exact',
+      storedName: 'g > slow',
+      storedFile: 'a.test.ts',
     });
   });
 
   it('warns about expired, invalid and orphan entries and applies none of them', async () => {
     put('a.test.ts', `import { it } from 'vitest';\nit('kept', () => {});\nit('old', () => {});\n`);
-    put('allowances/a.test.ts.yaml', entry('a1a1a1a1', 'old', 'a.test.ts', '  expires: 2026-11-29\n') + entry('b2b2b2b2', 'gone', 'a.test.ts') + entry('c3c3c3c3', 'kept', 'a.test.ts').replace('reason: r', 'reason: ""'));
-    const result = await run([{ file: 'a.test.ts', fullName: 'kept', line: 2 }, { file: 'a.test.ts', fullName: 'old', line: 3 }]);
+    put(
+      'allowances/a.test.ts.yaml',
+      entry('a1a1a1a1', 'old', 'a.test.ts', '  expires: 2026-11-29\n') +
+        entry('b2b2b2b2', 'gone', 'a.test.ts') +
+        entry('c3c3c3c3', 'kept', 'a.test.ts').replace('reason: r', 'reason: ""'),
+    );
+    const result = await run([
+      { file: 'a.test.ts', fullName: 'kept', line: 2 },
+      { file: 'a.test.ts', fullName: 'old', line: 3 },
+    ]);
     expect(result.applied.size).toBe(0);
     expect(result.warnings).toEqual([
       'allowances/a.test.ts.yaml:18:11: reason is missing or empty; say why this test may take longer than the budget',
@@ -55,15 +72,25 @@ describe('loadAllowancesForRun', () => {
     const { extractTests } = await import('../../../src/core/source/test-source.js');
     const fp = extractTests(`it.each([1])('whatever', ${body});`, 'x.test.ts')[0]?.fingerprint ?? '';
     put('allowances/b.test.ts.yaml', entry('a1a1a1a1', 'sums %i', 'b.test.ts', `  fingerprint: ${fp}\n`));
-    const result = await run([{ file: 'a.test.ts', fullName: 'adds 1', line: 2 }, { file: 'a.test.ts', fullName: 'adds 2', line: 2 }]);
+    const result = await run([
+      { file: 'a.test.ts', fullName: 'adds 1', line: 2 },
+      { file: 'a.test.ts', fullName: 'adds 2', line: 2 },
+    ]);
     expect(result.applied.size).toBe(0);
-    expect(result.warnings).toEqual([expect.stringContaining('allowance a1a1a1a1 for "sums %i" is ambiguous (2 tests in other files have this body (a copy?): "adds 1" in a.test.ts, "adds 2" in a.test.ts) and applies to none')]);
+    expect(result.warnings).toEqual([
+      expect.stringContaining(
+        'allowance a1a1a1a1 for "sums %i" is ambiguous (2 tests in other files have this body (a copy?): "adds 1" in a.test.ts, "adds 2" in a.test.ts) and applies to none',
+      ),
+    ]);
   });
 
   it('leaves alone an allowance whose test exists but is not in this run (another shard)', async () => {
     put('a.test.ts', `import { it } from 'vitest';\nit('here', () => { a(); });\n`);
     put('b.test.ts', `import { it } from 'vitest';\nit('elsewhere', () => { b(); });\n`);
-    put('allowances/b.test.ts.yaml', entry('a1a1a1a1', 'elsewhere', 'b.test.ts') + entry('b2b2b2b2', 'gone', 'b.test.ts'));
+    put(
+      'allowances/b.test.ts.yaml',
+      entry('a1a1a1a1', 'elsewhere', 'b.test.ts') + entry('b2b2b2b2', 'gone', 'b.test.ts'),
+    );
     const result = await run([{ file: 'a.test.ts', fullName: 'here', line: 2 }]);
     expect(result.applied.size).toBe(0);
     expect(result.notices).toEqual([]);

@@ -37,6 +37,8 @@ describe('writeHtmlReport', () => {
     }
     expect(error).toBeInstanceOf(FlakeguardError);
     expect((error as FlakeguardError).exitCode).toBe(2);
-    expect((error as Error).message).toMatch(/^--html file\/gate\.html: cannot write the report \((ENOTDIR|EEXIST)\); pass a file in a writable folder$/);
+    expect((error as Error).message).toMatch(
+      /^--html file\/gate\.html: cannot write the report \((ENOTDIR|EEXIST)\); pass a file in a writable folder$/,
+    );
   });
 });

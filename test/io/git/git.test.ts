@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findDefaultBranch, listChangedFiles, readFileAtRevision, resolveBaseRevision } from '../../../src/io/git/git.js';
+import {
+  findDefaultBranch,
+  listChangedFiles,
+  readFileAtRevision,
+  resolveBaseRevision,
+} from '../../../src/io/git/git.js';
 import { createFixture, type Fixture } from '../../helpers/fixture.js';
 
 describe('git for the gate', () => {
   let fx: Fixture;
   let baseSha: string;
   beforeAll(async () => {
-    fx = await createFixture({ git: true, files: { 'a.test.ts': 'one\n', 'b.test.ts': 'two\n', 'gone.test.ts': 'x\n' } });
+    fx = await createFixture({
+      git: true,
+      files: { 'a.test.ts': 'one\n', 'b.test.ts': 'two\n', 'gone.test.ts': 'x\n' },
+    });
     baseSha = (await fx.git(['rev-parse', 'HEAD'])).trim();
     await fx.git(['checkout', '-q', '-b', 'feature']);
     fx.write('a.test.ts', 'one changed\n');
@@ -43,7 +51,11 @@ describe('readFilesAtRevision', () => {
     try {
       const sha = (await fx.git(['rev-parse', 'HEAD'])).trim();
       const got = await readFilesAtRevision(`${fx.root}/sub`, sha, ['x.test.ts', 'nope.test.ts', 'y.test.ts']);
-      expect([...got.entries()]).toEqual([['x.test.ts', 'héllo\n'], ['nope.test.ts', null], ['y.test.ts', '']]);
+      expect([...got.entries()]).toEqual([
+        ['x.test.ts', 'héllo\n'],
+        ['nope.test.ts', null],
+        ['y.test.ts', ''],
+      ]);
     } finally {
       fx.remove();
     }

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
 import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
-import { openHistoryStore, type HistoryTarget } from '../../../src/io/history/history-store.js';
+import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
+import { type HistoryTarget, openHistoryStore } from '../../../src/io/history/history-store.js';
 import { storeContract } from './store-contract.js';
 
 const base = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-hist-'));
@@ -18,7 +18,9 @@ describe('embedded store (PGlite)', () => {
 
   it('lets one process in at a time and waits for the other to close', async () => {
     const first = await openHistoryStore(target);
-    await expect(openHistoryStore(target, { lockTimeoutMs: 200 })).rejects.toThrow(/is in use by another process .*history\.lock/);
+    await expect(openHistoryStore(target, { lockTimeoutMs: 200 })).rejects.toThrow(
+      /is in use by another process .*history\.lock/,
+    );
     const second = openHistoryStore(target, { lockTimeoutMs: 30_000 });
     await first.close();
     await (await second).close();
@@ -31,7 +33,9 @@ describe('embedded store (PGlite)', () => {
     } finally {
       await store.close();
     }
-    await expect(openHistoryStore(target)).rejects.toThrow(/schema version 7, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/);
+    await expect(openHistoryStore(target)).rejects.toThrow(
+      /schema version 7, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/,
+    );
     // Put it back for the other tests (the migration runner refuses; write the row directly).
     const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create(target.folder);

@@ -44,11 +44,14 @@ async function findBindir() {
     // no pg_config on PATH
   }
   for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
-    if (dir && existsSync(path.join(dir, 'initdb'))) candidates.push(path.dirname(realpathSync(path.join(dir, 'initdb'))));
+    if (dir && existsSync(path.join(dir, 'initdb')))
+      candidates.push(path.dirname(realpathSync(path.join(dir, 'initdb'))));
   }
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => path.join(debian, v, 'bin')));
   }
   return candidates.find(hasServer) ?? null;
@@ -81,7 +84,19 @@ async function startRealServer(bindir) {
   const port = await freePort();
   await exec([path.join(bindir, 'initdb'), '-D', data, '-U', 'flakeguard', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60`;
-  await exec([path.join(bindir, 'pg_ctl'), '-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '120', '-o', options, 'start']);
+  await exec([
+    path.join(bindir, 'pg_ctl'),
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-w',
+    '-t',
+    '120',
+    '-o',
+    options,
+    'start',
+  ]);
   return {
     url: `postgres://flakeguard@127.0.0.1:${port}/postgres`,
     engine: /** @type {const} */ ('postgresql'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../../src/io/history/history-store.js';
-import { startPostgres, type PostgresServer } from './postgres-server.mjs';
+import { type PostgresServer, startPostgres } from './postgres-server.mjs';
 import { storeContract } from './store-contract.js';
 
 let server: PostgresServer;
@@ -18,6 +18,8 @@ describe('PostgreSQL store', () => {
 
   it('says which server it could not reach', async () => {
     const url = server.url.replace(/:(\d+)\//, ':1/');
-    await expect(openHistoryStore({ kind: 'postgres', url })).rejects.toThrow(/cannot connect to postgres:\/\/\S+@127\.0\.0\.1:1\/postgres/);
+    await expect(openHistoryStore({ kind: 'postgres', url })).rejects.toThrow(
+      /cannot connect to postgres:\/\/\S+@127\.0\.0\.1:1\/postgres/,
+    );
   });
 });

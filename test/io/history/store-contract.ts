@@ -4,9 +4,9 @@
  */
 import { expect, it } from 'vitest';
 import { computeHistoryReport, type HistoryQuery } from '../../../src/core/history/history-report.js';
+import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
 import { ingestRunRecord } from '../../../src/io/history/history-ingest.js';
 import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
-import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
 import { pruneHistory, readHistoryInput } from '../../../src/io/history/history-query.js';
 import type { HistoryStore } from '../../../src/io/history/history-store.js';
 import { failedThenPassed, lastPassingRun, lastRunsOfTest } from '../../../src/io/history/test-history.js';
@@ -14,7 +14,15 @@ import { dailyRuns, makeRecord } from '../../core/history/history-factories.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const DAY_MS = 86_400_000;
-const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({ since: '2026-10-31', branch: null, test: null, file: null, top: 10, warnAt: 0.8, ...over });
+const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({
+  since: '2026-10-31',
+  branch: null,
+  test: null,
+  file: null,
+  top: 10,
+  warnAt: 0.8,
+  ...over,
+});
 const filter = (over: { branch?: string | null; test?: string | null; file?: string | null; days?: number } = {}) => ({
   cutoffMs: NOW - (over.days ?? 30) * DAY_MS,
   branch: over.branch ?? null,
@@ -34,11 +42,33 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
   it("keeps the record's CI context (schema 2) and gives it back with the test's runs; an older record has none", async () => {
     const store = await open();
     try {
-      const ci = { provider: 'gitlab-ci' as const, workflow: null, job: 'unit', runId: '555', attempt: null, runUrl: 'https://gitlab.com/j/77', branch: 'main', commit: 'c0ffee', runnerOs: 'linux', shard: { index: 2, count: 3 } };
-      await ingestRunRecord(store, { ...makeRecord({ runId: 'with-ci', startedAt: '2026-11-29T10:00:00Z', tests: [{ name: 'a' }] }), ci }, ctx);
-      await ingestRunRecord(store, makeRecord({ runId: 'old', startedAt: '2026-11-28T10:00:00Z', tests: [{ name: 'a' }] }), ctx);
+      const ci = {
+        provider: 'gitlab-ci' as const,
+        workflow: null,
+        job: 'unit',
+        runId: '555',
+        attempt: null,
+        runUrl: 'https://gitlab.com/j/77',
+        branch: 'main',
+        commit: 'c0ffee',
+        runnerOs: 'linux',
+        shard: { index: 2, count: 3 },
+      };
+      await ingestRunRecord(
+        store,
+        { ...makeRecord({ runId: 'with-ci', startedAt: '2026-11-29T10:00:00Z', tests: [{ name: 'a' }] }), ci },
+        ctx,
+      );
+      await ingestRunRecord(
+        store,
+        makeRecord({ runId: 'old', startedAt: '2026-11-28T10:00:00Z', tests: [{ name: 'a' }] }),
+        ctx,
+      );
       const runs = await lastRunsOfTest(store, { file: 'test/a.test.ts', name: 'a' });
-      expect(runs.map((r) => [r.runId, r.ci])).toEqual([['with-ci', ci], ['old', null]]);
+      expect(runs.map((r) => [r.runId, r.ci])).toEqual([
+        ['with-ci', ci],
+        ['old', null],
+      ]);
     } finally {
       await store.close();
     }
@@ -47,10 +77,20 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
   it('stores a record once, however often it is ingested', async () => {
     const store = await open();
     try {
-      const record = makeRecord({ runId: 'r1', startedAt: '2026-11-29T10:00:00Z', tests: [{ name: 'a' }, { name: 'b', state: 'failed' }] });
+      const record = makeRecord({
+        runId: 'r1',
+        startedAt: '2026-11-29T10:00:00Z',
+        tests: [{ name: 'a' }, { name: 'b', state: 'failed' }],
+      });
       expect(await ingestRunRecord(store, record, ctx)).toBe('stored');
       expect(await ingestRunRecord(store, record, ctx)).toBe('duplicate');
-      expect(await ingestRunRecord(store, makeRecord({ runId: 'm', startedAt: '2026-11-29T10:00:00Z', merged: true, tests: [{ name: 'a' }] }), ctx)).toBe('merged-skipped');
+      expect(
+        await ingestRunRecord(
+          store,
+          makeRecord({ runId: 'm', startedAt: '2026-11-29T10:00:00Z', merged: true, tests: [{ name: 'a' }] }),
+          ctx,
+        ),
+      ).toBe('merged-skipped');
       const [counts] = await store.query<{ runs: number; results: number }>(
         'SELECT (SELECT count(*) FROM flakeguard_runs)::int AS runs, (SELECT count(*) FROM flakeguard_results)::int AS results',
       );
@@ -64,7 +104,9 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
     const store = await open();
     try {
       expect(await migrateHistoryStore(store)).toBe(HISTORY_SCHEMA_VERSION);
-      const rows = await store.query<{ value: string }>("SELECT value FROM flakeguard_meta WHERE key = 'schema_version'");
+      const rows = await store.query<{ value: string }>(
+        "SELECT value FROM flakeguard_meta WHERE key = 'schema_version'",
+      );
       expect(rows).toEqual([{ value: String(HISTORY_SCHEMA_VERSION) }]);
     } finally {
       await store.close();
@@ -76,18 +118,41 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
     try {
       const at = (d: number) => new Date(NOW - d * DAY_MS).toISOString();
       const records = [
-        makeRecord({ runId: 'f1', startedAt: at(5), commit: 'x', tests: [{ name: 'flaky', state: 'failed' }, { name: 'solid' }] }),
+        makeRecord({
+          runId: 'f1',
+          startedAt: at(5),
+          commit: 'x',
+          tests: [{ name: 'flaky', state: 'failed' }, { name: 'solid' }],
+        }),
         makeRecord({ runId: 'f2', startedAt: at(4), commit: 'x', tests: [{ name: 'flaky' }, { name: 'solid' }] }),
-        makeRecord({ runId: 'f3', startedAt: at(3), commit: 'y', tests: [{ name: 'flaky', flaky: true }, { name: 'solid' }] }),
-        makeRecord({ runId: 'f4', startedAt: at(2), commit: 'z', tests: [{ name: 'flaky' }, { name: 'solid', state: 'skipped', durationMs: null }] }),
+        makeRecord({
+          runId: 'f3',
+          startedAt: at(3),
+          commit: 'y',
+          tests: [{ name: 'flaky', flaky: true }, { name: 'solid' }],
+        }),
+        makeRecord({
+          runId: 'f4',
+          startedAt: at(2),
+          commit: 'z',
+          tests: [{ name: 'flaky' }, { name: 'solid', state: 'skipped', durationMs: null }],
+        }),
         makeRecord({ runId: 'old', startedAt: at(60), commit: 'w', tests: [{ name: 'flaky', state: 'failed' }] }),
       ];
       for (const r of records) await ingestRunRecord(store, r, ctx);
-      const report = computeHistoryReport(await readHistoryInput(store, filter({ test: 'flaky' }), query({ test: 'flaky' })));
+      const report = computeHistoryReport(
+        await readHistoryInput(store, filter({ test: 'flaky' }), query({ test: 'flaky' })),
+      );
       expect(report.runs).toBe(4);
       expect(report.tests).toHaveLength(1);
       const t = report.tests[0]!;
-      expect({ runs: t.runs, failedRuns: t.failedRuns, retriedRuns: t.retriedRuns, flakyRuns: t.flakyRuns, flakeRate: t.flakeRate }).toEqual({
+      expect({
+        runs: t.runs,
+        failedRuns: t.failedRuns,
+        retriedRuns: t.retriedRuns,
+        flakyRuns: t.flakyRuns,
+        flakeRate: t.flakeRate,
+      }).toEqual({
         runs: 4,
         failedRuns: 1,
         retriedRuns: 1,
@@ -96,7 +161,9 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       });
       expect(t.flakeRateUpper).toBeGreaterThan(0.5);
       expect(t.flakeRateUpper).toBeLessThan(1);
-      const solid = computeHistoryReport(await readHistoryInput(store, filter({ test: 'solid' }), query({ test: 'solid' }))).tests[0]!;
+      const solid = computeHistoryReport(
+        await readHistoryInput(store, filter({ test: 'solid' }), query({ test: 'solid' })),
+      ).tests[0]!;
       expect(solid.runs).toBe(3);
       expect(solid.flakeRate).toBe(0);
 
@@ -141,8 +208,16 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
   it('prunes runs older than the cutoff and the tests left without runs', async () => {
     const store = await open();
     try {
-      await ingestRunRecord(store, makeRecord({ runId: 'old', startedAt: '2026-01-01T00:00:00Z', tests: [{ name: 'gone' }, { name: 'kept' }] }), ctx);
-      await ingestRunRecord(store, makeRecord({ runId: 'new', startedAt: '2026-11-29T00:00:00Z', tests: [{ name: 'kept' }] }), ctx);
+      await ingestRunRecord(
+        store,
+        makeRecord({ runId: 'old', startedAt: '2026-01-01T00:00:00Z', tests: [{ name: 'gone' }, { name: 'kept' }] }),
+        ctx,
+      );
+      await ingestRunRecord(
+        store,
+        makeRecord({ runId: 'new', startedAt: '2026-11-29T00:00:00Z', tests: [{ name: 'kept' }] }),
+        ctx,
+      );
       expect(await pruneHistory(store, NOW - 90 * DAY_MS, true)).toEqual({ runs: 1, tests: 0 });
       expect(await pruneHistory(store, NOW - 90 * DAY_MS)).toEqual({ runs: 1, tests: 1 });
       const names = await store.query<{ name: string }>('SELECT name FROM flakeguard_tests ORDER BY name');

@@ -12,7 +12,11 @@ const state = (pid: number): string => {
 
 describe('startDutyCycle', () => {
   it('stops and resumes a process group, accounts every stop, and always leaves it running', async () => {
-    const child = spawn(process.execPath, ['-e', 'setInterval(() => { let x = 0; for (let i = 0; i < 1e5; i += 1) x += i; }, 1)'], { detached: true, stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      ['-e', 'setInterval(() => { let x = 0; for (let i = 0; i < 1e5; i += 1) x += i; }, 1)'],
+      { detached: true, stdio: 'ignore' },
+    );
     const pid = child.pid ?? 0;
     try {
       const started = now();
@@ -24,7 +28,10 @@ describe('startDutyCycle', () => {
       // The controller's own accounting: a wide band around the factor asked.
       expect(achievedDuty(summary.wallMs, summary.stoppedMs)).toBeGreaterThan(1.5);
       expect(achievedDuty(summary.wallMs, summary.stoppedMs)).toBeLessThan(6);
-      expect(stoppedWithin(summary.stops, started, now())).toBeCloseTo(summary.stops.reduce((s, x) => s + x.to - x.from, 0), 6);
+      expect(stoppedWithin(summary.stops, started, now())).toBeCloseTo(
+        summary.stops.reduce((s, x) => s + x.to - x.from, 0),
+        6,
+      );
       await sleep(50);
       expect(state(pid)).not.toBe('T');
     } finally {

@@ -3,10 +3,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { isProcessAlive, startLoadWorkers } from '../../../src/io/load/load-workers.js';
 import { REPO_ROOT } from '../../helpers/fixture.js';
 import { sleep, survivors } from '../../helpers/processes.js';
-import { isProcessAlive, startLoadWorkers } from '../../../src/io/load/load-workers.js';
-
 
 describe('startLoadWorkers', () => {
   it('starts busy workers, measures them, and leaves none behind', async () => {
@@ -33,10 +32,14 @@ describe('startLoadWorkers', () => {
     const script = `import { startLoadWorkers } from ${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'dist/io/load/load-workers.js')).href)};
 const load = startLoadWorkers(2);
 console.log(JSON.stringify(load.pids)); setInterval(() => {}, 1000);`;
-    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const parent = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const pids = await new Promise<number[]>((resolve, reject) => {
       let out = '';
-      parent.once('exit', (code) => reject(new Error(`the parent exited (${code}) before printing its workers' pids; run npm run build first`)));
+      parent.once('exit', (code) =>
+        reject(new Error(`the parent exited (${code}) before printing its workers' pids; run npm run build first`)),
+      );
       parent.stdout.on('data', (d: Buffer) => {
         out += String(d);
         if (out.includes('\n')) resolve(JSON.parse(out) as number[]);

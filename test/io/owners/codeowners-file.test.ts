@@ -21,13 +21,17 @@ afterEach(() => {
 
 describe('readProjectOwners', () => {
   it('a project in a monorepo folder: the file at the repository root, patterns matched on the path from there', () => {
-    const root = repo({ '.git/HEAD': 'ref: refs/heads/main\n', '.github/CODEOWNERS': '/packages/web/ @org/web\n/packages/api/ @org/api\n', 'packages/web/package.json': '{}' });
+    const root = repo({
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      '.github/CODEOWNERS': '/packages/web/ @org/web\n/packages/api/ @org/api\n',
+      'packages/web/package.json': '{}',
+    });
     const owners = readProjectOwners(path.join(root, 'packages/web'));
     expect(owners.file).toBe('.github/CODEOWNERS');
     expect(owners.ownersOf('test/a.test.ts')).toEqual(['@org/web']);
   });
 
-  it('GitHub\'s order: .github/ before the root before docs/', () => {
+  it("GitHub's order: .github/ before the root before docs/", () => {
     const root = repo({ '.git/HEAD': '', CODEOWNERS: '* @root\n', 'docs/CODEOWNERS': '* @docs\n' });
     expect(readProjectOwners(root).ownersOf('a.test.ts')).toEqual(['@root']);
     writeFileSync(path.join(root, 'CODEOWNERS'), '');

@@ -19,7 +19,11 @@ describe('resolveProjectPlaces', () => {
       historyFolder: path.join(root, '.flakeguard/runs/history'),
       historyLock: path.join(root, '.flakeguard/cache/history.lock'),
     });
-    const moved = resolveProjectPlaces(root, { records: '.flakeguard/runs' }, { FLAKEGUARD_RECORDS: '/ci/artifacts/runs' });
+    const moved = resolveProjectPlaces(
+      root,
+      { records: '.flakeguard/runs' },
+      { FLAKEGUARD_RECORDS: '/ci/artifacts/runs' },
+    );
     expect(moved.records).toBe('/ci/artifacts/runs');
     expect(moved.cache).toBe('/ci/artifacts/cache');
     expect(moved.historyFolder).toBe('/ci/artifacts/runs/history');

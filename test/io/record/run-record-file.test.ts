@@ -2,10 +2,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunRecord } from '../../../src/core/record/run-record.js';
 import { isFlakeguardError } from '../../../src/core/errors.js';
+import type { RunRecord } from '../../../src/core/record/run-record.js';
 import { isRunRecordText } from '../../../src/core/record/run-record-parse.js';
-import { listRunRecords, newestRunRecords, readRunRecord, skippedFilesNotice, splitRunRecords, writeRunRecord } from '../../../src/io/record/run-record-file.js';
+import {
+  listRunRecords,
+  newestRunRecords,
+  readRunRecord,
+  skippedFilesNotice,
+  splitRunRecords,
+  writeRunRecord,
+} from '../../../src/io/record/run-record-file.js';
 import { makeRecord } from '../../core/record/record-factories.js';
 
 const sampleRecord = (): RunRecord => makeRecord();
@@ -32,8 +39,19 @@ describe('run-record files', () => {
     const file = writeRunRecord(root, '.flakeguard/runs', record);
     expect(file).toBe(path.join(root, '.flakeguard/runs/20261130T155545123Z-abc123.json'));
     expect(readRunRecord(file)).toEqual(record);
-    expect(record.tests[0]).toMatchObject({ key: 'test/hub/tracker.test.ts::tracker > reloads journal', durationMs: 5310.46, limitMs: 5000, limitSource: 'budget', budgetStatus: 'over' });
-    expect(record.verdict).toEqual({ red: true, failedByFlakeguard: true, causes: ['budget'], summary: 'flakeguard: run failed on duration budgets: 1 test over budget (no test failed)' });
+    expect(record.tests[0]).toMatchObject({
+      key: 'test/hub/tracker.test.ts::tracker > reloads journal',
+      durationMs: 5310.46,
+      limitMs: 5000,
+      limitSource: 'budget',
+      budgetStatus: 'over',
+    });
+    expect(record.verdict).toEqual({
+      red: true,
+      failedByFlakeguard: true,
+      causes: ['budget'],
+      summary: 'flakeguard: run failed on duration budgets: 1 test over budget (no test failed)',
+    });
   });
 
   it('lists records oldest first and skips temp files', () => {
@@ -42,7 +60,10 @@ describe('run-record files', () => {
     writeRunRecord(root, 'runs', newer);
     writeRunRecord(root, 'runs', older);
     writeFileSync(path.join(root, 'runs', '.x.json.123.tmp'), '{');
-    expect(listRunRecords(root, 'runs').map((f) => path.basename(f))).toEqual([`${older.runId}.json`, `${newer.runId}.json`]);
+    expect(listRunRecords(root, 'runs').map((f) => path.basename(f))).toEqual([
+      `${older.runId}.json`,
+      `${newer.runId}.json`,
+    ]);
     expect(listRunRecords(root, 'missing')).toEqual([]);
   });
 
@@ -50,7 +71,9 @@ describe('run-record files', () => {
     const file = path.join(root, 'cut.json');
     const text = JSON.stringify(sampleRecord());
     writeFileSync(file, text.slice(0, 200));
-    expect(errorOf(() => readRunRecord(file, 'runs/cut.json'))).toBe('runs/cut.json: run record is cut off after 200 characters (not complete JSON); delete it or re-run the tests to write a new one');
+    expect(errorOf(() => readRunRecord(file, 'runs/cut.json'))).toBe(
+      'runs/cut.json: run record is cut off after 200 characters (not complete JSON); delete it or re-run the tests to write a new one',
+    );
     writeFileSync(file, '');
     expect(errorOf(() => readRunRecord(file, 'runs/cut.json'))).toContain('run record is empty');
   });
@@ -58,7 +81,9 @@ describe('run-record files', () => {
   it('rejects another version and names both', () => {
     const file = path.join(root, 'v2.json');
     writeFileSync(file, JSON.stringify({ ...sampleRecord(), version: 2 }));
-    expect(errorOf(() => readRunRecord(file, 'v2.json'))).toContain('v2.json: run record version 2 is not the version 1 this flakeguard reads');
+    expect(errorOf(() => readRunRecord(file, 'v2.json'))).toContain(
+      'v2.json: run record version 2 is not the version 1 this flakeguard reads',
+    );
     writeFileSync(file, JSON.stringify({ tests: [] }));
     expect(errorOf(() => readRunRecord(file, 'v2.json'))).toContain('has no "version" field');
   });
@@ -67,11 +92,15 @@ describe('run-record files', () => {
     const record = sampleRecord();
     const file = path.join(root, 'bad.json');
     writeFileSync(file, JSON.stringify({ ...record, tests: [{ ...record.tests[0], durationMs: 'slow' }] }));
-    expect(errorOf(() => readRunRecord(file, 'bad.json'))).toBe('bad.json: run record field tests[0].durationMs must be a number or null, found "slow"; delete it or re-run the tests to write a new one');
+    expect(errorOf(() => readRunRecord(file, 'bad.json'))).toBe(
+      'bad.json: run record field tests[0].durationMs must be a number or null, found "slow"; delete it or re-run the tests to write a new one',
+    );
   });
 
   it('reports a missing file with its code', () => {
-    expect(errorOf(() => readRunRecord(path.join(root, 'nope.json'), 'nope.json'))).toBe('nope.json does not exist; check the path');
+    expect(errorOf(() => readRunRecord(path.join(root, 'nope.json'), 'nope.json'))).toBe(
+      'nope.json does not exist; check the path',
+    );
   });
 });
 
@@ -82,7 +111,7 @@ describe('files beside the records that are not run records', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('a record, whole or cut off, is a record; a cache, another tool\'s JSON or text is not', () => {
+  it("a record, whole or cut off, is a record; a cache, another tool's JSON or text is not", () => {
     const whole = JSON.stringify(makeRecord());
     expect(isRunRecordText(whole)).toBe(true);
     expect(isRunRecordText(whole.slice(0, 120))).toBe(true);

@@ -1,4 +1,4 @@
-import { mkdtempSync, openSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,10 +51,23 @@ describe('scanLog', () => {
     const file = path.join(dir, 'boundary.log');
     const pad = 'x'.repeat((1 << 20) - 30);
     const hitLines = Array.from({ length: 60 }, (_, i) => `ECONNREFUSED 127.0.0.1:${5000 + i}`).join('\n');
-    writeFileSync(file, `${pad}\n FAIL  t.test.ts > grp > adds [1+1] (edge)\n\nAssertionError: expected 2 to be 3\nmore\n${hitLines}\n`);
-    const scan = await scanLog(file, compileLogMatcher(mergeSignatures([{ id: 'name', match: 'adds [1+1] (edge)', regex: false, class: 'escape', cause: 'c', action: 'a' }])));
+    writeFileSync(
+      file,
+      `${pad}\n FAIL  t.test.ts > grp > adds [1+1] (edge)\n\nAssertionError: expected 2 to be 3\nmore\n${hitLines}\n`,
+    );
+    const scan = await scanLog(
+      file,
+      compileLogMatcher(
+        mergeSignatures([
+          { id: 'name', match: 'adds [1+1] (edge)', regex: false, class: 'escape', cause: 'c', action: 'a' },
+        ]),
+      ),
+    );
     const fail = scan.events.find((e) => e.id === 'vitest:fail');
-    expect(fail).toMatchObject({ line: 2, after: ['AssertionError: expected 2 to be 3', 'more', 'ECONNREFUSED 127.0.0.1:5000'] });
+    expect(fail).toMatchObject({
+      line: 2,
+      after: ['AssertionError: expected 2 to be 3', 'more', 'ECONNREFUSED 127.0.0.1:5000'],
+    });
     expect(scan.events.find((e) => e.id === 'name')?.line).toBe(2);
     expect(scan.counts['econnrefused']).toBe(60);
     expect(scan.events.filter((e) => e.id === 'econnrefused')).toHaveLength(50);

@@ -24,13 +24,19 @@ describe('readTriageHistory', () => {
   it('is off when nothing configures history, and when --no-history says so', async () => {
     expect(await readTriageHistory(request())).toEqual({ kind: 'off' });
     expect(await readTriageHistory(request({ config: { kind: 'embedded' }, force: false }))).toEqual({ kind: 'off' });
-    expect(await readTriageHistory(request({ force: false, env: { FLAKEGUARD_HISTORY_URL: 'postgres://x@127.0.0.1:1/db' } }))).toEqual({ kind: 'off' });
+    expect(
+      await readTriageHistory(
+        request({ force: false, env: { FLAKEGUARD_HISTORY_URL: 'postgres://x@127.0.0.1:1/db' } }),
+      ),
+    ).toEqual({ kind: 'off' });
   });
 
   it('--history with no store yet: not used, and says where and how to fill one', async () => {
     const outcome = await readTriageHistory(request({ force: true }));
     expect(outcome).toMatchObject({ kind: 'not-used', where: path.join(root, '.flakeguard/runs/history') });
-    expect(outcome.kind === 'not-used' && outcome.reason).toMatch(/^no history yet at .*: run the tests with history: true/);
+    expect(outcome.kind === 'not-used' && outcome.reason).toMatch(
+      /^no history yet at .*: run the tests with history: true/,
+    );
   });
 
   it('a checkout without a default branch and no --branch: not used, and names --branch', async () => {
@@ -40,7 +46,9 @@ describe('readTriageHistory', () => {
   });
 
   it('a FLAKEGUARD_HISTORY_URL that is not PostgreSQL is bad input (thrown: exit 2)', async () => {
-    await expect(readTriageHistory(request({ env: { FLAKEGUARD_HISTORY_URL: 'mysql://db/x' } }))).rejects.toThrow(/is not a PostgreSQL URL/);
+    await expect(readTriageHistory(request({ env: { FLAKEGUARD_HISTORY_URL: 'mysql://db/x' } }))).rejects.toThrow(
+      /is not a PostgreSQL URL/,
+    );
   });
 
   it('a remote-tracking default branch is looked up by its branch name', () => {

@@ -1,19 +1,27 @@
 /** Gathering inputs from what a real run left: a run record cut in half, paths from a CI runner. */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import { mergeSignatures } from '../../../src/core/triage/triage-signatures.js';
 import { listRunRecords } from '../../../src/io/record/run-record-file.js';
 import { gatherTriageInputs, makePathMapper, type TriageSources } from '../../../src/io/triage/triage-inputs.js';
-import { createFixture, vitestConfigWithReporter, type Fixture } from '../../helpers/fixture.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
 
 let fx: Fixture;
 let record: string;
 
 beforeAll(async () => {
-  const tests = Array.from({ length: 30 }, (_, i) => `it('case ${i}', () => { expect(${i}).toBe(${i === 2 ? -1 : i}); });`).join('\n');
-  fx = await createFixture({ files: { 'vitest.config.ts': vitestConfigWithReporter(), 'test/many.test.ts': `import { it, expect } from 'vitest';\n${tests}\n` } });
+  const tests = Array.from(
+    { length: 30 },
+    (_, i) => `it('case ${i}', () => { expect(${i}).toBe(${i === 2 ? -1 : i}); });`,
+  ).join('\n');
+  fx = await createFixture({
+    files: {
+      'vitest.config.ts': vitestConfigWithReporter(),
+      'test/many.test.ts': `import { it, expect } from 'vitest';\n${tests}\n`,
+    },
+  });
   await fx.vitest();
   const found = listRunRecords(fx.root, '.flakeguard/runs')[0];
   if (!found) throw new Error('the reporter wrote no run record');
@@ -22,14 +30,34 @@ beforeAll(async () => {
 
 afterAll(() => fx.remove());
 
-const sources = (over: Partial<TriageSources>): TriageSources => ({ root: fx.root, records: [], reports: [], junit: [], logs: [], exitCode: null, limits: { root: fx.root, config: DEFAULT_CONFIG, configFile: null, platform: process.platform, today: '2026-01-01', testFlagMs: null, fileFlagMs: null }, rerunCount: 0, ...over });
+const sources = (over: Partial<TriageSources>): TriageSources => ({
+  root: fx.root,
+  records: [],
+  reports: [],
+  junit: [],
+  logs: [],
+  exitCode: null,
+  limits: {
+    root: fx.root,
+    config: DEFAULT_CONFIG,
+    configFile: null,
+    platform: process.platform,
+    today: '2026-01-01',
+    testFlagMs: null,
+    fileFlagMs: null,
+  },
+  rerunCount: 0,
+  ...over,
+});
 
 describe('gatherTriageInputs', () => {
   it('reads a whole run record: tests, exit code', async () => {
     const inputs = await gatherTriageInputs(sources({ records: [record] }), mergeSignatures([]));
     expect(inputs.problems).toEqual([]);
     expect(inputs.exitCode).toBe(1);
-    expect(inputs.tests.filter((t) => t.state === 'failed').map((t) => [t.file, t.name])).toEqual([['test/many.test.ts', 'case 2']]);
+    expect(inputs.tests.filter((t) => t.state === 'failed').map((t) => [t.file, t.name])).toEqual([
+      ['test/many.test.ts', 'case 2'],
+    ]);
   });
 
   it('salvages a run record cut in half and reports the cut', async () => {

@@ -4,10 +4,10 @@
  * `flakeguard triage` takes: the log scanner, the JUnit and JSON readers, and computeTriage.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import { compileLogMatcher } from '../../../src/core/triage/log-matcher.js';
 import { parseWorkerExit, readLogFailures, readLogUnhandled } from '../../../src/core/triage/log-vitest.js';
 import { computeTriage } from '../../../src/core/triage/triage.js';
@@ -32,29 +32,80 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const sources = (over: Partial<TriageSources>): TriageSources => ({ root, records: [], reports: [], junit: [], logs: [], exitCode: 1, limits: { root: root, config: DEFAULT_CONFIG, configFile: null, platform: process.platform, today: '2026-01-01', testFlagMs: null, fileFlagMs: null }, rerunCount: 0, ...over });
+const sources = (over: Partial<TriageSources>): TriageSources => ({
+  root,
+  records: [],
+  reports: [],
+  junit: [],
+  logs: [],
+  exitCode: 1,
+  limits: {
+    root: root,
+    config: DEFAULT_CONFIG,
+    configFile: null,
+    platform: process.platform,
+    today: '2026-01-01',
+    testFlagMs: null,
+    fileFlagMs: null,
+  },
+  rerunCount: 0,
+  ...over,
+});
 
 describe('Vitest 5 log', () => {
   it('reads the worker exit: signal, state and the file the worker was running', async () => {
-    const line = 'Caused by: Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /tmp/flakeguard-fx-Mga7BY/test/addon.test.ts';
-    expect(parseWorkerExit(line)).toEqual({ exitCode: null, signal: 'SIGKILL', state: 'started', files: ['/tmp/flakeguard-fx-Mga7BY/test/addon.test.ts'] });
+    const line =
+      'Caused by: Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /tmp/flakeguard-fx-Mga7BY/test/addon.test.ts';
+    expect(parseWorkerExit(line)).toEqual({
+      exitCode: null,
+      signal: 'SIGKILL',
+      state: 'started',
+      files: ['/tmp/flakeguard-fx-Mga7BY/test/addon.test.ts'],
+    });
     expect(parseWorkerExit('Caused by: Error: Worker exited unexpectedly')).toBeNull();
     const scan = await scanLog(sample('worker-killed.log'), compileLogMatcher(signatures), 'ci.log');
     expect(scan.events.filter((e) => e.line === 19).map((e) => e.id)).toEqual(['vitest:worker-exit', 'worker-crash']);
-    expect(readLogUnhandled(scan)).toMatchObject([{ type: 'Unhandled Error', message: 'Error: [vitest-pool]: Worker forks emitted error.', file: '/tmp/flakeguard-fx-Mga7BY/test/addon.test.ts', cause: line.replace('Caused by: ', '') }]);
+    expect(readLogUnhandled(scan)).toMatchObject([
+      {
+        type: 'Unhandled Error',
+        message: 'Error: [vitest-pool]: Worker forks emitted error.',
+        file: '/tmp/flakeguard-fx-Mga7BY/test/addon.test.ts',
+        cause: line.replace('Caused by: ', ''),
+      },
+    ]);
   });
 
   it('reads the unhandled rejection with its file and "The last test to run before this error was"', async () => {
     const scan = await scanLog(sample('unhandled-rejection.log'), compileLogMatcher(signatures), 'ci.log');
-    expect(readLogUnhandled(scan)).toMatchObject([{ type: 'Unhandled Rejection', message: 'Error: job rejected after start', file: 'test/job.test.ts', test: 'starts the job', line: 11 }]);
+    expect(readLogUnhandled(scan)).toMatchObject([
+      {
+        type: 'Unhandled Rejection',
+        message: 'Error: job rejected after start',
+        file: 'test/job.test.ts',
+        test: 'starts the job',
+        line: 11,
+      },
+    ]);
   });
 
   it('merges the FAIL blocks of one test and keeps their attempts', async () => {
     const scan = await scanLog(sample('repeats.log'), compileLogMatcher(signatures), 'ci.log');
     expect(readLogFailures(scan).map((f) => [f.name, f.attempts])).toEqual([
       ['fails on the second run only', [{ repeat: 1, retry: 0 }]],
-      ['fails twice the same', [{ repeat: 0, retry: 0 }, { repeat: 2, retry: 0 }]],
-      ['fails differently', [{ repeat: 0, retry: 0 }, { repeat: 1, retry: 0 }]],
+      [
+        'fails twice the same',
+        [
+          { repeat: 0, retry: 0 },
+          { repeat: 2, retry: 0 },
+        ],
+      ],
+      [
+        'fails differently',
+        [
+          { repeat: 0, retry: 0 },
+          { repeat: 1, retry: 0 },
+        ],
+      ],
     ]);
   });
 });
@@ -64,7 +115,14 @@ describe('Vitest 5 JUnit', () => {
     const read = readJunitFile(sample('unhandled-rejection.junit.xml'), 'junit.xml', (p) => p);
     expect(read.tests.map((t) => t.name)).toEqual(['starts the job', 'checks the job']);
     expect(read.unhandled).toEqual([
-      { type: 'Unhandled Rejection', message: 'job rejected after start', file: 'test/job.test.ts', test: 'starts the job', origin: 'junit.xml: testcase classname="vitest unhandled errors" name="Unhandled Rejection: job rejected after start" <error>' },
+      {
+        type: 'Unhandled Rejection',
+        message: 'job rejected after start',
+        file: 'test/job.test.ts',
+        test: 'starts the job',
+        origin:
+          'junit.xml: testcase classname="vitest unhandled errors" name="Unhandled Rejection: job rejected after start" <error>',
+      },
     ]);
   });
 
@@ -72,7 +130,14 @@ describe('Vitest 5 JUnit', () => {
     const read = readJunitFile(sample('worker-killed.junit.xml'), 'junit.xml', (p) => p);
     expect(read.tests.every((t) => t.file !== 'vitest unhandled errors')).toBe(true);
     expect(read.unhandled).toMatchObject([
-      { type: 'Unhandled Error', message: '[vitest-pool]: Worker forks emitted error.', file: '/tmp/flakeguard-fx-Mga7BY/test/addon.test.ts', test: null, cause: 'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /tmp/flakeguard-fx-Mga7BY/test/addon.test.ts' },
+      {
+        type: 'Unhandled Error',
+        message: '[vitest-pool]: Worker forks emitted error.',
+        file: '/tmp/flakeguard-fx-Mga7BY/test/addon.test.ts',
+        test: null,
+        cause:
+          'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /tmp/flakeguard-fx-Mga7BY/test/addon.test.ts',
+      },
     ]);
   });
 });
@@ -82,8 +147,14 @@ describe('Vitest 5 JSON report', () => {
     for (const name of ['worker-killed.report.json', 'worker-killed.v4.report.json']) {
       const read = readVitestJsonFile(sample(name), 'report.json', (p) => p.replace(/^\/tmp\/flakeguard-fx-\w+\//, ''));
       const addon = read.observations?.tests.filter((t) => t.file === 'test/addon.test.ts') ?? [];
-      expect(addon.map((t) => t.state), name).toEqual(name.includes('v4') ? ['pending', 'pending'] : ['pending', 'pending', 'pending']);
-      expect(addon.some((t) => t.state === 'failed'), name).toBe(false);
+      expect(
+        addon.map((t) => t.state),
+        name,
+      ).toEqual(name.includes('v4') ? ['pending', 'pending'] : ['pending', 'pending', 'pending']);
+      expect(
+        addon.some((t) => t.state === 'failed'),
+        name,
+      ).toBe(false);
     }
   });
 
@@ -95,20 +166,35 @@ describe('Vitest 5 JSON report', () => {
 
 describe('triage of the Vitest 5 samples', () => {
   it('the worker crash from log, JUnit and JSON report is one infrastructure finding on its file, with the signal', async () => {
-    const inputs = await gatherTriageInputs(sources({ logs: [sample('worker-killed.log')], junit: [sample('worker-killed.junit.xml')], reports: [sample('worker-killed.report.json')] }), signatures);
+    const inputs = await gatherTriageInputs(
+      sources({
+        logs: [sample('worker-killed.log')],
+        junit: [sample('worker-killed.junit.xml')],
+        reports: [sample('worker-killed.report.json')],
+      }),
+      signatures,
+    );
     const report = computeTriage(inputs, signatures);
-    expect(report.findings).toMatchObject([{ class: 'infrastructure', file: 'test/addon.test.ts', test: null, rule: 'worker-crash' }]);
-    expect(report.findings[0]?.cause).toBe('a Vitest worker process died (killed by a signal, crashed or out of memory): Error: Worker exited unexpectedly with signal SIGKILL during started state');
+    expect(report.findings).toMatchObject([
+      { class: 'infrastructure', file: 'test/addon.test.ts', test: null, rule: 'worker-crash' },
+    ]);
+    expect(report.findings[0]?.cause).toBe(
+      'a Vitest worker process died (killed by a signal, crashed or out of memory): Error: Worker exited unexpectedly with signal SIGKILL during started state',
+    );
   });
 
   it('the report alone names the unfinished file', async () => {
     const inputs = await gatherTriageInputs(sources({ reports: [sample('worker-killed.report.json')] }), signatures);
-    expect(computeTriage(inputs, signatures).findings).toMatchObject([{ class: 'infrastructure', file: 'test/addon.test.ts', rule: 'unfinished-file' }]);
+    expect(computeTriage(inputs, signatures).findings).toMatchObject([
+      { class: 'infrastructure', file: 'test/addon.test.ts', rule: 'unfinished-file' },
+    ]);
   });
 
   it('the unhandled rejection from JUnit alone is an escape from its file', async () => {
     const inputs = await gatherTriageInputs(sources({ junit: [sample('unhandled-rejection.junit.xml')] }), signatures);
-    expect(computeTriage(inputs, signatures).findings).toMatchObject([{ class: 'escape', file: 'test/job.test.ts', test: null, measured: false }]);
+    expect(computeTriage(inputs, signatures).findings).toMatchObject([
+      { class: 'escape', file: 'test/job.test.ts', test: null, measured: false },
+    ]);
   });
 
   it('a test that failed only on later repeats is a measured flake; one that failed every attempt stays an inferred escape', async () => {
@@ -118,7 +204,11 @@ describe('triage of the Vitest 5 samples', () => {
       ['escape', 'fails always', false, 'failed-not-rerun'],
       ['flake', 'passes only the first run', true, 'attempt-pass'],
     ]);
-    expect(findings[0]?.evidence).toContain('failed on all 4 attempts the run made (initial run, 1st retry, 1st repeat, 1st retry of 1st repeat); retries in the same worker are not independent re-runs');
-    expect(findings[1]?.cause).toMatch(/^failed on 1st repeat, 1st retry of 1st repeat but passed on initial run in the same run: Error: later boom/);
+    expect(findings[0]?.evidence).toContain(
+      'failed on all 4 attempts the run made (initial run, 1st retry, 1st repeat, 1st retry of 1st repeat); retries in the same worker are not independent re-runs',
+    );
+    expect(findings[1]?.cause).toMatch(
+      /^failed on 1st repeat, 1st retry of 1st repeat but passed on initial run in the same run: Error: later boom/,
+    );
   });
 });

@@ -89,7 +89,13 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
   });
 
   it('spends no extra tries without a time budget', async () => {
-    const outcome = await runTestsRepeatedly({ root: fixture.root, runs: 2, maxRuns: 6, budgetMs: 0, tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 }] });
+    const outcome = await runTestsRepeatedly({
+      root: fixture.root,
+      runs: 2,
+      maxRuns: 6,
+      budgetMs: 0,
+      tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 }],
+    });
     expect(outcome.tests[0]?.tries).toHaveLength(2);
   });
 
@@ -106,7 +112,12 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     await expect(
-      runTestsRepeatedly({ root: fixture.root, runs: 2, tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 }], signal: controller.signal }),
+      runTestsRepeatedly({
+        root: fixture.root,
+        runs: 2,
+        tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 }],
+        signal: controller.signal,
+      }),
     ).rejects.toMatchObject({ code: 'INTERRUPTED', exitCode: 130 });
   });
 });
