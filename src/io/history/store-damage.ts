@@ -7,7 +7,7 @@ import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import { clipText } from '../../core/excerpt.js';
 
-/** The first line of whatever was thrown: an Error's message, an object's `message`, else its kind. */
+/** The first line of whatever was thrown: an Error's message, an object's `message`, else its kind (another library's cut to 120 characters). */
 export function describeThrown(thrown: unknown): string {
   const message =
     thrown instanceof Error
@@ -18,7 +18,9 @@ export function describeThrown(thrown: unknown): string {
           ? thrown
           : '';
   const first = message.split('\n')[0]?.trim() ?? '';
-  return first === '' ? `a ${thrown === null ? 'null' : typeof thrown} with no message` : clipText(first, 120);
+  if (first === '') return `a ${thrown === null ? 'null' : typeof thrown} with no message`;
+  // Our own messages end with the fix: never cut them. A driver's or engine's may run on: clipped.
+  return thrown instanceof FlakeguardError ? first : clipText(first, 120);
 }
 
 export function damagedStoreError(folder: string, reason: unknown): FlakeguardError {
