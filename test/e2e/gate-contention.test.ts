@@ -59,7 +59,18 @@ describe('flakeguard gate: contention the gate controls and measures', () => {
   afterAll(() => fx.remove());
 
   it('a CPU-bound try reports the slowdown it got; the report says what was asked and measured', async () => {
-    const r = await fx.flakeguard(['gate', '--slowdown', '3', '--runs', '2', '--max-runs', '2', '--json']);
+    const r = await fx.flakeguard([
+      'gate',
+      '--slowdown',
+      '3',
+      '--runs',
+      '2',
+      '--max-runs',
+      '2',
+      '--time-budget',
+      '30s',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as GateReport;
     const c = report.contention;
