@@ -6,8 +6,11 @@
 import { escalationFactors, type FactorTries } from '../../core/gate/breaking-point.js';
 import type { GateTry } from '../../core/gate/gate-verdict.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
-import { type RepeatTarget, runTestsRepeatedly, type TestTries } from '../../io/vitest/vitest-runs.js';
+import type { Contention } from '../../core/gate/slowdown.js';
+import { type RepeatTarget, runTestsRepeatedly } from '../../io/vitest/vitest-runs.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
+import type { GatePhase } from './gate-run-options.js';
+import { type GateTarget, type TriesOf, targetKey, toGateTries } from './gate-targets.js';
 
 /** Tries per higher factor: enough to see a break that happens every time, cheap next to the reference's. */
 export const TRIES_PER_HIGHER_FACTOR = 2;
@@ -22,8 +25,6 @@ export interface EscalateInput<T extends RepeatTarget> {
   readonly ambient: number | null;
   readonly deadline: number;
   readonly signal: AbortSignal;
-  readonly toTries: (t: TestTries | undefined) => GateTry[];
-  readonly keyOf: (t: { readonly file: string; readonly fullName: string; readonly project?: string | null }) => string;
   readonly onStep: (text: string) => void;
   readonly onProgress: (phase: string) => (line: ProgressLine) => void;
 }
@@ -52,9 +53,9 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
       signal: input.signal,
       onProgress: input.onProgress(`at x${factor}`),
     });
-    const byKey = new Map(outcome.tests.map((t) => [input.keyOf(t), t]));
+    const byKey = new Map(outcome.tests.map((t) => [targetKey(t), t]));
     holding = holding.filter((t) => {
-      const tries = input.toTries(byKey.get(input.keyOf(t)));
+      const tries = toGateTries(byKey.get(targetKey(t)));
       out.get(t)?.push({ factor, tries });
       return tries.length > 0 && tries.every((x) => x.state === 'passed');
     });
@@ -77,8 +78,35 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
       signal: input.signal,
       onProgress: input.onProgress(`at x${input.reference} again`),
     });
-    const byKey = new Map(again.tests.map((t) => [input.keyOf(t), t]));
-    for (const t of broke) confirm.set(t, input.toTries(byKey.get(input.keyOf(t))));
+    const byKey = new Map(again.tests.map((t) => [targetKey(t), t]));
+    for (const t of broke) confirm.set(t, toGateTries(byKey.get(targetKey(t))));
   }
   return { levels: out, confirm };
+}
+
+/** The targets that passed every try at the reference, at the higher factors: only when the gate slows tests down. */
+export async function escalateHeldTests(
+  phase: GatePhase,
+  targets: readonly GateTarget[],
+  triesOf: TriesOf,
+  contention: Contention,
+): Promise<HigherFactors<GateTarget>> {
+  const { options } = phase;
+  const held = targets.filter((t) => {
+    const r = triesOf.get(t);
+    return r?.found === true && r.tries.length > 0 && r.tries.every((x) => x.state === 'passed');
+  });
+  if (!(options.slowdown > 1 && held.length > 0 && phase.inTime()))
+    return { levels: new Map<GateTarget, FactorTries[]>(), confirm: new Map<GateTarget, GateTry[]>() };
+  return runHigherFactors({
+    root: options.root,
+    setup: options.setup,
+    targets: held,
+    reference: contention.reference,
+    ambient: contention.ambient,
+    deadline: options.deadline,
+    signal: options.signal,
+    onStep: options.onStep,
+    onProgress: phase.progress,
+  });
 }

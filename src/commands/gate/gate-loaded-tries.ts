@@ -1,0 +1,62 @@
+/**
+ * The gate's first phase: cold tries at the reference slowdown and under load (every target, each
+ * try a fresh worker running the test's file: `runs` tries, then more up to `maxRuns` while the
+ * time budget lasts). The load starts before Vitest, so its workers start under it, and always
+ * stops (finally).
+ */
+import { plural } from '../../core/budget/budget-text.js';
+import { interruptedError } from '../../core/errors.js';
+import type { Contention } from '../../core/gate/slowdown.js';
+import { type LoadSummary, startLoadWorkers } from '../../io/load/load-workers.js';
+import { type RunsOutcome, runTestsRepeatedly } from '../../io/vitest/vitest-runs.js';
+import type { GatePhase } from './gate-run-options.js';
+import type { GateTarget } from './gate-targets.js';
+
+export interface LoadedTries {
+  readonly outcome: RunsOutcome;
+  /** The load workers' figures, or null when none ran. */
+  readonly loadSummary: LoadSummary | null;
+  /** True when the tries ran slowed down or under load: a test that failed them all gets tries without. */
+  readonly loaded: boolean;
+  /** How they ran, as the verdicts say it (' at x2 under load', or ''). */
+  readonly condition: string;
+}
+
+export async function runLoadedTries(
+  phase: GatePhase,
+  targets: readonly GateTarget[],
+  contention: Contention,
+): Promise<LoadedTries> {
+  const { options, progress } = phase;
+  let loadSummary: LoadSummary | null = null;
+  let outcome: RunsOutcome;
+  const load = options.workers > 0 ? startLoadWorkers(options.workers) : null;
+  if (load) options.onStep(`load: started ${plural(options.workers, 'busy worker')} (pids ${load.pids.join(', ')})`);
+  const loaded = load !== null || options.slowdown > 1;
+  const condition = `${options.slowdown > 1 ? ` at x${contention.reference}` : ''}${load ? ' under load' : ''}`;
+  try {
+    options.onStep(
+      `run: ${plural(targets.length, 'test')}, ${options.runs} to ${Math.max(options.runs, options.maxRuns)} cold tries each (each a fresh worker running its file)${condition}`,
+    );
+    const slowdown = { target: contention.target, ambient: contention.ambient };
+    outcome = await runTestsRepeatedly({
+      root: options.root,
+      setup: options.setup,
+      tests: targets,
+      runs: options.runs,
+      maxRuns: options.maxRuns,
+      budgetMs: options.slowdown > 1 ? options.timeBudgetMs * 0.6 : options.timeBudgetMs,
+      slowdown,
+      deadline: options.deadline,
+      signal: options.signal,
+      onProgress: progress(loaded ? `at x${contention.reference}${load ? ' under load' : ''}` : 'runs'),
+    });
+  } finally {
+    if (load) {
+      loadSummary = await load.stop();
+      options.onStep(`load: stopped ${plural(loadSummary.workers, 'worker')}`);
+    }
+  }
+  if (options.signal.aborted) throw interruptedError('the test runs and the load were');
+  return { outcome, loadSummary, loaded, condition };
+}

@@ -1,0 +1,42 @@
+/**
+ * What the gate's runs are given (gate-run.ts runGate), and what each of its phases shares: the
+ * options, a progress sink per phase and whether the deadline still allows a phase to start.
+ */
+import type { resolveTestLimit } from '../../core/budget/budget.js';
+import type { Config } from '../../core/config.js';
+import type { ProgressLine } from '../../core/gate/runner-protocol.js';
+import type { SelectedTest } from '../../core/gate/test-selection.js';
+import type { SourceTest } from '../../core/source/test-source.js';
+import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
+
+export interface GateRunOptions {
+  readonly root: string;
+  readonly config: Config;
+  readonly setup: VitestSetup;
+  readonly selected: readonly SelectedTest<SourceTest>[];
+  /** The Vitest projects each file runs in. */
+  readonly projectsOf: ReadonlyMap<string, readonly string[]>;
+  readonly affectedBy: ReadonlyMap<string, readonly string[]>;
+  readonly runs: number;
+  readonly maxRuns: number;
+  readonly timeBudgetMs: number;
+  readonly workers: number;
+  /** The reference slowdown factor asked for (1: no stops). */
+  readonly slowdown: number;
+  /** performance.now() by which every try ends (core/gate/try-ceiling.ts gateDeadline). */
+  readonly deadline: number;
+  readonly signal: AbortSignal;
+  /** The limit of a test (budget or its allowance). */
+  readonly limitFor: (test: SourceTest) => ReturnType<typeof resolveTestLimit>;
+  readonly onProgress: (phase: string, line: ProgressLine, index: number) => void;
+  readonly onStep: (text: string) => void;
+}
+
+/** What every phase of the gate's runs reads. */
+export interface GatePhase {
+  readonly options: GateRunOptions;
+  /** The progress sink for one phase, named as the progress line shows it. */
+  readonly progress: (phase: string) => (line: ProgressLine) => void;
+  /** True while performance.now() is before the gate's deadline. */
+  readonly inTime: () => boolean;
+}

@@ -1,0 +1,69 @@
+/**
+ * What the gate's runs add up to beside the verdicts: the load figures (the workers' and the
+ * tests' share of the CPU), the slowdown the tries got, and the notices for the report.
+ */
+import { median } from 'simple-statistics';
+import type { GateLoad } from '../../core/gate/gate-report.js';
+import { describeLoadShortfall } from '../../core/gate/load-check.js';
+import { defaultWorkerCount, type LoadSummary } from '../../io/load/load-workers.js';
+import type { TriesOf } from './gate-targets.js';
+
+export interface TryTimes {
+  /** Sum of the loaded tries' CPU time. */
+  readonly cpuMs: number;
+  /** Sum of the loaded tries' own durations. */
+  readonly triesMs: number;
+}
+
+export function sumTryTimes(triesOf: TriesOf): TryTimes {
+  let cpuMs = 0;
+  let triesMs = 0;
+  for (const r of triesOf.values()) {
+    for (const x of r?.tries ?? []) {
+      cpuMs += x.cpuMs;
+      triesMs += x.durationMs;
+    }
+  }
+  return { cpuMs, triesMs };
+}
+
+export function summarizeGateLoad(workers: number, summary: LoadSummary | null, times: TryTimes): GateLoad {
+  return {
+    workers,
+    pids: summary?.pids ?? [],
+    cpus: summary?.cpus ?? defaultWorkerCount(),
+    loadavgBefore: summary?.loadavgBefore ?? null,
+    loadavgAfter: summary?.loadavgAfter ?? null,
+    workersMachineShare: summary?.machineShare ?? null,
+    testsCpuShare: times.triesMs > 0 ? Math.round((times.cpuMs / times.triesMs) * 1000) / 1000 : null,
+  };
+}
+
+/** The median slowdown the loaded tries got (core/gate/slowdown.ts trySlowdown), or null without tries. */
+export function measureAchievedSlowdown(triesOf: TriesOf): number | null {
+  const got = [...triesOf.values()].flatMap((r) => r?.tries.map((x) => x.slowdown) ?? []);
+  return got.length > 0 ? Math.round(median(got) * 100) / 100 : null;
+}
+
+export interface NoticeFacts {
+  /** The gate reached its deadline. */
+  readonly cut: boolean;
+  readonly unhandledErrors: readonly string[];
+  readonly load: GateLoad;
+  /** The loaded tries' slowdown against the reference, when it fell short (core/gate/slowdown.ts describeShortfall). */
+  readonly slowdownShortfall: string | null;
+}
+
+export function gatherRunNotices(facts: NoticeFacts): string[] {
+  const notices: string[] = [];
+  if (facts.cut) {
+    notices.push(
+      "the gate reached its deadline (--time-budget plus one try's ceiling): the tries still running were stopped and later checks skipped; the verdicts stand on the tries that finished",
+    );
+  }
+  for (const e of facts.unhandledErrors) notices.push(`Vitest reported an unhandled error during the runs: ${e}`);
+  const shortfall = describeLoadShortfall(facts.load);
+  if (shortfall) notices.push(shortfall);
+  if (facts.slowdownShortfall) notices.push(facts.slowdownShortfall);
+  return notices;
+}

@@ -1,0 +1,54 @@
+/**
+ * The gate's targets: each selected test once per Vitest project its file runs in, the key that
+ * finds a target in a run's outcome, and its tries as the verdict reads them.
+ */
+import type { GateTry } from '../../core/gate/gate-verdict.js';
+import type { SelectedTest } from '../../core/gate/test-selection.js';
+import type { SourceTest } from '../../core/source/test-source.js';
+import type { RepeatTarget, RunsOutcome, TestTries } from '../../io/vitest/vitest-runs.js';
+
+export interface GateTarget extends RepeatTarget {
+  readonly project: string | null;
+  readonly selected: SelectedTest<SourceTest>;
+}
+
+/** The tries of each target in the loaded phase's outcome (undefined: that outcome did not report it). */
+export type TriesOf = ReadonlyMap<GateTarget, TestTries | undefined>;
+
+export const targetKey = (t: {
+  readonly file: string;
+  readonly fullName: string;
+  readonly project?: string | null;
+}): string => JSON.stringify([t.project ?? '', t.file, t.fullName]);
+
+export function toGateTries(t: TestTries | undefined): GateTry[] {
+  return (t?.tries ?? []).map((r) => ({
+    state: r.state,
+    durationMs: r.durationMs,
+    cold: r.cold,
+    slowdown: r.slowdown,
+    ...(r.error === undefined ? {} : { error: r.error }),
+  }));
+}
+
+/** A target's tries in one run's outcome: undefined when that run did not happen or did not report it. */
+export function findTries(target: GateTarget, outcome: RunsOutcome | null): TestTries | undefined {
+  return new Map((outcome?.tests ?? []).map((t) => [targetKey(t), t])).get(targetKey(target));
+}
+
+/** Every selected test once per Vitest project its file runs in ('' = the only, unnamed one). */
+export function expandTargets(
+  selected: readonly SelectedTest<SourceTest>[],
+  projectsOf: ReadonlyMap<string, readonly string[]>,
+): GateTarget[] {
+  return selected.flatMap((s) => {
+    const projects = projectsOf.get(s.test.file) ?? [''];
+    return projects.map((p) => ({
+      file: s.test.file,
+      fullName: s.test.fullName,
+      line: s.test.line,
+      project: p === '' && projects.length === 1 ? null : p,
+      selected: s,
+    }));
+  });
+}
