@@ -4,13 +4,9 @@
  */
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import {
-  type Allowance,
-  type AllowanceProblem,
-  dedupeAllowances,
-  parseAllowanceFile,
-} from '../../core/allowances/allowance.js';
+import { type Allowance, type AllowanceProblem, dedupeAllowances } from '../../core/allowances/allowance.js';
 import { keepLineEndings } from '../../core/allowances/allowance-edit.js';
+import { parseAllowanceFile } from '../../core/allowances/allowance-parse.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { readUserTextFile } from '../files/input-file.js';
 import { withFileLock } from './allowance-lock.js';

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseAllowanceFile } from '../../../src/core/allowances/allowance.js';
 import {
   entryBlocks,
   insertEntry,
@@ -9,6 +8,7 @@ import {
   serializeEntry,
   updateEntry,
 } from '../../../src/core/allowances/allowance-edit.js';
+import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
 
 const W = 'allowances/x.test.ts.yaml';
 const entry = (id: string, test: string, extra: Partial<NewAllowanceEntry> = {}): NewAllowanceEntry => ({

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseAllowanceFile } from '../../../src/core/allowances/allowance.js';
 import {
   keepLineEndings,
   removeEntryKey,
   serializeQuarantine,
   setEntryKey,
 } from '../../../src/core/allowances/allowance-edit.js';
+import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
 
 const FILE = `# header: reviewed with the tests
 - id: a1b2c3d4

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { parseAllowanceFile } from '../../../src/core/allowances/allowance.js';
 import {
   entryBlocks,
   insertEntry,
@@ -11,6 +10,7 @@ import {
   serializeEntry,
   updateEntry,
 } from '../../../src/core/allowances/allowance-edit.js';
+import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
 import { escapeForTerminal, yamlScalar } from '../../../src/core/allowances/allowance-text.js';
 
 const W = 'allowances/x.test.ts.yaml';

@@ -4,9 +4,9 @@ import {
   dedupeAllowances,
   isExpired,
   isInsideProject,
-  parseAllowanceFile,
   testFileOf,
 } from '../../../src/core/allowances/allowance.js';
+import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
 
 const STORE = 'allowances/test/hub/tracker.test.ts.yaml';
 const GOOD = `# tracker allowances
