@@ -3,26 +3,14 @@
  * Every problem is reported with file:line:column and the accepted forms; nothing falls back to a
  * default silently.
  */
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import { DURATION_FORMS, parseDuration } from './duration.js';
+import { isMap, isScalar, LineCounter, type Node, parseDocument, type YAMLMap } from 'yaml';
 import { FlakeguardError } from './errors.js';
 import { clipText, excerpt } from './excerpt.js';
 import { DEFAULT_GATE_CONFIG, type GateConfig, parseGateConfig } from './gate/gate-config.js';
 import { HISTORY_OFF, type HistoryConfig, parseHistoryConfig } from './history/history-config.js';
-import { isPlatformKey, PLATFORMS, type PlatformKey, type PlatformValue } from './platform-value.js';
-
-export type FindingClass = 'infrastructure' | 'escape' | 'flake' | 'budget';
-
-/** A log signature a project adds in `triage.patterns`. */
-export interface PatternRule {
-  readonly id: string;
-  /** Literal text unless `regex` is true. */
-  readonly match: string;
-  readonly regex: boolean;
-  readonly class: FindingClass;
-  readonly cause: string;
-  readonly action: string;
-}
+import type { PlatformValue } from './platform-value.js';
+import { parseTriageConfig, type TriageConfig } from './triage/triage-config.js';
+import { type Locate, makeLocator, parsePlatformDuration } from './yaml-values.js';
 
 export interface Config {
   readonly budget: {
@@ -35,7 +23,8 @@ export interface Config {
   readonly allowances: string;
   /** Folder of run records, relative to the root. */
   readonly records: string;
-  readonly triage: { readonly patterns: readonly PatternRule[] };
+  /** Log signatures the project adds (core/triage/triage-config.ts). */
+  readonly triage: TriageConfig;
   /** Flake and duration history (docs/history.md); off by default. */
   readonly history: HistoryConfig;
   /** The gate's reference slowdown and what a fragile test does (core/gate/gate-config.ts). */
@@ -56,54 +45,8 @@ export const DEFAULT_CONFIG: Config = {
 
 const TOP_KEYS = ['budget', 'allowances', 'records', 'triage', 'history', 'gate'] as const;
 const BUDGET_KEYS = ['test', 'file', 'warnAt'] as const;
-const CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
-/** Turns a yaml node position into `file:line:column`. */
-export function makeLocator(fileName: string, lineCounter: LineCounter) {
-  return (node: Node | null | undefined): string => {
-    const offset = node?.range?.[0];
-    if (offset === undefined) return fileName;
-    const { line, col } = lineCounter.linePos(offset);
-    return `${fileName}:${line}:${col}`;
-  };
-}
-
-/** Parses a duration or a per-platform map of durations at `node`. */
-export function parsePlatformDuration(
-  node: unknown,
-  where: (n: Node | null | undefined) => string,
-  what: string,
-): PlatformValue<number> {
-  if (isScalar(node)) {
-    const parsed = parseDuration(node.value);
-    if (!parsed.ok) throw new FlakeguardError('CONFIG_INVALID', `${where(node)}: ${what} ${parsed.message}`);
-    return { kind: 'single', value: parsed.ms };
-  }
-  if (isMap(node)) {
-    const values: Partial<Record<PlatformKey, number>> = {};
-    for (const pair of node.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : '';
-      if (!isPlatformKey(key)) {
-        throw new FlakeguardError(
-          'CONFIG_INVALID',
-          `${where(pair.key as Node)}: unknown platform ${excerpt(key)} in ${what}; use one of ${PLATFORMS.join(', ')} or default`,
-        );
-      }
-      const parsed = parseDuration(isScalar(pair.value) ? pair.value.value : undefined);
-      if (!parsed.ok) {
-        throw new FlakeguardError('CONFIG_INVALID', `${where(pair.value as Node)}: ${what}.${key} ${parsed.message}`);
-      }
-      values[key] = parsed.ms;
-    }
-    return { kind: 'map', values };
-  }
-  throw new FlakeguardError(
-    'CONFIG_INVALID',
-    `${where(node as Node)}: ${what} must be a duration or a map by platform, e.g. { linux: 5s, default: 5s }; ${DURATION_FORMS}`,
-  );
-}
-
-function parseWarnAt(node: unknown, where: (n: Node | null | undefined) => string): number {
+function parseWarnAt(node: unknown, where: Locate): number {
   const raw = isScalar(node) ? node.value : undefined;
   const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
   const match = /^(\d+(?:\.\d+)?)%$/.exec(text);
@@ -117,7 +60,7 @@ function parseWarnAt(node: unknown, where: (n: Node | null | undefined) => strin
   return share;
 }
 
-function parseFolder(node: unknown, where: (n: Node | null | undefined) => string, key: string): string {
+function parseFolder(node: unknown, where: Locate, key: string): string {
   const raw = isScalar(node) ? node.value : undefined;
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw new FlakeguardError(
@@ -126,85 +69,6 @@ function parseFolder(node: unknown, where: (n: Node | null | undefined) => strin
     );
   }
   return raw.trim().replace(/\\/g, '/').replace(/\/+$/, '');
-}
-
-function parsePatterns(node: unknown, where: (n: Node | null | undefined) => string): PatternRule[] {
-  if (!isMap(node))
-    throw new FlakeguardError('CONFIG_INVALID', `${where(node as Node)}: triage must be a map with a patterns list`);
-  const rules: PatternRule[] = [];
-  for (const pair of node.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : '';
-    if (key !== 'patterns') {
-      throw new FlakeguardError(
-        'CONFIG_INVALID',
-        `${where(pair.key as Node)}: unknown key ${excerpt(`triage.${key}`)}; the only key is patterns`,
-      );
-    }
-    if (!isSeq(pair.value)) {
-      throw new FlakeguardError(
-        'CONFIG_INVALID',
-        `${where(pair.value as Node)}: triage.patterns must be a list of { match, class, cause, action }`,
-      );
-    }
-    pair.value.items.forEach((item, index) => {
-      const js = isMap(item) ? (item.toJSON() as Record<string, unknown>) : undefined;
-      const at = where(item as Node);
-      if (!js)
-        throw new FlakeguardError(
-          'CONFIG_INVALID',
-          `${at}: triage.patterns[${index}] must be a map { match, class, cause, action }`,
-        );
-      for (const k of Object.keys(js)) {
-        if (!['match', 'regex', 'class', 'cause', 'action', 'id'].includes(k)) {
-          throw new FlakeguardError(
-            'CONFIG_INVALID',
-            `${at}: unknown key ${excerpt(k)} in triage.patterns[${index}]; use match, regex, class, cause, action, id`,
-          );
-        }
-      }
-      const cls = js['class'];
-      if (typeof js['match'] !== 'string' || js['match'] === '') {
-        throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].match must be non-empty text`);
-      }
-      if (typeof cls !== 'string' || !(CLASSES as readonly string[]).includes(cls)) {
-        throw new FlakeguardError(
-          'CONFIG_INVALID',
-          `${at}: triage.patterns[${index}].class must be one of ${CLASSES.join(', ')}`,
-        );
-      }
-      if (typeof js['cause'] !== 'string' || js['cause'] === '') {
-        throw new FlakeguardError('CONFIG_INVALID', `${at}: triage.patterns[${index}].cause must be non-empty text`);
-      }
-      for (const k of ['id', 'action'] as const) {
-        if (js[k] !== undefined && typeof js[k] !== 'string') {
-          throw new FlakeguardError(
-            'CONFIG_INVALID',
-            `${at}: triage.patterns[${index}].${k} must be text, not ${excerpt(js[k])}`,
-          );
-        }
-      }
-      const regex = js['regex'] === true;
-      if (regex) {
-        try {
-          new RegExp(js['match']);
-        } catch (error) {
-          throw new FlakeguardError(
-            'CONFIG_INVALID',
-            `${at}: triage.patterns[${index}].match is not a valid regular expression: ${(error as Error).message}`,
-          );
-        }
-      }
-      rules.push({
-        id: typeof js['id'] === 'string' ? js['id'] : `project-${index + 1}`,
-        match: js['match'],
-        regex,
-        class: cls as FindingClass,
-        cause: js['cause'],
-        action: typeof js['action'] === 'string' ? js['action'] : '',
-      });
-    });
-  }
-  return rules;
 }
 
 export function parseConfig(text: string, fileName: string): Config {
@@ -229,6 +93,11 @@ export function parseConfig(text: string, fileName: string): Config {
       `${where(contents)}: flakeguard.yaml must be a map with keys ${TOP_KEYS.join(', ')}`,
     );
   }
+  return parseSections(contents, where);
+}
+
+/** Each top-level key in turn; a key left out keeps its default. */
+function parseSections(contents: YAMLMap, where: Locate): Config {
   let budget = DEFAULT_CONFIG.budget;
   let allowances = DEFAULT_CONFIG.allowances;
   let records = DEFAULT_CONFIG.records;
@@ -238,31 +107,9 @@ export function parseConfig(text: string, fileName: string): Config {
   for (const pair of contents.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     switch (key) {
-      case 'budget': {
-        if (!isMap(pair.value)) {
-          throw new FlakeguardError(
-            'CONFIG_INVALID',
-            `${where(pair.value as Node)}: budget must be a map with keys ${BUDGET_KEYS.join(', ')}`,
-          );
-        }
-        let test = budget.test;
-        let file = budget.file;
-        let warnAt = budget.warnAt;
-        for (const b of pair.value.items) {
-          const bk = isScalar(b.key) ? String(b.key.value) : '';
-          if (bk === 'test') test = parsePlatformDuration(b.value, where, 'budget.test');
-          else if (bk === 'file') file = parsePlatformDuration(b.value, where, 'budget.file');
-          else if (bk === 'warnAt') warnAt = parseWarnAt(b.value, where);
-          else {
-            throw new FlakeguardError(
-              'CONFIG_INVALID',
-              `${where(b.key as Node)}: unknown key ${excerpt(`budget.${bk}`)}; use ${BUDGET_KEYS.join(', ')}`,
-            );
-          }
-        }
-        budget = { test, file, warnAt };
+      case 'budget':
+        budget = parseBudget(pair.value, where, budget);
         break;
-      }
       case 'allowances':
         allowances = parseFolder(pair.value, where, 'allowances');
         break;
@@ -270,7 +117,7 @@ export function parseConfig(text: string, fileName: string): Config {
         records = parseFolder(pair.value, where, 'records');
         break;
       case 'triage':
-        triage = { patterns: parsePatterns(pair.value, where) };
+        triage = parseTriageConfig(pair.value, where);
         break;
       case 'history':
         history = parseHistoryConfig(pair.value, where);
@@ -286,4 +133,28 @@ export function parseConfig(text: string, fileName: string): Config {
     }
   }
   return { budget, allowances, records, triage, history, gate };
+}
+
+/** `budget:`: test, file and warnAt; a key left out keeps its value in `current`. */
+function parseBudget(node: unknown, where: Locate, current: Config['budget']): Config['budget'] {
+  if (!isMap(node)) {
+    throw new FlakeguardError(
+      'CONFIG_INVALID',
+      `${where(node as Node)}: budget must be a map with keys ${BUDGET_KEYS.join(', ')}`,
+    );
+  }
+  let { test, file, warnAt } = current;
+  for (const b of node.items) {
+    const bk = isScalar(b.key) ? String(b.key.value) : '';
+    if (bk === 'test') test = parsePlatformDuration(b.value, where, 'budget.test');
+    else if (bk === 'file') file = parsePlatformDuration(b.value, where, 'budget.file');
+    else if (bk === 'warnAt') warnAt = parseWarnAt(b.value, where);
+    else {
+      throw new FlakeguardError(
+        'CONFIG_INVALID',
+        `${where(b.key as Node)}: unknown key ${excerpt(`budget.${bk}`)}; use ${BUDGET_KEYS.join(', ')}`,
+      );
+    }
+  }
+  return { test, file, warnAt };
 }

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-import type { FindingClass } from '../../src/core/config.js';
+import type { FindingClass } from '../../src/core/triage/triage-config.js';
 import type { TriageJson } from '../../src/core/triage/triage-format.js';
 import { listRunRecords } from '../../src/io/record/run-record-file.js';
 import { type Fixture, REPO_ROOT, REPORTER_BUILT } from '../helpers/fixture.js';

@@ -5,10 +5,10 @@
 
 import { isScalar, type Node, type YAMLMap } from 'yaml';
 import { isIsoDay } from '../calendar.js';
-import { parsePlatformDuration } from '../config.js';
 import { isFlakeguardError } from '../errors.js';
 import type { PlatformValue } from '../platform-value.js';
 import { parseQuarantineTerms, type QuarantineTerms } from '../quarantine/quarantine-terms.js';
+import { type Locate, parsePlatformDuration } from '../yaml-values.js';
 import { type Allowance, isInsideProject } from './allowance.js';
 
 export const ALLOWANCE_KEYS = [
@@ -31,7 +31,6 @@ export function isValidDate(text: string): boolean {
   return isIsoDay(text);
 }
 
-type Locate = (n: Node | null | undefined) => string;
 type Fail = (message: string) => void;
 
 /** One entry as it is read: its map, where it stands, and the problems found so far. */

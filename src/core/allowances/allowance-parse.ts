@@ -5,7 +5,7 @@
  */
 
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import { makeLocator } from '../config.js';
+import { type Locate, makeLocator } from '../yaml-values.js';
 import { type Allowance, type AllowanceProblem, duplicateIdProblem, type ParsedAllowanceFile } from './allowance.js';
 import { parseEntry } from './allowance-entry.js';
 
@@ -42,7 +42,7 @@ export function parseAllowanceFile(source: string, storeFile: string): ParsedAll
 /** Each entry of the list, the bad ones and those whose id is taken already as problems. */
 function parseEntries(
   items: readonly unknown[],
-  where: (n: Node | null | undefined) => string,
+  where: Locate,
   storeFile: string,
   lineCounter: LineCounter,
 ): ParsedAllowanceFile {

@@ -4,9 +4,9 @@
  * measured or inferred, and what to do. Pure: takes exactly what `flakeguard triage --json` prints.
  */
 
-import type { FindingClass } from '../config.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { checkLines } from '../triage/triage-caught-by.js';
+import type { FindingClass } from '../triage/triage-config.js';
 import type { TriageJson } from '../triage/triage-format.js';
 import { badge, countTile, foldedPre, h, plural, renderPage, type Tone } from './html-page.js';
 

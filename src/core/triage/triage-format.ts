@@ -3,11 +3,11 @@
  * Pure: colour is a function the CLI passes (identity when colour is off).
  */
 
-import type { FindingClass } from '../config.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { type Paint, plainText } from '../text-style.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import { checkLines, UNKNOWN_CHECK } from './triage-caught-by.js';
+import type { FindingClass } from './triage-config.js';
 import { describeOwnerFilter } from './triage-owners.js';
 import type { Finding, TriageReport } from './triage-types.js';
 

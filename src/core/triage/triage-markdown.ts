@@ -5,11 +5,11 @@
  * (core/markdown/pr-comment.ts). Pure.
  */
 
-import type { FindingClass } from '../config.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import { checkLines } from './triage-caught-by.js';
+import type { FindingClass } from './triage-config.js';
 import { historyHeader, measuredLabel, subject } from './triage-format.js';
 import { describeOwnerFilter } from './triage-owners.js';
 import type { Finding, TriageReport } from './triage-types.js';

@@ -4,8 +4,8 @@
  * Pure: the edge gives the lookup.
  */
 
-import type { FindingClass } from '../config.js';
 import { hasOwner, type OwnersOf } from '../owners/codeowners.js';
+import type { FindingClass } from './triage-config.js';
 import type { Finding, TriageReport } from './triage-types.js';
 
 export function withFindingOwners(report: TriageReport, ownersOf: OwnersOf): TriageReport {

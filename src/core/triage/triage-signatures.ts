@@ -4,7 +4,7 @@
  * `triage.patterns` (those come first, so a project can override a built-in). The first signature
  * that matches a line wins, so specific signatures come before generic ones.
  */
-import type { FindingClass, PatternRule } from '../config.js';
+import type { FindingClass, PatternRule } from './triage-config.js';
 
 export interface LogSignature {
   readonly id: string;

@@ -3,12 +3,13 @@
  * the CI log and re-runs into these plain observations; `computeTriage` (pure) turns them into a
  * TriageReport that the formatters print. Schema of the JSON output: docs/triage.md.
  */
-import type { FindingClass } from '../config.js';
+
 import type { CaughtBy } from '../record/ci-context.js';
 import type { AttemptRef } from './log-attempts.js';
+import type { FindingClass } from './triage-config.js';
 import type { TriageHistory } from './triage-history-facts.js';
 
-export type { FindingClass } from '../config.js';
+export type { FindingClass } from './triage-config.js';
 
 export const TRIAGE_VERSION = 1 as const;
 

@@ -9,10 +9,11 @@
  * `planTriage` runs only the first passes, to say what the edge should gather before the one
  * computeTriage: which tests to ask the history store about and which failures to re-run.
  */
-import type { FindingClass } from '../config.js';
+
 import { testKey } from '../test-id.js';
 import { canonicalInputs } from './triage-canonical.js';
 import { attachChecks } from './triage-caught-by.js';
+import type { FindingClass } from './triage-config.js';
 import { applyExitCode, applyUnfinishedFiles, silenceDraft } from './triage-exit.js';
 import { budgetDrafts, failureDrafts, problemDraft, unhandledDrafts } from './triage-findings.js';
 import { applyHistory, historyQuestions } from './triage-history.js';
