@@ -55,7 +55,6 @@ const files = listTs(SRC);
  */
 const FILE_LINES = 250;
 const LONG_FILES: Record<string, number> = {
-  'io/allowances/allowance-lineage.ts': 267,
   'core/allowances/allowance-edit.ts': 265,
   'io/allowances/allowances-write.ts': 257,
   'core/gate/gate-report.ts': 256,
@@ -185,7 +184,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/budget/budget-format.ts formatBudgetReport': 108,
   'commands/triage/triage-command.ts runTriageCommand': 107,
   'io/load/duty-cycle.ts startDutyCycle': 107,
-  'io/allowances/allowance-lineage.ts traceLineage': 97,
   'io/triage/log-scan.ts scanLog': 96,
   'core/triage/triage-vitest-json.ts readVitestJsonReport': 92,
   'core/html/html-chart.ts renderSeries': 88,
@@ -214,7 +212,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'commands/gate/gate-args.ts parseGateArgs': 56,
   'commands/quarantine/quarantine-command.ts runQuarantineCommand': 56,
   'core/triage/log-needles.ts compileNeedles': 55,
-  'io/allowances/allowance-lineage.ts advance': 55,
   'io/load/load-workers.ts startLoadWorkers': 55,
   'core/history/history-rows.ts toHistoryRows': 54,
   'io/history/history-ingest.ts ingestRunRecord': 53,

@@ -1,0 +1,40 @@
+/**
+ * The allowance lineage cache: each traced lineage by its request, with the HEAD it was traced
+ * at, in `<cache>/allowance-lineage.json` (the cache folder beside the records, io/places). A
+ * repeat run at the same HEAD asks git for HEAD only; a run after new commits walks only the new
+ * ones. A cache that cannot be read or written costs time, not results.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Lineage, LineageState } from '../../core/allowances/allowance-lineage.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+
+export interface CacheEntry {
+  /** The HEAD the lineage was traced to. */
+  readonly at: string;
+  readonly lineage: Lineage;
+}
+
+const CACHE_VERSION = 1;
+
+/** The cache key of a request: where its allowance starts (commit, file, name, fingerprint). */
+export const cacheKey = (r: { readonly commit: string | null; readonly state: LineageState }): string =>
+  JSON.stringify([r.commit, r.state.file, r.state.name, r.state.fingerprint]);
+
+export function readLineageCache(file: string | null): Map<string, CacheEntry> {
+  if (file === null || !existsSync(file)) return new Map();
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { version?: number; entries?: Record<string, CacheEntry> };
+    return data.version === CACHE_VERSION && data.entries ? new Map(Object.entries(data.entries)) : new Map();
+  } catch {
+    return new Map();
+  }
+}
+
+export function writeLineageCache(file: string | null, entries: Record<string, CacheEntry>): void {
+  if (file === null) return;
+  try {
+    writeFileAtomic(file, `${JSON.stringify({ version: CACHE_VERSION, entries })}\n`);
+  } catch {
+    // A cache that cannot be written costs time, not results.
+  }
+}
