@@ -5,12 +5,8 @@
  */
 
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
-import {
-  insertEntry,
-  type NewAllowanceEntry,
-  removeEntries,
-  serializeEntry,
-} from '../../core/allowances/allowance-edit.js';
+import { insertEntry, removeEntries } from '../../core/allowances/allowance-edit.js';
+import { type NewAllowanceEntry, serializeEntry } from '../../core/allowances/allowance-serialize.js';
 import { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import type { GateProposal, GateTestInput } from '../../core/gate/gate-report.js';

@@ -2,133 +2,15 @@
  * Edits of an allowance file's text that keep every byte they do not mean to change: an entry is
  * inserted, removed or has a value replaced in place, and the rest of the file (other entries,
  * comments, quoting, blank lines) is copied as it was. Entries are kept sorted by test name, then id.
- *
- * An entry's block is its lines plus the comment lines directly above it (no blank line between),
- * except a comment at the very top of the file, which is the file's header.
+ * Each entry's block (its lines and its comments) is found by allowance-blocks.ts.
  */
-import { isMap, isScalar, isSeq, type Node, parseDocument, type YAMLMap } from 'yaml';
-import { serializeDuration } from '../duration.js';
+import { isScalar, isSeq, type Node, parseDocument } from 'yaml';
 import { FlakeguardError } from '../errors.js';
-import type { PlatformValue } from '../platform-value.js';
-import { type QuarantineTerms, quarantineTermsToYaml } from '../quarantine/quarantine-terms.js';
-import type { Allowance } from './allowance.js';
+import { afterLine, type EntryBlock, entryBlocks, entryIndent, lineStart } from './allowance-blocks.js';
+import { type NewAllowanceEntry, serializeEntry } from './allowance-serialize.js';
 import { yamlScalar } from './allowance-text.js';
 
 export { yamlScalar } from './allowance-text.js';
-
-/** An entry to write: an allowance without its place in a file (it has none yet). */
-export type NewAllowanceEntry = Omit<Allowance, 'at' | 'commit' | 'quarantine'> & {
-  readonly commit?: string | null;
-  readonly quarantine?: QuarantineTerms | null;
-};
-
-export interface EntryBlock {
-  readonly id: string;
-  readonly test: string;
-  /** Offsets of the block (comment lines above included) and of the entry's own lines. */
-  readonly blockStart: number;
-  readonly entryStart: number;
-  readonly end: number;
-  readonly map: YAMLMap;
-}
-
-export function serializeBudget(budget: PlatformValue<number>): string {
-  if (budget.kind === 'single') return serializeDuration(budget.value);
-  const parts = Object.entries(budget.values).map(([k, v]) => `${k}: ${serializeDuration(v)}`);
-  return `{ ${parts.join(', ')} }`;
-}
-
-export function serializeEntry(entry: NewAllowanceEntry): string {
-  const lines = [
-    `- id: ${yamlScalar(entry.id)}`,
-    `  test: ${yamlScalar(entry.test)}`,
-    `  file: ${yamlScalar(entry.file)}`,
-    ...(entry.fingerprint === null ? [] : [`  fingerprint: ${yamlScalar(entry.fingerprint)}`]),
-    ...(entry.commit === null || entry.commit === undefined ? [] : [`  commit: ${yamlScalar(entry.commit)}`]),
-    ...(entry.budget === null
-      ? []
-      : [`  budget: ${serializeBudget(entry.budget)}`, `  reason: ${yamlScalar(entry.reason)}`]),
-    ...(entry.quarantine ? serializeQuarantine(entry.quarantine, '  ') : []),
-    `  added: ${yamlScalar(entry.added)}`,
-    ...(entry.expires === null ? [] : [`  expires: ${yamlScalar(entry.expires)}`]),
-  ];
-  return `${lines.join('\n')}\n`;
-}
-
-/** The `quarantine:` lines of an entry, each value on one line (read back exactly). */
-export function serializeQuarantine(terms: QuarantineTerms, indent = ''): string[] {
-  return [
-    `${indent}quarantine:`,
-    ...Object.entries(quarantineTermsToYaml(terms)).map(([k, v]) => `${indent}  ${k}: ${yamlScalar(v)}`),
-  ];
-}
-
-function lineStart(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-function afterLine(text: string, offset: number): number {
-  const nl = text.indexOf('\n', offset);
-  return nl === -1 ? text.length : nl + 1;
-}
-
-function scalarText(map: YAMLMap, key: string): string {
-  const node = map.get(key, true);
-  return isScalar(node) ? String(node.value) : '';
-}
-
-/** The blocks of the file's entries in file order; throws when the file is not a list. */
-export function entryBlocks(text: string, where: string): EntryBlock[] {
-  const doc = parseDocument(text, { uniqueKeys: false });
-  if (doc.errors.length > 0) {
-    throw new FlakeguardError(
-      'ALLOWANCE_INVALID',
-      `${where}: not valid YAML; fix it before flakeguard edits this file (flakeguard allowances check shows where)`,
-    );
-  }
-  const contents = doc.contents;
-  if (contents === null || (isScalar(contents) && contents.value === null)) return [];
-  if (!isSeq(contents))
-    throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: an allowance file must be a list of entries`);
-  if (contents.flow) {
-    if (contents.items.length === 0) return [];
-    throw new FlakeguardError(
-      'ALLOWANCE_INVALID',
-      `${where}: write the entries as a block list (- id: …), not [ … ], so flakeguard can edit it`,
-    );
-  }
-  const blocks: EntryBlock[] = [];
-  let previousEnd = 0;
-  for (const item of contents.items) {
-    if (!isMap(item) || !item.range) continue;
-    let entryStart = lineStart(text, item.range[0]);
-    const dashLine = lineStart(text, entryStart - 1);
-    if (entryStart > 0 && /^\s*-\s*$/.test(text.slice(dashLine, entryStart - 1))) entryStart = dashLine;
-    let last = item.range[1] - 1;
-    while (last > entryStart && /\s/.test(text[last] ?? '')) last--;
-    let end = afterLine(text, last);
-    // Comment lines indented past the entry's dash (`  # expires: …`) right after it are its own.
-    const dashIndent =
-      entryStart - lineStart(text, entryStart) + (/^[ \t]*/.exec(text.slice(entryStart))?.[0].length ?? 0);
-    while (end < text.length) {
-      const line = text.slice(end, afterLine(text, end));
-      const indent = /^[ \t]*/.exec(line)?.[0].length ?? 0;
-      if (!/^\s*#/.test(line) || indent <= dashIndent) break;
-      end = afterLine(text, end);
-    }
-    let blockStart = entryStart;
-    for (;;) {
-      if (blockStart <= previousEnd) break;
-      const prev = lineStart(text, blockStart - 1);
-      if (!/^\s*#/.test(text.slice(prev, blockStart))) break;
-      blockStart = prev;
-    }
-    if (blockStart === 0 && entryStart !== 0 && blocks.length === 0) blockStart = entryStart;
-    blocks.push({ id: scalarText(item, 'id'), test: scalarText(item, 'test'), blockStart, entryStart, end, map: item });
-    previousEnd = end;
-  }
-  return blocks;
-}
 
 function compareEntries(a: { test: string; id: string }, b: { test: string; id: string }): number {
   if (a.test !== b.test) return a.test < b.test ? -1 : 1;
@@ -200,8 +82,7 @@ export function updateEntry(text: string, id: string, changes: EntryChanges, whe
   const block = entryBlocks(text, where).find((b) => b.id === id);
   if (!block) throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: no entry with id "${id}"`);
   const edits: { start: number; end: number; text: string }[] = [];
-  const firstKey = block.map.items[0]?.key as Node | undefined;
-  const indent = firstKey?.range ? firstKey.range[0] - lineStart(text, firstKey.range[0]) : 2;
+  const indent = entryIndent(text, block);
   for (const [key, value] of Object.entries(changes)) {
     if (value === undefined) continue;
     const node = block.map.get(key, true);
@@ -247,8 +128,7 @@ function keySpan(text: string, block: EntryBlock, key: string): { start: number;
 export function setEntryKey(text: string, id: string, key: string, lines: readonly string[], where: string): string {
   const block = entryBlocks(text, where).find((b) => b.id === id);
   if (!block) throw new FlakeguardError('ALLOWANCE_INVALID', `${where}: no entry with id "${id}"`);
-  const firstKey = block.map.items[0]?.key as Node | undefined;
-  const indent = ' '.repeat(firstKey?.range ? firstKey.range[0] - lineStart(text, firstKey.range[0]) : 2);
+  const indent = ' '.repeat(entryIndent(text, block));
   const body = lines.map((l) => `${indent}${l}\n`).join('');
   const span = keySpan(text, block, key);
   if (span) return text.slice(0, span.start) + body + text.slice(span.end);

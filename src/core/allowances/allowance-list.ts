@@ -8,7 +8,6 @@ import { formatDuration } from '../duration.js';
 import { resolvePlatformValue } from '../platform-value.js';
 import { testKey } from '../test-id.js';
 import { type AllowanceProblem, formatWhere } from './allowance.js';
-import { serializeBudget } from './allowance-edit.js';
 import {
   formatFollowNotice,
   formatProblem,
@@ -16,6 +15,7 @@ import {
   type Resolution,
   type UniverseTest,
 } from './allowance-resolve.js';
+import { serializeBudget } from './allowance-serialize.js';
 import { escapeForTerminal as esc } from './allowance-text.js';
 
 export const ALLOWANCE_LIST_VERSION = 1 as const;

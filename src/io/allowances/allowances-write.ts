@@ -9,13 +9,13 @@ import {
   insertEntry,
   insertEntryText,
   removeEntries,
-  serializeBudget,
   setEntryKey,
   updateEntry,
   yamlScalar,
 } from '../../core/allowances/allowance-edit.js';
 import { eachNamePattern } from '../../core/allowances/allowance-match.js';
 import type { Resolution } from '../../core/allowances/allowance-resolve.js';
+import { serializeBudget } from '../../core/allowances/allowance-serialize.js';
 import { closestNames } from '../../core/allowances/allowance-suggest.js';
 import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
 import { checkExpiryDay } from '../../core/calendar.js';

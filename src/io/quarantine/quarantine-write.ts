@@ -5,13 +5,8 @@
  * Every write holds the file's lock and is atomic, and keeps comments and line endings.
  */
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
-import {
-  insertEntry,
-  removeEntries,
-  removeEntryKey,
-  serializeQuarantine,
-  setEntryKey,
-} from '../../core/allowances/allowance-edit.js';
+import { insertEntry, removeEntries, removeEntryKey, setEntryKey } from '../../core/allowances/allowance-edit.js';
+import { serializeQuarantine } from '../../core/allowances/allowance-serialize.js';
 import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
 import { checkExpiryDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';

@@ -1,14 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  entryBlocks,
-  insertEntry,
-  type NewAllowanceEntry,
-  removeEntries,
-  serializeEntry,
-  updateEntry,
-} from '../../../src/core/allowances/allowance-edit.js';
+import { entryBlocks } from '../../../src/core/allowances/allowance-blocks.js';
+import { insertEntry, removeEntries, updateEntry } from '../../../src/core/allowances/allowance-edit.js';
 import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
+import { type NewAllowanceEntry, serializeEntry } from '../../../src/core/allowances/allowance-serialize.js';
 
 const W = 'allowances/x.test.ts.yaml';
 const entry = (id: string, test: string, extra: Partial<NewAllowanceEntry> = {}): NewAllowanceEntry => ({

@@ -1,12 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  keepLineEndings,
-  removeEntryKey,
-  serializeQuarantine,
-  setEntryKey,
-} from '../../../src/core/allowances/allowance-edit.js';
+import { keepLineEndings, removeEntryKey, setEntryKey } from '../../../src/core/allowances/allowance-edit.js';
 import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
+import { serializeQuarantine } from '../../../src/core/allowances/allowance-serialize.js';
 
 const FILE = `# header: reviewed with the tests
 - id: a1b2c3d4

@@ -1,16 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { entryBlocks } from '../../../src/core/allowances/allowance-blocks.js';
 import {
-  entryBlocks,
   insertEntry,
   keepLineEndings,
-  type NewAllowanceEntry,
   removeEntries,
-  serializeEntry,
   updateEntry,
 } from '../../../src/core/allowances/allowance-edit.js';
 import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
+import { type NewAllowanceEntry, serializeEntry } from '../../../src/core/allowances/allowance-serialize.js';
 import { escapeForTerminal, yamlScalar } from '../../../src/core/allowances/allowance-text.js';
 
 const W = 'allowances/x.test.ts.yaml';

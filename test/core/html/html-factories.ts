@@ -3,7 +3,7 @@
  * functions (decideGateVerdict, proposeAllowance, serializeEntry, computeGateReport; computeTriage
  * with the built-in log signatures), so the pages are rendered from what `--json` would print.
  */
-import { serializeEntry } from '../../../src/core/allowances/allowance-edit.js';
+import { serializeEntry } from '../../../src/core/allowances/allowance-serialize.js';
 import {
   computeGateReport,
   type GateLoad,
