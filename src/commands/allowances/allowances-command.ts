@@ -9,8 +9,9 @@ import {
   formatAllowanceList,
 } from '../../core/allowances/allowance-list.js';
 import { testKey } from '../../core/test-id.js';
+import { addAllowance } from '../../io/allowances/allowance-add.js';
 import { gatherAllowanceState, lastDurations } from '../../io/allowances/allowances-state.js';
-import { addAllowance, migrateAllowances, pruneAllowances } from '../../io/allowances/allowances-write.js';
+import { migrateAllowances, pruneAllowances } from '../../io/allowances/allowances-write.js';
 import { requireFilesNotFolders } from '../../io/files/input-file.js';
 import { commandUsageError, type ParsedValues, parseSubcommand } from '../command-args.js';
 import { ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS } from './allowances-options.js';

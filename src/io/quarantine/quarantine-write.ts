@@ -12,8 +12,8 @@ import { checkExpiryDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
 import type { QuarantineTerms } from '../../core/quarantine/quarantine-terms.js';
 import { updateAllowanceFile } from '../allowances/allowance-store.js';
+import { findEntryTarget, newEntryId } from '../allowances/allowance-target.js';
 import type { AllowanceState } from '../allowances/allowances-state.js';
-import { findEntryTarget, newEntryId } from '../allowances/allowances-write.js';
 import { readProjectOwners } from '../owners/codeowners-file.js';
 
 export interface QuarantineAddOptions {

@@ -1,0 +1,108 @@
+/** `flakeguard allowances add`: a budget for one test, in a new entry or the entry that quarantines it. Atomic. */
+import { allowanceFileFor } from '../../core/allowances/allowance.js';
+import { insertEntry, setEntryKey, yamlScalar } from '../../core/allowances/allowance-edit.js';
+import type { Resolution } from '../../core/allowances/allowance-resolve.js';
+import { serializeBudget } from '../../core/allowances/allowance-serialize.js';
+import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
+import { checkExpiryDay } from '../../core/calendar.js';
+import { parseDuration } from '../../core/duration.js';
+import { FlakeguardError } from '../../core/errors.js';
+import { isPlatformKey, PLATFORMS, type PlatformValue } from '../../core/platform-value.js';
+import type { SourceTest } from '../../core/source/test-source.js';
+import { updateAllowanceFile } from './allowance-store.js';
+import { findEntryTarget, newEntryId } from './allowance-target.js';
+import type { AllowanceState } from './allowances-state.js';
+
+export interface AddOptions {
+  readonly file: string;
+  readonly test: string;
+  readonly budget: string;
+  readonly platform: string | undefined;
+  readonly reason: string;
+  readonly expires: string | undefined;
+}
+
+/** Adds an allowance; returns the line to print. */
+export function addAllowance(state: AllowanceState, options: AddOptions, cwd: string): string {
+  const { file, test, holder } = findEntryTarget(state, options.file, options.test, cwd);
+  if (holder && holder.allowance.budget !== null) {
+    throw new FlakeguardError(
+      'USAGE',
+      `${quoteName(options.test)} already has allowance ${holder.allowance.id} at ${holder.allowance.at.storeFile}:${holder.allowance.at.line}; edit its budget there`,
+    );
+  }
+  const budget = parseBudgetOptions(options);
+  checkReasonAndExpiry(options, state.today);
+  return holder ? addBudgetToEntry(state, holder, budget, options, file) : addEntry(state, options, test, file, budget);
+}
+
+/** --budget and --platform as the entry's budget. */
+function parseBudgetOptions(options: AddOptions): PlatformValue<number> {
+  const parsed = parseDuration(options.budget);
+  if (!parsed.ok) throw new FlakeguardError('USAGE', `--budget ${parsed.message}`);
+  if (options.platform === undefined) return { kind: 'single', value: parsed.ms };
+  if (!isPlatformKey(options.platform))
+    throw new FlakeguardError(
+      'USAGE',
+      `--platform "${options.platform}" is not one of ${PLATFORMS.join(', ')}, default`,
+    );
+  return { kind: 'map', values: { [options.platform]: parsed.ms } };
+}
+
+function checkReasonAndExpiry(options: AddOptions, today: string): void {
+  if (options.reason.trim() === '')
+    throw new FlakeguardError('USAGE', '--reason is required: say why this test may take longer than the budget');
+  const expiry = options.expires === undefined ? null : checkExpiryDay(options.expires, today);
+  if (expiry !== null && !expiry.ok)
+    throw new FlakeguardError('USAGE', `--expires "${escapeForTerminal(options.expires ?? '')}" ${expiry.message}`);
+}
+
+/** The test's entry only quarantines it: the budget joins that entry. */
+function addBudgetToEntry(
+  state: AllowanceState,
+  holder: Resolution,
+  budget: PlatformValue<number>,
+  options: AddOptions,
+  file: string,
+): string {
+  const { id, at } = holder.allowance;
+  const keys: [string, string][] = [
+    ['budget', serializeBudget(budget)],
+    ['reason', yamlScalar(options.reason.trim())],
+    ...(options.expires === undefined ? [] : [['expires', yamlScalar(options.expires)] as [string, string]]),
+  ];
+  updateAllowanceFile(state.root, at.storeFile, (text) =>
+    keys.reduce((t, [key, value]) => setEntryKey(t, id, key, [`${key}: ${value}`], at.storeFile), text),
+  );
+  return `added a budget to entry ${id} for ${quoteName(options.test)} (${escapeForTerminal(file)}) in ${escapeForTerminal(at.storeFile)}`;
+}
+
+/** A new entry, in the allowance file of the test's file. */
+function addEntry(
+  state: AllowanceState,
+  options: AddOptions,
+  test: SourceTest,
+  file: string,
+  budget: PlatformValue<number>,
+): string {
+  const id = newEntryId(state);
+  const storeFile = allowanceFileFor(state.config.allowances, file);
+  const entry = {
+    id,
+    test: options.test,
+    file,
+    fingerprint: test.fingerprint,
+    commit: state.head,
+    budget,
+    reason: options.reason.trim(),
+    added: state.today,
+    expires: options.expires ?? null,
+  };
+  // Under the file's lock: a concurrent add is read back first, and its id is not reused.
+  updateAllowanceFile(state.root, storeFile, (text) => {
+    if (text.includes(`id: ${id}`))
+      throw new FlakeguardError('USAGE', `allowance id ${id} was just taken by another writer; run the command again`);
+    return insertEntry(text, entry, storeFile);
+  });
+  return `added allowance ${id} for ${quoteName(options.test)} (${escapeForTerminal(file)}) to ${escapeForTerminal(storeFile)}`;
+}

@@ -1,0 +1,89 @@
+/**
+ * The test an allowance entry is written for (`allowances add`, `quarantine add`), from --file and
+ * --test, with the entry that already applies to it; and a fresh entry id.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isInsideProject } from '../../core/allowances/allowance.js';
+import { eachNamePattern } from '../../core/allowances/allowance-match.js';
+import type { Resolution } from '../../core/allowances/allowance-resolve.js';
+import { closestNames } from '../../core/allowances/allowance-suggest.js';
+import { quoteName } from '../../core/allowances/allowance-text.js';
+import { FlakeguardError } from '../../core/errors.js';
+import { extractTests, type SourceTest } from '../../core/source/test-source.js';
+import type { AllowanceState } from './allowances-state.js';
+
+function newId(taken: ReadonlySet<string>): string {
+  for (;;) {
+    const hex = randomBytes(4).toString('hex');
+    // A leading letter keeps YAML from reading the id as a number.
+    const id = `${'abcdef'[parseInt(hex[0] as string, 16) % 6]}${hex.slice(1)}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+export interface EntryTarget {
+  /** The test file relative to the root, with `/`. */
+  readonly file: string;
+  readonly test: SourceTest;
+  /** The entry that already applies to this test, if any. */
+  readonly holder: Resolution | undefined;
+}
+
+/**
+ * The test an entry is written for, from --file and --test: the file must be inside the project and
+ * declare exactly one test of that name (a `.each` row name counts); usage errors name the close names.
+ */
+export function findEntryTarget(state: AllowanceState, fileArg: string, testArg: string, cwd: string): EntryTarget {
+  const options = { file: fileArg, test: testArg };
+  const file = path.relative(state.root, path.resolve(cwd, options.file)).split(path.sep).join('/');
+  if (!isInsideProject(file))
+    throw new FlakeguardError(
+      'USAGE',
+      `--file "${options.file}" is outside the project at ${state.root}; name a test file inside it`,
+    );
+  const full = path.join(state.root, file);
+  if (!existsSync(full)) throw new FlakeguardError('USAGE', `--file "${file}": no such test file under ${state.root}`);
+  // Read here, not from the state: the file may be outside Vitest's default include pattern, and a
+  // syntax error must stop the command with its file:line:column.
+  const tests = extractTests(readFileSync(full, 'utf8'), file);
+  const exact = tests.filter((t) => t.fullName === options.test);
+  const each =
+    exact.length > 0
+      ? []
+      : tests.filter((t) => (t.each || t.dynamicTitle) && eachNamePattern(t.fullName).test(options.test));
+  const found = [...exact, ...each];
+  if (found.length === 0) {
+    const close = closestNames(
+      options.test,
+      tests.map((t) => t.fullName),
+    );
+    const hint =
+      close.length > 0
+        ? `; tests in that file include: ${close.map((n) => JSON.stringify(n)).join(', ')}`
+        : '; that file declares no tests';
+    throw new FlakeguardError(
+      'USAGE',
+      `no test ${quoteName(options.test)} in ${file} (write the full name, titles joined with " > ")${hint}`,
+    );
+  }
+  if (found.length > 1)
+    throw new FlakeguardError(
+      'USAGE',
+      `${found.length} tests in ${file} are named ${quoteName(options.test)}; rename one so the allowance has one test`,
+    );
+  const test = found[0]!;
+  const holder = state.resolutions.find(
+    (r) =>
+      r.test &&
+      r.test.file === file &&
+      r.test.fullName === test.fullName &&
+      (r.test.namePattern === undefined || r.allowance.test === options.test),
+  );
+  return { file, test, holder };
+}
+
+export function newEntryId(state: AllowanceState): string {
+  return newId(new Set(state.store.allowances.map((a) => a.id)));
+}
