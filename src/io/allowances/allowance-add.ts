@@ -1,6 +1,6 @@
 /** `flakeguard allowances add`: a budget for one test, in a new entry or the entry that quarantines it. Atomic. */
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
-import { insertEntry, setEntryKey, yamlScalar } from '../../core/allowances/allowance-edit.js';
+import { setEntryKey, yamlScalar } from '../../core/allowances/allowance-edit.js';
 import type { Resolution } from '../../core/allowances/allowance-resolve.js';
 import { serializeBudget } from '../../core/allowances/allowance-serialize.js';
 import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
@@ -10,7 +10,7 @@ import { FlakeguardError } from '../../core/errors.js';
 import { isPlatformKey, PLATFORMS, type PlatformValue } from '../../core/platform-value.js';
 import type { SourceTest } from '../../core/source/test-source.js';
 import { updateAllowanceFile } from './allowance-store.js';
-import { findEntryTarget, newEntryId } from './allowance-target.js';
+import { findEntryTarget, newEntryId, writeNewEntry } from './allowance-target.js';
 import type { AllowanceState } from './allowances-state.js';
 
 export interface AddOptions {
@@ -98,11 +98,6 @@ function addEntry(
     added: state.today,
     expires: options.expires ?? null,
   };
-  // Under the file's lock: a concurrent add is read back first, and its id is not reused.
-  updateAllowanceFile(state.root, storeFile, (text) => {
-    if (text.includes(`id: ${id}`))
-      throw new FlakeguardError('USAGE', `allowance id ${id} was just taken by another writer; run the command again`);
-    return insertEntry(text, entry, storeFile);
-  });
+  writeNewEntry(state, storeFile, entry, 'allowance');
   return `added allowance ${id} for ${quoteName(options.test)} (${escapeForTerminal(file)}) to ${escapeForTerminal(storeFile)}`;
 }

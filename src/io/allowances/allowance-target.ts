@@ -1,17 +1,20 @@
 /**
  * The test an allowance entry is written for (`allowances add`, `quarantine add`), from --file and
- * --test, with the entry that already applies to it; and a fresh entry id.
+ * --test, with the entry that already applies to it; a fresh entry id, and the new entry written.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isInsideProject } from '../../core/allowances/allowance.js';
+import { insertEntry } from '../../core/allowances/allowance-edit.js';
 import { eachNamePattern } from '../../core/allowances/allowance-match.js';
 import type { Resolution } from '../../core/allowances/allowance-resolve.js';
+import type { NewAllowanceEntry } from '../../core/allowances/allowance-serialize.js';
 import { closestNames } from '../../core/allowances/allowance-suggest.js';
 import { quoteName } from '../../core/allowances/allowance-text.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
+import { updateAllowanceFile } from './allowance-store.js';
 import type { AllowanceState } from './allowances-state.js';
 
 function newId(taken: ReadonlySet<string>): string {
@@ -82,6 +85,26 @@ export function findEntryTarget(state: AllowanceState, fileArg: string, testArg:
       (r.test.namePattern === undefined || r.allowance.test === options.test),
   );
   return { file, test, holder };
+}
+
+/**
+ * Inserts a new entry under its file's lock: an entry a concurrent writer added is read back first,
+ * and its id is not reused (`noun` names the id in that error).
+ */
+export function writeNewEntry(
+  state: AllowanceState,
+  storeFile: string,
+  entry: NewAllowanceEntry,
+  noun: 'allowance' | 'entry',
+): void {
+  updateAllowanceFile(state.root, storeFile, (text) => {
+    if (text.includes(`id: ${entry.id}`))
+      throw new FlakeguardError(
+        'USAGE',
+        `${noun} id ${entry.id} was just taken by another writer; run the command again`,
+      );
+    return insertEntry(text, entry, storeFile);
+  });
 }
 
 export function newEntryId(state: AllowanceState): string {

@@ -5,14 +5,14 @@
  * Every write holds the file's lock and is atomic, and keeps comments and line endings.
  */
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
-import { insertEntry, removeEntries, removeEntryKey, setEntryKey } from '../../core/allowances/allowance-edit.js';
+import { removeEntries, removeEntryKey, setEntryKey } from '../../core/allowances/allowance-edit.js';
 import { serializeQuarantine } from '../../core/allowances/allowance-serialize.js';
 import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
 import { checkExpiryDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
 import type { QuarantineTerms } from '../../core/quarantine/quarantine-terms.js';
 import { updateAllowanceFile } from '../allowances/allowance-store.js';
-import { findEntryTarget, newEntryId } from '../allowances/allowance-target.js';
+import { findEntryTarget, newEntryId, writeNewEntry } from '../allowances/allowance-target.js';
 import type { AllowanceState } from '../allowances/allowances-state.js';
 import { readProjectOwners } from '../owners/codeowners-file.js';
 
@@ -73,11 +73,7 @@ export function addQuarantine(state: AllowanceState, options: QuarantineAddOptio
     added: state.today,
     expires: null,
   };
-  updateAllowanceFile(state.root, storeFile, (text) => {
-    if (text.includes(`id: ${id}`))
-      throw new FlakeguardError('USAGE', `entry id ${id} was just taken by another writer; run the command again`);
-    return insertEntry(text, entry, storeFile);
-  });
+  writeNewEntry(state, storeFile, entry, 'entry');
   return `quarantined ${what}: entry ${id} in ${escapeForTerminal(storeFile)}${ownedBy(owners)}`;
 }
 
