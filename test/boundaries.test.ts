@@ -54,9 +54,7 @@ const files = listTs(SRC);
  * never grow; once it is within the limit its line must go. Never add a line: split the file.
  */
 const FILE_LINES = 250;
-const LONG_FILES: Record<string, number> = {
-  'core/gate/gate-report.ts': 256,
-};
+const LONG_FILES: Record<string, number> = {};
 
 describe('the layers of src/', () => {
   it('every folder imports only what the layer table allows', () => {
@@ -195,7 +193,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/triage/triage-record.ts readRecordObservations': 74,
   'commands/history/history-query-command.ts runHistoryQuery': 73,
   'io/allowances/allowances-for-run.ts resolveProjectAllowances': 73,
-  'core/gate/gate-report.ts computeGateReport': 64,
   'core/budget/budget-github.ts formatGithubAnnotations': 63,
   'core/gate/gate-shard.ts mergeGateReports': 63,
   'io/history/reporter-history.ts startHistorySession': 63,

@@ -13,7 +13,8 @@ import {
   triesText,
   verdictLabel,
 } from '../../core/gate/gate-phrases.js';
-import type { GateContention, GateReport, GateReportTest } from '../../core/gate/gate-report.js';
+import type { GateContention, GateReport } from '../../core/gate/gate-report.js';
+import type { GateReportTest } from '../../core/gate/gate-report-test.js';
 import type { GateVerdict } from '../../core/gate/gate-verdict.js';
 import { formatTestPast } from '../../core/history/test-history-summary.js';
 import { escapeTerminal as u } from '../../core/untrusted-text.js';

@@ -6,7 +6,8 @@
  * test's verdict (gate-verdicts.ts). The Vitest processes are killed on abort.
  */
 
-import type { GateLoad, GateTestInput } from '../../core/gate/gate-report.js';
+import type { GateLoad } from '../../core/gate/gate-report.js';
+import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import {
   type Contention,

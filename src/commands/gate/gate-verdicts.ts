@@ -4,7 +4,7 @@
  * the gate report.
  */
 import { applyBreakingPoint } from '../../core/gate/breaking-point.js';
-import type { GateTestInput } from '../../core/gate/gate-report.js';
+import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
 import type { RunsOutcome } from '../../io/vitest/vitest-runs.js';
 import type { AloneTries } from './gate-alone-tries.js';

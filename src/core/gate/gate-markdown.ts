@@ -17,7 +17,8 @@ import {
   unstableFirst,
   verdictLabel,
 } from './gate-phrases.js';
-import type { GateReport, GateReportTest } from './gate-report.js';
+import type { GateReport } from './gate-report.js';
+import type { GateReportTest } from './gate-report-test.js';
 
 export const GATE_COMMENT_MARKER = 'flakeguard:gate';
 

@@ -4,7 +4,8 @@
  */
 import { formatDuration } from '../duration.js';
 import { formatOwners } from '../owners/codeowners.js';
-import { GATE_VERDICTS, type GateReport, type GateReportTest } from './gate-report.js';
+import { GATE_VERDICTS, type GateReport } from './gate-report.js';
+import type { GateReportTest } from './gate-report-test.js';
 
 export const ms = (v: number | null): string => (v === null ? '-' : formatDuration(v));
 const pct = (v: number | null): string => (v === null ? 'not measured' : `${Math.round(v * 100)}%`);

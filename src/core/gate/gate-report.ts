@@ -4,18 +4,12 @@
  * (schema: docs/gate.md, version 1).
  */
 import { DEFAULT_CONFIG } from '../config.js';
-import { describeFailureRate } from './failure-rate.js';
-import type { GateTestResult, GateTry, GateTryOutcome, GateVerdict } from './gate-verdict.js';
-
-export type GateTryState = GateTry['state'];
-
+import { type GateReportTest, type GateTestInput, toReportTest } from './gate-report-test.js';
+import type { GateVerdict } from './gate-verdict.js';
 import type { Contention } from './slowdown.js';
-import type { SelectionKind } from './test-selection.js';
 
 /** The slowdown the tries ran at: asked, measured before, how made, and the median the tries got. */
 export type GateContention = Contention & { readonly achieved: number | null };
-
-import type { TestPast } from '../history/test-history-summary.js';
 
 export const GATE_REPORT_VERSION = 1 as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [
@@ -56,59 +50,6 @@ export interface GateProposal {
   readonly yaml: string;
   /** True when --write-allowances wrote it. */
   readonly written: boolean;
-}
-
-export interface GateTestInput {
-  readonly file: string;
-  readonly name: string;
-  readonly line: number;
-  /** The Vitest project it ran in, when the config names projects (a file in two runs in each). */
-  readonly project?: string | null;
-  readonly selection: SelectionKind;
-  readonly previous: { readonly file: string; readonly name: string } | null;
-  /** `affected`: the changed modules its file imports (directly or through others). */
-  readonly affectedBy?: readonly string[];
-  readonly result: GateTestResult;
-}
-
-export interface GateReportTest {
-  readonly file: string;
-  readonly name: string;
-  readonly line: number;
-  /** Vitest project name, or null when the config has no named projects. */
-  readonly project: string | null;
-  readonly selection: SelectionKind;
-  readonly previous: { readonly file: string; readonly name: string } | null;
-  /** For `affected` tests: the changed modules the file imports; else empty. */
-  readonly affectedBy: readonly string[];
-  readonly verdict: GateVerdict;
-  readonly loadSensitive: boolean;
-  readonly passes: number;
-  readonly runs: number;
-  readonly durationsMs: readonly number[];
-  /** Each loaded try's outcome, in the order of durationsMs. */
-  readonly tryStates: readonly GateTryState[];
-  /** Each loaded try: state, duration and whether it was cold (a fresh worker, as in CI). */
-  readonly tries: readonly GateTryOutcome[];
-  readonly medianMs: number | null;
-  readonly maxMs: number | null;
-  readonly limitMs: number;
-  readonly limitSource: 'budget' | 'allowance';
-  readonly allowanceId: string | null;
-  /** One-sided 95% Clopper-Pearson upper bound on the failure rate, from the loaded tries. */
-  readonly failureRateUpper: number | null;
-  readonly failureRateText: string | null;
-  readonly idle: { readonly passes: number; readonly runs: number } | null;
-  readonly alone: { readonly passes: number; readonly runs: number } | null;
-  readonly reason: string;
-  /** Highest slowdown factor with every try passed, lowest with a failed try (null: none failed / not tried). */
-  readonly holdsAt?: number | null;
-  readonly breaksAt?: number | null;
-  readonly error: string | null;
-  /** The test's past from the history store, when one is configured and knows the test. */
-  readonly history?: TestPast;
-  /** Its owners from the repository's CODEOWNERS (empty: none, or no CODEOWNERS). */
-  readonly owners?: readonly string[];
 }
 
 export interface GateReport {
@@ -192,37 +133,8 @@ export function blocks(verdict: GateVerdict, fragile: 'warn' | 'block' = 'warn')
 export function computeGateReport(input: GateReportInput): GateReport {
   const counts = Object.fromEntries(GATE_VERDICTS.map((v) => [v, 0])) as Record<GateVerdict, number>;
   const tests = input.tests.map((t): GateReportTest => {
-    const r = t.result;
-    counts[r.verdict] += 1;
-    return {
-      file: t.file,
-      name: t.name,
-      line: t.line,
-      project: t.project ?? null,
-      selection: t.selection,
-      previous: t.previous,
-      affectedBy: t.affectedBy ?? [],
-      verdict: r.verdict,
-      loadSensitive: r.loadSensitive,
-      passes: r.passes,
-      runs: r.runs,
-      durationsMs: r.durationsMs,
-      tryStates: r.tryStates,
-      tries: r.tries,
-      medianMs: r.medianMs,
-      maxMs: r.maxMs,
-      limitMs: r.limit.limitMs,
-      limitSource: r.limit.source,
-      allowanceId: r.limit.allowanceId ?? null,
-      failureRateUpper: r.failureRate ? Math.round(r.failureRate.upper * 10_000) / 10_000 : null,
-      failureRateText: r.failureRate ? describeFailureRate(r.failureRate) : null,
-      idle: r.idle,
-      alone: r.alone,
-      reason: r.reason,
-      holdsAt: r.holdsAt ?? null,
-      breaksAt: r.breaksAt ?? null,
-      error: r.firstError,
-    };
+    counts[t.result.verdict] += 1;
+    return toReportTest(t);
   });
   const fragile = input.fragile ?? 'warn';
   const failed = tests.some((t) => blocks(t.verdict, fragile));

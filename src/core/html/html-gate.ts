@@ -4,7 +4,8 @@
  * allowances and the notes. Pure: takes exactly what `flakeguard gate --json` prints.
  */
 
-import { GATE_VERDICTS, type GateReport, type GateReportTest } from '../gate/gate-report.js';
+import { GATE_VERDICTS, type GateReport } from '../gate/gate-report.js';
+import type { GateReportTest } from '../gate/gate-report-test.js';
 import type { GateVerdict } from '../gate/gate-verdict.js';
 import type { SelectionKind } from '../gate/test-selection.js';
 import { formatOwners } from '../owners/codeowners.js';

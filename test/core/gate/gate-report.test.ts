@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatGateProgress, formatGateText } from '../../../src/commands/gate/gate-format.js';
 import { formatGateMarkdown } from '../../../src/core/gate/gate-markdown.js';
-import { computeGateReport, type GateReportInput, type GateTestInput } from '../../../src/core/gate/gate-report.js';
+import { computeGateReport, type GateReportInput } from '../../../src/core/gate/gate-report.js';
+import type { GateTestInput } from '../../../src/core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-verdict.js';
 
 const pass = (d: number): GateTry => ({ state: 'passed', durationMs: d });

@@ -9,8 +9,8 @@ import {
   type GateLoad,
   type GateProposal,
   type GateReport,
-  type GateTestInput,
 } from '../../../src/core/gate/gate-report.js';
+import type { GateTestInput } from '../../../src/core/gate/gate-report-test.js';
 import {
   decideGateVerdict,
   type GateLimit,

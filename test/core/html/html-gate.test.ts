@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { GateReport, GateReportTest } from '../../../src/core/gate/gate-report.js';
+import type { GateReport } from '../../../src/core/gate/gate-report.js';
 import { GATE_VERDICTS } from '../../../src/core/gate/gate-report.js';
+import type { GateReportTest } from '../../../src/core/gate/gate-report-test.js';
 import { type GateHtmlTest, renderGateHtml, tryMarks } from '../../../src/core/html/html-gate.js';
 import { escapeHtml } from '../../../src/core/html/html-page.js';
 import { GATE_CASES, GATE_LOAD, makeGateReport } from './html-factories.js';
