@@ -174,7 +174,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'io/triage/triage-inputs.ts gatherTriageInputs': 145,
   'core/triage/report-salvage.ts salvageJson': 128,
   'reporter/index.ts onTestRunEnd': 125,
-  'commands/gate/gate-command.ts runSelectedGate': 124,
   'io/vitest/vitest-gate-child.ts main': 123,
   'io/vitest/vitest-runs.ts runJob': 112,
   'core/budget/budget-format.ts formatBudgetReport': 108,

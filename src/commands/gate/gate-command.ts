@@ -19,7 +19,6 @@ import { requireFilesNotFolders, writeReportFile } from '../../io/files/input-fi
 import { readGateReport } from '../../io/gate/gate-report-file.js';
 import { resolveBaseRevision } from '../../io/git/git.js';
 import type { HistoryTarget } from '../../io/history/history-store.js';
-import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import { readProjectOwners } from '../../io/owners/codeowners-file.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { checkSettings } from '../../io/settings-check.js';
@@ -27,12 +26,14 @@ import { detectScreen } from '../../io/terminal.js';
 import { type GateArgs, parseGateArgs } from './gate-args.js';
 import { formatGateText } from './gate-format.js';
 import { withTestHistory } from './gate-history.js';
-import { prepareLimits } from './gate-limits.js';
+import { type GateLimits, prepareLimits } from './gate-limits.js';
 import { placedStep } from './gate-place.js';
-import { createGateProgress } from './gate-progress.js';
+import { createGateProgress, type GateProgressPrinter } from './gate-progress.js';
 import { buildProposals } from './gate-proposals.js';
+import { gatherReportInput } from './gate-report-input.js';
 import { runGate } from './gate-run.js';
-import { selectGateTests } from './gate-select.js';
+import type { GateRunOptions } from './gate-run-options.js';
+import { type GateSelection, selectGateTests } from './gate-select.js';
 
 export async function runGateCommand(args: string[]): Promise<number> {
   const parsed = parseGateArgs(args);
@@ -70,121 +71,27 @@ export async function runGateCommand(args: string[]): Promise<number> {
   }
 }
 
-async function runSelectedGate(
-  parsed: GateArgs,
-  context: {
-    readonly root: string;
-    readonly config: Config;
-    readonly base: { readonly sha: string; readonly ref: string };
-    readonly started: number;
-    readonly signal: AbortSignal;
-    readonly history: HistoryTarget | null;
-  },
-): Promise<number> {
-  const { root, config, base, started, signal, history } = context;
+interface GateContext {
+  readonly root: string;
+  readonly config: Config;
+  readonly base: { readonly sha: string; readonly ref: string };
+  /** performance.now() when the command started. */
+  readonly started: number;
+  readonly signal: AbortSignal;
+  readonly history: HistoryTarget | null;
+}
+
+async function runSelectedGate(parsed: GateArgs, context: GateContext): Promise<number> {
+  const { root, base, signal } = context;
   const whole = await selectGateTests(root, base.sha, { setup: parsed.setup, affected: parsed.affected, signal });
-  const selection =
-    parsed.shard === null
-      ? whole
-      : { ...whole, selected: pickGateShard(whole.selected, (s) => [s.test.file, s.test.fullName], parsed.shard) };
-  if (parsed.shard !== null) {
-    process.stderr.write(
-      `flakeguard gate: shard ${parsed.shard.index}/${parsed.shard.count}: ${selection.selected.length} of ${whole.selected.length} selected tests\n`,
-    );
-  }
+  const selection = pickShard(parsed, whole);
   // One line per test and Vitest project it runs in.
   const runCount = selection.selected.reduce((n, s) => n + (selection.projectsOf.get(s.test.file)?.length ?? 1), 0);
   const progress = createGateProgress(detectScreen(process.stderr), runCount, parsed.workers);
   const step = await placedStep((text) => progress.step(text), root, base.sha, whole);
-  const affected = selection.selected.filter((s) => s.kind === 'affected').length;
-  const changedCount = selection.selected.length - affected;
-  step(
-    `${changedCount} new or changed test${changedCount === 1 ? '' : 's'} in ${selection.changedFiles} changed test file${selection.changedFiles === 1 ? '' : 's'} since ${base.ref} (${base.sha.slice(0, 10)})` +
-      (parsed.affected
-        ? `; ${affected} test${affected === 1 ? '' : 's'} in ${selection.affectedBy.size} file${selection.affectedBy.size === 1 ? '' : 's'} importing a changed module`
-        : ''),
-  );
-
+  step(describeSelection(selection, base, parsed.affected));
   try {
-    const platform = process.platform;
-    const limits = await prepareLimits({
-      root,
-      config,
-      platform,
-      tests: selection.selected.map((s) => s.test),
-      today: systemClock.today(),
-    });
-    for (const w of limits.warnings) step(`warning: ${w}`);
-    const run =
-      selection.selected.length === 0
-        ? null
-        : await runGate({
-            root,
-            config,
-            setup: parsed.setup,
-            selected: selection.selected,
-            projectsOf: selection.projectsOf,
-            affectedBy: selection.affectedBy,
-            runs: parsed.runs,
-            maxRuns: parsed.maxRuns,
-            timeBudgetMs: parsed.timeBudgetMs,
-            workers: parsed.workers,
-            slowdown: parsed.slowdown ?? config.gate.slowdown,
-            deadline: gateDeadline(started, parsed.timeBudgetMs, parsed.slowdown ?? config.gate.slowdown),
-            signal,
-            limitFor: limits.limitFor,
-            onStep: step,
-            onProgress: (phase, line, index) => progress.tryDone(phase, line, index),
-          });
-    progress.stop();
-    const tests = run?.tests ?? [];
-    const proposals = buildProposals({
-      root,
-      config,
-      platform,
-      tests,
-      selected: selection.selected,
-      workers: run ? parsed.workers : 0,
-      write: parsed.writeAllowances,
-    });
-    const computed: GateReport = computeGateReport({
-      base: base.sha,
-      baseRef: base.ref,
-      runs: parsed.runs,
-      maxRuns: parsed.maxRuns,
-      timeBudgetMs: parsed.timeBudgetMs,
-      platform,
-      warnAt: config.budget.warnAt,
-      vitestVersion: run?.vitestVersion ?? null,
-      load: run?.load ?? {
-        workers: 0,
-        pids: [],
-        cpus: defaultWorkerCount(),
-        loadavgBefore: null,
-        loadavgAfter: null,
-        workersMachineShare: null,
-        testsCpuShare: null,
-      },
-      ...(run ? { contention: run.contention } : {}),
-      fragile: config.gate.fragile,
-      tests,
-      notRun: selection.notRun.map((n) => ({
-        file: n.test.file,
-        name: n.test.fullName,
-        line: n.test.line,
-        reason: n.reason,
-      })),
-      unchanged: selection.unchanged,
-      proposals: await proposals,
-      notices: [...selection.notices, ...limits.notices, ...(run?.notices ?? [])],
-      wallMs: performance.now() - started,
-      shard: parsed.shard,
-      ...(run ? { cost: { loadedWallMs: run.loadedWallMs, triesMs: run.triesMs } } : {}),
-    });
-    const past = await withTestHistory(computed, history);
-    const { ownersOf } = readProjectOwners(root);
-    const owned = { ...past.report, tests: past.report.tests.map((t) => ({ ...t, owners: ownersOf(t.file) })) };
-    const report: GateReport = past.notice === null ? owned : { ...owned, notices: [...owned.notices, past.notice] };
+    const report = await runAndReport(parsed, context, selection, step, progress);
     const nothing =
       selection.selected.length === 0
         ? `no new or changed tests since ${base.ref} (${base.sha.slice(0, 10)})${parsed.shard ? ` in shard ${parsed.shard.index}/${parsed.shard.count}` : ''}; nothing to run`
@@ -193,6 +100,110 @@ async function runSelectedGate(
   } finally {
     progress.stop();
   }
+}
+
+/** With --shard, this shard's part of the selection (said on stderr). */
+function pickShard(parsed: GateArgs, whole: GateSelection): GateSelection {
+  if (parsed.shard === null) return whole;
+  const selection = {
+    ...whole,
+    selected: pickGateShard(whole.selected, (s) => [s.test.file, s.test.fullName], parsed.shard),
+  };
+  process.stderr.write(
+    `flakeguard gate: shard ${parsed.shard.index}/${parsed.shard.count}: ${selection.selected.length} of ${whole.selected.length} selected tests\n`,
+  );
+  return selection;
+}
+
+/** The step line that says what was selected and against which base. */
+function describeSelection(
+  selection: GateSelection,
+  base: { readonly sha: string; readonly ref: string },
+  affectedAsked: boolean,
+): string {
+  const affected = selection.selected.filter((s) => s.kind === 'affected').length;
+  const changedCount = selection.selected.length - affected;
+  return (
+    `${changedCount} new or changed test${changedCount === 1 ? '' : 's'} in ${selection.changedFiles} changed test file${selection.changedFiles === 1 ? '' : 's'} since ${base.ref} (${base.sha.slice(0, 10)})` +
+    (affectedAsked
+      ? `; ${affected} test${affected === 1 ? '' : 's'} in ${selection.affectedBy.size} file${selection.affectedBy.size === 1 ? '' : 's'} importing a changed module`
+      : '')
+  );
+}
+
+/** Limits, the runs (when anything was selected), proposals, then the report with each test's past and owners. */
+async function runAndReport(
+  parsed: GateArgs,
+  context: GateContext,
+  selection: GateSelection,
+  step: (text: string) => void,
+  progress: GateProgressPrinter,
+): Promise<GateReport> {
+  const { root, config } = context;
+  const platform = process.platform;
+  const tests = selection.selected.map((s) => s.test);
+  const limits = await prepareLimits({ root, config, platform, tests, today: systemClock.today() });
+  for (const w of limits.warnings) step(`warning: ${w}`);
+  const run =
+    selection.selected.length === 0
+      ? null
+      : await runGate(gateRunOptions(parsed, context, selection, limits, step, progress));
+  progress.stop();
+  const proposals = await buildProposals({
+    root,
+    config,
+    platform,
+    tests: run?.tests ?? [],
+    selected: selection.selected,
+    workers: run ? parsed.workers : 0,
+    write: parsed.writeAllowances,
+  });
+  const sources = { parsed, config, base: context.base, platform, selection, run, proposals };
+  const computed = computeGateReport(
+    gatherReportInput({ ...sources, limitNotices: limits.notices, started: context.started }),
+  );
+  return addPastAndOwners(computed, context.history, root);
+}
+
+function gateRunOptions(
+  parsed: GateArgs,
+  context: GateContext,
+  selection: GateSelection,
+  limits: GateLimits,
+  step: (text: string) => void,
+  progress: GateProgressPrinter,
+): GateRunOptions {
+  const slowdown = parsed.slowdown ?? context.config.gate.slowdown;
+  return {
+    root: context.root,
+    config: context.config,
+    setup: parsed.setup,
+    selected: selection.selected,
+    projectsOf: selection.projectsOf,
+    affectedBy: selection.affectedBy,
+    runs: parsed.runs,
+    maxRuns: parsed.maxRuns,
+    timeBudgetMs: parsed.timeBudgetMs,
+    workers: parsed.workers,
+    slowdown,
+    deadline: gateDeadline(context.started, parsed.timeBudgetMs, slowdown),
+    signal: context.signal,
+    limitFor: limits.limitFor,
+    onStep: step,
+    onProgress: (phase, line, index) => progress.tryDone(phase, line, index),
+  };
+}
+
+/** The report with each test's past (the history store, when one is set) and owners (CODEOWNERS). */
+async function addPastAndOwners(
+  computed: GateReport,
+  history: HistoryTarget | null,
+  root: string,
+): Promise<GateReport> {
+  const past = await withTestHistory(computed, history);
+  const { ownersOf } = readProjectOwners(root);
+  const owned = { ...past.report, tests: past.report.tests.map((t) => ({ ...t, owners: ownersOf(t.file) })) };
+  return past.notice === null ? owned : { ...owned, notices: [...owned.notices, past.notice] };
 }
 
 /** Prints the report (table or --json) and writes --markdown and --html; returns the exit code. */
