@@ -176,7 +176,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'reporter/index.ts onTestRunEnd': 125,
   'io/vitest/vitest-gate-child.ts main': 123,
   'io/vitest/vitest-runs.ts runJob': 112,
-  'core/budget/budget-format.ts formatBudgetReport': 108,
   'commands/triage/triage-command.ts runTriageCommand': 107,
   'io/load/duty-cycle.ts startDutyCycle': 107,
   'io/triage/log-scan.ts scanLog': 96,
