@@ -5,37 +5,27 @@
  * exit code 1 when a budget is exceeded (only in onTestRunEnd, never lowering Vitest's code).
  */
 
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { formatBudgetReport } from '../core/budget/budget-format.js';
-import { testsNamedWithoutLine, withReportPlaces } from '../core/budget/budget-places.js';
-import { computeBudgetReport } from '../core/budget/budget-report.js';
-import { quarantinedFailures } from '../core/budget/budget-text.js';
+import type { BudgetReport } from '../core/budget/budget-report.js';
 import { type Config, DEFAULT_CONFIG } from '../core/config.js';
 import { isFlakeguardError } from '../core/errors.js';
-import { withRecentFailures } from '../core/quarantine/run-quarantine.js';
-import { readCiContext } from '../core/record/ci-context.js';
 import type { RecordedNotice } from '../core/record/run-record.js';
-import { buildRunRecord, makeRunId } from '../core/record/run-record-build.js';
-import { testKey } from '../core/test-id.js';
+import { buildRunRecord, type RunFacts } from '../core/record/run-record-build.js';
 import { escapeTerminal } from '../core/untrusted-text.js';
 import { loadConfig } from '../io/config/config-file.js';
 import type { GitState } from '../io/git/git-state.js';
 import type { HistorySession } from '../io/history/reporter-history.js';
-import { readProjectOwners } from '../io/owners/codeowners-file.js';
 import { type ProjectPlaces, resolveProjectPlaces } from '../io/places/project-places.js';
-import { writeRunRecord } from '../io/record/run-record-file.js';
 import { detectScreen, paint } from '../io/terminal.js';
 import { testFilesOf } from '../io/vitest/running-test-files.js';
-import { loadReporterAllowances, type ReporterAllowances } from './allowance-seam.js';
+import { loadReporterAllowances, type ReporterAllowances, type ReporterAllowancesInput } from './allowance-seam.js';
 import { writeGithubOutput } from './github-output.js';
-import { observeRun, observeUnhandledError, toRelative } from './observe.js';
+import { toRelative } from './observe.js';
+import { describeRunFacts, type RecordLines, writeRecordOfRun } from './run-record-end.js';
+import { addRecentFailures, gatherRunReport } from './run-report.js';
 import { toStartupError } from './startup-error.js';
-import { findTestPlaces, type TestPlace } from './test-lines.js';
-
-/** How many recent runs the quarantine block counts failures over. */
-const QUARANTINE_HISTORY_WINDOW = 20;
 
 /** Environment variable that redirects run records to another folder (io/places/project-places.ts resolves it). */
 export { RECORDS_ENV } from '../io/places/project-places.js';
@@ -46,6 +36,39 @@ interface RunStart {
   readonly git: Promise<GitState | null>;
   /** Opened at the start when history is on (io/history, imported only then). */
   readonly history: Promise<HistorySession | null>;
+}
+
+/**
+ * Exit code 1 when flakeguard failed the run and Vitest did not; outside watch mode only. The one
+ * case flakeguard lowers Vitest's code: every failure was a test under an applying quarantine
+ * (docs/quarantine.md). Vitest sets no exit code after onTestRunEnd.
+ */
+function setExitCode(report: BudgetReport, watch: boolean, vitestExitCode: number | null): void {
+  if (report.verdict.failedByFlakeguard && !watch && !vitestExitCode) process.exitCode = 1;
+  else if (report.verdict.excusedByQuarantine && !watch && vitestExitCode === 1) process.exitCode = 0;
+}
+
+/** GitHub Actions output when there, then problems on stderr, the record's lines and the report on stdout. */
+function printRunEnd(vitest: Vitest, report: BudgetReport, lines: RecordLines, shard: RunFacts['shard']): void {
+  const { out } = lines;
+  const err = [...lines.err];
+  const github = writeGithubOutput(
+    report,
+    process.env,
+    shard ? `flakeguard (shard ${shard.index}/${shard.count})` : 'flakeguard',
+  );
+  if (github?.summaryError) err.push(github.summaryError);
+  const screen = detectScreen(process.stdout);
+  // Each line holds text the project wrote (paths, store messages): one line each, no control characters.
+  for (const line of err) vitest.logger.error(escapeTerminal(line));
+  if (github?.annotations) vitest.logger.log(github.annotations.trimEnd());
+  vitest.logger.log(
+    [
+      '',
+      ...out.map(escapeTerminal),
+      formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd(),
+    ].join('\n'),
+  );
 }
 
 function currentExitCode(): number | null {
@@ -115,117 +138,35 @@ export default class FlakeguardReporter implements Reporter {
     this.run = undefined;
     const root = this.root;
     const platform = process.platform;
-    const observed = observeRun(testModules, root);
-    const unhandled = unhandledErrors.map((e) =>
-      observeUnhandledError(e as Parameters<typeof observeUnhandledError>[0], root),
-    );
-    const { allowances, quarantine, notices } = await this.allowances({
-      root,
-      config,
-      platform,
-      tests: observed.tests,
-      testFiles: () => testFilesOf(vitest, root),
-    });
-    const { ownersOf } = readProjectOwners(root);
-    let report = computeBudgetReport({
-      config,
-      platform,
-      tests: observed.tests,
-      files: observed.files,
-      unhandledErrors: unhandled,
-      allowances,
-      quarantine,
-      notices,
-      reason,
-      vitestExitCode,
-      ownersOf,
-    });
-    // Lines for the tests the report names, when Vitest did not record locations: added, not recomputed.
-    const named = testsNamedWithoutLine(report);
-    if (named.length > 0)
-      report = withReportPlaces(report, await findTestPlaces(root, named).catch(() => new Map<string, TestPlace>()));
+    const testFiles = () => testFilesOf(vitest, root);
+    const loadAllowances = (input: ReporterAllowancesInput) => this.allowances(input);
+    const input = { root, config, platform, testModules, unhandledErrors, reason, vitestExitCode };
+    let report = await gatherRunReport({ ...input, testFiles, loadAllowances });
     let historyError: unknown = null;
     const history = await run.history.catch((error: unknown) => {
       historyError = error;
       return null;
     });
-    const excused = quarantinedFailures(report);
-    if (history && excused.length > 0) {
-      const recent = await history.recentFailures(
-        excused.map((q) => ({ file: q.file, name: q.name })),
-        QUARANTINE_HISTORY_WINDOW,
-      );
-      report = withRecentFailures(report, recent, (q) => testKey(q.file, q.name));
-    }
-    const watch = vitest.config.watch;
-    if (report.verdict.failedByFlakeguard && !watch && !vitestExitCode) process.exitCode = 1;
-    // The one case flakeguard lowers Vitest's code: every failure was a test under an applying
-    // quarantine (docs/quarantine.md). Vitest sets no exit code after onTestRunEnd.
-    else if (report.verdict.excusedByQuarantine && !watch && vitestExitCode === 1) process.exitCode = 0;
+    report = await addRecentFailures(report, history);
+    setExitCode(report, vitest.config.watch, vitestExitCode);
 
     const shard = vitest.config.shard ? { index: vitest.config.shard.index, count: vitest.config.shard.count } : null;
-    const merged = Boolean(vitest.config.mergeReports);
     const git = await run.git;
-    const runId = makeRunId(run.startedAt.toISOString(), randomBytes(3).toString('hex'), shard, merged);
-    const record = buildRunRecord(
-      report,
-      {
-        runId,
-        startedAt: run.startedAt.toISOString(),
-        endedAt: new Date().toISOString(),
-        root,
-        platform,
-        arch: process.arch,
-        cpus: os.availableParallelism?.() ?? os.cpus().length,
-        loadavgStart: run.loadavg,
-        loadavgEnd: os.loadavg(),
-        nodeVersion: process.version,
-        vitestVersion: vitest.version,
-        git: { commit: git?.commit ?? null, dirty: git?.dirty ?? null },
-        shard,
-        ci: readCiContext(process.env, shard),
-        merged,
-        watch,
-        exitReason: reason,
-        vitestExitCode,
-        exitCode: currentExitCode(),
-      },
-      config,
-    );
-    const out: string[] = [];
-    const err: string[] = [];
-    let written: string | null = null;
-    try {
-      written = writeRunRecord(root, this.places().records, record);
-      out.push(`flakeguard: run record ${toRelative(root, written)}`);
-    } catch (error) {
-      err.push(
-        `flakeguard: could not write the run record under ${this.places().recordsShown}: ${(error as Error).message}`,
-      );
-    }
-    if (historyError !== null) err.push(`flakeguard: warning: history unavailable: ${String(historyError)}`);
-    if (history) {
-      const lines = await history.finish(record, written === null ? null : toRelative(root, written));
-      out.push(...lines.out);
-      err.push(...lines.err);
-    }
-    const github = writeGithubOutput(
-      report,
-      process.env,
-      shard ? `flakeguard (shard ${shard.index}/${shard.count})` : 'flakeguard',
-    );
-    if (github?.summaryError) err.push(github.summaryError);
-    const screen = detectScreen(process.stdout);
-    // Each line holds text the project wrote (paths, store messages): one line each, no control characters.
-    for (const line of err) vitest.logger.error(escapeTerminal(line));
-    if (github?.annotations) vitest.logger.log(github.annotations.trimEnd());
-    vitest.logger.log(
-      [
-        '',
-        ...out.map(escapeTerminal),
-        formatBudgetReport(report, { paint: (style, text) => paint(screen, style, text) }).trimEnd(),
-      ].join('\n'),
-    );
+    const facts = describeRunFacts({
+      vitest,
+      root,
+      platform,
+      startedAt: run.startedAt,
+      loadavgStart: run.loadavg,
+      git,
+      shard,
+      reason,
+      vitestExitCode,
+      exitCode: currentExitCode(),
+    });
+    const record = buildRunRecord(report, facts, config);
+    const lines = await writeRecordOfRun(root, this.places(), record, history, historyError);
+    printRunEnd(vitest, report, lines, shard);
   }
 
   private async allowances(input: Parameters<typeof loadReporterAllowances>[0]): Promise<ReporterAllowances> {
