@@ -183,7 +183,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/budget/budget-report.ts computeBudgetReport': 85,
   'core/triage/triage-junit.ts readJunitReport': 85,
   'core/history/history-chart.ts renderHistoryChart': 82,
-  'core/gate/gate-verdict.ts decideGateVerdict': 81,
   'core/triage/triage-vitest-json.ts readVitestJsonReport > (arrow)': 80,
   'commands/gate/gate-select.ts selectGateTests': 77,
   'core/record/run-record-build.ts buildRunRecord': 75,

@@ -9,9 +9,9 @@ import { insertEntry, removeEntries } from '../../core/allowances/allowance-edit
 import { type NewAllowanceEntry, serializeEntry } from '../../core/allowances/allowance-serialize.js';
 import { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
+import { proposeAllowance } from '../../core/gate/gate-proposal.js';
 import type { GateProposal } from '../../core/gate/gate-report.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
-import { proposeAllowance } from '../../core/gate/gate-verdict.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { PlatformKey } from '../../core/platform-value.js';
 import { hashText } from '../../core/source/fingerprint.js';

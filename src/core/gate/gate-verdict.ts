@@ -101,18 +101,47 @@ const count = (tries: readonly GateTry[]): TryCount => ({
 });
 const ms = formatDuration;
 
+/** The figures of a test's tries, as its result carries them whatever the verdict. */
+type TryFigures = Omit<GateTestResult, 'verdict' | 'loadSensitive' | 'reason' | 'holdsAt' | 'breaksAt'>;
+
+/** A verdict and why; loadSensitive only for a test that failed under load and passed without. */
+interface Decision {
+  readonly verdict: GateVerdict;
+  readonly reason: string;
+  readonly loadSensitive?: boolean;
+}
+
+/** How the tries ran, as a reason says it: ' cold' / ' (2 cold)', and ' under load' / ' at x2 under load'. */
+interface Wording {
+  readonly kind: string;
+  readonly under: string;
+}
+
 export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
+  const figures = measureTries(input);
+  const cold = input.tries.filter((t) => t.cold).length;
+  const wording = {
+    kind: cold === figures.runs ? ' cold' : cold === 0 ? '' : ` (${cold} cold)`,
+    under: input.condition ?? (input.loaded ? ' under load' : ''),
+  };
+  const decision = decideFromFigures(input, figures, wording);
+  return {
+    ...figures,
+    verdict: decision.verdict,
+    loadSensitive: decision.loadSensitive ?? false,
+    reason: decision.reason,
+  };
+}
+
+function measureTries(input: GateVerdictInput): TryFigures {
   const { tries, limit, warnAt } = input;
   const { passes, runs } = count(tries);
   const durationsMs = tries.map((t) => Math.round(t.durationMs * 10) / 10);
   const passing = tries.filter((t) => t.state === 'passed').map((t) => t.durationMs);
-  const maxPassingMs = passing.length > 0 ? max(passing) : null;
-  const idle = input.idle ? count(input.idle) : null;
-  const alone = input.alone ? count(input.alone) : null;
   const firstError =
     [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed' || t.state === 'hung')
       ?.error ?? null;
-  const base = {
+  return {
     passes,
     runs,
     durationsMs,
@@ -125,90 +154,75 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     })),
     medianMs: durationsMs.length > 0 ? median(durationsMs) : null,
     maxMs: durationsMs.length > 0 ? max(durationsMs) : null,
-    maxPassingMs,
+    maxPassingMs: passing.length > 0 ? max(passing) : null,
     failureRate: runs > 0 ? failureRateUpperBound(runs - passes, runs) : null,
-    idle,
-    alone,
+    idle: input.idle ? count(input.idle) : null,
+    alone: input.alone ? count(input.alone) : null,
     limit,
     warnAt,
     firstError,
   };
-  const under = input.condition ?? (input.loaded ? ' under load' : '');
-  const cold = tries.filter((t) => t.cold).length;
-  const kind = cold === runs ? ' cold' : cold === 0 ? '' : ` (${cold} cold)`;
-  const result = (verdict: GateVerdict, reason: string, loadSensitive = false): GateTestResult => ({
-    ...base,
-    verdict,
-    loadSensitive,
-    reason,
-  });
+}
 
-  if (runs === 0) return result('failing', `did not run: ${input.notRunReason ?? 'Vitest did not report it'}`);
-  if (passes === 0) {
-    if (idle && idle.passes > 0) {
-      return result(
-        'flaky',
-        `load-sensitive: failed ${runs}/${runs} tries under load, passed ${idle.passes}/${idle.runs} without load`,
-        true,
-      );
-    }
-    const without = idle ? `, and ${idle.runs - idle.passes}/${idle.runs} without load` : '';
-    const hung = tries.filter((t) => t.state === 'hung').length;
-    const how = hung === runs ? 'hung in' : hung > 0 ? `failed (${hung} hung)` : 'failed';
-    return result('failing', `${how} ${runs}/${runs}${kind} tries${under}${without}: a real failure, not a flake`);
-  }
-  if (passes < runs) return result('flaky', `failed ${runs - passes} of ${runs}${kind} tries${under}`);
+/** Did it run, did it pass, with its file and alone; then, when it passed every time, its budget. */
+function decideFromFigures(input: GateVerdictInput, f: TryFigures, { kind, under }: Wording): Decision {
+  const { passes, runs, alone } = f;
+  if (runs === 0)
+    return { verdict: 'failing', reason: `did not run: ${input.notRunReason ?? 'Vitest did not report it'}` };
+  if (passes === 0) return decideAllFailed(input.tries, f, { kind, under });
+  if (passes < runs) return { verdict: 'flaky', reason: `failed ${runs - passes} of ${runs}${kind} tries${under}` };
   if (alone && alone.passes > 0 && alone.passes < alone.runs) {
-    return result('flaky', `passed ${passes}/${runs} with its file, but alone only ${alone.passes}/${alone.runs}`);
+    return {
+      verdict: 'flaky',
+      reason: `passed ${passes}/${runs} with its file, but alone only ${alone.passes}/${alone.runs}`,
+    };
   }
   if (alone && alone.passes < alone.runs) {
-    return result(
-      'order-dependent',
-      `passes with its file (${passes}/${runs}) but failed alone (${alone.passes}/${alone.runs}): it needs state from another test`,
-    );
+    return {
+      verdict: 'order-dependent',
+      reason: `passes with its file (${passes}/${runs}) but failed alone (${alone.passes}/${alone.runs}): it needs state from another test`,
+    };
   }
+  return decideBudget(f, { kind, under });
+}
+
+/** Failed every try: load-sensitive when it passed without load, else a real failure. */
+function decideAllFailed(tries: readonly GateTry[], f: TryFigures, { kind, under }: Wording): Decision {
+  const { runs, idle } = f;
+  if (idle && idle.passes > 0) {
+    return {
+      verdict: 'flaky',
+      reason: `load-sensitive: failed ${runs}/${runs} tries under load, passed ${idle.passes}/${idle.runs} without load`,
+      loadSensitive: true,
+    };
+  }
+  const without = idle ? `, and ${idle.runs - idle.passes}/${idle.runs} without load` : '';
+  const hung = tries.filter((t) => t.state === 'hung').length;
+  const how = hung === runs ? 'hung in' : hung > 0 ? `failed (${hung} hung)` : 'failed';
+  return {
+    verdict: 'failing',
+    reason: `${how} ${runs}/${runs}${kind} tries${under}${without}: a real failure, not a flake`,
+  };
+}
+
+/** Passed every try: over, near or within its limit, by its slowest passing try. */
+function decideBudget(f: TryFigures, { kind, under }: Wording): Decision {
+  const { limit, warnAt, maxPassingMs, passes, runs } = f;
   const limitText = `${ms(limit.limitMs)} (${limit.source === 'allowance' ? `allowance ${limit.allowanceId ?? ''}`.trim() : limit.platformKey === 'all' ? 'budget' : `${limit.platformKey} budget`})`;
   if (maxPassingMs !== null && maxPassingMs > limit.limitMs) {
-    return result('over-budget', `slowest passing try ${ms(maxPassingMs)}${under} is over its limit ${limitText}`);
+    return {
+      verdict: 'over-budget',
+      reason: `slowest passing try ${ms(maxPassingMs)}${under} is over its limit ${limitText}`,
+    };
   }
   if (maxPassingMs !== null && maxPassingMs >= limit.limitMs * warnAt) {
-    return result(
-      'near-budget',
-      `slowest try ${ms(maxPassingMs)}${under} is ${Math.round((maxPassingMs / limit.limitMs) * 100)}% of its limit ${limitText}; add the proposed allowance to this change`,
-    );
+    return {
+      verdict: 'near-budget',
+      reason: `slowest try ${ms(maxPassingMs)}${under} is ${Math.round((maxPassingMs / limit.limitMs) * 100)}% of its limit ${limitText}; add the proposed allowance to this change`,
+    };
   }
-  return result(
-    'stable',
-    `${passes}/${runs}${kind} tries passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`,
-  );
-}
-
-export interface AllowanceProposal {
-  readonly file: string;
-  readonly fullName: string;
-  readonly limitMs: number;
-  readonly platformKey: string;
-  readonly reason: string;
-}
-
-/**
- * The allowance to add for a near- or over-budget test: the slowest try with headroom (x1.5, or
- * x1.25/warnAt when that is more, so the slowest try sits below warnAt of the new limit), rounded
- * up to 100 ms, never below the budget it replaces.
- */
-export function proposeAllowance(
-  test: { readonly file: string; readonly fullName: string },
-  result: GateTestResult,
-  budgetMs: number,
-  platform: string,
-  loadedWorkers: number,
-): AllowanceProposal | null {
-  if (result.verdict !== 'near-budget' && result.verdict !== 'over-budget') return null;
-  const slowest = result.maxPassingMs ?? result.maxMs ?? 0;
-  const headroom = Math.max(1.5, 1.25 / result.warnAt);
-  const limitMs = Math.max(budgetMs, Math.ceil((slowest * headroom) / 100) * 100);
-  const load =
-    loadedWorkers > 0 ? ` under load (${loadedWorkers} busy worker${loadedWorkers === 1 ? '' : 's'})` : ' without load';
-  const reason = `flakeguard gate: slowest of ${result.runs} tries ${ms(slowest)}, median ${ms(result.medianMs ?? 0)}${load} on ${platform}; budget ${ms(budgetMs)}; limit = slowest x ${Math.round(headroom * 100) / 100}`;
-  return { file: test.file, fullName: test.fullName, limitMs, platformKey: platform, reason };
+  return {
+    verdict: 'stable',
+    reason: `${passes}/${runs}${kind} tries passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`,
+  };
 }

@@ -4,6 +4,7 @@
  * with the built-in log signatures), so the pages are rendered from what `--json` would print.
  */
 import { serializeEntry } from '../../../src/core/allowances/allowance-serialize.js';
+import { proposeAllowance } from '../../../src/core/gate/gate-proposal.js';
 import {
   computeGateReport,
   type GateLoad,
@@ -11,12 +12,7 @@ import {
   type GateReport,
 } from '../../../src/core/gate/gate-report.js';
 import type { GateTestInput } from '../../../src/core/gate/gate-report-test.js';
-import {
-  decideGateVerdict,
-  type GateLimit,
-  type GateTry,
-  proposeAllowance,
-} from '../../../src/core/gate/gate-verdict.js';
+import { decideGateVerdict, type GateLimit, type GateTry } from '../../../src/core/gate/gate-verdict.js';
 import type { SelectionKind } from '../../../src/core/gate/test-selection.js';
 import { computeTriage } from '../../../src/core/triage/triage.js';
 import { type TriageJson, toTriageJson } from '../../../src/core/triage/triage-format.js';
