@@ -190,7 +190,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'commands/history/history-query-command.ts runHistoryQuery': 73,
   'io/allowances/allowances-for-run.ts resolveProjectAllowances': 73,
   'core/budget/budget-github.ts formatGithubAnnotations': 63,
-  'core/gate/gate-shard.ts mergeGateReports': 63,
   'io/history/reporter-history.ts startHistorySession': 63,
   'core/budget/budget-github.ts formatStepSummary': 62,
   'core/triage/triage-failure.ts classifyFailure': 61,

@@ -70,7 +70,14 @@ function mergeLoads(loads: readonly GateLoad[]): GateLoad {
 }
 
 /** One report from the reports of every shard of one gate run; `names[i]` names reports[i] in errors. */
-export function mergeGateReports(reports: readonly GateReport[], names: readonly string[]): GateReport {
+/**
+ * Checks that the reports are the shards of one gate run, each once and none missing; throws
+ * naming the report that is not. Returns the first report and the shard count.
+ */
+function checkShardReports(
+  reports: readonly GateReport[],
+  names: readonly string[],
+): { readonly first: GateReport; readonly count: number } {
   const first = reports[0];
   if (!first)
     throw new FlakeguardError(
@@ -109,6 +116,11 @@ export function mergeGateReports(reports: readonly GateReport[], names: readonly
       );
     seen.set(r.shard.index, name);
   });
+  checkNoneMissing(seen, count);
+  return { first, count };
+}
+
+function checkNoneMissing(seen: ReadonlyMap<number, string>, count: number): void {
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
   if (missing.length > 0) {
     throw new FlakeguardError(
@@ -116,6 +128,10 @@ export function mergeGateReports(reports: readonly GateReport[], names: readonly
       `missing shard report${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')}; a merged verdict needs every shard (did a job fail before writing its --json?)`,
     );
   }
+}
+
+export function mergeGateReports(reports: readonly GateReport[], names: readonly string[]): GateReport {
+  const { first, count } = checkShardReports(reports, names);
   const tests = reports.flatMap((r) => r.tests).sort((a, b) => compare(a.file, b.file) || compare(a.name, b.name));
   const counts = Object.fromEntries(GATE_VERDICTS.map((v) => [v, 0])) as Record<GateVerdict, number>;
   for (const t of tests) counts[t.verdict] += 1;
