@@ -185,7 +185,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/history/history-chart.ts renderHistoryChart': 82,
   'core/triage/triage-vitest-json.ts readVitestJsonReport > (arrow)': 80,
   'commands/gate/gate-select.ts selectGateTests': 77,
-  'core/record/run-record-build.ts buildRunRecord': 75,
   'core/triage/triage-record.ts readRecordObservations': 74,
   'commands/history/history-query-command.ts runHistoryQuery': 73,
   'io/allowances/allowances-for-run.ts resolveProjectAllowances': 73,

@@ -4,7 +4,7 @@
  */
 
 import { resolveTestLimit } from '../budget/budget.js';
-import type { BudgetReport } from '../budget/budget-report.js';
+import type { BudgetReport, CheckedFile, CheckedTest } from '../budget/budget-report.js';
 import { formatVerdictLine } from '../budget/budget-text.js';
 import type { Config } from '../config.js';
 import { resolvePlatformValue } from '../platform-value.js';
@@ -40,8 +40,8 @@ export type RunFacts = Pick<
 
 const round = (ms: number | null): number | null => (ms === null ? null : Math.round(ms * 100) / 100);
 
-export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pick<Config, 'budget'>): RunRecord {
-  const tests: RecordedTest[] = report.tests.map((t) => ({
+function toRecordedTest(t: CheckedTest): RecordedTest {
+  return {
     key: t.key,
     file: t.file,
     name: t.name,
@@ -62,8 +62,11 @@ export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pi
     ...(t.attempts && t.attempts.length > 0
       ? { triesMs: t.attempts.map((a) => round(a.durationMs) ?? 0), tryStates: t.attempts.map((a) => a.state) }
       : {}),
-  }));
-  const files: RecordedFile[] = report.files.map((f) => ({
+  };
+}
+
+function toRecordedFile(f: CheckedFile): RecordedFile {
+  return {
     file: f.file,
     project: f.project,
     state: f.state,
@@ -73,7 +76,10 @@ export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pi
     budgetStatus: f.status,
     errors: f.errors,
     hookErrors: f.hookErrors,
-  }));
+  };
+}
+
+export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pick<Config, 'budget'>): RunRecord {
   const file = config.budget.file === null ? undefined : resolvePlatformValue(config.budget.file, facts.platform);
   return {
     version: RUN_RECORD_VERSION,
@@ -111,8 +117,8 @@ export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pi
       summary: formatVerdictLine(report),
     },
     notices: report.notices,
-    tests,
-    files,
+    tests: report.tests.map(toRecordedTest),
+    files: report.files.map(toRecordedFile),
   };
 }
 
