@@ -193,7 +193,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/budget/budget-github.ts formatStepSummary': 62,
   'core/triage/triage-failure.ts classifyFailure': 61,
   'commands/allowances/allowances-command.ts runAllowancesCommand': 60,
-  'core/gate/test-selection.ts selectTests': 59,
   'commands/gate/gate-progress.ts createGateProgress': 58,
   'commands/gate/gate-format.ts formatGateText': 57,
   'io/triage/vitest-json-read.ts readVitestJsonFile': 57,

@@ -35,18 +35,36 @@ export interface TestSelection<T extends SelectableTest = SelectableTest> {
 
 const identity = (t: { readonly file: string; readonly fullName: string }): string => testKey(t.file, t.fullName);
 
+/** What the passes of selectTests share: the base tests already matched, and each head test's selection. */
+interface Matching<T extends SelectableTest> {
+  readonly used: Set<SelectableTest>;
+  readonly results: Map<T, SelectedTest<T>>;
+}
+
 export function selectTests<T extends SelectableTest>(
   base: readonly SelectableTest[],
   head: readonly T[],
 ): TestSelection<T> {
+  const m: Matching<T> = { used: new Set(), results: new Map() };
+  const { rest, unchanged } = matchSameIdentity(base, head, m);
+  matchSameBody(base, head, rest, m);
+  // Keep the working tree's order (file, then position) so output is stable.
+  const selected = head.flatMap((t) => {
+    const r = m.results.get(t);
+    return r ? [r] : [];
+  });
+  return { selected, unchanged };
+}
+
+/** Pass 1: same identity (file + full name): unchanged or changed. Returns the head tests left. */
+function matchSameIdentity<T extends SelectableTest>(
+  base: readonly SelectableTest[],
+  head: readonly T[],
+  { used, results }: Matching<T>,
+): { rest: T[]; unchanged: number } {
   const baseByIdentity = new Map<string, SelectableTest>();
   for (const t of base) if (!baseByIdentity.has(identity(t))) baseByIdentity.set(identity(t), t);
-  const headIdentities = new Set(head.map(identity));
-  const used = new Set<SelectableTest>();
-  const results = new Map<T, SelectedTest<T>>();
   let unchanged = 0;
-
-  // Pass 1: same identity (file + full name): unchanged or changed.
   const rest: T[] = [];
   for (const t of head) {
     const old = baseByIdentity.get(identity(t));
@@ -58,8 +76,17 @@ export function selectTests<T extends SelectableTest>(
       rest.push(t);
     }
   }
+  return { rest, unchanged };
+}
 
-  // Pass 2: same body whose old identity is gone: renamed (same file first) or moved.
+/** Pass 2: same body whose old identity is gone: renamed (same file first) or moved; else new. */
+function matchSameBody<T extends SelectableTest>(
+  base: readonly SelectableTest[],
+  head: readonly T[],
+  rest: readonly T[],
+  { used, results }: Matching<T>,
+): void {
+  const headIdentities = new Set(head.map(identity));
   const orphansByFingerprint = new Map<string, SelectableTest[]>();
   for (const t of base) {
     if (used.has(t) || headIdentities.has(identity(t))) continue;
@@ -86,11 +113,4 @@ export function selectTests<T extends SelectableTest>(
     const old = take(t, false);
     results.set(t, old ? { kind: 'moved', test: t, previous: old } : { kind: 'new', test: t, previous: null });
   }
-
-  // Keep the working tree's order (file, then position) so output is stable.
-  const selected = head.flatMap((t) => {
-    const r = results.get(t);
-    return r ? [r] : [];
-  });
-  return { selected, unchanged };
 }
