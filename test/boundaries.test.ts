@@ -182,7 +182,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/html/html-chart.ts renderSeries': 88,
   'core/budget/budget-report.ts computeBudgetReport': 85,
   'core/triage/triage-junit.ts readJunitReport': 85,
-  'core/history/history-chart.ts renderHistoryChart': 82,
   'core/triage/triage-vitest-json.ts readVitestJsonReport > (arrow)': 80,
   'commands/gate/gate-select.ts selectGateTests': 77,
   'core/triage/triage-record.ts readRecordObservations': 74,
