@@ -183,7 +183,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/budget/budget-report.ts computeBudgetReport': 85,
   'core/triage/triage-junit.ts readJunitReport': 85,
   'core/triage/triage-vitest-json.ts readVitestJsonReport > (arrow)': 80,
-  'commands/gate/gate-select.ts selectGateTests': 77,
   'core/triage/triage-record.ts readRecordObservations': 74,
   'commands/history/history-query-command.ts runHistoryQuery': 73,
   'io/allowances/allowances-for-run.ts resolveProjectAllowances': 73,

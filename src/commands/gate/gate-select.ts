@@ -11,7 +11,7 @@ import { isFlakeguardError } from '../../core/errors.js';
 import { type SelectedTest, selectTests } from '../../core/gate/test-selection.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
 import { listChangedFiles, readFilesAtRevision } from '../../io/git/git.js';
-import { listTestFiles } from '../../io/vitest/list-test-files.js';
+import { listTestFiles, type TestFileList } from '../../io/vitest/list-test-files.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 
 export interface GateSelection {
@@ -53,59 +53,16 @@ export async function selectGateTests(
   sha: string,
   options: { readonly setup: VitestSetup; readonly affected: boolean; readonly signal?: AbortSignal },
 ): Promise<GateSelection> {
-  const exists = (f: string): boolean => existsSync(path.join(root, f));
-  const signal = options.signal ? { signal: options.signal } : {};
-  // One Vitest start for both questions: which files are tests, and (--affected) which import what
-  // changed. Without --affected it needs no diff, so git and Vitest work at the same time.
-  const [changedAll, listed] = options.affected
-    ? await listChangedFiles(root, sha).then(
-        async (all) =>
-          [
-            all,
-            await listTestFiles({ root, setup: options.setup, affectedBy: all.filter(exists), ...signal }),
-          ] as const,
-      )
-    : await Promise.all([listChangedFiles(root, sha), listTestFiles({ root, setup: options.setup, ...signal })]);
-  const testFiles = new Set(listed.files.map((f) => f.file));
-  const endings = new Set([...testFiles].map(doubleExtension));
-  const changed = changedAll.filter((f) => testFiles.has(f) || (!exists(f) && endings.has(doubleExtension(f))));
+  const { listed, testFiles, changed } = await listChangedTestFiles(root, sha, options);
   const projectsOf = new Map<string, string[]>();
   for (const f of listed.files) projectsOf.set(f.file, [...(projectsOf.get(f.file) ?? []), f.project]);
-
-  const notices: string[] = [];
-  const base: SourceTest[] = [];
-  const head: SourceTest[] = [];
-  const atBase = await readFilesAtRevision(root, sha, changed);
-  for (const file of changed) {
-    const before = atBase.get(file) ?? null;
-    if (before !== null) {
-      try {
-        base.push(...readTests(before, file));
-      } catch (error) {
-        if (!isFlakeguardError(error)) throw error;
-        notices.push(`${file} at the base does not parse; its tests count as new (${error.message})`);
-      }
-    }
-    if (exists(file)) head.push(...readTests(readFileSync(path.join(root, file), 'utf8'), file));
-  }
-  const order = (a: SourceTest, b: SourceTest): number =>
-    a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line;
-  base.sort(order);
-  head.sort(order);
+  const { base, head, notices } = await readBaseAndHead(root, sha, changed);
   const selection = selectTests(base, head);
   const all: SelectedTest<SourceTest>[] = [...selection.selected];
-
-  const affectedBy = new Map<string, string[]>();
-  if (options.affected) {
-    for (const a of listed.affected) {
-      const via = a.via.filter((m) => !testFiles.has(m));
-      if (changed.includes(a.file) || via.length === 0) continue;
-      affectedBy.set(a.file, [...new Set([...(affectedBy.get(a.file) ?? []), ...via])].sort());
-    }
-    for (const file of [...affectedBy.keys()].sort()) {
-      for (const test of readTests(readFileSync(path.join(root, file), 'utf8'), file))
-        all.push({ kind: 'affected', test, previous: null });
-    }
+  const affectedBy = options.affected ? findAffected(listed, testFiles, changed) : new Map<string, string[]>();
+  for (const file of [...affectedBy.keys()].sort()) {
+    for (const test of readTests(readFileSync(path.join(root, file), 'utf8'), file))
+      all.push({ kind: 'affected', test, previous: null });
   }
   const selected: SelectedTest<SourceTest>[] = [];
   const notRun: { test: SourceTest; reason: string }[] = [];
@@ -124,4 +81,76 @@ export async function selectGateTests(
     affectedBy,
     configFile: listed.configFile,
   };
+}
+
+/**
+ * The test files Vitest lists and the changed ones among them (a deleted file counts when a listed
+ * one ends the same way). One Vitest start for both questions: which files are tests, and
+ * (--affected) which import what changed. Without --affected it needs no diff, so git and Vitest
+ * work at the same time.
+ */
+async function listChangedTestFiles(
+  root: string,
+  sha: string,
+  options: { readonly setup: VitestSetup; readonly affected: boolean; readonly signal?: AbortSignal },
+): Promise<{ listed: TestFileList; testFiles: ReadonlySet<string>; changed: string[] }> {
+  const exists = (f: string): boolean => existsSync(path.join(root, f));
+  const signal = options.signal ? { signal: options.signal } : {};
+  const [changedAll, listed] = options.affected
+    ? await listChangedFiles(root, sha).then(
+        async (all) =>
+          [
+            all,
+            await listTestFiles({ root, setup: options.setup, affectedBy: all.filter(exists), ...signal }),
+          ] as const,
+      )
+    : await Promise.all([listChangedFiles(root, sha), listTestFiles({ root, setup: options.setup, ...signal })]);
+  const testFiles = new Set(listed.files.map((f) => f.file));
+  const endings = new Set([...testFiles].map(doubleExtension));
+  const changed = changedAll.filter((f) => testFiles.has(f) || (!exists(f) && endings.has(doubleExtension(f))));
+  return { listed, testFiles, changed };
+}
+
+/** The tests of each changed file at the base and in the working tree, in file and line order. */
+async function readBaseAndHead(
+  root: string,
+  sha: string,
+  changed: readonly string[],
+): Promise<{ base: SourceTest[]; head: SourceTest[]; notices: string[] }> {
+  const notices: string[] = [];
+  const base: SourceTest[] = [];
+  const head: SourceTest[] = [];
+  const atBase = await readFilesAtRevision(root, sha, changed);
+  for (const file of changed) {
+    const before = atBase.get(file) ?? null;
+    if (before !== null) {
+      try {
+        base.push(...readTests(before, file));
+      } catch (error) {
+        if (!isFlakeguardError(error)) throw error;
+        notices.push(`${file} at the base does not parse; its tests count as new (${error.message})`);
+      }
+    }
+    if (existsSync(path.join(root, file))) head.push(...readTests(readFileSync(path.join(root, file), 'utf8'), file));
+  }
+  const order = (a: SourceTest, b: SourceTest): number =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line;
+  base.sort(order);
+  head.sort(order);
+  return { base, head, notices };
+}
+
+/** --affected: the unchanged test files that import a changed module, with those modules. */
+function findAffected(
+  listed: TestFileList,
+  testFiles: ReadonlySet<string>,
+  changed: readonly string[],
+): Map<string, string[]> {
+  const affectedBy = new Map<string, string[]>();
+  for (const a of listed.affected) {
+    const via = a.via.filter((m) => !testFiles.has(m));
+    if (changed.includes(a.file) || via.length === 0) continue;
+    affectedBy.set(a.file, [...new Set([...(affectedBy.get(a.file) ?? []), ...via])].sort());
+  }
+  return affectedBy;
 }
