@@ -194,7 +194,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'commands/gate/gate-progress.ts createGateProgress': 58,
   'commands/gate/gate-format.ts formatGateText': 57,
   'io/triage/vitest-json-read.ts readVitestJsonFile': 57,
-  'commands/gate/gate-args.ts parseGateArgs': 56,
   'commands/quarantine/quarantine-command.ts runQuarantineCommand': 56,
   'core/triage/log-needles.ts compileNeedles': 55,
   'io/load/load-workers.ts startLoadWorkers': 55,

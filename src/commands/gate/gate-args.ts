@@ -152,26 +152,11 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
   if (merge === null && positionals.length > 0) throw usage(`unexpected argument "${positionals[0]}"`);
   if (merge !== null && values.shard !== undefined)
     throw usage('--merge combines shard reports; it does not take --shard');
-  const runs = wholeNumber('--runs', values.runs, 1);
-  const maxRuns =
-    values['max-runs'] === undefined
-      ? Math.max(runs, DEFAULT_MAX_RUNS)
-      : wholeNumber('--max-runs', values['max-runs'], 1);
-  if (maxRuns < runs)
-    throw usage(`--max-runs ${maxRuns} is below --runs ${runs}; --runs is the minimum, --max-runs the most`);
-  const load = values.load.trim();
-  const workers = load === 'auto' ? defaultWorkerCount() : Number(load);
-  if (!Number.isInteger(workers) || workers < 0 || workers > 256)
-    throw usage(`--load "${values.load}" must be auto, 0 (no load) or a number of workers`);
-  const slowdown = values.slowdown === undefined ? null : parseSlowdown(values.slowdown);
-  if (values.slowdown !== undefined && slowdown === null)
-    throw usage(`--slowdown "${values.slowdown}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2`);
+  const { runs, maxRuns } = parseTryCounts(values.runs, values['max-runs']);
+  const workers = parseLoad(values.load);
+  const slowdown = parseSlowdownOption(values.slowdown);
   const root = path.resolve(values.root ?? process.cwd());
-  const config = values.config === undefined ? null : path.resolve(values.config);
-  if (config !== null && !existsSync(config))
-    throw usage(
-      `--config "${values.config}" does not exist (resolved to ${config}); pass the Vitest config file, e.g. --config vitest.config.ts`,
-    );
+  const config = parseConfigOption(values.config);
   return {
     base: values.base,
     runs,
@@ -190,4 +175,40 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     shard: values.shard === undefined ? null : parseGateShard(values.shard),
     merge,
   };
+}
+
+/** --runs, the tries each test gets at least, and --max-runs, the most it may get. */
+function parseTryCounts(runsText: string, maxRunsText: string | undefined): { runs: number; maxRuns: number } {
+  const runs = wholeNumber('--runs', runsText, 1);
+  const maxRuns =
+    maxRunsText === undefined ? Math.max(runs, DEFAULT_MAX_RUNS) : wholeNumber('--max-runs', maxRunsText, 1);
+  if (maxRuns < runs)
+    throw usage(`--max-runs ${maxRuns} is below --runs ${runs}; --runs is the minimum, --max-runs the most`);
+  return { runs, maxRuns };
+}
+
+/** --load: the number of busy workers (auto: one per core). */
+function parseLoad(text: string): number {
+  const load = text.trim();
+  const workers = load === 'auto' ? defaultWorkerCount() : Number(load);
+  if (!Number.isInteger(workers) || workers < 0 || workers > 256)
+    throw usage(`--load "${text}" must be auto, 0 (no load) or a number of workers`);
+  return workers;
+}
+
+function parseSlowdownOption(text: string | undefined): number | null {
+  const slowdown = text === undefined ? null : parseSlowdown(text);
+  if (text !== undefined && slowdown === null)
+    throw usage(`--slowdown "${text}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2`);
+  return slowdown;
+}
+
+/** --config: the Vitest config file, resolved; it must exist. */
+function parseConfigOption(text: string | undefined): string | null {
+  const config = text === undefined ? null : path.resolve(text);
+  if (config !== null && !existsSync(config))
+    throw usage(
+      `--config "${text}" does not exist (resolved to ${config}); pass the Vitest config file, e.g. --config vitest.config.ts`,
+    );
+  return config;
 }
