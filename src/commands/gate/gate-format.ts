@@ -53,17 +53,7 @@ function describeBreakingPoint(t: GateReportTest): string | null {
 }
 
 export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>): string {
-  const out: string[] = [];
-  const w = report.load.workers;
-  const c = report.contention;
-  const at = c && c.method !== 'none' && c.method !== 'busy-workers' ? `at x${c.reference} slowdown` : '';
-  const loadText =
-    [at, w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : ''].filter((x) => x !== '').join(' ') ||
-    'without load';
-  out.push(
-    `flakeguard gate: ${report.tests.length} new or changed test${report.tests.length === 1 ? '' : 's'} since ${report.baseRef} (${report.base.slice(0, 10)}), ${triesText(report)} ${loadText}; ${report.unchanged} unchanged in the changed files`,
-  );
-  out.push('');
+  const out: string[] = [formatHeadline(report), ''];
   // Many tests (500 new ones in a file): the stable ones as a count, the others in full.
   const many = report.tests.length > LIST_ALL_UP_TO;
   const listed = many ? report.tests.filter((t) => t.verdict !== 'stable') : report.tests;
@@ -71,43 +61,64 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
     out.push(
       `${report.tests.length - listed.length} stable tests not listed (--json, --markdown and --html have every test)`,
     );
-  for (const t of listed) {
-    const label = paint(screen, STYLE[t.verdict], verdictLabel(t).padEnd(16));
-    out.push(`${label} ${u(`${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`)}${ownersSuffix(t.owners)}`);
-    const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
-    out.push(
-      `${' '.repeat(17)}${t.passes}/${t.runs} passed  tries ${t.durationsMs.map((d) => ms(d)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
-    );
-    out.push(`${' '.repeat(17)}${paint(screen, 'dim', u(t.reason))}`);
-    const point = describeBreakingPoint(t);
-    if (point) out.push(`${' '.repeat(17)}${paint(screen, 'dim', point)}`);
-    if (t.failureRateText) out.push(`${' '.repeat(17)}${paint(screen, 'dim', t.failureRateText)}`);
-    if (t.history) out.push(`${' '.repeat(17)}${paint(screen, 'dim', formatTestPast(t.history))}`);
-    if (t.error && t.verdict !== 'stable') out.push(`${' '.repeat(17)}first error: ${u(t.error)}`);
-  }
+  for (const t of listed) out.push(...formatTestLines(t, screen));
   if (report.notRun.length > 0) {
     out.push('');
     out.push('changed but not run one by one (they do not fail the gate; run them yourself):');
     for (const n of report.notRun) out.push(`  ${u(`${n.file}:${n.line} > ${n.name}: ${n.reason}`)}`);
   }
-  if (report.proposals.length > 0) {
-    out.push('');
-    out.push(
-      report.proposals.every((p) => p.written)
-        ? 'allowances written (commit them with the tests):'
-        : 'allowances to add to this change (or run again with --write-allowances):',
-    );
-    for (const p of report.proposals) {
-      out.push(`# ${p.storeFile}${p.written ? ' (written)' : ''}`);
-      out.push(p.yaml.trimEnd());
-    }
-  }
+  out.push(...formatProposals(report));
   for (const n of report.notices) out.push(`note: ${u(n)}`);
   out.push('');
   out.push(describeLoad(report));
   if (report.contention) out.push(describeContention(report.contention));
   out.push(paint(screen, report.verdict === 'pass' ? 'green' : 'red', `${gateSummary(report)} (${ms(report.wallMs)})`));
   return `${out.join('\n')}\n`;
+}
+
+/** The first line: how many tests, since which base, how many tries and under what load. */
+function formatHeadline(report: GateReport): string {
+  const w = report.load.workers;
+  const c = report.contention;
+  const at = c && c.method !== 'none' && c.method !== 'busy-workers' ? `at x${c.reference} slowdown` : '';
+  const loadText =
+    [at, w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : ''].filter((x) => x !== '').join(' ') ||
+    'without load';
+  return `flakeguard gate: ${report.tests.length} new or changed test${report.tests.length === 1 ? '' : 's'} since ${report.baseRef} (${report.base.slice(0, 10)}), ${triesText(report)} ${loadText}; ${report.unchanged} unchanged in the changed files`;
+}
+
+/** One test: its verdict and place, its figures, why, and where it breaks, its past and first error when known. */
+function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>): string[] {
+  const indent = ' '.repeat(17);
+  const label = paint(screen, STYLE[t.verdict], verdictLabel(t).padEnd(16));
+  const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
+  const out = [
+    `${label} ${u(`${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`)}${ownersSuffix(t.owners)}`,
+    `${indent}${t.passes}/${t.runs} passed  tries ${t.durationsMs.map((d) => ms(d)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
+    `${indent}${paint(screen, 'dim', u(t.reason))}`,
+  ];
+  const point = describeBreakingPoint(t);
+  if (point) out.push(`${indent}${paint(screen, 'dim', point)}`);
+  if (t.failureRateText) out.push(`${indent}${paint(screen, 'dim', t.failureRateText)}`);
+  if (t.history) out.push(`${indent}${paint(screen, 'dim', formatTestPast(t.history))}`);
+  if (t.error && t.verdict !== 'stable') out.push(`${indent}first error: ${u(t.error)}`);
+  return out;
+}
+
+/** The proposed allowances as YAML under their file, written or to add. */
+function formatProposals(report: GateReport): string[] {
+  if (report.proposals.length === 0) return [];
+  const out = [
+    '',
+    report.proposals.every((p) => p.written)
+      ? 'allowances written (commit them with the tests):'
+      : 'allowances to add to this change (or run again with --write-allowances):',
+  ];
+  for (const p of report.proposals) {
+    out.push(`# ${p.storeFile}${p.written ? ' (written)' : ''}`);
+    out.push(p.yaml.trimEnd());
+  }
+  return out;
 }
 
 export interface GateProgress {
