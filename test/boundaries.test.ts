@@ -191,7 +191,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/budget/budget-github.ts formatStepSummary': 62,
   'core/triage/triage-failure.ts classifyFailure': 61,
   'commands/allowances/allowances-command.ts runAllowancesCommand': 60,
-  'commands/gate/gate-progress.ts createGateProgress': 58,
   'io/triage/vitest-json-read.ts readVitestJsonFile': 57,
   'commands/quarantine/quarantine-command.ts runQuarantineCommand': 56,
   'core/triage/log-needles.ts compileNeedles': 55,

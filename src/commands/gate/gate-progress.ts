@@ -18,6 +18,37 @@ export interface GateProgressPrinter {
   stop(): void;
 }
 
+interface LastTry {
+  readonly phase: string;
+  readonly line: ProgressLine;
+  readonly index: number;
+}
+
+/** The live line for the last try: test i/M, try k/N, its name, elapsed, load. */
+function describeLastTry(last: LastTry, tests: number, workers: number, started: number): string {
+  return formatGateProgress({
+    phase: last.phase,
+    testIndex: last.index,
+    tests,
+    attempt: last.line.attempt,
+    runs: last.line.runs,
+    name: `${last.line.file} > ${last.line.fullName}${last.line.project ? ` [${last.line.project}]` : ''}`,
+    state: last.line.state,
+    elapsedMs: performance.now() - started,
+    load: last.phase === 'under load' ? workers : 0,
+  });
+}
+
+/** The count of tries done so far, for many tests (500 new ones in a file). */
+function describeTriesDone(
+  phase: string,
+  done: Readonly<Record<ProgressLine['state'], number>>,
+  lastTest: string,
+  elapsedMs: number,
+): string {
+  return `gate ${phase}: ${done.passed + done.failed + done.hung + done.skipped} tries done (${done.passed} passed, ${done.failed} failed, ${done.hung} hung), last test ${lastTest} (${(elapsedMs / 1000).toFixed(1)}s)`;
+}
+
 export function createGateProgress(
   screen: Screen,
   tests: number,
@@ -26,23 +57,10 @@ export function createGateProgress(
 ): GateProgressPrinter {
   const started = performance.now();
   const width = screen.columns >= 40 ? screen.columns - 1 : 120;
-  let last: { phase: string; line: ProgressLine; index: number } | null = null;
+  let last: LastTry | null = null;
   const done = { passed: 0, failed: 0, skipped: 0, hung: 0 };
   let lastSummary = Number.NEGATIVE_INFINITY;
-  const render = (): string | null => {
-    if (last === null) return null;
-    return formatGateProgress({
-      phase: last.phase,
-      testIndex: last.index,
-      tests,
-      attempt: last.line.attempt,
-      runs: last.line.runs,
-      name: `${last.line.file} > ${last.line.fullName}${last.line.project ? ` [${last.line.project}]` : ''}`,
-      state: last.line.state,
-      elapsedMs: performance.now() - started,
-      load: last.phase === 'under load' ? workers : 0,
-    });
-  };
+  const render = (): string | null => (last === null ? null : describeLastTry(last, tests, workers, started));
   const ticker = screen.live
     ? setInterval(() => {
         const text = render();
@@ -65,9 +83,7 @@ export function createGateProgress(
       else if (performance.now() - lastSummary >= SUMMARY_EVERY_MS) {
         // Many tests (500 new ones in a file): a count every few seconds, not a line per try.
         lastSummary = performance.now();
-        stream.write(
-          `gate ${phase}: ${done.passed + done.failed + done.hung + done.skipped} tries done (${done.passed} passed, ${done.failed} failed, ${done.hung} hung), last test ${index}/${tests} (${((lastSummary - started) / 1000).toFixed(1)}s)\n`,
-        );
+        stream.write(`${describeTriesDone(phase, done, `${index}/${tests}`, lastSummary - started)}\n`);
       }
     },
     stop() {
