@@ -17,9 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
 import type { RunnerLine } from '../../core/gate/runner-protocol.js';
 import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
-import { type DutyCycle, now, startDutyCycle } from '../load/duty-cycle.js';
+import { type DutyCycle, type DutySummary, now, startDutyCycle } from '../load/duty-cycle.js';
 import { killProcessTree } from '../process/process-tree.js';
-import { spawnGuarded } from '../process/spawn-guarded.js';
+import { type GuardedProcess, spawnGuarded } from '../process/spawn-guarded.js';
 import { partialResult, toOutcome } from './runs-outcome.js';
 import { createTryWatchdog } from './try-watchdog.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
@@ -68,15 +68,14 @@ export async function runTestsAlone(options: RunOptions): Promise<RunsOutcome> {
   return runJob(options, specs, tests, options.runs, 0);
 }
 
-async function runJob(
+/** The job file for the gate's Vitest child, in a temporary folder beside the files it writes back. */
+function writeJob(
   options: RunOptions,
   specs: readonly JobSpec[],
   tests: readonly JobTest[],
   maxRuns: number,
   budgetMs: number,
-): Promise<RunsOutcome> {
-  if (options.signal?.aborted) throw interrupted();
-  const started = performance.now();
+): { tmp: string; job: VitestJob; jobFile: string } {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-runs-'));
   const job: VitestJob = {
     root: options.root,
@@ -94,13 +93,17 @@ async function runJob(
   };
   const jobFile = path.join(tmp, 'job.json');
   writeFileSync(jobFile, JSON.stringify(job));
-  const lines: RunnerLine[] = [];
+  return { tmp, job, jobFile };
+}
+
+/**
+ * A reader of the results file as the runner appends to it: each call hands every new complete
+ * line to `onLine`, and each try to options.onProgress with its attempt number.
+ */
+function makeResultsReader(job: VitestJob, options: RunOptions, onLine: (line: RunnerLine) => void): () => void {
   const attempts = new Map<string, number>();
-  const factor = Math.max(1, options.slowdown?.target ?? 1, options.slowdown?.ambient ?? 1);
-  const watchdog = createTryWatchdog(job.resultsFile, factor);
-  let cutShort: RunsOutcome['cutShort'] = null;
   let offset = 0;
-  const poll = (): void => {
+  return () => {
     if (!existsSync(job.resultsFile)) return;
     const text = readFileSync(job.resultsFile, 'utf8');
     if (text.length < offset) offset = 0;
@@ -108,8 +111,7 @@ async function runJob(
     for (const raw of text.slice(offset, complete).split('\n')) {
       if (raw.trim() === '') continue;
       const line = JSON.parse(raw) as RunnerLine;
-      lines.push(line);
-      watchdog.observe(line);
+      onLine(line);
       if (line.kind !== 'try' || !options.onProgress) continue;
       const k = JSON.stringify([line.project, line.file, line.fullName]);
       const attempt = (attempts.get(k) ?? 0) + 1;
@@ -127,12 +129,82 @@ async function runJob(
     }
     offset = complete;
   };
-  const child = spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
+}
+
+/** Vitest ended before the runs finished, with no deadline or hung try to explain it. */
+function stoppedError(result: {
+  readonly exitCode?: number | undefined;
+  readonly signal?: string | undefined;
+  readonly stdout?: unknown;
+  readonly stderr?: unknown;
+}): FlakeguardError {
+  const cause = vitestStartupCause(`${String(result.stdout)}\n${String(result.stderr)}`);
+  return new FlakeguardError(
+    'VITEST',
+    `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`,
+  );
+}
+
+function spawnJobChild(options: RunOptions, job: VitestJob, jobFile: string, tmp: string): GuardedProcess {
+  return spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
     cwd: options.root,
     env: { ...options.env, FLAKEGUARD_RUNNER_PLAN: job.planFile },
     tempFolder: tmp,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+}
+
+/**
+ * The outcome once the child has ended: its result file, or, when the deadline or a hung try cut
+ * it short, what the results file holds; a child that stopped for no such cause is an error.
+ */
+function readJobOutcome(
+  run: {
+    readonly options: RunOptions;
+    readonly job: VitestJob;
+    readonly specs: readonly JobSpec[];
+    readonly tests: readonly JobTest[];
+    readonly lines: readonly RunnerLine[];
+    readonly started: number;
+  },
+  result: Parameters<typeof stoppedError>[0],
+  cutShort: RunsOutcome['cutShort'],
+  dutySummary: DutySummary | null,
+): RunsOutcome {
+  const { job, lines } = run;
+  const finished = result.exitCode === 0 && existsSync(job.resultFile);
+  if (!finished && cutShort === null) throw stoppedError(result);
+  const parsed = finished
+    ? (JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult)
+    : partialResult(run.specs, lines);
+  const ended = cutShort === 'hung' && finished ? null : cutShort;
+  return toOutcome(parsed, run.options, run.tests, lines, {
+    wallMs: performance.now() - run.started,
+    stops: dutySummary?.stops ?? [],
+    ambient: dutySummary?.ambient ?? null,
+    cutShort: ended,
+  });
+}
+
+async function runJob(
+  options: RunOptions,
+  specs: readonly JobSpec[],
+  tests: readonly JobTest[],
+  maxRuns: number,
+  budgetMs: number,
+): Promise<RunsOutcome> {
+  if (options.signal?.aborted) throw interrupted();
+  const started = performance.now();
+  const { tmp, job, jobFile } = writeJob(options, specs, tests, maxRuns, budgetMs);
+  const lines: RunnerLine[] = [];
+  const factor = Math.max(1, options.slowdown?.target ?? 1, options.slowdown?.ambient ?? 1);
+  const watchdog = createTryWatchdog(job.resultsFile, factor);
+  let cutShort: RunsOutcome['cutShort'] = null;
+  const poll = makeResultsReader(job, options, (line) => {
+    lines.push(line);
+    watchdog.observe(line);
+  });
+  const child = spawnJobChild(options, job, jobFile, tmp);
   const watch = (): void => {
     poll();
     if (watchdog.check(now()) > 0) cutShort ??= 'hung';
@@ -153,24 +225,8 @@ async function runJob(
     clearInterval(timer);
     poll();
     if (options.signal?.aborted) throw interrupted();
-    const finished = result.exitCode === 0 && existsSync(job.resultFile);
-    if (!finished && cutShort === null) {
-      const cause = vitestStartupCause(`${String(result.stdout)}\n${String(result.stderr)}`);
-      throw new FlakeguardError(
-        'VITEST',
-        `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`,
-      );
-    }
-    const parsed = finished
-      ? (JSON.parse(readFileSync(job.resultFile, 'utf8')) as VitestJobResult)
-      : partialResult(specs, lines);
-    const ended = cutShort === 'hung' && finished ? null : cutShort;
-    return toOutcome(parsed, options, tests, lines, {
-      wallMs: performance.now() - started,
-      stops: dutySummary?.stops ?? [],
-      ambient: dutySummary?.ambient ?? null,
-      cutShort: ended,
-    });
+    const run = { options, job, specs, tests, lines, started };
+    return readJobOutcome(run, result, cutShort, dutySummary);
   } finally {
     duty?.stop();
     clearInterval(timer);
