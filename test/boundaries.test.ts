@@ -173,7 +173,6 @@ const FUNCTION_LINES = 50;
 const LONG_FUNCTIONS: Record<string, number> = {
   'io/triage/triage-inputs.ts gatherTriageInputs': 145,
   'core/triage/report-salvage.ts salvageJson': 128,
-  'io/vitest/vitest-gate-child.ts main': 123,
   'commands/triage/triage-command.ts runTriageCommand': 107,
   'io/load/duty-cycle.ts startDutyCycle': 107,
   'io/triage/log-scan.ts scanLog': 96,

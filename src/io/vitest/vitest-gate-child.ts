@@ -10,7 +10,7 @@
  * Exit 0 when the result was written; anything else is a crash the parent reports.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import type { Reporter, TestModule, TestProject, TestSpecification, Vitest } from 'vitest/node';
 import type { RunnerLine, RunnerPlan } from '../../core/gate/runner-protocol.js';
 import { planWave, type TryTally, wantsMoreTries } from '../../core/gate/try-schedule.js';
 import type { VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
@@ -48,9 +48,12 @@ function resultsReader(file: string): () => RunnerLine[] {
   };
 }
 
-async function main(jobFile: string): Promise<void> {
-  const job = JSON.parse(readFileSync(jobFile, 'utf8')) as VitestJob;
-  const { api, version } = await loadProjectVitest(job.root);
+/** A reporter that keeps the errors of every run: a file's or suite's (by file and project) and the unhandled ones. */
+function collectErrors(): {
+  reporter: Reporter;
+  moduleErrors: Map<string, { file: string; project: string; message: string }>;
+  unhandled: string[];
+} {
   const moduleErrors = new Map<string, { file: string; project: string; message: string }>();
   const unhandled: string[] = [];
   const reporter: Reporter = {
@@ -59,6 +62,13 @@ async function main(jobFile: string): Promise<void> {
       unhandled.push(...unhandledErrors.map((e) => firstLine(e as { message?: string })));
     },
   };
+  return { reporter, moduleErrors, unhandled };
+}
+
+async function main(jobFile: string): Promise<void> {
+  const job = JSON.parse(readFileSync(jobFile, 'utf8')) as VitestJob;
+  const { api, version } = await loadProjectVitest(job.root);
+  const { reporter, moduleErrors, unhandled } = collectErrors();
   const vitest: Vitest = await api.createVitest('test', {
     ...setupOptions(job.root, job.setup),
     watch: false,
@@ -75,12 +85,7 @@ async function main(jobFile: string): Promise<void> {
     if (custom !== undefined)
       return done({ ok: false, reason: 'custom-runner', runner: custom, vitestVersion: version });
     for (const project of vitest.projects) project.config.runner = job.runnerPath;
-    // A named project, or the one that includes the file (workspaces); the root project when none claims it.
-    const projects = job.specs.map((s) =>
-      s.project === null
-        ? (vitest.projects.find((p) => p.matchesTestGlob(s.file)) ?? vitest.getRootProject())
-        : vitest.projects.find((p) => p.name === s.project),
-    );
+    const projects = findSpecProjects(vitest, job);
     const missing = job.specs.findIndex((_, i) => projects[i] === undefined);
     if (missing !== -1)
       return done({
@@ -92,73 +97,7 @@ async function main(jobFile: string): Promise<void> {
       });
     const specProjects = projects.map((p) => p?.name ?? '');
     writeFileSync(job.resultsFile, '');
-    const tests = job.tests.map((t) => ({
-      key: key(specProjects[t.spec] ?? '', t.file, t.fullName),
-      fileKey: String(t.spec),
-    }));
-    // The runner times only tests whose verdict can still change: a test that has passed and
-    // failed stops getting tries (it still runs when a later test of its file needs it first).
-    const writePlan = (): void => {
-      const open = job.tests.filter((_, i) => wantsMoreTries(tally.get(tests[i]?.key ?? ''), job.maxRuns));
-      const plan: RunnerPlan = {
-        tests: open.map((t) => ({ file: t.file, fullName: t.fullName })),
-        resultsFile: job.resultsFile,
-      };
-      writeFileSync(job.planFile, JSON.stringify(plan));
-    };
-    const tally = new Map<string, TryTally>();
-    const costMs = new Map<string, number>();
-    const read = resultsReader(job.resultsFile);
-    const waves: WaveSummary[] = [];
-    const started = performance.now();
-    let parallel = 1;
-    for (let wave = 0; ; wave += 1) {
-      const plannedWave = planWave({
-        tests,
-        tally,
-        costMs,
-        minRuns: job.minRuns,
-        maxRuns: job.maxRuns,
-        budgetMs: job.budgetMs,
-        elapsedMs: performance.now() - started,
-        parallel,
-        wave,
-      });
-      const specs: TestSpecification[] = [];
-      for (const { fileKey, copies } of plannedWave) {
-        const index = Number(fileKey);
-        const s = job.specs[index];
-        const project = projects[index];
-        if (!s || !project) continue;
-        for (let c = 0; c < copies; c += 1)
-          specs.push(
-            s.lines === null ? project.createSpecification(s.file) : project.createSpecification(s.file, [...s.lines]),
-          );
-      }
-      if (specs.length === 0) break;
-      writePlan();
-      const waveStart = performance.now();
-      if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
-      else await vitest.runTestSpecifications(specs);
-      const wallMs = performance.now() - waveStart;
-      let busyMs = 0;
-      for (const line of read()) {
-        if (line.kind === 'try') {
-          if (line.try.state === 'skipped') continue;
-          const k = key(line.project, line.file, line.fullName);
-          const t = tally.get(k) ?? { passed: 0, failed: 0 };
-          tally.set(k, line.try.state === 'passed' ? { ...t, passed: t.passed + 1 } : { ...t, failed: t.failed + 1 });
-        } else if (line.kind === 'file') {
-          busyMs += line.costMs;
-          job.specs.forEach((s, i) => {
-            if (s.file === line.file && specProjects[i] === line.project)
-              costMs.set(String(i), Math.max(costMs.get(String(i)) ?? 0, line.costMs));
-          });
-        }
-      }
-      if (wallMs > 0 && busyMs > 0) parallel = Math.max(1, busyMs / wallMs);
-      waves.push({ specs: specs.length, wallMs });
-    }
+    const waves = await runWaves(vitest, job, projects, specProjects);
     done({
       ok: true,
       vitestVersion: version,
@@ -170,6 +109,121 @@ async function main(jobFile: string): Promise<void> {
   } finally {
     await vitest.close();
   }
+}
+
+/** A named project, or the one that includes the file (workspaces); the root project when none claims it. */
+function findSpecProjects(vitest: Vitest, job: VitestJob): (TestProject | undefined)[] {
+  return job.specs.map((s) =>
+    s.project === null
+      ? (vitest.projects.find((p) => p.matchesTestGlob(s.file)) ?? vitest.getRootProject())
+      : vitest.projects.find((p) => p.name === s.project),
+  );
+}
+
+/** What the waves learn: each test's passes and failures, and each spec's cost in one worker. */
+interface WaveState {
+  readonly tally: Map<string, TryTally>;
+  readonly costMs: Map<string, number>;
+}
+
+/**
+ * The tries in waves (core/gate/try-schedule.ts planWave), until no test needs more or the budget
+ * is spent; how parallel the last wave ran shapes the next.
+ */
+async function runWaves(
+  vitest: Vitest,
+  job: VitestJob,
+  projects: readonly (TestProject | undefined)[],
+  specProjects: readonly string[],
+): Promise<WaveSummary[]> {
+  const tests = job.tests.map((t) => ({
+    key: key(specProjects[t.spec] ?? '', t.file, t.fullName),
+    fileKey: String(t.spec),
+  }));
+  const state: WaveState = { tally: new Map(), costMs: new Map() };
+  // The runner times only tests whose verdict can still change: a test that has passed and
+  // failed stops getting tries (it still runs when a later test of its file needs it first).
+  const writePlan = (): void => {
+    const open = job.tests.filter((_, i) => wantsMoreTries(state.tally.get(tests[i]?.key ?? ''), job.maxRuns));
+    const plan: RunnerPlan = {
+      tests: open.map((t) => ({ file: t.file, fullName: t.fullName })),
+      resultsFile: job.resultsFile,
+    };
+    writeFileSync(job.planFile, JSON.stringify(plan));
+  };
+  const read = resultsReader(job.resultsFile);
+  const waves: WaveSummary[] = [];
+  const started = performance.now();
+  let parallel = 1;
+  for (let wave = 0; ; wave += 1) {
+    const plannedWave = planWave({
+      tests,
+      tally: state.tally,
+      costMs: state.costMs,
+      minRuns: job.minRuns,
+      maxRuns: job.maxRuns,
+      budgetMs: job.budgetMs,
+      elapsedMs: performance.now() - started,
+      parallel,
+      wave,
+    });
+    const specs = specsOfWave(plannedWave, job, projects);
+    if (specs.length === 0) break;
+    writePlan();
+    const waveStart = performance.now();
+    if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
+    else await vitest.runTestSpecifications(specs);
+    const wallMs = performance.now() - waveStart;
+    const busyMs = tallyLines(read(), state, job, specProjects);
+    if (wallMs > 0 && busyMs > 0) parallel = Math.max(1, busyMs / wallMs);
+    waves.push({ specs: specs.length, wallMs });
+  }
+  return waves;
+}
+
+/** The Vitest specifications of one wave: each planned file as many times as it has copies. */
+function specsOfWave(
+  plannedWave: ReturnType<typeof planWave>,
+  job: VitestJob,
+  projects: readonly (TestProject | undefined)[],
+): TestSpecification[] {
+  const specs: TestSpecification[] = [];
+  for (const { fileKey, copies } of plannedWave) {
+    const index = Number(fileKey);
+    const s = job.specs[index];
+    const project = projects[index];
+    if (!s || !project) continue;
+    for (let c = 0; c < copies; c += 1)
+      specs.push(
+        s.lines === null ? project.createSpecification(s.file) : project.createSpecification(s.file, [...s.lines]),
+      );
+  }
+  return specs;
+}
+
+/** Counts the wave's tries into the tally and its files' costs; returns the wave's summed worker time. */
+function tallyLines(
+  lines: readonly RunnerLine[],
+  { tally, costMs }: WaveState,
+  job: VitestJob,
+  specProjects: readonly string[],
+): number {
+  let busyMs = 0;
+  for (const line of lines) {
+    if (line.kind === 'try') {
+      if (line.try.state === 'skipped') continue;
+      const k = key(line.project, line.file, line.fullName);
+      const t = tally.get(k) ?? { passed: 0, failed: 0 };
+      tally.set(k, line.try.state === 'passed' ? { ...t, passed: t.passed + 1 } : { ...t, failed: t.failed + 1 });
+    } else if (line.kind === 'file') {
+      busyMs += line.costMs;
+      job.specs.forEach((s, i) => {
+        if (s.file === line.file && specProjects[i] === line.project)
+          costMs.set(String(i), Math.max(costMs.get(String(i)) ?? 0, line.costMs));
+      });
+    }
+  }
+  return busyMs;
 }
 
 runChildMain(main, 'vitest-gate-child.js <job.json>');
