@@ -44,6 +44,15 @@ function annotation(
 }
 
 export function formatGithubAnnotations(report: BudgetReport): string {
+  const out = [...budgetAnnotations(report), ...failureAnnotations(report)];
+  const explainsItself = report.verdict.causes.every((c) => c.kind === 'failing-tests' || c.kind === 'budget');
+  if (report.verdict.red && !explainsItself)
+    out.push(annotation('error', null, 'flakeguard: why the run is red', formatVerdictLine(report)));
+  return out.length > 0 ? `${out.join('\n')}\n` : '';
+}
+
+/** Over budget (errors, with how to allow it) and near budget (warnings). */
+function budgetAnnotations(report: BudgetReport): string[] {
   const out: string[] = [];
   for (const v of report.violations) {
     const what = v.kind === 'test' ? (v.name ?? '') : 'whole file';
@@ -71,6 +80,12 @@ export function formatGithubAnnotations(report: BudgetReport): string {
       ),
     );
   }
+  return out;
+}
+
+/** Flaky and quarantined tests that failed (warnings), and failures whose quarantine has ended (errors). */
+function failureAnnotations(report: BudgetReport): string[] {
+  const out: string[] = [];
   for (const f of report.flaky) {
     out.push(
       annotation(
@@ -101,10 +116,7 @@ export function formatGithubAnnotations(report: BudgetReport): string {
       ),
     );
   }
-  const explainsItself = report.verdict.causes.every((c) => c.kind === 'failing-tests' || c.kind === 'budget');
-  if (report.verdict.red && !explainsItself)
-    out.push(annotation('error', null, 'flakeguard: why the run is red', formatVerdictLine(report)));
-  return out.length > 0 ? `${out.join('\n')}\n` : '';
+  return out;
 }
 
 function cell(text: string): string {
@@ -122,6 +134,19 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
     `**${cell(formatVerdictLine(report))}**`,
     '',
   ];
+  lines.push(...budgetSection(report), ...flakySection(report), ...quarantinedSection(report));
+  if (report.unhandledErrors.length > 0) {
+    lines.push('### Unhandled errors', '', '| Type | From file | Message |', '|---|---|---|');
+    for (const e of report.unhandledErrors)
+      lines.push(`| ${cell(e.type)} | ${e.file ? code(e.file) : 'unknown'} | ${cell(oneLine(e.message))} |`);
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The tests and files over or near budget as a table, then the commands that allow the tests over it. */
+function budgetSection(report: BudgetReport): string[] {
+  const lines: string[] = [];
   const rows = [
     ...report.violations.map((v) => ({ status: '🔴 over budget', v })),
     ...report.near.map((v) => ({ status: '🟡 near budget', v })),
@@ -142,6 +167,11 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
     for (const v of overTests) lines.push(escapeTerminal(formatAllowanceCommand(v)));
     lines.push('```', '');
   }
+  return lines;
+}
+
+function flakySection(report: BudgetReport): string[] {
+  const lines: string[] = [];
   if (report.flaky.length > 0) {
     lines.push(
       '### Flaky (passed only after a retry)',
@@ -155,6 +185,11 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
       );
     lines.push('');
   }
+  return lines;
+}
+
+function quarantinedSection(report: BudgetReport): string[] {
+  const lines: string[] = [];
   const excused = quarantinedFailures(report);
   if (excused.length > 0) {
     lines.push(
@@ -169,11 +204,5 @@ export function formatStepSummary(report: BudgetReport, title = 'flakeguard'): s
       );
     lines.push('');
   }
-  if (report.unhandledErrors.length > 0) {
-    lines.push('### Unhandled errors', '', '| Type | From file | Message |', '|---|---|---|');
-    for (const e of report.unhandledErrors)
-      lines.push(`| ${cell(e.type)} | ${e.file ? code(e.file) : 'unknown'} | ${cell(oneLine(e.message))} |`);
-    lines.push('');
-  }
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
