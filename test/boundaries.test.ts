@@ -191,7 +191,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'commands/quarantine/quarantine-command.ts runQuarantineCommand': 56,
   'core/triage/log-needles.ts compileNeedles': 55,
   'io/load/load-workers.ts startLoadWorkers': 55,
-  'core/history/history-rows.ts toHistoryRows': 54,
   'io/history/history-ingest.ts ingestRunRecord': 53,
   'core/triage/triage-findings.ts failureDrafts': 52,
 };

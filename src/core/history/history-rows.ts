@@ -58,6 +58,33 @@ export const FIRST_ERROR_CHARS = 500;
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function toHistoryRows(record: RunRecord, context: RunContext): HistoryRows {
+  const results = toResultColumns(record);
+  const red = record.verdict?.red ?? (record.exitCode !== null && record.exitCode !== 0);
+  return {
+    run: {
+      runId: record.runId,
+      startedAt: record.startedAt,
+      endedAt: record.endedAt,
+      platform: record.platform,
+      arch: record.arch,
+      nodeVersion: record.nodeVersion,
+      vitestVersion: record.vitestVersion,
+      branch: context.branch,
+      commit: record.git.commit,
+      job: context.job,
+      shardIndex: record.shard?.index ?? null,
+      shardCount: record.shard?.count ?? null,
+      ci: record.ci ?? null,
+      exitReason: record.exitReason,
+      red,
+      testCount: results.file.length,
+    },
+    results,
+  };
+}
+
+/** One row per test (project, file, name order; a test recorded twice counts once), as columns. */
+function toResultColumns(record: RunRecord): HistoryResultColumns {
   const tests = [...record.tests].sort(
     (a, b) => compare(a.project ?? '', b.project ?? '') || compare(a.file, b.file) || compare(a.name, b.name),
   );
@@ -88,28 +115,7 @@ export function toHistoryRows(record: RunRecord, context: RunContext): HistoryRo
     const first = t.errors[0]?.message;
     results.firstError.push(first === undefined ? null : first.slice(0, FIRST_ERROR_CHARS));
   }
-  const red = record.verdict?.red ?? (record.exitCode !== null && record.exitCode !== 0);
-  return {
-    run: {
-      runId: record.runId,
-      startedAt: record.startedAt,
-      endedAt: record.endedAt,
-      platform: record.platform,
-      arch: record.arch,
-      nodeVersion: record.nodeVersion,
-      vitestVersion: record.vitestVersion,
-      branch: context.branch,
-      commit: record.git.commit,
-      job: context.job,
-      shardIndex: record.shard?.index ?? null,
-      shardCount: record.shard?.count ?? null,
-      ci: record.ci ?? null,
-      exitReason: record.exitReason,
-      red,
-      testCount: results.file.length,
-    },
-    results,
-  };
+  return results;
 }
 
 /**
