@@ -190,7 +190,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'io/triage/vitest-json-read.ts readVitestJsonFile': 57,
   'commands/quarantine/quarantine-command.ts runQuarantineCommand': 56,
   'core/triage/log-needles.ts compileNeedles': 55,
-  'io/load/load-workers.ts startLoadWorkers': 55,
   'io/history/history-ingest.ts ingestRunRecord': 53,
   'core/triage/triage-findings.ts failureDrafts': 52,
 };

@@ -52,18 +52,33 @@ export function readProcessCpuMs(pid: number): number | null {
 
 export { isProcessAlive };
 
+/** One busy worker, the leader of a process group of its own. */
+function spawnLoadWorker(): ChildProcess {
+  const child = spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  child.on('error', () => undefined);
+  child.stdin?.on('error', () => undefined);
+  return child;
+}
+
+/** Stops a worker's group; resolves when it has exited (at once when it already had). */
+function stopWorker(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    stopProcessGroup(child.pid);
+  });
+}
+
 export function startLoadWorkers(count: number): LoadWorkers {
   const loadavgBefore = os.loadavg();
   const started = performance.now();
   const children: ChildProcess[] = [];
   const untrack = new Map<ChildProcess, () => void>();
   for (let i = 0; i < count; i += 1) {
-    const child = spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], {
-      detached: true,
-      stdio: ['pipe', 'ignore', 'ignore'],
-    });
-    child.on('error', () => undefined);
-    child.stdin?.on('error', () => undefined);
+    const child = spawnLoadWorker();
     untrack.set(child, trackProcessGroup(child.pid));
     children.push(child);
   }
@@ -75,16 +90,7 @@ export function startLoadWorkers(count: number): LoadWorkers {
       const cpu = pids.map(readProcessCpuMs);
       const wallMs = performance.now() - started;
       const loadavgAfter = os.loadavg();
-      await Promise.all(
-        children.map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (child.exitCode !== null || child.signalCode !== null) return resolve();
-              child.once('exit', () => resolve());
-              stopProcessGroup(child.pid);
-            }),
-        ),
-      );
+      await Promise.all(children.map(stopWorker));
       for (const child of children) {
         child.stdin?.destroy();
         untrack.get(child)?.();
