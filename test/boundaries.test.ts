@@ -183,7 +183,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/triage/triage-vitest-json.ts readVitestJsonReport > (arrow)': 80,
   'core/triage/triage-record.ts readRecordObservations': 74,
   'commands/history/history-query-command.ts runHistoryQuery': 73,
-  'io/allowances/allowances-for-run.ts resolveProjectAllowances': 73,
   'io/history/reporter-history.ts startHistorySession': 63,
   'core/triage/triage-failure.ts classifyFailure': 61,
   'commands/allowances/allowances-command.ts runAllowancesCommand': 60,

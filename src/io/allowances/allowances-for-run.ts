@@ -10,6 +10,7 @@
  * and git's renames are asked only when an allowance without lineage still has no test.
  */
 
+import type { Allowance } from '../../core/allowances/allowance.js';
 import type { Lineage } from '../../core/allowances/allowance-lineage.js';
 import type { MatchKind, WorktreeChanges } from '../../core/allowances/allowance-match.js';
 import {
@@ -18,6 +19,7 @@ import {
   formatProblem,
   formatResolutionWarning,
   type Resolution,
+  type ResolveInput,
   resolveAllowances,
   type UniverseTest,
 } from '../../core/allowances/allowance-resolve.js';
@@ -73,6 +75,42 @@ function worktreeOf(changes: readonly { status: string; path: string; from: stri
   return { renames, deleted, changed };
 }
 
+/** The lineage through git of the allowances that did not match their test by name (cached by commit). */
+async function traceFollowed(
+  root: string,
+  config: Config,
+  followed: readonly Allowance[],
+): Promise<{ lineage: Map<string, Lineage>; worktree: WorktreeChanges }> {
+  const { traceLineage } = await import('./allowance-lineage.js');
+  const places = resolveProjectPlaces(root, config);
+  const trace = await traceLineage(
+    root,
+    cacheFile(places, LINEAGE_CACHE),
+    followed.map((a) => ({
+      id: a.id,
+      commit: a.commit,
+      state: { file: a.file, name: a.test, fingerprint: a.fingerprint },
+    })),
+  );
+  return { lineage: new Map(trace.byId), worktree: worktreeOf(trace.worktree) };
+}
+
+/** Orphans without lineage, matched again when git renamed their file since (else as they were). */
+async function followGitRenames(
+  root: string,
+  base: Omit<ResolveInput, 'renames'>,
+  resolutions: Resolution[],
+): Promise<Resolution[]> {
+  const lost = resolutions.filter(
+    (r) => r.match.kind === 'orphan' && (r.lineage?.kind ?? 'unavailable') === 'unavailable',
+  );
+  if (lost.length === 0) return resolutions;
+  const { gitRenamesSince } = await import('../git/git-renames.js');
+  const renames = await gitRenamesSince(root, [...new Set(lost.map((r) => r.allowance.at.storeFile))]);
+  if (!lost.some((r) => renames.has(r.allowance.file))) return resolutions;
+  return resolveAllowances({ ...base, renames });
+}
+
 export async function resolveProjectAllowances(input: AllowanceResolutionInput): Promise<AllowanceResolution> {
   const { root, config, tests, today } = input;
   const store = loadAllowanceStore(root, config.allowances);
@@ -104,19 +142,7 @@ export async function resolveProjectAllowances(input: AllowanceResolutionInput):
   let lineage = new Map<string, Lineage>();
   let worktree: WorktreeChanges | undefined;
   if (followed.length > 0) {
-    const { traceLineage } = await import('./allowance-lineage.js');
-    const places = resolveProjectPlaces(root, config);
-    const trace = await traceLineage(
-      root,
-      cacheFile(places, LINEAGE_CACHE),
-      followed.map((a) => ({
-        id: a.id,
-        commit: a.commit,
-        state: { file: a.file, name: a.test, fingerprint: a.fingerprint },
-      })),
-    );
-    lineage = new Map(trace.byId);
-    worktree = worktreeOf(trace.worktree);
+    ({ lineage, worktree } = await traceFollowed(root, config, followed));
     resolutions = resolveAllowances({
       allowances: store.allowances,
       tests: universe,
@@ -126,23 +152,8 @@ export async function resolveProjectAllowances(input: AllowanceResolutionInput):
       worktree,
     });
   }
-  const lost = resolutions.filter(
-    (r) => r.match.kind === 'orphan' && (r.lineage?.kind ?? 'unavailable') === 'unavailable',
-  );
-  if (lost.length > 0) {
-    const { gitRenamesSince } = await import('../git/git-renames.js');
-    const renames = await gitRenamesSince(root, [...new Set(lost.map((r) => r.allowance.at.storeFile))]);
-    if (lost.some((r) => renames.has(r.allowance.file))) {
-      resolutions = resolveAllowances({
-        allowances: store.allowances,
-        tests: universe,
-        renames,
-        today,
-        lineage,
-        ...(worktree ? { worktree } : {}),
-      });
-    }
-  }
+  const base = { allowances: store.allowances, tests: universe, today, lineage, ...(worktree ? { worktree } : {}) };
+  resolutions = await followGitRenames(root, base, resolutions);
   const lineageNotes = resolutions.map(formatLineageNote).filter((n) => n !== '');
   return { store, sources: read.tests, sourceProblems, universe, resolutions, lineageNotes };
 }
