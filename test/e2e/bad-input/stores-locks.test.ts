@@ -1,7 +1,8 @@
 /**
  * Bad input catalogue, class 7 (issue 19): stores and locks. Locks hold their owner's pid, host and
  * time, and anything else is stale and taken over with a notice; a damaged embedded store is one
- * line naming it and the fix; inputs must be regular files under a size limit (FIFOs made here, in
+ * line naming it and the fix, whether the damage shows when it opens or only when a query reads the
+ * damaged file; inputs must be regular files under a size limit (FIFOs made here, in
  * temp folders, and a character device made with mknod in the fixture's own folder: nothing under
  * /dev is read or written); history ingest stops on SIGINT/SIGTERM with 130 and leaves
  * nothing behind. Needs `npm run build`.
@@ -131,18 +132,42 @@ describe('a lock that names no live owner is stale: taken over with one notice, 
 });
 
 describe('a damaged embedded store: one line naming the store and the fix, everywhere it is read', () => {
-  const damages: [string, () => void][] = [
-    ['PG_VERSION overwritten', () => writeFileSync(path.join(store, 'PG_VERSION'), 'garbage\n')],
-    ['PG_VERSION missing', () => rmSync(path.join(store, 'PG_VERSION'))],
+  // The data file of the runs table (base/<db>/<file>), as the store itself names it.
+  let runsTable = '';
+  beforeAll(async () => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const db = await PGlite.create(good);
+    runsTable = (await db.query<{ p: string }>("SELECT pg_relation_filepath('flakeguard_runs') AS p")).rows[0]?.p ?? '';
+    await db.close();
+    rmSync(store, { recursive: true });
+    cpSync(good, store, { recursive: true });
+    expect(runsTable).toMatch(/^base\/\d+\/\d+$/);
+  });
+  // [damage, what it does, the engine's words the line keeps ('' for damage met at open)]
+  const damages: [string, () => void, RegExp | null][] = [
+    ['PG_VERSION overwritten', () => writeFileSync(path.join(store, 'PG_VERSION'), 'garbage\n'), null],
+    ['PG_VERSION missing', () => rmSync(path.join(store, 'PG_VERSION')), null],
     [
       'global/ emptied',
       () => {
         for (const f of readdirSync(path.join(store, 'global')))
           rmSync(path.join(store, 'global', f), { recursive: true });
       },
+      null,
+    ],
+    // The store opens (its catalog and meta table are whole); the first query of the runs table fails.
+    [
+      "the runs table's data file overwritten (opens; a query fails)",
+      () => writeFileSync(path.join(store, runsTable), Buffer.alloc(8192, 'x')),
+      /\(invalid page in block 0 of relation "base\/\d+\/\d+"\)/,
+    ],
+    [
+      "the runs table's data file missing (opens; a query fails)",
+      () => rmSync(path.join(store, runsTable)),
+      /\(could not open file "base\/\d+\/\d+": No such file or directory\)/,
     ],
   ];
-  it.each(damages)('%s: history, history prune and history ingest', async (_, damage) => {
+  it.each(damages)('%s: history, history prune and history ingest', async (_, damage, engine) => {
     restoreStore();
     damage();
     for (const args of [['history'], ['history', 'prune', '--keep', '30d'], ['history', 'ingest', RUNS]]) {
@@ -150,12 +175,24 @@ describe('a damaged embedded store: one line naming the store and the fix, every
       expect(run.exitCode, run.output).toBe(2);
       const line = messageLine(run);
       expect(line).toContain(`the history store ${store} is damaged (`);
+      if (engine) expect(line).toMatch(engine);
       expect(line).toContain(
         `move it aside and rebuild it from the run records: flakeguard history ingest ${path.join(fx.root, RUNS)}`,
       );
       expect(run.stderr).not.toMatch(/Aborted\(\)|\[object Object\]|no history yet|^\s+at /m);
       expect(leftovers()).toEqual([]);
     }
+  });
+
+  it('damage met by a query: the reporter says it in one warning too', async () => {
+    restoreStore();
+    writeFileSync(path.join(store, runsTable), Buffer.alloc(8192, 'x'));
+    const vitest = await fx.vitest();
+    expect(vitest.exitCode, vitest.output).toBe(0);
+    expect(vitest.stderr).toMatch(
+      /flakeguard: warning: the run was not stored in history .*is damaged \(invalid page in block 0 of relation .*rebuild it from the run records: flakeguard history ingest/,
+    );
+    expect(vitest.stderr).not.toMatch(/^\s+at /m);
   });
 
   it('the reporter says it in one warning; the fix the line gives works', async () => {
