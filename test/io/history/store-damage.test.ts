@@ -7,26 +7,22 @@ const sqlError = (code: string, message: string): Error => Object.assign(new Err
 
 describe("isStoreDamage: which query failures are the store's damage", () => {
   it.each([
-    ['XX001', 'invalid page in block 0 of relation "base/5/16394"'],
-    ['XX002', 'index "flakeguard_runs_pkey" contains unexpected zero page'],
-    ['58P01', 'could not open file "base/5/16394": No such file or directory'],
-    ['58030', 'could not read blocks 0..0 in file "base/5/16394": read only 0 of 8192 bytes'],
-  ])('SQLSTATE %s (%s) is damage', (code, message) => {
-    expect(isStoreDamage(sqlError(code, message))).toBe(true);
+    ['XX001', 'invalid page in block 0 of relation "base/5/16394"', true],
+    ['XX002', 'index "flakeguard_runs_pkey" contains unexpected zero page', true],
+    ['58P01', 'could not open file "base/5/16394": No such file or directory', true],
+    ['58030', 'could not read blocks 0..0 in file "base/5/16394": read only 0 of 8192 bytes', true],
+    // A constraint or our own SQL is not damage.
+    ['23505', 'duplicate key value violates unique constraint', false],
+    ['42601', 'syntax error at or near "SELEC"', false],
+    ['42P01', 'relation "flakeguard_runz" does not exist', false],
+  ])('SQLSTATE %s (%s): damage %s', (code, message, damage) => {
+    expect(isStoreDamage(sqlError(code, message))).toBe(damage);
   });
 
   it('the engine aborting is damage', () => {
     expect(
       isStoreDamage(Object.assign(new Error('Aborted(). Build with -sASSERTIONS'), { name: 'RuntimeError' })),
     ).toBe(true);
-  });
-
-  it.each([
-    ['23505', 'duplicate key value violates unique constraint'],
-    ['42601', 'syntax error at or near "SELEC"'],
-    ['42P01', 'relation "flakeguard_runz" does not exist'],
-  ])('SQLSTATE %s (%s) is not: a constraint or our own SQL', (code, message) => {
-    expect(isStoreDamage(sqlError(code, message))).toBe(false);
   });
 
   it('our own errors, a damage error already made among them, pass through', () => {
