@@ -10,6 +10,17 @@ import { damagedStoreError, isStoreDamage } from './store-damage.js';
 import { acquireFileLock } from './store-lock.js';
 import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
 
+interface EngineQueryable {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+/** Damage that shows only when a query reads the damaged file is the same one line as at open. */
+function guardDamage<T>(folder: string, work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw isStoreDamage(error) ? damagedStoreError(folder, error) : error;
+  });
+}
+
 export async function openEmbeddedStore(
   folder: string,
   lockFile: string,
@@ -33,12 +44,8 @@ export async function openEmbeddedStore(
     const db = await PGlite.create(folder).catch((error: unknown) => {
       throw damagedStoreError(folder, error);
     });
-    // Damage that shows only when a query reads the damaged file is the same one line as at open.
-    const guard = <T>(work: Promise<T>): Promise<T> =>
-      work.catch((error: unknown) => {
-        throw isStoreDamage(error) ? damagedStoreError(folder, error) : error;
-      });
-    const wrap = (q: { query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }> }): Queryable => ({
+    const guard = <T>(work: Promise<T>): Promise<T> => guardDamage(folder, work);
+    const wrap = (q: EngineQueryable): Queryable => ({
       query: async <T>(sql: string, params: readonly unknown[] = []) =>
         (await guard(q.query<T>(sql, [...params]))).rows,
     });

@@ -167,10 +167,13 @@ describe('a damaged embedded store: one line naming the store and the fix, every
       /\(could not open file "base\/\d+\/\d+": No such file or directory\)/,
     ],
   ];
-  it.each(damages)('%s: history, history prune and history ingest', async (_, damage, engine) => {
-    restoreStore();
-    damage();
-    for (const args of [['history'], ['history', 'prune', '--keep', '30d'], ['history', 'ingest', RUNS]]) {
+  const commands = [['history'], ['history', 'prune', '--keep', '30d'], ['history', 'ingest', RUNS]];
+  // One test per damage and command: a store that opens starts the engine whole before a query fails.
+  it.each(damages.flatMap(([name, damage, engine]) => commands.map((args) => [name, args, damage, engine] as const)))(
+    '%s: flakeguard %j',
+    async (_, args, damage, engine) => {
+      restoreStore();
+      damage();
       const run = await fx.flakeguard(args);
       expect(run.exitCode, run.output).toBe(2);
       const line = messageLine(run);
@@ -181,8 +184,8 @@ describe('a damaged embedded store: one line naming the store and the fix, every
       );
       expect(run.stderr).not.toMatch(/Aborted\(\)|\[object Object\]|no history yet|^\s+at /m);
       expect(leftovers()).toEqual([]);
-    }
-  });
+    },
+  );
 
   it('damage met by a query: the reporter says it in one warning too', async () => {
     restoreStore();
