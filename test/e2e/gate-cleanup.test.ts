@@ -62,7 +62,19 @@ describe('flakeguard gate: endings', () => {
   });
 
   it('success: exit 0, the load workers are gone', async () => {
-    const r = await fx.flakeguard(['gate', '--load', '2', '--runs', '2', '--max-runs', '2', '--json']);
+    // At no slowdown: the subject is the load workers' end (Ctrl-C below keeps the default slowdown).
+    const r = await fx.flakeguard([
+      'gate',
+      '--slowdown',
+      '1',
+      '--load',
+      '2',
+      '--runs',
+      '2',
+      '--max-runs',
+      '2',
+      '--json',
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as GateReport;
     expect(report.tests.map((t) => [t.name, t.selection, t.verdict])).toEqual([['adds', 'new', 'stable']]);

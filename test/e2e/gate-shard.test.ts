@@ -29,7 +29,21 @@ afterAll(() => fx.remove());
 
 describe('flakeguard gate across shards', () => {
   it('runs every selected test in exactly one shard and merges the reports into one verdict', async () => {
-    const common = ['gate', '--base', 'main', '--load', '0', '--runs', '2', '--max-runs', '2', '--json'];
+    // At no slowdown (--slowdown 1): the subject is the split and the merge, not the factor.
+    const common = [
+      'gate',
+      '--base',
+      'main',
+      '--slowdown',
+      '1',
+      '--load',
+      '0',
+      '--runs',
+      '2',
+      '--max-runs',
+      '2',
+      '--json',
+    ];
     const [one, two] = await Promise.all([
       fx.flakeguard([...common, '--shard', '1/2']),
       fx.flakeguard([...common, '--shard', '2/2']),
@@ -56,6 +70,8 @@ describe('flakeguard gate across shards', () => {
       'gate',
       '--base',
       'main',
+      '--slowdown',
+      '1',
       '--load',
       '0',
       '--runs',
