@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testKey } from '../../src/core/test-id.js';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { commit, listed, seam, vitestTests } from './allowances-helpers.js';
+import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
 const SLOW = `  it('reloads journal', async () => {
@@ -196,7 +197,7 @@ describe('an allowance through a team that never migrates', () => {
     await fx.git(['checkout', '-q', '-b', 'feature']);
     fx.write('test/hub/tracker.test.ts', source('tracker', SLOW.replace("'reloads journal'", "'reloads the journal'")));
     await commit(fx, 'retitle');
-    const gate = await fx.flakeguard(['gate', '--load', '0', '--runs', '1', '--write-allowances']);
+    const gate = await fx.flakeguard(gateAtNoSlowdown(1, 0, '--write-allowances'));
     expect(gate.exitCode, gate.output).toBe(0);
     expect(gate.stderr).toMatch(
       /flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", fingerprint, commit [0-9a-f]{10}|flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", commit [0-9a-f]{10}/,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { COLD_FILES, createGateFixture } from './gate-fixtures.js';
+import { COLD_FILES, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
 // Needs `npm run build`. The mechanism, deterministically (counter files, no timing): every try is
 // a fresh worker, so a flake that only a cold process shows is caught, and a failure that only a
@@ -15,18 +15,7 @@ describe('flakeguard gate: cold tries', () => {
     fixture = await createGateFixture(COLD_FILES, {
       'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n",
     });
-    const run = await fixture.flakeguard([
-      'gate',
-      '--slowdown',
-      '1',
-      '--load',
-      '0',
-      '--runs',
-      '5',
-      '--max-runs',
-      '5',
-      '--json',
-    ]);
+    const run = await fixture.flakeguard(gateAtNoSlowdown(5, 0, '--json'));
     expect(run.exitCode, run.stderr).toBe(1);
     report = JSON.parse(run.stdout) as GateReport;
   });

@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 const TEST = (body: string) => `import { expect, it } from 'vitest';
 
@@ -35,7 +36,7 @@ describe('flakeguard gate with history', () => {
     fx.write('test/cart.test.ts', TEST('expect(2 + 2).toBe(4);'));
     await fx.git(['commit', '-qam', 'change the test']);
     // At no slowdown: the subject is the history next to the tries, not the factor they ran at.
-    const cheap = ['gate', '--slowdown', '1', '--load', '0', '--runs', '2', '--max-runs', '2'];
+    const cheap = gateAtNoSlowdown(2, 0);
     const gate = await fx.flakeguard([...cheap, '--json']);
     expect(gate.exitCode, gate.output).toBe(0);
     const report = JSON.parse(gate.stdout) as GateReport;
