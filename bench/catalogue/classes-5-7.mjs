@@ -77,6 +77,21 @@ export const cases = [
     },
     command: ['triage'],
   },
+  ...['--report', '--junit'].map((flag) => ({
+    class: 6,
+    name: `triage ${flag} of a green run whose only failure is quarantined (the checkout's quarantine applies)`,
+    setup: async (fx) => {
+      fx.write('test/q.test.ts', "import { expect, it } from 'vitest';\nit('bad', () => { expect(1).toBe(2); });\n");
+      await fx.flakeguard(['quarantine', 'add', '--file', 'test/q.test.ts', '--test', 'bad', '--reason', 'TRK-1']);
+      await fx.vitest([
+        '--reporter=json',
+        '--outputFile.json=out/run.json',
+        '--reporter=junit',
+        '--outputFile.junit=out/run.xml',
+      ]);
+    },
+    command: ['triage', flag, flag === '--report' ? 'out/run.json' : 'out/run.xml'],
+  })),
   {
     class: 6,
     name: 'triage of a jest-junit file gives no npx vitest run',
@@ -129,6 +144,20 @@ export const cases = [
   },
   {
     class: 7,
+    name: 'damaged store that opens: the runs table file overwritten, a query fails',
+    setup: async (fx) => {
+      await withStore(fx);
+      const store = path.join(fx.root, '.flakeguard/runs/history');
+      const { PGlite } = await import('@electric-sql/pglite');
+      const db = await PGlite.create(store);
+      const file = (await db.query("SELECT pg_relation_filepath('flakeguard_runs') AS p")).rows[0].p;
+      await db.close();
+      writeFileSync(path.join(store, file), Buffer.alloc(8192, 'x'));
+    },
+    command: ['history'],
+  },
+  {
+    class: 7,
     name: 'damaged store (global/ emptied)',
     setup: async (fx) => {
       await withStore(fx);
@@ -137,7 +166,19 @@ export const cases = [
     },
     command: ['history', 'prune', '--keep', '30d'],
   },
-  { class: 7, name: 'history ingest /dev/zero', command: ['history', 'ingest', '/dev/zero'] },
+  ...[
+    ['history', 'ingest'],
+    ['gate', '--merge'],
+    ['triage', '--record'],
+  ].map((command) => ({
+    class: 7,
+    name: `${command.join(' ')} <a character device made here, as /dev/zero is>`,
+    setup: (fx) => {
+      mkdirSync(path.join(fx.root, 'devices'));
+      execFileSync('mknod', [path.join(fx.root, 'devices/zero'), 'c', '1', '5']);
+    },
+    command: [...command, 'devices/zero'],
+  })),
   {
     class: 7,
     name: 'history ingest <a FIFO>',
@@ -157,5 +198,13 @@ export const cases = [
     },
     command: ['history', 'ingest', 'big.json'],
   },
-  { class: 7, name: 'gate --merge /dev/zero', command: ['gate', '--merge', '/dev/zero'] },
+  ...['--report', '--junit'].map((flag) => ({
+    class: 7,
+    name: `triage ${flag} <300 MiB sparse file>`,
+    setup: (fx) => {
+      writeFileSync(path.join(fx.root, 'big.json'), '');
+      truncateSync(path.join(fx.root, 'big.json'), 300 * 1024 * 1024);
+    },
+    command: ['triage', flag, 'big.json'],
+  })),
 ];

@@ -79,7 +79,8 @@ function makeFixture() {
     root,
     write,
     git,
-    vitest: async () => run(process.execPath, [path.join(REPO, 'node_modules/vitest/vitest.mjs'), 'run']),
+    vitest: async (args = []) =>
+      run(process.execPath, [path.join(REPO, 'node_modules/vitest/vitest.mjs'), 'run', ...args]),
     flakeguard: async (args, extra) => run(process.execPath, [CLI, ...args], extra),
     remove: () => rmSync(root, { recursive: true, force: true }),
   };

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { addAllowance, commit } from './allowances-helpers.js';
 
 const TRACKER = `import { describe, it, expect } from 'vitest';
 describe('tracker', () => {
@@ -31,18 +32,7 @@ const read = (fx: Fixture, rel: string): string => readFileSync(path.join(fx.roo
 describe('allowances add', () => {
   it('refuses a test that does not exist, listing close names, exit 2', async () => {
     const fx = await make();
-    const r = await fx.flakeguard([
-      'allowances',
-      'add',
-      '--file',
-      'test/hub/tracker.test.ts',
-      '--test',
-      'tracker > reload journal',
-      '--budget',
-      '1s',
-      '--reason',
-      'x',
-    ]);
+    const r = await addAllowance(fx, { test: 'tracker > reload journal', budget: '1s', reason: 'x' });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(
       'flakeguard: no test "tracker > reload journal" in test/hub/tracker.test.ts (write the full name, titles joined with " > "); tests in that file include: "tracker > reloads journal"',
@@ -64,20 +54,7 @@ describe('allowances add', () => {
   it('adds a per-platform budget for a .each row and keeps entries sorted', async () => {
     const fx = await make();
     for (const test of ['tracker > replays 2', 'tracker > flushes', 'tracker > replays 1']) {
-      const r = await fx.flakeguard([
-        'allowances',
-        'add',
-        '--file',
-        'test/hub/tracker.test.ts',
-        '--test',
-        test,
-        '--budget',
-        '1.5s',
-        '--platform',
-        'linux',
-        '--reason',
-        'slow disk',
-      ]);
+      const r = await addAllowance(fx, { test, budget: '1.5s', platform: 'linux', reason: 'slow disk' });
       expect(r.exitCode, r.output).toBe(0);
     }
     const text = read(fx, 'allowances/test/hub/tracker.test.ts.yaml');
@@ -87,18 +64,7 @@ describe('allowances add', () => {
       'tracker > replays 2',
     ]);
     expect(text).toContain('budget: { linux: 1.5s }');
-    const again = await fx.flakeguard([
-      'allowances',
-      'add',
-      '--file',
-      'test/hub/tracker.test.ts',
-      '--test',
-      'tracker > flushes',
-      '--budget',
-      '2s',
-      '--reason',
-      'x',
-    ]);
+    const again = await addAllowance(fx, { test: 'tracker > flushes', budget: '2s', reason: 'x' });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toMatch(
       /"tracker > flushes" already has allowance [0-9a-f]{8} at allowances\/test\/hub\/tracker\.test\.ts\.yaml:\d+; edit its budget there/,
@@ -119,18 +85,7 @@ describe('allowances add', () => {
 describe('allowances list', () => {
   it('shows the last measured duration from the newest run record', async () => {
     const fx = await make();
-    await fx.flakeguard([
-      'allowances',
-      'add',
-      '--file',
-      'test/hub/tracker.test.ts',
-      '--test',
-      'tracker > flushes',
-      '--budget',
-      '2s',
-      '--reason',
-      'x',
-    ]);
+    await addAllowance(fx, { test: 'tracker > flushes', budget: '2s', reason: 'x' });
     const test = {
       key: 'test/hub/tracker.test.ts::tracker > flushes',
       file: 'test/hub/tracker.test.ts',
@@ -219,22 +174,10 @@ describe('allowances check on bad input', () => {
 describe('allowances migrate', () => {
   it('records the new name and file and moves the entry, keeping its comments', async () => {
     const fx = await make(true);
-    await fx.flakeguard([
-      'allowances',
-      'add',
-      '--file',
-      'test/hub/tracker.test.ts',
-      '--test',
-      'tracker > reloads journal',
-      '--budget',
-      '2s',
-      '--reason',
-      'journal',
-    ]);
+    await addAllowance(fx, { test: 'tracker > reloads journal', budget: '2s', reason: 'journal' });
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     fx.write(store, read(fx, store).replace('budget: 2s', 'budget: 2s # measured 1.6s on CI'));
-    await fx.git(['add', '-A']);
-    await fx.git(['commit', '-qm', 'allowance']);
+    await commit(fx, 'allowance');
     mkdirSync(path.join(fx.root, 'test/core'));
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/core/journal.test.ts']);
     fx.write('test/core/journal.test.ts', TRACKER.replace("'reloads journal'", "'reloads the journal'"));

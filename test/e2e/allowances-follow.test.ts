@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testKey } from '../../src/core/test-id.js';
 import { createFixture, type Fixture, fixtureCopies } from '../helpers/fixture.js';
-import { commit, listed, seam as seamOf, type VitestTest, vitestTests } from './allowances-helpers.js';
+import { addAllowance, commit, listed, seam as seamOf, type VitestTest, vitestTests } from './allowances-helpers.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
 const TRACKER = `import { describe, it, expect } from 'vitest';
@@ -35,21 +35,13 @@ async function makeTemplate(): Promise<Fixture> {
     git: true,
     files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': TRACKER },
   });
-  const add = await fx.flakeguard([
-    'allowances',
-    'add',
-    '--file',
-    'test/hub/tracker.test.ts',
-    '--test',
-    'tracker > reloads journal',
-    '--budget',
-    '1s',
-    '--reason',
-    'reads a large journal',
-  ]);
+  const add = await addAllowance(fx, {
+    test: 'tracker > reloads journal',
+    budget: '1s',
+    reason: 'reads a large journal',
+  });
   expect(add.exitCode, add.output).toBe(0);
-  await fx.git(['add', '-A']);
-  await fx.git(['commit', '-qm', 'allowance for the journal test']);
+  await commit(fx, 'allowance for the journal test');
   return fx;
 }
 

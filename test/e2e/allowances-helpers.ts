@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
 import { loadAllowancesForRun } from '../../src/io/allowances/allowances-for-run.js';
-import { type Fixture, REPORTER_BUILT } from '../helpers/fixture.js';
+import { type Fixture, REPORTER_BUILT, type RunResult } from '../helpers/fixture.js';
 
 export interface VitestTest {
   file: string;
@@ -68,4 +68,39 @@ export async function listed(fx: Fixture): Promise<ListedRow[]> {
 export async function commit(fx: Fixture, message: string): Promise<void> {
   await fx.git(['add', '-A']);
   await fx.git(['commit', '-qm', message]);
+}
+
+/** The fixtures' test file, where every allowance e2e test keeps its tracker tests. */
+const TRACKER_FILE = 'test/hub/tracker.test.ts';
+
+/** `flakeguard allowances add` for `test` (full name) in `file`, with `--budget` and `--reason`. */
+export function addAllowance(
+  fx: Fixture,
+  allowance: { test: string; budget: string; reason: string; file?: string; platform?: string },
+): Promise<RunResult> {
+  const { test, budget, reason, file = TRACKER_FILE, platform } = allowance;
+  const where = platform === undefined ? [] : ['--platform', platform];
+  return fx.flakeguard([
+    'allowances',
+    'add',
+    '--file',
+    file,
+    '--test',
+    test,
+    '--budget',
+    budget,
+    ...where,
+    '--reason',
+    reason,
+  ]);
+}
+
+/**
+ * Commits the working tree, runs Vitest (expecting `exitCode`) and feeds the engine what it
+ * reported: the tests, and the allowances as the reporter applies them to those tests.
+ */
+export async function commitAndRun(fx: Fixture, message: string, config: string, exitCode = 0) {
+  await commit(fx, message);
+  const tests = await vitestTests(fx, exitCode);
+  return { tests, result: await seam(fx, config, tests) };
 }

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testKey } from '../../src/core/test-id.js';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
-import { commit, listed, seam, vitestTests } from './allowances-helpers.js';
+import { addAllowance, commit, commitAndRun, listed } from './allowances-helpers.js';
+import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
 const SLOW = `  it('reloads journal', async () => {
@@ -28,10 +29,21 @@ afterEach(() => {
   fixture = undefined;
 });
 
-/** The run is green, the slow test `name` in `file` gets the allowance, and no warning is printed. */
-async function expectKept(fx: Fixture, file: string, name: string): Promise<void> {
-  const tests = await vitestTests(fx);
-  const result = await seam(fx, CONFIG, tests);
+/** A git fixture with the slow test in test/hub/tracker.test.ts and its allowance (1 s), not committed. */
+async function withAllowance(reason: string): Promise<Fixture> {
+  const fx = await createFixture({
+    git: true,
+    files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) },
+  });
+  fixture = fx;
+  const add = await addAllowance(fx, { test: 'tracker > reloads journal', budget: '1s', reason });
+  expect(add.exitCode, add.output).toBe(0);
+  return fx;
+}
+
+/** Commits; the run is green, the slow test `name` in `file` gets the allowance, and no warning is printed. */
+async function commitAndExpectKept(fx: Fixture, message: string, file: string, name: string): Promise<void> {
+  const { tests, result } = await commitAndRun(fx, message, CONFIG);
   expect([...result.applied.keys()]).toEqual([testKey(file, name)]);
   expect(result.warnings).toEqual([]);
   expect(tests.find((t) => t.file === file && t.fullName === name)?.durationMs).toBeGreaterThan(200);
@@ -40,35 +52,16 @@ async function expectKept(fx: Fixture, file: string, name: string): Promise<void
 /** Writes `text` to `file`, commits, and expects the allowance kept by `file` > `name`. */
 async function step(fx: Fixture, message: string, file: string, text: string, name: string): Promise<void> {
   fx.write(file, text);
-  await commit(fx, message);
-  await expectKept(fx, file, name);
+  await commitAndExpectKept(fx, message, file, name);
 }
 
 describe('an allowance through a team that never migrates', () => {
   it('follows each change through history, never to a copy, and ends as an orphan when the test is deleted', async () => {
-    const fx = await createFixture({
-      git: true,
-      files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) },
-    });
-    fixture = fx;
-    const add = await fx.flakeguard([
-      'allowances',
-      'add',
-      '--file',
-      'test/hub/tracker.test.ts',
-      '--test',
-      'tracker > reloads journal',
-      '--budget',
-      '1s',
-      '--reason',
-      'reads a large journal',
-    ]);
-    expect(add.exitCode, add.output).toBe(0);
+    const fx = await withAllowance('reads a large journal');
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     const stored = readFileSync(path.join(fx.root, store), 'utf8');
     expect(stored).toMatch(/\n {2}commit: [0-9a-f]{40}\n/);
-    await commit(fx, 'allowance');
-    await expectKept(fx, 'test/hub/tracker.test.ts', 'tracker > reloads journal');
+    await commitAndExpectKept(fx, 'allowance', 'test/hub/tracker.test.ts', 'tracker > reloads journal');
 
     const retitled = SLOW.replace("'reloads journal'", "'reloads the journal'");
     await step(fx, 'retitle', 'test/hub/tracker.test.ts', source('tracker', retitled), 'tracker > reloads the journal');
@@ -81,8 +74,7 @@ describe('an allowance through a team that never migrates', () => {
     );
 
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/tracker.test.ts']);
-    await commit(fx, 'move');
-    await expectKept(fx, 'test/tracker.test.ts', 'journal tracker > reloads the journal');
+    await commitAndExpectKept(fx, 'move', 'test/tracker.test.ts', 'journal tracker > reloads the journal');
 
     mkdirSync(path.join(fx.root, 'test/core'));
     await fx.git(['mv', 'test/tracker.test.ts', 'test/core/journal.test.ts']);
@@ -106,9 +98,7 @@ describe('an allowance through a team that never migrates', () => {
     // A copy of the test's original body (the fingerprint the allowance stored) under a new name.
     const copy = SLOW.replace("'reloads journal'", "'reloads a copy'");
     fx.write('test/core/journal.test.ts', source('journal tracker', `${edited}\n${copy}`));
-    await commit(fx, 'copy of the old body');
-    const withCopy = await vitestTests(fx, 1);
-    const result = await seam(fx, CONFIG, withCopy);
+    const { tests: withCopy, result } = await commitAndRun(fx, 'copy of the old body', CONFIG, 1);
     expect([...result.applied.keys()]).toEqual([
       testKey('test/core/journal.test.ts', 'journal tracker > reloads from disk'),
     ]);
@@ -123,8 +113,7 @@ describe('an allowance through a team that never migrates', () => {
 
     // Delete the original: the copy, with the body the allowance stored, still does not get it.
     fx.write('test/core/journal.test.ts', source('journal tracker', copy));
-    await commit(fx, 'delete the original');
-    const afterDelete = await seam(fx, CONFIG, await vitestTests(fx, 1));
+    const { result: afterDelete } = await commitAndRun(fx, 'delete the original', CONFIG, 1);
     expect(afterDelete.applied.size).toBe(0);
     expect(afterDelete.warnings).toEqual([
       expect.stringMatching(
@@ -141,23 +130,7 @@ describe('an allowance through a team that never migrates', () => {
   });
 
   it('says so and matches by name and body when the recorded commit is not in the clone', async () => {
-    const fx = await createFixture({
-      git: true,
-      files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) },
-    });
-    fixture = fx;
-    await fx.flakeguard([
-      'allowances',
-      'add',
-      '--file',
-      'test/hub/tracker.test.ts',
-      '--test',
-      'tracker > reloads journal',
-      '--budget',
-      '1s',
-      '--reason',
-      'journal',
-    ]);
+    const fx = await withAllowance('journal');
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     const missing = 'f'.repeat(40);
     fx.write(
@@ -165,38 +138,20 @@ describe('an allowance through a team that never migrates', () => {
       readFileSync(path.join(fx.root, store), 'utf8').replace(/commit: [0-9a-f]{40}/, `commit: ${missing}`),
     );
     fx.write('test/hub/tracker.test.ts', source('tracker', SLOW.replace("'reloads journal'", "'reloads the journal'")));
-    await commit(fx, 'allowance and a retitle');
-    const tests = await vitestTests(fx);
+    const { tests, result } = await commitAndRun(fx, 'allowance and a retitle', CONFIG);
     expect(tests.output).toContain(`no lineage to follow (commit ${missing.slice(0, 10)} is not in this clone`);
-    const result = await seam(fx, CONFIG, tests);
     expect(result.applied.get(testKey('test/hub/tracker.test.ts', 'tracker > reloads the journal'))).toMatchObject({
       match: 'renamed',
     });
   });
 
   it('gate --write-allowances records the new name of a followed allowance in the change that renamed it', async () => {
-    const fx = await createFixture({
-      git: true,
-      files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) },
-    });
-    fixture = fx;
-    await fx.flakeguard([
-      'allowances',
-      'add',
-      '--file',
-      'test/hub/tracker.test.ts',
-      '--test',
-      'tracker > reloads journal',
-      '--budget',
-      '1s',
-      '--reason',
-      'journal',
-    ]);
+    const fx = await withAllowance('journal');
     await commit(fx, 'allowance');
     await fx.git(['checkout', '-q', '-b', 'feature']);
     fx.write('test/hub/tracker.test.ts', source('tracker', SLOW.replace("'reloads journal'", "'reloads the journal'")));
     await commit(fx, 'retitle');
-    const gate = await fx.flakeguard(['gate', '--load', '0', '--runs', '1', '--write-allowances']);
+    const gate = await fx.flakeguard(gateAtNoSlowdown(1, 0, '--write-allowances'));
     expect(gate.exitCode, gate.output).toBe(0);
     expect(gate.stderr).toMatch(
       /flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", fingerprint, commit [0-9a-f]{10}|flakeguard gate: migrated [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", commit [0-9a-f]{10}/,

@@ -5,6 +5,7 @@ import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
 import { sleep, survivors } from '../helpers/processes.js';
+import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 // Needs `npm run build`. The load workers and Vitest processes are gone after every ending.
 
@@ -62,7 +63,8 @@ describe('flakeguard gate: endings', () => {
   });
 
   it('success: exit 0, the load workers are gone', async () => {
-    const r = await fx.flakeguard(['gate', '--load', '2', '--runs', '2', '--max-runs', '2', '--json']);
+    // At no slowdown: the subject is the load workers' end (Ctrl-C below keeps the default slowdown).
+    const r = await fx.flakeguard(gateAtNoSlowdown(2, 2, '--json'));
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as GateReport;
     expect(report.tests.map((t) => [t.name, t.selection, t.verdict])).toEqual([['adds', 'new', 'stable']]);

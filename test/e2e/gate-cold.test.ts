@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { COLD_FILES, createGateFixture } from './gate-fixtures.js';
+import { COLD_FILES, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
 // Needs `npm run build`. The mechanism, deterministically (counter files, no timing): every try is
 // a fresh worker, so a flake that only a cold process shows is caught, and a failure that only a
-// repeat inside one process shows (CI never repeats there) is not invented.
+// repeat inside one process shows (CI never repeats there) is not invented. At no slowdown
+// (--slowdown 1): the subject is the cold tries, not the factor (gate-contention.test.ts), and the
+// tests that hold then get no tries at higher factors.
 describe('flakeguard gate: cold tries', () => {
   let fixture: Fixture;
   let report: GateReport;
@@ -13,7 +15,7 @@ describe('flakeguard gate: cold tries', () => {
     fixture = await createGateFixture(COLD_FILES, {
       'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n",
     });
-    const run = await fixture.flakeguard(['gate', '--load', '0', '--runs', '5', '--max-runs', '5', '--json']);
+    const run = await fixture.flakeguard(gateAtNoSlowdown(5, 0, '--json'));
     expect(run.exitCode, run.stderr).toBe(1);
     report = JSON.parse(run.stdout) as GateReport;
   });
@@ -29,13 +31,15 @@ describe('flakeguard gate: cold tries', () => {
       ['passed', true],
       ['passed', true],
     ]);
-    // At the reference slowdown the gate judged at (the target, or the machine's own when higher).
-    expect(test('answers the first request in time')?.reason).toMatch(/^failed 1 of 5 cold tries at x[0-9.]+$/);
+    // No condition to name: no slowdown, no load (the factor in the reason: gate-verdict.test.ts).
+    expect(test('answers the first request in time')?.reason).toBe('failed 1 of 5 cold tries');
   });
 
   it('never repeats a test inside one worker: a test that fails only when repeated is stable', () => {
     expect(test('serves once per process')).toMatchObject({ verdict: 'stable', passes: 5, runs: 5 });
     expect(test('serves once per process')?.tries.every((t) => t.cold)).toBe(true);
+    // At --slowdown 1 no higher factor is tried: a test that held holds at the reference, no higher.
+    expect(test('serves once per process')).toMatchObject({ holdsAt: report.contention?.reference, breaksAt: null });
   });
 
   it('reports the maximum tries, the time budget and what the tries cost', () => {

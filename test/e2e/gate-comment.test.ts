@@ -2,13 +2,15 @@
  * `gate --markdown` on 500 new tests: the pull-request comment starts with its marker, says what to
  * fix first (with the owners), folds the stable tests and stays under GitHub's 65,536-character limit,
  * counting the rows it left out. The tests are generated literals (50 files of 10) so the gate tries
- * each one; `isolate: false` and `--runs 1 --load 0` keep the 500 tries fast.
+ * each one; `isolate: false` and `--runs 1 --load 0 --slowdown 1` keep the 500 tries fast (at the
+ * default slowdown the 500 tests that hold would each get tries at 2x and 4x it as well).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, type RunResult } from '../helpers/fixture.js';
+import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 const batch = (f: number): string => {
   const tests = Array.from(
@@ -39,18 +41,7 @@ describe('gate --markdown on 500 new tests', () => {
     for (let f = 0; f < 50; f += 1) fx.write(`test/payments/batch-${String(f).padStart(2, '0')}.test.ts`, batch(f));
     await fx.git(['add', '-A']);
     await fx.git(['commit', '-qm', '500 new tests']);
-    run = await fx.flakeguard([
-      'gate',
-      '--runs',
-      '1',
-      '--max-runs',
-      '1',
-      '--load',
-      '0',
-      '--json',
-      '--markdown',
-      'gate.md',
-    ]);
+    run = await fx.flakeguard(gateAtNoSlowdown(1, 0, '--json', '--markdown', 'gate.md'));
     comment = readFileSync(path.join(fx.root, 'gate.md'), 'utf8');
   });
   afterAll(() => fx?.remove());

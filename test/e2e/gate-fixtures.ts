@@ -163,6 +163,26 @@ it('renders the frame in time', () => {
 `,
 };
 
+/**
+ * `flakeguard gate` for a test whose subject is not the slowdown (that is gate-contention.test.ts):
+ * no stops (--slowdown 1, so the tests that hold get no tries at higher factors either), `load`
+ * busy workers, exactly `runs` tries per test (--max-runs too), then `more`.
+ */
+export function gateAtNoSlowdown(runs: number, load: number, ...more: string[]): string[] {
+  return [
+    'gate',
+    '--slowdown',
+    '1',
+    '--load',
+    String(load),
+    '--runs',
+    String(runs),
+    '--max-runs',
+    String(runs),
+    ...more,
+  ];
+}
+
 export async function createGateFixture(
   branch: Record<string, string> = BRANCH_FILES,
   base: Record<string, string> = BASE_FILES,

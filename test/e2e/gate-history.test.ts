@@ -5,6 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 const TEST = (body: string) => `import { expect, it } from 'vitest';
 
@@ -34,13 +35,15 @@ describe('flakeguard gate with history', () => {
     await fx.git(['checkout', '-q', '-b', 'feature']);
     fx.write('test/cart.test.ts', TEST('expect(2 + 2).toBe(4);'));
     await fx.git(['commit', '-qam', 'change the test']);
-    const gate = await fx.flakeguard(['gate', '--load', '0', '--runs', '2', '--max-runs', '2', '--json']);
+    // At no slowdown: the subject is the history next to the tries, not the factor they ran at.
+    const cheap = gateAtNoSlowdown(2, 0);
+    const gate = await fx.flakeguard([...cheap, '--json']);
     expect(gate.exitCode, gate.output).toBe(0);
     const report = JSON.parse(gate.stdout) as GateReport;
     expect(report.tests).toHaveLength(1);
     expect(report.tests[0]?.history).toMatchObject({ runs: 2, failedRuns: 0, flakyRuns: 0, flakeRate: 0 });
     expect(report.tests[0]?.history?.durationMs?.median).toBeGreaterThanOrEqual(0);
-    const text = await fx.flakeguard(['gate', '--load', '0', '--runs', '2', '--max-runs', '2']);
+    const text = await fx.flakeguard(cheap);
     expect(text.stdout).toMatch(/history: 2 runs, 0 flaky \(0%\), 0 failed; median \d/);
   });
 });

@@ -1,11 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { createGateFixture, SETUP_FIXTURES } from './gate-fixtures.js';
+import { createGateFixture, gateAtNoSlowdown, SETUP_FIXTURES } from './gate-fixtures.js';
 
 // Needs `npm run build`. The project's Vitest as configured: which files are tests, in which
-// projects, from where Vitest is installed, and which tests import a changed module.
-const CHEAP = ['gate', '--load', '0', '--runs', '2', '--max-runs', '2', '--json'];
+// projects, from where Vitest is installed, and which tests import a changed module. At no
+// slowdown (--slowdown 1), so a test that holds gets no tries at higher factors: the subject is
+// which tests run, not the factor they run at.
+const CHEAP = gateAtNoSlowdown(2, 0, '--json');
 const fixtures: Fixture[] = [];
 afterAll(() => {
   for (const f of fixtures) f.remove();

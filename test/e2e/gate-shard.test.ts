@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 let fx: Fixture;
 
@@ -29,7 +30,8 @@ afterAll(() => fx.remove());
 
 describe('flakeguard gate across shards', () => {
   it('runs every selected test in exactly one shard and merges the reports into one verdict', async () => {
-    const common = ['gate', '--base', 'main', '--load', '0', '--runs', '2', '--max-runs', '2', '--json'];
+    // At no slowdown (--slowdown 1): the subject is the split and the merge, not the factor.
+    const common = gateAtNoSlowdown(2, 0, '--base', 'main', '--json');
     const [one, two] = await Promise.all([
       fx.flakeguard([...common, '--shard', '1/2']),
       fx.flakeguard([...common, '--shard', '2/2']),
@@ -52,20 +54,7 @@ describe('flakeguard gate across shards', () => {
   });
 
   it('refuses to merge when a shard is missing: exit 2, the missing shard named', async () => {
-    const one = await fx.flakeguard([
-      'gate',
-      '--base',
-      'main',
-      '--load',
-      '0',
-      '--runs',
-      '1',
-      '--max-runs',
-      '1',
-      '--json',
-      '--shard',
-      '1/3',
-    ]);
+    const one = await fx.flakeguard(gateAtNoSlowdown(1, 0, '--base', 'main', '--json', '--shard', '1/3'));
     fx.write('only-1.json', one.stdout);
     const merged = await fx.flakeguard(['gate', '--merge', 'only-1.json']);
     expect(merged.exitCode).toBe(2);

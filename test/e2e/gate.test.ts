@@ -4,9 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import { createFixture, type Fixture, type RunResult } from '../helpers/fixture.js';
-import { BRANCH_FILES, CONFIG, createGateFixture, LOAD_FILES } from './gate-fixtures.js';
+import { BRANCH_FILES, CONFIG, createGateFixture, gateAtNoSlowdown, LOAD_FILES } from './gate-fixtures.js';
 
 // Needs `npm run build`. One gate run over every scenario; the assertions read its --json output.
+// Every gate here runs at no slowdown (--slowdown 1), so the tests that hold get no tries at higher
+// factors: the subjects are selection, verdicts, load and limits (the factor: gate-contention.test.ts).
 describe('flakeguard gate on a branch with new, changed, renamed and moved tests', () => {
   let fixture: Fixture;
   let run: RunResult;
@@ -15,7 +17,18 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
 
   beforeAll(async () => {
     fixture = await createGateFixture();
-    run = await fixture.flakeguard(['gate', '--load', '1', '--max-runs', '6', '--json', '--markdown', 'gate.md']);
+    run = await fixture.flakeguard([
+      'gate',
+      '--slowdown',
+      '1',
+      '--load',
+      '1',
+      '--max-runs',
+      '6',
+      '--json',
+      '--markdown',
+      'gate.md',
+    ]);
     report = JSON.parse(run.stdout) as GateReport;
   });
   afterAll(() => fixture.remove());
@@ -110,7 +123,7 @@ describe('flakeguard gate on a test that passes idle and fails under CPU load', 
     // The fixture test fails exactly while the gate's load workers run (it reads the gate's processes),
     // so the verdict does not depend on the core count or on what else the machine runs.
     const workers = 2;
-    const r = await fixture.flakeguard(['gate', '--load', String(workers), '--max-runs', '5', '--json']);
+    const r = await fixture.flakeguard(gateAtNoSlowdown(5, workers, '--json'));
     expect(r.exitCode, r.stderr).toBe(1);
     const report = JSON.parse(r.stdout) as GateReport;
     const t = report.tests[0];
@@ -142,17 +155,7 @@ describe('flakeguard gate --write-allowances', () => {
 
   it('writes the proposals next to the test; then the near- and over-budget tests pass the gate', async () => {
     // One try each is enough here: the point is the limit, not the flakiness.
-    const written = await fixture.flakeguard([
-      'gate',
-      '--load',
-      '0',
-      '--runs',
-      '1',
-      '--max-runs',
-      '1',
-      '--json',
-      '--write-allowances',
-    ]);
+    const written = await fixture.flakeguard(gateAtNoSlowdown(1, 0, '--json', '--write-allowances'));
     expect(written.exitCode).toBe(1);
     const first = JSON.parse(written.stdout) as GateReport;
     expect(first.proposals.map((p) => [p.name, p.written])).toEqual([
@@ -162,7 +165,7 @@ describe('flakeguard gate --write-allowances', () => {
     const store = readFileSync(path.join(fixture.root, 'allowances/test/slow.test.ts.yaml'), 'utf8');
     expect(store).toContain('test: exports the report');
     expect(store).toContain('test: imports the catalogue');
-    const again = await fixture.flakeguard(['gate', '--load', '0', '--runs', '1', '--max-runs', '1', '--json']);
+    const again = await fixture.flakeguard(gateAtNoSlowdown(1, 0, '--json'));
     const second = JSON.parse(again.stdout) as GateReport;
     expect(second.tests.map((t) => [t.name, t.verdict, t.limitSource])).toEqual([
       ['exports the report', 'stable', 'allowance'],

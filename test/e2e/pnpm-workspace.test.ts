@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packTarball, sh } from '../helpers/packed.js';
+import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-pnpm-'));
 let tarball = '';
@@ -83,21 +84,8 @@ describe('the packed tarball in a pnpm workspace', () => {
       path.join(app, 'test/new.test.ts'),
       `import { expect, it } from 'vitest';\nit('adds', () => { expect(1 + 1).toBe(2); });\n`,
     );
-    const gate = await pnpm(
-      app,
-      'exec',
-      'flakeguard',
-      'gate',
-      '--base',
-      'main',
-      '--load',
-      '0',
-      '--runs',
-      '3',
-      '--max-runs',
-      '3',
-      '--json',
-    );
+    // At no slowdown: the subject is where the gate finds Vitest and the project, not the factor.
+    const gate = await pnpm(app, 'exec', 'flakeguard', ...gateAtNoSlowdown(3, 0, '--base', 'main', '--json'));
     expect(gate.exitCode, gate.all).toBe(0);
     const gated = JSON.parse(gate.stdout) as {
       verdict: string;

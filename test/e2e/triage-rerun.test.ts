@@ -94,6 +94,10 @@ describe('triage --rerun with the project’s Vitest and config', () => {
       'packages/app/vitest.ci.config.ts',
     ]);
     expect(r.exitCode, r.output).toBe(1);
+    // Which root and config the re-runs use, in the gate's words (issue 19, class 6).
+    expect(r.stderr).toMatch(
+      /^flakeguard triage: project root packages\/app, Vitest config packages\/app\/vitest\.ci\.config\.ts$/m,
+    );
     const json = JSON.parse(r.stdout) as Json;
     expect(json.findings.map((f) => [f.class, f.file, f.test, f.measured])).toEqual([
       ['escape', 'checks/totals.check.ts', 'totals > adds tax [20%] (`$(date)`)', true],
@@ -120,6 +124,9 @@ describe('triage --rerun with the project’s Vitest and config', () => {
       '--rerun',
       '1',
     ]);
+    expect(r.stderr).toMatch(
+      /^flakeguard triage: project root packages\/app, Vitest config none \(Vitest's defaults\)$/m,
+    );
     const json = JSON.parse(r.stdout) as Json;
     expect(json.findings.map((f) => [f.class, f.measured])).toEqual([
       ['escape', false],
@@ -161,6 +168,7 @@ describe('triage --rerun with the project’s Vitest and config', () => {
       'unit',
     ]);
     expect(r.exitCode, r.output).toBe(1);
+    expect(r.stderr).toMatch(/^flakeguard triage: project root app, Vitest config app\/vitest\.config\.ts$/m);
     const json = JSON.parse(r.stdout) as Json;
     expect(json.findings.map((f) => [f.class, f.file, f.test, f.measured])).toEqual([
       ['escape', 'test/totals.test.ts', 'totals > adds tax [20%] (`$(date)`)', true],

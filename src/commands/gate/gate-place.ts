@@ -8,14 +8,9 @@ import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import { displayPath } from '../../io/files/input-file.js';
 import { listChangedFilesOutside } from '../../io/git/git.js';
+import { CONFIG_EXTENSIONS, describeProjectPlace } from '../../io/vitest/vitest-config-file.js';
 
 const PROJECT_MARKERS = ['vitest.config', 'vite.config', 'vitest.workspace'];
-const CONFIG_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
-
-/** `project root web (Vitest config web/vitest.config.ts)`. */
-export function describeProjectPlace(root: string, configFile: string | null): string {
-  return `project root ${displayPath(root)}, Vitest config ${configFile === null ? "none (Vitest's defaults)" : displayPath(configFile)}`;
-}
 
 /** The nearest folder above `file` (relative to root) that holds a Vitest or Vite config, else package.json. */
 function projectFolderOf(root: string, file: string): string | null {

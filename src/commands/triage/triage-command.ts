@@ -32,6 +32,7 @@ import { checkSettings } from '../../io/settings-check.js';
 import { detectScreen, paint } from '../../io/terminal.js';
 import { gatherTriageInputs } from '../../io/triage/triage-inputs.js';
 import type { LimitSettings } from '../../io/triage/triage-limits.js';
+import { describeProjectPlace, findVitestConfigFile } from '../../io/vitest/vitest-config-file.js';
 import { commandUsageError, parseCommandArgs } from '../command-args.js';
 import { triageHistory } from './triage-history-step.js';
 import { TRIAGE_USAGE } from './triage-options.js';
@@ -67,6 +68,9 @@ async function rerunTargets(
       config: flags.config === undefined ? null : path.resolve(flags.config),
       projects: flags.project ?? [],
     };
+    // Which project and config the re-runs use, in the gate's words (issue 19, class 6).
+    const place = describeProjectPlace(root, findVitestConfigFile(root, vitest.config));
+    process.stderr.write(`flakeguard triage: ${escapeTerminal(place)}\n`);
     return await rerunFailures({
       root,
       targets: [...targets],

@@ -87,12 +87,11 @@ export function readInputFile(file: string, what: string, limit: number, shown: 
         'INPUT_UNREADABLE',
         `${shown} is ${kindOf(stat)}, not a regular file; pass ${what} saved as a file`,
       );
-    if (stat.size > limit) {
+    if (stat.size > limit)
       throw new FlakeguardError(
         'INPUT_UNREADABLE',
-        `${shown} is ${formatBytes(stat.size)}, above the ${formatBytes(limit)} limit for ${what}; it was not read. Keep it under the limit (split it, or remove what does not belong)`,
+        `${shown} ${describeOverLimit(stat.size, limit, what)}. Keep it under the limit (split it, or remove what does not belong)`,
       );
-    }
     return readFileSync(fd);
   } finally {
     closeSync(fd);
@@ -111,7 +110,13 @@ export function readUserTextFile(
   return readInputFile(file, what, limit).toString('utf8');
 }
 
+/** `is 300.0 MiB (314572800 bytes), above the 256.0 MiB (268435456 bytes) limit for a run record; it was not read` */
+export function describeOverLimit(size: number, limit: number, what: string): string {
+  return `is ${formatBytes(size)}, above the ${formatBytes(limit)} limit for ${what}; it was not read`;
+}
+
 export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB (${bytes} bytes)`;
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB (${bytes} bytes)`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`;
   return `${bytes} bytes`;

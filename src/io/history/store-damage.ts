@@ -23,6 +23,19 @@ export function describeThrown(thrown: unknown): string {
   return thrown instanceof FlakeguardError ? first : clipText(first, 120);
 }
 
+/**
+ * A failure that says the store's files are damaged, met when a query reads them (the store opened):
+ * SQLSTATE class XX (data or index corrupted: "invalid page in block 0 of relation base/5/16394", a
+ * file cut short) or 58 (a file missing or unreadable: "could not open file base/5/16394"), or the
+ * engine aborting. Any other query error (a constraint, a bug in our SQL) is not the store's damage.
+ */
+export function isStoreDamage(thrown: unknown): boolean {
+  if (thrown instanceof FlakeguardError) return false;
+  const code = (thrown as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^(XX|58)[0-9A-Z]{3}$/.test(code)) return true;
+  return (thrown instanceof Error && thrown.name === 'RuntimeError') || /Aborted\(/.test(describeThrown(thrown));
+}
+
 export function damagedStoreError(folder: string, reason: unknown): FlakeguardError {
   const raw = typeof reason === 'string' ? reason : describeThrown(reason);
   // PGlite's own words for a store it cannot start on ("Aborted(). Build with -sASSERTIONS for more

@@ -6,9 +6,20 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
-import { damagedStoreError } from './store-damage.js';
+import { damagedStoreError, isStoreDamage } from './store-damage.js';
 import { acquireFileLock } from './store-lock.js';
 import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
+
+interface EngineQueryable {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+/** Damage that shows only when a query reads the damaged file is the same one line as at open. */
+function guardDamage<T>(folder: string, work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw isStoreDamage(error) ? damagedStoreError(folder, error) : error;
+  });
+}
 
 export async function openEmbeddedStore(
   folder: string,
@@ -33,8 +44,10 @@ export async function openEmbeddedStore(
     const db = await PGlite.create(folder).catch((error: unknown) => {
       throw damagedStoreError(folder, error);
     });
-    const wrap = (q: { query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }> }): Queryable => ({
-      query: async <T>(sql: string, params: readonly unknown[] = []) => (await q.query<T>(sql, [...params])).rows,
+    const guard = <T>(work: Promise<T>): Promise<T> => guardDamage(folder, work);
+    const wrap = (q: EngineQueryable): Queryable => ({
+      query: async <T>(sql: string, params: readonly unknown[] = []) =>
+        (await guard(q.query<T>(sql, [...params]))).rows,
     });
     const direct = wrap(db);
     let closed = false;
@@ -42,7 +55,7 @@ export async function openEmbeddedStore(
       kind: 'embedded',
       location: folder,
       query: direct.query,
-      transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+      transaction: (fn) => guard(db.transaction((tx) => fn(wrap(tx)))),
       close: async () => {
         if (closed) return;
         closed = true;

@@ -11,7 +11,6 @@ import { testKey } from '../../core/test-id.js';
 import { compileLogMatcher } from '../../core/triage/log-matcher.js';
 import { logFailuresAsTests, readLogFailures, readLogUnhandled } from '../../core/triage/log-vitest.js';
 import { mapPathOntoRoot } from '../../core/triage/path-mapping.js';
-import { measureExcesses } from '../../core/triage/triage-budget.js';
 import { readRecordObservations, salvageRecordTests } from '../../core/triage/triage-record.js';
 import type { LogSignature } from '../../core/triage/triage-signatures.js';
 import type {
@@ -27,7 +26,7 @@ import { readRunRecord } from '../record/run-record-file.js';
 import { readJunitFile } from './junit-read.js';
 import { scanLog } from './log-scan.js';
 import { badInput, checkInputPath, describeJson } from './triage-input-check.js';
-import { checkoutLimits, type LimitSettings } from './triage-limits.js';
+import { applyCheckout, type LimitSettings } from './triage-limits.js';
 import { addSourceLines } from './triage-source-lines.js';
 import { readVitestJsonFile } from './vitest-json-read.js';
 
@@ -201,19 +200,15 @@ export async function gatherTriageInputs(
       `no input could be read: ${unreadable.join('; ')}; pass the run's files (--record, --report, --junit, --log) as the CI job left them`,
     );
   }
-  // The reporter's own verdicts (in a record) already applied the checkout's limits; otherwise apply them here.
-  let measured: BudgetExcess[] = [];
-  if (recordsRead === 0) {
-    const limits = await checkoutLimits(sources.limits, tests);
-    for (const note of limits.notes) sources.onNote?.(note);
-    measured = measureExcesses(tests, files, limits);
-  }
+  // The reporter's own verdicts (in a record) already applied the checkout's limits and quarantine; otherwise apply them here.
+  const checkout =
+    recordsRead === 0 ? await applyCheckout(sources.limits, tests, files, sources.onNote) : { tests, excesses: [] };
   const exitCode = sources.exitCode ?? recordExit;
   return {
-    tests: await addSourceLines(sources.root, tests),
+    tests: await addSourceLines(sources.root, checkout.tests),
     files,
     unhandled,
-    excesses: [...recordExcesses, ...measured],
+    excesses: [...recordExcesses, ...checkout.excesses],
     problems,
     logs,
     exitCode,

@@ -1,17 +1,19 @@
 /**
- * The limits triage holds each test to when the reporter's verdicts are not among the inputs (a
- * plain JSON report, JUnit, a log): read from the checkout at --root the way the reporter reads them
- * (allowances through loadAllowancesForRun, then --budget, then flakeguard.yaml's budget), so a test
- * inside its allowance is not a budget finding. Each limit says where it came from.
+ * The limits and quarantine triage holds each test to when the reporter's verdicts are not among the
+ * inputs (a plain JSON report, JUnit, a log): read from the checkout at --root the way the reporter
+ * reads them (allowances and quarantine entries through the one loadAllowancesForRun, then --budget,
+ * then flakeguard.yaml's budget), so a test inside its allowance is not a budget finding and a failed
+ * test under an applying quarantine fails nothing (issue 19, class 6). Each limit says where it came from.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
 import type { Config } from '../../core/config.js';
 import { resolvePlatformValue } from '../../core/platform-value.js';
+import { describeQuarantine, isQuarantineActive, type RunQuarantine } from '../../core/quarantine/run-quarantine.js';
 import { testKey } from '../../core/test-id.js';
-import type { TriageLimit, TriageLimits } from '../../core/triage/triage-budget.js';
-import type { ObservedTest } from '../../core/triage/triage-types.js';
+import { measureExcesses, type TriageLimit, type TriageLimits } from '../../core/triage/triage-budget.js';
+import type { BudgetExcess, ObservedFile, ObservedTest } from '../../core/triage/triage-types.js';
 import { loadAllowancesForRun } from '../allowances/allowances-for-run.js';
 
 export interface LimitSettings {
@@ -29,6 +31,8 @@ export interface LimitSettings {
 export interface CheckoutLimits extends TriageLimits {
   /** Allowances that followed a renamed test, and problems in the allowance store. */
   readonly notes: readonly string[];
+  /** The quarantine over each test of the inputs (applying or expired), by testKey, as the reporter reads it. */
+  readonly quarantine: ReadonlyMap<string, RunQuarantine>;
 }
 
 function keyOf(key: string): string {
@@ -50,11 +54,12 @@ export async function checkoutLimits(settings: LimitSettings, tests: readonly Ob
     return own ? { limitMs: own.value, from: `budget.file in ${settings.configFile} (${keyOf(own.key)})` } : null;
   })();
   // The checkout: --root holds the files the inputs name. Without it, no allowance can be read.
-  const passed = tests.filter(
-    (t): t is ObservedTest & { file: string } => t.kind === 'test' && t.state === 'passed' && t.file !== null,
+  // Every test, as the reporter passes every test: passed ones for budgets, failed ones for quarantine.
+  const inCheckout = tests.filter(
+    (t): t is ObservedTest & { file: string } =>
+      t.kind === 'test' && t.file !== null && existsSync(path.join(root, t.file)),
   );
-  const inCheckout = passed.filter((t) => existsSync(path.join(root, t.file)));
-  if (inCheckout.length === 0) return { test: () => baseTest, file, notes: [] };
+  if (inCheckout.length === 0) return { test: () => baseTest, file, notes: [], quarantine: new Map() };
   const unique = new Map(
     inCheckout.map((t) => [testKey(t.file, t.name), { file: t.file, fullName: t.name, line: t.line }]),
   );
@@ -76,5 +81,38 @@ export async function checkoutLimits(settings: LimitSettings, tests: readonly Ob
       from: `allowance ${applied.id} in ${allowanceFileFor(config.allowances, applied.storedFile)} (${keyOf(own.key)}${followed})`,
     };
   };
-  return { test, file, notes: [...allowances.notices, ...allowances.warnings] };
+  return { test, file, notes: [...allowances.notices, ...allowances.warnings], quarantine: allowances.quarantine };
+}
+
+export interface CheckoutApplied {
+  readonly tests: readonly ObservedTest[];
+  readonly excesses: readonly BudgetExcess[];
+}
+
+/**
+ * The checkout's limits and quarantine applied to inputs without the reporter's verdicts: each test
+ * under an applying quarantine is marked as a record would mark it, and `onNote` says so per failure.
+ */
+export async function applyCheckout(
+  settings: LimitSettings,
+  tests: readonly ObservedTest[],
+  files: readonly ObservedFile[],
+  onNote: (text: string) => void = () => undefined,
+): Promise<CheckoutApplied> {
+  const limits = await checkoutLimits(settings, tests);
+  for (const note of limits.notes) onNote(note);
+  const excused = new Set<string>();
+  const marked = tests.map((t) => {
+    const q = t.kind === 'test' && t.file !== null ? limits.quarantine.get(testKey(t.file, t.name)) : undefined;
+    if (!isQuarantineActive(q) || t.file === null) return t;
+    const key = testKey(t.file, t.name);
+    if (t.state === 'failed' && !excused.has(key)) {
+      excused.add(key);
+      onNote(
+        `${t.file} > ${t.name}: failed under ${describeQuarantine(q)}; the quarantine in the checkout applied as the reporter applies it: its failure fails nothing`,
+      );
+    }
+    return { ...t, quarantined: true as const };
+  });
+  return { tests: marked, excesses: measureExcesses(marked, files, limits) };
 }

@@ -47,6 +47,18 @@ describe('decideGateVerdict', () => {
     expect(mixed.tries.map((t) => t.cold)).toEqual([true, false, false]);
   });
 
+  it('the reason names the condition the tries ran in: the slowdown factor, the load, or neither', () => {
+    const cold = (t: GateTry): GateTry => ({ ...t, cold: true });
+    const tries = [cold(pass()), cold(fail()), cold(pass()), cold(pass()), cold(pass())];
+    const reason = (over: Partial<GateVerdictInput>) => decideGateVerdict(makeInput({ tries, ...over })).reason;
+    expect(reason({ condition: ' at x2' })).toBe('failed 1 of 5 cold tries at x2');
+    expect(reason({ condition: ' at x2.5 under load' })).toBe('failed 1 of 5 cold tries at x2.5 under load');
+    // --slowdown 1 and --load 0: no condition at all.
+    expect(reason({ condition: '', loaded: false })).toBe('failed 1 of 5 cold tries');
+    const over = decideGateVerdict(makeInput({ tries: [pass(1500)], condition: ' at x2' }));
+    expect(over.reason).toMatch(/^slowest passing try 1\.50s at x2 is over its limit/);
+  });
+
   it('order-dependent: passes with its file, fails alone', () => {
     expect(decideGateVerdict(makeInput({ alone: [fail()] })).verdict).toBe('order-dependent');
     expect(decideGateVerdict(makeInput({ alone: [pass()] })).verdict).toBe('stable');

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../../helpers/fixture.js';
+import { gateAtNoSlowdown } from '../gate-fixtures.js';
 import { expectBadInput, hashFiles, messageLine } from './catalogue.js';
 
 let fx: Fixture;
@@ -108,17 +109,7 @@ describe('a folder or a missing file where a file is expected', () => {
 describe('a report file that cannot be written: the report is still printed, exit 2', () => {
   it('gate --markdown under a regular file: the verdict on stdout, the path and the reason on stderr', async () => {
     const before = hashFiles(fx.root);
-    const run = await fx.flakeguard([
-      'gate',
-      '--base',
-      'main',
-      '--runs',
-      '1',
-      '--load',
-      '0',
-      '--markdown',
-      'notes.txt/gate.md',
-    ]);
+    const run = await fx.flakeguard(gateAtNoSlowdown(1, 0, '--base', 'main', '--markdown', 'notes.txt/gate.md'));
     expect(run.exitCode, run.output).toBe(2);
     expect(run.stdout).toContain('adds');
     expect(messageLine(run)).toBe(

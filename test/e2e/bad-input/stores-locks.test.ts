@@ -1,8 +1,10 @@
 /**
  * Bad input catalogue, class 7 (issue 19): stores and locks. Locks hold their owner's pid, host and
  * time, and anything else is stale and taken over with a notice; a damaged embedded store is one
- * line naming it and the fix; inputs must be regular files under a size limit (FIFOs made here, in
- * temp folders; /dev/zero only read); history ingest stops on SIGINT/SIGTERM with 130 and leaves
+ * line naming it and the fix, whether the damage shows when it opens or only when a query reads the
+ * damaged file; inputs must be regular files under a size limit (FIFOs made here, in
+ * temp folders, and a character device made with mknod in the fixture's own folder: nothing under
+ * /dev is read or written); history ingest stops on SIGINT/SIGTERM with 130 and leaves
  * nothing behind. Needs `npm run build`.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -10,6 +12,7 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -17,7 +20,7 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatLockOwner } from '../../../src/core/lock-owner.js';
@@ -129,31 +132,70 @@ describe('a lock that names no live owner is stale: taken over with one notice, 
 });
 
 describe('a damaged embedded store: one line naming the store and the fix, everywhere it is read', () => {
-  const damages: [string, () => void][] = [
-    ['PG_VERSION overwritten', () => writeFileSync(path.join(store, 'PG_VERSION'), 'garbage\n')],
-    ['PG_VERSION missing', () => rmSync(path.join(store, 'PG_VERSION'))],
+  // The data file of the runs table (base/<db>/<file>), as the store itself names it.
+  let runsTable = '';
+  beforeAll(async () => {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const db = await PGlite.create(good);
+    runsTable = (await db.query<{ p: string }>("SELECT pg_relation_filepath('flakeguard_runs') AS p")).rows[0]?.p ?? '';
+    await db.close();
+    rmSync(store, { recursive: true });
+    cpSync(good, store, { recursive: true });
+    expect(runsTable).toMatch(/^base\/\d+\/\d+$/);
+  });
+  // [damage, what it does, the engine's words the line keeps ('' for damage met at open)]
+  const damages: [string, () => void, RegExp | null][] = [
+    ['PG_VERSION overwritten', () => writeFileSync(path.join(store, 'PG_VERSION'), 'garbage\n'), null],
+    ['PG_VERSION missing', () => rmSync(path.join(store, 'PG_VERSION')), null],
     [
       'global/ emptied',
       () => {
         for (const f of readdirSync(path.join(store, 'global')))
           rmSync(path.join(store, 'global', f), { recursive: true });
       },
+      null,
+    ],
+    // The store opens (its catalog and meta table are whole); the first query of the runs table fails.
+    [
+      "the runs table's data file overwritten (opens; a query fails)",
+      () => writeFileSync(path.join(store, runsTable), Buffer.alloc(8192, 'x')),
+      /\(invalid page in block 0 of relation "base\/\d+\/\d+"\)/,
+    ],
+    [
+      "the runs table's data file missing (opens; a query fails)",
+      () => rmSync(path.join(store, runsTable)),
+      /\(could not open file "base\/\d+\/\d+": No such file or directory\)/,
     ],
   ];
-  it.each(damages)('%s: history, history prune and history ingest', async (_, damage) => {
-    restoreStore();
-    damage();
-    for (const args of [['history'], ['history', 'prune', '--keep', '30d'], ['history', 'ingest', RUNS]]) {
+  const commands = [['history'], ['history', 'prune', '--keep', '30d'], ['history', 'ingest', RUNS]];
+  // One test per damage and command: a store that opens starts the engine whole before a query fails.
+  it.each(damages.flatMap(([name, damage, engine]) => commands.map((args) => [name, args, damage, engine] as const)))(
+    '%s: flakeguard %j',
+    async (_, args, damage, engine) => {
+      restoreStore();
+      damage();
       const run = await fx.flakeguard(args);
       expect(run.exitCode, run.output).toBe(2);
       const line = messageLine(run);
       expect(line).toContain(`the history store ${store} is damaged (`);
+      if (engine) expect(line).toMatch(engine);
       expect(line).toContain(
         `move it aside and rebuild it from the run records: flakeguard history ingest ${path.join(fx.root, RUNS)}`,
       );
       expect(run.stderr).not.toMatch(/Aborted\(\)|\[object Object\]|no history yet|^\s+at /m);
       expect(leftovers()).toEqual([]);
-    }
+    },
+  );
+
+  it('damage met by a query: the reporter says it in one warning too', async () => {
+    restoreStore();
+    writeFileSync(path.join(store, runsTable), Buffer.alloc(8192, 'x'));
+    const vitest = await fx.vitest();
+    expect(vitest.exitCode, vitest.output).toBe(0);
+    expect(vitest.stderr).toMatch(
+      /flakeguard: warning: the run was not stored in history .*is damaged \(invalid page in block 0 of relation .*rebuild it from the run records: flakeguard history ingest/,
+    );
+    expect(vitest.stderr).not.toMatch(/^\s+at /m);
   });
 
   it('the reporter says it in one warning; the fix the line gives works', async () => {
@@ -177,6 +219,8 @@ describe('a damaged embedded store: one line naming the store and the fix, every
 describe('inputs must be regular files under a size limit', () => {
   let fifo: string;
   let big: string;
+  let hugeLog = '';
+  afterAll(() => rmSync(path.dirname(hugeLog), { recursive: true, force: true }));
   beforeAll(() => {
     const tmp = path.join(fx.root, 'odd');
     mkdirSync(tmp, { recursive: true });
@@ -186,12 +230,19 @@ describe('inputs must be regular files under a size limit', () => {
     big = path.join(fx.root, 'big/big.json');
     writeFileSync(big, '');
     truncateSync(big, 300 * 1024 * 1024); // sparse: no disk used
+    // Over the streamed log's 2 GiB: outside the fixture, whose files the catalogue hashes whole.
+    hugeLog = path.join(mkdtempSync(path.join(tmpdir(), 'flakeguard-huge-')), 'huge.log');
+    writeFileSync(hugeLog, '');
+    truncateSync(hugeLog, 2.5 * 1024 ** 3);
+    // A character device of our own (1,5 is what /dev/zero is: endless zero bytes), never /dev's.
+    mkdirSync(path.join(fx.root, 'devices'));
+    execFileSync('mknod', [path.join(fx.root, 'devices/zero'), 'c', '1', '5']);
   });
 
   it.each([
     [
-      ['history', 'ingest', '/dev/zero'],
-      ['/dev/zero is a character device, not a regular file', 'pass a run record saved as a file'],
+      ['history', 'ingest', 'devices/zero'],
+      ['devices/zero is a character device, not a regular file', 'pass a run record saved as a file'],
     ],
     [['history', 'ingest', 'odd/record.json'], ['odd/record.json is a FIFO (named pipe), not a regular file']],
     [['history', 'ingest', 'odd'], ['odd/record.json is a FIFO (named pipe), not a regular file']],
@@ -200,18 +251,44 @@ describe('inputs must be regular files under a size limit', () => {
       ['big/big.json is 300.0 MiB', 'above the 256.0 MiB (268435456 bytes) limit for a run record'],
     ],
     [
-      ['gate', '--merge', '/dev/zero'],
-      ['/dev/zero is a character device, not a regular file', 'pass a gate report'],
+      ['gate', '--merge', 'devices/zero'],
+      ['devices/zero is a character device, not a regular file', 'pass a gate report'],
     ],
     [['gate', '--merge', 'odd/record.json'], ['odd/record.json is a FIFO (named pipe), not a regular file']],
     [['gate', '--merge', 'big/big.json'], ['above the 256.0 MiB (268435456 bytes) limit for a gate report']],
     [['triage', '--record', 'odd/record.json'], ['--record odd/record.json: is not a regular file']],
-    [['triage', '--record', '/dev/zero'], ['--record /dev/zero: is not a regular file']],
+    [['triage', '--record', 'devices/zero'], ['--record devices/zero: is not a regular file']],
     [['triage', '--junit', 'odd/record.json'], ['--junit odd/record.json: is not a regular file']],
     [['triage', '--report', 'odd/record.json'], ['--report odd/record.json: is not a regular file']],
     [['triage', '--log', 'odd/record.json'], ['--log odd/record.json: is not a regular file']],
+    [
+      ['triage', '--report', 'big/big.json'],
+      [
+        '--report big/big.json: is 300.0 MiB (314572800 bytes), above the 256.0 MiB (268435456 bytes) limit for a Vitest JSON report; it was not read',
+        'pass the report of each shard as its own --report',
+      ],
+    ],
+    [
+      ['triage', '--junit', 'big/big.json'],
+      ['--junit big/big.json: is 300.0 MiB', 'limit for a JUnit XML file', 'the JUnit file of each shard'],
+    ],
+    [
+      ['triage', '--record', 'big/big.json'],
+      ['--record big/big.json: is 300.0 MiB', 'limit for a flakeguard run record', 'the record of each shard'],
+    ],
+    [
+      ['triage', '--log', '<huge log>'],
+      [
+        'huge.log: is 2.5 GiB (2684354560 bytes), above the 2.0 GiB (2147483648 bytes) limit for the CI log of the job that ran Vitest; it was not read',
+        "pass the log of the job's Vitest step only",
+      ],
+    ],
   ])('flakeguard %j is refused at once', async (args, names) => {
-    await expectBadInput(fx, args, { exit: 2, names });
+    await expectBadInput(
+      fx,
+      args.map((a) => (a === '<huge log>' ? hugeLog : a)),
+      { exit: 2, names },
+    );
   });
 });
 

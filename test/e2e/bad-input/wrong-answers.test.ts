@@ -5,7 +5,7 @@
  * the remote's default branch, never HEAD's own; triage applies quarantine as the reporter does and
  * gives no Vitest command for another tool's JUnit file. Needs `npm run build`.
  */
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -128,8 +128,38 @@ describe('triage answers as the reporter and the input do', () => {
     expect(add.exitCode, add.output).toBe(0);
     const run = await tx.vitest();
     expect(run.exitCode, run.output).toBe(0);
+    // The same run as Vitest's own JSON and JUnit reports, which carry no quarantine of their own.
+    const reports = await tx.vitest([
+      '--reporter=json',
+      '--outputFile.json=reports/run.json',
+      '--reporter=junit',
+      '--outputFile.junit=reports/run.xml',
+    ]);
+    for (const f of ['reports/run.json', 'reports/run.xml'])
+      expect(existsSync(path.join(tx.root, f)), reports.output).toBe(true);
   });
   afterAll(() => tx.remove());
+
+  it.each([
+    ['--report', 'reports/run.json', []],
+    ['--report', 'reports/run.json', ['--json']],
+    ['--junit', 'reports/run.xml', []],
+    ['--junit', 'reports/run.xml', ['--json']],
+  ])(
+    "the same run as %s %s %j: the checkout's quarantine applies as in the reporter; green, exit 0, and it says so",
+    async (flag, file, flags) => {
+      const run = await tx.flakeguard(['triage', flag, file, ...flags]);
+      expect(run.exitCode, run.output).toBe(0);
+      if (flags[0] === '--json') expect(JSON.parse(run.stdout)).toMatchObject({ verdict: 'green', findings: [] });
+      else {
+        expect(run.stdout).toContain('run green');
+        expect(run.stdout).not.toMatch(/run red|escape [1-9]/);
+      }
+      expect(run.stderr).toMatch(
+        /^flakeguard: test\/q\.test\.ts > bad: failed under quarantine [0-9a-f]+ with no end date: TRK-1 flaky on CI; the quarantine in the checkout applied as the reporter applies it/m,
+      );
+    },
+  );
 
   it.each([[[]], [['--json']], [['--markdown', 'out/triage.md']]])(
     'a green run whose only failure is quarantined: triage %j says green, exit 0',
