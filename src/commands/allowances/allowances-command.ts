@@ -10,7 +10,7 @@ import {
 } from '../../core/allowances/allowance-list.js';
 import { testKey } from '../../core/test-id.js';
 import { addAllowance } from '../../io/allowances/allowance-add.js';
-import { gatherAllowanceState, lastDurations } from '../../io/allowances/allowances-state.js';
+import { type AllowanceState, gatherAllowanceState, lastDurations } from '../../io/allowances/allowances-state.js';
 import { migrateAllowances, pruneAllowances } from '../../io/allowances/allowances-write.js';
 import { requireFilesNotFolders } from '../../io/files/input-file.js';
 import { commandUsageError, type ParsedValues, parseSubcommand } from '../command-args.js';
@@ -40,34 +40,12 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
   const cwd = process.cwd();
   const state = await gatherAllowanceState(cwd);
   switch (sub) {
-    case 'add': {
-      requireFilesNotFolders('--file', [required(values, 'file')]);
-      const line = addAllowance(
-        state,
-        {
-          file: required(values, 'file'),
-          test: required(values, 'test'),
-          budget: required(values, 'budget'),
-          reason: required(values, 'reason'),
-          platform: values.platform,
-          expires: values.expires,
-        },
-        cwd,
-      );
-      out(line);
+    case 'add':
+      out(runAdd(state, values, cwd));
       return 0;
-    }
-    case 'list': {
-      const keys = new Set(
-        state.resolutions.flatMap((r) =>
-          r.test ? [testKey(r.test.file, r.test.namePattern ? r.allowance.test : r.test.fullName)] : [],
-        ),
-      );
-      const durations = lastDurations(state.root, state.config, keys, err);
-      const list = computeAllowanceList(state.resolutions, state.store.problems, process.platform, durations);
-      out(values.json ? JSON.stringify(list, null, 2) : formatAllowanceList(list));
+    case 'list':
+      out(runList(state, values));
       return 0;
-    }
     case 'check': {
       const check = computeAllowanceCheck(
         state.resolutions,
@@ -92,4 +70,33 @@ export async function runAllowancesCommand(args: string[]): Promise<number> {
     default:
       throw commandUsageError(COMMAND, `unknown subcommand "${sub}"`);
   }
+}
+
+/** allowances add: the line that says which entry got the budget. */
+function runAdd(state: AllowanceState, values: Values, cwd: string): string {
+  requireFilesNotFolders('--file', [required(values, 'file')]);
+  return addAllowance(
+    state,
+    {
+      file: required(values, 'file'),
+      test: required(values, 'test'),
+      budget: required(values, 'budget'),
+      reason: required(values, 'reason'),
+      platform: values.platform,
+      expires: values.expires,
+    },
+    cwd,
+  );
+}
+
+/** allowances list: each allowance with its test's last measured duration, as text or --json. */
+function runList(state: AllowanceState, values: Values): string {
+  const keys = new Set(
+    state.resolutions.flatMap((r) =>
+      r.test ? [testKey(r.test.file, r.test.namePattern ? r.allowance.test : r.test.fullName)] : [],
+    ),
+  );
+  const durations = lastDurations(state.root, state.config, keys, err);
+  const list = computeAllowanceList(state.resolutions, state.store.problems, process.platform, durations);
+  return values.json ? JSON.stringify(list, null, 2) : formatAllowanceList(list);
 }

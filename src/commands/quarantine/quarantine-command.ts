@@ -8,9 +8,10 @@ import {
   filterQuarantinesByOwner,
   formatQuarantineList,
   QUARANTINE_LIST_VERSION,
+  type QuarantineRow,
 } from '../../core/quarantine/quarantine-list.js';
 import { gatherAllowanceState } from '../../io/allowances/allowances-state.js';
-import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
+import { type ProjectOwners, readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
 import { addQuarantine, removeQuarantine } from '../../io/quarantine/quarantine-write.js';
 import { commandUsageError, type ParsedValues, parseSubcommand } from '../command-args.js';
 import { QUARANTINE_SUBCOMMANDS, QUARANTINE_USAGE } from './quarantine-options.js';
@@ -52,28 +53,12 @@ export async function runQuarantineCommand(args: string[]): Promise<number> {
         ),
       );
       return 0;
-    case 'list': {
-      // Entries record their owners, so --owner works on them even after CODEOWNERS is gone.
-      const recorded = rows.some((r) => r.owners.length > 0);
-      if (!recorded) requireCodeownersFor(values.owner, owners, 'flakeguard quarantine list');
-      const shown = values.owner === undefined ? rows : filterQuarantinesByOwner(rows, values.owner);
-      out(
-        values.json
-          ? JSON.stringify({ version: QUARANTINE_LIST_VERSION, today: state.today, quarantines: shown }, null, 2)
-          : formatQuarantineList(shown, state.today),
-      );
+    case 'list':
+      out(runList(rows, values, owners, state.today));
       return 0;
-    }
     case 'check': {
       const findings = computeQuarantineFindings(rows);
-      out(
-        [
-          ...findings,
-          findings.length === 0
-            ? `${rows.length} quarantine${rows.length === 1 ? '' : 's'} checked: no problems.`
-            : `${findings.length} problem${findings.length === 1 ? '' : 's'} in ${rows.length} quarantine${rows.length === 1 ? '' : 's'}.`,
-        ].join('\n'),
-      );
+      out(formatCheck(findings, rows.length));
       return findings.length > 0 ? 1 : 0;
     }
     case 'remove':
@@ -82,4 +67,25 @@ export async function runQuarantineCommand(args: string[]): Promise<number> {
     default:
       throw commandUsageError(COMMAND, `unknown subcommand "${sub}"`);
   }
+}
+
+/** quarantine list: the quarantines (of --owner's tests), as text or --json. */
+function runList(rows: readonly QuarantineRow[], values: Values, owners: ProjectOwners, today: string): string {
+  // Entries record their owners, so --owner works on them even after CODEOWNERS is gone.
+  const recorded = rows.some((r) => r.owners.length > 0);
+  if (!recorded) requireCodeownersFor(values.owner, owners, 'flakeguard quarantine list');
+  const shown = values.owner === undefined ? rows : filterQuarantinesByOwner(rows, values.owner);
+  return values.json
+    ? JSON.stringify({ version: QUARANTINE_LIST_VERSION, today, quarantines: shown }, null, 2)
+    : formatQuarantineList(shown, today);
+}
+
+/** quarantine check: each problem, then how many quarantines were checked. */
+function formatCheck(findings: readonly string[], checked: number): string {
+  return [
+    ...findings,
+    findings.length === 0
+      ? `${checked} quarantine${checked === 1 ? '' : 's'} checked: no problems.`
+      : `${findings.length} problem${findings.length === 1 ? '' : 's'} in ${checked} quarantine${checked === 1 ? '' : 's'}.`,
+  ].join('\n');
 }
