@@ -45,9 +45,9 @@ interface Seen {
   all: string;
 }
 const blank = (): Seen => ({ match: '', text: '', all: '' });
-const seen = {
-  three: { embedded: blank(), postgres: blank() } as Record<StoreKind, Seen>,
-  twelve: { embedded: blank(), postgres: blank() } as Record<StoreKind, Seen>,
+const seen: Record<'three' | 'twelve', Record<StoreKind, Seen>> = {
+  three: { embedded: blank(), postgres: blank() },
+  twelve: { embedded: blank(), postgres: blank() },
 };
 
 /** The environment that points the CLI at a store: none for the embedded one. */
@@ -79,31 +79,39 @@ async function cli(fx: Fixture, kind: StoreKind, args: readonly string[]): Promi
   return out.stdout;
 }
 
-/** The same three questions to one store; `html` names the pages, one set per store. */
+/** A page the questions to a store wrote: `history.html` for the embedded store, `postgres-history.html`... */
+const pageName = (kind: StoreKind, name: string): string => (kind === 'embedded' ? name : `${kind}-${name}`);
+const pageOf = (fx: Fixture, kind: StoreKind, name: string): string => path.join(fx.root, pageName(kind, name));
+
+/** The same three questions to one store, each store writing its own pages. */
 async function ask(fx: Fixture, kind: StoreKind, test: string): Promise<Seen> {
-  const page = (name: string) => (kind === 'embedded' ? name : `${kind}-${name}`);
   return {
     match: await cli(fx, kind, ['--json', '--test', test]),
-    text: await cli(fx, kind, ['--test', test, '--html', page('match.html')]),
-    all: await cli(fx, kind, ['--json', '--html', page('history.html')]),
+    text: await cli(fx, kind, ['--test', test, '--html', pageName(kind, 'match.html')]),
+    all: await cli(fx, kind, ['--json', '--html', pageName(kind, 'history.html')]),
   };
 }
 
-/** The records ingested into the empty PostgreSQL store, then the questions; the embedded store's meanwhile. */
-async function askBoth(fx: Fixture, test: string, ingestEmbedded: readonly string[], records: string): Promise<void> {
+/**
+ * The run records in `records` (`count` of them) ingested into the empty PostgreSQL store, and the
+ * questions asked of it, while the embedded store (given the records too when `ingestEmbedded`) is asked the same.
+ */
+async function askBoth(
+  fx: Fixture,
+  test: string,
+  records: { readonly folder: string; readonly count: number; readonly ingestEmbedded: boolean },
+): Promise<Record<StoreKind, Seen>> {
   const embedded = async () => {
-    if (ingestEmbedded.length > 0) await cli(fx, 'embedded', ingestEmbedded);
+    if (records.ingestEmbedded) await cli(fx, 'embedded', ['ingest', records.folder]);
     return ask(fx, 'embedded', test);
   };
   const postgres = async () => {
     await emptyPostgres();
-    expect(await cli(fx, 'postgres', ['ingest', records])).toMatch(/\b(3|12) stored/);
+    expect(await cli(fx, 'postgres', ['ingest', records.folder])).toContain(`${records.count} stored`);
     return ask(fx, 'postgres', test);
   };
   const [e, p] = await Promise.all([embedded(), postgres()]);
-  const into = fx === three ? seen.three : seen.twelve;
-  into.embedded = e;
-  into.postgres = p;
+  return { embedded: e, postgres: p };
 }
 
 async function setUpThree(): Promise<void> {
@@ -122,7 +130,7 @@ async function setUpThree(): Promise<void> {
     expect(run.output).toContain('run stored');
   }
   // The reporter stored its runs in the embedded store; the same records go into PostgreSQL.
-  await askBoth(three, 'adds', [], '.flakeguard/runs');
+  seen.three = await askBoth(three, 'adds', { folder: '.flakeguard/runs', count: 3, ingestEmbedded: false });
 }
 
 async function setUpTwelve(): Promise<void> {
@@ -144,7 +152,7 @@ async function setUpTwelve(): Promise<void> {
     });
     twelve.write(`artifacts/${record.runId}.json`, JSON.stringify(record));
   }
-  await askBoth(twelve, 'uploads', ['ingest', 'artifacts'], 'artifacts');
+  seen.twelve = await askBoth(twelve, 'uploads', { folder: 'artifacts', count: 12, ingestEmbedded: true });
 }
 
 beforeAll(async () => {
@@ -197,10 +205,6 @@ function expectSameAnswers(asked: Record<StoreKind, Seen>): void {
   expect(json(asked.postgres.all)).toEqual(json(asked.embedded.all));
   expect(asked.postgres.text).toEqual(asked.embedded.text);
 }
-
-/** A page a store's questions wrote into the fixture (see ask). */
-const pageOf = (fx: Fixture, kind: StoreKind, name: string): string =>
-  path.join(fx.root, kind === 'embedded' ? name : `${kind}-${name}`);
 
 describe('trends from three real runs of a fast test', () => {
   // Three real Vitest runs and the CLI calls on both stores, each opening its store: minutes under load.
