@@ -4,15 +4,20 @@
  * twelve runs of a test 100 ms slower each time (records ingested, the path the reporter's own
  * records take) project a crossing with its range. Both pages are checked in a real headless
  * Chromium (test/helpers/browser.ts): the points sit above the zero line, the limit is drawn when in
- * range and marked above the chart when not.
+ * range and marked above the chart when not (embedded store). The JSON, text and page claims hold on
+ * both stores: the same records go into a team's PostgreSQL (a real server the file starts once,
+ * test/io/history/postgres-server.mjs, its sessions in a time zone far from UTC), whose answers
+ * must be the embedded store's, field for field.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../core/history/history-factories.js';
 import { type Browser, launchBrowser } from '../helpers/browser.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { type PostgresServer, startPostgres } from '../io/history/postgres-server.mjs';
 
 interface JsonTest {
   readonly name: string;
@@ -25,16 +30,88 @@ interface JsonTest {
   readonly listedFor: string[];
 }
 
+/** The two stores: the fixture's embedded store, and a team's PostgreSQL server the file starts once. */
+const KINDS = ['embedded', 'postgres'] as const;
+type StoreKind = (typeof KINDS)[number];
+
 let three: Fixture;
 let twelve: Fixture;
 let browser: Browser | undefined;
-/** What the CLI printed, gathered once (each call opens the embedded store: seconds under load). */
-const seen = { threeMatch: '', threeText: '', threeDefault: '', twelveMatch: '', twelveDefault: '' };
+let server: PostgresServer | undefined;
+/** What the CLI printed, gathered once per store (each call opens the store: seconds under load). */
+interface Seen {
+  match: string;
+  text: string;
+  all: string;
+}
+const blank = (): Seen => ({ match: '', text: '', all: '' });
+const seen: Record<'three' | 'twelve', Record<StoreKind, Seen>> = {
+  three: { embedded: blank(), postgres: blank() },
+  twelve: { embedded: blank(), postgres: blank() },
+};
 
-async function cli(fx: Fixture, args: readonly string[]): Promise<string> {
-  const out = await fx.flakeguard(['history', ...args]);
+/** The environment that points the CLI at a store: none for the embedded one. */
+function storeEnv(kind: StoreKind): Record<string, string> {
+  if (kind === 'embedded') return {};
+  if (!server) throw new Error('the PostgreSQL server did not start (see beforeAll)');
+  return { FLAKEGUARD_HISTORY_URL: server.url };
+}
+
+/**
+ * Empties the PostgreSQL store, so each fixture's records are read back alone, as from a new store.
+ * The server's sessions get a time zone far from UTC (+13:45), as a team's server may have: the
+ * answers must not depend on it.
+ */
+async function emptyPostgres(): Promise<void> {
+  const client = new pg.Client({ connectionString: storeEnv('postgres')['FLAKEGUARD_HISTORY_URL'] });
+  await client.connect();
+  try {
+    await client.query('DROP TABLE IF EXISTS flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_meta');
+    await client.query("ALTER DATABASE postgres SET timezone = 'Pacific/Chatham'");
+  } finally {
+    await client.end();
+  }
+}
+
+async function cli(fx: Fixture, kind: StoreKind, args: readonly string[]): Promise<string> {
+  const out = await fx.flakeguard(['history', ...args], storeEnv(kind));
   expect(out.exitCode, out.output).toBe(0);
   return out.stdout;
+}
+
+/** A page the questions to a store wrote: `history.html` for the embedded store, `postgres-history.html`... */
+const pageName = (kind: StoreKind, name: string): string => (kind === 'embedded' ? name : `${kind}-${name}`);
+const pageOf = (fx: Fixture, kind: StoreKind, name: string): string => path.join(fx.root, pageName(kind, name));
+
+/** The same three questions to one store, each store writing its own pages. */
+async function ask(fx: Fixture, kind: StoreKind, test: string): Promise<Seen> {
+  return {
+    match: await cli(fx, kind, ['--json', '--test', test]),
+    text: await cli(fx, kind, ['--test', test, '--html', pageName(kind, 'match.html')]),
+    all: await cli(fx, kind, ['--json', '--html', pageName(kind, 'history.html')]),
+  };
+}
+
+/**
+ * The run records in `records` (`count` of them) ingested into the empty PostgreSQL store, and the
+ * questions asked of it, while the embedded store (given the records too when `ingestEmbedded`) is asked the same.
+ */
+async function askBoth(
+  fx: Fixture,
+  test: string,
+  records: { readonly folder: string; readonly count: number; readonly ingestEmbedded: boolean },
+): Promise<Record<StoreKind, Seen>> {
+  const embedded = async () => {
+    if (records.ingestEmbedded) await cli(fx, 'embedded', ['ingest', records.folder]);
+    return ask(fx, 'embedded', test);
+  };
+  const postgres = async () => {
+    await emptyPostgres();
+    expect(await cli(fx, 'postgres', ['ingest', records.folder])).toContain(`${records.count} stored`);
+    return ask(fx, 'postgres', test);
+  };
+  const [e, p] = await Promise.all([embedded(), postgres()]);
+  return { embedded: e, postgres: p };
 }
 
 async function setUpThree(): Promise<void> {
@@ -52,9 +129,8 @@ async function setUpThree(): Promise<void> {
     expect(run.exitCode, run.output).toBe(0);
     expect(run.output).toContain('run stored');
   }
-  seen.threeMatch = await cli(three, ['--json', '--test', 'adds']);
-  seen.threeText = await cli(three, ['--test', 'adds', '--html', 'adds.html']);
-  seen.threeDefault = await cli(three, ['--json', '--html', 'history.html']);
+  // The reporter stored its runs in the embedded store; the same records go into PostgreSQL.
+  seen.three = await askBoth(three, 'adds', { folder: '.flakeguard/runs', count: 3, ingestEmbedded: false });
 }
 
 async function setUpTwelve(): Promise<void> {
@@ -76,16 +152,15 @@ async function setUpTwelve(): Promise<void> {
     });
     twelve.write(`artifacts/${record.runId}.json`, JSON.stringify(record));
   }
-  await cli(twelve, ['ingest', 'artifacts']);
-  seen.twelveMatch = await cli(twelve, ['--json', '--test', 'uploads']);
-  seen.twelveDefault = await cli(twelve, ['--json', '--html', 'history.html']);
+  seen.twelve = await askBoth(twelve, 'uploads', { folder: 'artifacts', count: 12, ingestEmbedded: true });
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-});
+  [browser, server] = await Promise.all([launchBrowser(), startPostgres()]);
+}, 120_000);
 afterAll(async () => {
   await browser?.browser.close();
+  await server?.stop();
   three?.remove();
   twelve?.remove();
 });
@@ -123,12 +198,21 @@ async function layout(file: string) {
   }
 }
 
+/** The PostgreSQL store's answers are the embedded store's: the JSON, and the text. */
+function expectSameAnswers(asked: Record<StoreKind, Seen>): void {
+  const json = (stdout: string): unknown => JSON.parse(stdout);
+  expect(json(asked.postgres.match)).toEqual(json(asked.embedded.match));
+  expect(json(asked.postgres.all)).toEqual(json(asked.embedded.all));
+  expect(asked.postgres.text).toEqual(asked.embedded.text);
+}
+
 describe('trends from three real runs of a fast test', () => {
-  // Three real Vitest runs and three CLI calls, each opening the embedded store: minutes under load.
+  // Three real Vitest runs and the CLI calls on both stores, each opening its store: minutes under load.
   beforeAll(setUpThree, 300_000);
 
-  it('give a slope with no bound, no projection, and no "near its limit"', () => {
-    const [t, ...rest] = tests(seen.threeMatch);
+  it.each(KINDS)('give a slope with no bound, no projection, and no "near its limit" (%s store)', (kind) => {
+    const asked = seen.three[kind];
+    const [t, ...rest] = tests(asked.match);
     expect(rest).toEqual([]);
     expect(t!.trendMsPerRunBounds).toEqual([null, null]);
     expect({ runs: t!.runsToLimit, range: t!.runsToLimitRange, days: t!.daysToLimit, near: t!.nearLimit }).toEqual({
@@ -137,17 +221,21 @@ describe('trends from three real runs of a fast test', () => {
       days: null,
       near: null,
     });
-    expect(seen.threeText).toContain('(95% CI unbounded with 3 runs): not enough runs to project (3 of 10)');
-    expect(seen.threeText).not.toContain('crosses');
-    expect(tests(seen.threeDefault).filter((x) => x.listedFor.includes('near-limit'))).toEqual([]);
-    const html = readFileSync(path.join(three.root, 'history.html'), 'utf8');
+    expect(asked.text).toContain('(95% CI unbounded with 3 runs): not enough runs to project (3 of 10)');
+    expect(asked.text).not.toContain('crosses');
+    expect(tests(asked.all).filter((x) => x.listedFor.includes('near-limit'))).toEqual([]);
+    const html = readFileSync(pageOf(three, kind, 'history.html'), 'utf8');
     expect(html).not.toMatch(/<span class="badge [a-z]+">(near its limit|at its limit|crosses in)/);
     expect(html).toContain('No test was flaky or near its limit in the window');
     expect(html).toMatch(/<span class="count">0<\/span><span class="label">near their limit/);
   });
 
+  it('the PostgreSQL store gives the same answers as the embedded store', () => {
+    expectSameAnswers(seen.three);
+  });
+
   it('are drawn on an axis that fits them: points above the zero line, the 5 s limit marked above the chart', async () => {
-    const page = await layout(path.join(three.root, 'adds.html'));
+    const page = await layout(pageOf(three, 'embedded', 'match.html'));
     expect(page.messages).toEqual([]);
     expect(page.points).toHaveLength(3);
     for (const p of page.points) expect(p!.y + p!.height / 2).toBeLessThan(page.zero!.y - 10);
@@ -163,25 +251,33 @@ describe('trends from three real runs of a fast test', () => {
 describe('twelve runs of a test 100 ms slower each time', () => {
   beforeAll(setUpTwelve, 300_000);
 
-  it('project a crossing with its range, and the test is near its limit by that projection', () => {
-    const t = tests(seen.twelveMatch)[0]!;
-    expect(t.trendMsPerRun).toBe(100);
-    expect(t.trendMsPerRunBounds).toEqual([100, 100]);
-    // Level 2000 + 11 * 100 = 3100 ms: 1,900 ms below the 5 s limit at 100 ms a run.
-    expect(t.runsToLimit).toBe(19);
-    expect(t.runsToLimitRange).toEqual([19, 19]);
-    expect(t.daysToLimit).toBeNull();
-    expect(t.nearLimit).toBe('crossing');
-    expect(tests(seen.twelveDefault).map((x) => [x.name, x.listedFor])).toEqual([['sync > uploads', ['near-limit']]]);
+  it.each(KINDS)(
+    'project a crossing with its range, and the test is near its limit by that projection (%s store)',
+    (kind) => {
+      const asked = seen.twelve[kind];
+      const t = tests(asked.match)[0]!;
+      expect(t.trendMsPerRun).toBe(100);
+      expect(t.trendMsPerRunBounds).toEqual([100, 100]);
+      // Level 2000 + 11 * 100 = 3100 ms: 1,900 ms below the 5 s limit at 100 ms a run.
+      expect(t.runsToLimit).toBe(19);
+      expect(t.runsToLimitRange).toEqual([19, 19]);
+      expect(t.daysToLimit).toBeNull();
+      expect(t.nearLimit).toBe('crossing');
+      expect(tests(asked.all).map((x) => [x.name, x.listedFor])).toEqual([['sync > uploads', ['near-limit']]]);
+      const html = readFileSync(pageOf(twelve, kind, 'history.html'), 'utf8');
+      expect(html).toContain('+100ms a run (95% CI +100ms to +100ms): crosses in about 19 runs');
+      expect(html).toContain('crosses in ~19 runs');
+      expect(html).toMatch(/<span class="count">1<\/span><span class="label">near their limit/);
+      expect(html.match(/<path class="run failed" data-state="failed"/g)).toHaveLength(1);
+    },
+  );
+
+  it('the PostgreSQL store gives the same answers as the embedded store', () => {
+    expectSameAnswers(seen.twelve);
   });
 
   it('are drawn with the limit line in range, every point above the zero line and below the limit, the failed run a cross', async () => {
-    const html = readFileSync(path.join(twelve.root, 'history.html'), 'utf8');
-    expect(html).toContain('+100ms a run (95% CI +100ms to +100ms): crosses in about 19 runs');
-    expect(html).toContain('crosses in ~19 runs');
-    expect(html).toMatch(/<span class="count">1<\/span><span class="label">near their limit/);
-    expect(html.match(/<path class="run failed" data-state="failed"/g)).toHaveLength(1);
-    const page = await layout(path.join(twelve.root, 'history.html'));
+    const page = await layout(pageOf(twelve, 'embedded', 'history.html'));
     expect(page.messages).toEqual([]);
     expect(page.points).toHaveLength(11);
     expect(page.limit).not.toBeNull();

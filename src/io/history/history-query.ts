@@ -38,6 +38,9 @@ const params = (f: HistoryFilter): unknown[] => [
   f.file === null ? null : f.file.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, ''),
 ];
 
+// Rows come in the order of the test's name (then platform): the report's lists keep that order
+// among tests whose figures tie, and without ORDER BY each engine picks its own (PGlite hashes, a
+// PostgreSQL server may walk an index), so the same records listed different tests on each store.
 const TESTS_SQL = `SELECT t.id AS "testId", t.project, t.file, t.name,
     count(*) FILTER (WHERE r.state IN ('passed', 'failed'))::int AS runs,
     count(*) FILTER (WHERE r.state = 'failed')::int AS "failedRuns",
@@ -47,14 +50,16 @@ const TESTS_SQL = `SELECT t.id AS "testId", t.project, t.file, t.name,
       WHERE r2.test_id = r.test_id AND r2.state = 'passed' AND u2.commit_sha = u.commit_sha))::int AS "rerunPassedRuns"
   ${FROM}
   GROUP BY t.id, t.project, t.file, t.name
-  HAVING count(*) FILTER (WHERE r.state IN ('passed', 'failed')) > 0`;
+  HAVING count(*) FILTER (WHERE r.state IN ('passed', 'failed')) > 0
+  ORDER BY t.project, t.file, t.name`;
 
-const PLATFORMS_SQL = `SELECT r.test_id AS "testId", u.platform, count(*)::int AS runs,
+const PLATFORMS_SQL = `SELECT t.id AS "testId", u.platform, count(*)::int AS runs,
     percentile_cont(0.5) WITHIN GROUP (ORDER BY r.duration_ms) AS "medianMs",
     percentile_cont(0.95) WITHIN GROUP (ORDER BY r.duration_ms) AS "p95Ms",
     (array_agg(r.limit_ms ORDER BY u.started_at DESC, u.id DESC))[1] AS "limitMs"
   ${FROM} AND r.state = 'passed' AND r.duration_ms IS NOT NULL
-  GROUP BY r.test_id, u.platform`;
+  GROUP BY t.id, u.platform
+  ORDER BY t.project, t.file, t.name, u.platform`;
 
 const SERIES_SQL = `SELECT r.test_id AS "testId", u.platform, (extract(epoch FROM u.started_at) * 1000)::float8 AS "atMs",
     r.duration_ms AS "durationMs", r.state

@@ -205,6 +205,32 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
     }
   });
 
+  it('lists tests whose figures tie in the same order on every store: by project, file and name', async () => {
+    const store = await open();
+    try {
+      // 40 tests, each flaky once in two runs on two platforms alike, stored in a scrambled order
+      // (the store's ids are not the names' order): which 10 are listed, and in what order, rests on the tie-break.
+      const names = Array.from({ length: 40 }, (_, i) => `case ${String((i * 17) % 40).padStart(2, '0')}`);
+      for (const [r, platform] of [
+        [0, 'linux'],
+        [1, 'linux'],
+        [2, 'darwin'],
+        [3, 'darwin'],
+      ] as const) {
+        const tests = names.map((name, i) => ({ file: `test/t${i % 3}.test.ts`, name, flaky: r % 2 === 0 }));
+        const startedAt = new Date(NOW - (r + 1) * DAY_MS).toISOString();
+        await ingestRunRecord(store, makeRecord({ runId: `tie-${r}`, startedAt, platform, tests }), ctx);
+      }
+      const report = computeHistoryReport(await readHistoryInput(store, filter(), query({ top: 10 })));
+      const listed = report.tests.map((t) => `${t.file} ${t.name}`);
+      const byName = names.map((name, i) => `test/t${i % 3}.test.ts ${name}`).sort();
+      expect(listed).toEqual(byName.slice(0, 10));
+      expect(report.tests[0]!.platforms.map((p) => p.platform)).toEqual(['darwin', 'linux']);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('prunes runs older than the cutoff and the tests left without runs', async () => {
     const store = await open();
     try {
