@@ -16,26 +16,26 @@ import { inputsShowRun } from '../../core/triage/triage-evidence-of-run.js';
 import { formatTriage, toTriageJson } from '../../core/triage/triage-format.js';
 import { formatTriageMarkdown } from '../../core/triage/triage-markdown.js';
 import { filterFindingsByOwner, withFindingOwners } from '../../core/triage/triage-owners.js';
-import { mergeSignatures } from '../../core/triage/triage-signatures.js';
-import type { RerunTarget } from '../../core/triage/triage-types.js';
+import { type LogSignature, mergeSignatures } from '../../core/triage/triage-signatures.js';
+import type { RerunTarget, TriageReport } from '../../core/triage/triage-types.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import { systemClock } from '../../io/clock.js';
-import { loadConfig } from '../../io/config/config-file.js';
+import { type LoadedConfig, loadConfig } from '../../io/config/config-file.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { writeReportFile } from '../../io/files/input-file.js';
 import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
-import { resolveProjectPlaces } from '../../io/places/project-places.js';
+import { type ProjectPlaces, resolveProjectPlaces } from '../../io/places/project-places.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { newestRunRecords, skippedFilesNotice, splitRunRecords } from '../../io/record/run-record-file.js';
 import { checkSettings } from '../../io/settings-check.js';
 import { detectScreen, paint } from '../../io/terminal.js';
-import { gatherTriageInputs } from '../../io/triage/triage-inputs.js';
+import { gatherTriageInputs, type TriageSources } from '../../io/triage/triage-inputs.js';
 import type { LimitSettings } from '../../io/triage/triage-limits.js';
 import { describeProjectPlace, findVitestConfigFile } from '../../io/vitest/vitest-config-file.js';
-import { commandUsageError, parseCommandArgs } from '../command-args.js';
+import { commandUsageError, type ParsedValues, parseCommandArgs } from '../command-args.js';
 import { triageHistory } from './triage-history-step.js';
-import { TRIAGE_USAGE } from './triage-options.js';
+import { type TRIAGE_OPTIONS, TRIAGE_USAGE } from './triage-options.js';
 
 const usage = (message: string): FlakeguardError => commandUsageError('flakeguard triage', message);
 
@@ -84,6 +84,8 @@ async function rerunTargets(
   }
 }
 
+type TriageFlags = ParsedValues<typeof TRIAGE_OPTIONS>;
+
 export async function runTriageCommand(args: string[]): Promise<number> {
   const parsed = parseCommandArgs('flakeguard triage', TRIAGE_USAGE, args);
   if (parsed === 'help') return 0;
@@ -99,9 +101,35 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   const root = flags.root !== undefined ? start : loaded.root;
   if (flags['no-history'] !== true) checkSettings(root, loaded.config);
   const signatures = mergeSignatures(loaded.config.triage.patterns);
+  const limits = readLimitSettings(flags, root, loaded);
+  const places = resolveProjectPlaces(root, loaded.config);
+  const files = resolveTriageFiles(flags, root, places);
+  if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined))
+    throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
+  if (flags.config !== undefined && !existsSync(path.resolve(flags.config)))
+    throw usage(`--config ${flags.config}: no such Vitest config file`);
+  const sources = {
+    root,
+    ...files,
+    exitCode,
+    limits,
+    rerunCount,
+    onNote: (text: string) => process.stderr.write(`flakeguard: ${escapeTerminal(text)}\n`),
+  };
+  if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
+  const report = await computeTriageOfSources(sources, signatures, places, loaded.config.history, flags);
+  const owners = readProjectOwners(root);
+  requireCodeownersFor(flags.owner, owners, 'flakeguard triage');
+  let owned = withFindingOwners(report, owners.ownersOf);
+  if (flags.owner !== undefined) owned = filterFindingsByOwner(owned, flags.owner);
+  printTriageReport(owned, flags);
+  return owned.verdict === 'green' ? 0 : 1;
+}
+
+function readLimitSettings(flags: TriageFlags, root: string, loaded: LoadedConfig): LimitSettings {
   const testFlag = durationFlag('budget', flags.budget);
   const fileFlag = durationFlag('file-budget', flags['file-budget']);
-  const limits: LimitSettings = {
+  return {
     root,
     config: loaded.config,
     configFile:
@@ -111,7 +139,17 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     testFlagMs: testFlag,
     fileFlagMs: fileFlag,
   };
-  const places = resolveProjectPlaces(root, loaded.config);
+}
+
+interface TriageFiles {
+  readonly records: string[];
+  readonly reports: string[];
+  readonly junit: string[];
+  readonly logs: string[];
+}
+
+/** The input files the flags name, else the newest run record; prints which given files were skipped. */
+function resolveTriageFiles(flags: TriageFlags, root: string, places: ProjectPlaces): TriageFiles {
   const resolveAll = (list: string[] | undefined): string[] => (list ?? []).map((f) => path.resolve(f));
   // Files that are not run records are skipped beside a record; given alone, reading them says why.
   const given = splitRunRecords(resolveAll(flags.record));
@@ -131,40 +169,34 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   }
   const notice = skippedFilesNotice(skipped);
   if (notice !== null) process.stderr.write(`${notice}\n`);
-  if (rerunCount === 0 && (flags.config !== undefined || flags.project !== undefined))
-    throw usage('--config and --project are passed to Vitest on re-runs: use them with --rerun <n>');
-  if (flags.config !== undefined && !existsSync(path.resolve(flags.config)))
-    throw usage(`--config ${flags.config}: no such Vitest config file`);
-  const sources = {
-    root,
-    records,
-    reports,
-    junit,
-    logs,
-    exitCode,
-    limits,
-    rerunCount,
-    onNote: (text: string) => process.stderr.write(`flakeguard: ${escapeTerminal(text)}\n`),
-  };
-  if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
-  // Gather: the run's inputs, then the history and re-runs the plan asks for; then decide once.
+  return { records, reports, junit, logs };
+}
+
+/** Gather: the run's inputs, then the history and re-runs the plan asks for; then decide once. */
+async function computeTriageOfSources(
+  sources: TriageSources & TriageFiles,
+  signatures: readonly LogSignature[],
+  places: ProjectPlaces,
+  historyConfig: LoadedConfig['config']['history'],
+  flags: TriageFlags,
+): Promise<TriageReport> {
   const gathered = await gatherTriageInputs(sources, signatures);
   const plan = planTriage(gathered, signatures);
   const history = await triageHistory({
     places,
-    config: loaded.config.history,
+    config: historyConfig,
     flags,
     runIds: gathered.runIds ?? [],
     tests: plan.historyQuestions,
   });
   const reruns =
-    rerunCount > 0 && plan.rerunTargets.length > 0
-      ? await rerunTargets(root, plan.rerunTargets, rerunCount, flags)
+    sources.rerunCount > 0 && plan.rerunTargets.length > 0
+      ? await rerunTargets(sources.root, plan.rerunTargets, sources.rerunCount, flags)
       : null;
   const inputs = { ...gathered, history, reruns };
-  let report = computeTriage(inputs, signatures);
+  const report = computeTriage(inputs, signatures);
   if (report.verdict === 'green' && !inputsShowRun(inputs)) {
-    const given = [...records, ...reports, ...junit, ...logs]
+    const given = [...sources.records, ...sources.reports, ...sources.junit, ...sources.logs]
       .map((f) => path.relative(process.cwd(), f) || f)
       .join(', ');
     throw new FlakeguardError(
@@ -172,10 +204,10 @@ export async function runTriageCommand(args: string[]): Promise<number> {
       `no input shows a run (${given}: no test result, no Vitest summary, no failure, no exit code); pass the files the CI job left (--report, --junit, --record, the whole --log) or --exit-code`,
     );
   }
-  const owners = readProjectOwners(root);
-  requireCodeownersFor(flags.owner, owners, 'flakeguard triage');
-  report = withFindingOwners(report, owners.ownersOf);
-  if (flags.owner !== undefined) report = filterFindingsByOwner(report, flags.owner);
+  return report;
+}
+
+function printTriageReport(report: TriageReport, flags: TriageFlags): void {
   if (flags.json) process.stdout.write(`${JSON.stringify(toTriageJson(report))}\n`);
   else {
     const screen = detectScreen();
@@ -189,5 +221,4 @@ export async function runTriageCommand(args: string[]): Promise<number> {
   const html = flags.html;
   if (html !== undefined)
     writeReportFile('--html', html, () => writeHtmlReport(html, renderTriageHtml(toTriageJson(report))));
-  return report.verdict === 'green' ? 0 : 1;
 }
