@@ -50,68 +50,8 @@ function candidateLines(buf: Buffer, search: NeedleSearch, fallback: RegExp | nu
 }
 
 export async function scanLog(file: string, matcher: CompiledLogMatcher, input = file): Promise<LogScan> {
-  // The search is compiled on the first chunk: its bigram counts pick each needle's rarest window.
-  let search: NeedleSearch | null = null;
-  const fallback = matcher.fallbackSource === null ? null : new RegExp(matcher.fallbackSource, 'gm');
-  const events: LogEvent[] = [];
-  const counts: Record<string, number> = {};
-  let pending: PendingAfter[] = [];
-  let linesBefore = 0;
+  const scanner = new LogScanner(matcher);
   let carry: Buffer = Buffer.alloc(0);
-  let tail: Buffer = Buffer.alloc(0);
-
-  /** Fills the context of earlier hits from the lines in [from, end). */
-  const fillPending = (buf: Buffer, from: number, end: number): void => {
-    let pos = from;
-    while (pending.length > 0 && pos < end) {
-      const nl = buf.indexOf(10, pos);
-      const stop = nl === -1 || nl > end ? end : nl;
-      const text = clip(buf.toString('utf8', pos, stop));
-      for (const p of pending) {
-        p.budget -= 1;
-        if (text.trim() !== '') {
-          p.after.push(text);
-          p.need -= 1;
-        }
-      }
-      pending = pending.filter((p) => p.need > 0 && p.budget > 0);
-      pos = stop + 1;
-    }
-  };
-
-  const processBlock = (buf: Buffer): void => {
-    fillPending(buf, 0, buf.length);
-    let cursor = 0;
-    let cursorLine = linesBefore;
-    search ??= compileNeedles(matcher.needles, { frequency: countBigrams(buf.subarray(0, CHUNK)) });
-    for (const start of candidateLines(buf, search, fallback)) {
-      const nl = buf.indexOf(10, start);
-      const end = nl === -1 ? buf.length : nl;
-      const line = buf.toString('utf8', start, end);
-      const ids = matcher.identify(line);
-      if (ids.length === 0) continue;
-      for (let i = buf.indexOf(10, cursor); i !== -1 && i < start; i = buf.indexOf(10, i + 1)) cursorLine += 1;
-      cursor = start;
-      for (const id of ids) {
-        const seen = (counts[id] ?? 0) + 1;
-        counts[id] = seen;
-        if (seen > matcher.keepLimit(id)) continue;
-        const after: string[] = [];
-        events.push({ line: cursorLine + 1, text: clip(line), id, after });
-        const need = matcher.afterLines(id);
-        if (need > 0) {
-          const saved = pending;
-          pending = [{ after, need, budget: need * 4 }];
-          fillPending(buf, end + 1, buf.length);
-          pending = [...saved, ...pending];
-        }
-      }
-    }
-    for (let i = buf.indexOf(10, cursor); i !== -1; i = buf.indexOf(10, i + 1)) cursorLine += 1;
-    linesBefore = cursorLine;
-    tail = Buffer.concat([tail, buf.subarray(-TAIL_BYTES)]).subarray(-TAIL_BYTES);
-  };
-
   // Synchronous reads into fresh 1 MiB buffers: no stream machinery per chunk; memory stays flat.
   const fd = openSync(file, 'r');
   try {
@@ -126,22 +66,99 @@ export async function scanLog(file: string, matcher: CompiledLogMatcher, input =
         continue;
       }
       const cut = lastNl === -1 ? data.length : lastNl + 1;
-      processBlock(data.subarray(0, cut));
+      scanner.processBlock(data.subarray(0, cut));
       carry = data.subarray(cut);
     }
   } finally {
     closeSync(fd);
   }
-  if (carry.length > 0) processBlock(Buffer.concat([carry, Buffer.from('\n')]));
-  const lines = linesBefore;
-  const tailLines = tail.toString('utf8').split('\n');
-  if (tailLines[tailLines.length - 1] === '') tailLines.pop();
-  const kept = tailLines.slice(-TAIL_LINES);
-  return {
-    input,
-    lines,
-    events,
-    counts,
-    tail: kept.map((text, i) => ({ line: lines - kept.length + i + 1, text: clip(text) })),
-  };
+  if (carry.length > 0) scanner.processBlock(Buffer.concat([carry, Buffer.from('\n')]));
+  return scanner.finish(input);
+}
+
+/** The scan's state across blocks of whole lines: hits so far, their pending context, line count and tail. */
+class LogScanner {
+  // The search is compiled on the first chunk: its bigram counts pick each needle's rarest window.
+  private search: NeedleSearch | null = null;
+  private readonly fallback: RegExp | null;
+  private readonly events: LogEvent[] = [];
+  private readonly counts: Record<string, number> = {};
+  private pending: PendingAfter[] = [];
+  private linesBefore = 0;
+  private tail: Buffer = Buffer.alloc(0);
+
+  constructor(private readonly matcher: CompiledLogMatcher) {
+    this.fallback = matcher.fallbackSource === null ? null : new RegExp(matcher.fallbackSource, 'gm');
+  }
+
+  /** Fills the context of earlier hits from the lines in [from, end). */
+  private fillPending(buf: Buffer, from: number, end: number): void {
+    let pos = from;
+    while (this.pending.length > 0 && pos < end) {
+      const nl = buf.indexOf(10, pos);
+      const stop = nl === -1 || nl > end ? end : nl;
+      const text = clip(buf.toString('utf8', pos, stop));
+      for (const p of this.pending) {
+        p.budget -= 1;
+        if (text.trim() !== '') {
+          p.after.push(text);
+          p.need -= 1;
+        }
+      }
+      this.pending = this.pending.filter((p) => p.need > 0 && p.budget > 0);
+      pos = stop + 1;
+    }
+  }
+
+  processBlock(buf: Buffer): void {
+    this.fillPending(buf, 0, buf.length);
+    let cursor = 0;
+    let cursorLine = this.linesBefore;
+    this.search ??= compileNeedles(this.matcher.needles, { frequency: countBigrams(buf.subarray(0, CHUNK)) });
+    for (const start of candidateLines(buf, this.search, this.fallback)) {
+      const nl = buf.indexOf(10, start);
+      const end = nl === -1 ? buf.length : nl;
+      const line = buf.toString('utf8', start, end);
+      const ids = this.matcher.identify(line);
+      if (ids.length === 0) continue;
+      for (let i = buf.indexOf(10, cursor); i !== -1 && i < start; i = buf.indexOf(10, i + 1)) cursorLine += 1;
+      cursor = start;
+      this.recordHits(buf, ids, line, cursorLine + 1, end);
+    }
+    for (let i = buf.indexOf(10, cursor); i !== -1; i = buf.indexOf(10, i + 1)) cursorLine += 1;
+    this.linesBefore = cursorLine;
+    this.tail = Buffer.concat([this.tail, buf.subarray(-TAIL_BYTES)]).subarray(-TAIL_BYTES);
+  }
+
+  /** One event per signature the line at `lineNumber` hit (up to each one's keep limit), its context read from after `end`. */
+  private recordHits(buf: Buffer, ids: readonly string[], line: string, lineNumber: number, end: number): void {
+    for (const id of ids) {
+      const seen = (this.counts[id] ?? 0) + 1;
+      this.counts[id] = seen;
+      if (seen > this.matcher.keepLimit(id)) continue;
+      const after: string[] = [];
+      this.events.push({ line: lineNumber, text: clip(line), id, after });
+      const need = this.matcher.afterLines(id);
+      if (need > 0) {
+        const saved = this.pending;
+        this.pending = [{ after, need, budget: need * 4 }];
+        this.fillPending(buf, end + 1, buf.length);
+        this.pending = [...saved, ...this.pending];
+      }
+    }
+  }
+
+  finish(input: string): LogScan {
+    const lines = this.linesBefore;
+    const tailLines = this.tail.toString('utf8').split('\n');
+    if (tailLines[tailLines.length - 1] === '') tailLines.pop();
+    const kept = tailLines.slice(-TAIL_LINES);
+    return {
+      input,
+      lines,
+      events: this.events,
+      counts: this.counts,
+      tail: kept.map((text, i) => ({ line: lines - kept.length + i + 1, text: clip(text) })),
+    };
+  }
 }
