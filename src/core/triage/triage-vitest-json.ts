@@ -53,37 +53,12 @@ export function readVitestJsonReport(
     const complete = assertions.filter(
       (a): a is Record<string, unknown> => isRecord(a) && !partial.has(a) && typeof a['title'] === 'string',
     );
-    let rawName = typeof fileEntry['name'] === 'string' && !partial.has(fileEntry) ? fileEntry['name'] : null;
-    if (rawName === null && typeof fileEntry['name'] === 'string') rawName = fileEntry['name'];
-    if (rawName === null) {
-      const frame = complete
-        .flatMap((a) => messages(a['failureMessages']))
-        .map((m) => TEST_FILE_FRAME.exec(m)?.[1])
-        .find((f) => f !== undefined);
-      rawName = frame ?? null;
-    }
+    const rawName = readFileName(fileEntry, complete, partial);
     const file = rawName === null ? null : mapFile(rawName);
     const origin = `${input}: testResults[${index}]${file === null ? '' : ` (${file})`}`;
     for (const a of complete) {
       entries += 1;
-      const ancestors = Array.isArray(a['ancestorTitles'])
-        ? a['ancestorTitles'].filter((t): t is string => typeof t === 'string')
-        : [];
-      const name = [...ancestors, a['title'] as string].join(TEST_NAME_SEPARATOR);
-      const location =
-        isRecord(a['location']) && typeof a['location']['line'] === 'number' ? a['location']['line'] : null;
-      tests.push({
-        kind: 'test',
-        file,
-        name,
-        line: location,
-        state: toState(a['status']),
-        durationMs: typeof a['duration'] === 'number' ? a['duration'] : null,
-        errors: messages(a['failureMessages']),
-        limitMs: null,
-        source: 'report',
-        origin: `${origin} "${name}" ${String(a['status'])}`,
-      });
+      tests.push(readAssertion(a, file, origin));
     }
     if (file === null || partial.has(fileEntry)) return;
     const start = fileEntry['startTime'];
@@ -94,38 +69,78 @@ export function readVitestJsonReport(
       limitMs: null,
       origin,
     });
-    if (fileEntry['status'] === 'failed' && !complete.some((a) => a['status'] === 'failed')) {
-      const message = typeof fileEntry['message'] === 'string' ? fileEntry['message'].slice(0, MESSAGE_LIMIT) : '';
-      const unfinished = message === '' && (assertions.length === 0 || complete.some((a) => a['status'] === 'pending'));
-      if (unfinished) {
-        // Vitest 5: `status: "failed", message: ""` with tests "pending": the file never finished.
-        tests.push({
-          kind: 'file',
-          file,
-          name: '',
-          line: null,
-          state: 'pending',
-          durationMs: null,
-          errors: [],
-          limitMs: null,
-          source: 'report',
-          origin: `${origin} status "failed" with an empty message and ${complete.length === 0 ? 'no tests' : 'tests left "pending"'}: the file never finished (its worker stopped before reporting it)`,
-        });
-        return;
-      }
-      tests.push({
-        kind: 'file',
-        file,
-        name: '',
-        line: null,
-        state: 'failed',
-        durationMs: null,
-        errors: message === '' ? [] : [message],
-        limitMs: null,
-        source: 'report',
-        origin: `${origin} status "failed"${message === '' ? ' with an empty message and no failed test (a hook or suite error: only the log or JUnit has it)' : `: ${message.split('\n')[0] ?? ''}`}`,
-      });
-    }
+    const failure = readFileFailure(fileEntry, assertions.length, complete, file, origin);
+    if (failure !== null) tests.push(failure);
   });
   return { tests, files, entries };
+}
+
+/** The file entry's name, else the first test-file frame in its failure messages (an entry cut before its name), else null. */
+function readFileName(
+  fileEntry: Record<string, unknown>,
+  complete: readonly Record<string, unknown>[],
+  partial: ReadonlySet<object>,
+): string | null {
+  let rawName = typeof fileEntry['name'] === 'string' && !partial.has(fileEntry) ? fileEntry['name'] : null;
+  if (rawName === null && typeof fileEntry['name'] === 'string') rawName = fileEntry['name'];
+  if (rawName === null) {
+    const frame = complete
+      .flatMap((a) => messages(a['failureMessages']))
+      .map((m) => TEST_FILE_FRAME.exec(m)?.[1])
+      .find((f) => f !== undefined);
+    rawName = frame ?? null;
+  }
+  return rawName;
+}
+
+function readAssertion(a: Record<string, unknown>, file: string | null, origin: string): ObservedTest {
+  const ancestors = Array.isArray(a['ancestorTitles'])
+    ? a['ancestorTitles'].filter((t): t is string => typeof t === 'string')
+    : [];
+  const name = [...ancestors, a['title'] as string].join(TEST_NAME_SEPARATOR);
+  const location = isRecord(a['location']) && typeof a['location']['line'] === 'number' ? a['location']['line'] : null;
+  return {
+    kind: 'test',
+    file,
+    name,
+    line: location,
+    state: toState(a['status']),
+    durationMs: typeof a['duration'] === 'number' ? a['duration'] : null,
+    errors: messages(a['failureMessages']),
+    limitMs: null,
+    source: 'report',
+    origin: `${origin} "${name}" ${String(a['status'])}`,
+  };
+}
+
+/** A file marked failed with no failed test in it: unfinished (pending) when it says nothing, else a failure of its own. */
+function readFileFailure(
+  fileEntry: Record<string, unknown>,
+  assertionCount: number,
+  complete: readonly Record<string, unknown>[],
+  file: string,
+  origin: string,
+): ObservedTest | null {
+  if (fileEntry['status'] !== 'failed' || complete.some((a) => a['status'] === 'failed')) return null;
+  const message = typeof fileEntry['message'] === 'string' ? fileEntry['message'].slice(0, MESSAGE_LIMIT) : '';
+  const unfinished = message === '' && (assertionCount === 0 || complete.some((a) => a['status'] === 'pending'));
+  // Vitest 5: `status: "failed", message: ""` with tests "pending": the file never finished.
+  const state = unfinished ? 'pending' : 'failed';
+  const said = unfinished
+    ? ` with an empty message and ${complete.length === 0 ? 'no tests' : 'tests left "pending"'}: the file never finished (its worker stopped before reporting it)`
+    : message === ''
+      ? ' with an empty message and no failed test (a hook or suite error: only the log or JUnit has it)'
+      : `: ${message.split('\n')[0] ?? ''}`;
+  return {
+    kind: 'file',
+    file,
+    name: '',
+    line: null,
+    state,
+    durationMs: null,
+    errors: unfinished || message === '' ? [] : [message],
+    limitMs: null,
+    source: 'report',
+    origin: `${origin} status "failed"${said}`,
+  };
 }
