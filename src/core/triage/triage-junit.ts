@@ -106,27 +106,8 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
   let current: OpenCase | null = null;
   let lastIndex = 0;
   const close = (c: OpenCase): void => {
-    if (c.attrs['classname'] === VITEST_UNHANDLED_CLASSNAME) {
-      unhandled.push(unhandledOf(c, input, mapFile));
-      return;
-    }
-    const classname = c.attrs['classname'] ?? c.attrs['file'] ?? '';
-    const rawName = c.attrs['name'] ?? '';
-    const wholeFile = rawName === classname && classname !== '';
-    const time = Number(c.attrs['time']);
-    const file = classname === '' ? null : mapFile(classname);
-    out.push({
-      kind: wholeFile ? 'file' : 'test',
-      file,
-      name: wholeFile ? '' : rawName,
-      line: null,
-      state: c.state,
-      durationMs: Number.isFinite(time) ? Math.round(time * 1e6) / 1e3 : null,
-      errors: c.errors.map((e) => e.slice(0, MESSAGE_LIMIT)),
-      limitMs: null,
-      source: 'junit',
-      origin: `${input}: testcase classname="${classname}" name="${rawName}"${c.state === 'failed' ? ' <failure>' : ''}`,
-    });
+    if (c.attrs['classname'] === VITEST_UNHANDLED_CLASSNAME) unhandled.push(unhandledOf(c, input, mapFile));
+    else out.push(testOfCase(c, input, mapFile));
   };
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(xml); m !== null; m = TOKEN.exec(xml)) {
@@ -142,46 +123,64 @@ export function readJunitReport(xml: string, input: string, mapFile: (path: stri
     const closing = m[2] === '/';
     const selfClosing = m[5] === '/';
     if (tag === 'testcase') {
-      if (closing) {
-        if (current) close(current);
+      if (current) close(current);
+      current = closing ? null : openCase(m[4] ?? '');
+      if (current && selfClosing) {
+        close(current);
         current = null;
-      } else {
-        if (current) close(current);
-        current = {
-          attrs: attributes(m[4] ?? ''),
-          state: 'passed',
-          errors: [],
-          bodies: [],
-          text: '',
-          inProblem: false,
-        };
-        if (selfClosing) {
-          close(current);
-          current = null;
-        }
       }
     } else if (current && (tag === 'failure' || tag === 'error')) {
-      if (closing) {
-        if (current.text.trim() !== '') {
-          current.errors.push(current.text.trim());
-          current.bodies.push(current.text.trim());
-        }
-        current.inProblem = false;
-        current.text = '';
-      } else {
-        const attrs = attributes(m[4] ?? '');
-        current.state = 'failed';
-        if (selfClosing) current.errors.push(attrs['message'] ?? `${tag}`);
-        else {
-          current.inProblem = true;
-          current.text = '';
-          if (attrs['message'] !== undefined && attrs['message'] !== '') current.errors.push(attrs['message']);
-        }
-      }
+      if (closing) closeProblem(current);
+      else openProblem(current, tag, attributes(m[4] ?? ''), selfClosing);
     } else if (current && tag === 'skipped' && !closing) {
       current.state = 'skipped';
     }
   }
   // A testcase open at a cut-off is not complete: it is left out.
   return { tests: markForeign(out, xml), unhandled };
+}
+
+function openCase(attrSource: string): OpenCase {
+  return { attrs: attributes(attrSource), state: 'passed', errors: [], bodies: [], text: '', inProblem: false };
+}
+
+/** A `<failure>` or `<error>` opens: the case failed; its message attribute first, then (unless self-closing) its text. */
+function openProblem(c: OpenCase, tag: string, attrs: Record<string, string>, selfClosing: boolean): void {
+  c.state = 'failed';
+  if (selfClosing) c.errors.push(attrs['message'] ?? `${tag}`);
+  else {
+    c.inProblem = true;
+    c.text = '';
+    if (attrs['message'] !== undefined && attrs['message'] !== '') c.errors.push(attrs['message']);
+  }
+}
+
+function closeProblem(c: OpenCase): void {
+  if (c.text.trim() !== '') {
+    c.errors.push(c.text.trim());
+    c.bodies.push(c.text.trim());
+  }
+  c.inProblem = false;
+  c.text = '';
+}
+
+/** A closed testcase as a test, or as its file when Vitest named the case after the file (an import error). */
+function testOfCase(c: OpenCase, input: string, mapFile: (path: string) => string): ObservedTest {
+  const classname = c.attrs['classname'] ?? c.attrs['file'] ?? '';
+  const rawName = c.attrs['name'] ?? '';
+  const wholeFile = rawName === classname && classname !== '';
+  const time = Number(c.attrs['time']);
+  const file = classname === '' ? null : mapFile(classname);
+  return {
+    kind: wholeFile ? 'file' : 'test',
+    file,
+    name: wholeFile ? '' : rawName,
+    line: null,
+    state: c.state,
+    durationMs: Number.isFinite(time) ? Math.round(time * 1e6) / 1e3 : null,
+    errors: c.errors.map((e) => e.slice(0, MESSAGE_LIMIT)),
+    limitMs: null,
+    source: 'junit',
+    origin: `${input}: testcase classname="${classname}" name="${rawName}"${c.state === 'failed' ? ' <failure>' : ''}`,
+  };
 }
