@@ -23,10 +23,38 @@ function messages(errors: readonly RecordedError[] | undefined): string[] {
 }
 
 /** A run whose only failures were quarantined exited 0 by the reporter's word (docs/quarantine.md). */
+/** The check that caught the run, as a field to spread into each observation (none when unknown). */
+type CheckField = { readonly check?: NonNullable<ReturnType<typeof checkOfRecord>> };
+
 export function readRecordObservations(record: RunRecord, input: string): RecordObservations {
   const found = checkOfRecord(record);
-  const check = found === undefined ? {} : { check: found };
-  const tests: ObservedTest[] = record.tests.map((t) => ({
+  const check: CheckField = found === undefined ? {} : { check: found };
+  const tests: ObservedTest[] = record.tests.map((t) => testOfRecordEntry(t, input, check));
+  const files: ObservedFile[] = [];
+  for (const f of record.files) {
+    files.push({
+      file: f.file,
+      durationMs: f.durationMs,
+      limitMs: f.limitMs,
+      origin: `${input}: file ${f.file} ${f.state}`,
+    });
+    const failure = failureOfRecordFile(f, record, input, check);
+    if (failure !== null) tests.push(failure);
+  }
+  const unhandled: ObservedUnhandled[] = record.unhandledErrors.map((u) => ({
+    type: u.type,
+    message: u.message,
+    file: u.file,
+    test: u.test,
+    ...check,
+    origin: `${input}: unhandled ${u.type}${u.file ? ` from ${u.file}` : ''}: ${u.message.split('\n')[0] ?? ''}`,
+  }));
+  const excesses: BudgetExcess[] = record.violations.map((v) => excessOfViolation(v, input, check));
+  return { tests, files, unhandled, excesses, exitCode: exitCodeOfRecord(record) };
+}
+
+function testOfRecordEntry(t: RunRecord['tests'][number], input: string, check: CheckField): ObservedTest {
+  return {
     kind: 'test',
     file: t.file,
     name: t.name,
@@ -42,45 +70,40 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     ...check,
     ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
     origin: `${input}: test "${t.name}" ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
-  }));
-  const files: ObservedFile[] = [];
-  for (const f of record.files) {
-    files.push({
-      file: f.file,
-      durationMs: f.durationMs,
-      limitMs: f.limitMs,
-      origin: `${input}: file ${f.file} ${f.state}`,
-    });
-    const hook = messages(f.hookErrors);
-    const own = messages(f.errors);
-    if (
-      f.state === 'failed' &&
-      (hook.length > 0 || own.length > 0 || !record.tests.some((t) => t.file === f.file && t.state === 'failed'))
-    ) {
-      tests.push({
-        kind: hook.length > 0 && own.length === 0 ? 'suite' : 'file',
-        file: f.file,
-        name: '',
-        line: null,
-        state: 'failed',
-        durationMs: null,
-        errors: [...own, ...hook],
-        limitMs: null,
-        source: 'record',
-        ...check,
-        origin: `${input}: file ${f.file} failed${hook.length > 0 ? ' (hook error)' : own.length > 0 ? ' (load error)' : ''}`,
-      });
-    }
-  }
-  const unhandled: ObservedUnhandled[] = record.unhandledErrors.map((u) => ({
-    type: u.type,
-    message: u.message,
-    file: u.file,
-    test: u.test,
+  };
+}
+
+/** A failed file as a failure of its own: a hook error (suite), a load error, or failed with no failed test. */
+function failureOfRecordFile(
+  f: RunRecord['files'][number],
+  record: RunRecord,
+  input: string,
+  check: CheckField,
+): ObservedTest | null {
+  const hook = messages(f.hookErrors);
+  const own = messages(f.errors);
+  if (
+    f.state !== 'failed' ||
+    (hook.length === 0 && own.length === 0 && record.tests.some((t) => t.file === f.file && t.state === 'failed'))
+  )
+    return null;
+  return {
+    kind: hook.length > 0 && own.length === 0 ? 'suite' : 'file',
+    file: f.file,
+    name: '',
+    line: null,
+    state: 'failed',
+    durationMs: null,
+    errors: [...own, ...hook],
+    limitMs: null,
+    source: 'record',
     ...check,
-    origin: `${input}: unhandled ${u.type}${u.file ? ` from ${u.file}` : ''}: ${u.message.split('\n')[0] ?? ''}`,
-  }));
-  const excesses: BudgetExcess[] = record.violations.map((v) => ({
+    origin: `${input}: file ${f.file} failed${hook.length > 0 ? ' (hook error)' : own.length > 0 ? ' (load error)' : ''}`,
+  };
+}
+
+function excessOfViolation(v: RunRecord['violations'][number], input: string, check: CheckField): BudgetExcess {
+  return {
     kind: v.kind,
     file: v.file,
     name: v.name,
@@ -88,14 +111,16 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     limitMs: v.limitMs,
     ...check,
     origin: `${input}: budget violation: ${v.kind} ${v.file}${v.name ? ` > ${v.name}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
-  }));
-  const exitCode =
-    record.verdict?.excusedByQuarantine === true
-      ? 0
-      : (record.exitCode ??
+  };
+}
+
+/** The run's exit code: 0 when quarantine excused it, else the one recorded, else what the exit reason implies. */
+function exitCodeOfRecord(record: RunRecord): number | null {
+  return record.verdict?.excusedByQuarantine === true
+    ? 0
+    : (record.exitCode ??
         record.vitestExitCode ??
         (record.exitReason === 'failed' ? 1 : record.exitReason === 'passed' ? 0 : null));
-  return { tests, files, unhandled, excesses, exitCode };
 }
 
 /** The complete test entries of a run record that was cut off or corrupted. */
