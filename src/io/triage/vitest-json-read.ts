@@ -39,35 +39,45 @@ export function readVitestJsonFile(file: string, input: string, mapFile: (p: str
     return { observations: readVitestJsonReport(value, new Set(), input, mapFile), problem: null };
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    const salvage = salvageJson(text);
-    // A cut report still starts like one (`{"numTotalTestSuites":...`); anything else is another kind of file.
-    const start = salvage.value as Record<string, unknown> | null;
-    if (
-      typeof start !== 'object' ||
-      start === null ||
-      Array.isArray(start) ||
-      !['numTotalTestSuites', 'numTotalTests', 'testResults'].some((k) => k in start)
-    ) {
-      throw badInput('report', input, `is not a Vitest report (${error.message})`);
-    }
-    const observations = readVitestJsonReport(salvage.value, salvage.partial, input, mapFile);
-    const reason0 = (error as Error).message;
-    // Cut inside a value (a string, a number): JSON.parse fails at the very end of the text.
-    const position = /position (\d+)/.exec(reason0)?.[1];
-    const failsAtEnd =
-      /end of JSON input/.test(reason0) || (position !== undefined && Number(position) >= text.trimEnd().length - 1);
-    const atEnd = failsAtEnd || text.slice(salvage.stoppedAt).trim() === '' || salvage.stoppedAt >= text.length - 1;
-    const cutAtByte = atEnd ? size : Buffer.byteLength(text.slice(0, salvage.stoppedAt));
-    const reason = reason0;
-    return {
-      observations,
-      problem: {
-        input,
-        kind: atEnd ? 'truncated' : 'corrupt',
-        cutAtByte,
-        salvaged: observations.entries,
-        detail: `${input}: ${size} bytes, JSON.parse: ${reason}; ${atEnd ? `the text ends inside a value (cut off at byte ${cutAtByte})` : `invalid at byte ${cutAtByte}`}; ${observations.entries} complete test entries salvaged`,
-      },
-    };
+    return salvageReport(text, size, error, input, mapFile);
   }
+}
+
+/** A report that does not parse: its complete entries, and where it was cut (at the end) or went bad. */
+function salvageReport(
+  text: string,
+  size: number,
+  error: SyntaxError,
+  input: string,
+  mapFile: (p: string) => string,
+): VitestJsonRead {
+  const salvage = salvageJson(text);
+  // A cut report still starts like one (`{"numTotalTestSuites":...`); anything else is another kind of file.
+  const start = salvage.value as Record<string, unknown> | null;
+  if (
+    typeof start !== 'object' ||
+    start === null ||
+    Array.isArray(start) ||
+    !['numTotalTestSuites', 'numTotalTests', 'testResults'].some((k) => k in start)
+  ) {
+    throw badInput('report', input, `is not a Vitest report (${error.message})`);
+  }
+  const observations = readVitestJsonReport(salvage.value, salvage.partial, input, mapFile);
+  const reason = error.message;
+  // Cut inside a value (a string, a number): JSON.parse fails at the very end of the text.
+  const position = /position (\d+)/.exec(reason)?.[1];
+  const failsAtEnd =
+    /end of JSON input/.test(reason) || (position !== undefined && Number(position) >= text.trimEnd().length - 1);
+  const atEnd = failsAtEnd || text.slice(salvage.stoppedAt).trim() === '' || salvage.stoppedAt >= text.length - 1;
+  const cutAtByte = atEnd ? size : Buffer.byteLength(text.slice(0, salvage.stoppedAt));
+  return {
+    observations,
+    problem: {
+      input,
+      kind: atEnd ? 'truncated' : 'corrupt',
+      cutAtByte,
+      salvaged: observations.entries,
+      detail: `${input}: ${size} bytes, JSON.parse: ${reason}; ${atEnd ? `the text ends inside a value (cut off at byte ${cutAtByte})` : `invalid at byte ${cutAtByte}`}; ${observations.entries} complete test entries salvaged`,
+    },
+  };
 }
