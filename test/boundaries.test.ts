@@ -179,7 +179,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/triage/triage-failure.ts classifyFailure': 61,
   'core/triage/log-needles.ts compileNeedles': 55,
   'io/history/history-ingest.ts ingestRunRecord': 53,
-  'core/triage/triage-findings.ts failureDrafts': 52,
 };
 
 /** Every function with a body in src/, as `file name` (an unnamed one as `parent > (arrow)`) and its line count. */

@@ -5,8 +5,16 @@
  */
 import { formatDuration } from '../duration.js';
 import { testKey } from '../test-id.js';
-import { judgeAttempts } from './log-attempts.js';
-import { attemptFlake, attemptsLine, classifyFailure, matchSignature, rerunKey, retryFlake } from './triage-failure.js';
+import { type AttemptVerdict, judgeAttempts } from './log-attempts.js';
+import {
+  attemptFlake,
+  attemptsLine,
+  classifyFailure,
+  type FailureInput,
+  matchSignature,
+  rerunKey,
+  retryFlake,
+} from './triage-failure.js';
 import type { MergedTest } from './triage-merge.js';
 import { addEvidence, type Draft, makeDraft } from './triage-rule.js';
 import type { LogSignature } from './triage-signatures.js';
@@ -39,36 +47,41 @@ export function failureDrafts(
       drafts.push(attemptFlake(test, t.file, t.errors, t.origins, attempts));
       continue;
     }
-    const suite = isSuite(t);
-    drafts.push(
-      classifyFailure(
-        {
-          test,
-          file: t.file,
-          what: failureWhat(t, suite),
-          errors: t.errors,
-          evidence: attempts.failed.length > 1 ? [...t.origins, attemptsLine(attempts)] : t.origins,
-          rerun:
-            t.file === null
-              ? undefined
-              : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(t.file ?? '', test)),
-          rerunAsked: inputs.rerunCount,
-          // A name that other entries of the file sit under is a suite (a hook or suite error).
-          wholeFile: t.kind !== 'test' || suite,
-          check: t.kind === 'file' ? 'file' : t.kind === 'suite' || suite ? 'suite' : 'test',
-          line: t.line,
-          source: 'failure',
-          foreign: t.foreign,
-        },
-        signatures,
-      ),
-    );
+    drafts.push(classifyFailure(failureInputOf(t, test, attempts, isSuite(t), inputs), signatures));
   }
   for (const t of merged) {
     if (t.state === 'passed' && t.errors.length > 0 && t.kind === 'test')
       drafts.push(retryFlake(t.name, t.file, t.errors, t.origins));
   }
   return drafts;
+}
+
+/** What classifyFailure needs to know of one failed test (or file, or suite). */
+function failureInputOf(
+  t: MergedTest,
+  test: string | null,
+  attempts: AttemptVerdict,
+  suite: boolean,
+  inputs: TriageInputs,
+): FailureInput {
+  return {
+    test,
+    file: t.file,
+    what: failureWhat(t, suite),
+    errors: t.errors,
+    evidence: attempts.failed.length > 1 ? [...t.origins, attemptsLine(attempts)] : t.origins,
+    rerun:
+      t.file === null
+        ? undefined
+        : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(t.file ?? '', test)),
+    rerunAsked: inputs.rerunCount,
+    // A name that other entries of the file sit under is a suite (a hook or suite error).
+    wholeFile: t.kind !== 'test' || suite,
+    check: t.kind === 'file' ? 'file' : t.kind === 'suite' || suite ? 'suite' : 'test',
+    line: t.line,
+    source: 'failure',
+    foreign: t.foreign,
+  };
 }
 
 /** The record says "boom", the log "Error: boom", JUnit `message="boom"`: one error. */
