@@ -177,7 +177,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'commands/history/history-query-command.ts runHistoryQuery': 73,
   'io/history/reporter-history.ts startHistorySession': 63,
   'core/triage/triage-failure.ts classifyFailure': 61,
-  'core/triage/log-needles.ts compileNeedles': 55,
   'io/history/history-ingest.ts ingestRunRecord': 53,
 };
 

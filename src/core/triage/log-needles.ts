@@ -49,26 +49,8 @@ export function compileNeedles(
   if (needles.length === 0) return { keys: [], search: () => undefined };
   const m = Math.min(...needles.map((n) => n.length));
   if (m < 2) throw new RangeError('compileNeedles: every needle needs at least 2 bytes');
-  const frequency = options.frequency;
-  const unique = new Map<string, Uint8Array>();
-  for (const n of needles) {
-    const key = frequency ? rarestWindow(n, m, frequency) : n;
-    unique.set(Array.from(key).join(','), key);
-  }
-  const keys = [...unique.values()];
-  const maxShift = m - 1;
-  const shift = new Uint8Array(65536).fill(Math.min(maxShift, 255));
-  const buckets = new Map<number, number[]>();
-  keys.forEach((key, index) => {
-    for (let q = 2; q <= m; q += 1) {
-      const block = ((key[q - 2] as number) << 8) | (key[q - 1] as number);
-      const s = m - q;
-      if (s < (shift[block] as number)) shift[block] = s;
-      if (s === 0) buckets.set(block, [...(buckets.get(block) ?? []), index]);
-    }
-  });
-  const table: (readonly number[] | undefined)[] = new Array(65536);
-  for (const [block, list] of buckets) table[block] = list;
+  const keys = pickKeys(needles, m, options.frequency);
+  const { shift, table } = buildShiftTable(keys, m);
   return {
     keys,
     search(bytes, from, to, onHit) {
@@ -96,4 +78,35 @@ export function compileNeedles(
       }
     },
   };
+}
+
+/** One key per needle (its rarest m-byte window when bigram counts are given), each distinct key once. */
+function pickKeys(needles: readonly Uint8Array[], m: number, frequency: Uint32Array | undefined): Uint8Array[] {
+  const unique = new Map<string, Uint8Array>();
+  for (const n of needles) {
+    const key = frequency ? rarestWindow(n, m, frequency) : n;
+    unique.set(Array.from(key).join(','), key);
+  }
+  return [...unique.values()];
+}
+
+/** The shift for each 2-byte block (how far the window may jump) and the keys that end in each block. */
+function buildShiftTable(
+  keys: readonly Uint8Array[],
+  m: number,
+): { shift: Uint8Array; table: (readonly number[] | undefined)[] } {
+  const maxShift = m - 1;
+  const shift = new Uint8Array(65536).fill(Math.min(maxShift, 255));
+  const buckets = new Map<number, number[]>();
+  keys.forEach((key, index) => {
+    for (let q = 2; q <= m; q += 1) {
+      const block = ((key[q - 2] as number) << 8) | (key[q - 1] as number);
+      const s = m - q;
+      if (s < (shift[block] as number)) shift[block] = s;
+      if (s === 0) buckets.set(block, [...(buckets.get(block) ?? []), index]);
+    }
+  });
+  const table: (readonly number[] | undefined)[] = new Array(65536);
+  for (const [block, list] of buckets) table[block] = list;
+  return { shift, table };
 }
