@@ -176,7 +176,6 @@ const LONG_FUNCTIONS: Record<string, number> = {
   'core/budget/budget-report.ts computeBudgetReport': 85,
   'commands/history/history-query-command.ts runHistoryQuery': 73,
   'io/history/reporter-history.ts startHistorySession': 63,
-  'core/triage/triage-failure.ts classifyFailure': 61,
   'io/history/history-ingest.ts ingestRunRecord': 53,
 };
 

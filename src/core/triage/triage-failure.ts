@@ -97,26 +97,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
   const why = sig ? `${sig.cause}: ${detail}` : detail;
   const rerun = input.rerun;
   const effective = rerun ? rerun.runs - rerun.notRun : 0;
-  if (rerun && effective > 0) {
-    const reproduced = rerun.failed === effective;
-    const kind = reproduced ? 'rerun-failed' : 'rerun-passed';
-    const finding = {
-      class: reproduced ? 'escape' : 'flake',
-      test: input.test,
-      file: input.file,
-      cause: reproduced
-        ? `${input.what} fails on every re-run (${rerun.failed}/${effective}): ${why}`
-        : `${input.what} failed in the run but passed ${effective - rerun.failed} of ${effective} re-runs: ${why}`,
-      evidence: [...evidence, rerunLine(rerun)],
-      measured: true,
-      action: reproduced
-        ? `fix the defect; reproduce with ${reproduceWith(input)}`
-        : `stabilise it: wait for exactly what the assertion checks; measure with flakeguard gate (${sig?.action ?? 'runs it 5 times under load'})`,
-      rule: sig?.id ?? kind,
-      ...targetOf(input),
-    } as const;
-    return sig ? makeDraft(finding, 'signature', input.source, sig.id) : makeDraft(finding, kind, input.source);
-  }
+  if (rerun && effective > 0) return rerunDraft(input, rerun, effective, sig, why, evidence);
   const why2 = rerun
     ? `${why} (re-run not possible: ${rerun.notRun}/${rerun.runs} runs did not run it${rerun.firstError ? `: ${rerun.firstError}` : ''})`
     : why;
@@ -134,6 +115,35 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
   return sig
     ? makeDraft(finding, 'signature', input.source, sig.id)
     : makeDraft(finding, 'failed-not-rerun', input.source);
+}
+
+/** A failure the re-runs decided: an escape when every effective re-run failed, else a flake. */
+function rerunDraft(
+  input: FailureInput,
+  rerun: RerunResult,
+  effective: number,
+  sig: LogSignature | undefined,
+  why: string,
+  evidence: readonly string[],
+): Draft {
+  const reproduced = rerun.failed === effective;
+  const kind = reproduced ? 'rerun-failed' : 'rerun-passed';
+  const finding = {
+    class: reproduced ? 'escape' : 'flake',
+    test: input.test,
+    file: input.file,
+    cause: reproduced
+      ? `${input.what} fails on every re-run (${rerun.failed}/${effective}): ${why}`
+      : `${input.what} failed in the run but passed ${effective - rerun.failed} of ${effective} re-runs: ${why}`,
+    evidence: [...evidence, rerunLine(rerun)],
+    measured: true,
+    action: reproduced
+      ? `fix the defect; reproduce with ${reproduceWith(input)}`
+      : `stabilise it: wait for exactly what the assertion checks; measure with flakeguard gate (${sig?.action ?? 'runs it 5 times under load'})`,
+    rule: sig?.id ?? kind,
+    ...targetOf(input),
+  } as const;
+  return sig ? makeDraft(finding, 'signature', input.source, sig.id) : makeDraft(finding, kind, input.source);
 }
 
 export function rerunLine(r: RerunResult): string {
