@@ -47,24 +47,7 @@ export async function ingestRunRecord(
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await store.transaction(async (q) => {
-        const inserted = await q.query<{ id: number }>(INSERT_RUN, [
-          run.runId,
-          run.startedAt,
-          run.endedAt,
-          run.platform,
-          run.arch,
-          run.nodeVersion,
-          run.vitestVersion,
-          run.branch,
-          run.commit,
-          run.job,
-          run.shardIndex,
-          run.shardCount,
-          run.exitReason,
-          run.red,
-          run.testCount,
-          run.ci === null ? null : JSON.stringify(run.ci),
-        ]);
+        const inserted = await q.query<{ id: number }>(INSERT_RUN, runRowValues(run));
         const id = inserted[0]?.id;
         if (id === undefined) return 'duplicate';
         if (r.file.length > 0) {
@@ -89,4 +72,26 @@ export async function ingestRunRecord(
       if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
     }
   }
+}
+
+/** The run row's values in INSERT_RUN's column order. */
+function runRowValues(run: ReturnType<typeof toHistoryRows>['run']): unknown[] {
+  return [
+    run.runId,
+    run.startedAt,
+    run.endedAt,
+    run.platform,
+    run.arch,
+    run.nodeVersion,
+    run.vitestVersion,
+    run.branch,
+    run.commit,
+    run.job,
+    run.shardIndex,
+    run.shardCount,
+    run.exitReason,
+    run.red,
+    run.testCount,
+    run.ci === null ? null : JSON.stringify(run.ci),
+  ];
 }
