@@ -16,43 +16,25 @@ import type {
   ObservedUnhandled,
   TriageInputs,
 } from '../../../src/core/triage/triage-types.js';
+import {
+  makeTriageInputs as makeInputs,
+  makeLogScan,
+  makeObservedTest,
+  triageOf as triage,
+} from './triage-factories.js';
 
-function makeInputs(over: Partial<TriageInputs> = {}): TriageInputs {
-  return {
-    tests: [],
-    files: [],
-    unhandled: [],
-    excesses: [],
-    problems: [],
-    logs: [],
-    exitCode: 1,
-    exitCodeOrigin: '--exit-code',
-    reruns: null,
-    rerunCount: 0,
-    ...over,
-  };
-}
+const log = (input: string, events: readonly LogEvent[]): LogScan => makeLogScan(events, { input, lines: 200 });
 
-function log(input: string, events: readonly LogEvent[]): LogScan {
-  const counts: Record<string, number> = {};
-  for (const e of events) counts[e.id] = (counts[e.id] ?? 0) + 1;
-  return { input, lines: 200, events, counts, tail: [] };
-}
-
-const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
-
-const pending = (name: string, origin: string): ObservedTest => ({
-  kind: 'test',
-  file: 'test/big.test.ts',
-  name,
-  line: null,
-  state: 'pending',
-  durationMs: null,
-  errors: [],
-  limitMs: null,
-  source: 'report',
-  origin,
-});
+const pending = (name: string, origin: string): ObservedTest =>
+  makeObservedTest({
+    file: 'test/big.test.ts',
+    name,
+    line: null,
+    state: 'pending',
+    durationMs: null,
+    errors: [],
+    origin,
+  });
 
 describe('one event, one finding', () => {
   it('a coverage collector losing its temp folder (an unhandled rejection) is one infrastructure finding, not also an escape', () => {

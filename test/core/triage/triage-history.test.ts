@@ -1,76 +1,25 @@
 /** Triage with history, on plain facts (no store): known flake, escape since its last green run, budget trend. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeTriage } from '../../../src/core/triage/triage.js';
 import { formatTriage, toTriageJson } from '../../../src/core/triage/triage-format.js';
 import {
   historyQuestions,
   type TestHistoryFacts,
   type TriageHistory,
 } from '../../../src/core/triage/triage-history.js';
-import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
-import type { ObservedTest, RerunResult, TriageInputs } from '../../../src/core/triage/triage-types.js';
-
-const FILE = 'test/a.test.ts';
-const NAME = 'grp > t';
-
-function makeTest(over: Partial<ObservedTest> = {}): ObservedTest {
-  return {
-    kind: 'test',
-    file: FILE,
-    name: NAME,
-    line: 3,
-    state: 'failed',
-    durationMs: 12,
-    errors: ['AssertionError: expected 1 to be 2'],
-    limitMs: null,
-    source: 'report',
-    origin: 'r.json: entry',
-    ...over,
-  };
-}
-
-function makeFacts(over: Partial<TestHistoryFacts> = {}): TestHistoryFacts {
-  return {
-    file: FILE,
-    name: NAME,
-    runs: 40,
-    failedRuns: 0,
-    retried: [],
-    rerunPassed: [],
-    lastPass: { commit: 'a1b2c3d4e5f6a7b8', startedAt: '2026-11-29T10:15:00.000Z' },
-    durations: [],
-    ...over,
-  };
-}
+import type { RerunResult, TriageInputs } from '../../../src/core/triage/triage-types.js';
+import {
+  FILE,
+  makeHistoryFacts as makeFacts,
+  makeRerun,
+  makeObservedTest as makeTest,
+  NAME,
+  triageOf,
+} from './triage-factories.js';
 
 const history = (...tests: TestHistoryFacts[]): TriageHistory => ({ branch: 'main', window: 200, tests });
-
-function makeInputs(over: Partial<TriageInputs> = {}): TriageInputs {
-  return {
-    tests: [makeTest()],
-    files: [],
-    unhandled: [],
-    excesses: [],
-    problems: [],
-    logs: [],
-    exitCode: 1,
-    exitCodeOrigin: '--exit-code',
-    reruns: null,
-    rerunCount: 0,
-    ...over,
-  };
-}
-
-const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
-const rerun = (failed: number): RerunResult => ({
-  file: FILE,
-  name: NAME,
-  runs: 3,
-  failed,
-  notRun: 0,
-  firstError: null,
-});
+const triage = (over: Partial<TriageInputs>) => triageOf({ tests: [makeTest()], ...over });
+const rerun = (failed: number): RerunResult => makeRerun(failed, 3);
 const run = (commit: string, startedAt: string) => ({ commit, startedAt });
 
 describe('triage with history facts', () => {
