@@ -36,6 +36,22 @@ const pending = (name: string, origin: string): ObservedTest =>
     origin,
   });
 
+/** The test a crashed worker was running, pending in the report. */
+const BIG_PENDING = pending(
+  'loads the big fixture',
+  'out/report.json: testResults[0] (test/big.test.ts) "loads the big fixture" pending',
+);
+
+/** Vitest's error for a worker that died, seen at `origin`, with the `cause` it printed. */
+const workerError = (origin: string, cause: string): ObservedUnhandled => ({
+  type: 'Unhandled Error',
+  message: '[vitest-pool]: Worker forks emitted error.',
+  file: null,
+  test: null,
+  origin,
+  cause,
+});
+
 describe('one event, one finding', () => {
   it('a coverage collector losing its temp folder (an unhandled rejection) is one infrastructure finding, not also an escape', () => {
     const message = "ENOENT: no such file or directory, open '/w/app/coverage/.tmp/coverage-0.json'";
@@ -59,21 +75,12 @@ describe('one event, one finding', () => {
 
   it('a worker killed when the heap ran out, seen in the log, the report and the exit code, is one finding with the three as evidence', () => {
     const r = triage({
-      tests: [
-        pending(
-          'loads the big fixture',
-          'out/report.json: testResults[0] (test/big.test.ts) "loads the big fixture" pending',
-        ),
-      ],
+      tests: [BIG_PENDING],
       unhandled: [
-        {
-          type: 'Unhandled Error',
-          message: '[vitest-pool]: Worker forks emitted error.',
-          file: null,
-          test: null,
-          origin: 'ci.log:30: Unhandled Error: [vitest-pool]: Worker forks emitted error.',
-          cause: 'Error: Worker exited unexpectedly',
-        },
+        workerError(
+          'ci.log:30: Unhandled Error: [vitest-pool]: Worker forks emitted error.',
+          'Error: Worker exited unexpectedly',
+        ),
       ],
       logs: [
         log('ci.log', [
@@ -101,22 +108,12 @@ describe('one event, one finding', () => {
 describe('one event, one finding: the kernel OOM killer', () => {
   it("a worker the OOM killer stopped, seen as Vitest's worker error and the kernel's line, is one finding on the file with the OOM cause", () => {
     const r = triage({
-      tests: [
-        pending(
-          'loads the big fixture',
-          'out/report.json: testResults[0] (test/big.test.ts) "loads the big fixture" pending',
-        ),
-      ],
+      tests: [BIG_PENDING],
       unhandled: [
-        {
-          type: 'Unhandled Error',
-          message: '[vitest-pool]: Worker forks emitted error.',
-          file: null,
-          test: null,
-          origin: 'ci.log:30',
-          cause:
-            'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /w/test/big.test.ts',
-        },
+        workerError(
+          'ci.log:30',
+          'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /w/test/big.test.ts',
+        ),
       ],
       logs: [
         log('ci.log', [
