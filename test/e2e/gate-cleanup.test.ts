@@ -3,9 +3,9 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { isProcessAlive } from '../../src/io/load/load-workers.js';
-import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
+import { CLI_BUILT, type Fixture } from '../helpers/fixture.js';
 import { sleep, survivors } from '../helpers/processes.js';
-import { gateAtNoSlowdown } from './gate-fixtures.js';
+import { A_ADDS, A_OLD, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
 // Needs `npm run build`. The load workers and Vitest processes are gone after every ending.
 
@@ -31,16 +31,7 @@ const startedPids = (stderr: string): number[] => {
 describe('flakeguard gate: endings', () => {
   let fx: Fixture;
   beforeAll(async () => {
-    fx = await createFixture({
-      git: true,
-      files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" },
-    });
-    await fx.git(['checkout', '-q', '-b', 'feature']);
-    fx.write(
-      'test/a.test.ts',
-      "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\n",
-    );
-    await fx.git(['commit', '-qam', 'a new test']);
+    fx = await createGateFixture({ 'test/a.test.ts': A_ADDS }, { 'test/a.test.ts': A_OLD });
   });
   afterAll(() => fx.remove());
 

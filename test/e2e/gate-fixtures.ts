@@ -183,6 +183,15 @@ export function gateAtNoSlowdown(runs: number, load: number, ...more: string[]):
   ];
 }
 
+/** test/a.test.ts on main in the small fixtures: one test, 'old'. */
+export const A_OLD = "import { it } from 'vitest';\nit('old', () => {});\n";
+/** test/a.test.ts on the branch: 'old' and a new test, 'adds', that checks a sum. */
+export const A_ADDS =
+  "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\n";
+/** test/a.test.ts on the branch: 'old' and a new empty test, 'adds'. */
+export const A_ADDS_EMPTY = "import { it } from 'vitest';\nit('old', () => {});\nit('adds', () => {});\n";
+
+/** A git fixture: `base` committed on main, then `branch` written and committed on the branch `feature`. */
 export async function createGateFixture(
   branch: Record<string, string> = BRANCH_FILES,
   base: Record<string, string> = BASE_FILES,

@@ -3,27 +3,21 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
-import { createFixture, type Fixture } from '../helpers/fixture.js';
-import { gateAtNoSlowdown } from './gate-fixtures.js';
+import type { Fixture } from '../helpers/fixture.js';
+import { A_OLD, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
 let fx: Fixture;
 
 beforeAll(async () => {
-  fx = await createFixture({
-    git: true,
-    files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" },
-  });
-  await fx.git(['checkout', '-q', '-b', 'feature']);
-  fx.write(
-    'test/a.test.ts',
-    "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\nit('fails', () => { expect(1).toBe(2); });\n",
+  fx = await createGateFixture(
+    {
+      'test/a.test.ts':
+        "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\nit('fails', () => { expect(1).toBe(2); });\n",
+      'test/b.test.ts':
+        "import { expect, it } from 'vitest';\nit('joins \"quoted\" <names>', () => { expect('a' + 'b').toBe('ab'); });\n",
+    },
+    { 'test/a.test.ts': A_OLD },
   );
-  fx.write(
-    'test/b.test.ts',
-    "import { expect, it } from 'vitest';\nit('joins \"quoted\" <names>', () => { expect('a' + 'b').toBe('ab'); });\n",
-  );
-  await fx.git(['add', '-A']);
-  await fx.git(['commit', '-qm', 'three new tests']);
 });
 
 afterAll(() => fx.remove());

@@ -12,6 +12,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
 import { sleep, survivors } from '../helpers/processes.js';
+import { A_OLD, createGateFixture } from './gate-fixtures.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGKILL'] as const;
 
@@ -109,17 +110,13 @@ function expectStopped(killed: Killed, signal: (typeof SIGNALS)[number]): void {
 describe('flakeguard gate killed mid-run', () => {
   let fx: Fixture;
   beforeAll(async () => {
-    fx = await createFixture({
-      git: true,
-      files: { 'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n" },
-    });
-    await fx.git(['checkout', '-q', '-b', 'feature']);
-    fx.write(
-      'test/slow.test.ts',
-      "import { it } from 'vitest';\nit('waits', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n",
+    fx = await createGateFixture(
+      {
+        'test/slow.test.ts':
+          "import { it } from 'vitest';\nit('waits', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n",
+      },
+      { 'test/a.test.ts': A_OLD },
     );
-    await fx.git(['add', '-A']);
-    await fx.git(['commit', '-qm', 'a slow test']);
   });
   afterAll(() => fx.remove());
 

@@ -3,20 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { entryBlocks } from '../../../src/core/allowances/allowance-blocks.js';
 import { insertEntry, removeEntries, updateEntry } from '../../../src/core/allowances/allowance-edit.js';
 import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
-import { type NewAllowanceEntry, serializeEntry } from '../../../src/core/allowances/allowance-serialize.js';
-
-const W = 'allowances/x.test.ts.yaml';
-const entry = (id: string, test: string, extra: Partial<NewAllowanceEntry> = {}): NewAllowanceEntry => ({
-  id,
-  test,
-  file: 'x.test.ts',
-  fingerprint: null,
-  budget: { kind: 'single', value: 7000 },
-  reason: 'slow disk',
-  added: '2026-11-30',
-  expires: null,
-  ...extra,
-});
+import { serializeEntry } from '../../../src/core/allowances/allowance-serialize.js';
+import { entry, W } from './allowance-factories.js';
 
 describe('allowance file edits', () => {
   it('serialises an entry that parses back', () => {

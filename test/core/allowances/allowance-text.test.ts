@@ -9,21 +9,9 @@ import {
   updateEntry,
 } from '../../../src/core/allowances/allowance-edit.js';
 import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
-import { type NewAllowanceEntry, serializeEntry } from '../../../src/core/allowances/allowance-serialize.js';
+import { serializeEntry } from '../../../src/core/allowances/allowance-serialize.js';
 import { escapeForTerminal, yamlScalar } from '../../../src/core/allowances/allowance-text.js';
-
-const W = 'allowances/x.test.ts.yaml';
-const entry = (id: string, test: string, extra: Partial<NewAllowanceEntry> = {}): NewAllowanceEntry => ({
-  id,
-  test,
-  file: 'x.test.ts',
-  fingerprint: null,
-  budget: { kind: 'single', value: 7000 },
-  reason: 'slow disk',
-  added: '2026-11-30',
-  expires: null,
-  ...extra,
-});
+import { entry, W } from './allowance-factories.js';
 
 /** Strings a test name may hold: quotes, YAML indicators, newlines, spaces at the ends, controls, unicode, surrogates. */
 const nasty = fc.oneof(

@@ -10,6 +10,7 @@ import { reproduceCommand } from '../../../src/core/triage/reproduce-command.js'
 import { computeTriage } from '../../../src/core/triage/triage.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
 import type { TriageInputs } from '../../../src/core/triage/triage-types.js';
+import { makeObservedTest, makeTriageInputs } from './triage-factories.js';
 
 /** The words a shell makes of `line` (the command after `npx`), without running them. */
 function shellWords(line: string): string[] {
@@ -20,31 +21,8 @@ function shellWords(line: string): string[] {
 const nasty = fc.stringMatching(/^[a-z $`'"()[\]{}*?+.\\|;&<>!#~^=%@,:\-\n\t]{1,30}$/);
 const fileArb = nasty.map((s) => `test/${s.replace(/\n/g, ' ')}.test.ts`);
 
-const inputs = (file: string, name: string, line: number | null): TriageInputs => ({
-  tests: [
-    {
-      kind: 'test',
-      file,
-      name,
-      line,
-      state: 'failed',
-      durationMs: 3,
-      errors: ['AssertionError: expected 1 to be 2'],
-      limitMs: null,
-      source: 'report',
-      origin: 'r.json: entry',
-    },
-  ],
-  files: [],
-  unhandled: [],
-  excesses: [],
-  problems: [],
-  logs: [],
-  exitCode: 1,
-  exitCodeOrigin: '--exit-code',
-  reruns: null,
-  rerunCount: 0,
-});
+const inputs = (file: string, name: string, line: number | null): TriageInputs =>
+  makeTriageInputs({ tests: [makeObservedTest({ file, name, line, durationMs: 3 })] });
 
 describe('reproduce command', () => {
   it('names the test by file and line, never by a name pattern', () => {

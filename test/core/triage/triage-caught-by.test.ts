@@ -9,6 +9,7 @@ import type { TestHistoryFacts } from '../../../src/core/triage/triage-history.j
 import { formatTriageMarkdown } from '../../../src/core/triage/triage-markdown.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
 import type { CaughtBy, ObservedTest, TriageInputs } from '../../../src/core/triage/triage-types.js';
+import { makeHistoryFacts, makeObservedTest, makeTriageInputs } from './triage-factories.js';
 
 const FILE = 'test/cart.test.ts';
 const NAME = 'cart > totals';
@@ -27,37 +28,18 @@ const MAC: CaughtBy = {
   runUrl: 'https://github.com/acme/shop/actions/runs/7',
 };
 
-function makeTest(over: Partial<ObservedTest> = {}): ObservedTest {
-  return {
-    kind: 'test',
+const makeTest = (over: Partial<ObservedTest> = {}): ObservedTest =>
+  makeObservedTest({
     file: FILE,
     name: NAME,
-    line: 3,
-    state: 'failed',
-    durationMs: 12,
     errors: ['AssertionError: expected 3 to be 4'],
     limitMs: 5000,
     source: 'record',
     origin: 'linux.json: test failed',
     ...over,
-  };
-}
-
-function makeInputs(over: Partial<TriageInputs> = {}): TriageInputs {
-  return {
-    tests: [],
-    files: [],
-    unhandled: [],
-    excesses: [],
-    problems: [],
-    logs: [],
-    exitCode: 1,
-    exitCodeOrigin: 'run record',
-    reruns: null,
-    rerunCount: 0,
-    ...over,
-  };
-}
+  });
+const makeInputs = (over: Partial<TriageInputs> = {}): TriageInputs =>
+  makeTriageInputs({ exitCodeOrigin: 'run record', ...over });
 
 const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
 
@@ -155,17 +137,8 @@ describe('an escape in history', () => {
     job: '40-1/test',
     check: { ...MAC, job: 'test' },
   };
-  const facts = (over: Partial<TestHistoryFacts>): TestHistoryFacts => ({
-    file: FILE,
-    name: NAME,
-    runs: 40,
-    failedRuns: 0,
-    retried: [],
-    rerunPassed: [],
-    lastPass,
-    durations: [],
-    ...over,
-  });
+  const facts = (over: Partial<TestHistoryFacts>): TestHistoryFacts =>
+    makeHistoryFacts({ file: FILE, name: NAME, lastPass, ...over });
   const rerun = { file: FILE, name: NAME, runs: 3, failed: 3, notRun: 0, firstError: null };
 
   it('says which check caught it first since it last passed, and the job of that last pass', () => {

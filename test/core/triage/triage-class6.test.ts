@@ -4,33 +4,20 @@ import { computeTriage } from '../../../src/core/triage/triage.js';
 import { readJunitReport } from '../../../src/core/triage/triage-junit.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
 import type { ObservedTest, TriageInputs } from '../../../src/core/triage/triage-types.js';
+import { makeObservedTest, makeTriageInputs } from './triage-factories.js';
 
-const makeTest = (over: Partial<ObservedTest> = {}): ObservedTest => ({
-  kind: 'test',
-  file: 'test/q.test.ts',
-  name: 'bad',
-  line: 2,
-  state: 'failed',
-  durationMs: 3,
-  errors: ['AssertionError: expected 1 to be 2'],
-  limitMs: null,
-  source: 'record',
-  origin: 'run.json: test "bad" failed',
-  ...over,
-});
-const inputs = (over: Partial<TriageInputs>): TriageInputs => ({
-  tests: [],
-  files: [],
-  unhandled: [],
-  excesses: [],
-  problems: [],
-  logs: [],
-  exitCode: 0,
-  exitCodeOrigin: 'run.json',
-  reruns: null,
-  rerunCount: 0,
-  ...over,
-});
+const makeTest = (over: Partial<ObservedTest> = {}): ObservedTest =>
+  makeObservedTest({
+    file: 'test/q.test.ts',
+    name: 'bad',
+    line: 2,
+    durationMs: 3,
+    source: 'record',
+    origin: 'run.json: test "bad" failed',
+    ...over,
+  });
+const inputs = (over: Partial<TriageInputs>): TriageInputs =>
+  makeTriageInputs({ exitCode: 0, exitCodeOrigin: 'run.json', ...over });
 
 describe('triage applies quarantine as the reporter does', () => {
   it('a green run whose only failure is under an applying quarantine is green, with no finding', () => {

@@ -16,42 +16,40 @@ import type {
   ObservedUnhandled,
   TriageInputs,
 } from '../../../src/core/triage/triage-types.js';
+import {
+  makeTriageInputs as makeInputs,
+  makeLogScan,
+  makeObservedTest,
+  triageOf as triage,
+} from './triage-factories.js';
 
-function makeInputs(over: Partial<TriageInputs> = {}): TriageInputs {
-  return {
-    tests: [],
-    files: [],
-    unhandled: [],
-    excesses: [],
-    problems: [],
-    logs: [],
-    exitCode: 1,
-    exitCodeOrigin: '--exit-code',
-    reruns: null,
-    rerunCount: 0,
-    ...over,
-  };
-}
+const log = (input: string, events: readonly LogEvent[]): LogScan => makeLogScan(events, { input, lines: 200 });
 
-function log(input: string, events: readonly LogEvent[]): LogScan {
-  const counts: Record<string, number> = {};
-  for (const e of events) counts[e.id] = (counts[e.id] ?? 0) + 1;
-  return { input, lines: 200, events, counts, tail: [] };
-}
+const pending = (name: string, origin: string): ObservedTest =>
+  makeObservedTest({
+    file: 'test/big.test.ts',
+    name,
+    line: null,
+    state: 'pending',
+    durationMs: null,
+    errors: [],
+    origin,
+  });
 
-const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
+/** The test a crashed worker was running, pending in the report. */
+const BIG_PENDING = pending(
+  'loads the big fixture',
+  'out/report.json: testResults[0] (test/big.test.ts) "loads the big fixture" pending',
+);
 
-const pending = (name: string, origin: string): ObservedTest => ({
-  kind: 'test',
-  file: 'test/big.test.ts',
-  name,
-  line: null,
-  state: 'pending',
-  durationMs: null,
-  errors: [],
-  limitMs: null,
-  source: 'report',
+/** Vitest's error for a worker that died, seen at `origin`, with the `cause` it printed. */
+const workerError = (origin: string, cause: string): ObservedUnhandled => ({
+  type: 'Unhandled Error',
+  message: '[vitest-pool]: Worker forks emitted error.',
+  file: null,
+  test: null,
   origin,
+  cause,
 });
 
 describe('one event, one finding', () => {
@@ -77,21 +75,12 @@ describe('one event, one finding', () => {
 
   it('a worker killed when the heap ran out, seen in the log, the report and the exit code, is one finding with the three as evidence', () => {
     const r = triage({
-      tests: [
-        pending(
-          'loads the big fixture',
-          'out/report.json: testResults[0] (test/big.test.ts) "loads the big fixture" pending',
-        ),
-      ],
+      tests: [BIG_PENDING],
       unhandled: [
-        {
-          type: 'Unhandled Error',
-          message: '[vitest-pool]: Worker forks emitted error.',
-          file: null,
-          test: null,
-          origin: 'ci.log:30: Unhandled Error: [vitest-pool]: Worker forks emitted error.',
-          cause: 'Error: Worker exited unexpectedly',
-        },
+        workerError(
+          'ci.log:30: Unhandled Error: [vitest-pool]: Worker forks emitted error.',
+          'Error: Worker exited unexpectedly',
+        ),
       ],
       logs: [
         log('ci.log', [
@@ -119,22 +108,12 @@ describe('one event, one finding', () => {
 describe('one event, one finding: the kernel OOM killer', () => {
   it("a worker the OOM killer stopped, seen as Vitest's worker error and the kernel's line, is one finding on the file with the OOM cause", () => {
     const r = triage({
-      tests: [
-        pending(
-          'loads the big fixture',
-          'out/report.json: testResults[0] (test/big.test.ts) "loads the big fixture" pending',
-        ),
-      ],
+      tests: [BIG_PENDING],
       unhandled: [
-        {
-          type: 'Unhandled Error',
-          message: '[vitest-pool]: Worker forks emitted error.',
-          file: null,
-          test: null,
-          origin: 'ci.log:30',
-          cause:
-            'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /w/test/big.test.ts',
-        },
+        workerError(
+          'ci.log:30',
+          'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /w/test/big.test.ts',
+        ),
       ],
       logs: [
         log('ci.log', [

@@ -1,77 +1,43 @@
 /** Triage with history, on plain facts (no store): known flake, escape since its last green run, budget trend. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeTriage } from '../../../src/core/triage/triage.js';
 import { formatTriage, toTriageJson } from '../../../src/core/triage/triage-format.js';
 import {
   historyQuestions,
   type TestHistoryFacts,
   type TriageHistory,
 } from '../../../src/core/triage/triage-history.js';
-import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
-import type { ObservedTest, RerunResult, TriageInputs } from '../../../src/core/triage/triage-types.js';
-
-const FILE = 'test/a.test.ts';
-const NAME = 'grp > t';
-
-function makeTest(over: Partial<ObservedTest> = {}): ObservedTest {
-  return {
-    kind: 'test',
-    file: FILE,
-    name: NAME,
-    line: 3,
-    state: 'failed',
-    durationMs: 12,
-    errors: ['AssertionError: expected 1 to be 2'],
-    limitMs: null,
-    source: 'report',
-    origin: 'r.json: entry',
-    ...over,
-  };
-}
-
-function makeFacts(over: Partial<TestHistoryFacts> = {}): TestHistoryFacts {
-  return {
-    file: FILE,
-    name: NAME,
-    runs: 40,
-    failedRuns: 0,
-    retried: [],
-    rerunPassed: [],
-    lastPass: { commit: 'a1b2c3d4e5f6a7b8', startedAt: '2026-11-29T10:15:00.000Z' },
-    durations: [],
-    ...over,
-  };
-}
+import type { RerunResult, TriageInputs } from '../../../src/core/triage/triage-types.js';
+import {
+  FILE,
+  makeHistoryFacts as makeFacts,
+  makeRerun,
+  makeObservedTest as makeTest,
+  NAME,
+  triageOf,
+} from './triage-factories.js';
 
 const history = (...tests: TestHistoryFacts[]): TriageHistory => ({ branch: 'main', window: 200, tests });
-
-function makeInputs(over: Partial<TriageInputs> = {}): TriageInputs {
-  return {
-    tests: [makeTest()],
-    files: [],
-    unhandled: [],
-    excesses: [],
-    problems: [],
-    logs: [],
-    exitCode: 1,
-    exitCodeOrigin: '--exit-code',
-    reruns: null,
-    rerunCount: 0,
-    ...over,
-  };
-}
-
-const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
-const rerun = (failed: number): RerunResult => ({
-  file: FILE,
-  name: NAME,
-  runs: 3,
-  failed,
-  notRun: 0,
-  firstError: null,
-});
+const triage = (over: Partial<TriageInputs>) => triageOf({ tests: [makeTest()], ...over });
+const rerun = (failed: number): RerunResult => makeRerun(failed, 3);
 const run = (commit: string, startedAt: string) => ({ commit, startedAt });
+
+/** `n` passed runs on linux, one a day from 2026-11-01, `first` ms then `step` ms longer each day (limit 5 s). */
+const dailyDurations = (n: number, first: number, step: number): TestHistoryFacts['durations'] =>
+  Array.from({ length: n }, (_, i) => ({
+    atMs: Date.UTC(2026, 10, 1) + i * 86_400_000,
+    durationMs: first + step * i,
+    limitMs: 5000,
+    platform: 'linux',
+  }));
+
+/** Triage of `grp > t` over its 5 s limit (5.1 s), with these durations in its history. */
+const overLimitWithHistory = (durations: TestHistoryFacts['durations']) =>
+  triage({
+    tests: [],
+    excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }],
+    history: history(makeFacts({ durations })),
+  });
 
 describe('triage with history facts', () => {
   it('a failure that failed and then passed on a re-run of the same commit before is a measured flake without --rerun', () => {
@@ -141,18 +107,7 @@ describe('triage with history facts', () => {
   });
 
   it('a test over its limit names its duration trend from history', () => {
-    const day = 86_400_000;
-    const durations = Array.from({ length: 10 }, (_, i) => ({
-      atMs: Date.UTC(2026, 10, 1) + i * day,
-      durationMs: 4540 + 40 * i,
-      limitMs: 5000,
-      platform: 'linux',
-    }));
-    const r = triage({
-      tests: [],
-      excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }],
-      history: history(makeFacts({ durations })),
-    });
+    const r = overLimitWithHistory(dailyDurations(10, 4540, 40));
     expect(r.findings).toMatchObject([{ class: 'budget', rule: 'budget-test' }]);
     expect(r.findings[0]?.evidence).toContain(
       'history (measured): 4.90s of 5.00s (linux, 10 passed runs on main), +40ms a day (95% CI +40ms to +40ms; +40ms a run): crosses in about 2.5 days, about 2.5 runs',
@@ -160,18 +115,7 @@ describe('triage with history facts', () => {
   });
 
   it("three runs give the slope with its (unbounded) interval and no projection, under the history report's rule", () => {
-    const day = 86_400_000;
-    const durations = Array.from({ length: 3 }, (_, i) => ({
-      atMs: Date.UTC(2026, 10, 1) + i * day,
-      durationMs: 4500 + 150 * i,
-      limitMs: 5000,
-      platform: 'linux',
-    }));
-    const r = triage({
-      tests: [],
-      excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }],
-      history: history(makeFacts({ durations })),
-    });
+    const r = overLimitWithHistory(dailyDurations(3, 4500, 150));
     const line = r.findings[0]?.evidence.find((e) => e.includes('passed runs on main'));
     expect(line).toBe(
       'history (measured): 4.80s of 5.00s (linux, 3 passed runs on main), +150ms a day (95% CI unbounded with 3 runs; +150ms a run): not enough runs to project (3 of 10)',

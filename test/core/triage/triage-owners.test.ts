@@ -7,31 +7,11 @@ import { formatTriageMarkdown } from '../../../src/core/triage/triage-markdown.j
 import { filterFindingsByOwner, withFindingOwners } from '../../../src/core/triage/triage-owners.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
 import type { ObservedTest, TriageInputs } from '../../../src/core/triage/triage-types.js';
+import { makeObservedTest, makeTriageInputs } from './triage-factories.js';
 
-const failed = (file: string, name: string): ObservedTest => ({
-  kind: 'test',
-  file,
-  name,
-  line: 3,
-  state: 'failed',
-  durationMs: 12,
-  errors: [`AssertionError: ${name} broke`],
-  limitMs: null,
-  source: 'report',
-  origin: 'r.json: entry',
-});
-const inputs = (tests: ObservedTest[]): TriageInputs => ({
-  tests,
-  files: [],
-  unhandled: [],
-  excesses: [],
-  problems: [],
-  logs: [],
-  exitCode: 1,
-  exitCodeOrigin: '--exit-code',
-  reruns: null,
-  rerunCount: 0,
-});
+const failed = (file: string, name: string): ObservedTest =>
+  makeObservedTest({ file, name, errors: [`AssertionError: ${name} broke`] });
+const inputs = (tests: ObservedTest[]): TriageInputs => makeTriageInputs({ tests });
 const codeowners = parseCodeowners('* @org/all\n/web/ @org/web\n/api/ @org/api @dana\n', 'CODEOWNERS');
 const ownersOf = (file: string): string[] => ownersOfPath(codeowners, file);
 

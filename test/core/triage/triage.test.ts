@@ -1,49 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { computeTriage } from '../../../src/core/triage/triage.js';
 import { formatCounts, formatTriage, toTriageJson } from '../../../src/core/triage/triage-format.js';
 import { formatTriageMarkdown } from '../../../src/core/triage/triage-markdown.js';
-import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
-import type { LogScan, ObservedTest, RerunResult, TriageInputs } from '../../../src/core/triage/triage-types.js';
+import type { LogScan, RerunResult } from '../../../src/core/triage/triage-types.js';
+import { makeLogScan, makeRerun, makeObservedTest as makeTest, triageOf as triage } from './triage-factories.js';
 
-function makeTest(over: Partial<ObservedTest> = {}): ObservedTest {
-  return {
-    kind: 'test',
-    file: 'test/a.test.ts',
-    name: 'grp > t',
-    line: 3,
-    state: 'failed',
-    durationMs: 12,
-    errors: ['AssertionError: expected 1 to be 2'],
-    limitMs: null,
-    source: 'report',
-    origin: 'r.json: entry',
-    ...over,
-  };
-}
-
-function makeLog(events: LogScan['events'], tail: LogScan['tail'] = []): LogScan {
-  const counts: Record<string, number> = {};
-  for (const e of events) counts[e.id] = (counts[e.id] ?? 0) + 1;
-  return { input: 'ci.log', lines: 100, events, counts, tail };
-}
-
-function makeInputs(over: Partial<TriageInputs> = {}): TriageInputs {
-  return {
-    tests: [],
-    files: [],
-    unhandled: [],
-    excesses: [],
-    problems: [],
-    logs: [],
-    exitCode: 1,
-    exitCodeOrigin: '--exit-code',
-    reruns: null,
-    rerunCount: 0,
-    ...over,
-  };
-}
-
-const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
+const makeLog = (events: LogScan['events'], tail: LogScan['tail'] = []): LogScan => makeLogScan(events, { tail });
 
 describe('computeTriage', () => {
   it('a failed test without re-run is an escape, inferred, and says so', () => {
@@ -54,14 +15,7 @@ describe('computeTriage', () => {
   });
 
   it('re-runs decide: every re-run failed is a measured escape, some passed is a measured flake', () => {
-    const rerun = (failed: number): RerunResult => ({
-      file: 'test/a.test.ts',
-      name: 'grp > t',
-      runs: 5,
-      failed,
-      notRun: 0,
-      firstError: null,
-    });
+    const rerun = (failed: number): RerunResult => makeRerun(failed, 5);
     expect(triage({ tests: [makeTest()], reruns: [rerun(5)], rerunCount: 5 }).findings[0]).toMatchObject({
       class: 'escape',
       measured: true,

@@ -3,26 +3,16 @@
  * Each case: exit 2, one line naming the value and the fix, no user file changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, type Fixture } from '../../helpers/fixture.js';
-import { gateAtNoSlowdown } from '../gate-fixtures.js';
+import type { Fixture } from '../../helpers/fixture.js';
+import { A_ADDS, A_OLD, createGateFixture, gateAtNoSlowdown } from '../gate-fixtures.js';
 import { expectBadInput, hashFiles, messageLine } from './catalogue.js';
 
 let fx: Fixture;
 beforeAll(async () => {
-  fx = await createFixture({
-    git: true,
-    files: {
-      'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n",
-      'reports/run.json': '{}',
-      'notes.txt': 'a regular file\n',
-    },
-  });
-  await fx.git(['checkout', '-q', '-b', 'feature']);
-  fx.write(
-    'test/a.test.ts',
-    "import { expect, it } from 'vitest';\nit('old', () => {});\nit('adds', () => { expect(1 + 1).toBe(2); });\n",
+  fx = await createGateFixture(
+    { 'test/a.test.ts': A_ADDS },
+    { 'test/a.test.ts': A_OLD, 'reports/run.json': '{}', 'notes.txt': 'a regular file\n' },
   );
-  await fx.git(['commit', '-qam', 'a new test']);
 });
 afterAll(() => fx.remove());
 

@@ -5,7 +5,8 @@
  * Needs `npm run build`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixture, type Fixture } from '../../helpers/fixture.js';
+import type { Fixture } from '../../helpers/fixture.js';
+import { A_ADDS_EMPTY, A_OLD, createGateFixture } from '../gate-fixtures.js';
 import { expectBadInput } from './catalogue.js';
 
 const JUNIT =
@@ -14,17 +15,10 @@ const ADD = ['--file', 'test/a.test.ts', '--test', 'adds'];
 
 let fx: Fixture;
 beforeAll(async () => {
-  fx = await createFixture({
-    git: true,
-    files: {
-      'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n",
-      'flakeguard.yaml': 'history: true\n',
-      'reports/junit.xml': JUNIT,
-    },
-  });
-  await fx.git(['checkout', '-q', '-b', 'feature']);
-  fx.write('test/a.test.ts', "import { it } from 'vitest';\nit('old', () => {});\nit('adds', () => {});\n");
-  await fx.git(['commit', '-qam', 'a new test']);
+  fx = await createGateFixture(
+    { 'test/a.test.ts': A_ADDS_EMPTY },
+    { 'test/a.test.ts': A_OLD, 'flakeguard.yaml': 'history: true\n', 'reports/junit.xml': JUNIT },
+  );
 });
 afterAll(() => fx.remove());
 

@@ -2,11 +2,11 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import { mergeSignatures } from '../../../src/core/triage/triage-signatures.js';
 import { listRunRecords } from '../../../src/io/record/run-record-file.js';
 import { gatherTriageInputs, makePathMapper, type TriageSources } from '../../../src/io/triage/triage-inputs.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { makeTriageSources } from './triage-sources.js';
 
 let fx: Fixture;
 let record: string;
@@ -30,25 +30,7 @@ beforeAll(async () => {
 
 afterAll(() => fx.remove());
 
-const sources = (over: Partial<TriageSources>): TriageSources => ({
-  root: fx.root,
-  records: [],
-  reports: [],
-  junit: [],
-  logs: [],
-  exitCode: null,
-  limits: {
-    root: fx.root,
-    config: DEFAULT_CONFIG,
-    configFile: null,
-    platform: process.platform,
-    today: '2026-01-01',
-    testFlagMs: null,
-    fileFlagMs: null,
-  },
-  rerunCount: 0,
-  ...over,
-});
+const sources = (over: Partial<TriageSources>): TriageSources => makeTriageSources(fx.root, over);
 
 describe('gatherTriageInputs', () => {
   it('reads a whole run record: tests, exit code', async () => {

@@ -7,7 +7,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../../src/core/config.js';
 import { compileLogMatcher } from '../../../src/core/triage/log-matcher.js';
 import { parseWorkerExit, readLogFailures, readLogUnhandled } from '../../../src/core/triage/log-vitest.js';
 import { computeTriage } from '../../../src/core/triage/triage.js';
@@ -16,6 +15,7 @@ import { readJunitFile } from '../../../src/io/triage/junit-read.js';
 import { scanLog } from '../../../src/io/triage/log-scan.js';
 import { gatherTriageInputs, type TriageSources } from '../../../src/io/triage/triage-inputs.js';
 import { readVitestJsonFile } from '../../../src/io/triage/vitest-json-read.js';
+import { makeTriageSources } from './triage-sources.js';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../triage-corpus/vitest5-samples');
 const sample = (name: string): string => path.join(SAMPLES, name);
@@ -32,25 +32,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const sources = (over: Partial<TriageSources>): TriageSources => ({
-  root,
-  records: [],
-  reports: [],
-  junit: [],
-  logs: [],
-  exitCode: 1,
-  limits: {
-    root: root,
-    config: DEFAULT_CONFIG,
-    configFile: null,
-    platform: process.platform,
-    today: '2026-01-01',
-    testFlagMs: null,
-    fileFlagMs: null,
-  },
-  rerunCount: 0,
-  ...over,
-});
+const sources = (over: Partial<TriageSources>): TriageSources => makeTriageSources(root, { exitCode: 1, ...over });
 
 describe('Vitest 5 log', () => {
   it('reads the worker exit: signal, state and the file the worker was running', async () => {
