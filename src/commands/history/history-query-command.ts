@@ -109,12 +109,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
     return 0;
   }
   if (flags.json && flags.markdown !== undefined) throw historyUsage('--json and --markdown are exclusive');
-  const since = flags.since ?? '30d';
-  const top = flags.top ?? '10';
-  const age = parseAge(since, systemClock.now());
-  if (!age.ok) throw historyUsage(`--since ${age.message}`);
-  if (!/^\d{1,5}$/.test(top) || Number(top) < 1 || Number(top) > 10_000)
-    throw historyUsage(`--top "${top}" must be a whole number from 1 to 10000`);
+  const { age, top } = parseQueryWindow(flags);
   const policy = parsePolicy(flags['quarantine-above'], flags['release-after'], DEFAULT_QUARANTINE_POLICY);
   const place = resolveHistoryPlace(flags);
   const config = loadConfig(place.root).config;
@@ -149,15 +144,16 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
     await store.close();
   }
   const report = withHistoryOwners(computeHistoryReport(input), owners.ownersOf);
-  const written = flags.write
-    ? await writeQuarantineProposals(
-        place.root,
-        config,
-        proposals,
-        isoDayOf(systemClock.now() + PROPOSED_QUARANTINE_DAYS * 86_400_000),
-      )
-    : [];
-  for (const line of written) process.stderr.write(`flakeguard: ${escapeTerminal(line)}\n`);
+  if (flags.write) await writeProposals(place.root, config, proposals);
+  printHistoryQuery(report, proposals, flags);
+  return 0;
+}
+
+function printHistoryQuery(
+  report: ReturnType<typeof withHistoryOwners>,
+  proposals: Awaited<ReturnType<typeof readQuarantineProposals>>,
+  flags: QueryFlags,
+): void {
   process.stdout.write(
     flags.json
       ? `${JSON.stringify({ ...(toHistoryJson(report) as object), proposals }, null, 2)}\n`
@@ -173,5 +169,30 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
     writeReportFile('--html', html, () => writeHtmlReport(html, renderHistoryHtml(report)));
     process.stderr.write(`flakeguard: history page ${displayPath(html)}\n`);
   }
-  return 0;
+}
+
+/** --since (default 30d) and --top (default 10), checked in that order. */
+function parseQueryWindow(flags: QueryFlags): { age: Extract<ReturnType<typeof parseAge>, { ok: true }>; top: string } {
+  const since = flags.since ?? '30d';
+  const top = flags.top ?? '10';
+  const age = parseAge(since, systemClock.now());
+  if (!age.ok) throw historyUsage(`--since ${age.message}`);
+  if (!/^\d{1,5}$/.test(top) || Number(top) < 1 || Number(top) > 10_000)
+    throw historyUsage(`--top "${top}" must be a whole number from 1 to 10000`);
+  return { age, top };
+}
+
+/** --write: the proposals into the quarantine files (expiring after PROPOSED_QUARANTINE_DAYS), each change named on stderr. */
+async function writeProposals(
+  root: string,
+  config: Parameters<typeof writeQuarantineProposals>[1],
+  proposals: Awaited<ReturnType<typeof readQuarantineProposals>>,
+): Promise<void> {
+  const written = await writeQuarantineProposals(
+    root,
+    config,
+    proposals,
+    isoDayOf(systemClock.now() + PROPOSED_QUARANTINE_DAYS * 86_400_000),
+  );
+  for (const line of written) process.stderr.write(`flakeguard: ${escapeTerminal(line)}\n`);
 }
