@@ -50,51 +50,64 @@ export function startHistorySession(input: HistorySessionInput): HistorySession 
     opened = Promise.resolve({ ok: false, error });
   }
   return {
-    async recentFailures(tests, window) {
-      const found = new Map<string, RecentFailures>();
-      const result = await opened;
-      if (!result.ok) return found;
-      try {
-        for (const test of tests) {
-          const runs = await lastRunsOfTest(result.store, test, { limit: window - 1 });
-          found.set(testKey(test.file, test.name), recentFailuresOf(runs));
-        }
-      } catch {
-        // History is evidence, never a reason to fail the run: the block prints without the count.
-      }
-      return found;
-    },
-    async finish(record, recordFile) {
-      const warn = (error: unknown) => {
-        const later =
-          recordFile === null
-            ? ''
-            : `; the run record is kept: load it later with flakeguard history ingest ${recordFile}`;
-        return {
-          out: [],
-          err: [`flakeguard: warning: the run was not stored in history (${where}): ${reason(error)}${later}`],
-        };
-      };
-      const result = await opened;
-      if (!result.ok) return warn(result.error);
-      try {
-        const outcome = await ingestRunRecord(
-          result.store,
-          record,
-          await readRunContext(input.places.root, input.env, record).catch(() => ({ branch: null, job: null })),
-        );
-        const what =
-          outcome === 'stored'
-            ? 'run stored'
-            : outcome === 'duplicate'
-              ? 'run already stored'
-              : 'merged run not stored (its shards are)';
-        return { out: [`flakeguard: history ${where}: ${what}`], err: [] };
-      } catch (error) {
-        return warn(error);
-      } finally {
-        await result.store.close().catch(() => undefined);
-      }
-    },
+    recentFailures: (tests, window) => readRecentFailures(opened, tests, window),
+    finish: (record, recordFile) => storeRunInHistory(opened, where, input, record, recordFile),
   };
+}
+
+async function readRecentFailures(
+  opened: Promise<Opened>,
+  tests: Parameters<HistorySession['recentFailures']>[0],
+  window: number,
+): Promise<Map<string, RecentFailures>> {
+  const found = new Map<string, RecentFailures>();
+  const result = await opened;
+  if (!result.ok) return found;
+  try {
+    for (const test of tests) {
+      const runs = await lastRunsOfTest(result.store, test, { limit: window - 1 });
+      found.set(testKey(test.file, test.name), recentFailuresOf(runs));
+    }
+  } catch {
+    // History is evidence, never a reason to fail the run: the block prints without the count.
+  }
+  return found;
+}
+
+/** Stores the run in the opened store; any failure is a warning that says where the record is kept. */
+async function storeRunInHistory(
+  opened: Promise<Opened>,
+  where: string,
+  input: HistorySessionInput,
+  record: Parameters<HistorySession['finish']>[0],
+  recordFile: Parameters<HistorySession['finish']>[1],
+): ReturnType<HistorySession['finish']> {
+  const warn = (error: unknown) => {
+    const later =
+      recordFile === null ? '' : `; the run record is kept: load it later with flakeguard history ingest ${recordFile}`;
+    return {
+      out: [],
+      err: [`flakeguard: warning: the run was not stored in history (${where}): ${reason(error)}${later}`],
+    };
+  };
+  const result = await opened;
+  if (!result.ok) return warn(result.error);
+  try {
+    const outcome = await ingestRunRecord(
+      result.store,
+      record,
+      await readRunContext(input.places.root, input.env, record).catch(() => ({ branch: null, job: null })),
+    );
+    const what =
+      outcome === 'stored'
+        ? 'run stored'
+        : outcome === 'duplicate'
+          ? 'run already stored'
+          : 'merged run not stored (its shards are)';
+    return { out: [`flakeguard: history ${where}: ${what}`], err: [] };
+  } catch (error) {
+    return warn(error);
+  } finally {
+    await result.store.close().catch(() => undefined);
+  }
 }
