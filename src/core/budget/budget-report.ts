@@ -5,54 +5,28 @@
 import type { Config } from '../config.js';
 import type { OwnersOf } from '../owners/codeowners.js';
 import { isQuarantineActive, type QuarantinedTest, type RunQuarantine } from '../quarantine/run-quarantine.js';
-import type {
-  BudgetViolation,
-  ExitReason,
-  FileState,
-  LimitSource,
-  RecordedError,
-  RecordedNotice,
-  RecordedUnhandledError,
-  TestState,
-} from '../record/run-record.js';
+import type { BudgetViolation, ExitReason, RecordedNotice, RecordedUnhandledError } from '../record/run-record.js';
 import { computeRunVerdict, type RunVerdict } from '../record/run-verdict.js';
 import { testKey } from '../test-id.js';
-import {
-  type BudgetStatus,
-  classifyDuration,
-  type LimitKey,
-  type RunAllowance,
-  resolveFileLimit,
-  resolveTestLimit,
-} from './budget.js';
+import { classifyDuration, type RunAllowance, resolveFileLimit, resolveTestLimit } from './budget.js';
+import type {
+  CheckedFile,
+  CheckedTest,
+  FlakyTest,
+  NearBudget,
+  ObservedFile,
+  ObservedTest,
+} from './budget-entry-types.js';
+import { listFlakyTests, listQuarantinedTests, splitFileExcesses, splitTestExcesses } from './budget-excesses.js';
 
-export interface ObservedTest {
-  /** Relative to the project root, with `/`. */
-  readonly file: string;
-  /** Full name joined with ' > '. */
-  readonly name: string;
-  readonly project: string;
-  readonly line: number | null;
-  readonly column: number | null;
-  readonly state: TestState;
-  readonly durationMs: number | null;
-  readonly retries: number;
-  readonly flaky: boolean;
-  readonly errors: readonly RecordedError[];
-  /** Each attempt's duration and outcome, where Vitest reports them (5.x `TestCase.attempts()`). */
-  readonly attempts?: readonly { readonly durationMs: number; readonly state: 'passed' | 'failed' }[];
-}
-
-export interface ObservedFile {
-  readonly file: string;
-  readonly project: string;
-  readonly state: FileState;
-  readonly durationMs: number | null;
-  /** Collection or import errors. */
-  readonly errors: readonly RecordedError[];
-  /** beforeAll/afterAll errors of the file's suites. */
-  readonly hookErrors: readonly RecordedError[];
-}
+export type {
+  CheckedFile,
+  CheckedTest,
+  FlakyTest,
+  NearBudget,
+  ObservedFile,
+  ObservedTest,
+} from './budget-entry-types.js';
 
 export interface BudgetReportInput {
   readonly config: Pick<Config, 'budget'>;
@@ -70,35 +44,6 @@ export interface BudgetReportInput {
   readonly vitestExitCode: number | null;
   /** The owners of a test file from CODEOWNERS; absent: no owners. */
   readonly ownersOf?: OwnersOf;
-}
-
-export interface CheckedTest extends ObservedTest {
-  readonly key: string;
-  readonly limitMs: number;
-  readonly limitSource: LimitSource;
-  readonly limitKey: LimitKey;
-  readonly allowanceId?: string;
-  readonly status: BudgetStatus;
-  readonly quarantine?: RunQuarantine;
-}
-
-export interface CheckedFile extends ObservedFile {
-  readonly limitMs: number | null;
-  readonly limitKey: LimitKey | null;
-  readonly status: BudgetStatus;
-}
-
-/** A test or file at or above warnAt of its limit (same fields as a violation). */
-export interface NearBudget extends BudgetViolation {
-  readonly platformKey: LimitKey;
-}
-
-export interface FlakyTest {
-  readonly file: string;
-  readonly name: string;
-  readonly line: number | null;
-  readonly retries: number;
-  readonly firstError: RecordedError | null;
 }
 
 export interface BudgetReport {
@@ -164,58 +109,14 @@ export const byPlace = <
 export function computeBudgetReport(input: BudgetReportInput): BudgetReport {
   const tests = input.tests.map((t) => checkTest(t, input));
   const files = input.files.map((f) => checkFile(f, input));
-  const violations: (BudgetViolation & { allowanceId?: string })[] = [];
-  const near: NearBudget[] = [];
-  for (const t of tests) {
-    if ((t.status !== 'over' && t.status !== 'near') || t.durationMs === null) continue;
-    const entry = {
-      kind: 'test' as const,
-      file: t.file,
-      name: t.name,
-      line: t.line,
-      durationMs: t.durationMs,
-      limitMs: t.limitMs,
-      limitSource: t.limitSource,
-      platformKey: t.limitKey,
-      ...(t.allowanceId === undefined ? {} : { allowanceId: t.allowanceId }),
-    };
-    (t.status === 'over' ? violations : near).push(entry);
-  }
-  const fileViolations: BudgetViolation[] = [];
-  const fileNear: NearBudget[] = [];
-  for (const f of files) {
-    if ((f.status !== 'over' && f.status !== 'near') || f.durationMs === null || f.limitMs === null) continue;
-    const entry = {
-      kind: 'file' as const,
-      file: f.file,
-      name: null,
-      line: null,
-      durationMs: f.durationMs,
-      limitMs: f.limitMs,
-      limitSource: 'budget' as const,
-      platformKey: f.limitKey ?? 'all',
-    };
-    (f.status === 'over' ? fileViolations : fileNear).push(entry);
-  }
+  const { over: violations, near } = splitTestExcesses(tests);
+  const { over: fileViolations, near: fileNear } = splitFileExcesses(files);
   violations.sort(byPlace);
   near.sort(byPlace);
-  const flaky: FlakyTest[] = tests
-    .filter((t) => t.state === 'passed' && (t.flaky || (t.retries > 0 && t.errors.length > 0)))
-    .map((t) => ({ file: t.file, name: t.name, line: t.line, retries: t.retries, firstError: t.errors[0] ?? null }))
-    .sort(byPlace);
+  const flaky: FlakyTest[] = listFlakyTests(tests).sort(byPlace);
   const failed = tests.filter((t) => t.state === 'failed').sort(byPlace);
   const failing = failed.filter((t) => !isQuarantineActive(t.quarantine));
-  const quarantined: QuarantinedTest[] = tests
-    .filter((t) => t.quarantine !== undefined && (t.state === 'passed' || t.state === 'failed'))
-    .map((t) => ({
-      file: t.file,
-      name: t.name,
-      line: t.line,
-      state: t.state,
-      quarantine: t.quarantine as RunQuarantine,
-      firstError: t.errors[0] ?? null,
-    }))
-    .sort(byPlace);
+  const quarantined: QuarantinedTest[] = listQuarantinedTests(tests).sort(byPlace);
   const allViolations = [...violations, ...fileViolations.sort(byPlace)];
   const verdict = computeRunVerdict({
     failing: failing.length,
