@@ -7,6 +7,7 @@
 import { formatDuration } from '../duration.js';
 import { resolvePlatformValue } from '../platform-value.js';
 import { testKey } from '../test-id.js';
+import { escapeTerminal as esc } from '../untrusted-text.js';
 import { type AllowanceProblem, formatWhere } from './allowance.js';
 import {
   formatFollowNotice,
@@ -16,7 +17,6 @@ import {
   type UniverseTest,
 } from './allowance-resolve.js';
 import { serializeBudget } from './allowance-serialize.js';
-import { escapeForTerminal as esc } from './allowance-text.js';
 
 export const ALLOWANCE_LIST_VERSION = 1 as const;
 

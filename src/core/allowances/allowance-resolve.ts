@@ -3,6 +3,8 @@
  * notices (an allowance followed a renamed or moved test) and the warnings (orphans, expired,
  * ambiguous, invalid entries). Shared by the reporter seam and `flakeguard allowances`.
  */
+
+import { escapeTerminal } from '../untrusted-text.js';
 import { type Allowance, type AllowanceProblem, formatWhere, isExpired } from './allowance.js';
 import type { Lineage } from './allowance-lineage.js';
 import {
@@ -12,7 +14,7 @@ import {
   matchAllowances,
   type WorktreeChanges,
 } from './allowance-match.js';
-import { escapeForTerminal, quoteName } from './allowance-text.js';
+import { quoteName } from './allowance-text.js';
 
 export interface UniverseTest extends MatchTest {
   /** False for a test read from source only (its file is not part of this run). */
@@ -77,7 +79,7 @@ const q = quoteName;
 export function formatFollowNotice(r: Resolution): string {
   const { allowance: a, test } = r;
   if (!test || r.kind === null || r.kind === 'exact') return '';
-  const [from, to] = [escapeForTerminal(a.file), escapeForTerminal(test.file)];
+  const [from, to] = [escapeTerminal(a.file), escapeTerminal(test.file)];
   const traced =
     r.match.kind !== 'ambiguous' && r.match.kind !== 'orphan' && r.match.via === 'lineage'
       ? ' (traced through git history)'
@@ -105,15 +107,15 @@ export function formatResolutionWarning(r: Resolution, tests: readonly UniverseT
   const at = formatWhere(a);
   if (r.match.kind === 'orphan') {
     const how =
-      r.match.why === undefined ? 'by name, body or git rename' : `its lineage: ${escapeForTerminal(r.match.why)}`;
-    return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.test)} in ${escapeForTerminal(a.file)} (${how}); remove it with flakeguard allowances prune, or fix its test and file`;
+      r.match.why === undefined ? 'by name, body or git rename' : `its lineage: ${escapeTerminal(r.match.why)}`;
+    return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.test)} in ${escapeTerminal(a.file)} (${how}); remove it with flakeguard allowances prune, or fix its test and file`;
   }
   if (r.match.kind === 'ambiguous') {
     const names = r.match.candidates
       .map((i) => tests[i])
       .filter((t) => t !== undefined)
-      .map((t) => `${q(t.fullName)} in ${escapeForTerminal(t.file)}`);
-    const why = escapeForTerminal(r.match.why);
+      .map((t) => `${q(t.fullName)} in ${escapeTerminal(t.file)}`);
+    const why = escapeTerminal(r.match.why);
     return `${at}: allowance ${a.id} for ${q(a.test)} is ambiguous (${names.length > 0 ? `${why}: ${names.join(', ')}` : why}) and applies to none; set its test and file to the one it is for`;
   }
   if (r.expired) {
@@ -132,5 +134,5 @@ export function formatLineageNote(r: Resolution): string {
 }
 
 export function formatProblem(p: AllowanceProblem): string {
-  return `${p.where}: ${escapeForTerminal(p.message)}`;
+  return `${p.where}: ${escapeTerminal(p.message)}`;
 }

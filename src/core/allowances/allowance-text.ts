@@ -4,7 +4,7 @@
  * clear the screen or fake a line of output).
  */
 import { parse, stringify } from 'yaml';
-import { escapeTerminal, escapeUnsafe, hasUnsafeCharacter } from '../untrusted-text.js';
+import { escapeUnsafe, hasUnsafeCharacter } from '../untrusted-text.js';
 
 /** A YAML double-quoted scalar: `"` and `\` escaped, every unsafe character as an escape. */
 export function doubleQuoted(value: string): string {
@@ -30,11 +30,6 @@ function readsBack(scalar: string, value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The text with every unsafe character escaped (`\n`, `\u001b`), for a terminal or a log. */
-export function escapeForTerminal(text: string): string {
-  return escapeTerminal(text);
 }
 
 /** A name in double quotes for a message, with `"` and `\` and unsafe characters escaped. */

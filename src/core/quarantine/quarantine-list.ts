@@ -5,8 +5,8 @@
  */
 import { formatWhere } from '../allowances/allowance.js';
 import type { Resolution } from '../allowances/allowance-resolve.js';
-import { escapeForTerminal as esc } from '../allowances/allowance-text.js';
 import { formatOwners, hasOwner, NO_OWNERS, type OwnersOf } from '../owners/codeowners.js';
+import { escapeTerminal as esc } from '../untrusted-text.js';
 import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
 
 export const QUARANTINE_LIST_VERSION = 1 as const;

@@ -1,16 +1,16 @@
 /** `flakeguard allowances add`: a budget for one test, in a new entry or the entry that quarantines it. Atomic. */
-import { allowanceFileFor } from '../../core/allowances/allowance.js';
 import { setEntryKey, yamlScalar } from '../../core/allowances/allowance-edit.js';
 import type { Resolution } from '../../core/allowances/allowance-resolve.js';
 import { serializeBudget } from '../../core/allowances/allowance-serialize.js';
-import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
+import { quoteName } from '../../core/allowances/allowance-text.js';
 import { checkExpiryDay } from '../../core/calendar.js';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { isPlatformKey, PLATFORMS, type PlatformValue } from '../../core/platform-value.js';
 import type { SourceTest } from '../../core/source/test-source.js';
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import { updateAllowanceFile } from './allowance-store.js';
-import { findEntryTarget, newEntryId, writeNewEntry } from './allowance-target.js';
+import { findEntryTarget, writeNewEntry } from './allowance-target.js';
 import type { AllowanceState } from './allowances-state.js';
 
 export interface AddOptions {
@@ -54,7 +54,7 @@ function checkReasonAndExpiry(options: AddOptions, today: string): void {
     throw new FlakeguardError('USAGE', '--reason is required: say why this test may take longer than the budget');
   const expiry = options.expires === undefined ? null : checkExpiryDay(options.expires, today);
   if (expiry !== null && !expiry.ok)
-    throw new FlakeguardError('USAGE', `--expires "${escapeForTerminal(options.expires ?? '')}" ${expiry.message}`);
+    throw new FlakeguardError('USAGE', `--expires "${escapeTerminal(options.expires ?? '')}" ${expiry.message}`);
 }
 
 /** The test's entry only quarantines it: the budget joins that entry. */
@@ -74,7 +74,7 @@ function addBudgetToEntry(
   updateAllowanceFile(state.root, at.storeFile, (text) =>
     keys.reduce((t, [key, value]) => setEntryKey(t, id, key, [`${key}: ${value}`], at.storeFile), text),
   );
-  return `added a budget to entry ${id} for ${quoteName(options.test)} (${escapeForTerminal(file)}) in ${escapeForTerminal(at.storeFile)}`;
+  return `added a budget to entry ${id} for ${quoteName(options.test)} (${escapeTerminal(file)}) in ${escapeTerminal(at.storeFile)}`;
 }
 
 /** A new entry, in the allowance file of the test's file. */
@@ -85,19 +85,17 @@ function addEntry(
   file: string,
   budget: PlatformValue<number>,
 ): string {
-  const id = newEntryId(state);
-  const storeFile = allowanceFileFor(state.config.allowances, file);
-  const entry = {
-    id,
-    test: options.test,
-    file,
-    fingerprint: test.fingerprint,
-    commit: state.head,
-    budget,
-    reason: options.reason.trim(),
-    added: state.today,
-    expires: options.expires ?? null,
-  };
-  writeNewEntry(state, storeFile, entry, 'allowance');
-  return `added allowance ${id} for ${quoteName(options.test)} (${escapeForTerminal(file)}) to ${escapeForTerminal(storeFile)}`;
+  const { id, storeFile } = writeNewEntry(
+    state,
+    {
+      test: options.test,
+      file,
+      fingerprint: test.fingerprint,
+      budget,
+      reason: options.reason.trim(),
+      expires: options.expires ?? null,
+    },
+    'allowance',
+  );
+  return `added allowance ${id} for ${quoteName(options.test)} (${escapeTerminal(file)}) to ${escapeTerminal(storeFile)}`;
 }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isInsideProject } from '../../core/allowances/allowance.js';
+import { allowanceFileFor, isInsideProject } from '../../core/allowances/allowance.js';
 import { insertEntry } from '../../core/allowances/allowance-edit.js';
 import { eachNamePattern } from '../../core/allowances/allowance-match.js';
 import type { Resolution } from '../../core/allowances/allowance-resolve.js';
@@ -87,16 +87,22 @@ export function findEntryTarget(state: AllowanceState, fileArg: string, testArg:
   return { file, test, holder };
 }
 
+/** What a command decides of a new entry; its id, commit, day and file come from the state. */
+export type NewEntryFields = Omit<NewAllowanceEntry, 'id' | 'commit' | 'added'>;
+
 /**
- * Inserts a new entry under its file's lock: an entry a concurrent writer added is read back first,
- * and its id is not reused (`noun` names the id in that error).
+ * Writes a new entry into its test file's allowance file under the file's lock, with a fresh id,
+ * today's date and HEAD's commit: an entry a concurrent writer added is read back first, and its id
+ * is not reused (`noun` names the id in that error). Returns the id and the file written.
  */
 export function writeNewEntry(
   state: AllowanceState,
-  storeFile: string,
-  entry: NewAllowanceEntry,
+  fields: NewEntryFields,
   noun: 'allowance' | 'entry',
-): void {
+): { readonly id: string; readonly storeFile: string } {
+  const id = newId(new Set(state.store.allowances.map((a) => a.id)));
+  const storeFile = allowanceFileFor(state.config.allowances, fields.file);
+  const entry: NewAllowanceEntry = { ...fields, id, commit: state.head, added: state.today };
   updateAllowanceFile(state.root, storeFile, (text) => {
     if (text.includes(`id: ${entry.id}`))
       throw new FlakeguardError(
@@ -105,8 +111,5 @@ export function writeNewEntry(
       );
     return insertEntry(text, entry, storeFile);
   });
-}
-
-export function newEntryId(state: AllowanceState): string {
-  return newId(new Set(state.store.allowances.map((a) => a.id)));
+  return { id, storeFile };
 }

@@ -12,8 +12,9 @@ import {
   updateEntry,
 } from '../../core/allowances/allowance-edit.js';
 import type { Resolution } from '../../core/allowances/allowance-resolve.js';
-import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
+import { quoteName } from '../../core/allowances/allowance-text.js';
 import type { Config } from '../../core/config.js';
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import { updateAllowanceFile } from './allowance-store.js';
 import { type AllowanceState, gatherProjectState } from './allowances-state.js';
 
@@ -31,7 +32,7 @@ export function pruneAllowances(state: AllowanceState, dryRun: boolean): string[
   const verb = dryRun ? 'would remove' : 'removed';
   return orphans.map(
     (r) =>
-      `${verb} orphan ${r.allowance.id} ${quoteName(r.allowance.test)} (${escapeForTerminal(r.allowance.file)}) from ${r.allowance.at.storeFile}`,
+      `${verb} orphan ${r.allowance.id} ${quoteName(r.allowance.test)} (${escapeTerminal(r.allowance.file)}) from ${r.allowance.at.storeFile}`,
   );
 }
 
@@ -67,7 +68,7 @@ export function migrateAllowances(
     if (Object.keys(changes).length === 0 && !moves) continue;
     const what = [
       changes.test !== undefined ? `name ${quoteName(a.test)} -> ${quoteName(changes.test)}` : '',
-      changes.file !== undefined ? `file ${escapeForTerminal(a.file)} -> ${escapeForTerminal(changes.file)}` : '',
+      changes.file !== undefined ? `file ${escapeTerminal(a.file)} -> ${escapeTerminal(changes.file)}` : '',
       changes.fingerprint !== undefined ? 'fingerprint' : '',
       changes.commit !== undefined ? `commit ${changes.commit.slice(0, 10)}` : '',
       moves ? `entry ${a.at.storeFile} -> ${target}` : '',

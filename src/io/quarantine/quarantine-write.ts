@@ -4,15 +4,15 @@
  * has, or a new entry; remove takes it out, and the entry with it when the entry has no budget.
  * Every write holds the file's lock and is atomic, and keeps comments and line endings.
  */
-import { allowanceFileFor } from '../../core/allowances/allowance.js';
 import { removeEntries, removeEntryKey, setEntryKey } from '../../core/allowances/allowance-edit.js';
 import { serializeQuarantine } from '../../core/allowances/allowance-serialize.js';
-import { escapeForTerminal, quoteName } from '../../core/allowances/allowance-text.js';
+import { quoteName } from '../../core/allowances/allowance-text.js';
 import { checkExpiryDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
 import type { QuarantineTerms } from '../../core/quarantine/quarantine-terms.js';
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import { updateAllowanceFile } from '../allowances/allowance-store.js';
-import { findEntryTarget, newEntryId, writeNewEntry } from '../allowances/allowance-target.js';
+import { findEntryTarget, writeNewEntry } from '../allowances/allowance-target.js';
 import type { AllowanceState } from '../allowances/allowances-state.js';
 import { readProjectOwners } from '../owners/codeowners-file.js';
 
@@ -29,14 +29,14 @@ function termsOf(options: QuarantineAddOptions, today: string): QuarantineTerms 
     throw new FlakeguardError('USAGE', '--reason is required: say why the test is quarantined and who owns the fix');
   const expiry = options.expires === undefined ? null : checkExpiryDay(options.expires, today);
   if (expiry !== null && !expiry.ok)
-    throw new FlakeguardError('USAGE', `--expires "${escapeForTerminal(options.expires ?? '')}" ${expiry.message}`);
+    throw new FlakeguardError('USAGE', `--expires "${escapeTerminal(options.expires ?? '')}" ${expiry.message}`);
   if (options.link !== undefined && options.link.trim() === '')
     throw new FlakeguardError('USAGE', '--link is empty; give the ticket URL or leave --link out');
   return { reason: options.reason.trim(), link: options.link?.trim() ?? null, expires: options.expires ?? null };
 }
 
 const ownedBy = (owners: readonly string[]): string =>
-  owners.length > 0 ? `; owners ${escapeForTerminal(owners.join(' '))}` : '';
+  owners.length > 0 ? `; owners ${escapeTerminal(owners.join(' '))}` : '';
 
 /** Quarantines one test; returns the line to print. */
 export function addQuarantine(state: AllowanceState, options: QuarantineAddOptions, cwd: string): string {
@@ -45,7 +45,7 @@ export function addQuarantine(state: AllowanceState, options: QuarantineAddOptio
   // The owners at the time: CODEOWNERS may change, the record of who owned the fix stays.
   const owners = readProjectOwners(state.root).ownersOf(file);
   const terms = { ...checked, ...(owners.length > 0 ? { owners } : {}) };
-  const what = `${quoteName(options.test)} (${escapeForTerminal(file)})`;
+  const what = `${quoteName(options.test)} (${escapeTerminal(file)})`;
   if (holder) {
     const entry = holder.allowance;
     if (entry.quarantine !== null) {
@@ -57,24 +57,22 @@ export function addQuarantine(state: AllowanceState, options: QuarantineAddOptio
     updateAllowanceFile(state.root, entry.at.storeFile, (text) =>
       setEntryKey(text, entry.id, 'quarantine', serializeQuarantine(terms), entry.at.storeFile),
     );
-    return `quarantined ${what} in entry ${entry.id} of ${escapeForTerminal(entry.at.storeFile)}${ownedBy(owners)}`;
+    return `quarantined ${what} in entry ${entry.id} of ${escapeTerminal(entry.at.storeFile)}${ownedBy(owners)}`;
   }
-  const id = newEntryId(state);
-  const storeFile = allowanceFileFor(state.config.allowances, file);
-  const entry = {
-    id,
-    test: options.test,
-    file,
-    fingerprint: test.fingerprint,
-    commit: state.head,
-    budget: null,
-    reason: '',
-    quarantine: terms,
-    added: state.today,
-    expires: null,
-  };
-  writeNewEntry(state, storeFile, entry, 'entry');
-  return `quarantined ${what}: entry ${id} in ${escapeForTerminal(storeFile)}${ownedBy(owners)}`;
+  const { id, storeFile } = writeNewEntry(
+    state,
+    {
+      test: options.test,
+      file,
+      fingerprint: test.fingerprint,
+      budget: null,
+      reason: '',
+      quarantine: terms,
+      expires: null,
+    },
+    'entry',
+  );
+  return `quarantined ${what}: entry ${id} in ${escapeTerminal(storeFile)}${ownedBy(owners)}`;
 }
 
 /** Takes the quarantine off the entry with this id; returns the line to print. */
@@ -84,14 +82,14 @@ export function removeQuarantine(state: AllowanceState, id: string): string {
     const known = state.store.allowances.filter((a) => a.quarantine !== null).map((a) => a.id);
     throw new FlakeguardError(
       'USAGE',
-      `no quarantine with id "${escapeForTerminal(id)}"; ${known.length > 0 ? `quarantines: ${known.join(', ')}` : 'there is none'} (flakeguard quarantine list)`,
+      `no quarantine with id "${escapeTerminal(id)}"; ${known.length > 0 ? `quarantines: ${known.join(', ')}` : 'there is none'} (flakeguard quarantine list)`,
     );
   }
   const storeFile = entry.at.storeFile;
   if (entry.budget === null) {
     updateAllowanceFile(state.root, storeFile, (text) => removeEntries(text, new Set([id]), storeFile));
-    return `removed quarantine ${id} (${quoteName(entry.test)}) and its entry from ${escapeForTerminal(storeFile)}`;
+    return `removed quarantine ${id} (${quoteName(entry.test)}) and its entry from ${escapeTerminal(storeFile)}`;
   }
   updateAllowanceFile(state.root, storeFile, (text) => removeEntryKey(text, id, 'quarantine', storeFile));
-  return `removed quarantine ${id} (${quoteName(entry.test)}) from ${escapeForTerminal(storeFile)}; the entry keeps its budget`;
+  return `removed quarantine ${id} (${quoteName(entry.test)}) from ${escapeTerminal(storeFile)}; the entry keeps its budget`;
 }

@@ -10,7 +10,8 @@ import {
 } from '../../../src/core/allowances/allowance-edit.js';
 import { parseAllowanceFile } from '../../../src/core/allowances/allowance-parse.js';
 import { serializeEntry } from '../../../src/core/allowances/allowance-serialize.js';
-import { escapeForTerminal, yamlScalar } from '../../../src/core/allowances/allowance-text.js';
+import { yamlScalar } from '../../../src/core/allowances/allowance-text.js';
+import { escapeTerminal } from '../../../src/core/untrusted-text.js';
 import { entry, W } from './allowance-factories.js';
 
 /** Strings a test name may hold: quotes, YAML indicators, newlines, spaces at the ends, controls, unicode, surrogates. */
@@ -144,10 +145,10 @@ describe('terminal output', () => {
     fc.assert(
       fc.property(nasty, (value) => {
         // eslint-disable-next-line no-control-regex
-        expect(escapeForTerminal(value)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+        expect(escapeTerminal(value)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
       }),
       { numRuns: 400 },
     );
-    expect(escapeForTerminal('a\u001b[2Jb\nc')).toBe('a\\u001b[2Jb\\nc');
+    expect(escapeTerminal('a\u001b[2Jb\nc')).toBe('a\\u001b[2Jb\\nc');
   });
 });
