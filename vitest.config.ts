@@ -1,14 +1,17 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The two tiers of flakeguard's own suite (README "Developing flakeguard", docs/architecture.md):
+ * The two tiers of `npm test` (README "Developing flakeguard", docs/architecture.md):
  * - `unit`: core logic, fast-check properties and every test that starts no process. Runs from
  *   source, no build step: `npm run test:unit`.
  * - `e2e`: every test that starts a process (real Vitest on fixture projects, the built CLI, git,
  *   PostgreSQL, Chromium, load workers) or opens a real database (PGlite). These run the built
  *   package in dist/, so the tier refuses to start when dist/ is older than src/
- *   (test/helpers/dist-fresh.ts); `npm run test:e2e` builds first. A new test file that starts a process belongs in this list (test/boundaries.test.ts
- *   checks that no unit file does).
+ *   (test/helpers/dist-fresh.ts); `npm run test:e2e` builds first. A new test file that starts a
+ *   process belongs in this list (test/boundaries.test.ts checks that no unit file does).
+ * A third tier, `release` (RELEASE_TESTS, its own config vitest.release.config.ts, `npm run
+ * test:release`), installs the packed tarball from the npm registry with npm and pnpm. `npm test`
+ * never runs it, so `npm test` needs no registry; `.ci/run` runs it after `npm test`.
  */
 export const E2E_TESTS = [
   'test/e2e/**/*.test.ts',
@@ -28,7 +31,10 @@ export const E2E_TESTS = [
   'test/core/triage/reproduce-command.test.ts',
 ];
 
-const EXCLUDE = ['**/node_modules/**', 'test/fixtures/**'];
+/** The release tier: tests that install from the npm registry (vitest.release.config.ts). */
+export const RELEASE_TESTS = ['test/e2e/packed-install.test.ts', 'test/e2e/pnpm-workspace.test.ts'];
+
+export const EXCLUDE = ['**/node_modules/**', 'test/fixtures/**'];
 
 export default defineConfig({
   test: {
@@ -46,7 +52,12 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...EXCLUDE, ...E2E_TESTS] } },
       {
         extends: true,
-        test: { name: 'e2e', include: E2E_TESTS, exclude: EXCLUDE, globalSetup: ['test/helpers/dist-fresh.ts'] },
+        test: {
+          name: 'e2e',
+          include: E2E_TESTS,
+          exclude: [...EXCLUDE, ...RELEASE_TESTS],
+          globalSetup: ['test/helpers/dist-fresh.ts'],
+        },
       },
     ],
   },

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { E2E_TESTS } from '../vitest.config.js';
+import { E2E_TESTS, RELEASE_TESTS } from '../vitest.config.js';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 
@@ -237,20 +237,29 @@ describe('the test tiers', () => {
   const TESTS = path.resolve(import.meta.dirname);
   const STARTS_A_PROCESS =
     /\b(?:createFixture|fixtureCopies|reporterProject|execa|execFileSync|execFile|spawnSync|spawn|fork|launchBrowser|startLoadWorkers|runGit)\(/;
-  const inE2e = (rel: string): boolean =>
-    E2E_TESTS.some((pattern) =>
+  const matches = (patterns: readonly string[], rel: string): boolean =>
+    patterns.some((pattern) =>
       pattern.endsWith('/**/*.test.ts') ? rel.startsWith(pattern.slice(0, -'**/*.test.ts'.length)) : rel === pattern,
     );
+  const inE2e = (rel: string): boolean => matches(E2E_TESTS, rel) || RELEASE_TESTS.includes(rel);
+  const testFiles = listTs(TESTS).filter(
+    (f) => f.endsWith('.test.ts') && !f.includes(`${path.sep}fixtures${path.sep}`),
+  );
+  const rel = (f: string): string => `test/${path.relative(TESTS, f).split(path.sep).join('/')}`;
 
   it('every test file that starts a process is in the e2e tier', () => {
-    const testFiles = listTs(TESTS).filter(
-      (f) => f.endsWith('.test.ts') && !f.includes(`${path.sep}fixtures${path.sep}`),
-    );
-    const rel = (f: string): string => `test/${path.relative(TESTS, f).split(path.sep).join('/')}`;
     const offenders = testFiles
       .filter((f) => STARTS_A_PROCESS.test(readFileSync(f, 'utf8')) && !inE2e(rel(f)))
       .map(rel);
     expect(offenders).toEqual([]);
     expect(E2E_TESTS.filter((p) => !p.endsWith('/**/*.test.ts') && !p.endsWith('.test.ts'))).toEqual([]);
+  });
+
+  // `npm test` needs no registry: a test that packs the tarball to install it, or fetches a package
+  // with `npx -y`, is in the release tier (vitest.release.config.ts, `npm run test:release`).
+  it('every test file that installs from the npm registry is in the release tier, and only those', () => {
+    const INSTALLS = /\bpackTarball\(|'npx',\s*\['-y'/;
+    const installing = testFiles.filter((f) => INSTALLS.test(readFileSync(f, 'utf8'))).map(rel);
+    expect(installing.sort()).toEqual([...RELEASE_TESTS].sort());
   });
 });
