@@ -56,7 +56,13 @@ export default defineConfig({
           name: 'e2e',
           include: E2E_TESTS,
           exclude: [...EXCLUDE, ...RELEASE_TESTS],
-          globalSetup: ['test/helpers/dist-fresh.ts'],
+          // dist/ no older than src/; one migrated embedded store that fixtures copy instead of
+          // creating their own; the process budget (counted per file, checked when the tier ends).
+          globalSetup: [
+            'test/helpers/dist-fresh.ts',
+            'test/helpers/history-template-setup.ts',
+            'test/helpers/process-budget-setup.ts',
+          ],
         },
       },
     ],

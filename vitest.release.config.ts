@@ -15,6 +15,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default', './src/reporter/index.ts'],
-    globalSetup: ['test/helpers/dist-fresh.ts'],
+    globalSetup: ['test/helpers/dist-fresh.ts', 'test/helpers/process-budget-setup.ts'],
   },
 });

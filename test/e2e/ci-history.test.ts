@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { seedHistoryStore } from '../helpers/history-template.js';
 
 const NO_CI = { GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', TF_BUILD: '', JENKINS_URL: '' };
 const github = (run: string) => ({
@@ -43,6 +44,7 @@ describe('an escape names the check that caught it first and the job of its last
         'test/cart.test.ts': `import { expect, it } from 'vitest';\nimport { total } from '../src/total.js';\nit('totals', () => { expect(total).toBe(4); });\n`,
       },
     });
+    seedHistoryStore(fx.root);
     green = (await fx.git(['rev-parse', 'HEAD'])).trim();
     const pass = await fx.vitest([], github('7001'));
     expect(pass.exitCode, pass.output).toBe(0);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../core/history/history-factories.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { seedHistoryStore } from '../helpers/history-template.js';
 
 const DAY = 86_400_000;
 let fx: Fixture;
@@ -19,6 +20,7 @@ let html: string;
 
 beforeAll(async () => {
   fx = await createFixture({ files: { 'flakeguard.yaml': 'history: true\n' } });
+  seedHistoryStore(fx.root);
   const end = Date.now() - DAY;
   for (let i = 0; i < 12; i += 1) {
     const record = makeRecord({

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../core/history/history-factories.js';
 import { type Browser, launchBrowser } from '../helpers/browser.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { seedHistoryStore } from '../helpers/history-template.js';
 import { type PostgresServer, startPostgres } from '../io/history/postgres-server.mjs';
 
 interface JsonTest {
@@ -124,6 +125,7 @@ async function setUpThree(): Promise<void> {
         "import { expect, test } from 'vitest';\ntest('adds', async () => {\n  await new Promise((r) => setTimeout(r, 20));\n  expect(1 + 1).toBe(2);\n});\n",
     },
   });
+  seedHistoryStore(three.root);
   for (let i = 0; i < 3; i += 1) {
     const run = await three.vitest([]);
     expect(run.exitCode, run.output).toBe(0);
@@ -135,6 +137,7 @@ async function setUpThree(): Promise<void> {
 
 async function setUpTwelve(): Promise<void> {
   twelve = await createFixture({ files: { 'flakeguard.yaml': 'history: true\n' } });
+  seedHistoryStore(twelve.root);
   const start = Date.now() - 86_400_000;
   for (let i = 0; i < 12; i += 1) {
     const record = makeRecord({

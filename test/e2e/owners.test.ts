@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, type RunResult, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { seedHistoryStore } from '../helpers/history-template.js';
 
 const CODEOWNERS = `# everyone, then narrower patterns: the last match wins
 *                        @org/everyone
@@ -57,6 +58,7 @@ describe('owners from CODEOWNERS in every output', () => {
   let run: RunResult;
   beforeAll(async () => {
     fx = await createFixture({ files, git: true });
+    seedHistoryStore(fx.root);
     run = await fx.vitest([], { GITHUB_ACTIONS: 'true', FLAKEGUARD_BRANCH: 'main' });
   });
   afterAll(() => fx?.remove());

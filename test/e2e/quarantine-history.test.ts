@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { seedHistoryStore } from '../helpers/history-template.js';
 
 const FLAKY = `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +43,7 @@ describe('quarantine proposals from history', () => {
       },
     });
     fixture = fx;
+    seedHistoryStore(fx.root);
     const held = await fx.flakeguard([
       'quarantine',
       'add',

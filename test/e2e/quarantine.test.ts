@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, fixtureCopies, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { seedHistoryStore } from '../helpers/history-template.js';
 import { lastLine, records } from '../reporter/reporter-fixture.js';
 
 const API = (title: string, extra = '') => `import { describe, expect, it } from 'vitest';
@@ -148,6 +149,7 @@ describe('quarantine', () => {
   it("with history on, the block counts the test's recent failures from the store", async () => {
     const fx = await setup();
     writeFileSync(path.join(fx.root, 'flakeguard.yaml'), 'budget:\n  test: 5s\nhistory: true\n');
+    seedHistoryStore(fx.root);
     for (const n of [1, 2]) {
       const run = await fx.vitest();
       expect(run.exitCode, run.output).toBe(0);

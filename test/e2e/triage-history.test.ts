@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { seedHistoryStore } from '../helpers/history-template.js';
 
 // Fails on every even-numbered run of the fixture (a counter file shared by all runs): fails, passes, fails...
 const FLAKY_TEST = `import { expect, test } from 'vitest';
@@ -55,6 +56,7 @@ describe('triage with history from real runs', () => {
         'test/value.test.ts': VALUE_TEST,
       },
     });
+    seedHistoryStore(fx.root);
     green = (await fx.git(['rev-parse', 'HEAD'])).trim();
     // Run 1 on the first commit: the flaky test fails. Run 2, same commit: it passes (a re-run).
     expect((await fx.vitest([], RED)).exitCode).toBe(1);

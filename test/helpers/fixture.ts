@@ -2,11 +2,12 @@
  * Fixture projects for end-to-end tests: files written to a temp folder, the repo's node_modules
  * linked in, and the real Vitest (or the built flakeguard CLI) run there.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { cliKind, countProcess } from './process-budget.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /**
@@ -68,6 +69,20 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true', ...extra };
 }
 
+/**
+ * Whether the fixture has an embedded history store where the product opens it (flakeguard.yaml's
+ * `records`, or FLAKEGUARD_RECORDS, default .flakeguard/runs): a run after which there is one and
+ * before which there was none created it (counted for the process budget).
+ */
+function hasHistoryStore(root: string, env: Record<string, string> | undefined): boolean {
+  const yaml = path.join(root, 'flakeguard.yaml');
+  const configured = existsSync(yaml)
+    ? /^records:\s*['"]?([^'"\s#]+)/m.exec(readFileSync(yaml, 'utf8'))?.[1]
+    : undefined;
+  const records = env?.['FLAKEGUARD_RECORDS'] ?? configured ?? '.flakeguard/runs';
+  return existsSync(path.join(path.resolve(root, records), 'history', 'PG_VERSION'));
+}
+
 const tempRoot = (): string => mkdtempSync(path.join(os.tmpdir(), 'flakeguard-fx-'));
 
 /** The fixture in `root`: writes files there and runs Vitest, the CLI and git with it as cwd. */
@@ -79,6 +94,7 @@ function fixtureAt(root: string): Fixture {
   };
   const normalise = (text: string): string => text.replace(ANSI, '').split(root).join('<root>');
   const run = async (file: string, args: readonly string[], env?: Record<string, string>): Promise<RunResult> => {
+    const storeBefore = hasHistoryStore(root, env);
     const result = await execa(file, args, {
       cwd: root,
       reject: false,
@@ -86,6 +102,7 @@ function fixtureAt(root: string): Fixture {
       extendEnv: false,
       stdin: 'ignore',
     });
+    if (!storeBefore && hasHistoryStore(root, env)) countProcess('storeCreate');
     const stdout = String(result.stdout);
     const stderr = String(result.stderr);
     return { exitCode: result.exitCode ?? 1, stdout, stderr, output: normalise(`${stdout}\n${stderr}`) };
@@ -106,9 +123,14 @@ function fixtureAt(root: string): Fixture {
   return {
     root,
     write,
-    vitest: (args = [], env) =>
-      run(process.execPath, [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args], env),
-    flakeguard: (args, env) => run(process.execPath, [CLI_BUILT, ...args], env),
+    vitest: (args = [], env) => {
+      countProcess('vitest');
+      return run(process.execPath, [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args], env);
+    },
+    flakeguard: (args, env) => {
+      countProcess(cliKind(args));
+      return run(process.execPath, [CLI_BUILT, ...args], env);
+    },
     git,
     copy: () => {
       const to = tempRoot();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { expect } from 'vitest';
 import { REPO_ROOT } from './fixture.js';
+import { cliKind, countProcess } from './process-budget.js';
 
 export const packedEnv = (extra: Record<string, string> = {}): Record<string, string> => {
   const out: Record<string, string> = {};
@@ -25,6 +26,12 @@ export const packedEnv = (extra: Record<string, string> = {}): Record<string, st
 };
 
 export async function sh(cwd: string, file: string, args: readonly string[]) {
+  // The process budget: a Vitest run or a flakeguard command (a gate or another), however started
+  // (node, the bin, pnpm exec); tools (npm, git, npx) are not counted, as fixture.ts's git is not.
+  const words = [file, ...args];
+  const at = words.findIndex((w) => /(?:^|\/)(?:vitest(?:\.mjs)?|flakeguard)$/.test(w));
+  const command = words[at] ?? '';
+  if (at >= 0) countProcess(command.includes('vitest') ? 'vitest' : cliKind(words.slice(at + 1)));
   const r = await execa(file, args, {
     cwd,
     env: packedEnv(),

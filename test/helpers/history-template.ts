@@ -1,0 +1,32 @@
+/**
+ * One embedded history store per test run: test/helpers/history-template-setup.ts (the e2e tier's
+ * global setup) runs PGlite's initdb and flakeguard's migrations once into a template folder; a
+ * fixture that needs a store copies it where the product looks for it (`seedHistoryStore`), so the
+ * reporter and the CLI open an existing store instead of creating one. A test whose subject is the
+ * creation of a store (a first run, a damaged or newer store, the lock of a store being made) does
+ * not seed: it keeps a real creation.
+ */
+import { cpSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { CACHE_FOLDER, EMBEDDED_FOLDER } from '../../src/io/places/project-places.js';
+import { countProcess } from './process-budget.js';
+import './provided.js';
+
+/**
+ * Copies the template store to `<root>/<records>/history`, where the reporter and the CLI open the
+ * embedded store of a project whose flakeguard.yaml has `records: <records>` (default
+ * .flakeguard/runs; src/io/places/project-places.ts), and makes the cache folder beside the records
+ * folder, where the store's lock file goes.
+ */
+export function seedHistoryStore(root: string, records = '.flakeguard/runs'): void {
+  const template = inject('historyTemplate');
+  if (!template)
+    throw new Error(
+      'no history store template: seedHistoryStore runs in the e2e tier, whose global setup (test/helpers/history-template-setup.ts) makes it',
+    );
+  const recordsFolder = path.resolve(root, records);
+  mkdirSync(path.join(path.dirname(recordsFolder), CACHE_FOLDER), { recursive: true });
+  cpSync(template, path.join(recordsFolder, EMBEDDED_FOLDER), { recursive: true });
+  countProcess('storeCopy');
+}

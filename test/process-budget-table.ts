@@ -1,0 +1,16 @@
+/**
+ * The process budget of the e2e and release tiers (test/helpers/process-budget-setup.ts checks it
+ * when a tier's run ends, from counts taken at run time): per test file, at most this many whole
+ * gates (`flakeguard gate` that runs tests), fixture Vitest runs, other flakeguard CLI runs and
+ * embedded-store creations (a store the reporter or the CLI made in an empty folder; a copy of the
+ * run's template, test/helpers/history-template.ts, is counted as storeCopy and not budgeted). Like
+ * LONG_FUNCTIONS in test/boundaries.test.ts, a line may only shrink: when a test gets cheaper, lower
+ * its line to the printed count; never raise one (make the test cheaper). A file that counts a
+ * process and has no line is printed "(no budget line yet)": add its line from the printed counts.
+ */
+export const KINDS = ['gate', 'vitest', 'cli', 'storeCreate', 'storeCopy'] as const;
+export type ProcessKind = (typeof KINDS)[number];
+export type ProcessCounts = Record<ProcessKind, number>;
+export type ProcessBudget = Omit<ProcessCounts, 'storeCopy'>;
+
+export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {};
