@@ -51,7 +51,9 @@ try {
   console.log(
     `  copy of the template folder:       ${k.toFixed(0)} ms  (${(c / k).toFixed(0)}x cheaper than a creation)`,
   );
-  console.log(`  first open of the copy + close:    ${o.toFixed(0)} ms  (a copy pays it on top; a creation includes its own)`);
+  console.log(
+    `  first open of the copy + close:    ${o.toFixed(0)} ms  (a copy pays it on top; a creation includes its own)`,
+  );
   console.log(`  creation saved per store: ${(c - k - o).toFixed(0)} ms (create - copy - open)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
