@@ -6,7 +6,7 @@
 // Usage:
 //   npx vitest run --reporter=default --reporter=./src/reporter/index.ts --reporter=json --outputFile.json=/tmp/before.json
 //   node bench/suite-file-timings.mjs /tmp/before.json [/tmp/after.json] [--top 15]
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -19,15 +19,21 @@ if (!Number.isInteger(top) || top < 1) throw new Error(`--top "${values.top}" mu
 if (positionals.length < 1 || positionals.length > 2)
   throw new Error('name one or two Vitest JSON reports: node bench/suite-file-timings.mjs before.json [after.json]');
 
-/** File (relative to the report's cwd, with /) → seconds from its start to its end. */
+/** The nearest folder above `file` with a package.json (the clone it ran in), else the current folder. */
+function packageRoot(file) {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir))
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+  return process.cwd();
+}
+
+/** File (relative to its clone's root, with /, so two clones' reports line up) → seconds from its start to its end. */
 function fileSeconds(reportPath) {
   const report = JSON.parse(readFileSync(reportPath, 'utf8'));
   if (!Array.isArray(report.testResults))
     throw new Error(`${reportPath} has no testResults: write it with --reporter=json --outputFile.json=<file>`);
-  const cwd = process.cwd();
   const seconds = new Map();
   for (const r of report.testResults) {
-    const rel = path.relative(cwd, r.name).split(path.sep).join('/');
+    const rel = path.relative(packageRoot(r.name), r.name).split(path.sep).join('/');
     seconds.set(rel, (r.endTime - r.startTime) / 1000);
   }
   const wall =
