@@ -18,6 +18,8 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/history-html.test.ts': { gate: 0, vitest: 0, cli: 2, storeCreate: 0 },
   'test/e2e/history-trend.test.ts': { gate: 0, vitest: 3, cli: 15, storeCreate: 0 },
   'test/e2e/owners.test.ts': { gate: 0, vitest: 1, cli: 8, storeCreate: 0 },
+  'test/e2e/packed-install.test.ts': { gate: 2, vitest: 10, cli: 8, storeCreate: 0 },
+  'test/e2e/pnpm-workspace.test.ts': { gate: 1, vitest: 2, cli: 2, storeCreate: 0 },
   'test/e2e/quarantine-history.test.ts': { gate: 0, vitest: 3, cli: 5, storeCreate: 0 },
   'test/e2e/quarantine.test.ts': { gate: 0, vitest: 7, cli: 8, storeCreate: 0 },
   'test/e2e/triage-history.test.ts': { gate: 0, vitest: 3, cli: 4, storeCreate: 0 },
