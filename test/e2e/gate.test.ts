@@ -154,7 +154,7 @@ describe('flakeguard gate --write-allowances', () => {
   });
   afterAll(() => fixture.remove());
 
-  it('writes the proposals next to the test; then the near- and over-budget tests are within their limits', async () => {
+  it('writes the proposals next to the test; then the near- and over-budget tests pass the gate', async () => {
     // One try each is enough here: the point is the limit, not the flakiness.
     const written = await fixture.flakeguard(gateAtNoSlowdown(1, 0, '--json', '--write-allowances'));
     expect(written.exitCode).toBe(1);

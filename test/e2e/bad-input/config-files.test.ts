@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../../helpers/fixture.js';
-import { expectBadInput } from './catalogue.js';
+import { expectBadInputInProcess as expectBadInput } from './catalogue.js';
 
 let fx: Fixture;
 beforeAll(async () => {
