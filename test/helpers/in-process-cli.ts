@@ -76,7 +76,11 @@ async function runIsolated(cwd: string, args: readonly string[], env: Record<str
   const err: string[] = [];
   const exitCode = process.exitCode;
   const previousCwd = process.cwd();
-  const restore = [setEnv({ ...FIXTURE_ENV, ...env }), keepListeners()];
+  // Without this worker's VITEST* variables, as a spawned run (fixture.ts's baseEnv) and a user's
+  // shell: the Vitest a command starts must not think it runs inside a Vitest worker.
+  const vitestVars = Object.keys(process.env).filter((k) => k.startsWith('VITEST'));
+  const cleared = Object.fromEntries(vitestVars.map((k) => [k, undefined]));
+  const restore = [setEnv({ ...cleared, ...FIXTURE_ENV, ...env }), keepListeners()];
   process.chdir(cwd);
   restore.push(capture(process.stdout, out), capture(process.stderr, err));
   try {
