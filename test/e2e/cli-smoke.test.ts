@@ -38,10 +38,9 @@ describe('the built CLI, spawned: each command exits through src/cli.ts', () => 
     [['gaet'], ['unknown command "gaet"', 'use one of gate, triage, allowances']],
   ])('flakeguard %j: exit 2, one line', async (args, names) => {
     const spawned = await expectBadInput(fx, args, { exit: 2, names });
-    // The in-process harness gives the same answer (execa drops the last newline of a spawned run).
+    // The in-process harness gives the same answer, byte for byte.
     const inProcess = await runCliInProcess(fx.root, args);
-    const trimmed = (text: string): string => text.replace(/\n$/, '');
-    expect([inProcess.exitCode, trimmed(inProcess.stdout), trimmed(inProcess.stderr)]).toEqual([
+    expect([inProcess.exitCode, inProcess.stdout, inProcess.stderr]).toEqual([
       spawned.exitCode,
       spawned.stdout,
       spawned.stderr,

@@ -24,11 +24,11 @@ describe('runCliInProcess', () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(
-      'flakeguard: --runs "five" must be a whole number from 1 to 1000; see flakeguard gate --help\n',
+      'flakeguard: --runs "five" must be a whole number from 1 to 1000; see flakeguard gate --help',
     );
     const version = await runCliInProcess(dir, ['--version']);
     expect([version.exitCode, version.stderr]).toEqual([0, '']);
-    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+$/);
     expect(state()).toEqual(before);
     expect(process.env['FLAKEGUARD_TEST_MARK']).toBeUndefined();
   });

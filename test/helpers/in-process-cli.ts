@@ -85,8 +85,9 @@ async function runIsolated(cwd: string, args: readonly string[], env: Record<str
   restore.push(capture(process.stdout, out), capture(process.stderr, err));
   try {
     const code = await runCli(args);
-    const stdout = out.join('');
-    const stderr = err.join('');
+    // Without the last newline, as execa gives a spawned run's output.
+    const stdout = out.join('').replace(/\n$/, '');
+    const stderr = err.join('').replace(/\n$/, '');
     const output = `${stdout}\n${stderr}`.replace(ANSI, '').split(cwd).join('<root>');
     return { exitCode: code, stdout, stderr, output };
   } finally {
@@ -96,7 +97,7 @@ async function runIsolated(cwd: string, args: readonly string[], env: Record<str
   }
 }
 
-/** `flakeguard ...args` run in this process with `cwd` as its folder; the same result as a spawned run. */
+/** `flakeguard ...args` run in this process with `cwd` as its folder; the same result as a spawned run (fixture.ts). */
 export function runCliInProcess(
   cwd: string,
   args: readonly string[],
