@@ -9,6 +9,7 @@ import { computeGatePlan, type GatePlan } from '../../core/gate/gate-plan.js';
 import { systemClock } from '../../io/clock.js';
 import type { GateArgs } from './gate-args.js';
 import { prepareLimits } from './gate-limits.js';
+import { notRunRows } from './gate-report-input.js';
 import type { GateSelection } from './gate-select.js';
 
 export interface GatePlanSources {
@@ -50,12 +51,7 @@ async function planGate({ parsed, root, config, base, selection, step }: GatePla
     projectsOf: selection.projectsOf,
     affectedBy: selection.affectedBy,
     limitFor: limits.limitFor,
-    notRun: selection.notRun.map((n) => ({
-      file: n.test.file,
-      name: n.test.fullName,
-      line: n.test.line,
-      reason: n.reason,
-    })),
+    notRun: notRunRows(selection),
     unchanged: selection.unchanged,
     changedFiles: selection.changedFiles,
     notices: [...selection.notices, ...limits.notices],

@@ -5,24 +5,27 @@
  * versioned plan out (docs/gate.md "Plan" has the schema).
  */
 import type { LimitSource } from '../record/run-record.js';
+import type { GateReport } from './gate-report.js';
+import type { GateReportTest } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
 import type { SelectionKind } from './test-selection.js';
 
 export const GATE_PLAN_VERSION = 1;
 
-export interface GatePlanTest {
-  readonly file: string;
-  readonly name: string;
-  readonly line: number;
-  /** The Vitest project the test runs in (one row per project); null when the config names none. */
-  readonly project: string | null;
-  readonly selection: SelectionKind;
-  readonly previous: { readonly file: string; readonly name: string } | null;
-  readonly affectedBy: readonly string[];
-  readonly limitMs: number;
-  readonly limitSource: LimitSource;
-  readonly allowanceId: string | null;
-}
+/** A report row's place, selection and limit (core/gate/gate-report-test.ts): what the gate would try. */
+export type GatePlanTest = Pick<
+  GateReportTest,
+  | 'file'
+  | 'name'
+  | 'line'
+  | 'project'
+  | 'selection'
+  | 'previous'
+  | 'affectedBy'
+  | 'limitMs'
+  | 'limitSource'
+  | 'allowanceId'
+>;
 
 export interface GatePlan {
   readonly version: typeof GATE_PLAN_VERSION;
@@ -41,12 +44,7 @@ export interface GatePlan {
     readonly warnAt: number;
   };
   readonly tests: readonly GatePlanTest[];
-  readonly notRun: readonly {
-    readonly file: string;
-    readonly name: string;
-    readonly line: number;
-    readonly reason: string;
-  }[];
+  readonly notRun: GateReport['notRun'];
   readonly unchanged: number;
   readonly changedFiles: number;
   readonly notices: readonly string[];
