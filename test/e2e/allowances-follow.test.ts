@@ -2,15 +2,27 @@
  * An allowance follows its test across renames and moves, in a git fixture repo with the real
  * Vitest and flakeguard's reporter: after each change the run passes (the slow test takes 300 ms
  * against a 200 ms budget and a 1 s allowance), `flakeguard allowances list --json` shows the
- * allowance applied, and the engine (loadAllowancesForRun), fed with what Vitest reported, says how
- * it followed. A copy under a new title gets no allowance: the run fails naming it.
+ * allowance applied, and the engine (loadAllowancesForRun) says how it followed. One test (a renamed
+ * title) runs the real Vitest with the reporter and feeds the engine what Vitest reported; the
+ * others feed it the tests read from the source as the gate reads them (their file, full name and
+ * line: what the engine matches on), and run the CLI in this process. A copy under a new title gets
+ * no allowance.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { extractTests } from '../../src/core/source/test-source.js';
 import { testKey } from '../../src/core/test-id.js';
 import { createFixture, type Fixture, fixtureCopies } from '../helpers/fixture.js';
-import { addAllowance, commit, listed, seam as seamOf, type VitestTest, vitestTests } from './allowances-helpers.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
+import {
+  addAllowance,
+  commit,
+  type ListedRow,
+  seam as seamOf,
+  type VitestTest,
+  vitestTests,
+} from './allowances-helpers.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
 const TRACKER = `import { describe, it, expect } from 'vitest';
@@ -27,7 +39,28 @@ describe('tracker', () => {
 });
 `;
 
-const seam = (fx: Fixture, tests: readonly VitestTest[]) => seamOf(fx, CONFIG, tests);
+const seam = (fx: Fixture, tests: readonly Omit<VitestTest, 'durationMs'>[]) => seamOf(fx, CONFIG, tests);
+
+/** The fixture's tests read from the source (file, full name, line), as the gate reads them: no Vitest run. */
+function sourceTests(fx: Fixture): { file: string; fullName: string; line: number }[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(`${fx.root}/${dir}`, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.test.ts') ? [`${dir}/${e.name}`] : [],
+    );
+  return walk('test')
+    .sort()
+    .flatMap((file) => extractTests(readFileSync(`${fx.root}/${file}`, 'utf8'), file))
+    .map((t) => ({ file: t.file, fullName: t.fullName, line: t.line }));
+}
+
+/** `flakeguard ...args` in this process (test/helpers/in-process-cli.ts). */
+const cli = (fx: Fixture, args: readonly string[]) => runCliInProcess(fx.root, args);
+
+async function listed(fx: Fixture): Promise<ListedRow[]> {
+  const result = await cli(fx, ['allowances', 'list', '--json']);
+  expect(result.exitCode, result.output).toBe(0);
+  return (JSON.parse(result.stdout) as { allowances: ListedRow[] }).allowances;
+}
 
 /** The git fixture with the entry added through the CLI and committed: made once per file (beforeAll). */
 async function makeTemplate(): Promise<Fixture> {
@@ -48,14 +81,28 @@ async function makeTemplate(): Promise<Fixture> {
 /** Each test's own copy of the template (the tests change it independently). */
 const setup = fixtureCopies(makeTemplate);
 
-/** The slow test named `name` in `file` gets the allowance (1 s) through `match`, and needs it. */
-async function expectFollowed(fx: Fixture, file: string, name: string, match: string): Promise<string[]> {
+/**
+ * The slow test named `name` in `file` gets the allowance (1 s) through `match`; with `vitest`, the
+ * real Vitest runs it (it needs the allowance: over 200 ms, the run passes, the reporter says it
+ * followed), else the engine is fed the tests read from the source.
+ */
+async function expectFollowed(
+  fx: Fixture,
+  file: string,
+  name: string,
+  match: string,
+  vitest = false,
+): Promise<string[]> {
   const rows = await listed(fx);
   expect(rows).toEqual([expect.objectContaining({ match, current: { test: name, file }, limitMs: 1000 })]);
-  const tests = await vitestTests(fx);
-  if (match !== 'exact') expect(tests.output).toMatch(/allowance [0-9a-f]{8} follows /);
-  const slow = tests.find((t) => t.file === file && t.fullName === name);
-  expect(slow?.durationMs).toBeGreaterThan(200);
+  let tests: readonly Omit<VitestTest, 'durationMs'>[] = sourceTests(fx);
+  if (vitest) {
+    const ran = await vitestTests(fx);
+    if (match !== 'exact') expect(ran.output).toMatch(/allowance [0-9a-f]{8} follows /);
+    const slow = ran.find((t) => t.file === file && t.fullName === name);
+    expect(slow?.durationMs).toBeGreaterThan(200);
+    tests = ran;
+  }
   const result = await seam(fx, tests);
   expect([...result.applied.keys()]).toEqual([testKey(file, name)]);
   expect(result.applied.get(testKey(file, name))).toMatchObject({
@@ -78,7 +125,14 @@ describe('allowances follow their test', () => {
     const fx = await setup();
     fx.write('test/hub/tracker.test.ts', TRACKER.replace("'reloads journal'", "'reloads the journal'"));
     await commit(fx, 'rename title');
-    const notices = await expectFollowed(fx, 'test/hub/tracker.test.ts', 'tracker > reloads the journal', 'renamed');
+    // The one run of the real Vitest here: the reporter applies the followed allowance to a 300 ms test.
+    const notices = await expectFollowed(
+      fx,
+      'test/hub/tracker.test.ts',
+      'tracker > reloads the journal',
+      'renamed',
+      true,
+    );
     expect(notices).toEqual([
       expect.stringMatching(
         /^allowance [0-9a-f]{8} follows renamed test: "tracker > reloads journal" -> "tracker > reloads the journal" \(traced through git history\); run flakeguard allowances migrate/,
@@ -147,12 +201,11 @@ describe('allowances follow their test', () => {
         current: { test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts' },
       }),
     ]);
-    const tests = await vitestTests(fx, 1);
-    expect(tests.output).toContain('tracker > reloads journal again');
+    const tests = sourceTests(fx);
+    expect(tests.map((t) => t.fullName)).toContain('tracker > reloads journal again');
     const result = await seam(fx, tests);
+    // The copy (300 ms against the 200 ms budget) gets no allowance: a run fails on it.
     expect([...result.applied.keys()]).toEqual([testKey('test/hub/tracker.test.ts', 'tracker > reloads journal')]);
-    const copyRun = tests.find((t) => t.fullName === 'tracker > reloads journal again');
-    expect(copyRun?.durationMs).toBeGreaterThan(200);
   });
 });
 
@@ -161,21 +214,21 @@ describe('orphans', () => {
     const fx = await setup();
     fx.write('test/hub/tracker.test.ts', TRACKER.replace(/ {2}it\('reloads journal'[\s\S]*?\n {2}}\);\n\n/, ''));
     await commit(fx, 'delete the test');
-    const check = await fx.flakeguard(['allowances', 'check']);
+    const check = await cli(fx, ['allowances', 'check']);
     expect(check.exitCode).toBe(1);
     expect(check.stdout).toMatch(
       /allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3: allowance [0-9a-f]{8} is an orphan: no test matches "tracker > reloads journal" in test\/hub\/tracker\.test\.ts/,
     );
-    const dry = await fx.flakeguard(['allowances', 'prune', '--dry-run']);
+    const dry = await cli(fx, ['allowances', 'prune', '--dry-run']);
     expect(dry.stdout).toMatch(/^would remove orphan [0-9a-f]{8} "tracker > reloads journal"/);
-    expect((await fx.flakeguard(['allowances', 'check'])).exitCode).toBe(1);
-    const prune = await fx.flakeguard(['allowances', 'prune']);
+    expect((await cli(fx, ['allowances', 'check'])).exitCode).toBe(1);
+    const prune = await cli(fx, ['allowances', 'prune']);
     expect(prune.exitCode).toBe(0);
     expect(prune.stdout).toMatch(/^removed orphan [0-9a-f]{8}/);
-    const after = await fx.flakeguard(['allowances', 'check']);
+    const after = await cli(fx, ['allowances', 'check']);
     expect(after.exitCode, after.output).toBe(0);
     expect(after.stdout).toBe('0 allowances checked: no problems.');
-    const result = await seam(fx, await vitestTests(fx));
+    const result = await seam(fx, sourceTests(fx));
     expect(result).toEqual({ applied: new Map(), quarantine: new Map(), notices: [], warnings: [] });
   });
 });

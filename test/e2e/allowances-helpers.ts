@@ -49,7 +49,7 @@ export async function vitestTests(fx: Fixture, exitCode = 0): Promise<VitestTest
   return Object.assign(tests, { output: run.output });
 }
 
-export function seam(fx: Fixture, config: string, tests: readonly VitestTest[]) {
+export function seam(fx: Fixture, config: string, tests: readonly Omit<VitestTest, 'durationMs'>[]) {
   return loadAllowancesForRun({
     root: fx.root,
     config: parseConfig(config, 'flakeguard.yaml'),

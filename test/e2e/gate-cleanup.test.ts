@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import { CLI_BUILT, type Fixture } from '../helpers/fixture.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { sleep, survivors } from '../helpers/processes.js';
 import { A_ADDS, A_OLD, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
@@ -36,19 +37,19 @@ describe('flakeguard gate: endings', () => {
   afterAll(() => fx.remove());
 
   it('a missing base ref stops with exit 2 and the fetch command', async () => {
-    const r = await fx.flakeguard(['gate', '--base', 'origin/main']);
+    const r = await runCliInProcess(fx.root, ['gate', '--base', 'origin/main']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('git fetch --no-tags --depth=50 origin main');
   });
 
   it('a bad option is a usage error: exit 2, the accepted forms named', async () => {
-    const r = await fx.flakeguard(['gate', '--load', 'lots']);
+    const r = await runCliInProcess(fx.root, ['gate', '--load', 'lots']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--load "lots" must be auto, 0 (no load) or a number of workers');
   });
 
   it('nothing new since the base: says so, exit 0', async () => {
-    const r = await fx.flakeguard(['gate', '--base', 'HEAD']);
+    const r = await runCliInProcess(fx.root, ['gate', '--base', 'HEAD']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('no new or changed tests since HEAD');
   });

@@ -1,75 +1,88 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import type { GatePlan } from '../../src/core/gate/gate-plan.js';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { createGateFixture, gateAtNoSlowdown, SETUP_FIXTURES } from './gate-fixtures.js';
 
 // Needs `npm run build`. The project's Vitest as configured: which files are tests, in which
-// projects, from where Vitest is installed, and which tests import a changed module. At no
-// slowdown (--slowdown 1), so a test that holds gets no tries at higher factors: the subject is
-// which tests run, not the factor they run at.
-const CHEAP = gateAtNoSlowdown(2, 0, '--json');
+// projects, from where Vitest is installed, and which tests import a changed module. The subject
+// is which tests would run, so `gate --plan` answers (the same selection, no test runs); one whole
+// gate, at no slowdown (--slowdown 1), shows a file in two projects tried and reported in each.
 const fixtures: Fixture[] = [];
 afterAll(() => {
   for (const f of fixtures) f.remove();
 });
 
-async function gate(
-  kind: keyof typeof SETUP_FIXTURES,
-  args: readonly string[],
-): Promise<{ code: number; report: GateReport; fixture: Fixture; stderr: string }> {
+async function fixtureOf(kind: keyof typeof SETUP_FIXTURES): Promise<Fixture> {
   const { base, branch } = SETUP_FIXTURES[kind];
   const fixture = await createGateFixture(branch, base);
   fixtures.push(fixture);
-  const run = await fixture.flakeguard([...CHEAP, ...args]);
-  return { code: run.exitCode, report: JSON.parse(run.stdout) as GateReport, fixture, stderr: run.stderr };
+  return fixture;
 }
 
-const rows = (r: GateReport): string[] =>
-  r.tests.map((t) => `${t.project ?? '-'} ${t.file} > ${t.name} [${t.selection}] ${t.verdict} ${t.passes}/${t.runs}`);
+async function plan(
+  fixture: Fixture,
+  args: readonly string[],
+): Promise<{ code: number; plan: GatePlan; stderr: string }> {
+  const run = await fixture.flakeguard(['gate', '--plan', ...args]);
+  return { code: run.exitCode, plan: JSON.parse(run.stdout || 'null') as GatePlan, stderr: run.stderr };
+}
+
+const planned = (p: GatePlan): string[] =>
+  p.tests.map((t) => `${t.project ?? '-'} ${t.file} > ${t.name} [${t.selection}]`);
 
 describe('flakeguard gate reads the project the way Vitest does', () => {
   it('a custom include: only the files Vitest runs are selected', async () => {
-    const { code, report, stderr } = await gate('include', []);
-    expect(rows(report), stderr).toEqual(['- checks/cart.check.ts > totals the cart [new] stable 2/2']);
+    const { code, plan: p, stderr } = await plan(await fixtureOf('include'), []);
+    expect(planned(p), stderr).toEqual(['- checks/cart.check.ts > totals the cart [new]']);
+    expect(p.vitestConfig).toBe('vitest.config.ts');
     expect(code).toBe(0);
   });
 
   it('projects: a file in two projects runs and is reported in each', async () => {
-    const both = await gate('projects', []);
-    expect(rows(both.report), both.stderr).toEqual([
-      'integration test/shared.test.ts > runs without the database [new] failing 0/2',
-      'unit test/shared.test.ts > runs without the database [new] stable 2/2',
+    const fixture = await fixtureOf('projects');
+    const both = await plan(fixture, []);
+    expect(planned(both.plan), both.stderr).toEqual([
+      'integration test/shared.test.ts > runs without the database [new]',
+      'unit test/shared.test.ts > runs without the database [new]',
     ]);
-    expect(both.code).toBe(1);
+    // The one whole gate here: each project's row comes from a run in that project.
+    const run = await fixture.flakeguard(gateAtNoSlowdown(2, 0, '--json'));
+    const report = JSON.parse(run.stdout) as GateReport;
+    expect(
+      report.tests.map((t) => `${t.project} ${t.file} > ${t.name} ${t.verdict} ${t.passes}/${t.runs}`),
+      run.stderr,
+    ).toEqual([
+      'integration test/shared.test.ts > runs without the database failing 0/2',
+      'unit test/shared.test.ts > runs without the database stable 2/2',
+    ]);
+    expect(run.exitCode).toBe(1);
   });
 
   it('--project keeps one project; an unknown one exits 2', async () => {
-    const { base, branch } = SETUP_FIXTURES.projects;
-    const fixture = await createGateFixture(branch, base);
-    fixtures.push(fixture);
-    const one = await fixture.flakeguard([...CHEAP, '--project', 'unit']);
-    expect(rows(JSON.parse(one.stdout) as GateReport), one.stderr).toEqual([
-      'unit test/shared.test.ts > runs without the database [new] stable 2/2',
-    ]);
-    expect(one.exitCode).toBe(0);
-    const bad = await fixture.flakeguard([...CHEAP, '--project', 'nope']);
+    const fixture = await fixtureOf('projects');
+    const one = await plan(fixture, ['--project', 'unit']);
+    expect(planned(one.plan), one.stderr).toEqual(['unit test/shared.test.ts > runs without the database [new]']);
+    expect(one.code).toBe(0);
+    const bad = await fixture.flakeguard(['gate', '--plan', '--project', 'nope']);
     expect(bad.exitCode).toBe(2);
     // Vitest's own words name the project: 4.1 'No projects matched the filter "nope"', 5.x 'The filter matched no projects: nope'.
     expect(bad.stderr).toMatch(/No projects matched the filter "nope"|The filter matched no projects: nope/);
   });
 
   it('a workspace package whose Vitest is hoisted to the workspace root', async () => {
-    const { code, report, stderr } = await gate('workspace', ['--root', 'packages/app']);
-    expect(rows(report), stderr).toEqual(['- test/login.test.ts > logs in [new] stable 2/2']);
+    const { code, plan: p, stderr } = await plan(await fixtureOf('workspace'), ['--root', 'packages/app']);
+    expect(planned(p), stderr).toEqual(['- test/login.test.ts > logs in [new]']);
     expect(code).toBe(0);
   });
 
   it('--affected: the tests of files importing a changed helper (through another module)', async () => {
-    const { code, report, fixture, stderr } = await gate('affected', ['--affected']);
-    expect(rows(report), stderr).toEqual(['- test/price.test.ts > doubles [affected] stable 2/2']);
-    expect(report.tests[0]?.affectedBy).toEqual(['src/price.ts']);
+    const fixture = await fixtureOf('affected');
+    const { code, plan: p, stderr } = await plan(fixture, ['--affected']);
+    expect(planned(p), stderr).toEqual(['- test/price.test.ts > doubles [affected]']);
+    expect(p.tests[0]?.affectedBy).toEqual(['src/price.ts']);
     expect(code).toBe(0);
-    const without = await fixture.flakeguard(CHEAP);
-    expect((JSON.parse(without.stdout) as GateReport).tests).toEqual([]);
+    const without = await plan(fixture, []);
+    expect(without.plan.tests).toEqual([]);
   });
 });

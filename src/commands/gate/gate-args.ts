@@ -83,6 +83,10 @@ export const GATE_OPTIONS = {
     value: '<shard report.json>',
     help: 'combine the --json reports of every shard into one verdict',
   },
+  plan: {
+    type: 'boolean',
+    help: 'print what the gate would run as JSON and run nothing: the selection, each test\'s limit, the tries and the slowdown (docs/gate.md "Plan")',
+  },
   help: { type: 'boolean', short: 'h', help: 'this text' },
 } as const satisfies OptionTable;
 
@@ -90,6 +94,7 @@ export const GATE_USAGE: UsageText & { readonly options: typeof GATE_OPTIONS } =
   synopsis: [
     'flakeguard gate [options]',
     'flakeguard gate --merge <shard report.json>... [--json] [--markdown <file>] [--html <file>]',
+    'flakeguard gate --plan [--base <ref>] [--affected] [--shard <i>/<n>] [options]',
   ],
   summary:
     "Runs every test added or changed since the merge base of <ref> as CI runs it: each try a fresh Vitest worker running the test's file, at a controlled slowdown (its process group stopped part of each 20 ms, the load already on the machine measured and counted), then at higher factors to find where it breaks; each new test once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.",
@@ -116,6 +121,8 @@ export interface GateArgs {
   readonly html: string | null;
   readonly shard: GateShard | null;
   readonly merge: readonly string[] | null;
+  /** --plan: print the selection and limits as JSON, run nothing. */
+  readonly plan: boolean;
 }
 
 function usage(message: string): FlakeguardError {
@@ -147,11 +154,13 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     affected: parsed.values.affected ?? false,
     json: parsed.values.json ?? false,
     'write-allowances': parsed.values['write-allowances'] ?? false,
+    plan: parsed.values.plan ?? false,
   };
   const merge = values.merge ? [...values.merge, ...positionals] : null;
   if (merge === null && positionals.length > 0) throw usage(`unexpected argument "${positionals[0]}"`);
   if (merge !== null && values.shard !== undefined)
     throw usage('--merge combines shard reports; it does not take --shard');
+  checkPlanAlone(values);
   const { runs, maxRuns } = parseTryCounts(values.runs, values['max-runs']);
   const workers = parseLoad(values.load);
   const slowdown = parseSlowdownOption(values.slowdown);
@@ -174,7 +183,18 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     html: values.html ?? null,
     shard: values.shard === undefined ? null : parseGateShard(values.shard),
     merge,
+    plan: values.plan,
   };
+}
+
+/** --plan runs nothing, so it takes none of the options that write a report or combine reports. */
+function checkPlanAlone(values: { readonly plan: boolean } & Readonly<Record<string, unknown>>): void {
+  if (!values.plan) return;
+  const clash = ['merge', 'markdown', 'html', 'write-allowances'].find(
+    (k) => values[k] !== undefined && values[k] !== false,
+  );
+  if (clash !== undefined)
+    throw usage(`--plan prints what the gate would run and runs nothing; it does not take --${clash}`);
 }
 
 /** --runs, the tries each test gets at least, and --max-runs, the most it may get. */

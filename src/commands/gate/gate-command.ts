@@ -28,6 +28,7 @@ import { formatGateText } from './gate-format.js';
 import { withTestHistory } from './gate-history.js';
 import { type GateLimits, prepareLimits } from './gate-limits.js';
 import { placedStep } from './gate-place.js';
+import { printGatePlan } from './gate-plan-print.js';
 import { createGateProgress, type GateProgressPrinter } from './gate-progress.js';
 import { buildProposals } from './gate-proposals.js';
 import { gatherReportInput } from './gate-report-input.js';
@@ -85,6 +86,12 @@ async function runSelectedGate(parsed: GateArgs, context: GateContext): Promise<
   const { root, base, signal } = context;
   const whole = await selectGateTests(root, base.sha, { setup: parsed.setup, affected: parsed.affected, signal });
   const selection = pickShard(parsed, whole);
+  if (parsed.plan) {
+    const say = (text: string): void => void process.stderr.write(`flakeguard gate: ${text}\n`);
+    const step = await placedStep(say, root, base.sha, whole);
+    step(describeSelection(selection, base, parsed.affected));
+    return printGatePlan({ parsed, root, config: context.config, base, selection, step });
+  }
   // One line per test and Vitest project it runs in.
   const runCount = selection.selected.reduce((n, s) => n + (selection.projectsOf.get(s.test.file)?.length ?? 1), 0);
   const progress = createGateProgress(detectScreen(process.stderr), runCount, parsed.workers);

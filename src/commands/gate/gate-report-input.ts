@@ -36,6 +36,16 @@ function noLoad(): GateLoad {
   };
 }
 
+/** The selected tests not run one by one, as the report and the plan list them. */
+export function notRunRows(selection: GateSelection): GateReportInput['notRun'] {
+  return selection.notRun.map((n) => ({
+    file: n.test.file,
+    name: n.test.fullName,
+    line: n.test.line,
+    reason: n.reason,
+  }));
+}
+
 export function gatherReportInput(s: ReportSources): GateReportInput {
   const { parsed, run, selection } = s;
   return {
@@ -51,12 +61,7 @@ export function gatherReportInput(s: ReportSources): GateReportInput {
     ...(run ? { contention: run.contention } : {}),
     fragile: s.config.gate.fragile,
     tests: run?.tests ?? [],
-    notRun: selection.notRun.map((n) => ({
-      file: n.test.file,
-      name: n.test.fullName,
-      line: n.test.line,
-      reason: n.reason,
-    })),
+    notRun: notRunRows(selection),
     unchanged: selection.unchanged,
     proposals: s.proposals,
     notices: [...selection.notices, ...s.limitNotices, ...(run?.notices ?? [])],

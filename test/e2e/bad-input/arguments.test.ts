@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture } from '../../helpers/fixture.js';
 import { A_ADDS, A_OLD, createGateFixture, gateAtNoSlowdown } from '../gate-fixtures.js';
-import { expectBadInput, hashFiles, messageLine } from './catalogue.js';
+import { expectBadInputInProcess as expectBadInput, hashFiles, messageLine } from './catalogue.js';
 
 let fx: Fixture;
 beforeAll(async () => {

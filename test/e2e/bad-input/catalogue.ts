@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Fixture, RunResult } from '../../helpers/fixture.js';
+import { runCliInProcess } from '../../helpers/in-process-cli.js';
 
 const NOT_USER_FILES = new Set(['node_modules', '.git', '.flakeguard']);
 
@@ -35,6 +36,11 @@ export interface Expected {
   /** Texts the message line must contain: the bad value (as the message quotes it) and the fix. */
   readonly names: readonly string[];
   readonly env?: Record<string, string>;
+  /**
+   * Run the CLI inside the test's process (test/helpers/in-process-cli.ts) instead of spawning the
+   * built one: for the tables whose subject is the message and the exit code, not the process.
+   */
+  readonly inProcess?: boolean;
 }
 
 /** The one `flakeguard: ...` line of stderr (a message that spans lines fails here). */
@@ -44,10 +50,17 @@ export function messageLine(run: RunResult): string {
   return lines[0] ?? '';
 }
 
+/** `expectBadInput` with the CLI run in this process. */
+export function expectBadInputInProcess(fx: Fixture, args: readonly string[], expected: Expected): Promise<RunResult> {
+  return expectBadInput(fx, args, { ...expected, inProcess: true });
+}
+
 /** Runs `flakeguard ...args` in the fixture and checks the catalogue's promises; returns the run. */
 export async function expectBadInput(fx: Fixture, args: readonly string[], expected: Expected): Promise<RunResult> {
   const before = hashFiles(fx.root);
-  const run = await fx.flakeguard(args, expected.env);
+  const run = expected.inProcess
+    ? await runCliInProcess(fx.root, args, expected.env)
+    : await fx.flakeguard(args, expected.env);
   expect(run.exitCode, run.output).toBe(expected.exit);
   const line = messageLine(run);
   for (const text of expected.names) expect(line).toContain(text);

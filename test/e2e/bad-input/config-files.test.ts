@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../../helpers/fixture.js';
-import { expectBadInput } from './catalogue.js';
+import { runCliInProcess } from '../../helpers/in-process-cli.js';
+import { expectBadInputInProcess as expectBadInput } from './catalogue.js';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -132,7 +133,7 @@ describe('allowance files', () => {
   it('malformed YAML in an allowance file: check reports it with the place (exit 1), nothing rewritten', async () => {
     fx.write('allowances/test/a.test.ts.yaml', '- id: [unclosed\n');
     try {
-      const run = await fx.flakeguard(['allowances', 'check']);
+      const run = await runCliInProcess(fx.root, ['allowances', 'check']);
       expect(run.exitCode, run.output).toBe(1);
       expect(run.output).toContain('allowances/test/a.test.ts.yaml:');
     } finally {

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { gateAtNoSlowdown } from '../gate-fixtures.js';
 import { messageLine } from './catalogue.js';
 
 let fx: Fixture;
@@ -38,18 +39,8 @@ beforeAll(async () => {
   await fx.git(['checkout', '-q', '-b', 'feature']);
   fx.write('test/a.test.ts', "import { it } from 'vitest';\nit('old', () => {});\nit('adds', () => {});\n");
   await fx.git(['commit', '-qam', 'a new test']);
-  const gate = await fx.flakeguard([
-    'gate',
-    '--base',
-    'main',
-    '--runs',
-    '1',
-    '--load',
-    '0',
-    '--shard',
-    '1/1',
-    '--json',
-  ]);
+  // The shard report --merge prints: one try at no slowdown (its subject is the report file, not the tries).
+  const gate = await fx.flakeguard(gateAtNoSlowdown(1, 0, '--base', 'main', '--shard', '1/1', '--json'));
   expect(gate.exitCode, gate.output).toBe(0);
   fx.write('ci/shard.json', gate.stdout);
   const run = await fx.vitest();

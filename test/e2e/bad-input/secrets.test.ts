@@ -10,6 +10,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { gateAtNoSlowdown } from '../gate-fixtures.js';
 
 const PASSWORD = 'Zq7Secret9pw';
 // 127.0.0.1:1 refuses at once: a URL the client accepts fails fast, as a store that is down does.
@@ -79,7 +80,8 @@ const PLACES: readonly Place[] = [
     source: 'env',
     what: 'gate',
     only: [0, 4],
-    run: (url) => fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0'], env(url)),
+    // At no slowdown, one try: the subject is the URL kept out of what the gate prints.
+    run: (url) => fx.flakeguard(gateAtNoSlowdown(1, 0, '--base', 'main'), env(url)),
   },
   { source: 'config', what: 'history', run: (url) => withConfig(url, () => fx.flakeguard(['history'])) },
   {

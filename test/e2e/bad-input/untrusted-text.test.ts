@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, REPORTER_BUILT, type RunResult } from '../../helpers/fixture.js';
+import { gateAtNoSlowdown } from '../gate-fixtures.js';
 
 const NAME = 'evil \u001b[2J\n::error title=pwned::from a name\r\n  ::warning::w \u202e';
 const ERROR = 'boom \u001b]0;title\u0007\n::error title=pwned::from an error';
@@ -84,7 +85,8 @@ const CASES: readonly (readonly [string, () => Promise<RunResult>])[] = [
   ['history (names from the store)', () => fx.flakeguard(['history'], env())],
   [
     'gate (names and first errors of new tests)',
-    () => fx.flakeguard(['gate', '--base', 'main', '--runs', '1', '--load', '0'], env()),
+    // At no slowdown, one try each: the subject is what the gate prints, not the factor or the count.
+    () => fx.flakeguard(gateAtNoSlowdown(1, 0, '--base', 'main'), env()),
   ],
 ];
 

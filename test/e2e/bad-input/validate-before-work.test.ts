@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture } from '../../helpers/fixture.js';
 import { A_ADDS_EMPTY, A_OLD, createGateFixture } from '../gate-fixtures.js';
-import { expectBadInput } from './catalogue.js';
+import { expectBadInputInProcess as expectBadInput } from './catalogue.js';
 
 const JUNIT =
   '<testsuites name="vitest tests"><testsuite name="test/a.test.ts"><testcase classname="test/a.test.ts" name="adds"><failure message="boom">boom</failure></testcase></testsuite></testsuites>\n';

@@ -1,0 +1,59 @@
+/**
+ * `flakeguard gate --plan`: the selection (this shard's part with --shard), each selected test's
+ * limit and the settings the tries would run with, printed as JSON (core/gate/gate-plan.ts); no
+ * test runs, no load starts. Exit 0: a plan is not a verdict.
+ */
+import path from 'node:path';
+import type { Config } from '../../core/config.js';
+import { computeGatePlan, type GatePlan } from '../../core/gate/gate-plan.js';
+import { systemClock } from '../../io/clock.js';
+import type { GateArgs } from './gate-args.js';
+import { prepareLimits } from './gate-limits.js';
+import { notRunRows } from './gate-report-input.js';
+import type { GateSelection } from './gate-select.js';
+
+export interface GatePlanSources {
+  readonly parsed: GateArgs;
+  readonly root: string;
+  readonly config: Config;
+  readonly base: { readonly sha: string; readonly ref: string };
+  readonly selection: GateSelection;
+  readonly step: (text: string) => void;
+}
+
+export async function printGatePlan(s: GatePlanSources): Promise<number> {
+  const plan = await planGate(s);
+  process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+  return 0;
+}
+
+async function planGate({ parsed, root, config, base, selection, step }: GatePlanSources): Promise<GatePlan> {
+  const platform = process.platform;
+  const tests = selection.selected.map((s) => s.test);
+  const limits = await prepareLimits({ root, config, platform, tests, today: systemClock.today() });
+  for (const w of limits.warnings) step(`warning: ${w}`);
+  return computeGatePlan({
+    base: base.sha,
+    baseRef: base.ref,
+    vitestConfig:
+      selection.configFile === null ? null : path.relative(root, selection.configFile).split(path.sep).join('/'),
+    shard: parsed.shard,
+    platform,
+    limits: {
+      runs: parsed.runs,
+      maxRuns: parsed.maxRuns,
+      timeBudgetMs: parsed.timeBudgetMs,
+      slowdown: parsed.slowdown ?? config.gate.slowdown,
+      loadWorkers: parsed.workers,
+      warnAt: config.budget.warnAt,
+    },
+    selected: selection.selected,
+    projectsOf: selection.projectsOf,
+    affectedBy: selection.affectedBy,
+    limitFor: limits.limitFor,
+    notRun: notRunRows(selection),
+    unchanged: selection.unchanged,
+    changedFiles: selection.changedFiles,
+    notices: [...selection.notices, ...limits.notices],
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * `flakeguard gate --plan`: what a gate would run and within which limits, without running anything
+ * (a CI preview: which tests a change selects, in which Vitest projects, with which duration limit,
+ * at how many tries and which slowdown). Pure: the selection, the limits and the settings in, the
+ * versioned plan out (docs/gate.md "Plan" has the schema).
+ */
+import type { LimitSource } from '../record/run-record.js';
+import type { GateReport } from './gate-report.js';
+import type { GateReportTest } from './gate-report-test.js';
+import type { GateShard } from './gate-shard.js';
+import type { SelectionKind } from './test-selection.js';
+
+export const GATE_PLAN_VERSION = 1;
+
+/** A report row's place, selection and limit (core/gate/gate-report-test.ts): what the gate would try. */
+export type GatePlanTest = Pick<
+  GateReportTest,
+  | 'file'
+  | 'name'
+  | 'line'
+  | 'project'
+  | 'selection'
+  | 'previous'
+  | 'affectedBy'
+  | 'limitMs'
+  | 'limitSource'
+  | 'allowanceId'
+>;
+
+export interface GatePlan {
+  readonly version: typeof GATE_PLAN_VERSION;
+  readonly base: string;
+  readonly baseRef: string;
+  /** The Vitest config that listed the tests, relative to the root; null for Vitest's defaults. */
+  readonly vitestConfig: string | null;
+  readonly shard: GateShard | null;
+  readonly platform: string;
+  readonly limits: {
+    readonly runs: number;
+    readonly maxRuns: number;
+    readonly timeBudgetMs: number;
+    readonly slowdown: number;
+    readonly loadWorkers: number;
+    readonly warnAt: number;
+  };
+  readonly tests: readonly GatePlanTest[];
+  readonly notRun: GateReport['notRun'];
+  readonly unchanged: number;
+  readonly changedFiles: number;
+  readonly notices: readonly string[];
+}
+
+interface PlanTestSource {
+  readonly file: string;
+  readonly fullName: string;
+  readonly line: number;
+}
+
+export interface GatePlanSelected<T extends PlanTestSource = PlanTestSource> {
+  readonly kind: SelectionKind;
+  readonly test: T;
+  readonly previous: { readonly file: string; readonly fullName: string } | null;
+}
+
+export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 'version' | 'tests'> {
+  readonly selected: readonly GatePlanSelected<T>[];
+  /** The Vitest projects each file runs in ('' for an unnamed one); a file not listed runs once. */
+  readonly projectsOf: ReadonlyMap<string, readonly string[]>;
+  readonly affectedBy: ReadonlyMap<string, readonly string[]>;
+  readonly limitFor: (test: T) => {
+    readonly limitMs: number;
+    readonly source: LimitSource;
+    readonly allowanceId?: string;
+  };
+}
+
+/** One row per selected test and project it runs in, in the selection's order. */
+export function computeGatePlan<T extends PlanTestSource>(input: GatePlanInput<T>): GatePlan {
+  const { selected, projectsOf, affectedBy, limitFor, ...rest } = input;
+  const tests = selected.flatMap((s) => {
+    const limit = limitFor(s.test);
+    const projects = projectsOf.get(s.test.file) ?? [''];
+    return projects.map(
+      (project): GatePlanTest => ({
+        file: s.test.file,
+        name: s.test.fullName,
+        line: s.test.line,
+        project: project === '' ? null : project,
+        selection: s.kind,
+        previous: s.previous === null ? null : { file: s.previous.file, name: s.previous.fullName },
+        affectedBy: affectedBy.get(s.test.file) ?? [],
+        limitMs: limit.limitMs,
+        limitSource: limit.source,
+        allowanceId: limit.allowanceId ?? null,
+      }),
+    );
+  });
+  return { version: GATE_PLAN_VERSION, ...rest, tests };
+}
