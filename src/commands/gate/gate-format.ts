@@ -4,6 +4,7 @@
  * core/gate/gate-markdown.ts and the phrases both share are core/gate/gate-phrases.ts.
  */
 
+import { describeBreakRange } from '../../core/gate/breaking-point.js';
 import {
   describeLoad,
   gateSummary,
@@ -44,12 +45,7 @@ export function describeContention(c: GateContention): string {
 
 function describeBreakingPoint(t: GateReportTest): string | null {
   if ((t.holdsAt ?? null) === null && (t.breaksAt ?? null) === null) return null;
-  return [
-    t.holdsAt != null ? `held up to x${t.holdsAt}` : null,
-    t.breaksAt != null ? `breaks at x${t.breaksAt}` : 'did not break at the factors tried',
-  ]
-    .filter((x) => x !== null)
-    .join(', ');
+  return describeBreakRange(t.holdsAt ?? null, t.breaksAt ?? null);
 }
 
 export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>): string {
