@@ -4,6 +4,7 @@
  * core/gate/gate-markdown.ts and the phrases both share are core/gate/gate-phrases.ts.
  */
 
+import { describeCause } from '../../core/cause/cause.js';
 import { describeBreakRange } from '../../core/gate/breaking-point.js';
 import {
   describeLoad,
@@ -97,6 +98,7 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>): stri
   if (point) out.push(`${indent}${paint(screen, 'dim', point)}`);
   if (t.failureRateText) out.push(`${indent}${paint(screen, 'dim', t.failureRateText)}`);
   if (t.history) out.push(`${indent}${paint(screen, 'dim', formatTestPast(t.history))}`);
+  if (t.cause) out.push(`${indent}${u(describeCause(t.cause))}`, `${indent}fix: ${u(t.cause.fix)}`);
   if (t.error && t.verdict !== 'stable') out.push(`${indent}first error: ${u(t.error)}`);
   return out;
 }
