@@ -35,9 +35,9 @@ export interface CauseFinding {
 }
 
 /** The line a fix points at: the supporting source signal's line when there is one, else the test's. */
-function fixPlace(file: string, line: number, evidence: readonly CauseEvidence[]): string {
-  const signal = evidence.find((e) => e.kind === 'source' && e.line !== undefined);
-  return `${file}:${signal?.line ?? line}`;
+function fixPlace(file: string, line: number | null, evidence: readonly CauseEvidence[]): string {
+  const at = evidence.find((e) => e.kind === 'source' && e.line !== undefined)?.line ?? line;
+  return at === null ? file : `${file}:${at}`;
 }
 
 const FIXES: Readonly<Record<CauseClass, (at: string) => string>> = {
@@ -56,7 +56,7 @@ export function makeCause(
   cls: CauseClass,
   confidence: CauseFinding['confidence'],
   evidence: readonly CauseEvidence[],
-  place: { readonly file: string; readonly line: number },
+  place: { readonly file: string; readonly line: number | null },
 ): CauseFinding {
   return { class: cls, confidence, evidence, fix: FIXES[cls](fixPlace(place.file, place.line, evidence)) };
 }
@@ -69,5 +69,5 @@ export const describeEvidence = (e: CauseEvidence): string =>
   e.line === undefined ? e.text : `line ${e.line}: ${e.text}`;
 
 /** "cause: timing (measured): failed 2/2 tries from x4.1 up, …": the line the text report and the comment print. */
-export const describeCause = (c: CauseFinding): string =>
-  `cause: ${causeLabel(c)}${c.evidence.length > 0 ? `: ${c.evidence.map(describeEvidence).join('; ')}` : ''}`;
+export const describeCause = (c: CauseFinding, label = 'cause'): string =>
+  `${label}: ${causeLabel(c)}${c.evidence.length > 0 ? `: ${c.evidence.map(describeEvidence).join('; ')}` : ''}`;
