@@ -36,12 +36,20 @@ export function decideTargetVerdicts(
   const moduleErrors = [...outcomes.main.outcome.moduleErrors, ...(outcomes.idle?.moduleErrors ?? [])];
   return targets.map((t) => {
     const result = decideTargetVerdict(options, t, outcomes, moduleErrors);
-    return { ...toGateTestInput(options, t, result), ...causeOf(t, result, outcomes) };
+    const before = targets.filter(
+      (o) => o.file === t.file && o.project === t.project && o.selected.test.line < t.selected.test.line,
+    );
+    return { ...toGateTestInput(options, t, result), ...causeOf(t, result, outcomes, before) };
   });
 }
 
 /** Why a flaky, fragile or order-dependent test fails, from all of its tries (core/cause/gate-cause.ts). */
-function causeOf(t: GateTarget, result: GateTestResult, outcomes: GateOutcomes): { cause?: CauseFinding } {
+function causeOf(
+  t: GateTarget,
+  result: GateTestResult,
+  outcomes: GateOutcomes,
+  before: readonly GateTarget[],
+): { cause?: CauseFinding } {
   if (!needsCause(result.verdict)) return {};
   const r = outcomes.triesOf.get(t);
   const reference = r?.found ? toGateTries(r) : [];
@@ -57,8 +65,10 @@ function causeOf(t: GateTarget, result: GateTestResult, outcomes: GateOutcomes):
     reference: { factor: outcomes.reference, tries: reference },
     higher: outcomes.higher.levels.get(t) ?? [],
     confirm: outcomes.higher.confirm.get(t) ?? [],
-    unthrottled: idle ? toGateTries(idle) : outcomes.main.loaded ? null : reference,
+    unthrottled: idle ? toGateTries(idle) : null,
+    referenceUnthrottled: !outcomes.main.loaded,
     alone: alone.length > 0 ? alone : null,
+    before: before.map((b) => b.fullName),
   });
   return { cause };
 }

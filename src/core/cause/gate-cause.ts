@@ -27,8 +27,10 @@ export interface GateCauseInput {
   readonly higher: readonly Level[];
   /** Tries again at the reference after a break higher. */
   readonly confirm: readonly GateTry[];
-  /** Tries with no slowdown and no load (the reference's own when it ran so), or null. */
+  /** Tries run again with no slowdown and no load (the gate's phase 3), or null. */
   readonly unthrottled: readonly GateTry[] | null;
+  /** The reference itself ran with no slowdown and no load (--slowdown 1, --load 0). */
+  readonly referenceUnthrottled?: boolean;
   /** Tries of only this test from its file, or null. */
   readonly alone: readonly GateTry[] | null;
   /** The tests before it in its file (they run first in every try with its file). */
@@ -123,23 +125,24 @@ function timingRule(i: GateCauseInput): Decided | null {
     const text = `failed ${share(e.above)} tries from ${x(e.breaksAt)} up, ${share(e.below)} below (one-sided Fisher ${formatPValue(e.pValue ?? 1)})`;
     return { class: 'timing', evidence: [{ kind: 'factor', text }] };
   }
-  if (!i.unthrottled || i.reference.factor <= 1) return null;
+  if (!i.unthrottled) return null;
   const ref = countFailures(i.reference.tries);
   const idle = countFailures(i.unthrottled);
   if (idle.runs === 0) return null;
   const p = fisherOneSidedP(idle, ref);
   if (p >= CAUSE_ALPHA) return null;
-  const text = `failed ${share(ref)} tries at ${x(i.reference.factor)}, ${share(idle)} unthrottled (one-sided Fisher ${formatPValue(p)})`;
+  const text = `failed ${share(ref)} tries at ${x(i.reference.factor)}${i.reference.factor <= 1 ? ' under load' : ''}, ${share(idle)} unthrottled (one-sided Fisher ${formatPValue(p)})`;
   return { class: 'timing', evidence: [{ kind: 'factor', text }] };
 }
 
 /** Fails unthrottled too, and no less often than at the reference: the slowdown is not what fails it. */
 function randomRule(i: GateCauseInput): Decided | null {
-  if (!i.unthrottled) return null;
-  const idle = countFailures(i.unthrottled);
+  const tries = i.unthrottled ?? (i.referenceUnthrottled ? i.reference.tries : null);
+  if (!tries) return null;
+  const idle = countFailures(tries);
   if (idle.failures === 0 || idle.failures === idle.runs) return null;
   const ref = countFailures(i.reference.tries);
-  const where = i.reference.factor <= 1 ? '' : `, ${share(ref)} at ${x(i.reference.factor)}`;
+  const where = i.unthrottled === null ? '' : `, ${share(ref)} at the reference (${x(i.reference.factor)})`;
   return {
     class: 'random-or-concurrency',
     evidence: [

@@ -99,8 +99,12 @@ describe('findGateCause', () => {
   });
   it('randomness: fails unthrottled as often', () => {
     const tries = [pass(), fail(), pass(), fail(), pass()];
-    expect(findGateCause(input({ reference: { factor: 1, tries }, unthrottled: tries })).class).toBe(
+    expect(findGateCause(input({ reference: { factor: 2, tries }, unthrottled: tries })).class).toBe(
       'random-or-concurrency',
+    );
+    const c = findGateCause(input({ reference: { factor: 1, tries }, unthrottled: null, referenceUnthrottled: true }));
+    expect(c.evidence[0]?.text).toBe(
+      'failed 2/5 tries unthrottled: it fails without any slowdown, at no factor-dependent rate',
     );
   });
   it('network: the failed tries name a port or socket error', () => {
