@@ -1,8 +1,8 @@
 /**
  * The cause of a gate test's flakiness, from the gate's own tries (core/cause/cause.ts): each rule
  * reads one condition the gate controls, the first that decides wins, and `unknown` when none does.
- * Source signals (core/cause/source-signals.ts) are added as supporting evidence, never a class on
- * their own. Pure.
+ * `signals` (lines of the test's source, when a caller gives them) are added as supporting evidence,
+ * never a class on their own. Pure.
  */
 import { countFailures, failedTry, weighFactorEvidence } from '../gate/factor-evidence.js';
 import { type FailureCount, fisherOneSidedP, formatPValue } from '../gate/fisher-exact.js';
