@@ -47,7 +47,7 @@ it('logs in', () => {
  * claims the lowest free number with mkdir, which is atomic, so tries running side by side in
  * several workers still get 1, 2, 3... once each.
  */
-const COUNTER = `function nextTry(name: string): number {
+export const COUNTER = `function nextTry(name: string): number {
   for (let n = 1; ; n += 1) {
     try {
       mkdirSync('.flakeguard/tries-' + name + '/' + n, { recursive: false });

@@ -4,6 +4,8 @@
  * core/gate/gate-markdown.ts and the phrases both share are core/gate/gate-phrases.ts.
  */
 
+import { describeCause } from '../../core/cause/cause.js';
+import { describeBreakRange } from '../../core/gate/breaking-point.js';
 import {
   describeLoad,
   gateSummary,
@@ -44,12 +46,7 @@ export function describeContention(c: GateContention): string {
 
 function describeBreakingPoint(t: GateReportTest): string | null {
   if ((t.holdsAt ?? null) === null && (t.breaksAt ?? null) === null) return null;
-  return [
-    t.holdsAt != null ? `held up to x${t.holdsAt}` : null,
-    t.breaksAt != null ? `breaks at x${t.breaksAt}` : 'did not break at the factors tried',
-  ]
-    .filter((x) => x !== null)
-    .join(', ');
+  return describeBreakRange(t.holdsAt ?? null, t.breaksAt ?? null);
 }
 
 export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>): string {
@@ -101,6 +98,7 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>): stri
   if (point) out.push(`${indent}${paint(screen, 'dim', point)}`);
   if (t.failureRateText) out.push(`${indent}${paint(screen, 'dim', t.failureRateText)}`);
   if (t.history) out.push(`${indent}${paint(screen, 'dim', formatTestPast(t.history))}`);
+  if (t.cause) out.push(`${indent}${u(describeCause(t.cause))}`, `${indent}fix: ${u(t.cause.fix)}`);
   if (t.error && t.verdict !== 'stable') out.push(`${indent}first error: ${u(t.error)}`);
   return out;
 }

@@ -1,6 +1,8 @@
 /**
- * The gate's check for load sensitivity: a test that failed every loaded try gets cold tries again
- * without slowdown or load, one try at a time (passing there: load-sensitive; failing: really failing).
+ * The gate's check for load sensitivity: a test that failed a loaded try gets cold tries again
+ * without slowdown or load, one try at a time (failed every loaded try and passes there:
+ * load-sensitive; fails either way: really failing; flaky: the unthrottled rate tells timing from
+ * randomness, core/cause/gate-cause.ts).
  */
 import { plural } from '../../core/budget/budget-text.js';
 import { type RunsOutcome, runTestsRepeatedly } from '../../io/vitest/vitest-runs.js';
@@ -17,12 +19,13 @@ export async function runIdleTries(
   const allFailed = loaded
     ? targets.filter((t) => {
         const r = triesOf.get(t);
-        return r?.found === true && r.tries.every((x) => x.state === 'failed');
+        // Every try failed: load-sensitive or failing? Some failed: is the slowdown what fails it (core/cause)?
+        return r?.found === true && r.tries.some((x) => x.state === 'failed');
       })
     : [];
   if (allFailed.length === 0 || !phase.inTime()) return null;
   options.onStep(
-    `run: ${plural(allFailed.length, 'test')} that failed every try, again without slowdown or load, one try at a time`,
+    `run: ${plural(allFailed.length, 'test')} that failed a try, again without slowdown or load, one try at a time`,
   );
   return runTestsRepeatedly({
     root: options.root,

@@ -1,7 +1,7 @@
 /**
  * The gate's runs, in order (each phase in its own file): cold tries at the reference slowdown and
  * under load (gate-loaded-tries.ts), where the tests that held break above it (gate-escalate.ts),
- * cold tries without load for tests that failed every loaded try (gate-idle-tries.ts), and each
+ * cold tries without load for tests that failed a loaded try (gate-idle-tries.ts), and each
  * passing new test once alone, twice more when that failed (gate-alone-tries.ts); then each
  * test's verdict (gate-verdicts.ts). The Vitest processes are killed on abort.
  */

@@ -3,6 +3,8 @@
  * alone, then where it broke above the reference (core/gate/breaking-point.ts), as the input of
  * the gate report.
  */
+import type { CauseFinding } from '../../core/cause/cause.js';
+import { findGateCause, needsCause } from '../../core/cause/gate-cause.js';
 import { applyBreakingPoint } from '../../core/gate/breaking-point.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
@@ -32,7 +34,43 @@ export function decideTargetVerdicts(
   outcomes: GateOutcomes,
 ): GateTestInput[] {
   const moduleErrors = [...outcomes.main.outcome.moduleErrors, ...(outcomes.idle?.moduleErrors ?? [])];
-  return targets.map((t) => toGateTestInput(options, t, decideTargetVerdict(options, t, outcomes, moduleErrors)));
+  return targets.map((t) => {
+    const result = decideTargetVerdict(options, t, outcomes, moduleErrors);
+    const before = targets.filter(
+      (o) => o.file === t.file && o.project === t.project && o.selected.test.line < t.selected.test.line,
+    );
+    return { ...toGateTestInput(options, t, result), ...causeOf(t, result, outcomes, before) };
+  });
+}
+
+/** Why a flaky, fragile or order-dependent test fails, from all of its tries (core/cause/gate-cause.ts). */
+function causeOf(
+  t: GateTarget,
+  result: GateTestResult,
+  outcomes: GateOutcomes,
+  before: readonly GateTarget[],
+): { cause?: CauseFinding } {
+  if (!needsCause(result.verdict)) return {};
+  const r = outcomes.triesOf.get(t);
+  const reference = r?.found ? toGateTries(r) : [];
+  const idle = findTries(t, outcomes.idle);
+  const alone = [
+    ...toGateTries(findTries(t, outcomes.alone.alone)),
+    ...toGateTries(findTries(t, outcomes.alone.again)),
+  ];
+  const cause = findGateCause({
+    file: t.selected.test.file,
+    line: t.selected.test.line,
+    verdict: result.verdict,
+    reference: { factor: outcomes.reference, tries: reference },
+    higher: outcomes.higher.levels.get(t) ?? [],
+    confirm: outcomes.higher.confirm.get(t) ?? [],
+    unthrottled: idle ? toGateTries(idle) : null,
+    referenceUnthrottled: !outcomes.main.loaded,
+    alone: alone.length > 0 ? alone : null,
+    before: before.map((b) => b.fullName),
+  });
+  return { cause };
 }
 
 function decideTargetVerdict(

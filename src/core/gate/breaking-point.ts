@@ -1,10 +1,12 @@
 /**
  * Where a test breaks: after it passed every try at the reference slowdown, the gate spends part
  * of the remaining budget at higher factors (2x and 4x the reference). Pure: the tries at each
- * factor in, holdsAt / breaksAt and the fragile verdict out. Budgets are never judged from these
- * tries: a timeout at 4x is where the test breaks, not a budget finding, and not a flake.
+ * factor in, holdsAt / breaksAt and the fragile verdict out (the evidence weighed in
+ * core/gate/factor-evidence.ts). Budgets are never judged from these tries: a timeout at 4x is where the test breaks, not a budget finding, and not a flake.
  */
 
+import { FRAGILE_ALPHA, failedTry, findBreakingPoint, weighFactorEvidence } from './factor-evidence.js';
+import { formatPValue } from './fisher-exact.js';
 import { MAX_SLOWDOWN } from './gate-config.js';
 import type { GateTestResult, GateTry } from './gate-verdict.js';
 
@@ -28,21 +30,25 @@ export function escalationFactors(reference: number): number[] {
     .filter((f, i, all) => f > reference && all.indexOf(f) === i);
 }
 
-const failedTry = (t: GateTry): boolean => t.state === 'failed' || t.state === 'hung';
+export { findBreakingPoint };
 
-export function findBreakingPoint(levels: readonly FactorTries[]): BreakingPoint {
-  const tried = levels.filter((l) => l.tries.length > 0);
-  const broken = tried.filter((l) => l.tries.some(failedTry)).map((l) => l.factor);
-  const breaksAt = broken.length > 0 ? Math.min(...broken) : null;
-  const held = tried.filter((l) => breaksAt === null || l.factor < breaksAt).map((l) => l.factor);
-  return { holdsAt: held.length > 0 ? Math.max(...held) : null, breaksAt };
+/** "x2.0": factors are measured, one decimal is what they carry. */
+export const formatFactor = (f: number): string => `x${f.toFixed(1)}`;
+
+/** "holds at x2.0, breaks between x2.0 and x4.1", or "breaks at or below x2.0" when nothing held. */
+export function describeBreakRange(holdsAt: number | null, breaksAt: number | null): string {
+  if (breaksAt === null)
+    return holdsAt === null ? 'not tried' : `holds at ${formatFactor(holdsAt)}, did not break at the factors tried`;
+  if (holdsAt === null) return `breaks at or below ${formatFactor(breaksAt)}`;
+  return `holds at ${formatFactor(holdsAt)}, breaks between ${formatFactor(holdsAt)} and ${formatFactor(breaksAt)}`;
 }
 
 /**
- * The verdict with the higher factors' answer: a test that was `stable` at the reference and broke
- * higher is `fragile` (the reason names the factor), unless it failed one of the `confirm` tries
- * run again at the reference then (`flaky`); any other verdict stays (a budget finding or a flake at
- * the reference is the finding), with holdsAt/breaksAt added.
+ * The verdict with the higher factors' answer (core/gate/factor-evidence.ts): a test that was
+ * `stable` at the reference and broke higher is `fragile` when the factor explains its failures,
+ * `flaky` when it failed a confirm try at the reference or when the failures higher are too few to
+ * blame the factor; any other verdict stays (a budget finding or a flake at the reference is the
+ * finding), with holdsAt/breaksAt added.
  */
 export function applyBreakingPoint(
   result: GateTestResult,
@@ -50,27 +56,37 @@ export function applyBreakingPoint(
   higher: readonly FactorTries[],
   confirm: readonly GateTry[] = [],
 ): GateTestResult & BreakingPoint {
-  const point = findBreakingPoint([{ factor: reference.factor, tries: [...reference.tries, ...confirm] }, ...higher]);
-  if (result.verdict !== 'stable' || point.breaksAt === null) return { ...result, ...point };
-  const again = confirm.filter(failedTry).length;
-  if (again > 0) {
-    const error = confirm.find(failedTry)?.error ?? result.firstError;
+  const e = weighFactorEvidence(reference, higher, confirm);
+  const point = { holdsAt: e.holdsAt, breaksAt: e.breaksAt };
+  if (result.verdict !== 'stable' || e.breaksAt === null) return { ...result, ...point };
+  const firstError = [...confirm, ...higher.flatMap((l) => l.tries)].find(failedTry)?.error ?? result.firstError;
+  const at = formatFactor(reference.factor);
+  const range = describeBreakRange(e.holdsAt, e.breaksAt);
+  if (e.confirmFailures > 0) {
     return {
       ...result,
       ...point,
       verdict: 'flaky',
-      firstError: error,
-      reason: `passed ${result.passes}/${result.runs} tries at x${reference.factor}, then failed ${again} of ${confirm.length} more there (checking a break at a higher factor): a flake, not a slowdown limit`,
+      firstError,
+      reason: `passed ${result.passes}/${result.runs} tries at ${at}, then failed ${e.confirmFailures} of ${confirm.length} more there (checking a break at a higher factor): a flake, not a slowdown limit`,
     };
   }
-  const at = higher.find((l) => l.factor === point.breaksAt);
-  const failed = at ? at.tries.filter(failedTry).length : 0;
-  const error = at?.tries.find(failedTry)?.error ?? result.firstError;
+  const higherText = `failed ${e.above.failures} of ${e.above.runs} tries from ${formatFactor(e.breaksAt)} up, ${e.below.failures} of ${e.below.runs} below`;
+  const test = `one-sided Fisher ${formatPValue(e.pValue ?? 1)}`;
+  if (e.explained) {
+    return {
+      ...result,
+      ...point,
+      verdict: 'fragile',
+      firstError,
+      reason: `passes at ${at} (${result.passes}/${result.runs}${confirm.length > 0 ? `, then ${confirm.length}/${confirm.length} again` : ''}) but ${higherText} (${test}): ${range}`,
+    };
+  }
   return {
     ...result,
     ...point,
-    verdict: 'fragile',
-    firstError: error,
-    reason: `passes at x${reference.factor} (${result.passes}/${result.runs}) but failed ${failed}/${at?.tries.length ?? 0} tries at x${point.breaksAt}: it breaks when CI is ${point.breaksAt}x slower than an idle core`,
+    verdict: 'flaky',
+    firstError,
+    reason: `${higherText} (${test}, needs < ${FRAGILE_ALPHA}): too few failures to blame the slowdown, so a flake until more tries there fail (${range})`,
   };
 }

@@ -5,6 +5,7 @@
  * Pure.
  */
 
+import { describeCause } from '../cause/cause.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import {
@@ -29,7 +30,8 @@ const TABLE = [
 ];
 
 function row(t: GateReportTest): string {
-  const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}`;
+  const cause = t.cause ? `; **${cell(describeCause(t.cause))}**; fix: ${cell(t.cause.fix)}` : '';
+  const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}${cause}`;
   const owners = (t.owners ?? []).map(cell).join(' ');
   return `| ${verdictLabel(t)} | \`${cell(t.file)}:${t.line}\` ${cell(t.name)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.runs} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
 }
@@ -41,7 +43,8 @@ function firstStep(report: GateReport): string {
       ? 'Nothing to run: no new or changed test.'
       : 'Nothing to do: every new or changed test is stable.';
   const error = first.error ? ` First error: ${cell(first.error)}` : '';
-  return `**Fix first:** \`${cell(first.file)}:${first.line}\` ${cell(first.name)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${error}`;
+  const cause = first.cause ? ` ${cell(describeCause(first.cause))}; fix: ${cell(first.cause.fix)}.` : '';
+  return `**Fix first:** \`${cell(first.file)}:${first.line}\` ${cell(first.name)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${cause}${error}`;
 }
 
 export function formatGateMarkdown(report: GateReport, limit?: number): string {

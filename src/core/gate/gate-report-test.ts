@@ -2,6 +2,7 @@
  * One test in the gate's report: what the gate decided about it from its tries (gate-verdict.ts,
  * breaking-point.ts), with where it is and why it was selected, as the JSON prints it. Pure.
  */
+import type { CauseFinding } from '../cause/cause.js';
 import type { TestPast } from '../history/test-history-summary.js';
 import { describeFailureRate } from './failure-rate.js';
 import type { GateTestResult, GateTry, GateTryOutcome, GateVerdict } from './gate-verdict.js';
@@ -20,6 +21,8 @@ export interface GateTestInput {
   /** `affected`: the changed modules its file imports (directly or through others). */
   readonly affectedBy?: readonly string[];
   readonly result: GateTestResult;
+  /** Why it is flaky, fragile or order-dependent (core/cause/gate-cause.ts); absent for the others. */
+  readonly cause?: CauseFinding;
 }
 
 export interface GateReportTest {
@@ -60,6 +63,8 @@ export interface GateReportTest {
   readonly history?: TestPast;
   /** Its owners from the repository's CODEOWNERS (empty: none, or no CODEOWNERS). */
   readonly owners?: readonly string[];
+  /** Why it is flaky, fragile or order-dependent; null for the other verdicts (absent in older reports). */
+  readonly cause?: CauseFinding | null;
 }
 
 /** A test's line in the report, from its place and its result. */
@@ -93,5 +98,6 @@ export function toReportTest(t: GateTestInput): GateReportTest {
     holdsAt: r.holdsAt ?? null,
     breaksAt: r.breaksAt ?? null,
     error: r.firstError,
+    cause: t.cause ?? null,
   };
 }

@@ -4,6 +4,7 @@
  * allowances and the notes. Pure: takes exactly what `flakeguard gate --json` prints.
  */
 
+import { describeCause } from '../cause/cause.js';
 import { GATE_VERDICTS, type GateReport } from '../gate/gate-report.js';
 import type { GateReportTest } from '../gate/gate-report-test.js';
 import type { GateVerdict } from '../gate/gate-verdict.js';
@@ -118,6 +119,7 @@ function testCard(t: GateHtmlTest): string {
     `<div class="figures">${figures.join('')}</div>`,
     `<p>${h(t.reason)}</p>`,
     t.failureRateText ? `<p class="dim">${h(t.failureRateText)}</p>` : '',
+    t.cause ? `<p class="cause">${h(describeCause(t.cause))}</p><p><b>fix:</b> ${h(t.cause.fix)}</p>` : '',
     unknown,
     t.error !== null && t.verdict !== 'stable' ? foldedPre('First error', t.error.split('\n')) : '',
     '</article>',

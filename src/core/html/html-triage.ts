@@ -4,6 +4,7 @@
  * measured or inferred, and what to do. Pure: takes exactly what `flakeguard triage --json` prints.
  */
 
+import { describeCause } from '../cause/cause.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { checkLines } from '../triage/triage-caught-by.js';
 import type { FindingClass } from '../triage/triage-config.js';
@@ -64,6 +65,9 @@ function findingCard(f: TriageFinding, index: number): string {
     `<p><span class="label-row">cause</span>${h(f.cause)}</p>`,
     f.evidence.length > 0 ? foldedPre('Evidence', f.evidence) : '<p class="dim">No evidence lines.</p>',
     `<p><span class="label-row">action</span><b>${h(f.action)}</b></p>`,
+    f.flakeCause
+      ? `<p>${h(describeCause(f.flakeCause, 'why'))}</p><p><span class="label-row">fix</span>${h(f.flakeCause.fix)}</p>`
+      : '',
     `<p class="dim">rule: <code>${h(f.rule)}</code></p>`,
     '</article>',
   ].join('');

@@ -3,6 +3,7 @@
  * Pure: colour is a function the CLI passes (identity when colour is off).
  */
 
+import { describeCause } from '../cause/cause.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { type Paint, plainText } from '../text-style.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
@@ -60,6 +61,7 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
     out.push(`   cause: ${u(f.cause)}`);
     for (const e of f.evidence) out.push(paint('dim', `   - ${u(e)}`));
     out.push(`   action: ${u(f.action)}`);
+    if (f.flakeCause) out.push(`   ${u(describeCause(f.flakeCause, 'why'))}`, `   fix: ${u(f.flakeCause.fix)}`);
   });
   if (report.findings.length === 0) out.push('', report.verdict === 'green' ? 'Nothing to act on.' : 'No findings.');
   return `${out.join('\n')}\n`;
@@ -96,6 +98,7 @@ export function toTriageJson(report: TriageReport): TriageJson {
       owners: f.owners ?? [],
       caughtBy: f.caughtBy ?? UNKNOWN_CHECK,
       seenBy: f.seenBy ?? [],
+      ...(f.class === 'flake' ? { flakeCause: f.flakeCause ?? null } : {}),
     })),
     history: report.history,
     ...(report.ownerFilter ? { ownerFilter: report.ownerFilter } : {}),

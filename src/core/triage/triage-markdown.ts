@@ -5,6 +5,7 @@
  * (core/markdown/pr-comment.ts). Pure.
  */
 
+import { describeCause } from '../cause/cause.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
@@ -34,6 +35,7 @@ function findingItem(f: Finding, index: number): string {
     '',
     `**Action:** ${md(f.action)}`,
     '',
+    ...(f.flakeCause ? [`**${md(describeCause(f.flakeCause, 'Why'))}**; fix: ${md(f.flakeCause.fix)}`, ''] : []),
     '<details><summary>Evidence</summary>',
     '',
     '```',

@@ -3,6 +3,7 @@
  * the CI log and re-runs into these plain observations; `computeTriage` (pure) turns them into a
  * TriageReport that the formatters print. Schema of the JSON output: docs/triage.md.
  */
+import type { CauseFinding } from '../cause/cause.js';
 
 import type { CaughtBy } from '../record/ci-context.js';
 import type { AttemptRef } from './log-attempts.js';
@@ -151,6 +152,8 @@ export interface Finding {
   readonly rerunTarget?: RerunTarget;
   /** The test file's owners from CODEOWNERS (empty: none, no file, or no CODEOWNERS). */
   readonly owners?: readonly string[];
+  /** A flake's likely cause (core/cause/triage-cause.ts); absent on other findings. */
+  readonly flakeCause?: CauseFinding | null;
 }
 
 export interface RerunTarget {

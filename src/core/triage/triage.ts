@@ -10,6 +10,7 @@
  * computeTriage: which tests to ask the history store about and which failures to re-run.
  */
 
+import { attachFlakeCauses } from '../cause/triage-cause.js';
 import { testKey } from '../test-id.js';
 import { canonicalInputs } from './triage-canonical.js';
 import { attachChecks } from './triage-caught-by.js';
@@ -135,9 +136,12 @@ export function computeTriage(given: TriageInputs, signatures: readonly LogSigna
   const red = (inputs.exitCode !== null && inputs.exitCode !== 0) || drafts.some(needsAction);
   if (red && !drafts.some(needsAction))
     drafts = [...drafts, silenceDraft(inputs, signatures, merged.filter((t) => t.state === 'failed').length)];
-  const findings = attachChecks(
-    drafts.map((d) => d.finding),
-    inputs,
+  const findings = attachFlakeCauses(
+    attachChecks(
+      drafts.map((d) => d.finding),
+      inputs,
+    ),
+    inputs.tests,
   ).sort(compareFindings);
   const counts: Record<FindingClass, number> = { infrastructure: 0, escape: 0, flake: 0, budget: 0 };
   for (const f of findings) counts[f.class] += 1;

@@ -1,0 +1,155 @@
+/**
+ * The cause of a gate test's flakiness, from the gate's own tries (core/cause/cause.ts): each rule
+ * reads one condition the gate controls, the first that decides wins, and `unknown` when none does.
+ * `signals` (lines of the test's source, when a caller gives them) are added as supporting evidence,
+ * never a class on their own. Pure.
+ */
+import { countFailures, failedTry, weighFactorEvidence } from '../gate/factor-evidence.js';
+import { type FailureCount, fisherOneSidedP, formatPValue } from '../gate/fisher-exact.js';
+import type { GateTry, GateVerdict } from '../gate/gate-verdict.js';
+import { type CauseClass, type CauseEvidence, type CauseFinding, makeCause } from './cause.js';
+import { findNetworkSignal } from './error-signals.js';
+
+/** Significance of a measured difference (the same level as fragile, core/gate/factor-evidence.ts). */
+export const CAUSE_ALPHA = 0.05;
+
+interface Level {
+  readonly factor: number;
+  readonly tries: readonly GateTry[];
+}
+
+export interface GateCauseInput {
+  readonly file: string;
+  readonly line: number;
+  readonly verdict: GateVerdict;
+  /** The tries at the reference slowdown. */
+  readonly reference: Level;
+  readonly higher: readonly Level[];
+  /** Tries again at the reference after a break higher. */
+  readonly confirm: readonly GateTry[];
+  /** Tries run again with no slowdown and no load (the gate's phase 3), or null. */
+  readonly unthrottled: readonly GateTry[] | null;
+  /** The reference itself ran with no slowdown and no load (--slowdown 1, --load 0). */
+  readonly referenceUnthrottled?: boolean;
+  /** Tries of only this test from its file, or null. */
+  readonly alone: readonly GateTry[] | null;
+  /** The tests before it in its file (they run first in every try with its file). */
+  readonly before?: readonly string[];
+  /** Supporting lines of its source. */
+  readonly signals?: readonly CauseEvidence[];
+}
+
+/** The verdicts that get a cause. */
+export const needsCause = (v: GateVerdict): boolean => v === 'flaky' || v === 'fragile' || v === 'order-dependent';
+
+interface Decided {
+  readonly class: CauseClass;
+  readonly evidence: readonly CauseEvidence[];
+}
+
+const share = (c: FailureCount): string => `${c.failures}/${c.runs}`;
+const x = (f: number): string => `x${f.toFixed(1)}`;
+
+export function findGateCause(input: GateCauseInput): CauseFinding {
+  const rules = [networkRule, orderRule, coldRule, timingRule, randomRule];
+  const decided = rules.map((rule) => rule(input)).find((d): d is Decided => d !== null);
+  const signals = input.signals ?? [];
+  if (!decided) return makeCause('unknown', 'measured', signals, input);
+  return makeCause(decided.class, 'measured', [...decided.evidence, ...signals], input);
+}
+
+function allTries(i: GateCauseInput): GateTry[] {
+  return [
+    ...i.reference.tries,
+    ...i.confirm,
+    ...i.higher.flatMap((l) => l.tries),
+    ...(i.unthrottled ?? []),
+    ...(i.alone ?? []),
+  ];
+}
+
+/** Most failed tries name a port, socket or DNS error. */
+function networkRule(i: GateCauseInput): Decided | null {
+  const failed = allTries(i).filter(failedTry);
+  const named = failed.filter((t) => findNetworkSignal(t.error) !== null);
+  if (named.length === 0 || named.length * 2 < failed.length) return null;
+  const code = findNetworkSignal(named[0]?.error);
+  return {
+    class: 'network',
+    evidence: [{ kind: 'error', text: `${named.length} of ${failed.length} failed tries name ${code}` }],
+  };
+}
+
+/** Passes with the tests before it in its file, fails alone. */
+function orderRule(i: GateCauseInput): Decided | null {
+  if (i.verdict !== 'order-dependent' || !i.alone) return null;
+  const withFile = countFailures(i.reference.tries);
+  const alone = countFailures(i.alone);
+  const names = (i.before ?? []).map((n) => `"${n}"`);
+  const on = names.length > 0 ? `${names.join(', ')} in ${i.file}` : `the tests before it in ${i.file}`;
+  return {
+    class: 'order',
+    evidence: [
+      {
+        kind: 'alone',
+        text: `passed ${withFile.runs - withFile.failures}/${withFile.runs} after ${on}, failed ${alone.failures}/${alone.runs} alone: it depends on ${on}`,
+      },
+    ],
+  };
+}
+
+/** Fails its cold tries (first in a fresh worker) significantly more than its warm ones. */
+function coldRule(i: GateCauseInput): Decided | null {
+  const tries = allTries(i).filter((t) => t.state !== 'skipped');
+  const cold = countFailures(tries.filter((t) => t.cold === true));
+  const warm = countFailures(tries.filter((t) => t.cold !== true));
+  if (cold.failures === 0 || warm.runs === 0) return null;
+  const p = fisherOneSidedP(warm, cold);
+  if (p >= CAUSE_ALPHA) return null;
+  return {
+    class: 'cold-start',
+    evidence: [
+      {
+        kind: 'cold',
+        text: `failed ${share(cold)} cold tries (first in a fresh worker), ${share(warm)} warm ones (one-sided Fisher ${formatPValue(p)})`,
+      },
+    ],
+  };
+}
+
+/** Failures depend on the slowdown: fragile by the factor test, or more at the reference than unthrottled. */
+function timingRule(i: GateCauseInput): Decided | null {
+  if (i.verdict === 'fragile') {
+    const e = weighFactorEvidence(i.reference, i.higher, i.confirm);
+    if (!e.explained || e.breaksAt === null) return null;
+    const text = `failed ${share(e.above)} tries from ${x(e.breaksAt)} up, ${share(e.below)} below (one-sided Fisher ${formatPValue(e.pValue ?? 1)})`;
+    return { class: 'timing', evidence: [{ kind: 'factor', text }] };
+  }
+  if (!i.unthrottled) return null;
+  const ref = countFailures(i.reference.tries);
+  const idle = countFailures(i.unthrottled);
+  if (idle.runs === 0) return null;
+  const p = fisherOneSidedP(idle, ref);
+  if (p >= CAUSE_ALPHA) return null;
+  const text = `failed ${share(ref)} tries at ${x(i.reference.factor)}${i.reference.factor <= 1 ? ' under load' : ''}, ${share(idle)} unthrottled (one-sided Fisher ${formatPValue(p)})`;
+  return { class: 'timing', evidence: [{ kind: 'factor', text }] };
+}
+
+/** Fails unthrottled too, and no less often than at the reference: the slowdown is not what fails it. */
+function randomRule(i: GateCauseInput): Decided | null {
+  const tries = i.unthrottled ?? (i.referenceUnthrottled ? i.reference.tries : null);
+  if (!tries) return null;
+  const idle = countFailures(tries);
+  if (idle.failures === 0 || idle.failures === idle.runs) return null;
+  const ref = countFailures(i.reference.tries);
+  const where = i.unthrottled === null ? '' : `, ${share(ref)} at the reference (${x(i.reference.factor)})`;
+  return {
+    class: 'random-or-concurrency',
+    evidence: [
+      {
+        kind: 'factor',
+        text: `failed ${share(idle)} tries unthrottled${where}: it fails without any slowdown, at no factor-dependent rate`,
+      },
+    ],
+  };
+}

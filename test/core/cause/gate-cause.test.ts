@@ -1,0 +1,163 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { findGateCause, type GateCauseInput } from '../../../src/core/cause/gate-cause.js';
+import { fisherOneSidedP } from '../../../src/core/gate/fisher-exact.js';
+import type { GateTry } from '../../../src/core/gate/gate-verdict.js';
+
+const pass = (cold = true): GateTry => ({ state: 'passed', durationMs: 5, cold });
+const fail = (cold = true, error = 'AssertionError: expected 1 to be 0'): GateTry => ({
+  state: 'failed',
+  durationMs: 5,
+  cold,
+  error,
+});
+const times = (n: number, t: GateTry): GateTry[] => Array.from({ length: n }, () => t);
+const input = (over: Partial<GateCauseInput>): GateCauseInput => ({
+  file: 'test/x.test.ts',
+  line: 12,
+  verdict: 'flaky',
+  reference: { factor: 2, tries: [pass(), fail(), pass(), pass(), pass()] },
+  higher: [],
+  confirm: [],
+  unthrottled: null,
+  alone: null,
+  ...over,
+});
+
+const tryArb = fc.record({
+  state: fc.constantFrom<GateTry['state']>('passed', 'failed', 'hung'),
+  durationMs: fc.constant(5),
+  cold: fc.boolean(),
+  error: fc.constantFrom('AssertionError', 'Error: listen EADDRINUSE: address already in use :::4000', 'boom'),
+});
+const inputArb = fc.record({
+  file: fc.constant('test/x.test.ts'),
+  line: fc.integer({ min: 1, max: 500 }),
+  verdict: fc.constantFrom('flaky' as const, 'fragile' as const, 'order-dependent' as const),
+  reference: fc.record({ factor: fc.constantFrom(1, 2), tries: fc.array(tryArb, { minLength: 1, maxLength: 10 }) }),
+  higher: fc.array(
+    fc.record({ factor: fc.constantFrom(4, 8), tries: fc.array(tryArb, { minLength: 1, maxLength: 3 }) }),
+    {
+      maxLength: 2,
+    },
+  ),
+  confirm: fc.array(tryArb, { maxLength: 6 }),
+  unthrottled: fc.option(fc.array(tryArb, { minLength: 1, maxLength: 10 }), { nil: null }),
+  alone: fc.option(fc.array(tryArb, { minLength: 1, maxLength: 3 }), { nil: null }),
+});
+const failures = (tries: readonly GateTry[]) => ({
+  failures: tries.filter((t) => t.state !== 'passed' && t.state !== 'skipped').length,
+  runs: tries.filter((t) => t.state !== 'skipped').length,
+});
+
+describe('findGateCause', () => {
+  it('timing: fails at the reference, not unthrottled; the fix names the test line', () => {
+    const c = findGateCause(
+      input({ reference: { factor: 2, tries: times(5, fail()) }, unthrottled: times(5, pass()) }),
+    );
+    expect(c).toMatchObject({ class: 'timing', confidence: 'measured' });
+    expect(c.evidence[0]?.text).toBe('failed 5/5 tries at x2.0, 0/5 unthrottled (one-sided Fisher p = 0.004)');
+    expect(c.fix).toContain('at test/x.test.ts:12');
+  });
+  it('timing: fragile by the factor test', () => {
+    const c = findGateCause(
+      input({
+        verdict: 'fragile',
+        reference: { factor: 2, tries: times(5, pass()) },
+        higher: [{ factor: 4.1, tries: [fail(), fail()] }],
+        confirm: times(6, pass()),
+      }),
+    );
+    expect(c.class).toBe('timing');
+    expect(c.evidence[0]?.text).toContain('failed 2/2 tries from x4.1 up, 0/11 below');
+  });
+  it('cold start: fails its cold tries, passes its warm ones', () => {
+    const c = findGateCause(
+      input({ reference: { factor: 1, tries: [fail(true), fail(true), fail(true), ...times(5, pass(false))] } }),
+    );
+    expect(c.class).toBe('cold-start');
+    expect(c.evidence[0]?.text).toBe(
+      'failed 3/3 cold tries (first in a fresh worker), 0/5 warm ones (one-sided Fisher p = 0.018)',
+    );
+  });
+  it('order: passes after the tests before it, fails alone, naming them', () => {
+    const c = findGateCause(
+      input({
+        verdict: 'order-dependent',
+        reference: { factor: 2, tries: times(5, pass()) },
+        alone: times(3, fail()),
+        before: ['seeds the cart'],
+      }),
+    );
+    expect(c.class).toBe('order');
+    expect(c.evidence[0]?.text).toBe(
+      'passed 5/5 after "seeds the cart" in test/x.test.ts, failed 3/3 alone: it depends on "seeds the cart" in test/x.test.ts',
+    );
+    expect(c.fix).toBe(
+      'reset the module state in beforeEach, or set up what the test needs in the test itself, at test/x.test.ts:12',
+    );
+  });
+  it('randomness: fails unthrottled as often', () => {
+    const tries = [pass(), fail(), pass(), fail(), pass()];
+    expect(findGateCause(input({ reference: { factor: 2, tries }, unthrottled: tries })).class).toBe(
+      'random-or-concurrency',
+    );
+    const c = findGateCause(input({ reference: { factor: 1, tries }, unthrottled: null, referenceUnthrottled: true }));
+    expect(c.evidence[0]?.text).toBe(
+      'failed 2/5 tries unthrottled: it fails without any slowdown, at no factor-dependent rate',
+    );
+  });
+  it('network: the failed tries name a port or socket error', () => {
+    const c = findGateCause(
+      input({
+        reference: {
+          factor: 1,
+          tries: [pass(), fail(true, 'Error: listen EADDRINUSE: address already in use :::4000')],
+        },
+      }),
+    );
+    expect(c).toMatchObject({
+      class: 'network',
+      evidence: [{ kind: 'error', text: '1 of 1 failed tries name EADDRINUSE' }],
+    });
+  });
+  it('unknown when nothing decides; source signals support, never decide', () => {
+    const signals = [{ kind: 'source' as const, text: 'Math.random() without a seed', line: 14 }];
+    const c = findGateCause(input({ signals }));
+    expect(c).toMatchObject({ class: 'unknown', evidence: signals });
+    expect(c.fix).toContain('test/x.test.ts:14');
+  });
+
+  it('property: no timing without a factor-dependent failure rate', () => {
+    fc.assert(
+      fc.property(inputArb, (i) => {
+        const c = findGateCause(i);
+        if (c.class !== 'timing') return;
+        if (i.verdict === 'fragile') return; // decided by core/gate/factor-evidence.ts's own test
+        expect(i.unthrottled).not.toBeNull();
+        expect(fisherOneSidedP(failures(i.unthrottled ?? []), failures(i.reference.tries))).toBeLessThan(0.05);
+      }),
+    );
+  });
+  it('property: every class has its evidence in the tries (network: an error; cold: warm tries; order: alone; random: unthrottled failures)', () => {
+    fc.assert(
+      fc.property(inputArb, (i) => {
+        const c = findGateCause(i);
+        const all = [
+          ...i.reference.tries,
+          ...i.confirm,
+          ...i.higher.flatMap((l) => l.tries),
+          ...(i.unthrottled ?? []),
+          ...(i.alone ?? []),
+        ];
+        expect(c.confidence).toBe('measured');
+        expect(c.fix).toMatch(/at test\/x\.test\.ts:\d+$/);
+        if (c.class === 'network')
+          expect(all.some((t) => t.state !== 'passed' && t.error?.includes('EADDRINUSE'))).toBe(true);
+        if (c.class === 'cold-start') expect(all.some((t) => t.cold === false)).toBe(true);
+        if (c.class === 'order') expect(i.verdict === 'order-dependent' && i.alone !== null).toBe(true);
+        if (c.class === 'random-or-concurrency') expect(failures(i.unthrottled ?? []).failures).toBeGreaterThan(0);
+      }),
+    );
+  });
+});

@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CONFIRM_TRIES, TRIES_PER_HIGHER_FACTOR } from '../../../src/commands/gate/gate-escalate.js';
+import { applyBreakingPoint, escalationFactors, type FactorTries } from '../../../src/core/gate/breaking-point.js';
+import { keepsClimbing, REFERENCE_COUNTED, weighFactorEvidence } from '../../../src/core/gate/factor-evidence.js';
+import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-verdict.js';
+
+const pass: GateTry = { state: 'passed', durationMs: 10, cold: true };
+const fail: GateTry = { state: 'failed', durationMs: 10, cold: true, error: 'AssertionError: too slow' };
+const times = (n: number, t: GateTry): GateTry[] => Array.from({ length: n }, () => t);
+const limit = { limitMs: 5000, source: 'budget' as const, platformKey: 'all' };
+const stableAfter = (n: number) =>
+  decideGateVerdict({ tries: times(n, pass), loaded: false, idle: null, alone: null, limit, warnAt: 0.8 });
+
+/**
+ * The gate's procedure after a test passed its `n` reference tries (commands/gate/gate-escalate.ts):
+ * TRIES_PER_HIGHER_FACTOR tries at each escalation factor while keepsClimbing, then CONFIRM_TRIES at
+ * the reference when any failed; every outcome enumerated with its probability, each judged by the
+ * real applyBreakingPoint. `failRate(factor)` is the test's chance to fail a try at that factor.
+ * Returns P(fragile) among the tests that reach this step.
+ */
+function fragileChance(n: number, reference: number, failRate: (factor: number) => number): number {
+  const factors = escalationFactors(reference);
+  const outcomes = (k: number, p: number): [GateTry[], number][] => {
+    const all: [GateTry[], number][] = [];
+    for (let mask = 0; mask < 1 << k; mask += 1) {
+      const tries = Array.from({ length: k }, (_, i) => ((mask >> i) & 1 ? fail : pass));
+      const failed = tries.filter((t) => t === fail).length;
+      all.push([tries, p ** failed * (1 - p) ** (k - failed)]);
+    }
+    return all;
+  };
+  const climb = (i: number, levels: FactorTries[], chance: number): number => {
+    const factor = factors[i];
+    if (factor === undefined || (levels.length > 0 && !keepsClimbing(levels[levels.length - 1]?.tries ?? []))) {
+      if (!levels.some((l) => l.tries.includes(fail))) return 0;
+      return outcomes(CONFIRM_TRIES, failRate(reference)).reduce((sum, [confirm, c]) => {
+        const r = applyBreakingPoint(stableAfter(n), { factor: reference, tries: times(n, pass) }, levels, confirm);
+        return sum + (r.verdict === 'fragile' ? chance * c : 0);
+      }, 0);
+    }
+    return outcomes(TRIES_PER_HIGHER_FACTOR, failRate(factor)).reduce(
+      (sum, [tries, c]) => sum + climb(i + 1, [...levels, { factor, tries }], chance * c),
+      0,
+    );
+  };
+  return climb(0, [], 1);
+}
+
+describe('fragile only when the factor explains the failures', () => {
+  it('a test failing at the same rate at every factor is fragile in at most 5% of the cases tried higher', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.01, max: 0.99, noNaN: true }), fc.integer({ min: 5, max: 40 }), (p, n) => {
+        expect(fragileChance(n, 2, () => p)).toBeLessThanOrEqual(0.05);
+      }),
+      { numRuns: 60 },
+    );
+  });
+  it('a test that always fails above its limit is fragile, and its range holds the limit', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 2.01, max: 7.99, noNaN: true }), fc.integer({ min: 5, max: 40 }), (lim, n) => {
+        expect(fragileChance(n, 2, (f) => (f > lim ? 1 : 0))).toBe(1);
+        const higher = escalationFactors(2).map((f) => ({ factor: f, tries: times(2, f > lim ? fail : pass) }));
+        const e = weighFactorEvidence({ factor: 2, tries: times(n, pass) }, higher, times(CONFIRM_TRIES, pass));
+        expect(e.holdsAt ?? 0).toBeLessThanOrEqual(lim);
+        expect(e.breaksAt ?? 0).toBeGreaterThan(lim);
+      }),
+      { numRuns: 40 },
+    );
+  });
+  it('a limit right at the middle step (fails half its tries there) is still fragile: it climbs on', () => {
+    expect(fragileChance(10, 2, (f) => (f >= 8 ? 1 : f >= 4 ? 0.5 : 0))).toBe(1);
+    expect(keepsClimbing([pass, fail])).toBe(true);
+    expect(keepsClimbing([fail, fail])).toBe(false);
+  });
+  it('one failure at the top step with nothing in between is not a confident fragile: flaky, saying why', () => {
+    const r = applyBreakingPoint(
+      stableAfter(10),
+      { factor: 2, tries: times(10, pass) },
+      [
+        { factor: 4.1, tries: [pass, pass] },
+        { factor: 8.2, tries: [pass, fail] },
+      ],
+      times(CONFIRM_TRIES, pass),
+    );
+    expect(r).toMatchObject({ verdict: 'flaky', holdsAt: 4.1, breaksAt: 8.2 });
+    expect(r.reason).toBe(
+      'failed 1 of 2 tries from x8.2 up, 0 of 18 below (one-sided Fisher p = 0.1, needs < 0.05): too few failures to blame the slowdown, so a flake until more tries there fail (holds at x4.1, breaks between x4.1 and x8.2)',
+    );
+  });
+  it('names the measured range and the test when the factor explains it', () => {
+    const r = applyBreakingPoint(
+      stableAfter(5),
+      { factor: 2, tries: times(5, pass) },
+      [{ factor: 4.1, tries: [fail, fail] }],
+      times(CONFIRM_TRIES, pass),
+    );
+    expect(r).toMatchObject({ verdict: 'fragile', holdsAt: 2, breaksAt: 4.1 });
+    expect(r.reason).toContain('failed 2 of 2 tries from x4.1 up, 0 of 11 below (one-sided Fisher p = 0.013)');
+    expect(r.reason).toContain('holds at x2.0, breaks between x2.0 and x4.1');
+  });
+  it(`counts at most ${REFERENCE_COUNTED} reference tries: they were all passes by selection`, () => {
+    const e = weighFactorEvidence({ factor: 2, tries: times(40, pass) }, [{ factor: 4, tries: [fail, pass] }], []);
+    expect(e.below).toEqual({ failures: 0, runs: REFERENCE_COUNTED });
+    expect(e.explained).toBe(false);
+  });
+});

@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fisherOneSidedP, formatPValue } from '../../../src/core/gate/fisher-exact.js';
+
+/**
+ * Brute force, from the definition: of all the ways to pick which b.runs of the n tries were the
+ * "higher" ones (the k failures fixed among the n), the share that gives B at least b.failures.
+ */
+function bruteForceP(a: { failures: number; runs: number }, b: { failures: number; runs: number }): number {
+  const n = a.runs + b.runs;
+  const k = a.failures + b.failures;
+  let hits = 0;
+  let total = 0;
+  for (let mask = 0; mask < 1 << n; mask += 1) {
+    let size = 0;
+    let failed = 0;
+    for (let i = 0; i < n; i += 1) {
+      if ((mask >> i) & 1) {
+        size += 1;
+        if (i < k) failed += 1;
+      }
+    }
+    if (size !== b.runs) continue;
+    total += 1;
+    if (failed >= b.failures) hits += 1;
+  }
+  return hits / total;
+}
+
+const count = (maxRuns: number) =>
+  fc
+    .integer({ min: 0, max: maxRuns })
+    .chain((runs) => fc.record({ runs: fc.constant(runs), failures: fc.integer({ min: 0, max: runs }) }));
+
+describe('fisherOneSidedP', () => {
+  it('matches known figures', () => {
+    // 10 passes below, 2/2 failed above: 1 / C(12, 2) = 1/66.
+    expect(fisherOneSidedP({ failures: 0, runs: 10 }, { failures: 2, runs: 2 })).toBeCloseTo(1 / 66, 12);
+    // Fisher's tea-tasting table (3 of 4 right): one-sided p = 17/70.
+    expect(fisherOneSidedP({ failures: 1, runs: 4 }, { failures: 3, runs: 4 })).toBeCloseTo(17 / 70, 12);
+    expect(fisherOneSidedP({ failures: 3, runs: 3 }, { failures: 0, runs: 3 })).toBe(1);
+  });
+  it('equals the brute-force share of all arrangements (n <= 14)', () => {
+    fc.assert(
+      fc.property(count(7), count(7), (a, b) => {
+        expect(fisherOneSidedP(a, b)).toBeCloseTo(bruteForceP(a, b), 10);
+      }),
+    );
+  });
+  it('is a probability, falls as B fails more, and rises as A fails more', () => {
+    fc.assert(
+      fc.property(count(60), count(60), (a, b) => {
+        const p = fisherOneSidedP(a, b);
+        expect(p).toBeGreaterThan(0);
+        expect(p).toBeLessThanOrEqual(1);
+        if (b.failures < b.runs) {
+          expect(fisherOneSidedP(a, { ...b, failures: b.failures + 1 })).toBeLessThanOrEqual(p + 1e-12);
+        }
+        if (a.failures < a.runs) {
+          expect(fisherOneSidedP({ ...a, failures: a.failures + 1 }, b)).toBeGreaterThanOrEqual(p - 1e-12);
+        }
+      }),
+    );
+  });
+  it('rejects impossible counts, naming them', () => {
+    expect(() => fisherOneSidedP({ failures: 3, runs: 2 }, { failures: 0, runs: 1 })).toThrow(
+      /a.failures must be an integer in 0..2, got 3/,
+    );
+    expect(() => fisherOneSidedP({ failures: 0, runs: 1 }, { failures: 0, runs: -1 })).toThrow(/b.runs/);
+  });
+  it('words the p-value', () => {
+    expect(formatPValue(1 / 66)).toBe('p = 0.015');
+    expect(formatPValue(0.0001)).toBe('p < 0.001');
+  });
+});
