@@ -16,6 +16,8 @@ import {
 import type { GateContention, GateReport } from '../../core/gate/gate-report.js';
 import type { GateReportTest } from '../../core/gate/gate-report-test.js';
 import type { GateVerdict } from '../../core/gate/gate-verdict.js';
+import { describeFactor } from '../../core/gate/pacer.js';
+import { formatContention } from '../../core/gate/slowdown.js';
 import { formatTestPast } from '../../core/history/test-history-summary.js';
 import { escapeTerminal as u } from '../../core/untrusted-text.js';
 import { paint, type Screen, type Style } from '../../io/terminal.js';
@@ -33,14 +35,7 @@ const STYLE: Record<GateVerdict, Style> = {
 /** Above this many tests, the text report lists only the tests that are not stable. */
 const LIST_ALL_UP_TO = 50;
 
-export function describeContention(c: GateContention): string {
-  const ambient =
-    c.ambient === null
-      ? 'ambient not measured (no /proc schedstat)'
-      : `ambient x${c.ambient} measured before the tries`;
-  const got = c.achieved === null ? '' : `; the tries got x${c.achieved} (median, measured)`;
-  return `slowdown: target x${c.target}, ${ambient}, judged at x${c.reference} (${c.method})${got}`;
-}
+export const describeContention = (c: GateContention): string => formatContention(c);
 
 function describeBreakingPoint(t: GateReportTest): string | null {
   if ((t.holdsAt ?? null) === null && (t.breaksAt ?? null) === null) return null;
@@ -80,7 +75,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
 function formatHeadline(report: GateReport): string {
   const w = report.load.workers;
   const c = report.contention;
-  const at = c && c.method !== 'none' && c.method !== 'busy-workers' ? `at x${c.reference} slowdown` : '';
+  const at = c && c.target > 1 ? `at ${describeFactor(c.target, c.achieved)} slowdown` : '';
   const loadText =
     [at, w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : ''].filter((x) => x !== '').join(' ') ||
     'without load';

@@ -20,8 +20,8 @@ export interface GateOutcomes {
   readonly higher: HigherFactors<GateTarget>;
   readonly idle: RunsOutcome | null;
   readonly alone: AloneTries;
-  /** The slowdown the loaded tries were judged at (core/gate/slowdown.ts Contention). */
-  readonly reference: number;
+  /** The factor the loaded tries measurably got (else the one asked), and the one asked. */
+  readonly reference: { readonly factor: number; readonly asked: number };
   /** True when the gate reached its deadline: a test not run was cut, not missing. */
   readonly cut: boolean;
 }
@@ -66,7 +66,7 @@ function decideTargetVerdict(
   });
   return applyBreakingPoint(
     decided,
-    { factor: outcomes.reference, tries: r?.found ? toGateTries(r) : [] },
+    { ...outcomes.reference, tries: r?.found ? toGateTries(r) : [] },
     outcomes.higher.levels.get(t) ?? [],
     outcomes.higher.confirm.get(t) ?? [],
   );

@@ -9,8 +9,10 @@ import { MAX_SLOWDOWN } from './gate-config.js';
 import type { GateTestResult, GateTry } from './gate-verdict.js';
 
 export interface FactorTries {
-  /** The factor the tries ran at (the measured median when known, else the one asked). */
+  /** The factor the tries measurably got (CPU-weighted over the phase's tries), else the one asked. */
   readonly factor: number;
+  /** The factor asked for. */
+  readonly asked: number;
   readonly tries: readonly GateTry[];
 }
 
@@ -50,7 +52,7 @@ export function applyBreakingPoint(
   higher: readonly FactorTries[],
   confirm: readonly GateTry[] = [],
 ): GateTestResult & BreakingPoint {
-  const point = findBreakingPoint([{ factor: reference.factor, tries: [...reference.tries, ...confirm] }, ...higher]);
+  const point = findBreakingPoint([{ ...reference, tries: [...reference.tries, ...confirm] }, ...higher]);
   if (result.verdict !== 'stable' || point.breaksAt === null) return { ...result, ...point };
   const again = confirm.filter(failedTry).length;
   if (again > 0) {

@@ -30,8 +30,10 @@ export function paceStep(state: PaceState, dWallMs: number, dCpuMs: number, fact
   const earned = factor > 1 ? Math.max(0, dWallMs) / factor : Number.POSITIVE_INFINITY;
   const next = state.creditMs + earned - Math.max(0, dCpuMs);
   // A running tree banks at most the cap (sleeping earns no burst); what a stopped one earned past
-  // zero in a late tick is kept, else a stop longer than asked would be lost for good.
-  const creditMs = state.stopped ? Math.min(next, Math.max(CREDIT_CAP_MS, earned)) : Math.min(CREDIT_CAP_MS, next);
+  // zero in a late tick (at most one tick's worth) is kept until spent, else a stop longer than
+  // asked would be lost for good.
+  const ceiling = state.stopped ? Math.max(CREDIT_CAP_MS, earned) : Math.max(CREDIT_CAP_MS, state.creditMs);
+  const creditMs = Math.min(ceiling, next);
   return { creditMs, stopped: creditMs < 0 };
 }
 
@@ -43,9 +45,51 @@ export function cgroupQuota(factor: number): { readonly quotaUs: number; readonl
 
 /** A tree's scheduler figures over a window (ms): CPU used, run-queue wait (throttling included), stopped by the pacer. */
 export interface TreeWindow {
+  readonly wallMs: number;
   readonly cpuMs: number;
   readonly waitMs: number;
   readonly stoppedMs: number;
+}
+
+/** A tree's running totals at time t (ms): what the pacer samples every tick. */
+export interface TreeSample {
+  readonly t: number;
+  readonly cpuMs: number;
+  readonly waitMs: number;
+  readonly stoppedMs: number;
+}
+
+function interpolate(series: readonly TreeSample[], t: number): TreeSample | null {
+  const first = series[0];
+  if (!first) return null;
+  if (t <= first.t) return first;
+  for (let i = 1; i < series.length; i += 1) {
+    const b = series[i] as TreeSample;
+    const a = series[i - 1] as TreeSample;
+    if (t > b.t) continue;
+    const k = b.t > a.t ? (t - a.t) / (b.t - a.t) : 1;
+    const mix = (x: number, y: number): number => x + (y - x) * k;
+    return {
+      t,
+      cpuMs: mix(a.cpuMs, b.cpuMs),
+      waitMs: mix(a.waitMs, b.waitMs),
+      stoppedMs: mix(a.stoppedMs, b.stoppedMs),
+    };
+  }
+  return series.at(-1) ?? null;
+}
+
+/** The tree's figures over [from, to) from its samples, or null when it was not sampled. */
+export function windowOf(series: readonly TreeSample[] | undefined, from: number, to: number): TreeWindow | null {
+  const a = series && interpolate(series, from);
+  const b = series && interpolate(series, to);
+  if (!a || !b) return null;
+  return {
+    wallMs: to - from,
+    cpuMs: b.cpuMs - a.cpuMs,
+    waitMs: b.waitMs - a.waitMs,
+    stoppedMs: b.stoppedMs - a.stoppedMs,
+  };
 }
 
 /** Below this much CPU a try's factor is too noisy to tell (a tick of the pacer, a few timer slips). */
@@ -57,15 +101,15 @@ export type MeasuredFactor =
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
-/** The factor one try got: (cpu + wait + stopped) / cpu, never below 1; null with the reason when it used too little CPU. */
+/** The factor one try got: (cpu + wait + stopped) / cpu, at most wall / cpu, never below 1; null with the reason when it used too little CPU. */
 export function tryFactor(w: TreeWindow | null): MeasuredFactor {
   if (w === null) return { factor: null, note: 'not measured (no /proc on this machine)' };
   if (!(w.cpuMs >= MIN_MEASURABLE_CPU_MS))
     return { factor: null, note: `too short to measure (${Math.max(0, w.cpuMs).toFixed(1)} ms of CPU)` };
-  return {
-    factor: round2(Math.max(1, (w.cpuMs + Math.max(0, w.waitMs) + Math.max(0, w.stoppedMs)) / w.cpuMs)),
-    note: null,
-  };
+  // A stop signal waits for its task to run, so on a crowded machine stopped and waiting time
+  // overlap: no CPU work in the window can have been slowed more than wall / cpu.
+  const summed = (w.cpuMs + Math.max(0, w.waitMs) + Math.max(0, w.stoppedMs)) / w.cpuMs;
+  return { factor: round2(Math.max(1, Math.min(summed, w.wallMs / w.cpuMs))), note: null };
 }
 
 /** A try's measured figures as a phase adds them up. */

@@ -17,9 +17,10 @@ import { fileURLToPath } from 'node:url';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
 import type { RunnerLine } from '../../core/gate/runner-protocol.js';
 import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
-import { type DutyCycle, type DutySummary, now, startDutyCycle } from '../load/duty-cycle.js';
+import { now, type Pacer, startPacer } from '../load/pacer.js';
 import { killProcessTree } from '../process/process-tree.js';
 import { type GuardedProcess, spawnGuarded } from '../process/spawn-guarded.js';
+import { tailResultsFile } from './results-file.js';
 import { partialResult, toOutcome } from './runs-outcome.js';
 import { createTryWatchdog } from './try-watchdog.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
@@ -96,38 +97,23 @@ function writeJob(
   return { tmp, job, jobFile };
 }
 
-/**
- * A reader of the results file as the runner appends to it: each call hands every new complete
- * line to `onLine`, and each try to options.onProgress with its attempt number.
- */
-function makeResultsReader(job: VitestJob, options: RunOptions, onLine: (line: RunnerLine) => void): () => void {
+/** Hands each try to options.onProgress with its attempt number (file relative to the root). */
+function makeProgress(job: VitestJob, options: RunOptions): (line: RunnerLine) => void {
   const attempts = new Map<string, number>();
-  let offset = 0;
-  return () => {
-    if (!existsSync(job.resultsFile)) return;
-    const text = readFileSync(job.resultsFile, 'utf8');
-    if (text.length < offset) offset = 0;
-    const complete = text.lastIndexOf('\n') + 1;
-    for (const raw of text.slice(offset, complete).split('\n')) {
-      if (raw.trim() === '') continue;
-      const line = JSON.parse(raw) as RunnerLine;
-      onLine(line);
-      if (line.kind !== 'try' || !options.onProgress) continue;
-      const k = JSON.stringify([line.project, line.file, line.fullName]);
-      const attempt = (attempts.get(k) ?? 0) + 1;
-      attempts.set(k, attempt);
-      const file = toPosix(path.relative(options.root, line.file));
-      options.onProgress({
-        file,
-        project: line.project,
-        fullName: line.fullName,
-        attempt,
-        runs: job.maxRuns,
-        state: line.try.state,
-        durationMs: line.try.durationMs,
-      });
-    }
-    offset = complete;
+  return (line) => {
+    if (line.kind !== 'try' || !options.onProgress) return;
+    const k = JSON.stringify([line.project, line.file, line.fullName]);
+    const attempt = (attempts.get(k) ?? 0) + 1;
+    attempts.set(k, attempt);
+    options.onProgress({
+      file: toPosix(path.relative(options.root, line.file)),
+      project: line.project,
+      fullName: line.fullName,
+      attempt,
+      runs: job.maxRuns,
+      state: line.try.state,
+      durationMs: line.try.durationMs,
+    });
   };
 }
 
@@ -169,7 +155,7 @@ function readJobOutcome(
   },
   result: Parameters<typeof stoppedError>[0],
   cutShort: RunsOutcome['cutShort'],
-  dutySummary: DutySummary | null,
+  pacer: Pacer,
 ): RunsOutcome {
   const { job, lines } = run;
   const finished = result.exitCode === 0 && existsSync(job.resultFile);
@@ -180,10 +166,31 @@ function readJobOutcome(
   const ended = cutShort === 'hung' && finished ? null : cutShort;
   return toOutcome(parsed, run.options, run.tests, lines, {
     wallMs: performance.now() - run.started,
-    stops: dutySummary?.stops ?? [],
-    ambient: dutySummary?.ambient ?? null,
+    pacer,
+    asked: run.options.slowdown ?? 1,
     cutShort: ended,
   });
+}
+
+/** The lines the workers append, as they come: new workers to the pacer, starts and tries to the watchdog and the progress. */
+function followResults(
+  job: VitestJob,
+  options: RunOptions,
+  pacer: Pacer,
+  watchdog: ReturnType<typeof createTryWatchdog>,
+): { lines: RunnerLine[]; read: () => void } {
+  const lines: RunnerLine[] = [];
+  const progress = makeProgress(job, options);
+  const tail = tailResultsFile(job.resultsFile);
+  const read = (): void => {
+    for (const line of tail()) {
+      if (line.kind === 'worker') pacer.addWorker(line.pid, line.tid);
+      else lines.push(line);
+      watchdog.observe(line);
+      progress(line);
+    }
+  };
+  return { lines, read };
 }
 
 async function runJob(
@@ -196,39 +203,34 @@ async function runJob(
   if (options.signal?.aborted) throw interrupted();
   const started = performance.now();
   const { tmp, job, jobFile } = writeJob(options, specs, tests, maxRuns, budgetMs);
-  const lines: RunnerLine[] = [];
-  const factor = Math.max(1, options.slowdown?.target ?? 1, options.slowdown?.ambient ?? 1);
+  const factor = Math.max(1, options.slowdown ?? 1);
   const watchdog = createTryWatchdog(job.resultsFile, factor);
+  const pacer = startPacer(factor);
+  const { lines, read } = followResults(job, options, pacer, watchdog);
   let cutShort: RunsOutcome['cutShort'] = null;
-  const poll = makeResultsReader(job, options, (line) => {
-    lines.push(line);
-    watchdog.observe(line);
-  });
   const child = spawnJobChild(options, job, jobFile, tmp);
+  let ticks = 0;
+  // Every 5 ms: a new worker is paced before it has collected its file; every 200 ms: the ceilings and the deadline.
   const watch = (): void => {
-    poll();
+    read();
+    ticks += 1;
+    if (ticks % 40 !== 0) return;
     if (watchdog.check(now()) > 0) cutShort ??= 'hung';
     if (options.deadline !== undefined && performance.now() > options.deadline && cutShort !== 'deadline') {
       cutShort = 'deadline';
       child.stop();
     }
   };
-  const timer = setInterval(watch, 200);
-  const slowdown = options.slowdown;
-  const duty: DutyCycle | null =
-    slowdown && slowdown.target > 1 && child.pid !== undefined
-      ? startDutyCycle({ pgid: child.pid, target: slowdown.target, ambient: slowdown.ambient })
-      : null;
+  const timer = setInterval(watch, 5);
   try {
     const result = await child.result;
-    const dutySummary = duty?.stop() ?? null;
     clearInterval(timer);
-    poll();
+    watch();
     if (options.signal?.aborted) throw interrupted();
     const run = { options, job, specs, tests, lines, started };
-    return readJobOutcome(run, result, cutShort, dutySummary);
+    return readJobOutcome(run, result, cutShort, pacer);
   } finally {
-    duty?.stop();
+    pacer.stop();
     clearInterval(timer);
     // Workers still alive (a deadline, an abort) and whatever their tests started, detached too.
     if (child.pid !== undefined) killProcessTree(child.pid);

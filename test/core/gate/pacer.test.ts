@@ -9,6 +9,7 @@ import {
   phaseFactor,
   START_PACE,
   tryFactor,
+  windowOf,
 } from '../../../src/core/gate/pacer.js';
 
 interface Machine {
@@ -85,8 +86,10 @@ describe('cgroupQuota', () => {
 
 describe('tryFactor and phaseFactor', () => {
   it('is (cpu + wait + stopped) / cpu, or says the try was too short to measure', () => {
-    expect(tryFactor({ cpuMs: 100, waitMs: 60, stoppedMs: 40 })).toEqual({ factor: 2, note: null });
-    expect(tryFactor({ cpuMs: 2.04, waitMs: 9, stoppedMs: 0 })).toEqual({
+    expect(tryFactor({ wallMs: 1000, cpuMs: 100, waitMs: 60, stoppedMs: 40 })).toEqual({ factor: 2, note: null });
+    // Stopped and waiting overlapped (a stop waits for its task to run): at most wall / cpu.
+    expect(tryFactor({ wallMs: 300, cpuMs: 100, waitMs: 200, stoppedMs: 200 })).toEqual({ factor: 3, note: null });
+    expect(tryFactor({ wallMs: 20, cpuMs: 2.04, waitMs: 9, stoppedMs: 0 })).toEqual({
       factor: null,
       note: 'too short to measure (2.0 ms of CPU)',
     });
@@ -129,5 +132,18 @@ describe('tryFactor and phaseFactor', () => {
     expect(describeFactor(2, 2.1)).toBe('x2.1');
     expect(describeFactor(2, 2.6)).toBe('asked x2, tries got x2.6');
     expect(describeFactor(2, null)).toBe('x2 (asked; not measured)');
+  });
+});
+
+describe('windowOf', () => {
+  it('interpolates a tree’s running totals at both ends of a try', () => {
+    const series = [
+      { t: 0, cpuMs: 0, waitMs: 0, stoppedMs: 0 },
+      { t: 10, cpuMs: 5, waitMs: 1, stoppedMs: 4 },
+      { t: 20, cpuMs: 10, waitMs: 2, stoppedMs: 8 },
+    ];
+    expect(windowOf(series, 5, 15)).toEqual({ wallMs: 10, cpuMs: 5, waitMs: 1, stoppedMs: 4 });
+    expect(windowOf([], 0, 1)).toBeNull();
+    expect(windowOf(undefined, 0, 1)).toBeNull();
   });
 });
