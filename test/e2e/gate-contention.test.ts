@@ -63,7 +63,7 @@ describe('flakeguard gate: contention the gate controls and measures', () => {
   });
   afterAll(() => fx.remove());
 
-  it('a CPU-bound try reports the slowdown it got; the report says what was asked and measured', async () => {
+  it('a CPU-bound try reports the factor its own tree got; the report says how the workers were paced and every phase', async () => {
     const r = await fx.flakeguard([
       'gate',
       '--slowdown',
@@ -78,18 +78,19 @@ describe('flakeguard gate: contention the gate controls and measures', () => {
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as GateReport;
+    expect(report.version).toBe(2);
     const c = report.contention;
     expect(c?.target).toBe(3);
-    expect(c?.method).toBe('duty-cycle');
-    // The reference is the target, or the ambient factor when the machine was already slower.
-    expect(c?.reference).toBe(Math.max(3, c?.ambient ?? 1));
+    expect(['cgroup-v2', 'cgroup-v1', 'signals']).toContain(c?.method);
+    // Judged at what the reference tries measurably got (the accuracy itself: test/io/load/pacer.test.ts).
+    expect(c?.reference).toBe(c?.achieved ?? 3);
+    expect(c?.phases.map((p) => p.phase)[0]).toBe('reference');
     const t = report.tests.find((x) => x.name === 'spins 200ms of cpu');
     expect(t?.verdict).toBe('stable');
     for (const x of t?.tries ?? []) {
-      // Measured, in a wide band: more than no slowdown at all, within 3x of the reference either way.
-      expect(x.slowdown).toBeGreaterThan(1.2);
-      expect(x.slowdown).toBeLessThan((c?.reference ?? 3) * 3);
-      expect(x.slowdown).toBeGreaterThan((c?.reference ?? 3) / 3);
+      // Measured from the try's own tree, in a wide band: clearly slowed, not wildly off the target.
+      expect(x.slowdown).toBeGreaterThan(1.5);
+      expect(x.slowdown).toBeLessThan(3 * 4);
     }
   });
 

@@ -13,7 +13,7 @@ import {
   triesText,
   verdictLabel,
 } from '../../core/gate/gate-phrases.js';
-import type { GateContention, GateReport } from '../../core/gate/gate-report.js';
+import type { GateReport } from '../../core/gate/gate-report.js';
 import type { GateReportTest } from '../../core/gate/gate-report-test.js';
 import type { GateVerdict } from '../../core/gate/gate-verdict.js';
 import { describeFactor } from '../../core/gate/pacer.js';
@@ -34,8 +34,6 @@ const STYLE: Record<GateVerdict, Style> = {
 
 /** Above this many tests, the text report lists only the tests that are not stable. */
 const LIST_ALL_UP_TO = 50;
-
-export const describeContention = (c: GateContention): string => formatContention(c);
 
 function describeBreakingPoint(t: GateReportTest): string | null {
   if ((t.holdsAt ?? null) === null && (t.breaksAt ?? null) === null) return null;
@@ -66,7 +64,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   for (const n of report.notices) out.push(`note: ${u(n)}`);
   out.push('');
   out.push(describeLoad(report));
-  if (report.contention) out.push(describeContention(report.contention));
+  if (report.contention) out.push(formatContention(report.contention));
   out.push(paint(screen, report.verdict === 'pass' ? 'green' : 'red', `${gateSummary(report)} (${ms(report.wallMs)})`));
   return `${out.join('\n')}\n`;
 }

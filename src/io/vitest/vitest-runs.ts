@@ -134,7 +134,7 @@ function stoppedError(result: {
 function spawnJobChild(options: RunOptions, job: VitestJob, jobFile: string, tmp: string): GuardedProcess {
   return spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
     cwd: options.root,
-    env: { ...options.env, FLAKEGUARD_RUNNER_PLAN: job.planFile },
+    env: { ...options.env, FLAKEGUARD_RUNNER_PLAN: job.planFile, FLAKEGUARD_SLOWDOWN: String(options.slowdown ?? 1) },
     tempFolder: tmp,
     ...(options.signal ? { signal: options.signal } : {}),
   });
