@@ -10,16 +10,14 @@
  * flakeguard, and are killed on abort or error. Needs the built package (`npm run build`) when
  * called from the sources.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
-import type { RunnerLine } from '../../core/gate/runner-protocol.js';
+import { PLAN_ENV, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
 import { now, type Pacer, startPacer } from '../load/pacer.js';
 import { killProcessTree } from '../process/process-tree.js';
-import { type GuardedProcess, spawnGuarded } from '../process/spawn-guarded.js';
+import { builtFile, type ChildJob, startChildJob } from './child-job.js';
 import { tailResultsFile } from './results-file.js';
 import { partialResult, toOutcome } from './runs-outcome.js';
 import { createTryWatchdog } from './try-watchdog.js';
@@ -31,17 +29,6 @@ export type { TryRecord } from '../../core/gate/runner-protocol.js';
 export type { MeasuredTry, RepeatTarget, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
 
 import type { RunOptions, RunsOutcome } from './runs-types.js';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-/** The built file next to this module, or the one in dist/ when running from the sources. */
-export function builtFile(relFromSrc: string): string {
-  const next = path.resolve(HERE, '../..', relFromSrc);
-  if (existsSync(next)) return next;
-  const dist = path.resolve(HERE, '../../../dist', relFromSrc);
-  if (existsSync(dist)) return dist;
-  throw new FlakeguardError('VITEST', `flakeguard's ${relFromSrc} is missing; run npm run build`);
-}
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 const specKey = (file: string, project: string | null | undefined): string => JSON.stringify([file, project ?? null]);
@@ -69,32 +56,42 @@ export async function runTestsAlone(options: RunOptions): Promise<RunsOutcome> {
   return runJob(options, specs, tests, options.runs, 0);
 }
 
-/** The job file for the gate's Vitest child, in a temporary folder beside the files it writes back. */
-function writeJob(
+/** The gate's Vitest child on its job, in a temporary folder beside the files it writes back. */
+function startGateChild(
   options: RunOptions,
   specs: readonly JobSpec[],
   tests: readonly JobTest[],
   maxRuns: number,
   budgetMs: number,
-): { tmp: string; job: VitestJob; jobFile: string } {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-runs-'));
-  const job: VitestJob = {
-    root: options.root,
-    setup: options.setup ?? DEFAULT_SETUP,
-    runnerPath: builtFile('runner/index.js'),
-    planFile: path.join(tmp, 'plan.json'),
-    resultsFile: path.join(tmp, 'tries.jsonl'),
-    resultFile: path.join(tmp, 'result.json'),
-    specs,
-    tests,
-    minRuns: options.runs,
-    maxRuns: Math.max(options.runs, maxRuns),
-    budgetMs,
-    serial: options.serial ?? false,
-  };
-  const jobFile = path.join(tmp, 'job.json');
-  writeFileSync(jobFile, JSON.stringify(job));
-  return { tmp, job, jobFile };
+): ChildJob<VitestJob> {
+  return startChildJob(
+    {
+      script: 'io/vitest/vitest-gate-child.js',
+      prefix: 'flakeguard-runs-',
+      cwd: options.root,
+      env: (job) => ({
+        ...options.env,
+        [PLAN_ENV]: job.planFile,
+        // The factor this call asks for, for tests that time themselves (bench/gate-contention.mjs).
+        FLAKEGUARD_SLOWDOWN: String(options.slowdown ?? 1),
+      }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    (tmp): VitestJob => ({
+      root: options.root,
+      setup: options.setup ?? DEFAULT_SETUP,
+      runnerPath: builtFile('runner/index.js'),
+      planFile: path.join(tmp, 'plan.json'),
+      resultsFile: path.join(tmp, 'tries.jsonl'),
+      resultFile: path.join(tmp, 'result.json'),
+      specs,
+      tests,
+      minRuns: options.runs,
+      maxRuns: Math.max(options.runs, maxRuns),
+      budgetMs,
+      serial: options.serial ?? false,
+    }),
+  );
 }
 
 /** Hands each try to options.onProgress with its attempt number (file relative to the root). */
@@ -129,15 +126,6 @@ function stoppedError(result: {
     'VITEST',
     `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`,
   );
-}
-
-function spawnJobChild(options: RunOptions, job: VitestJob, jobFile: string, tmp: string): GuardedProcess {
-  return spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
-    cwd: options.root,
-    env: { ...options.env, FLAKEGUARD_RUNNER_PLAN: job.planFile, FLAKEGUARD_SLOWDOWN: String(options.slowdown ?? 1) },
-    tempFolder: tmp,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
 }
 
 /**
@@ -202,13 +190,14 @@ async function runJob(
 ): Promise<RunsOutcome> {
   if (options.signal?.aborted) throw interrupted();
   const started = performance.now();
-  const { tmp, job, jobFile } = writeJob(options, specs, tests, maxRuns, budgetMs);
   const factor = Math.max(1, options.slowdown ?? 1);
-  const watchdog = createTryWatchdog(job.resultsFile, factor);
   const pacer = startPacer(factor);
+  // The workers announce themselves in the results file: the tail reads it from its start.
+  const gate = startGateChild(options, specs, tests, maxRuns, budgetMs);
+  const { job, child } = gate;
+  const watchdog = createTryWatchdog(job.resultsFile, factor);
   const { lines, read } = followResults(job, options, pacer, watchdog);
   let cutShort: RunsOutcome['cutShort'] = null;
-  const child = spawnJobChild(options, job, jobFile, tmp);
   let ticks = 0;
   // Every 5 ms: a new worker is paced before it has collected its file; every 200 ms: the ceilings and the deadline.
   const watch = (): void => {
@@ -234,8 +223,7 @@ async function runJob(
     clearInterval(timer);
     // Workers still alive (a deadline, an abort) and whatever their tests started, detached too.
     if (child.pid !== undefined) killProcessTree(child.pid);
-    child.stop();
-    rmSync(tmp, { recursive: true, force: true });
+    gate.end();
   }
 }
 
