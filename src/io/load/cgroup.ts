@@ -53,7 +53,29 @@ function ownPath(kind: 'v1' | 'v2'): string {
   return '/';
 }
 
+/** Folders a flakeguard that was killed outright (SIGKILL: no exit hook) left behind: removed when empty. */
+function removeStale(home: string): void {
+  for (const name of listSubdirs(home)) {
+    const pid = Number(/^flakeguard-(\d+)-\d+$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || existsSync(`/proc/${pid}`)) continue;
+    const dir = path.join(home, name);
+    for (const sub of listSubdirs(dir)) {
+      try {
+        rmdirSync(path.join(dir, sub));
+      } catch {
+        // still has processes: left alone
+      }
+    }
+    try {
+      rmdirSync(dir);
+    } catch {
+      // still busy
+    }
+  }
+}
+
 function makeDir(home: string, version: 1 | 2): CgroupPlace {
+  removeStale(home);
   counter += 1;
   const dir = path.join(home, `flakeguard-${process.pid}-${counter}`);
   mkdirSync(dir);
