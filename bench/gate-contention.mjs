@@ -1,19 +1,46 @@
-// Does the gate give the same verdicts whatever else the machine runs? Fixtures of each kind
-// (a timing assertion with 4x headroom idle, a deadline race, a cold-start race, a random 30%
-// flake, a near-budget test, 1 s of CPU in a child process, stable tests), the gate called
-// --calls times on the machine as it is and --calls times with 2 busy loops per core started by
-// this script. Prints each fixture's verdict per call (agreement across all calls) and the factor
-// the tries got against the target. The machine is shared: the figures are noisy; read them with
-// the load average printed next to them.
+// Does the gate give the same verdicts whatever else the machine runs, and is the factor it
+// reports the one the tries got? Fixtures of each kind (a timing assertion with 4x headroom idle, a
+// deadline race, a cold-start race, a random 30% flake, a near-budget test, 1 s of CPU in a child
+// process, stable tests) and three that time their own work (250 ms and 20 ms of CPU in the
+// worker, 250 ms in a child process: wall over CPU, each try appending what it got to
+// self-<name>.jsonl with the factor its call asked, FLAKEGUARD_SLOWDOWN), the gate called --calls
+// times on the machine as it is and --calls times with 2 busy loops per core started by this
+// script. Prints per call each self-timing fixture's verdict, self-measured median (tries of the
+// reference phase), the gate's reported factor (median of its reference tries) and the load
+// average before the call; then each fixture's verdicts across all calls. Run it with nothing
+// else on the machine.
 // Usage: npm run build && node bench/gate-contention.mjs [--calls 5] [--slowdown 2]
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CLI, fmt, numberArg, REPO, scratchRepo, timed } from './gate-lib.mjs';
+import { CLI, fmt, median, numberArg, REPO, scratchRepo, timed } from './gate-lib.mjs';
 
 const { LOAD_WORKER_SOURCE } = await import(path.join(REPO, 'dist/io/load/load-worker-child.js'));
 const calls = numberArg('calls', 5);
 const slowdown = numberArg('slowdown', 2);
+
+/** Source that spins `ms` of CPU and sets wall and cpu (ms) as it measured them. */
+function spinSource(ms) {
+  return `const c0 = process.cpuUsage(); const t0 = performance.now(); let x = 0; let cpu = 0; while (cpu < ${ms}) { for (let k = 0; k < 1e4; k += 1) x += Math.sqrt(k + x % 7); const u = process.cpuUsage(c0); cpu = (u.user + u.system) / 1000; } const wall = performance.now() - t0`;
+}
+
+/** A test that times its own CPU-bound work and appends the factor it got. */
+function selfTiming(name, ms) {
+  const file = `self-${ms}.jsonl`;
+  return `import { appendFileSync } from 'node:fs';
+import { it } from 'vitest';
+it('${name}', () => {
+  ${spinSource(ms)};
+  appendFileSync('${file}', JSON.stringify({ asked: Number(process.env.FLAKEGUARD_SLOWDOWN), got: wall / cpu }) + '\\n');
+});
+`;
+}
+const SELF = {
+  'self: 250 ms of CPU in the worker': 'self-250.jsonl',
+  'self: 20 ms of CPU in the worker': 'self-20.jsonl',
+  'self: 250 ms of CPU in a child process': 'self-child.jsonl',
+};
 
 // Each: file -> source. Calibrated on an idle core: the timing test has 4x headroom.
 const FIXTURES = {
@@ -45,7 +72,19 @@ it('near budget', async () => { await new Promise((r) => setTimeout(r, 850)); })
   'test/child.test.ts': `import { execFileSync } from 'node:child_process';
 import { it } from 'vitest';
 it('1 s of CPU in a child process', () => {
-  execFileSync(process.execPath, ['-e', 'const s = process.cpuUsage(); let x = 0; while ((process.cpuUsage(s).user) < 1e6) x += Math.sqrt(x + 1);']);
+  // process.cpuUsage() on every turn of the loop would spend ~3.5 s of system time in getrusage for
+  // 1 s of user time (4.6 s of CPU, past Vitest's 5 s timeout at x2): it is read every 10,000 turns.
+  execFileSync(process.execPath, ['-e', 'const s = process.cpuUsage(); let x = 0; for (;;) { for (let k = 0; k < 1e4; k += 1) x += Math.sqrt(x + 1); const u = process.cpuUsage(s); if (u.user + u.system >= 1e6) break; }']);
+});
+`,
+  'test/self-250.test.ts': selfTiming('self: 250 ms of CPU in the worker', 250),
+  'test/self-20.test.ts': selfTiming('self: 20 ms of CPU in the worker', 20),
+  'test/self-child.test.ts': `import { execFileSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { it } from 'vitest';
+it('self: 250 ms of CPU in a child process', () => {
+  const out = execFileSync(process.execPath, ['-e', ${JSON.stringify(spinSource(250))} + '; console.log(wall / cpu)']);
+  appendFileSync('self-child.jsonl', JSON.stringify({ asked: Number(process.env.FLAKEGUARD_SLOWDOWN), got: Number(String(out).trim()) }) + '\\n');
 });
 `,
   'test/stable.test.ts': `import { expect, it } from 'vitest';
@@ -69,64 +108,96 @@ const repo = scratchRepo({
   'test/base.test.ts': "import { it } from 'vitest';\nit('base', () => {});\n",
 });
 const rows = new Map();
-const factors = [];
+const calls_ = [];
+
+/** The self-timed factors of the reference tries (asked = the target), by fixture name. */
+function readSelf(root) {
+  const out = {};
+  for (const [name, file] of Object.entries(SELF)) {
+    const f = path.join(root, file);
+    const got = existsSync(f)
+      ? readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l))
+          .filter((x) => x.asked === slowdown)
+          .map((x) => x.got)
+      : [];
+    out[name] = got;
+    rmSync(f, { force: true });
+  }
+  return out;
+}
+
 try {
   repo.git('checkout', '-q', '-b', 'feature');
   for (const [f, text] of Object.entries(FIXTURES)) repo.write(f, text);
+  repo.write('.gitignore', 'node_modules\n.flakeguard\nself-*.jsonl\n');
   repo.git('add', '-A');
   repo.git('commit', '-qm', 'fixtures');
-  for (const condition of ['as is', '2 loops/core']) {
+  for (const condition of ['quiet', '2 loops/core']) {
     for (let i = 0; i < calls; i += 1) {
-      const stop = condition === 'as is' ? () => {} : startLoad(2 * os.availableParallelism());
-      const before = os.loadavg()[0].toFixed(1);
+      const loadavg = os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ');
+      const stop = condition === 'quiet' ? () => {} : startLoad(2 * os.availableParallelism());
       let r;
       try {
-        r = timed(
-          process.execPath,
-          [
-            CLI,
-            'gate',
-            '--slowdown',
-            String(slowdown),
-            '--runs',
-            '5',
-            '--max-runs',
-            '5',
-            '--time-budget',
-            '3m',
-            '--json',
-          ],
-          repo.root,
-        );
+        const args = [
+          'gate',
+          '--slowdown',
+          String(slowdown),
+          '--runs',
+          '5',
+          '--max-runs',
+          '5',
+          '--time-budget',
+          '3m',
+          '--json',
+        ];
+        r = timed(process.execPath, [CLI, ...args], repo.root);
       } finally {
         stop();
       }
       const report = JSON.parse(r.stdout);
-      const c = report.contention ?? {};
-      factors.push({
-        condition,
-        target: c.target,
-        ambient: c.ambient,
-        reference: c.reference,
-        achieved: c.achieved,
-        loadavg: before,
-        ms: r.ms,
-      });
+      const self = readSelf(repo.root);
       for (const t of report.tests) {
         const row = rows.get(t.name) ?? [];
         row.push(t.verdict);
         rows.set(t.name, row);
       }
-      console.error(`${condition} call ${i + 1}: ${fmt(r.ms)}, contention ${JSON.stringify(c)}`);
+      calls_.push({ condition, call: i + 1, loadavg, report, self, ms: r.ms });
+      console.error(`${condition} call ${i + 1}: ${fmt(r.ms)}, contention ${JSON.stringify(report.contention)}`);
     }
   }
 } finally {
   repo.remove();
 }
+
+const x = (v) => (v === null || v === undefined || Number.isNaN(v) ? '-' : `x${v.toFixed(2)}`);
 console.log(
-  `\n${os.cpus().length} CPUs; --slowdown ${slowdown}; ${calls} calls as is, ${calls} with 2 busy loops per core\n`,
+  `\n${os.cpus().length} CPUs; --slowdown ${slowdown}; ${calls} calls quiet, ${calls} with 2 busy loops per core\n`,
 );
-console.log('| fixture | verdicts (as is ... / loaded ...) | agree |');
+console.log(
+  '| condition | call | load avg before | method | reference got | fixture | verdict | self-measured median | gate-reported median | self within 10% of target (20% for 20 ms) | gate within 10% of self |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const c of calls_) {
+  for (const name of Object.keys(SELF)) {
+    const t = c.report.tests.find((y) => y.name === name);
+    const selfMedian = c.self[name].length > 0 ? median(c.self[name]) : null;
+    const gate = (t?.tries ?? []).map((y) => y.slowdown).filter((y) => typeof y === 'number');
+    const gateMedian = gate.length > 0 ? median(gate) : null;
+    const band = name.includes('20 ms') ? 0.2 : 0.1;
+    const selfOk = selfMedian !== null && Math.abs(selfMedian / slowdown - 1) <= band;
+    const gateOk = selfMedian !== null && gateMedian !== null && Math.abs(gateMedian / selfMedian - 1) <= 0.1;
+    console.log(
+      `| ${c.condition} | ${c.call} | ${c.loadavg} | ${c.report.contention?.method ?? '-'} | ${x(c.report.contention?.achieved)} | ${name} | ${t?.verdict ?? '-'} | ${x(selfMedian)} (${c.self[name].length}) | ${x(gateMedian)} | ${selfOk ? 'yes' : 'NO'} | ${gateOk ? 'yes' : 'NO'} |`,
+    );
+  }
+}
+console.log('\n| fixture | verdicts (quiet ... / loaded ...) | agree |');
 console.log('| --- | --- | --- |');
 let agree = 0;
 for (const [name, verdicts] of rows) {
@@ -134,14 +205,4 @@ for (const [name, verdicts] of rows) {
   if (same) agree += 1;
   console.log(`| ${name} | ${verdicts.join(' ')} | ${same ? 'yes' : 'NO'} |`);
 }
-console.log(`\n${agree}/${rows.size} fixtures got one verdict across all ${2 * calls} calls\n`);
-console.log(
-  '| condition | load avg before | target | ambient | judged at | tries got (median) | within 20% of judged |',
-);
-console.log('| --- | --- | --- | --- | --- | --- | --- |');
-for (const f of factors) {
-  const ok = f.achieved !== null && Math.abs(f.achieved / f.reference - 1) <= 0.2;
-  console.log(
-    `| ${f.condition} | ${f.loadavg} | x${f.target} | ${f.ambient === null ? '-' : `x${f.ambient}`} | x${f.reference} | ${f.achieved === null ? '-' : `x${f.achieved}`} | ${ok ? 'yes' : 'no'} |`,
-  );
-}
+console.log(`\n${agree}/${rows.size} fixtures got one verdict across all ${2 * calls} calls`);

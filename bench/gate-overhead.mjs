@@ -1,8 +1,8 @@
-// Gate cost, side by side in one run at the same slowdown (the gate's duty cycle, the default
-// --slowdown, and the same mechanism around each naive process): `flakeguard gate` on a branch
+// Gate cost, side by side in one run at the same slowdown (the gate's pacer, the default
+// --slowdown, and the same pacer around each naive process's whole tree): `flakeguard gate` on a branch
 // adding 10 tests in 5 files, against the naive script that gives every selected test the same
 // tries as the gate did (the reference tries, the tries at 2x and 4x it, alone), each its own
-// `vitest run <file>:<line>` process duty-cycled to the factor of that try. Also the gate's wall
+// `vitest run <file>:<line>` process paced to the factor of that try. Also the gate's wall
 // time at the reference against the sum of its tries' own durations.
 // Usage: npm run build && node bench/gate-overhead.mjs [--max-runs 10]     Target: ratio <= 0.25.
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CLI, fmt, numberArg, REPO, scratchRepo, timed, VITEST } from './gate-lib.mjs';
 
-const { startDutyCycle } = await import(path.join(REPO, 'dist/io/load/duty-cycle.js'));
+const { startPacer } = await import(path.join(REPO, 'dist/io/load/pacer.js'));
 const { escalationFactors } = await import(path.join(REPO, 'dist/core/gate/breaking-point.js'));
 const { TRIES_PER_HIGHER_FACTOR } = await import(path.join(REPO, 'dist/commands/gate/gate-escalate.js'));
 const TESTS_PER_FILE = 2;
@@ -23,8 +23,8 @@ const test = (f, i) => `it('computes value ${f}-${i}', () => {
 });
 `;
 
-/** One naive try: `vitest run <file>:<line>` in its own process group, duty-cycled to `factor`. */
-function naiveTry(spec, root, factor, ambient) {
+/** One naive try: `vitest run <file>:<line>`, its whole process tree paced to `factor`. */
+function naiveTry(spec, root, factor) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [VITEST, 'run', spec], {
       cwd: root,
@@ -32,9 +32,10 @@ function naiveTry(spec, root, factor, ambient) {
       stdio: 'ignore',
       env: { ...process.env, CI: 'true' },
     });
-    const duty = factor > 1 ? startDutyCycle({ pgid: child.pid, target: factor, ambient }) : null;
+    const pacer = factor > 1 ? startPacer(factor) : null;
+    pacer?.addWorker(child.pid, child.pid);
     child.on('exit', (code) => {
-      duty?.stop();
+      pacer?.stop();
       if (code === 0) resolve();
       else reject(new Error(`naive run of ${spec} exited ${code}`));
     });
@@ -44,7 +45,8 @@ function naiveTry(spec, root, factor, ambient) {
 /** The tries the gate gave a test at each factor: the reference ones, then 2 per higher factor it was tried at. */
 function triesOf(t, reference) {
   const out = [{ factor: reference, count: t.runs }];
-  const top = t.breaksAt ?? t.holdsAt ?? reference;
+  // holdsAt/breaksAt are measured factors: the asked ones within 25% of them were tried.
+  const top = (t.breaksAt ?? t.holdsAt ?? reference) * 1.25;
   for (const f of escalationFactors(reference))
     if (f <= top && t.verdict !== 'flaky') out.push({ factor: f, count: TRIES_PER_HIGHER_FACTOR });
   if (t.alone) out.push({ factor: 1, count: t.alone.runs });
@@ -70,12 +72,13 @@ try {
   if (gate.status !== 0) throw new Error(`gate exited ${gate.status}: ${gate.stderr}`);
   const report = JSON.parse(gate.stdout);
   if (report.tests.length !== FILES * TESTS_PER_FILE) throw new Error(`gate selected ${report.tests.length} tests`);
-  const { reference, ambient } = report.contention;
-  const plan = report.tests.flatMap((t) => triesOf(t, reference).map((p) => ({ ...p, spec: `${t.file}:${t.line}` })));
+  // The factors the gate asked for (the naive script asks the same; both measure what they got).
+  const { target } = report.contention;
+  const plan = report.tests.flatMap((t) => triesOf(t, target).map((p) => ({ ...p, spec: `${t.file}:${t.line}` })));
   const naiveTries = plan.reduce((n, p) => n + p.count, 0);
 
   const naiveStart = performance.now();
-  for (const p of plan) for (let i = 0; i < p.count; i += 1) await naiveTry(p.spec, repo.root, p.factor, ambient);
+  for (const p of plan) for (let i = 0; i < p.count; i += 1) await naiveTry(p.spec, repo.root, p.factor);
   const naiveMs = performance.now() - naiveStart;
   const { loadedWallMs, triesMs } = report.cost;
   console.log(
@@ -84,7 +87,7 @@ try {
       .map((v) => v.toFixed(2))
       .join(
         ' ',
-      )}; the gate judged at x${reference} (target x${report.contention.target}, ambient ${ambient === null ? '-' : `x${ambient}`}), its tries got x${report.contention.achieved}`,
+      )}; the gate asked x${target} (${report.contention.method}), its reference tries got x${report.contention.achieved}`,
   );
   console.log(`gate (10 tests, ${naiveTries} tries: reference, higher factors, alone): ${fmt(gate.ms)}`);
   console.log(`naive (${naiveTries} x vitest run <file>:<line>, the same tries at the same factors):  ${fmt(naiveMs)}`);

@@ -7,13 +7,15 @@
  * the file ends, one more line says what the whole worker cost (wall time since it started).
  * The file's earlier tests run as usual, so each try sees the state CI gives it.
  */
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 // Runner types from @vitest/runner (4.1); type-only, so nothing is imported at run time and the
 // runner works on 5.x, where @vitest/runner is folded into vitest.
 import type { Task as RunnerTask, Test as RunnerTestCase, File as RunnerTestFile } from '@vitest/runner';
 import { TestRunner } from 'vitest';
+import { parseStat } from '../core/gate/proc-text.js';
 import {
   descendantsOf,
+  formatRunnerLine,
   PLAN_ENV,
   type RunnerLine,
   type RunnerPlan,
@@ -23,7 +25,6 @@ import { testKey } from '../core/test-id.js';
 
 interface TryStart {
   readonly at: number;
-  readonly sched: readonly [number, number] | null;
   readonly cpu: NodeJS.CpuUsage;
   readonly treeCpuMs: number | null;
   readonly errors: number;
@@ -38,18 +39,6 @@ function seenInWorker(): Set<string> {
   return seen;
 }
 
-/** This thread's [cpu ns, run-queue wait ns] (Linux), or null. */
-function readSchedstat(): readonly [number, number] | null {
-  try {
-    const [cpu, wait] = readFileSync('/proc/thread-self/schedstat', 'utf8').trim().split(/\s+/).map(Number);
-    return cpu !== undefined && wait !== undefined && Number.isFinite(cpu) && Number.isFinite(wait)
-      ? [cpu, wait]
-      : null;
-  } catch {
-    return null;
-  }
-}
-
 /** pid -> [parent, CPU ms of the process, CPU ms of its reaped children] of every process (Linux /proc), or null. */
 function readProcTable(): Map<number, readonly [number, number, number]> | null {
   let entries: string[];
@@ -61,13 +50,8 @@ function readProcTable(): Map<number, readonly [number, number, number]> | null 
   const table = new Map<number, readonly [number, number, number]>();
   for (const e of entries) {
     try {
-      const text = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const f = text
-        .slice(text.lastIndexOf(')') + 2)
-        .split(' ')
-        .map(Number);
-      // Fields after the name: state ppid ... utime(11) stime(12) cutime(13) cstime(14), in 10 ms ticks.
-      table.set(Number(e), [f[1] ?? 0, ((f[11] ?? 0) + (f[12] ?? 0)) * 10, ((f[13] ?? 0) + (f[14] ?? 0)) * 10]);
+      const stat = parseStat(readFileSync(`/proc/${e}/stat`, 'utf8'));
+      if (stat) table.set(Number(e), [stat.ppid, stat.cpuMs, stat.childCpuMs]);
     } catch {
       // gone
     }
@@ -100,6 +84,15 @@ function killLeftovers(): void {
   }
 }
 
+/** This thread's id: the worker's pid in a forks pool, its own thread id in a threads pool (Linux), else the pid. */
+function threadId(): number {
+  try {
+    return Number(readlinkSync('/proc/thread-self').split('/').at(-1)) || process.pid;
+  } catch {
+    return process.pid;
+  }
+}
+
 function readPlan(): RunnerPlan | null {
   const file = process.env[PLAN_ENV];
   if (!file) return null;
@@ -124,6 +117,14 @@ export default class FlakeguardRunner extends TestRunner {
   private planned = new Set<string>();
   private starts = new WeakMap<RunnerTestCase, TryStart>();
   private plannedFiles = new Set<RunnerTestFile>();
+  private readonly tid = threadId();
+
+  constructor(...args: ConstructorParameters<typeof TestRunner>) {
+    super(...args);
+    // Before the file is collected: the gate starts pacing this worker's tree now.
+    const plan = readPlan();
+    if (plan) appendFileSync(plan.resultsFile, formatRunnerLine({ kind: 'worker', pid: process.pid, tid: this.tid }));
+  }
 
   onBeforeRunFiles(files: RunnerTestFile[]): void {
     this.plannedFiles.clear();
@@ -154,7 +155,7 @@ export default class FlakeguardRunner extends TestRunner {
   }
 
   private append(line: RunnerLine): void {
-    if (this.plan) appendFileSync(this.plan.resultsFile, `${JSON.stringify(line)}\n`);
+    if (this.plan) appendFileSync(this.plan.resultsFile, formatRunnerLine(line));
   }
 
   override onBeforeRunTask(test: RunnerTask): Promise<void> {
@@ -173,13 +174,13 @@ export default class FlakeguardRunner extends TestRunner {
         project: test.file.projectName ?? '',
         fullName: nameOf(test),
         pid: process.pid,
+        tid: this.tid,
         startedAt: performance.timeOrigin + at,
         timeoutMs,
       });
       this.starts.set(test, {
         at,
         treeCpuMs,
-        sched: readSchedstat(),
         cpu: process.cpuUsage(),
         errors: test.result?.errors?.length ?? 0,
       });
@@ -205,7 +206,6 @@ export default class FlakeguardRunner extends TestRunner {
     this.starts.delete(test);
     const durationMs = performance.now() - start.at;
     const cpu = process.cpuUsage(start.cpu);
-    const sched = start.sched === null ? null : readSchedstat();
     const treeCpuMs = start.treeCpuMs === null ? null : readTreeCpuMs();
     const errors = test.result?.errors ?? [];
     const failed = errors.length > start.errors;
@@ -224,9 +224,7 @@ export default class FlakeguardRunner extends TestRunner {
       cold,
       startedAt: performance.timeOrigin + start.at,
       pid: process.pid,
-      ...(sched !== null && start.sched !== null
-        ? { schedCpuNs: sched[0] - start.sched[0], schedWaitNs: sched[1] - start.sched[1] }
-        : {}),
+      tid: this.tid,
       ...(failed ? { error: firstLine(errors[start.errors]) } : {}),
     };
     this.append({

@@ -1,4 +1,4 @@
-import { readdirSync, readlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
@@ -83,7 +83,7 @@ describe('flakeguard gate: endings', () => {
     }
   });
 
-  it('Ctrl-C: exit 130, no load worker and no Vitest process left', async () => {
+  it('Ctrl-C: exit 130, no load worker, no Vitest process and no cgroup of the gate left', async () => {
     fx.write(
       'test/slow.test.ts',
       "import { it } from 'vitest';\nit('waits', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n",
@@ -107,5 +107,9 @@ describe('flakeguard gate: endings', () => {
     expect(r.exitCode).toBe(130);
     expect(await survivors(pids)).toEqual([]);
     expect(await survivors(processesIn(fx.root))).toEqual([]);
+    // The paced workers' cgroups (io/load/cgroup.ts: flakeguard-<gate pid>-<n>) are gone too.
+    const cpu = '/sys/fs/cgroup/cpu';
+    const left = existsSync(cpu) ? readdirSync(cpu).filter((d) => d.startsWith(`flakeguard-${child.pid}-`)) : [];
+    expect(left).toEqual([]);
   });
 });

@@ -10,10 +10,9 @@ import { sleep, survivors } from '../helpers/processes.js';
 // Needs `npm run build`. The gate's own time and processes: a CPU-bound try's measured slowdown, a
 // hanging test, a detached child, the parent going away.
 //
-// The CPU-bound test has a 60 s timeout so that it cannot break at the gate's higher factors (x6,
-// x12) on a machine that other test files keep busy: with Vitest's 5 s default, 200 ms of CPU at
-// x12 next to two other CPU-bound processes came close to 5 s, and CI once saw it break there
-// ('fragile'), which is the gate telling the truth about that fixture, not what this test checks.
+// The CPU-bound test has a 60 s timeout so that it cannot break at the gate's higher factors (x4,
+// x8): what breaks where is the verdict's subject, not this test's. Only the test workers are
+// paced (Vitest's main process runs at full speed), so the gate's own start-up is not slowed.
 
 const CPU_TEST = `import { expect, it } from 'vitest';
 it('spins 200ms of cpu', () => {
@@ -63,11 +62,11 @@ describe('flakeguard gate: contention the gate controls and measures', () => {
   });
   afterAll(() => fx.remove());
 
-  it('a CPU-bound try reports the slowdown it got; the report says what was asked and measured', async () => {
+  it('a CPU-bound try reports the factor its own tree got; the report says how the workers were paced and every phase', async () => {
     const r = await fx.flakeguard([
       'gate',
       '--slowdown',
-      '3',
+      '2',
       '--runs',
       '2',
       '--max-runs',
@@ -78,18 +77,19 @@ describe('flakeguard gate: contention the gate controls and measures', () => {
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as GateReport;
+    expect(report.version).toBe(2);
     const c = report.contention;
-    expect(c?.target).toBe(3);
-    expect(c?.method).toBe('duty-cycle');
-    // The reference is the target, or the ambient factor when the machine was already slower.
-    expect(c?.reference).toBe(Math.max(3, c?.ambient ?? 1));
+    expect(c?.target).toBe(2);
+    expect(['cgroup-v2', 'cgroup-v1', 'signals']).toContain(c?.method);
+    // Judged at what the reference tries measurably got (the accuracy itself: test/io/load/pacer.test.ts).
+    expect(c?.reference).toBe(c?.achieved ?? 2);
+    expect(c?.phases.map((p) => p.phase)[0]).toBe('reference');
     const t = report.tests.find((x) => x.name === 'spins 200ms of cpu');
     expect(t?.verdict).toBe('stable');
     for (const x of t?.tries ?? []) {
-      // Measured, in a wide band: more than no slowdown at all, within 3x of the reference either way.
-      expect(x.slowdown).toBeGreaterThan(1.2);
-      expect(x.slowdown).toBeLessThan((c?.reference ?? 3) * 3);
-      expect(x.slowdown).toBeGreaterThan((c?.reference ?? 3) / 3);
+      // Measured from the try's own tree, in a wide band: clearly slowed, not wildly off the target.
+      expect(x.slowdown).toBeGreaterThan(1.3);
+      expect(x.slowdown).toBeLessThan(2 * 4);
     }
   });
 

@@ -37,7 +37,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   it('exits 1 with a versioned JSON report against the merge base', async () => {
     expect(run.exitCode, run.stderr).toBe(1);
     expect(report).toMatchObject({
-      version: 1,
+      version: 2,
       verdict: 'fail',
       runs: 5,
       base: (await fixture.git(['merge-base', 'main', 'HEAD'])).trim(),

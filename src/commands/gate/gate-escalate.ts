@@ -7,7 +7,7 @@ import { escalationFactors, type FactorTries } from '../../core/gate/breaking-po
 import { keepsClimbing } from '../../core/gate/factor-evidence.js';
 import type { GateTry } from '../../core/gate/gate-verdict.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
-import type { Contention } from '../../core/gate/slowdown.js';
+import type { PhaseFactor } from '../../core/gate/slowdown.js';
 import { type RepeatTarget, runTestsRepeatedly } from '../../io/vitest/vitest-runs.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 import type { GatePhase } from './gate-run-options.js';
@@ -27,8 +27,8 @@ export interface EscalateInput<T extends RepeatTarget> {
   readonly root: string;
   readonly setup: VitestSetup;
   readonly targets: readonly T[];
+  /** The factor the reference tries asked for (the higher factors are 2x and 4x it). */
   readonly reference: number;
-  readonly ambient: number | null;
   readonly deadline: number;
   readonly signal: AbortSignal;
   readonly onStep: (text: string) => void;
@@ -39,10 +39,13 @@ export interface HigherFactors<T> {
   readonly levels: Map<T, FactorTries[]>;
   /** More tries at the reference for the tests that broke higher: a failure there makes them flaky, not fragile. */
   readonly confirm: Map<T, GateTry[]>;
+  /** What each of these phases asked and its tries measurably got. */
+  readonly phases: readonly PhaseFactor[];
 }
 
 export async function runHigherFactors<T extends RepeatTarget>(input: EscalateInput<T>): Promise<HigherFactors<T>> {
   const out = new Map<T, FactorTries[]>(input.targets.map((t) => [t, []]));
+  const phases: PhaseFactor[] = [];
   let holding = [...input.targets];
   for (const factor of escalationFactors(input.reference)) {
     if (holding.length === 0 || performance.now() >= input.deadline || input.signal.aborted) break;
@@ -54,40 +57,51 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
       setup: input.setup,
       tests: holding,
       runs: TRIES_PER_HIGHER_FACTOR,
-      slowdown: { target: factor, ambient: input.ambient },
+      slowdown: factor,
       deadline: input.deadline,
       signal: input.signal,
       onProgress: input.onProgress(`at x${factor}`),
     });
     const byKey = new Map(outcome.tests.map((t) => [targetKey(t), t]));
+    phases.push({ phase: `x${factor}`, asked: factor, got: outcome.pace.factor });
     holding = holding.filter((t) => {
       const tries = toGateTries(byKey.get(targetKey(t)));
-      out.get(t)?.push({ factor, tries });
+      out.get(t)?.push({ factor: outcome.pace.factor ?? factor, asked: factor, tries });
       return keepsClimbing(tries);
     });
   }
   // A random flake that passed its reference tries by luck and then failed higher is not fragile:
   // the tests that broke get as many tries again at the reference.
   const broke = input.targets.filter((t) => out.get(t)?.some((l) => l.tries.some((x) => x.state !== 'passed')));
+  const confirm = await confirmAtReference(input, broke, phases);
+  return { levels: out, confirm, phases };
+}
+
+/** More tries at the reference for the tests that broke higher (none past the deadline). */
+async function confirmAtReference<T extends RepeatTarget>(
+  input: EscalateInput<T>,
+  broke: readonly T[],
+  phases: PhaseFactor[],
+): Promise<Map<T, GateTry[]>> {
   const confirm = new Map<T, GateTry[]>();
-  if (broke.length > 0 && performance.now() < input.deadline && !input.signal.aborted) {
-    input.onStep(
-      `run: ${broke.length} test${broke.length === 1 ? '' : 's'} that broke above x${input.reference}, ${CONFIRM_TRIES} more tries at x${input.reference} (flaky or fragile?)`,
-    );
-    const again = await runTestsRepeatedly({
-      root: input.root,
-      setup: input.setup,
-      tests: broke,
-      runs: CONFIRM_TRIES,
-      slowdown: { target: input.reference, ambient: input.ambient },
-      deadline: input.deadline,
-      signal: input.signal,
-      onProgress: input.onProgress(`at x${input.reference} again`),
-    });
-    const byKey = new Map(again.tests.map((t) => [targetKey(t), t]));
-    for (const t of broke) confirm.set(t, toGateTries(byKey.get(targetKey(t))));
-  }
-  return { levels: out, confirm };
+  if (broke.length === 0 || performance.now() >= input.deadline || input.signal.aborted) return confirm;
+  input.onStep(
+    `run: ${broke.length} test${broke.length === 1 ? '' : 's'} that broke above x${input.reference}, ${CONFIRM_TRIES} more tries at x${input.reference} (flaky or fragile?)`,
+  );
+  const again = await runTestsRepeatedly({
+    root: input.root,
+    setup: input.setup,
+    tests: broke,
+    runs: CONFIRM_TRIES,
+    slowdown: input.reference,
+    deadline: input.deadline,
+    signal: input.signal,
+    onProgress: input.onProgress(`at x${input.reference} again`),
+  });
+  const byKey = new Map(again.tests.map((t) => [targetKey(t), t]));
+  phases.push({ phase: 'confirm', asked: input.reference, got: again.pace.factor });
+  for (const t of broke) confirm.set(t, toGateTries(byKey.get(targetKey(t))));
+  return confirm;
 }
 
 /** The targets that passed every try at the reference, at the higher factors: only when the gate slows tests down. */
@@ -95,7 +109,6 @@ export async function escalateHeldTests(
   phase: GatePhase,
   targets: readonly GateTarget[],
   triesOf: TriesOf,
-  contention: Contention,
 ): Promise<HigherFactors<GateTarget>> {
   const { options } = phase;
   const held = targets.filter((t) => {
@@ -103,13 +116,12 @@ export async function escalateHeldTests(
     return r?.found === true && r.tries.length > 0 && r.tries.every((x) => x.state === 'passed');
   });
   if (!(options.slowdown > 1 && held.length > 0 && phase.inTime()))
-    return { levels: new Map<GateTarget, FactorTries[]>(), confirm: new Map<GateTarget, GateTry[]>() };
+    return { levels: new Map<GateTarget, FactorTries[]>(), confirm: new Map<GateTarget, GateTry[]>(), phases: [] };
   return runHigherFactors({
     root: options.root,
     setup: options.setup,
     targets: held,
-    reference: contention.reference,
-    ambient: contention.ambient,
+    reference: options.slowdown,
     deadline: options.deadline,
     signal: options.signal,
     onStep: options.onStep,

@@ -15,9 +15,11 @@ import {
   triesText,
   verdictLabel,
 } from '../../core/gate/gate-phrases.js';
-import type { GateContention, GateReport } from '../../core/gate/gate-report.js';
+import type { GateReport } from '../../core/gate/gate-report.js';
 import type { GateReportTest } from '../../core/gate/gate-report-test.js';
 import type { GateVerdict } from '../../core/gate/gate-verdict.js';
+import { describeFactor } from '../../core/gate/pacer.js';
+import { formatContention } from '../../core/gate/slowdown.js';
 import { formatTestPast } from '../../core/history/test-history-summary.js';
 import { escapeTerminal as u } from '../../core/untrusted-text.js';
 import { paint, type Screen, type Style } from '../../io/terminal.js';
@@ -34,15 +36,6 @@ const STYLE: Record<GateVerdict, Style> = {
 
 /** Above this many tests, the text report lists only the tests that are not stable. */
 const LIST_ALL_UP_TO = 50;
-
-export function describeContention(c: GateContention): string {
-  const ambient =
-    c.ambient === null
-      ? 'ambient not measured (no /proc schedstat)'
-      : `ambient x${c.ambient} measured before the tries`;
-  const got = c.achieved === null ? '' : `; the tries got x${c.achieved} (median, measured)`;
-  return `slowdown: target x${c.target}, ${ambient}, judged at x${c.reference} (${c.method})${got}`;
-}
 
 function describeBreakingPoint(t: GateReportTest): string | null {
   if ((t.holdsAt ?? null) === null && (t.breaksAt ?? null) === null) return null;
@@ -68,7 +61,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   for (const n of report.notices) out.push(`note: ${u(n)}`);
   out.push('');
   out.push(describeLoad(report));
-  if (report.contention) out.push(describeContention(report.contention));
+  if (report.contention) out.push(formatContention(report.contention));
   out.push(paint(screen, report.verdict === 'pass' ? 'green' : 'red', `${gateSummary(report)} (${ms(report.wallMs)})`));
   return `${out.join('\n')}\n`;
 }
@@ -77,7 +70,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
 function formatHeadline(report: GateReport): string {
   const w = report.load.workers;
   const c = report.contention;
-  const at = c && c.method !== 'none' && c.method !== 'busy-workers' ? `at x${c.reference} slowdown` : '';
+  const at = c && c.target > 1 ? `at ${describeFactor(c.target, c.achieved)} slowdown` : '';
   const loadText =
     [at, w > 0 ? `under load (${w} busy worker${w === 1 ? '' : 's'})` : ''].filter((x) => x !== '').join(' ') ||
     'without load';

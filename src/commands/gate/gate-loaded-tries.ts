@@ -6,7 +6,7 @@
  */
 import { plural } from '../../core/budget/budget-text.js';
 import { interruptedError } from '../../core/errors.js';
-import type { Contention } from '../../core/gate/slowdown.js';
+import { describeFactor } from '../../core/gate/pacer.js';
 import { type LoadSummary, startLoadWorkers } from '../../io/load/load-workers.js';
 import { type RunsOutcome, runTestsRepeatedly } from '../../io/vitest/vitest-runs.js';
 import type { GatePhase } from './gate-run-options.js';
@@ -18,27 +18,22 @@ export interface LoadedTries {
   readonly loadSummary: LoadSummary | null;
   /** True when the tries ran slowed down or under load: a test that failed them all gets tries without. */
   readonly loaded: boolean;
-  /** How they ran, as the verdicts say it (' at x2 under load', or ''). */
+  /** How they ran, as the verdicts say it (' at x2 under load', ' at asked x2, tries got x2.6', or ''): the measured factor. */
   readonly condition: string;
 }
 
-export async function runLoadedTries(
-  phase: GatePhase,
-  targets: readonly GateTarget[],
-  contention: Contention,
-): Promise<LoadedTries> {
+export async function runLoadedTries(phase: GatePhase, targets: readonly GateTarget[]): Promise<LoadedTries> {
   const { options, progress } = phase;
   let loadSummary: LoadSummary | null = null;
   let outcome: RunsOutcome;
   const load = options.workers > 0 ? startLoadWorkers(options.workers) : null;
   if (load) options.onStep(`load: started ${plural(options.workers, 'busy worker')} (pids ${load.pids.join(', ')})`);
   const loaded = load !== null || options.slowdown > 1;
-  const condition = `${options.slowdown > 1 ? ` at x${contention.reference}` : ''}${load ? ' under load' : ''}`;
+  const asked = `${options.slowdown > 1 ? ` at x${options.slowdown}` : ''}${load ? ' under load' : ''}`;
   try {
     options.onStep(
-      `run: ${plural(targets.length, 'test')}, ${options.runs} to ${Math.max(options.runs, options.maxRuns)} cold tries each (each a fresh worker running its file)${condition}`,
+      `run: ${plural(targets.length, 'test')}, ${options.runs} to ${Math.max(options.runs, options.maxRuns)} cold tries each (each a fresh worker running its file)${asked}`,
     );
-    const slowdown = { target: contention.target, ambient: contention.ambient };
     outcome = await runTestsRepeatedly({
       root: options.root,
       setup: options.setup,
@@ -46,10 +41,10 @@ export async function runLoadedTries(
       runs: options.runs,
       maxRuns: options.maxRuns,
       budgetMs: options.slowdown > 1 ? options.timeBudgetMs * 0.6 : options.timeBudgetMs,
-      slowdown,
+      slowdown: options.slowdown,
       deadline: options.deadline,
       signal: options.signal,
-      onProgress: progress(loaded ? `at x${contention.reference}${load ? ' under load' : ''}` : 'runs'),
+      onProgress: progress(loaded ? asked.trim() : 'runs'),
     });
   } finally {
     if (load) {
@@ -58,5 +53,6 @@ export async function runLoadedTries(
     }
   }
   if (options.signal.aborted) throw interruptedError('the test runs and the load were');
-  return { outcome, loadSummary, loaded, condition };
+  const got = options.slowdown > 1 ? ` at ${describeFactor(options.slowdown, outcome.pace.factor)}` : '';
+  return { outcome, loadSummary, loaded, condition: `${got}${load ? ' under load' : ''}` };
 }

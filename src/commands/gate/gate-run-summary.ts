@@ -2,7 +2,6 @@
  * What the gate's runs add up to beside the verdicts: the load figures (the workers' and the
  * tests' share of the CPU), the slowdown the tries got, and the notices for the report.
  */
-import { median } from 'simple-statistics';
 import type { GateLoad } from '../../core/gate/gate-report.js';
 import { describeLoadShortfall } from '../../core/gate/load-check.js';
 import { defaultWorkerCount, type LoadSummary } from '../../io/load/load-workers.js';
@@ -39,18 +38,12 @@ export function summarizeGateLoad(workers: number, summary: LoadSummary | null, 
   };
 }
 
-/** The median slowdown the loaded tries got (core/gate/slowdown.ts trySlowdown), or null without tries. */
-export function measureAchievedSlowdown(triesOf: TriesOf): number | null {
-  const got = [...triesOf.values()].flatMap((r) => r?.tries.map((x) => x.slowdown) ?? []);
-  return got.length > 0 ? Math.round(median(got) * 100) / 100 : null;
-}
-
 export interface NoticeFacts {
   /** The gate reached its deadline. */
   readonly cut: boolean;
   readonly unhandledErrors: readonly string[];
   readonly load: GateLoad;
-  /** The loaded tries' slowdown against the reference, when it fell short (core/gate/slowdown.ts describeShortfall). */
+  /** The reference tries' measured factor against the target, when they differ (core/gate/slowdown.ts describeShortfall). */
   readonly slowdownShortfall: string | null;
 }
 

@@ -27,6 +27,7 @@ export function toGateTries(t: TestTries | undefined): GateTry[] {
     durationMs: r.durationMs,
     cold: r.cold,
     slowdown: r.slowdown,
+    ...(r.slowdownNote === undefined ? {} : { slowdownNote: r.slowdownNote }),
     ...(r.error === undefined ? {} : { error: r.error }),
   }));
 }

@@ -22,8 +22,8 @@ export interface GateOutcomes {
   readonly higher: HigherFactors<GateTarget>;
   readonly idle: RunsOutcome | null;
   readonly alone: AloneTries;
-  /** The slowdown the loaded tries were judged at (core/gate/slowdown.ts Contention). */
-  readonly reference: number;
+  /** The factor the loaded tries measurably got (else the one asked), and the one asked. */
+  readonly reference: { readonly factor: number; readonly asked: number };
   /** True when the gate reached its deadline: a test not run was cut, not missing. */
   readonly cut: boolean;
 }
@@ -62,7 +62,7 @@ function causeOf(
     file: t.selected.test.file,
     line: t.selected.test.line,
     verdict: result.verdict,
-    reference: { factor: outcomes.reference, tries: reference },
+    reference: { ...outcomes.reference, tries: reference },
     higher: outcomes.higher.levels.get(t) ?? [],
     confirm: outcomes.higher.confirm.get(t) ?? [],
     unthrottled: idle ? toGateTries(idle) : null,
@@ -104,7 +104,7 @@ function decideTargetVerdict(
   });
   return applyBreakingPoint(
     decided,
-    { factor: outcomes.reference, tries: r?.found ? toGateTries(r) : [] },
+    { ...outcomes.reference, tries: r?.found ? toGateTries(r) : [] },
     outcomes.higher.levels.get(t) ?? [],
     outcomes.higher.confirm.get(t) ?? [],
   );

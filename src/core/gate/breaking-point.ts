@@ -11,8 +11,10 @@ import { MAX_SLOWDOWN } from './gate-config.js';
 import type { GateTestResult, GateTry } from './gate-verdict.js';
 
 export interface FactorTries {
-  /** The factor the tries ran at (the measured median when known, else the one asked). */
+  /** The factor the tries measurably got (CPU-weighted over the phase's tries), else the one asked. */
   readonly factor: number;
+  /** The factor asked for. */
+  readonly asked: number;
   readonly tries: readonly GateTry[];
 }
 

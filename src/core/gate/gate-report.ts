@@ -8,10 +8,11 @@ import { type GateReportTest, type GateTestInput, toReportTest } from './gate-re
 import type { GateVerdict } from './gate-verdict.js';
 import type { Contention } from './slowdown.js';
 
-/** The slowdown the tries ran at: asked, measured before, how made, and the median the tries got. */
-export type GateContention = Contention & { readonly achieved: number | null };
+/** The slowdown the tries ran at: asked, how the workers were paced, and what each phase's tries got. */
+export type GateContention = Contention;
 
-export const GATE_REPORT_VERSION = 1 as const;
+/** 2: contention has method (how the workers were paced), methodWhy, weight, busyWorkers, phases; no ambient; a try's slowdown may be null with slowdownNote. */
+export const GATE_REPORT_VERSION = 2 as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [
   'failing',
   'flaky',

@@ -24,8 +24,9 @@ export interface GateTry {
   /** The test's first run in a fresh worker (what CI sees); false for a repeat in a reused one. */
   readonly cold?: boolean;
   readonly error?: string;
-  /** The slowdown the try got (measured), when known. */
-  readonly slowdown?: number;
+  /** The factor the try got (measured from its own process tree), or null when it could not be (slowdownNote says why). */
+  readonly slowdown?: number | null;
+  readonly slowdownNote?: string;
 }
 
 /** One try as the report shows it. */
@@ -33,8 +34,10 @@ export interface GateTryOutcome {
   readonly state: GateTry['state'];
   readonly durationMs: number;
   readonly cold: boolean;
-  /** The slowdown factor the try got (measured), or null when not measured (absent in older reports). */
+  /** The factor the try got (measured), or null when not measured (absent in older reports). */
   readonly slowdown?: number | null;
+  /** Why slowdown is null: "too short to measure (2.1 ms of CPU)". */
+  readonly slowdownNote?: string;
 }
 
 export interface GateLimit {
@@ -151,6 +154,7 @@ function measureTries(input: GateVerdictInput): TryFigures {
       durationMs: durationsMs[i] ?? t.durationMs,
       cold: t.cold ?? false,
       ...(t.slowdown === undefined ? {} : { slowdown: t.slowdown }),
+      ...(t.slowdownNote === undefined ? {} : { slowdownNote: t.slowdownNote }),
     })),
     medianMs: durationsMs.length > 0 ? median(durationsMs) : null,
     maxMs: durationsMs.length > 0 ? max(durationsMs) : null,

@@ -40,14 +40,19 @@ export interface TryRecord {
   readonly error?: string;
   /** When the try started: performance.timeOrigin + performance.now() in the worker (ms since the epoch). */
   readonly startedAt?: number;
-  /** The worker thread's run time and run-queue wait over the try (/proc/thread-self/schedstat, ns); absent without /proc. */
-  readonly schedCpuNs?: number;
-  readonly schedWaitNs?: number;
   /** The worker's process id (the gate kills a hung try's process tree by it). */
   readonly pid?: number;
+  /** The worker's thread id (its pid in a forks pool): the gate's pacer keys the worker's tree by it. */
+  readonly tid?: number;
 }
 
 export type RunnerLine =
+  | {
+      /** A worker started (before it collects its file): the gate paces its process tree from now on. */
+      readonly kind: 'worker';
+      readonly pid: number;
+      readonly tid: number;
+    }
   | {
       readonly kind: 'try';
       readonly file: string;
@@ -63,6 +68,7 @@ export type RunnerLine =
       readonly project: string;
       readonly fullName: string;
       readonly pid: number;
+      readonly tid?: number;
       /** performance.timeOrigin + performance.now() in the worker. */
       readonly startedAt: number;
       /** The test's own timeout (0: none). */
@@ -102,4 +108,21 @@ export function descendantsOf(root: number, parents: ReadonlyMap<number, number>
     }
   }
   return out;
+}
+
+/** One line of the results file, as every writer (the runner, the gate's watchdog) appends it. */
+export const formatRunnerLine = (line: RunnerLine): string => `${JSON.stringify(line)}\n`;
+
+/**
+ * The complete lines of `text` (a chunk read from the results file) and what is left of an
+ * unfinished last line, to be prefixed to the next chunk.
+ */
+export function parseRunnerLines(text: string): { lines: RunnerLine[]; rest: string } {
+  const complete = text.lastIndexOf('\n') + 1;
+  const lines = text
+    .slice(0, complete)
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as RunnerLine);
+  return { lines, rest: text.slice(complete) };
 }

@@ -5,10 +5,10 @@
  * time the workers really got (from /proc on Linux; null elsewhere).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { isProcessAlive, stopProcessGroup, trackProcessGroup } from '../process/process-group.js';
 import { LOAD_WORKER_SOURCE } from './load-worker-child.js';
+import { readStat } from './proc.js';
 
 export interface LoadSummary {
   readonly workers: number;
@@ -34,21 +34,8 @@ export function defaultWorkerCount(): number {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 }
 
-const CLOCK_TICKS_PER_SECOND = 100;
-
 /** utime + stime of a live process in ms, from /proc (Linux), or null. */
-export function readProcessCpuMs(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const utime = Number(fields[11]);
-    const stime = Number(fields[12]);
-    if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null;
-    return ((utime + stime) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
+export const readProcessCpuMs = (pid: number): number | null => readStat(pid)?.cpuMs ?? null;
 
 export { isProcessAlive };
 

@@ -3,12 +3,12 @@
  * keep their parent): found through /proc (Linux) and killed at once.
  */
 import { descendantsOf } from '../../core/gate/runner-protocol.js';
-import { listProcessGroups } from '../load/schedstat.js';
+import { parentsOf, readProcTable } from '../load/proc.js';
 
 /** SIGKILLs `pid` and its descendants (listed first, so none is reparented away). Never throws. */
 export function killProcessTree(pid: number): void {
-  const table = listProcessGroups();
-  const parents = new Map([...(table ?? new Map<number, { ppid: number }>())].map(([p, g]) => [p, g.ppid]));
+  const table = readProcTable();
+  const parents = table ? parentsOf(table) : new Map<number, number>();
   for (const target of [...descendantsOf(pid, parents), pid]) {
     try {
       process.kill(target, 'SIGKILL');

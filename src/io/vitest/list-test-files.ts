@@ -5,15 +5,13 @@
  * io/process/spawn-guarded.ts so it dies with flakeguard): Vitest loads the config, globs, and
  * runs no test. With `affectedBy`, also the test files that import those modules.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
-import { spawnGuarded } from '../process/spawn-guarded.js';
 import { findTestFiles } from '../source/source-files.js';
+import { startChildJob } from './child-job.js';
 import { resolveProjectVitest } from './resolve-vitest.js';
 import type { ListJob, ListResult, ListStartError } from './vitest-list-child.js';
-import { builtFile } from './vitest-runs.js';
 import { DEFAULT_SETUP, type VitestSetup } from './vitest-setup.js';
 
 export interface VitestTestFile {
@@ -46,19 +44,20 @@ const toPosix = (p: string): string => p.split(path.sep).join('/');
 
 export async function listTestFiles(options: ListOptions): Promise<TestFileList> {
   const root = path.resolve(options.root);
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-list-'));
-  const job: ListJob = {
-    root,
-    setup: options.setup ?? DEFAULT_SETUP,
-    affectedBy: (options.affectedBy ?? []).map((f) => path.resolve(root, f)),
-    resultFile: path.join(tmp, 'result.json'),
-  };
-  const jobFile = path.join(tmp, 'job.json');
-  writeFileSync(jobFile, JSON.stringify(job));
-  const child = spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-list-child.js'), jobFile], {
-    cwd: root,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const { job, child, end } = startChildJob(
+    {
+      script: 'io/vitest/vitest-list-child.js',
+      prefix: 'flakeguard-list-',
+      cwd: root,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    (tmp): ListJob => ({
+      root,
+      setup: options.setup ?? DEFAULT_SETUP,
+      affectedBy: (options.affectedBy ?? []).map((f) => path.resolve(root, f)),
+      resultFile: path.join(tmp, 'result.json'),
+    }),
+  );
   try {
     const result = await child.result;
     if (options.signal?.aborted) throw interruptedError('listing the test files was');
@@ -87,8 +86,7 @@ export async function listTestFiles(options: ListOptions): Promise<TestFileList>
       configFile: listed.configFile ?? null,
     };
   } finally {
-    child.stop();
-    rmSync(tmp, { recursive: true, force: true });
+    end();
   }
 }
 

@@ -1,38 +1,51 @@
 /**
- * A Vitest job's outcome as the gate reads it: each test's tries (with the slowdown each got,
- * measured from the stop windows and the worker's schedstat), module and unhandled errors. Also
+ * A Vitest job's outcome as the gate reads it: each test's tries (with the factor each got,
+ * measured from its worker's tree by the pacer), the factor the call's tries got, module and unhandled errors. Also
  * builds one from the tries alone when the job was cut short (a hung try in a threads pool took
  * Vitest with it, or the gate's deadline came) and Vitest wrote no result.
  */
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
+import { phaseFactor, tryFactor } from '../../core/gate/pacer.js';
 import type { RunnerLine, TryRecord } from '../../core/gate/runner-protocol.js';
-import { type StopInterval, stoppedWithin, trySlowdown } from '../../core/gate/slowdown.js';
+import type { Pacer } from '../load/pacer.js';
 import type { MeasuredTry, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
 import type { JobSpec, JobTest, VitestJobResult } from './vitest-job.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
-function measure(t: TryRecord, stops: readonly StopInterval[], around: number | null): MeasuredTry {
+/** A try with the factor its own tree got over the try (core/gate/pacer.ts tryFactor), its CPU from the same sampling. */
+function measure(t: TryRecord, pacer: Pacer): MeasuredTry {
   const start = t.startedAt ?? 0;
-  const stoppedMs = stoppedWithin(stops, start, start + t.durationMs);
+  const w = pacer.window(t.tid ?? t.pid ?? 0, start, start + t.durationMs);
+  const got = tryFactor(w);
   return {
     ...t,
-    slowdown: trySlowdown({
-      wallMs: t.durationMs,
-      stoppedMs,
-      cpuNs: t.schedCpuNs ?? null,
-      waitNs: t.schedWaitNs ?? null,
-      around,
-    }),
+    ...(w !== null && w.cpuMs > 0 ? { cpuMs: w.cpuMs } : {}),
+    slowdown: got.factor,
+    ...(got.note === null ? {} : { slowdownNote: got.note }),
   };
 }
 
 export interface CallFigures {
   readonly wallMs: number;
-  readonly stops: readonly StopInterval[];
-  readonly ambient: number | null;
+  readonly pacer: Pacer;
+  /** The factor asked for. */
+  readonly asked: number;
   readonly cutShort: RunsOutcome['cutShort'];
+}
+
+/** Why Vitest could not run the job: a custom runner in the config, or an unknown --project. */
+function jobError(result: Extract<VitestJobResult, { ok: false }>): FlakeguardError {
+  if (result.reason === 'custom-runner')
+    return new FlakeguardError(
+      'VITEST',
+      `the Vitest config sets test.runner (${result.runner}); flakeguard times each try through its own runner and cannot combine the two. Run the gate with a config without a custom runner (--config <file>) or see docs/gate.md "Limitations".`,
+    );
+  return new FlakeguardError(
+    'USAGE',
+    `--project "${result.project}" is not a project of this Vitest config; its projects: ${result.known.map((k) => `"${k}"`).join(', ') || 'none'}`,
+  );
 }
 
 export function toOutcome(
@@ -42,24 +55,13 @@ export function toOutcome(
   lines: readonly RunnerLine[],
   call: CallFigures,
 ): RunsOutcome {
-  if (!result.ok && result.reason === 'custom-runner') {
-    throw new FlakeguardError(
-      'VITEST',
-      `the Vitest config sets test.runner (${result.runner}); flakeguard times each try through its own runner and cannot combine the two. Run the gate with a config without a custom runner (--config <file>) or see docs/gate.md "Limitations".`,
-    );
-  }
-  if (!result.ok) {
-    throw new FlakeguardError(
-      'USAGE',
-      `--project "${result.project}" is not a project of this Vitest config; its projects: ${result.known.map((k) => `"${k}"`).join(', ') || 'none'}`,
-    );
-  }
+  if (!result.ok) throw jobError(result);
   const rel = (f: string): string => toPosix(path.relative(options.root, f));
   const out = tests.map((t, i): TestTries => {
     const project = result.specProjects[t.spec] ?? '';
     const tries = lines.flatMap((l) =>
       l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project
-        ? [measure(l.try, call.stops, call.ambient ?? options.slowdown?.ambient ?? null)]
+        ? [measure(l.try, call.pacer)]
         : [],
     );
     const target = options.tests[i];
@@ -79,7 +81,11 @@ export function toOutcome(
     unhandledErrors: result.unhandledErrors,
     waves: result.waves,
     wallMs: call.wallMs,
-    ambient: call.ambient,
+    pace: {
+      method: call.pacer.method,
+      asked: call.asked,
+      factor: phaseFactor(out.flatMap((t) => t.tries.map((x) => ({ cpuMs: x.cpuMs, factor: x.slowdown })))),
+    },
     cutShort: call.cutShort,
   };
 }
@@ -87,7 +93,9 @@ export function toOutcome(
 /** The result Vitest would have written, from the specs and the tries that came back. */
 export function partialResult(specs: readonly JobSpec[], lines: readonly RunnerLine[]): VitestJobResult {
   const projectOf = (s: JobSpec): string =>
-    s.project ?? lines.find((l) => l.kind !== 'start' && l.file === s.file)?.project ?? '';
+    s.project ??
+    lines.flatMap((l) => ((l.kind === 'try' || l.kind === 'file') && l.file === s.file ? [l.project] : []))[0] ??
+    '';
   return {
     ok: true,
     vitestVersion: 'unknown (cut short)',

@@ -2,6 +2,7 @@
  * The types of the gate's Vitest calls (vitest-runs.ts): what to run, and the tries that came back.
  */
 import type { ProgressLine, TryRecord } from '../../core/gate/runner-protocol.js';
+import type { PaceMethod } from '../load/pacer.js';
 import type { WaveSummary } from './vitest-job.js';
 import type { VitestSetup } from './vitest-setup.js';
 
@@ -27,9 +28,18 @@ export interface TestTries {
   readonly errors: readonly string[];
 }
 
-/** A try with the slowdown it got (measured: core/gate/slowdown.ts trySlowdown). */
+/** A try with the factor it got (measured: core/gate/pacer.ts tryFactor), or null and why. */
 export interface MeasuredTry extends TryRecord {
-  readonly slowdown: number;
+  readonly slowdown: number | null;
+  /** Why the factor is null ("too short to measure (2.1 ms of CPU)"). */
+  readonly slowdownNote?: string;
+}
+
+/** How a call's workers were paced and the factor its tries got (CPU-weighted; null when none could be measured). */
+export interface CallPace {
+  readonly method: PaceMethod;
+  readonly asked: number;
+  readonly factor: number | null;
 }
 
 export interface RunsOutcome {
@@ -40,8 +50,7 @@ export interface RunsOutcome {
   readonly waves: readonly WaveSummary[];
   /** Wall time of the whole call (Vitest start included). */
   readonly wallMs: number;
-  /** The group's ambient slowdown last measured by the duty cycle, when one ran. */
-  readonly ambient: number | null;
+  readonly pace: CallPace;
   /** Why the call ended before Vitest finished, or null: the gate's deadline, or a hung try took Vitest with it. */
   readonly cutShort: 'deadline' | 'hung' | null;
 }
@@ -56,8 +65,8 @@ export interface RunOptions {
   /** Wall time the tries beyond `runs` may take up to (default 0: none). */
   readonly budgetMs?: number;
   readonly setup?: VitestSetup;
-  /** Duty-cycle the Vitest process group to this slowdown (ambient included); absent or <= 1: no stops. */
-  readonly slowdown?: { readonly target: number; readonly ambient: number | null };
+  /** Pace each test worker's tree to this factor (io/load/pacer.ts); absent or <= 1: measured, not paced. */
+  readonly slowdown?: number;
   /** One try at a time (default false). */
   readonly serial?: boolean;
   /** performance.now() at which every try still running is stopped and the outcome is what came back. */

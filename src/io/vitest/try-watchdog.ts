@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { formatDuration } from '../../core/duration.js';
-import type { RunnerLine } from '../../core/gate/runner-protocol.js';
+import { formatRunnerLine, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { tryCeilingMs } from '../../core/gate/try-ceiling.js';
 import { killProcessTree } from '../process/process-tree.js';
 
@@ -55,7 +55,7 @@ export function createTryWatchdog(resultsFile: string, factor: number): TryWatch
             error: `hung: still running after ${formatDuration(Math.round(now - s.startedAt))} (ceiling ${formatDuration(ceiling)}: test timeout x${factor} + margin); its worker and the processes it started were killed`,
           },
         };
-        appendFileSync(resultsFile, `${JSON.stringify(hung)}\n`);
+        appendFileSync(resultsFile, formatRunnerLine(hung));
       }
       return count;
     },

@@ -9,10 +9,11 @@
  * results file; this process reads them between waves, and writes the result JSON at the end.
  * Exit 0 when the result was written; anything else is a crash the parent reports.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, TestProject, TestSpecification, Vitest } from 'vitest/node';
 import type { RunnerLine, RunnerPlan } from '../../core/gate/runner-protocol.js';
 import { planWave, type TryTally, wantsMoreTries } from '../../core/gate/try-schedule.js';
+import { tailResultsFile } from './results-file.js';
 import type { VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
 import { firstLine, loadProjectVitest, runChildMain } from './vitest-load.js';
 import { setupOptions } from './vitest-setup.js';
@@ -30,22 +31,6 @@ function moduleErrorsOf(modules: readonly TestModule[]): { file: string; project
     }
   }
   return out;
-}
-
-/** Reads the lines appended to the results file since the last call. */
-function resultsReader(file: string): () => RunnerLine[] {
-  let offset = 0;
-  return () => {
-    if (!existsSync(file)) return [];
-    const text = readFileSync(file, 'utf8');
-    const complete = text.lastIndexOf('\n') + 1;
-    const lines = text
-      .slice(offset, complete)
-      .split('\n')
-      .filter((l) => l.trim() !== '');
-    offset = complete;
-    return lines.map((l) => JSON.parse(l) as RunnerLine);
-  };
 }
 
 /** A reporter that keeps the errors of every run: a file's or suite's (by file and project) and the unhandled ones. */
@@ -151,7 +136,7 @@ async function runWaves(
     };
     writeFileSync(job.planFile, JSON.stringify(plan));
   };
-  const read = resultsReader(job.resultsFile);
+  const read = tailResultsFile(job.resultsFile);
   const waves: WaveSummary[] = [];
   const started = performance.now();
   let parallel = 1;

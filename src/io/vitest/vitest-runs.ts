@@ -10,16 +10,15 @@
  * flakeguard, and are killed on abort or error. Needs the built package (`npm run build`) when
  * called from the sources.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
-import type { RunnerLine } from '../../core/gate/runner-protocol.js';
+import { PLAN_ENV, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
-import { type DutyCycle, type DutySummary, now, startDutyCycle } from '../load/duty-cycle.js';
+import { now, type Pacer, startPacer } from '../load/pacer.js';
 import { killProcessTree } from '../process/process-tree.js';
-import { type GuardedProcess, spawnGuarded } from '../process/spawn-guarded.js';
+import { builtFile, type ChildJob, startChildJob } from './child-job.js';
+import { tailResultsFile } from './results-file.js';
 import { partialResult, toOutcome } from './runs-outcome.js';
 import { createTryWatchdog } from './try-watchdog.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
@@ -30,17 +29,6 @@ export type { TryRecord } from '../../core/gate/runner-protocol.js';
 export type { MeasuredTry, RepeatTarget, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
 
 import type { RunOptions, RunsOutcome } from './runs-types.js';
-
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-
-/** The built file next to this module, or the one in dist/ when running from the sources. */
-export function builtFile(relFromSrc: string): string {
-  const next = path.resolve(HERE, '../..', relFromSrc);
-  if (existsSync(next)) return next;
-  const dist = path.resolve(HERE, '../../../dist', relFromSrc);
-  if (existsSync(dist)) return dist;
-  throw new FlakeguardError('VITEST', `flakeguard's ${relFromSrc} is missing; run npm run build`);
-}
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 const specKey = (file: string, project: string | null | undefined): string => JSON.stringify([file, project ?? null]);
@@ -68,66 +56,61 @@ export async function runTestsAlone(options: RunOptions): Promise<RunsOutcome> {
   return runJob(options, specs, tests, options.runs, 0);
 }
 
-/** The job file for the gate's Vitest child, in a temporary folder beside the files it writes back. */
-function writeJob(
+/** The gate's Vitest child on its job, in a temporary folder beside the files it writes back. */
+function startGateChild(
   options: RunOptions,
   specs: readonly JobSpec[],
   tests: readonly JobTest[],
   maxRuns: number,
   budgetMs: number,
-): { tmp: string; job: VitestJob; jobFile: string } {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-runs-'));
-  const job: VitestJob = {
-    root: options.root,
-    setup: options.setup ?? DEFAULT_SETUP,
-    runnerPath: builtFile('runner/index.js'),
-    planFile: path.join(tmp, 'plan.json'),
-    resultsFile: path.join(tmp, 'tries.jsonl'),
-    resultFile: path.join(tmp, 'result.json'),
-    specs,
-    tests,
-    minRuns: options.runs,
-    maxRuns: Math.max(options.runs, maxRuns),
-    budgetMs,
-    serial: options.serial ?? false,
-  };
-  const jobFile = path.join(tmp, 'job.json');
-  writeFileSync(jobFile, JSON.stringify(job));
-  return { tmp, job, jobFile };
+): ChildJob<VitestJob> {
+  return startChildJob(
+    {
+      script: 'io/vitest/vitest-gate-child.js',
+      prefix: 'flakeguard-runs-',
+      cwd: options.root,
+      env: (job) => ({
+        ...options.env,
+        [PLAN_ENV]: job.planFile,
+        // The factor this call asks for, for tests that time themselves (bench/gate-contention.mjs).
+        FLAKEGUARD_SLOWDOWN: String(options.slowdown ?? 1),
+      }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    (tmp): VitestJob => ({
+      root: options.root,
+      setup: options.setup ?? DEFAULT_SETUP,
+      runnerPath: builtFile('runner/index.js'),
+      planFile: path.join(tmp, 'plan.json'),
+      resultsFile: path.join(tmp, 'tries.jsonl'),
+      resultFile: path.join(tmp, 'result.json'),
+      specs,
+      tests,
+      minRuns: options.runs,
+      maxRuns: Math.max(options.runs, maxRuns),
+      budgetMs,
+      serial: options.serial ?? false,
+    }),
+  );
 }
 
-/**
- * A reader of the results file as the runner appends to it: each call hands every new complete
- * line to `onLine`, and each try to options.onProgress with its attempt number.
- */
-function makeResultsReader(job: VitestJob, options: RunOptions, onLine: (line: RunnerLine) => void): () => void {
+/** Hands each try to options.onProgress with its attempt number (file relative to the root). */
+function makeProgress(job: VitestJob, options: RunOptions): (line: RunnerLine) => void {
   const attempts = new Map<string, number>();
-  let offset = 0;
-  return () => {
-    if (!existsSync(job.resultsFile)) return;
-    const text = readFileSync(job.resultsFile, 'utf8');
-    if (text.length < offset) offset = 0;
-    const complete = text.lastIndexOf('\n') + 1;
-    for (const raw of text.slice(offset, complete).split('\n')) {
-      if (raw.trim() === '') continue;
-      const line = JSON.parse(raw) as RunnerLine;
-      onLine(line);
-      if (line.kind !== 'try' || !options.onProgress) continue;
-      const k = JSON.stringify([line.project, line.file, line.fullName]);
-      const attempt = (attempts.get(k) ?? 0) + 1;
-      attempts.set(k, attempt);
-      const file = toPosix(path.relative(options.root, line.file));
-      options.onProgress({
-        file,
-        project: line.project,
-        fullName: line.fullName,
-        attempt,
-        runs: job.maxRuns,
-        state: line.try.state,
-        durationMs: line.try.durationMs,
-      });
-    }
-    offset = complete;
+  return (line) => {
+    if (line.kind !== 'try' || !options.onProgress) return;
+    const k = JSON.stringify([line.project, line.file, line.fullName]);
+    const attempt = (attempts.get(k) ?? 0) + 1;
+    attempts.set(k, attempt);
+    options.onProgress({
+      file: toPosix(path.relative(options.root, line.file)),
+      project: line.project,
+      fullName: line.fullName,
+      attempt,
+      runs: job.maxRuns,
+      state: line.try.state,
+      durationMs: line.try.durationMs,
+    });
   };
 }
 
@@ -145,15 +128,6 @@ function stoppedError(result: {
   );
 }
 
-function spawnJobChild(options: RunOptions, job: VitestJob, jobFile: string, tmp: string): GuardedProcess {
-  return spawnGuarded(process.execPath, [builtFile('io/vitest/vitest-gate-child.js'), jobFile], {
-    cwd: options.root,
-    env: { ...options.env, FLAKEGUARD_RUNNER_PLAN: job.planFile },
-    tempFolder: tmp,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-}
-
 /**
  * The outcome once the child has ended: its result file, or, when the deadline or a hung try cut
  * it short, what the results file holds; a child that stopped for no such cause is an error.
@@ -169,7 +143,7 @@ function readJobOutcome(
   },
   result: Parameters<typeof stoppedError>[0],
   cutShort: RunsOutcome['cutShort'],
-  dutySummary: DutySummary | null,
+  pacer: Pacer,
 ): RunsOutcome {
   const { job, lines } = run;
   const finished = result.exitCode === 0 && existsSync(job.resultFile);
@@ -180,10 +154,31 @@ function readJobOutcome(
   const ended = cutShort === 'hung' && finished ? null : cutShort;
   return toOutcome(parsed, run.options, run.tests, lines, {
     wallMs: performance.now() - run.started,
-    stops: dutySummary?.stops ?? [],
-    ambient: dutySummary?.ambient ?? null,
+    pacer,
+    asked: run.options.slowdown ?? 1,
     cutShort: ended,
   });
+}
+
+/** The lines the workers append, as they come: new workers to the pacer, starts and tries to the watchdog and the progress. */
+function followResults(
+  job: VitestJob,
+  options: RunOptions,
+  pacer: Pacer,
+  watchdog: ReturnType<typeof createTryWatchdog>,
+): { lines: RunnerLine[]; read: () => void } {
+  const lines: RunnerLine[] = [];
+  const progress = makeProgress(job, options);
+  const tail = tailResultsFile(job.resultsFile);
+  const read = (): void => {
+    for (const line of tail()) {
+      if (line.kind === 'worker') pacer.addWorker(line.pid, line.tid);
+      else lines.push(line);
+      watchdog.observe(line);
+      progress(line);
+    }
+  };
+  return { lines, read };
 }
 
 async function runJob(
@@ -195,45 +190,40 @@ async function runJob(
 ): Promise<RunsOutcome> {
   if (options.signal?.aborted) throw interrupted();
   const started = performance.now();
-  const { tmp, job, jobFile } = writeJob(options, specs, tests, maxRuns, budgetMs);
-  const lines: RunnerLine[] = [];
-  const factor = Math.max(1, options.slowdown?.target ?? 1, options.slowdown?.ambient ?? 1);
+  const factor = Math.max(1, options.slowdown ?? 1);
+  const pacer = startPacer(factor);
+  // The workers announce themselves in the results file: the tail reads it from its start.
+  const gate = startGateChild(options, specs, tests, maxRuns, budgetMs);
+  const { job, child } = gate;
   const watchdog = createTryWatchdog(job.resultsFile, factor);
+  const { lines, read } = followResults(job, options, pacer, watchdog);
   let cutShort: RunsOutcome['cutShort'] = null;
-  const poll = makeResultsReader(job, options, (line) => {
-    lines.push(line);
-    watchdog.observe(line);
-  });
-  const child = spawnJobChild(options, job, jobFile, tmp);
+  let ticks = 0;
+  // Every 5 ms: a new worker is paced before it has collected its file; every 200 ms: the ceilings and the deadline.
   const watch = (): void => {
-    poll();
+    read();
+    ticks += 1;
+    if (ticks % 40 !== 0) return;
     if (watchdog.check(now()) > 0) cutShort ??= 'hung';
     if (options.deadline !== undefined && performance.now() > options.deadline && cutShort !== 'deadline') {
       cutShort = 'deadline';
       child.stop();
     }
   };
-  const timer = setInterval(watch, 200);
-  const slowdown = options.slowdown;
-  const duty: DutyCycle | null =
-    slowdown && slowdown.target > 1 && child.pid !== undefined
-      ? startDutyCycle({ pgid: child.pid, target: slowdown.target, ambient: slowdown.ambient })
-      : null;
+  const timer = setInterval(watch, 5);
   try {
     const result = await child.result;
-    const dutySummary = duty?.stop() ?? null;
     clearInterval(timer);
-    poll();
+    watch();
     if (options.signal?.aborted) throw interrupted();
     const run = { options, job, specs, tests, lines, started };
-    return readJobOutcome(run, result, cutShort, dutySummary);
+    return readJobOutcome(run, result, cutShort, pacer);
   } finally {
-    duty?.stop();
+    pacer.stop();
     clearInterval(timer);
     // Workers still alive (a deadline, an abort) and whatever their tests started, detached too.
     if (child.pid !== undefined) killProcessTree(child.pid);
-    child.stop();
-    rmSync(tmp, { recursive: true, force: true });
+    gate.end();
   }
 }
 

@@ -12,7 +12,7 @@ import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-ver
 
 const pass: GateTry = { state: 'passed', durationMs: 10, cold: true };
 const fail: GateTry = { state: 'failed', durationMs: 10, cold: true, error: 'AssertionError: too slow' };
-const level = (factor: number, ...tries: GateTry[]): FactorTries => ({ factor, tries });
+const level = (factor: number, ...tries: GateTry[]): FactorTries => ({ factor, asked: factor, tries });
 const limit = { limitMs: 5000, source: 'budget' as const, platformKey: 'all' };
 const stable = decideGateVerdict({
   tries: [pass, pass, pass],

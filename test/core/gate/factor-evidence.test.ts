@@ -35,12 +35,17 @@ function fragileChance(n: number, reference: number, failRate: (factor: number) 
     if (factor === undefined || (levels.length > 0 && !keepsClimbing(levels[levels.length - 1]?.tries ?? []))) {
       if (!levels.some((l) => l.tries.includes(fail))) return 0;
       return outcomes(CONFIRM_TRIES, failRate(reference)).reduce((sum, [confirm, c]) => {
-        const r = applyBreakingPoint(stableAfter(n), { factor: reference, tries: times(n, pass) }, levels, confirm);
+        const r = applyBreakingPoint(
+          stableAfter(n),
+          { factor: reference, asked: reference, tries: times(n, pass) },
+          levels,
+          confirm,
+        );
         return sum + (r.verdict === 'fragile' ? chance * c : 0);
       }, 0);
     }
     return outcomes(TRIES_PER_HIGHER_FACTOR, failRate(factor)).reduce(
-      (sum, [tries, c]) => sum + climb(i + 1, [...levels, { factor, tries }], chance * c),
+      (sum, [tries, c]) => sum + climb(i + 1, [...levels, { factor, asked: factor, tries }], chance * c),
       0,
     );
   };
@@ -60,7 +65,11 @@ describe('fragile only when the factor explains the failures', () => {
     fc.assert(
       fc.property(fc.double({ min: 2.01, max: 7.99, noNaN: true }), fc.integer({ min: 5, max: 40 }), (lim, n) => {
         expect(fragileChance(n, 2, (f) => (f > lim ? 1 : 0))).toBe(1);
-        const higher = escalationFactors(2).map((f) => ({ factor: f, tries: times(2, f > lim ? fail : pass) }));
+        const higher = escalationFactors(2).map((f) => ({
+          factor: f,
+          asked: f,
+          tries: times(2, f > lim ? fail : pass),
+        }));
         const e = weighFactorEvidence({ factor: 2, tries: times(n, pass) }, higher, times(CONFIRM_TRIES, pass));
         expect(e.holdsAt ?? 0).toBeLessThanOrEqual(lim);
         expect(e.breaksAt ?? 0).toBeGreaterThan(lim);
@@ -76,10 +85,10 @@ describe('fragile only when the factor explains the failures', () => {
   it('one failure at the top step with nothing in between is not a confident fragile: flaky, saying why', () => {
     const r = applyBreakingPoint(
       stableAfter(10),
-      { factor: 2, tries: times(10, pass) },
+      { factor: 2, asked: 2, tries: times(10, pass) },
       [
-        { factor: 4.1, tries: [pass, pass] },
-        { factor: 8.2, tries: [pass, fail] },
+        { factor: 4.1, asked: 4.1, tries: [pass, pass] },
+        { factor: 8.2, asked: 8.2, tries: [pass, fail] },
       ],
       times(CONFIRM_TRIES, pass),
     );
@@ -91,8 +100,8 @@ describe('fragile only when the factor explains the failures', () => {
   it('names the measured range and the test when the factor explains it', () => {
     const r = applyBreakingPoint(
       stableAfter(5),
-      { factor: 2, tries: times(5, pass) },
-      [{ factor: 4.1, tries: [fail, fail] }],
+      { factor: 2, asked: 2, tries: times(5, pass) },
+      [{ factor: 4.1, asked: 4.1, tries: [fail, fail] }],
       times(CONFIRM_TRIES, pass),
     );
     expect(r).toMatchObject({ verdict: 'fragile', holdsAt: 2, breaksAt: 4.1 });

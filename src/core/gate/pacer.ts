@@ -1,0 +1,140 @@
+/**
+ * The gate's slowdown, arithmetic only (io/load/pacer.ts holds the cgroups, signals and /proc).
+ * A factor F means CPU work takes F times as long as on an idle core. Only the test workers' process
+ * trees are paced, never Vitest's main process, by one of two mechanisms:
+ * - a cgroup CPU quota (v2 `cpu.max`, v1 `cpu.cfs_quota_us`/`cpu.cfs_period_us`): the kernel keeps
+ *   the tree's CPU (all processes and threads) at or below wall / F (cgroupQuota);
+ * - a signal pacer per tree on CPU credit (paceStep): credit += dWall / F - dCpu, capped at a few
+ *   ms so sleeping banks nothing; SIGSTOP below zero, SIGCONT at zero.
+ * What a try got is measured, not assumed (tryFactor): (cpu + run-queue wait + stopped) / cpu over
+ * its tree's threads, where a cgroup's throttled time shows up as run-queue wait.
+ */
+
+/** The credit a tree may bank while idle or slow (ms): a burst after sleeping is at most this long. */
+export const CREDIT_CAP_MS = 4;
+
+export interface PaceState {
+  /** CPU the tree may still use before it is stopped (ms). */
+  readonly creditMs: number;
+  readonly stopped: boolean;
+}
+
+export const START_PACE: PaceState = { creditMs: 0, stopped: false };
+
+/**
+ * One pacer tick for one tree: `dWallMs` since the last tick, `dCpuMs` the tree used in it. The
+ * next state says whether the tree should be stopped (credit below zero) or running (credit at or
+ * above zero). Timer lateness is paid for: a late tick brings a longer dWall and a larger dCpu.
+ */
+export function paceStep(state: PaceState, dWallMs: number, dCpuMs: number, factor: number): PaceState {
+  const earned = factor > 1 ? Math.max(0, dWallMs) / factor : Number.POSITIVE_INFINITY;
+  const next = state.creditMs + earned - Math.max(0, dCpuMs);
+  // A running tree banks at most the cap (sleeping earns no burst); what a stopped one earned past
+  // zero in a late tick (at most one tick's worth) is kept until spent, else a stop longer than
+  // asked would be lost for good.
+  const ceiling = state.stopped ? Math.max(CREDIT_CAP_MS, earned) : Math.max(CREDIT_CAP_MS, state.creditMs);
+  const creditMs = Math.min(ceiling, next);
+  return { creditMs, stopped: creditMs < 0 };
+}
+
+/** cgroup CPU period (us) short enough that a 20 ms try is paced, long enough for a quota >= 1 ms. */
+export function cgroupQuota(factor: number): { readonly quotaUs: number; readonly periodUs: number } {
+  const periodUs = Math.min(1_000_000, Math.max(10_000, Math.ceil(factor * 1000)));
+  return { quotaUs: Math.max(1000, Math.round(periodUs / Math.max(1, factor))), periodUs };
+}
+
+/** A tree's scheduler figures over a window (ms): CPU used, run-queue wait (throttling included), stopped by the pacer. */
+export interface TreeWindow {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly waitMs: number;
+  readonly stoppedMs: number;
+}
+
+/** A tree's running totals at time t (ms): what the pacer samples every tick. */
+export interface TreeSample {
+  readonly t: number;
+  readonly cpuMs: number;
+  readonly waitMs: number;
+  readonly stoppedMs: number;
+}
+
+function interpolate(series: readonly TreeSample[], t: number): TreeSample | null {
+  const first = series[0];
+  if (!first) return null;
+  if (t <= first.t) return first;
+  for (let i = 1; i < series.length; i += 1) {
+    const b = series[i] as TreeSample;
+    const a = series[i - 1] as TreeSample;
+    if (t > b.t) continue;
+    const k = b.t > a.t ? (t - a.t) / (b.t - a.t) : 1;
+    const mix = (x: number, y: number): number => x + (y - x) * k;
+    return {
+      t,
+      cpuMs: mix(a.cpuMs, b.cpuMs),
+      waitMs: mix(a.waitMs, b.waitMs),
+      stoppedMs: mix(a.stoppedMs, b.stoppedMs),
+    };
+  }
+  return series.at(-1) ?? null;
+}
+
+/** The tree's figures over [from, to) from its samples, or null when it was not sampled. */
+export function windowOf(series: readonly TreeSample[] | undefined, from: number, to: number): TreeWindow | null {
+  const a = series && interpolate(series, from);
+  const b = series && interpolate(series, to);
+  if (!a || !b) return null;
+  return {
+    wallMs: to - from,
+    cpuMs: b.cpuMs - a.cpuMs,
+    waitMs: b.waitMs - a.waitMs,
+    stoppedMs: b.stoppedMs - a.stoppedMs,
+  };
+}
+
+/** Below this much CPU a try's factor is too noisy to tell (a tick of the pacer, a few timer slips). */
+export const MIN_MEASURABLE_CPU_MS = 5;
+
+export type MeasuredFactor =
+  | { readonly factor: number; readonly note: null }
+  | { readonly factor: null; readonly note: string };
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** The factor one try got: (cpu + wait + stopped) / cpu, at most wall / cpu, never below 1; null with the reason when it used too little CPU. */
+export function tryFactor(w: TreeWindow | null): MeasuredFactor {
+  if (w === null) return { factor: null, note: 'not measured (no /proc on this machine)' };
+  if (!(w.cpuMs >= MIN_MEASURABLE_CPU_MS))
+    return { factor: null, note: `too short to measure (${Math.max(0, w.cpuMs).toFixed(1)} ms of CPU)` };
+  // A stop signal waits for its task to run, so on a crowded machine stopped and waiting time
+  // overlap: no CPU work in the window can have been slowed more than wall / cpu.
+  const summed = (w.cpuMs + Math.max(0, w.waitMs) + Math.max(0, w.stoppedMs)) / w.cpuMs;
+  return { factor: round2(Math.max(1, Math.min(summed, w.wallMs / w.cpuMs))), note: null };
+}
+
+/** A try's measured figures as a phase adds them up. */
+export interface FactorSample {
+  readonly cpuMs: number;
+  readonly factor: number | null;
+}
+
+/**
+ * The factor a phase's tries got: CPU-weighted over the tries that could be measured
+ * (sum of cpu x factor / sum of cpu), or null when none could.
+ */
+export function phaseFactor(tries: readonly FactorSample[]): number | null {
+  let cpu = 0;
+  let weighted = 0;
+  for (const t of tries) {
+    if (t.factor === null || !(t.cpuMs > 0)) continue;
+    cpu += t.cpuMs;
+    weighted += t.cpuMs * t.factor;
+  }
+  return cpu > 0 ? round2(weighted / cpu) : null;
+}
+
+/** "x2" when the tries got what was asked (within 10%), else "asked x2, tries got x2.6"; "x2 (not measured)" without a figure. */
+export function describeFactor(asked: number, got: number | null): string {
+  if (got === null) return `x${asked} (asked; not measured)`;
+  return Math.abs(got / asked - 1) <= 0.1 ? `x${got}` : `asked x${asked}, tries got x${got}`;
+}

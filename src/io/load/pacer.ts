@@ -1,0 +1,231 @@
+/**
+ * The gate's slowdown for one Vitest call: paces each test worker's process tree, never Vitest's
+ * main process (core/gate/pacer.ts has the arithmetic). Workers announce themselves (a `worker`
+ * line in the results file, written by the runner before it collects the file) and the call hands
+ * them to addWorker. Each worker is paced by a cgroup CPU quota where the kernel offers one
+ * (io/load/cgroup.ts), else by SIGSTOP/SIGCONT on CPU credit every tick. Either way every tick
+ * samples the tree's threads (CPU, run-queue wait: a cgroup's throttling shows there) and the
+ * stopped time, so window() gives the figures of any try from its own tree. stop() resumes every
+ * tree and removes the cgroups; an exit hook does the same if flakeguard dies first.
+ */
+
+import {
+  type PaceState,
+  paceStep,
+  START_PACE,
+  type TreeSample,
+  type TreeWindow,
+  windowOf,
+} from '../../core/gate/pacer.js';
+import { descendantsOf } from '../../core/gate/runner-protocol.js';
+import type { PaceKind } from '../../core/gate/slowdown.js';
+import { addWorkerCgroup, type CgroupPlace, listCgroupMembers, openCgroupPlace, removeCgroupPlace } from './cgroup.js';
+import { parentsOf, readProcessThreads, readProcTable, readThreadSchedstat } from './proc.js';
+
+export interface PaceMethod {
+  readonly kind: PaceKind;
+  /** Why a better method did not run, or null. */
+  readonly why: string | null;
+  /** What was done to the paced workers' CPU weight, or null. */
+  readonly weight: string | null;
+}
+
+interface Worker {
+  readonly pid: number;
+  readonly tid: number;
+  readonly cgroup: string | null;
+  /** Last figures of every thread seen in the tree (kept when it ends: its work stays counted). */
+  readonly threads: Map<number, { cpuNs: number; waitNs: number }>;
+  readonly series: TreeSample[];
+  pace: PaceState;
+  stoppedMs: number;
+  stoppedPids: number[];
+  members: number[];
+  alive: boolean;
+}
+
+export interface Pacer {
+  readonly method: PaceMethod;
+  addWorker(pid: number, tid: number): void;
+  /** The tree's figures over [from, to) (ms on the clock of ./clock.ts), or null when not sampled. */
+  window(tid: number, from: number, to: number): TreeWindow | null;
+  stop(): void;
+}
+
+/** Milliseconds since the epoch with sub-ms resolution; the test workers read the same clock. */
+export const now = (): number => performance.timeOrigin + performance.now();
+
+const TICK_MS = 10;
+const RESCAN_EVERY = 3;
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // gone
+  }
+}
+
+const stoppedTrees = new Set<Worker>();
+let hooked = false;
+
+function resumeAll(w: Worker): void {
+  for (const pid of w.stoppedPids) signal(pid, 'SIGCONT');
+  w.stoppedPids = [];
+  stoppedTrees.delete(w);
+}
+
+/** Every thread of the worker's tree: the cgroup's, or (signals) the worker and its descendants. */
+function readTree(w: Worker, version: 1 | 2 | null, rescan: boolean): Map<number, { cpuNs: number; waitNs: number }> {
+  const out = new Map<number, { cpuNs: number; waitNs: number }>();
+  if (w.cgroup !== null && version !== null) {
+    const { pids, tids } = listCgroupMembers(w.cgroup, version);
+    w.members = pids;
+    if (tids !== null) {
+      for (const tid of tids) {
+        const s = readThreadSchedstat(tid, tid);
+        if (s) out.set(tid, s);
+      }
+      return out;
+    }
+  } else if (rescan) {
+    const table = readProcTable();
+    const below = table ? descendantsOf(w.pid, parentsOf(table)) : [];
+    w.members = [w.pid, ...below];
+  }
+  for (const pid of w.members) {
+    if (pid === w.pid && w.tid !== w.pid) {
+      const s = readThreadSchedstat(pid, w.tid);
+      if (s) out.set(w.tid, s);
+      continue;
+    }
+    for (const [tid, s] of readProcessThreads(pid)) out.set(tid, s);
+  }
+  return out;
+}
+
+function sampleWorker(w: Worker, at: number, version: 1 | 2 | null, rescan: boolean): void {
+  const seen = readTree(w, version, rescan);
+  if (seen.size === 0) w.alive = false;
+  for (const [tid, s] of seen) w.threads.set(tid, s);
+  let cpuNs = 0;
+  let waitNs = 0;
+  for (const s of w.threads.values()) {
+    cpuNs += s.cpuNs;
+    waitNs += s.waitNs;
+  }
+  const last = w.series.at(-1);
+  if (last && w.pace.stopped) w.stoppedMs += at - last.t;
+  w.series.push({ t: at, cpuMs: cpuNs / 1e6, waitMs: waitNs / 1e6, stoppedMs: w.stoppedMs });
+}
+
+/** The signal pacer's step for one tree: stop it below zero credit, let it run at zero. */
+function paceBySignals(w: Worker, factor: number): void {
+  const [prev, last] = w.series.slice(-2);
+  if (!prev || !last || !w.alive) return;
+  const next = paceStep(w.pace, last.t - prev.t, last.cpuMs - prev.cpuMs, factor);
+  if (next.stopped && !w.pace.stopped) {
+    w.stoppedPids = [...w.members];
+    for (const pid of w.stoppedPids) signal(pid, 'SIGSTOP');
+    stoppedTrees.add(w);
+  } else if (!next.stopped && w.pace.stopped) resumeAll(w);
+  w.pace = next;
+}
+
+function chooseMethod(
+  factor: number,
+  canSignal: boolean,
+  cgroups: boolean,
+): { method: PaceMethod; place: CgroupPlace | null } {
+  if (!canSignal)
+    return { method: { kind: 'none', why: 'no /proc schedstat on this machine', weight: null }, place: null };
+  if (factor <= 1) return { method: { kind: 'measure-only', why: null, weight: null }, place: null };
+  if (!cgroups) return { method: { kind: 'signals', why: 'cgroups not asked for', weight: null }, place: null };
+  const opened = openCgroupPlace();
+  if ('place' in opened) {
+    const kind = opened.place.version === 2 ? 'cgroup-v2' : 'cgroup-v1';
+    return { method: { kind, why: null, weight: opened.place.weight }, place: opened.place };
+  }
+  return { method: { kind: 'signals', why: opened.why, weight: null }, place: null };
+}
+
+interface PacerState {
+  readonly factor: number;
+  method: PaceMethod;
+  place: CgroupPlace | null;
+  readonly workers: Map<number, Worker>;
+}
+
+/** A new worker: into a cgroup of its own where the call has one (else paced by signals), sampled at once. */
+function attachWorker(state: PacerState, pid: number, tid: number): void {
+  let cgroup: string | null = null;
+  if (state.place !== null) {
+    const added = addWorkerCgroup(state.place, pid, tid, state.factor);
+    if ('dir' in added) cgroup = added.dir;
+    else state.method = { kind: 'signals', why: added.why, weight: null };
+  }
+  if (state.method.kind === 'signals' && tid !== pid && state.method.why?.includes('pool: threads') !== true)
+    state.method = {
+      ...state.method,
+      why: `${state.method.why ?? ''}; a thread worker (pool: threads) cannot be stopped alone: measured, not paced`,
+    };
+  const w: Worker = {
+    pid,
+    tid,
+    cgroup,
+    threads: new Map(),
+    series: [],
+    pace: START_PACE,
+    stoppedMs: 0,
+    stoppedPids: [],
+    members: [pid],
+    alive: true,
+  };
+  state.workers.set(tid, w);
+  sampleWorker(w, now(), state.place?.version ?? null, true);
+}
+
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', () => {
+    for (const w of stoppedTrees) resumeAll(w);
+  });
+}
+
+/** `cgroups: false` skips the cgroup quota and paces by signals (the fallback, tested on its own). */
+export function startPacer(factor: number, options: { readonly cgroups?: boolean } = {}): Pacer {
+  const canSignal = readThreadSchedstat(process.pid, process.pid) !== null;
+  const state: PacerState = { factor, ...chooseMethod(factor, canSignal, options.cgroups ?? true), workers: new Map() };
+  hookExit();
+  let ticks = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const tick = (): void => {
+    ticks += 1;
+    const at = now();
+    for (const w of state.workers.values()) {
+      if (!w.alive) continue;
+      sampleWorker(w, at, state.place?.version ?? null, ticks % RESCAN_EVERY === 0);
+      // A worker without a cgroup is paced by signals, unless it is a thread (it cannot be stopped alone).
+      if (factor > 1 && w.cgroup === null && w.tid === w.pid) paceBySignals(w, factor);
+    }
+    timer = setTimeout(tick, TICK_MS);
+  };
+  if (state.method.kind !== 'none') timer = setTimeout(tick, TICK_MS);
+  return {
+    get method() {
+      return state.method;
+    },
+    addWorker(pid, tid) {
+      if (state.method.kind !== 'none' && !state.workers.has(tid)) attachWorker(state, pid, tid);
+    },
+    window: (tid, from, to) => windowOf(state.workers.get(tid)?.series, from, to),
+    stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      for (const w of state.workers.values()) resumeAll(w);
+      if (state.place) removeCgroupPlace(state.place);
+      state.place = null;
+    },
+  };
+}
