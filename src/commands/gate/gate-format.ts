@@ -4,6 +4,7 @@
  * core/gate/gate-markdown.ts and the phrases both share are core/gate/gate-phrases.ts.
  */
 
+import { describeCalibration, describeTestOnCi } from '../../core/calibration/calibration-phrases.js';
 import {
   describeLoad,
   gateSummary,
@@ -39,7 +40,8 @@ export function describeContention(c: GateContention): string {
       ? 'ambient not measured (no /proc schedstat)'
       : `ambient x${c.ambient} measured before the tries`;
   const got = c.achieved === null ? '' : `; the tries got x${c.achieved} (median, measured)`;
-  return `slowdown: target x${c.target}, ${ambient}, judged at x${c.reference} (${c.method})${got}`;
+  const auto = c.calibration ? ` (${describeCalibration(c.calibration, c.target)})` : '';
+  return `slowdown: target x${c.target}${auto}, ${ambient}, judged at x${c.reference} (${c.method})${got}`;
 }
 
 function describeBreakingPoint(t: GateReportTest): string | null {
@@ -61,7 +63,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
     out.push(
       `${report.tests.length - listed.length} stable tests not listed (--json, --markdown and --html have every test)`,
     );
-  for (const t of listed) out.push(...formatTestLines(t, screen));
+  for (const t of listed) out.push(...formatTestLines(t, screen, report.contention));
   if (report.notRun.length > 0) {
     out.push('');
     out.push('changed but not run one by one (they do not fail the gate; run them yourself):');
@@ -88,7 +90,7 @@ function formatHeadline(report: GateReport): string {
 }
 
 /** One test: its verdict and place, its figures, why, and where it breaks, its past and first error when known. */
-function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>): string[] {
+function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, contention?: GateContention): string[] {
   const indent = ' '.repeat(17);
   const label = paint(screen, STYLE[t.verdict], verdictLabel(t).padEnd(16));
   const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
@@ -99,6 +101,8 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>): stri
   ];
   const point = describeBreakingPoint(t);
   if (point) out.push(`${indent}${paint(screen, 'dim', point)}`);
+  const onCi = describeTestOnCi(t, contention);
+  if (onCi) out.push(`${indent}${paint(screen, 'dim', onCi)}`);
   if (t.failureRateText) out.push(`${indent}${paint(screen, 'dim', t.failureRateText)}`);
   if (t.history) out.push(`${indent}${paint(screen, 'dim', formatTestPast(t.history))}`);
   if (t.error && t.verdict !== 'stable') out.push(`${indent}first error: ${u(t.error)}`);

@@ -11,7 +11,11 @@ import { type CiSpeed, estimateCiSpeed, type SpeedRun } from './ci-speed.js';
 /** How many of the newest runs, per CI platform and here, the ratios come from. */
 export const CALIBRATION_RUNS = 30;
 
-export interface CalibrationRunRow extends SpeedRun {
+/** What picks a run: where and when it ran (its durations are read for the picked runs only). */
+export interface CalibrationRunMeta {
+  readonly runId: string;
+  /** ISO time the run started. */
+  readonly startedAt: string;
   /** process.platform of the run. */
   readonly platform: string;
   readonly ci: CiContext | null;
@@ -19,11 +23,13 @@ export interface CalibrationRunRow extends SpeedRun {
   readonly job: string | null;
 }
 
-export interface CalibrationSample {
+export type CalibrationRunRow = CalibrationRunMeta & SpeedRun;
+
+export interface CalibrationSample<R = SpeedRun> {
   /** Runs here, newest first. */
-  readonly local: readonly SpeedRun[];
+  readonly local: readonly R[];
   /** Per CI platform label, its runs newest first. */
-  readonly platforms: ReadonlyMap<string, readonly SpeedRun[]>;
+  readonly platforms: ReadonlyMap<string, readonly R[]>;
 }
 
 /** The label a CI run is grouped under: `linux`, `windows`, `macos`, else the job, else the provider. */
@@ -31,22 +37,22 @@ export function ciPlatformLabel(ci: CiContext): string {
   return ci.runnerOs?.trim().toLowerCase() || ci.job?.trim() || ci.provider;
 }
 
-const newestFirst = (a: SpeedRun, b: SpeedRun): number =>
+const newestFirst = (a: CalibrationRunMeta, b: CalibrationRunMeta): number =>
   a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0;
 
 /** The newest `newest` runs here (on `here`, the OS this machine runs) and per CI platform. */
-export function sampleCalibrationRuns(
-  rows: readonly CalibrationRunRow[],
+export function sampleCalibrationRuns<R extends CalibrationRunMeta>(
+  rows: readonly R[],
   here: string,
   newest = CALIBRATION_RUNS,
-): CalibrationSample {
+): CalibrationSample<R> {
   const sorted = [...rows].sort(newestFirst);
   const local = sorted.filter((r) => r.ci === null && r.job === null && r.platform === here).slice(0, newest);
-  const platforms = new Map<string, SpeedRun[]>();
+  const platforms = new Map<string, R[]>();
   for (const r of sorted) {
     if (r.ci === null) continue;
     const label = ciPlatformLabel(r.ci);
-    const list = platforms.get(label) ?? [];
+    const list: R[] = platforms.get(label) ?? [];
     if (list.length < newest) list.push(r);
     platforms.set(label, list);
   }

@@ -3,13 +3,17 @@
  * once from the selection, the runs and the load measurements. Pure. `--json` prints this object
  * (schema: docs/gate.md, version 1).
  */
+import type { Calibration } from '../calibration/auto-slowdown.js';
 import { DEFAULT_CONFIG } from '../config.js';
 import { type GateReportTest, type GateTestInput, toReportTest } from './gate-report-test.js';
 import type { GateVerdict } from './gate-verdict.js';
 import type { Contention } from './slowdown.js';
 
-/** The slowdown the tries ran at: asked, measured before, how made, and the median the tries got. */
-export type GateContention = Contention & { readonly achieved: number | null };
+/**
+ * The slowdown the tries ran at: asked, measured before, how made, and the median the tries got;
+ * with `auto`, how the target was chosen (core/calibration/auto-slowdown.ts).
+ */
+export type GateContention = Contention & { readonly achieved: number | null; readonly calibration?: Calibration };
 
 export const GATE_REPORT_VERSION = 1 as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decideAutoSlowdown,
-  describeCalibration,
-  onCi,
-  targetForRatio,
-} from '../../../src/core/calibration/auto-slowdown.js';
+import { decideAutoSlowdown, targetForRatio } from '../../../src/core/calibration/auto-slowdown.js';
+import { describeCalibration, onCi } from '../../../src/core/calibration/calibration-phrases.js';
 import {
   type CalibrationRunRow,
   ciPlatformLabel,
