@@ -8,11 +8,16 @@ import type { Calibration } from './auto-slowdown.js';
 
 const x = (n: number): string => n.toFixed(1);
 
+/** "3.4x slower than here", or "faster than here (0.8x the time)". */
+export function describeRatio(ratio: number): string {
+  return ratio >= 1 ? `${x(ratio)}x slower than here` : `faster than here (${x(ratio)}x the time)`;
+}
+
 /** `auto: CI linux runs 3.4x slower than here, 95% CI 2.9-4.1, from 212 tests in the last 30 runs`. */
 export function describeCalibration(c: Calibration, target: number): string {
   if (c.source === 'default' || c.ratio === null || c.interval === null)
     return `auto: the default x${target}, ${c.reason ?? 'no estimate'}`;
-  const speed = c.ratio >= 1 ? `${x(c.ratio)}x slower than here` : `faster than here (${x(c.ratio)}x the time)`;
+  const speed = describeRatio(c.ratio);
   const judged = target !== Math.round(c.ratio * 10) / 10 ? `, judged at x${target}` : '';
   return `auto: CI ${c.platform} runs ${speed}, 95% CI ${x(c.interval[0])}-${x(c.interval[1])}, from ${c.tests} tests in the last ${c.runs} run${c.runs === 1 ? '' : 's'}${judged}`;
 }
