@@ -28,7 +28,10 @@ export async function runVitestSlowedAt(root: string, factor: number, env: NodeJ
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const pgid = child.pid as number;
-  const cycle = startDutyCycle({ pgid, target: factor, ambient: null });
+  // A fixed duty on top of whatever the machine gives both runs: the "CI" run is `factor` times
+  // slower than the runs here on this machine, not `factor` times an idle core (ambient 1 and no
+  // re-measuring, so the cycle does not count the machine's own load towards the factor).
+  const cycle = startDutyCycle({ pgid, target: factor, ambient: 1, measureEveryMs: Number.POSITIVE_INFINITY });
   const exitCode = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
   const summary = cycle.stop();
   const running = summary.wallMs - summary.stoppedMs;
