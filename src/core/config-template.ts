@@ -17,6 +17,11 @@ records: .flakeguard/runs
 # Flake and duration history of every run (off by default): true keeps an embedded store under the
 # records folder; { url: postgres://user@host/db } (or FLAKEGUARD_HISTORY_URL) a team's PostgreSQL.
 # history: true
+# The gate's reference slowdown (1 to 32), or auto: how much slower CI runs the suite than this
+# machine, from history (needs history on, in CI and here); the default 2 when history has too little.
+# gate:
+#   slowdown: 2
+#   fragile: warn
 # Extra log signatures for 'flakeguard triage' (literal text unless regex: true).
 # triage:
 #   patterns:

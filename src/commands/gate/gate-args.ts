@@ -35,8 +35,13 @@ export const GATE_OPTIONS = {
   },
   slowdown: {
     type: 'string',
-    value: '<factor>',
-    help: `the slowdown the tries run at, the machine's own load included (default gate.slowdown in flakeguard.yaml, else ${DEFAULT_SLOWDOWN}: what a shared CI runner gives; 1 for none)`,
+    value: '<factor>|auto',
+    help: `the slowdown the tries run at, the machine's own load included (default gate.slowdown in flakeguard.yaml, else ${DEFAULT_SLOWDOWN}: what a shared CI runner gives; 1 for none; auto: how much slower CI runs the suite than this machine, from history)`,
+  },
+  platform: {
+    type: 'string',
+    value: '<name>',
+    help: 'with --slowdown auto: the CI platform to emulate, as history names it (linux, windows, macos, or the job); default the slowest',
   },
   load: {
     type: 'string',
@@ -110,7 +115,9 @@ export interface GateArgs {
   readonly timeBudgetMs: number;
   readonly workers: number;
   /** --slowdown, or null for gate.slowdown from flakeguard.yaml. */
-  readonly slowdown: number | null;
+  readonly slowdown: number | 'auto' | null;
+  /** --platform: the CI platform `auto` calibrates against, or null for the slowest. */
+  readonly platform: string | null;
   readonly budgetMs: number | null;
   readonly affected: boolean;
   readonly setup: VitestSetup;
@@ -173,6 +180,7 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     timeBudgetMs: duration('--time-budget', values['time-budget']),
     workers,
     slowdown,
+    platform: values.platform ?? null,
     budgetMs: values.budget === undefined ? null : duration('--budget', values.budget),
     affected: values.affected,
     setup: { config, projects: values.project ?? [] },
@@ -216,10 +224,11 @@ function parseLoad(text: string): number {
   return workers;
 }
 
-function parseSlowdownOption(text: string | undefined): number | null {
+function parseSlowdownOption(text: string | undefined): number | 'auto' | null {
+  if (text?.trim() === 'auto') return 'auto';
   const slowdown = text === undefined ? null : parseSlowdown(text);
   if (text !== undefined && slowdown === null)
-    throw usage(`--slowdown "${text}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2`);
+    throw usage(`--slowdown "${text}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2, or auto`);
   return slowdown;
 }
 

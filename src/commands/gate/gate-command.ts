@@ -4,6 +4,7 @@
  * interrupted. Results to stdout (table, or --json), progress and diagnostics to stderr.
  */
 import path from 'node:path';
+import type { Calibration } from '../../core/calibration/auto-slowdown.js';
 import type { Config } from '../../core/config.js';
 import { interruptedError } from '../../core/errors.js';
 import { formatGateMarkdown } from '../../core/gate/gate-markdown.js';
@@ -24,6 +25,7 @@ import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { checkSettings } from '../../io/settings-check.js';
 import { detectScreen } from '../../io/terminal.js';
 import { type GateArgs, parseGateArgs } from './gate-args.js';
+import { checkPlatformOption, resolveGateSlowdown } from './gate-calibration.js';
 import { formatGateText } from './gate-format.js';
 import { withTestHistory } from './gate-history.js';
 import { type GateLimits, prepareLimits } from './gate-limits.js';
@@ -52,6 +54,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
       ? loaded.config
       : { ...loaded.config, budget: { ...loaded.config.budget, test: { kind: 'single', value: parsed.budgetMs } } };
   const settings = checkSettings(root, config);
+  checkPlatformOption(parsed.slowdown ?? config.gate.slowdown, parsed.platform);
 
   const base = await resolveBaseRevision(root, parsed.base);
   const interrupt = listenForInterrupt();
@@ -90,7 +93,7 @@ async function runSelectedGate(parsed: GateArgs, context: GateContext): Promise<
     const say = (text: string): void => void process.stderr.write(`flakeguard gate: ${text}\n`);
     const step = await placedStep(say, root, base.sha, whole);
     step(describeSelection(selection, base, parsed.affected));
-    return printGatePlan({ parsed, root, config: context.config, base, selection, step });
+    return printGatePlan({ parsed, root, config: context.config, base, selection, step, history: context.history });
   }
   // One line per test and Vitest project it runs in.
   const runCount = selection.selected.reduce((n, s) => n + (selection.projectsOf.get(s.test.file)?.length ?? 1), 0);
@@ -151,10 +154,15 @@ async function runAndReport(
   const tests = selection.selected.map((s) => s.test);
   const limits = await prepareLimits({ root, config, platform, tests, today: systemClock.today() });
   for (const w of limits.warnings) step(`warning: ${w}`);
-  const run =
+  const asked = { slowdown: parsed.slowdown ?? config.gate.slowdown, platform: parsed.platform };
+  const slowdown =
     selection.selected.length === 0
       ? null
-      : await runGate(gateRunOptions(parsed, context, selection, limits, step, progress));
+      : await resolveGateSlowdown({ ...asked, history: context.history, here: platform }, step);
+  const run =
+    slowdown === null
+      ? null
+      : await runGate(gateRunOptions(parsed, context, selection, limits, step, progress, slowdown.target));
   progress.stop();
   const proposals = await buildProposals({
     root,
@@ -169,7 +177,13 @@ async function runAndReport(
   const computed = computeGateReport(
     gatherReportInput({ ...sources, limitNotices: limits.notices, started: context.started }),
   );
-  return addPastAndOwners(computed, context.history, root);
+  return addPastAndOwners(withCalibration(computed, slowdown?.calibration ?? null), context.history, root);
+}
+
+/** With auto, how the target was chosen goes with the contention it ran at (`contention.calibration`). */
+function withCalibration(report: GateReport, calibration: Calibration | null): GateReport {
+  if (calibration === null || report.contention === undefined) return report;
+  return { ...report, contention: { ...report.contention, calibration } };
 }
 
 function gateRunOptions(
@@ -179,8 +193,8 @@ function gateRunOptions(
   limits: GateLimits,
   step: (text: string) => void,
   progress: GateProgressPrinter,
+  slowdown: number,
 ): GateRunOptions {
-  const slowdown = parsed.slowdown ?? context.config.gate.slowdown;
   return {
     root: context.root,
     config: context.config,

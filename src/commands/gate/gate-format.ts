@@ -4,6 +4,7 @@
  * core/gate/gate-markdown.ts and the phrases both share are core/gate/gate-phrases.ts.
  */
 
+import { describeCalibration, describeTestOnCi } from '../../core/calibration/calibration-phrases.js';
 import { describeCause } from '../../core/cause/cause.js';
 import { describeBreakRange } from '../../core/gate/breaking-point.js';
 import {
@@ -15,7 +16,7 @@ import {
   triesText,
   verdictLabel,
 } from '../../core/gate/gate-phrases.js';
-import type { GateReport } from '../../core/gate/gate-report.js';
+import type { GateContention, GateReport } from '../../core/gate/gate-report.js';
 import type { GateReportTest } from '../../core/gate/gate-report-test.js';
 import type { GateVerdict } from '../../core/gate/gate-verdict.js';
 import { describeFactor } from '../../core/gate/pacer.js';
@@ -51,7 +52,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
     out.push(
       `${report.tests.length - listed.length} stable tests not listed (--json, --markdown and --html have every test)`,
     );
-  for (const t of listed) out.push(...formatTestLines(t, screen));
+  for (const t of listed) out.push(...formatTestLines(t, screen, report.contention));
   if (report.notRun.length > 0) {
     out.push('');
     out.push('changed but not run one by one (they do not fail the gate; run them yourself):');
@@ -62,6 +63,11 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   out.push('');
   out.push(describeLoad(report));
   if (report.contention) out.push(formatContention(report.contention));
+  const calibration = report.contention?.calibration;
+  if (calibration)
+    out.push(
+      `slowdown target x${report.contention?.target} (${describeCalibration(calibration, report.contention?.target ?? 1)})`,
+    );
   out.push(paint(screen, report.verdict === 'pass' ? 'green' : 'red', `${gateSummary(report)} (${ms(report.wallMs)})`));
   return `${out.join('\n')}\n`;
 }
@@ -78,7 +84,7 @@ function formatHeadline(report: GateReport): string {
 }
 
 /** One test: its verdict and place, its figures, why, and where it breaks, its past and first error when known. */
-function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>): string[] {
+function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, contention?: GateContention): string[] {
   const indent = ' '.repeat(17);
   const label = paint(screen, STYLE[t.verdict], verdictLabel(t).padEnd(16));
   const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
@@ -89,6 +95,8 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>): stri
   ];
   const point = describeBreakingPoint(t);
   if (point) out.push(`${indent}${paint(screen, 'dim', point)}`);
+  const onCi = describeTestOnCi(t, contention);
+  if (onCi) out.push(`${indent}${paint(screen, 'dim', onCi)}`);
   if (t.failureRateText) out.push(`${indent}${paint(screen, 'dim', t.failureRateText)}`);
   if (t.history) out.push(`${indent}${paint(screen, 'dim', formatTestPast(t.history))}`);
   if (t.cause) out.push(`${indent}${u(describeCause(t.cause))}`, `${indent}fix: ${u(t.cause.fix)}`);

@@ -7,7 +7,9 @@ import path from 'node:path';
 import type { Config } from '../../core/config.js';
 import { computeGatePlan, type GatePlan } from '../../core/gate/gate-plan.js';
 import { systemClock } from '../../io/clock.js';
+import type { HistoryTarget } from '../../io/history/history-store.js';
 import type { GateArgs } from './gate-args.js';
+import { resolveGateSlowdown } from './gate-calibration.js';
 import { prepareLimits } from './gate-limits.js';
 import { notRunRows } from './gate-report-input.js';
 import type { GateSelection } from './gate-select.js';
@@ -19,6 +21,8 @@ export interface GatePlanSources {
   readonly base: { readonly sha: string; readonly ref: string };
   readonly selection: GateSelection;
   readonly step: (text: string) => void;
+  /** The history store (null: off), for --slowdown auto. */
+  readonly history: HistoryTarget | null;
 }
 
 export async function printGatePlan(s: GatePlanSources): Promise<number> {
@@ -27,11 +31,13 @@ export async function printGatePlan(s: GatePlanSources): Promise<number> {
   return 0;
 }
 
-async function planGate({ parsed, root, config, base, selection, step }: GatePlanSources): Promise<GatePlan> {
+async function planGate({ parsed, root, config, base, selection, step, history }: GatePlanSources): Promise<GatePlan> {
   const platform = process.platform;
   const tests = selection.selected.map((s) => s.test);
   const limits = await prepareLimits({ root, config, platform, tests, today: systemClock.today() });
   for (const w of limits.warnings) step(`warning: ${w}`);
+  const asked = { slowdown: parsed.slowdown ?? config.gate.slowdown, platform: parsed.platform };
+  const slowdown = await resolveGateSlowdown({ ...asked, history, here: platform }, step);
   return computeGatePlan({
     base: base.sha,
     baseRef: base.ref,
@@ -43,7 +49,8 @@ async function planGate({ parsed, root, config, base, selection, step }: GatePla
       runs: parsed.runs,
       maxRuns: parsed.maxRuns,
       timeBudgetMs: parsed.timeBudgetMs,
-      slowdown: parsed.slowdown ?? config.gate.slowdown,
+      slowdown: slowdown.target,
+      ...(slowdown.calibration === null ? {} : { calibration: slowdown.calibration }),
       loadWorkers: parsed.workers,
       warnAt: config.budget.warnAt,
     },

@@ -2,6 +2,7 @@
 
 import path from 'node:path';
 import { isoDayOf } from '../../core/calendar.js';
+import { type CiPlatformSpeed, formatCiSpeedReport, toCiSpeedJson } from '../../core/calibration/ci-speed-report.js';
 import { parseAge } from '../../core/history/history-age.js';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../core/history/history-format.js';
 import { renderHistoryHtml } from '../../core/history/history-html.js';
@@ -17,6 +18,7 @@ import { writeHtmlReport } from '../../io/files/html-file.js';
 import { displayPath, writeReportFile } from '../../io/files/input-file.js';
 import { readHistoryInput } from '../../io/history/history-query.js';
 import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
+import { printProposedTimeouts, readCiSpeeds } from './history-ci-speed.js';
 import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantineProposals } from './history-proposals.js';
 
 /** A quarantine written from history's proposals ends after this many days unless renewed. */
@@ -69,6 +71,10 @@ export const HISTORY_QUERY_OPTIONS: OptionTable = {
     type: 'boolean',
     help: 'write the proposals into the allowance files (a quarantine proposed from history expires in 30 days)',
   },
+  'propose-timeouts': {
+    type: 'boolean',
+    help: "print per-CI-platform budgets and Vitest testTimeout from each platform's speed relative to this machine, as config text to review (nothing is written)",
+  },
   ...STORE_OPTIONS,
 };
 
@@ -85,6 +91,7 @@ interface QueryFlags {
   readonly 'quarantine-above'?: string;
   readonly 'release-after'?: string;
   readonly write?: boolean;
+  readonly 'propose-timeouts'?: boolean;
   readonly root?: string;
   readonly url?: string;
   readonly help?: boolean;
@@ -128,7 +135,9 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const store = await openPlaceStore(place, true);
   let input: Awaited<ReturnType<typeof readHistoryInput>>;
   let proposals: Awaited<ReturnType<typeof readQuarantineProposals>>;
+  let ciSpeeds: CiPlatformSpeed[];
   try {
+    ciSpeeds = await readCiSpeeds(store, age.cutoffMs);
     input = await readHistoryInput(store, filter, query, ownerFilterOf(flags.owner, owners.ownersOf));
     proposals = await readQuarantineProposals({
       store,
@@ -143,9 +152,10 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   } finally {
     await store.close();
   }
+  if (flags['propose-timeouts']) return printProposedTimeouts(ciSpeeds, config);
   const report = withHistoryOwners(computeHistoryReport(input), owners.ownersOf);
   if (flags.write) await writeProposals(place.root, config, proposals);
-  printHistoryQuery(report, proposals, flags);
+  printHistoryQuery(report, proposals, flags, ciSpeeds);
   return 0;
 }
 
@@ -153,11 +163,14 @@ function printHistoryQuery(
   report: ReturnType<typeof withHistoryOwners>,
   proposals: Awaited<ReturnType<typeof readQuarantineProposals>>,
   flags: QueryFlags,
+  ciSpeeds: readonly CiPlatformSpeed[],
 ): void {
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify({ ...(toHistoryJson(report) as object), proposals }, null, 2)}\n`
-      : formatHistoryReport(report) + formatQuarantineProposals(proposals, flags.write === true),
+      ? `${JSON.stringify({ ...(toHistoryJson(report) as object), ciSpeed: toCiSpeedJson(ciSpeeds), proposals }, null, 2)}\n`
+      : formatHistoryReport(report) +
+          formatCiSpeedReport(ciSpeeds) +
+          formatQuarantineProposals(proposals, flags.write === true),
   );
   // stdout first: a --markdown/--html path that cannot be written (exit 2) still leaves the report.
   const { markdown, html } = flags;

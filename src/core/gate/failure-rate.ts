@@ -15,7 +15,7 @@ export interface FailureRateBound {
 }
 
 /** log P(X <= k) for X ~ Binomial(n, p), summed in log space so large n does not underflow. */
-function logBinomialCdf(k: number, n: number, p: number): number {
+export function logBinomialCdf(k: number, n: number, p: number): number {
   if (p <= 0) return 0;
   if (p >= 1) return k >= n ? 0 : Number.NEGATIVE_INFINITY;
   const logRatio = Math.log(p) - Math.log1p(-p);

@@ -7,8 +7,11 @@ import { FlakeguardError } from '../errors.js';
 import { excerpt } from '../excerpt.js';
 
 export interface GateConfig {
-  /** The reference slowdown factor (--slowdown overrides it). */
-  readonly slowdown: number;
+  /**
+   * The reference slowdown factor (--slowdown overrides it); `auto`: the factor the team's CI runs
+   * at relative to this machine, from history (core/calibration/auto-slowdown.ts).
+   */
+  readonly slowdown: number | 'auto';
   /** What a fragile test does to the gate: a warning (default) or a failure. */
   readonly fragile: 'warn' | 'block';
 }
@@ -40,11 +43,11 @@ export function parseGateConfig(node: unknown, where: (n: Node | null | undefine
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     const raw = isScalar(pair.value) ? String(pair.value.value) : '';
     if (key === 'slowdown') {
-      const n = parseSlowdown(raw);
+      const n = raw.trim() === 'auto' ? 'auto' : parseSlowdown(raw);
       if (n === null)
         throw new FlakeguardError(
           'CONFIG_INVALID',
-          `${where(pair.value as Node)}: gate.slowdown ${excerpt(raw)} is not a factor; write a number from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2`,
+          `${where(pair.value as Node)}: gate.slowdown ${excerpt(raw)} is not a factor; write a number from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2, or auto (CI's speed from history)`,
         );
       slowdown = n;
     } else if (key === 'fragile') {

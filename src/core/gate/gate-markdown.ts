@@ -5,6 +5,7 @@
  * Pure.
  */
 
+import { describeCalibration, describeTestOnCi } from '../calibration/calibration-phrases.js';
 import { describeCause } from '../cause/cause.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
@@ -18,7 +19,7 @@ import {
   unstableFirst,
   verdictLabel,
 } from './gate-phrases.js';
-import type { GateReport } from './gate-report.js';
+import type { GateContention, GateReport } from './gate-report.js';
 import type { GateReportTest } from './gate-report-test.js';
 
 export const GATE_COMMENT_MARKER = 'flakeguard:gate';
@@ -29,9 +30,10 @@ const TABLE = [
   '|---|---|---|---|---|---|---|---|---|',
 ];
 
-function row(t: GateReportTest): string {
+function row(t: GateReportTest, contention: GateContention | undefined): string {
+  const onCi = describeTestOnCi(t, contention);
   const cause = t.cause ? `; **${cell(describeCause(t.cause))}**; fix: ${cell(t.cause.fix)}` : '';
-  const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}${cause}`;
+  const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}${onCi ? `; ${cell(onCi)}` : ''}${cause}`;
   const owners = (t.owners ?? []).map(cell).join(' ');
   return `| ${verdictLabel(t)} | \`${cell(t.file)}:${t.line}\` ${cell(t.name)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.runs} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
 }
@@ -47,13 +49,18 @@ function firstStep(report: GateReport): string {
   return `**Fix first:** \`${cell(first.file)}:${first.line}\` ${cell(first.name)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${cause}${error}`;
 }
 
+/** With auto, the target and how it was chosen, after the load line. */
+function calibrationNote(c: GateContention | undefined): string {
+  return c?.calibration ? `; slowdown x${c.target} (${cell(describeCalibration(c.calibration, c.target))})` : '';
+}
+
 export function formatGateMarkdown(report: GateReport, limit?: number): string {
   const unstable = unstableFirst(report);
   const stable = report.tests.filter((t) => t.verdict === 'stable');
   const load = report.load.workers > 0 ? ` under load (${report.load.workers} busy workers)` : ' without load';
   const sections: CommentSection[] = [
-    { title: 'Not stable', head: TABLE, items: unstable.map(row) },
-    { title: 'Stable', head: TABLE, items: stable.map(row), folded: true },
+    { title: 'Not stable', head: TABLE, items: unstable.map((t) => row(t, report.contention)) },
+    { title: 'Stable', head: TABLE, items: stable.map((t) => row(t, report.contention)), folded: true },
     {
       title: 'Changed but not run one by one',
       items: report.notRun.map((n) => `- \`${cell(n.file)}:${n.line}\` ${cell(n.name)}: ${cell(n.reason)}`),
@@ -76,7 +83,7 @@ export function formatGateMarkdown(report: GateReport, limit?: number): string {
         firstStep(report),
       ],
       sections,
-      footer: [`<sub>${cell(describeLoad(report))}</sub>`],
+      footer: [`<sub>${cell(describeLoad(report))}${calibrationNote(report.contention)}</sub>`],
     },
     limit,
   );

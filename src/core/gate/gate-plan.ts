@@ -4,6 +4,7 @@
  * at how many tries and which slowdown). Pure: the selection, the limits and the settings in, the
  * versioned plan out (docs/gate.md "Plan" has the schema).
  */
+import type { Calibration } from '../calibration/auto-slowdown.js';
 import type { LimitSource } from '../record/run-record.js';
 import type { GateReport } from './gate-report.js';
 import type { GateReportTest } from './gate-report-test.js';
@@ -39,7 +40,10 @@ export interface GatePlan {
     readonly runs: number;
     readonly maxRuns: number;
     readonly timeBudgetMs: number;
+    /** The target factor the tries would run at (with auto: the one history gives, or the default). */
     readonly slowdown: number;
+    /** With auto, how the target was chosen (the gate report's contention.calibration); else absent. */
+    readonly calibration?: Calibration;
     readonly loadWorkers: number;
     readonly warnAt: number;
   };

@@ -3,13 +3,17 @@
  * once from the selection, the runs and the load measurements. Pure. `--json` prints this object
  * (schema: docs/gate.md, version 1).
  */
+import type { Calibration } from '../calibration/auto-slowdown.js';
 import { DEFAULT_CONFIG } from '../config.js';
 import { type GateReportTest, type GateTestInput, toReportTest } from './gate-report-test.js';
 import type { GateVerdict } from './gate-verdict.js';
 import type { Contention } from './slowdown.js';
 
-/** The slowdown the tries ran at: asked, how the workers were paced, and what each phase's tries got. */
-export type GateContention = Contention;
+/**
+ * The slowdown the tries ran at: asked, how the workers were paced, and what each phase's tries got;
+ * with `auto`, how the target was chosen (core/calibration/auto-slowdown.ts).
+ */
+export type GateContention = Contention & { readonly calibration?: Calibration };
 
 /** 2: contention has method (how the workers were paced), methodWhy, weight, busyWorkers, phases; no ambient; a try's slowdown may be null with slowdownNote. */
 export const GATE_REPORT_VERSION = 2 as const;

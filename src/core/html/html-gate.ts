@@ -4,8 +4,9 @@
  * allowances and the notes. Pure: takes exactly what `flakeguard gate --json` prints.
  */
 
+import { describeCalibration, describeTestOnCi } from '../calibration/calibration-phrases.js';
 import { describeCause } from '../cause/cause.js';
-import { GATE_VERDICTS, type GateReport } from '../gate/gate-report.js';
+import { GATE_VERDICTS, type GateContention, type GateReport } from '../gate/gate-report.js';
 import type { GateReportTest } from '../gate/gate-report-test.js';
 import type { GateVerdict } from '../gate/gate-verdict.js';
 import type { SelectionKind } from '../gate/test-selection.js';
@@ -93,7 +94,8 @@ function selectionText(t: GateReportTest): string {
   return ` \u00b7 ${t.selection} from \u201c${from}\u201d`;
 }
 
-function testCard(t: GateHtmlTest): string {
+function testCard(t: GateHtmlTest, report: Pick<GateReport, 'contention'>): string {
+  const onCi = describeTestOnCi(t, report.contention);
   const tone = VERDICT_TONE[t.verdict];
   const limit = t.limitSource === 'allowance' ? `allowance${t.allowanceId ? ` ${t.allowanceId}` : ''}` : 'budget';
   const figures = [
@@ -119,6 +121,7 @@ function testCard(t: GateHtmlTest): string {
     `<div class="figures">${figures.join('')}</div>`,
     `<p>${h(t.reason)}</p>`,
     t.failureRateText ? `<p class="dim">${h(t.failureRateText)}</p>` : '',
+    onCi ? `<p class="dim">${h(onCi)}</p>` : '',
     t.cause ? `<p class="cause">${h(describeCause(t.cause))}</p><p><b>fix:</b> ${h(t.cause.fix)}</p>` : '',
     unknown,
     t.error !== null && t.verdict !== 'stable' ? foldedPre('First error', t.error.split('\n')) : '',
@@ -169,6 +172,13 @@ function proposalsSection(report: GateReport): string {
   return `<h2>Proposed allowances</h2><p>${h(intro)}</p><div class="cards">${items.join('')}</div>`;
 }
 
+/** With auto, the target and how it was chosen. */
+function calibrationLine(c: GateContention | undefined): string {
+  return c?.calibration
+    ? `<p class="sub">${h(`slowdown x${c.target} (${describeCalibration(c.calibration, c.target)})`)}</p>`
+    : '';
+}
+
 function listSection(title: string, items: readonly string[]): string {
   return items.length === 0
     ? ''
@@ -191,7 +201,7 @@ export function renderGateHtml(report: GateHtmlReport, options: GateHtmlOptions 
   const body = [
     `<header class="top"><h1>flakeguard gate</h1><span class="verdict ${pass ? 'good' : 'bad'}">${pass ? 'passed' : 'failed'}</span></header>`,
     `<p class="sub">${h(`${plural(n, 'new or changed test')} since ${report.baseRef} (${report.base.slice(0, 10)}), ${plural(report.runs, 'try', 'tries')} each ${loadText}; ${report.unchanged} unchanged in the changed files.`)}</p>`,
-    `<p class="sub">${h(meta.join(' \u00b7 '))}</p>`,
+    `<p class="sub">${h(meta.join(' \u00b7 '))}</p>${calibrationLine(report.contention)}`,
     `<div class="tiles">${tiles.join('')}</div>`,
     '<h2>Tries against their limits</h2>',
     renderChartLegend(
@@ -204,7 +214,7 @@ export function renderGateHtml(report: GateHtmlReport, options: GateHtmlOptions 
     )}</div>`,
     '<h2>Load during the gate</h2>',
     loadPanel(report),
-    n > 0 ? `<h2>Tests</h2><div class="cards">${report.tests.map(testCard).join('')}</div>` : '',
+    n > 0 ? `<h2>Tests</h2><div class="cards">${report.tests.map((t) => testCard(t, report)).join('')}</div>` : '',
     proposalsSection(report),
     listSection(
       'Changed but not run one by one',

@@ -97,8 +97,9 @@ describe('gate config', () => {
       fragile: 'block',
     });
     expect(parseConfig('budget:\n  test: 1s\n', 'flakeguard.yaml').gate).toEqual({ slowdown: 2, fragile: 'warn' });
+    expect(parseConfig('gate:\n  slowdown: auto\n', 'flakeguard.yaml').gate.slowdown).toBe('auto');
     expect(() => parseConfig('gate:\n  slowdown: fast\n', 'flakeguard.yaml')).toThrow(
-      /flakeguard.yaml:2:13: gate.slowdown "fast" is not a factor/,
+      /flakeguard.yaml:2:13: gate.slowdown "fast" is not a factor; .*, or auto/,
     );
     expect(() => parseConfig('gate:\n  fragile: maybe\n', 'flakeguard.yaml')).toThrow(
       /gate.fragile "maybe" must be warn or block/,

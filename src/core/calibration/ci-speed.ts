@@ -1,0 +1,127 @@
+/**
+ * How much slower a CI platform runs the team's tests than this machine: for every test that
+ * passed both in CI runs of that platform and in runs here, the ratio of its median durations;
+ * the estimate is the median of those ratios, with the distribution-free 95% confidence interval
+ * for a median from order statistics (the sorted ratios ranked k and n - k + 1, k the largest rank
+ * with P(Binomial(n, 1/2) < k) <= 2.5%; Hollander & Wolfe, Nonparametric Statistical Methods,
+ * §3.6). It needs nothing of the ratios' distribution but that each test's ratio is as likely
+ * above the true one as below it, so a fifth of tests with odd ratios (a cache warm in CI, a test
+ * doing other work here) moves neither the estimate nor, much, the interval. Pure.
+ */
+import { logBinomialCdf } from '../gate/failure-rate.js';
+
+/** The tests in common an estimate needs; fewer and it refuses. */
+export const MIN_COMMON_TESTS = 20;
+/** Tests whose median is under this (ms) in CI or here are left out: their timings are mostly noise. */
+export const MIN_TEST_MS = 5;
+
+/** One run's passed tests: test key -> duration (ms). */
+export interface SpeedRun {
+  readonly runId: string;
+  /** ISO time the run started. */
+  readonly startedAt: string;
+  readonly durations: ReadonlyMap<string, number>;
+}
+
+export interface CiSpeedEstimate {
+  readonly kind: 'estimated';
+  readonly platform: string;
+  /** Median of per-test ratios (CI / here): 3.4 means CI takes 3.4x as long. */
+  readonly ratio: number;
+  /** 95% distribution-free interval for the median ratio. */
+  readonly interval: readonly [number, number];
+  /** Tests in common (at least MIN_TEST_MS in both places). */
+  readonly tests: number;
+  /** CI runs of the platform and runs here the ratios came from. */
+  readonly runs: number;
+  readonly localRuns: number;
+}
+
+export interface CiSpeedRefusal {
+  readonly kind: 'refused';
+  readonly platform: string;
+  readonly reason: string;
+  readonly tests: number;
+  readonly runs: number;
+  readonly localRuns: number;
+}
+
+export type CiSpeed = CiSpeedEstimate | CiSpeedRefusal;
+
+/**
+ * The median of positive values, an even count's middle pair joined by their geometric mean: on a
+ * ratio scale the arithmetic mean of two runs leans up (two runs here at 10 and 40 ms are "20 ms",
+ * not 25), and that lean became a 3-in-4 miss of the true ratio with two runs here (bench/ci-speed.mjs).
+ */
+function medianOf(sorted: readonly number[]): number {
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : Math.sqrt((sorted[mid - 1] as number) * (sorted[mid] as number));
+}
+
+/** Each test's median passed duration over the runs. */
+export function medianDurations(runs: readonly SpeedRun[]): Map<string, number> {
+  const all = new Map<string, number[]>();
+  for (const run of runs)
+    for (const [key, ms] of run.durations) {
+      const list = all.get(key);
+      if (list) list.push(ms);
+      else all.set(key, [ms]);
+    }
+  return new Map([...all].map(([key, list]) => [key, medianOf(list.sort((a, b) => a - b))]));
+}
+
+/** Ratios CI / here for the tests both have at or above MIN_TEST_MS, sorted. */
+export function commonRatios(ci: ReadonlyMap<string, number>, here: ReadonlyMap<string, number>): number[] {
+  const ratios: number[] = [];
+  for (const [key, ciMs] of ci) {
+    const hereMs = here.get(key);
+    if (hereMs === undefined || hereMs < MIN_TEST_MS || ciMs < MIN_TEST_MS) continue;
+    ratios.push(ciMs / hereMs);
+  }
+  return ratios.sort((a, b) => a - b);
+}
+
+/**
+ * The 1-based rank k of the lower end of the 95% interval for the median of n values: the largest
+ * k with P(Binomial(n, 1/2) <= k - 1) <= 0.025 (the upper end is rank n - k + 1). At least 1.
+ */
+export function medianIntervalRank(n: number, confidence = 0.95): number {
+  const tail = Math.log((1 - confidence) / 2);
+  let k = 1;
+  while (k < n && logBinomialCdf(k, n, 0.5) <= tail) k += 1;
+  return k;
+}
+
+/** The median of sorted ratios and its 95% interval (needs at least one value). */
+export function medianWithInterval(sorted: readonly number[]): { median: number; interval: [number, number] } {
+  const k = medianIntervalRank(sorted.length);
+  const low = sorted[k - 1] as number;
+  const high = sorted[sorted.length - k] as number;
+  return { median: medianOf(sorted), interval: [low, high] };
+}
+
+/** CI's speed relative to here from the platform's CI runs and the runs here (each the newest N). */
+export function estimateCiSpeed(
+  platform: string,
+  ciRuns: readonly SpeedRun[],
+  localRuns: readonly SpeedRun[],
+): CiSpeed {
+  const counts = { platform, runs: ciRuns.length, localRuns: localRuns.length };
+  const refuse = (reason: string, tests: number): CiSpeedRefusal => ({ kind: 'refused', reason, tests, ...counts });
+  if (ciRuns.length === 0) return refuse(`no CI run of ${platform} in history`, 0);
+  if (localRuns.length === 0)
+    return refuse(
+      'no run on this machine in history (runs without CI context); run the suite here once with history on',
+      0,
+    );
+  const ratios = commonRatios(medianDurations(ciRuns), medianDurations(localRuns));
+  if (ratios.length < MIN_COMMON_TESTS)
+    return refuse(
+      `${ratios.length} test${ratios.length === 1 ? '' : 's'} of ${MIN_TEST_MS} ms or more passed both in CI ${platform} and here; at least ${MIN_COMMON_TESTS} are needed`,
+      ratios.length,
+    );
+  const { median, interval } = medianWithInterval(ratios);
+  return { kind: 'estimated', ratio: median, interval, tests: ratios.length, ...counts };
+}

@@ -1,0 +1,62 @@
+/**
+ * The runs that calibrate `gate.slowdown: auto` and `history`'s CI speeds, from the history store:
+ * where and when each run ran, the newest per CI platform and here picked in core
+ * (core/calibration/calibration-runs.ts), then the passed durations of the picked runs only.
+ */
+import {
+  CALIBRATION_RUNS,
+  type CalibrationRunMeta,
+  type CalibrationSample,
+  sampleCalibrationRuns,
+} from '../../core/calibration/calibration-runs.js';
+import type { SpeedRun } from '../../core/calibration/ci-speed.js';
+import type { HistoryStore } from './history-store.js';
+
+/** Runs looked at, newest first: enough for 30 runs of each of many platforms and here. */
+const RUNS_LOOKED_AT = 5000;
+
+const RUNS_SQL = `SELECT u.id, u.run_id AS "runId",
+    to_char(u.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "startedAt",
+    u.platform, u.ci, u.ci_job AS "job"
+  FROM flakeguard_runs u
+  WHERE ($1::timestamptz IS NULL OR u.started_at >= $1::timestamptz)
+  ORDER BY u.started_at DESC, u.id DESC LIMIT ${RUNS_LOOKED_AT}`;
+
+const DURATIONS_SQL = `SELECT r.run_id AS id, t.project, t.file, t.name, r.duration_ms AS "durationMs"
+  FROM flakeguard_results r JOIN flakeguard_tests t ON t.id = r.test_id
+  WHERE r.run_id = ANY($1::int[]) AND r.state = 'passed' AND r.duration_ms IS NOT NULL`;
+
+type RunRow = CalibrationRunMeta & { readonly id: number };
+
+/**
+ * The newest `newest` runs here (no CI context, no CI job, on `here`) and per CI platform, with
+ * their passed tests' durations. `sinceMs`: only runs started then or later (null: any).
+ */
+export async function readCalibrationSample(
+  store: HistoryStore,
+  here: string,
+  sinceMs: number | null = null,
+  newest = CALIBRATION_RUNS,
+): Promise<CalibrationSample> {
+  return store.transaction(async (q) => {
+    const since = sinceMs === null ? null : new Date(sinceMs).toISOString();
+    const picked = sampleCalibrationRuns(await q.query<RunRow>(RUNS_SQL, [since]), here, newest);
+    const runs = [...picked.local, ...[...picked.platforms.values()].flat()];
+    const durations = new Map<number, Map<string, number>>(runs.map((r) => [r.id, new Map()]));
+    const rows = await q.query<{ id: number; project: string; file: string; name: string; durationMs: number }>(
+      DURATIONS_SQL,
+      [runs.map((r) => r.id)],
+    );
+    for (const row of rows)
+      durations.get(row.id)?.set(JSON.stringify([row.project, row.file, row.name]), row.durationMs);
+    const toSpeedRun = (r: RunRow): SpeedRun => ({
+      runId: r.runId,
+      startedAt: r.startedAt,
+      durations: durations.get(r.id) ?? new Map(),
+    });
+    return {
+      local: picked.local.map(toSpeedRun),
+      platforms: new Map([...picked.platforms].map(([label, list]) => [label, list.map(toSpeedRun)])),
+    };
+  });
+}

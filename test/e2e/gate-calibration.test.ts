@@ -1,0 +1,170 @@
+/**
+ * `gate --slowdown auto` end to end (issue 27): a fixture suite runs here with history on, then as
+ * a GitHub Actions job on Linux (its process group slowed at x3 by the gate's own slowdown
+ * machinery, test/helpers/slowed-run.ts); the gate on a branch then judges at the factor that CI
+ * run really got relative to here, and a test whose limit breaks at x2.5 is not stable. Without
+ * history the gate falls back to the default and says so. The factor is checked against the tests'
+ * own clocks (what each measured of its work in both runs), not against a timing window.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../src/core/gate/gate-report.js';
+import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { runVitestSlowedAt } from '../helpers/slowed-run.js';
+
+const NO_CI = { GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', TF_BUILD: '', JENKINS_URL: '' };
+const GITHUB_LINUX = {
+  ...NO_CI,
+  CI: 'true',
+  GITHUB_ACTIONS: 'true',
+  GITHUB_WORKFLOW: 'CI',
+  GITHUB_JOB: 'test',
+  GITHUB_RUN_ID: '9001',
+  GITHUB_RUN_ATTEMPT: '1',
+  GITHUB_REF_NAME: 'main',
+  GITHUB_REF_TYPE: 'branch',
+  RUNNER_OS: 'Linux',
+};
+
+/** Fixed CPU work (no clock in the loop): the same work in every run. */
+const WORK = `export function work(rounds) {
+  let x = 0;
+  for (let i = 0; i < rounds * 100_000; i++) x = (x * 31 + i) % 1_000_003;
+  return x;
+}
+`;
+
+/** 24 tests of 5-25 ms of work each; each writes what its own clock measured (wall ms) to clocks/<label>.jsonl. */
+const SPEED_SUITE = `import { appendFileSync, mkdirSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { work } from '../src/work.js';
+
+mkdirSync('clocks', { recursive: true });
+for (let i = 0; i < 24; i++) {
+  it(\`computes batch \${i}\`, () => {
+    const t0 = performance.now();
+    expect(work(20 + i * 4)).toBeGreaterThanOrEqual(0);
+    appendFileSync(\`clocks/\${process.env.CLOCK_LABEL}.jsonl\`, JSON.stringify({ i, ms: performance.now() - t0 }) + '\\n');
+  });
+}
+`;
+
+/** Holds while its work takes less than 2.5x its CPU time (its own clocks): breaks at x2.5, holds at x2. */
+const LIMIT_TEST = `import { expect, it } from 'vitest';
+import { work } from '../src/work.js';
+
+it('answers within its limit', () => {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  work(150);
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  expect(wall / ((cpu.user + cpu.system) / 1000)).toBeLessThan(2.5);
+});
+`;
+
+function clocks(root: string, label: string): Map<number, number> {
+  const lines = readFileSync(path.join(root, 'clocks', `${label}.jsonl`), 'utf8')
+    .trim()
+    .split('\n');
+  return new Map(lines.map((l) => JSON.parse(l) as { i: number; ms: number }).map((c) => [c.i, c.ms]));
+}
+
+/** The median of the per-test ratios CI / here from the tests' own clocks. */
+function clockRatio(root: string): number {
+  const here = clocks(root, 'here');
+  const ci = clocks(root, 'ci');
+  const ratios = [...ci].map(([i, ms]) => ms / (here.get(i) as number)).sort((a, b) => a - b);
+  const mid = ratios.length >> 1;
+  return ratios.length % 2 ? (ratios[mid] as number) : Math.sqrt((ratios[mid - 1] as number) * (ratios[mid] as number));
+}
+
+describe('gate --slowdown auto', () => {
+  let fx: Fixture;
+  let paced = 'not run';
+  beforeAll(async () => {
+    fx = await createFixture({
+      git: true,
+      files: {
+        'flakeguard.yaml': 'budget:\n  test: 30s\nhistory: true\n',
+        'vitest.config.ts': vitestConfigWithReporter("pool: 'forks'"),
+        '.gitignore': '.flakeguard/\nclocks/\n',
+        'src/work.js': WORK,
+        'test/speed.test.ts': SPEED_SUITE,
+      },
+    });
+    const here = await fx.vitest([], { ...NO_CI, CLOCK_LABEL: 'here' });
+    expect(here.exitCode, here.output).toBe(0);
+    const env: NodeJS.ProcessEnv = { ...process.env, ...GITHUB_LINUX, CLOCK_LABEL: 'ci', NO_COLOR: '1' };
+    for (const k of Object.keys(env)) if (k.startsWith('VITEST') || k === 'NODE_OPTIONS') delete env[k];
+    const ci = await runVitestSlowedAt(fx.root, 3, env);
+    expect(ci.exitCode, ci.output).toBe(0);
+    expect(ci.output).toContain('run stored');
+    paced = `${ci.method}, the tree got x${ci.factor?.toFixed(2) ?? '?'}`;
+    await fx.git(['checkout', '-q', '-b', 'feature']);
+    fx.write('test/limit.test.ts', LIMIT_TEST);
+    await fx.git(['add', '.']);
+    await fx.git(['commit', '-qm', 'a test with a time limit']);
+  }, 240_000);
+
+  afterAll(() => fx.remove());
+
+  it('judges at the factor CI ran at relative to here, says how it chose it, and the x2.5 limit is not stable', async () => {
+    const gate = await fx.flakeguard(
+      ['gate', '--slowdown', 'auto', '--runs', '3', '--max-runs', '3', '--json', '--markdown', 'gate.md'],
+      NO_CI,
+    );
+    expect(gate.exitCode, gate.output).toBe(1);
+    const report = JSON.parse(gate.stdout) as GateReport;
+    const c = report.contention;
+    const truth = clockRatio(fx.root);
+    console.log(
+      `calibration: target x${c?.target}, ratio ${c?.calibration?.ratio}, interval ${c?.calibration?.interval?.join('-')}; the tests' own clocks x${truth.toFixed(2)}; the pacer (${paced})`,
+    );
+    expect(c?.calibration).toMatchObject({ source: 'history', platform: 'linux', tests: 24, runs: 1, reason: null });
+    // The gate never judges below x1 (a CI faster than here is judged at x1).
+    expect(Math.abs((c?.target ?? 0) / Math.max(1, truth) - 1)).toBeLessThanOrEqual(0.15);
+    const [lo, hi] = c?.calibration?.interval ?? [0, 0];
+    expect(lo).toBeLessThanOrEqual(c?.calibration?.ratio ?? 0);
+    expect(hi).toBeGreaterThanOrEqual(c?.calibration?.ratio ?? 0);
+    expect(gate.stderr).toMatch(
+      /contention: target x[\d.]+ \(auto: CI linux runs (?:[\d.]+x slower than here|faster than here \([\d.]+x the time\)), 95% CI [\d.]+-[\d.]+, from 24 tests in the last 1 run(?:, judged at x1)?\)/,
+    );
+    expect(report.tests.map((t) => [t.name, t.verdict === 'stable'])).toEqual([['answers within its limit', false]]);
+    const markdown = readFileSync(path.join(fx.root, 'gate.md'), 'utf8');
+    expect(markdown).toMatch(/x[\d.]+ here = x[\d.]+ on CI linux/);
+    expect(markdown).toContain('(auto: CI linux runs');
+  }, 240_000);
+
+  it("history lists CI linux's speed relative to here and proposes its timeouts as text to review", async () => {
+    const history = await fx.flakeguard(['history'], NO_CI);
+    expect(history.exitCode, history.output).toBe(0);
+    console.log(history.stdout.slice(history.stdout.indexOf('CI speed')));
+    expect(history.stdout).toMatch(
+      /\n {2}linux: (?:[\d.]+x slower than here|faster than here \([\d.]+x the time\)) \(95% CI [\d.]+-[\d.]+, 24 tests, last 1 run\); trend: needs 4 runs(?:\n|$)/,
+    );
+    const json = JSON.parse((await fx.flakeguard(['history', '--json'], NO_CI)).stdout) as { ciSpeed: unknown[] };
+    expect(json.ciSpeed).toMatchObject([{ platform: 'linux', tests: 24, runs: 1, localRuns: 1, trend: null }]);
+    const proposals = await fx.flakeguard(['history', '--propose-timeouts'], NO_CI);
+    expect(proposals.exitCode, proposals.output).toBe(0);
+    console.log(proposals.stdout);
+    expect(proposals.stdout).toContain('nothing was changed');
+    expect(proposals.stdout).toMatch(/\n {4}linux: [\d.]+s {3}# CI linux: 30s x [\d.]+(?:\n|$)/);
+  }, 120_000);
+
+  it('without history falls back to the default and says why', async () => {
+    fx.write('flakeguard.yaml', 'budget:\n  test: 30s\n');
+    const gate = await fx.flakeguard(
+      ['gate', '--slowdown', 'auto', '--runs', '1', '--max-runs', '1', '--time-budget', '1s', '--json'],
+      NO_CI,
+    );
+    expect([0, 1]).toContain(gate.exitCode);
+    const report = JSON.parse(gate.stdout) as GateReport;
+    expect(report.contention).toMatchObject({
+      target: 2,
+      calibration: { source: 'default', ratio: null, reason: expect.stringContaining('history is off') },
+    });
+    expect(gate.stderr).toContain('contention: target x2 (auto: the default x2, history is off');
+  }, 120_000);
+});
