@@ -14,7 +14,12 @@ export type ProcessCounts = Record<ProcessKind, number>;
 export type ProcessBudget = Omit<ProcessCounts, 'storeCopy'>;
 
 export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
+  'test/e2e/bad-input/output-paths.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
+  'test/e2e/bad-input/records-folder.test.ts': { gate: 0, vitest: 2, cli: 9, storeCreate: 0 },
+  'test/e2e/bad-input/stores-locks.test.ts': { gate: 0, vitest: 3, cli: 45, storeCreate: 1 },
+  'test/e2e/bad-input/untrusted-text.test.ts': { gate: 1, vitest: 1, cli: 0, storeCreate: 0 },
   'test/e2e/ci-history.test.ts': { gate: 0, vitest: 3, cli: 1, storeCreate: 0 },
+  'test/e2e/gate-history.test.ts': { gate: 1, vitest: 2, cli: 0, storeCreate: 0 },
   'test/e2e/history-html.test.ts': { gate: 0, vitest: 0, cli: 2, storeCreate: 0 },
   'test/e2e/history-trend.test.ts': { gate: 0, vitest: 3, cli: 15, storeCreate: 0 },
   'test/e2e/owners.test.ts': { gate: 0, vitest: 1, cli: 8, storeCreate: 0 },

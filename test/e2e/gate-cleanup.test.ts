@@ -5,6 +5,7 @@ import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import { CLI_BUILT, type Fixture } from '../helpers/fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { countProcess } from '../helpers/process-budget.js';
 import { sleep, survivors } from '../helpers/processes.js';
 import { A_ADDS, A_OLD, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
@@ -88,6 +89,7 @@ describe('flakeguard gate: endings', () => {
       'test/slow.test.ts',
       "import { it } from 'vitest';\nit('waits', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n",
     );
+    countProcess('gate');
     const child = execa(process.execPath, [CLI_BUILT, 'gate', '--load', '2'], {
       cwd: fx.root,
       reject: false,

@@ -5,6 +5,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { seedHistoryStore } from '../helpers/history-template.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 const TEST = (body: string) => `import { expect, it } from 'vitest';
@@ -31,19 +33,23 @@ describe('flakeguard gate with history', () => {
       },
     });
     fixtures.push(fx);
+    // A copy of the run's template store: the subject is the history the gate reads, not its creation.
+    seedHistoryStore(fx.root);
     for (let i = 0; i < 2; i++) expect((await fx.vitest()).exitCode).toBe(0);
     await fx.git(['checkout', '-q', '-b', 'feature']);
     fx.write('test/cart.test.ts', TEST('expect(2 + 2).toBe(4);'));
     await fx.git(['commit', '-qam', 'change the test']);
     // At no slowdown: the subject is the history next to the tries, not the factor they ran at.
     const cheap = gateAtNoSlowdown(2, 0);
-    const gate = await fx.flakeguard([...cheap, '--json']);
+    const gate = await fx.flakeguard([...cheap, '--shard', '1/1', '--json']);
     expect(gate.exitCode, gate.output).toBe(0);
     const report = JSON.parse(gate.stdout) as GateReport;
     expect(report.tests).toHaveLength(1);
     expect(report.tests[0]?.history).toMatchObject({ runs: 2, failedRuns: 0, flakyRuns: 0, flakeRate: 0 });
     expect(report.tests[0]?.history?.durationMs?.median).toBeGreaterThanOrEqual(0);
-    const text = await fx.flakeguard(cheap);
+    // The text the gate prints of that report: --merge formats it as the run does (in process, no second gate).
+    fx.write('gate.json', gate.stdout);
+    const text = await runCliInProcess(fx.root, ['gate', '--merge', 'gate.json']);
     expect(text.stdout).toMatch(/history: 2 runs, 0 flaky \(0%\), 0 failed; median \d/);
   });
 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../src/io/history/history-store.js';
 import { makeRecord } from '../core/history/history-factories.js';
 import { CLI_BUILT, createFixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { countProcess } from '../helpers/process-budget.js';
 import { type PostgresServer, startPostgres } from '../io/history/postgres-server.mjs';
 
 const WRITERS = 8;
@@ -65,12 +66,14 @@ describe('history in PostgreSQL', () => {
       return folder;
     });
     const runs = await Promise.all(
-      folders.map((folder) =>
-        execa(process.execPath, [CLI_BUILT, 'history', 'ingest', folder, '--url', server.url, '--branch', 'main'], {
-          reject: false,
-          cwd: scratch,
-        }),
-      ),
+      folders.map((folder) => {
+        countProcess('cli');
+        return execa(
+          process.execPath,
+          [CLI_BUILT, 'history', 'ingest', folder, '--url', server.url, '--branch', 'main'],
+          { reject: false, cwd: scratch },
+        );
+      }),
     );
     for (const run of runs) expect(run.exitCode, `${run.stdout}\n${run.stderr}`).toBe(0);
     const stored = runs.map((r) => Number(/(\d+) stored/.exec(r.stdout)?.[1]));

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
+import { cliKind, countProcess } from '../helpers/process-budget.js';
 import { sleep, survivors } from '../helpers/processes.js';
 import { A_OLD, createGateFixture } from './gate-fixtures.js';
 
@@ -59,6 +60,7 @@ async function killMidRun(
 ): Promise<Killed> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'fg-signals-tmp-'));
   try {
+    countProcess(cliKind(args));
     const child = execa(process.execPath, [CLI_BUILT, ...args], {
       cwd: fx.root,
       reject: false,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, REPO_ROOT } from '../helpers/fixture.js';
+import { countProcess } from '../helpers/process-budget.js';
 
 const VITEST = path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
 
@@ -47,6 +48,7 @@ afterAll(() => {
 });
 
 async function vitestIn(cwd: string, args: readonly string[]): Promise<number> {
+  countProcess('vitest');
   const r = await execa(process.execPath, [VITEST, 'run', ...args], {
     cwd,
     reject: false,

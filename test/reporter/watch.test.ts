@@ -2,6 +2,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture } from '../helpers/fixture.js';
+import { countProcess } from '../helpers/process-budget.js';
 import { printedDuration, records, reporterProject, testFile } from './reporter-fixture.js';
 
 // Vitest's watch mode through its Node API: one run, then the script prints process.exitCode.
@@ -21,6 +22,8 @@ describe('reporter: watch mode', () => {
       { 'slow.test.ts': testFile(`test('dawdles', async () => { await sleep(300); });`), 'watch.mjs': WATCH_SCRIPT },
       { yaml: 'budget:\n  test: 200ms\n' },
     );
+    // watch.mjs starts Vitest (createVitest in watch mode) in that process.
+    countProcess('vitest');
     const result = await execa(process.execPath, [path.join(fx.root, 'watch.mjs')], {
       cwd: fx.root,
       reject: false,

@@ -12,6 +12,7 @@ import type { FindingClass } from '../../src/core/triage/triage-config.js';
 import type { TriageJson } from '../../src/core/triage/triage-format.js';
 import { listRunRecords } from '../../src/io/record/run-record-file.js';
 import { type Fixture, REPO_ROOT, REPORTER_BUILT } from '../helpers/fixture.js';
+import { countProcess } from '../helpers/process-budget.js';
 
 export interface Label {
   readonly class: FindingClass;
@@ -151,6 +152,7 @@ export async function buildRun(c: CorpusCase, fx: Fixture): Promise<BuiltRun> {
     vitestRan = true;
     const vitest = path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
     logParts.push('##[group]Run npx vitest run\n');
+    countProcess('vitest');
     const r = await execa(process.execPath, [vitest, 'run', ...(c.vitestArgs ?? [])], {
       cwd,
       reject: false,

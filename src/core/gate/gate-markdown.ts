@@ -78,7 +78,7 @@ export function formatGateMarkdown(report: GateReport, limit?: number): string {
       headline: [
         `### flakeguard gate: ${report.verdict === 'pass' ? 'passed' : 'failed'}`,
         '',
-        `${gateSummary(report)}. ${report.tests.length} new or changed tests since \`${report.baseRef}\` (\`${report.base.slice(0, 10)}\`), ${triesText(report)}${load}.`,
+        `${gateSummary(report)}. ${report.tests.length} new or changed tests since \`${u(report.baseRef)}\` (\`${report.base.slice(0, 10)}\`), ${triesText(report)}${load}.`,
         '',
         firstStep(report),
       ],

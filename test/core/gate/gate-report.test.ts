@@ -99,6 +99,14 @@ describe('gate formats', () => {
     );
   });
 
+  it("a merged report's base ref: control characters made visible in the text and the Markdown", () => {
+    const hostile = { ...report, baseRef: 'main\u001b[2J\n::error::x' };
+    for (const out of [formatGateText(hostile, { color: false }), formatGateMarkdown(hostile)]) {
+      expect(out).not.toContain('\u001b');
+      expect(out.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
+    }
+  });
+
   it('progress line', () => {
     expect(
       formatGateProgress({

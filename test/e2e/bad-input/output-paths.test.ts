@@ -5,7 +5,11 @@
  * folder. The rule (io/files/atomic-write.ts): links are followed and kept, FIFOs and devices are
  * written in place and never replaced, a folder is refused naming the user's path, and the report is
  * on stdout first in every case. FIFOs and links are made in the fixture's temp folder, never /dev.
- * Needs `npm run build`.
+ * The commands run in this process (test/helpers/in-process-cli.ts: the subject is the file
+ * written, not a process start); a FIFO's reader is a separate process, as `cat pipe` in another
+ * shell. The history store is a copy of the run's template (seedHistoryStore), and the report
+ * `gate --merge` prints is built by the real computeGateReport (no gate runs: its subject is the
+ * report file, not the tries). Needs `npm run build` (the fixture's Vitest uses the built reporter).
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -21,8 +25,10 @@ import {
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGateReport } from '../../core/html/html-factories.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
-import { gateAtNoSlowdown } from '../gate-fixtures.js';
+import { seedHistoryStore } from '../../helpers/history-template.js';
+import { runCliInProcess } from '../../helpers/in-process-cli.js';
 import { messageLine } from './catalogue.js';
 
 let fx: Fixture;
@@ -36,13 +42,12 @@ beforeAll(async () => {
       'ci/log.txt': 'FAIL test/a.test.ts > old\nAssertionError: boom\n Test Files  1 failed (1)\n',
     },
   });
-  await fx.git(['checkout', '-q', '-b', 'feature']);
-  fx.write('test/a.test.ts', "import { it } from 'vitest';\nit('old', () => {});\nit('adds', () => {});\n");
-  await fx.git(['commit', '-qam', 'a new test']);
-  // The shard report --merge prints: one try at no slowdown (its subject is the report file, not the tries).
-  const gate = await fx.flakeguard(gateAtNoSlowdown(1, 0, '--base', 'main', '--shard', '1/1', '--json'));
-  expect(gate.exitCode, gate.output).toBe(0);
-  fx.write('ci/shard.json', gate.stdout);
+  // The report --merge prints: one new test that passed its tries.
+  const tries = [12, 14, 13].map((durationMs) => ({ state: 'passed' as const, durationMs }));
+  const gate = makeGateReport([{ file: 'test/a.test.ts', name: 'adds', line: 3, selection: 'new', tries }]);
+  fx.write('ci/shard.json', `${JSON.stringify({ ...gate, shard: { index: 1, count: 1 } }, null, 2)}\n`);
+  // The run history reports on goes into a copy of the template store.
+  seedHistoryStore(fx.root);
   const run = await fx.vitest();
   expect(run.exitCode, run.output).toBe(0);
 }, 120_000);
@@ -147,7 +152,7 @@ describe('report writers on paths that are not plain files', () => {
           reject: false,
         })
       : null;
-    const run = await fx.flakeguard([...w.command, w.flag, rel]);
+    const run = await runCliInProcess(fx.root, [...w.command, w.flag, rel]);
     expect(run.stdout, run.output).toMatch(w.stdout);
     if (t.refused) {
       expect(run.exitCode, run.output).toBe(2);

@@ -8,6 +8,7 @@ import { cpSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { seedHistoryStore } from '../../helpers/history-template.js';
 import { hashFiles } from './catalogue.js';
 
 const TEST = "import { it } from 'vitest';\nit('adds', () => {});\n";
@@ -30,6 +31,8 @@ const recordsIn = (folder: string): string[] =>
 
 beforeAll(async () => {
   fx = await createFixture({ git: true, files: FILES });
+  // A copy of the run's template store: the subject is the records folder, not the store's creation.
+  seedHistoryStore(fx.root);
   const run = await fx.vitest();
   expect(run.exitCode, run.output).toBe(0);
   await fx.flakeguard([

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BUILT, createFixture, type Fixture, REPO_ROOT, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { countProcess } from '../../helpers/process-budget.js';
 import { expectBadInput, hashFiles } from './catalogue.js';
 
 let fx: Fixture;
@@ -79,6 +80,7 @@ describe('git', () => {
       const repo = path.join(clone, 'repo');
       symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(repo, 'node_modules'), 'dir');
       const before = hashFiles(repo);
+      countProcess('gate');
       const run = await execa(process.execPath, [CLI_BUILT, 'gate', '--base', 'origin/main'], {
         cwd: repo,
         reject: false,
@@ -143,6 +145,7 @@ describe('a test named $(...)', () => {
       .find((l) => l.trim().startsWith('flakeguard allowances add'))
       ?.trim();
     expect(command, red.output).toBeDefined();
+    countProcess('cli');
     const pasted = await shell(
       `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_BUILT)} ${(command ?? '').slice('flakeguard '.length)}`,
     );
@@ -155,6 +158,7 @@ describe('a test named $(...)', () => {
     const record = (await project.flakeguard(['triage', '--exit-code', '1'])).stdout;
     const reproduce = /reproduce with (npx vitest run .*)$/m.exec(record)?.[1];
     expect(reproduce, record).toBeDefined();
+    countProcess('vitest');
     const rerun = await shell(
       `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'))} ${(reproduce ?? '').slice('npx vitest '.length)}`,
       { NO_COLOR: '1' },

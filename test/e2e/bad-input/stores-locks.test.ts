@@ -25,6 +25,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatLockOwner } from '../../../src/core/lock-owner.js';
 import { CLI_BUILT, createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { seedHistoryStore } from '../../helpers/history-template.js';
+import { countProcess } from '../../helpers/process-budget.js';
 import { expectBadInput, messageLine } from './catalogue.js';
 
 let fx: Fixture;
@@ -69,6 +71,8 @@ beforeAll(async () => {
       'test/a.test.ts': "import { it } from 'vitest';\nit('adds', () => {});\n",
     },
   });
+  // A copy of the run's template store (the damaged and locked stores below are made from it).
+  seedHistoryStore(fx.root);
   const first = await fx.vitest();
   expect(first.exitCode, first.output).toBe(0);
   store = path.join(fx.root, RUNS, 'history');
@@ -306,6 +310,7 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
     });
     writeFileSync(lock, content);
     try {
+      countProcess('cli');
       const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], {
         cwd: fx.root,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -335,6 +340,7 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
     '%s while it stores records: each record whole, the lock removed',
     async (signal) => {
       restoreStore();
+      countProcess('cli');
       const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], {
         cwd: fx.root,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,12 +4,21 @@
  * that are GitHub workflow commands; every command that prints them runs under GITHUB_ACTIONS.
  * The rule (core/untrusted-text.ts): on the terminal, control characters are made visible and no
  * line starts with `::`; the only workflow commands are flakeguard's own annotations, with their
- * data and properties escaped as GitHub documents. Needs `npm run build`.
+ * data and properties escaped as GitHub documents. The commands run in this process
+ * (test/helpers/in-process-cli.ts: the subject is what they print); the reporter's Vitest run and
+ * one whole gate (names and errors reaching the gate through Vitest) stay spawned. What the gate
+ * prints of every field of its report is tried by `gate --merge` of a report carrying the hostile
+ * text in each (built by the real computeGateReport). The store is a copy of the run's template.
+ * Needs `npm run build`.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GateReport } from '../../../src/core/gate/gate-report.js';
+import { makeGateReport } from '../../core/html/html-factories.js';
 import { createFixture, type Fixture, REPORTER_BUILT, type RunResult } from '../../helpers/fixture.js';
+import { seedHistoryStore } from '../../helpers/history-template.js';
+import { runCliInProcess } from '../../helpers/in-process-cli.js';
 import { gateAtNoSlowdown } from '../gate-fixtures.js';
 
 const NAME = 'evil \u001b[2J\n::error title=pwned::from a name\r\n  ::warning::w \u202e';
@@ -25,6 +34,24 @@ it(${JSON.stringify(NAME)}, () => { throw new Error(${JSON.stringify(ERROR)}); }
 it(${JSON.stringify(`${NAME} slow`)}, async () => { await new Promise((r) => setTimeout(r, 300)); });
 it(${JSON.stringify(`${NAME} quarantined`)}, () => { expect(${JSON.stringify(ERROR)}).toBe('x'); });
 `;
+
+/** A gate report whose names, files, first errors, not-run reasons and notices are hostile text. */
+function hostileGateReport(): GateReport {
+  const failed = { state: 'failed' as const, durationMs: 40, error: ERROR };
+  const passed = { state: 'passed' as const, durationMs: 30 };
+  const report = makeGateReport([
+    { file: `test/${NAME}.test.ts`, name: NAME, line: 2, selection: 'new', tries: [passed, failed, passed] },
+    { file: 'test/x.test.ts', name: `${NAME} slow`, line: 3, selection: 'changed', tries: [failed, failed] },
+  ]);
+  return {
+    ...report,
+    // A merged report is a file from another job: its base ref is text flakeguard did not write either.
+    baseRef: `main${NAME}`,
+    shard: { index: 1, count: 1 },
+    notRun: [{ file: 'test/x.test.ts', name: NAME, line: 4, reason: ERROR }],
+    notices: [REASON],
+  };
+}
 
 /** A control character (line breaks apart), ESC included, or the replacement character of raw binary. */
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffd]/;
@@ -45,12 +72,15 @@ beforeAll(async () => {
     },
   });
   fx.write('ci/log.txt', LOG as unknown as string);
+  fx.write('ci/gate.json', JSON.stringify(hostileGateReport()));
+  // The store `history` reads: a copy of the run's template (its creation is not the subject).
+  seedHistoryStore(fx.root);
   summary = path.join(fx.root, 'ci/summary.md');
   await fx.git(['checkout', '-q', '-b', 'feature']);
   fx.write('test/x.test.ts', TEST_FILE);
   await fx.git(['add', '-A']);
   await fx.git(['commit', '-qm', 'hostile tests']);
-  const added = await fx.flakeguard([
+  const added = await runCliInProcess(fx.root, [
     'quarantine',
     'add',
     '--file',
@@ -71,22 +101,29 @@ function expectSafe(run: RunResult): void {
   }
 }
 
+const cli = (args: readonly string[], vars: Record<string, string>): Promise<RunResult> =>
+  runCliInProcess(fx.root, args, vars);
+
 const CASES: readonly (readonly [string, () => Promise<RunResult>])[] = [
   ['the reporter (block, warnings, annotations)', () => fx.vitest([], env())],
-  ['triage of the run record', () => fx.flakeguard(['triage', '--exit-code', '1', '--html', 'ci/triage.html'], env())],
+  ['triage of the run record', () => cli(['triage', '--exit-code', '1', '--html', 'ci/triage.html'], env())],
   [
     'triage --log with ESC, binary and workflow commands',
-    () => fx.flakeguard(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--markdown', 'ci/triage.md'], env()),
+    () => cli(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--markdown', 'ci/triage.md'], env()),
   ],
-  ['quarantine list', () => fx.flakeguard(['quarantine', 'list'], env())],
-  ['quarantine check', () => fx.flakeguard(['quarantine', 'check'], env())],
-  ['allowances list', () => fx.flakeguard(['allowances', 'list'], env())],
-  ['history ingest of a garbage record', () => fx.flakeguard(['history', 'ingest', 'ci/bad.json'], env())],
-  ['history (names from the store)', () => fx.flakeguard(['history'], env())],
+  ['quarantine list', () => cli(['quarantine', 'list'], env())],
+  ['quarantine check', () => cli(['quarantine', 'check'], env())],
+  ['allowances list', () => cli(['allowances', 'list'], env())],
+  ['history ingest of a garbage record', () => cli(['history', 'ingest', 'ci/bad.json'], env())],
+  ['history (names from the store)', () => cli(['history'], env())],
   [
     'gate (names and first errors of new tests)',
     // At no slowdown, one try each: the subject is what the gate prints, not the factor or the count.
     () => fx.flakeguard(gateAtNoSlowdown(1, 0, '--base', 'main'), env()),
+  ],
+  [
+    'gate --merge of a report with hostile text in every field',
+    () => cli(['gate', '--merge', 'ci/gate.json', '--markdown', 'ci/gate.md'], env()),
   ],
 ];
 
@@ -100,5 +137,6 @@ describe('untrusted text never becomes a control sequence or a workflow command'
   it('the step summary and the Markdown report hold the names without control characters', () => {
     expect(readFileSync(summary, 'utf8')).not.toMatch(CONTROL);
     expect(readFileSync(path.join(fx.root, 'ci/triage.md'), 'utf8')).not.toMatch(CONTROL);
+    expect(readFileSync(path.join(fx.root, 'ci/gate.md'), 'utf8')).not.toMatch(CONTROL);
   });
 });

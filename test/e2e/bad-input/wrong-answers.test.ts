@@ -11,6 +11,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BUILT, createFixture, type Fixture, REPO_ROOT, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { countProcess } from '../../helpers/process-budget.js';
 import { expectBadInput } from './catalogue.js';
 
 let fx: Fixture;
@@ -90,6 +91,7 @@ describe("the default base is the remote's default branch, never HEAD's own", ()
   afterAll(() => rmSync(path.dirname(clone), { recursive: true, force: true }));
 
   it('a clone made with --branch feature: the gate compares with origin/main and finds the new test', async () => {
+    countProcess('gate');
     const run = await execa(
       process.execPath,
       [CLI_BUILT, 'gate', '--root', 'web', '--runs', '1', '--max-runs', '1', '--load', '0', '--json'],
