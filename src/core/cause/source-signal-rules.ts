@@ -3,55 +3,12 @@
  * whole file says (FileFacts). Pure.
  */
 import type { Node, Program } from '@babel/types';
-import { isNode } from '../source/fingerprint.js';
 import { chainOf } from '../source/test-source-syntax.js';
 import type { SourceSignal } from './cause.js';
+import { type FileFacts, isClockCall, walkWithParents } from './source-file-facts.js';
 
 export type SignalKind = 'sleep' | 'elapsed' | 'wall-clock' | 'random' | 'module-state' | 'network' | 'unawaited';
 export type KindedSignal = SourceSignal & { readonly kind: SignalKind };
-
-export interface FileFacts {
-  /** vi.useFakeTimers() or vi.setSystemTime() somewhere in the file. */
-  fakeTimers: boolean;
-  /** vi.spyOn(Math, 'random') or an assignment to Math.random. */
-  randomMocked: boolean;
-  readonly asyncFns: Set<string>;
-  /** Names bound to http, https, net, http2, dgram or tls (import or require). */
-  readonly netNames: Set<string>;
-  /** Module-level `let`/`var` and `const` arrays, objects and `new …()`, with their lines. */
-  readonly moduleState: ReadonlyMap<string, number>;
-  /** Names declared `= Date.now()` / `= performance.now()`, and `= <clock> - x`. */
-  readonly clockNames: Set<string>;
-  readonly elapsedNames: Set<string>;
-}
-
-const SKIP = new Set(['loc', 'extra', 'start', 'end', 'leadingComments', 'trailingComments', 'innerComments']);
-
-/** Visits every node under `node` with its ancestors (outermost first). */
-export function walkWithParents(node: Node, visit: (n: Node, parents: readonly Node[]) => void): void {
-  const parents: Node[] = [];
-  const go = (n: Node): void => {
-    visit(n, parents);
-    parents.push(n);
-    const fields = n as unknown as Record<string, unknown>;
-    for (const key of Object.keys(n)) {
-      if (SKIP.has(key)) continue;
-      const value = fields[key];
-      if (Array.isArray(value)) {
-        for (const item of value) if (isNode(item)) go(item);
-      } else if (isNode(value)) go(value);
-    }
-    parents.pop();
-  };
-  go(node);
-}
-
-/** `Date.now()` or `performance.now()`. */
-export function isClockCall(n: Node): boolean {
-  if (n.type !== 'CallExpression' || n.arguments.length > 0 || n.callee.type !== 'MemberExpression') return false;
-  const chain = chainOf(n.callee);
-  return chain !== null && chain.props.join('.') === 'now' && (chain.base === 'Date' || chain.base === 'performance');
-}
 
 const calleeChain = (n: Node) =>
   n.type === 'CallExpression' && n.callee.type !== 'V8IntrinsicIdentifier' ? chainOf(n.callee) : null;
