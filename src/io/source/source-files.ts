@@ -5,6 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { SourceSignal } from '../../core/cause/cause.js';
+import { findSourceSignals } from '../../core/cause/source-signals.js';
 import { isFlakeguardError } from '../../core/errors.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
 
@@ -53,4 +55,24 @@ export function readSourceTests(root: string, files: Iterable<string>): SourceRe
     }
   }
   return { tests, problems };
+}
+
+/**
+ * The supporting signals in one test's source (core/cause/source-signals.ts), read from the file as
+ * it is now: none when the file is gone, does not parse, or no longer has the test at that line.
+ */
+export function readSourceSignals(
+  root: string,
+  test: { readonly file: string; readonly fullName: string; readonly line: number },
+): SourceSignal[] {
+  const full = path.join(root, test.file);
+  if (!existsSync(full)) return [];
+  try {
+    const code = readFileSync(full, 'utf8');
+    const now = extractTests(code, test.file).find((t) => t.fullName === test.fullName && t.line === test.line);
+    return now ? findSourceSignals(code, test.file, now) : [];
+  } catch (error) {
+    if (!isFlakeguardError(error)) throw error;
+    return [];
+  }
 }
