@@ -67,11 +67,19 @@ export function makeCause(
   place: { readonly file: string; readonly line: number | null },
   signals: readonly SourceSignal[] = [],
 ): CauseFinding {
-  const all = [...evidence, ...signals.map(signalEvidence)];
-  const match = signals.find((s) => s.classes.includes(cls));
-  if (match) return { class: cls, confidence, evidence: all, fix: `${match.fix} at ${place.file}:${match.line}` };
   const at = place.line === null ? place.file : `${place.file}:${place.line}`;
-  return { class: cls, confidence, evidence: all, fix: FIXES[cls](at) };
+  return withSignals({ class: cls, confidence, evidence, fix: FIXES[cls](at) }, signals, place.file);
+}
+
+/** The finding with source signals added as evidence; the fix names the first signal of its class, if one is. */
+export function withSignals(c: CauseFinding, signals: readonly SourceSignal[], file: string): CauseFinding {
+  if (signals.length === 0) return c;
+  const match = signals.find((s) => s.classes.includes(c.class));
+  return {
+    ...c,
+    evidence: [...c.evidence, ...signals.map(signalEvidence)],
+    fix: match ? `${match.fix} at ${file}:${match.line}` : c.fix,
+  };
 }
 
 /** "timing (measured)": the class as the text and the tables say it. */

@@ -59,18 +59,20 @@ export function readSourceTests(root: string, files: Iterable<string>): SourceRe
 
 /**
  * The supporting signals in one test's source (core/cause/source-signals.ts), read from the file as
- * it is now: none when the file is gone, does not parse, or no longer has the test at that line.
+ * it is now: none when the file is gone, does not parse, or no longer has the test at that line
+ * (without a line: unless exactly one test has that name).
  */
 export function readSourceSignals(
   root: string,
-  test: { readonly file: string; readonly fullName: string; readonly line: number },
+  test: { readonly file: string; readonly fullName: string; readonly line: number | null },
 ): SourceSignal[] {
   const full = path.join(root, test.file);
   if (!existsSync(full)) return [];
   try {
     const code = readFileSync(full, 'utf8');
-    const now = extractTests(code, test.file).find((t) => t.fullName === test.fullName && t.line === test.line);
-    return now ? findSourceSignals(code, test.file, now) : [];
+    const named = extractTests(code, test.file).filter((t) => t.fullName === test.fullName);
+    const now = test.line === null ? named : named.filter((t) => t.line === test.line);
+    return now.length === 1 && now[0] ? findSourceSignals(code, test.file, now[0]) : [];
   } catch (error) {
     if (!isFlakeguardError(error)) throw error;
     return [];

@@ -30,6 +30,13 @@ describe('readSourceSignals', () => {
     expect(found.map((s) => [s.line, s.classes])).toEqual([[3, ['random-or-concurrency']]]);
   });
 
+  it('without a line, the one test of that name; none when two share it', () => {
+    const root = project(CODE);
+    expect(readSourceSignals(root, { file: 'test/x.test.ts', fullName: 'draws', line: null })).toHaveLength(1);
+    writeFileSync(path.join(root, 'test/x.test.ts'), `${CODE}\n${CODE.split('\n').slice(1).join('\n')}`);
+    expect(readSourceSignals(root, { file: 'test/x.test.ts', fullName: 'draws', line: null })).toEqual([]);
+  });
+
   it('none when the file is gone, no longer parses, or the test moved', () => {
     const root = project(CODE);
     expect(readSourceSignals(root, { file: 'test/gone.test.ts', fullName: 'draws', line: 2 })).toEqual([]);
