@@ -14,7 +14,6 @@ const calleeChain = (n: Node) =>
   n.type === 'CallExpression' && n.callee.type !== 'V8IntrinsicIdentifier' ? chainOf(n.callee) : null;
 const isFunction = (n: Node): boolean =>
   n.type === 'ArrowFunctionExpression' || n.type === 'FunctionExpression' || n.type === 'FunctionDeclaration';
-const HOOKS = new Set(['beforeEach', 'afterEach']);
 const MUTATORS = new Set([
   'push',
   'pop',
@@ -39,9 +38,11 @@ interface Ctx {
 }
 
 /** The module-level name `n` writes (assigns, increments, or mutates by a method), else null. */
-function writtenName(n: Node, facts: FileFacts): string | null {
+function writtenName(n: Node, facts: FileFacts, plain = false): string | null {
   let name: string | null = null;
-  if (n.type === 'AssignmentExpression' && n.left.type === 'Identifier') name = n.left.name;
+  // A plain `x = value` replaces the state without reading it: only writes that build on it count.
+  if (n.type === 'AssignmentExpression' && n.left.type === 'Identifier' && (plain || n.operator !== '='))
+    name = n.left.name;
   else if (n.type === 'UpdateExpression' && n.argument.type === 'Identifier') name = n.argument.name;
   else if (n.type === 'AssignmentExpression' && n.left.type === 'MemberExpression')
     name = chainOf(n.left)?.base ?? null;
@@ -191,10 +192,14 @@ function nodeSignals(ctx: Ctx, n: Node, parents: readonly Node[]): (KindedSignal
   ];
 }
 
-const isHookCall = (p: Node): boolean => {
-  const chain = calleeChain(p);
-  return chain !== null && chain.props.length === 0 && HOOKS.has(chain.base);
-};
+const hookCall =
+  (names: ReadonlySet<string>) =>
+  (p: Node): boolean => {
+    const chain = calleeChain(p);
+    return chain !== null && chain.props.length === 0 && names.has(chain.base);
+  };
+const isResetHook = hookCall(new Set(['beforeEach', 'afterEach']));
+const isCleanupHook = hookCall(new Set(['afterEach', 'afterAll']));
 
 /** Every signal in the body at [bodyStart, bodyEnd] of `program`, unsorted. A sleep counts only before an `expect`. */
 export function bodyRules(
@@ -213,7 +218,10 @@ export function bodyRules(
   let ctx: Ctx | null = null;
   walkWithParents(program, (n, parents) => {
     const name = writtenName(n, facts);
-    if (name && parents.some(isHookCall)) resets.add(name);
+    const assigned = writtenName(n, facts, true);
+    if (assigned && parents.some(isResetHook)) resets.add(assigned);
+    // A name a cleanup hook reads is a registry of things to close, not state a later test reads.
+    if (n.type === 'Identifier' && facts.moduleState.has(n.name) && parents.some(isCleanupHook)) resets.add(n.name);
     if ((n.start ?? 0) < body.bodyStart || (n.end ?? 0) > body.bodyEnd) return;
     ctx ??= { facts, line, code, root: n };
     if (name && !writes.has(name)) writes.set(name, n);

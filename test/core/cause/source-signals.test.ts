@@ -162,7 +162,7 @@ describe('findSourceSignals', () => {
     expect(signalsOf(code)[0]?.text).toContain('declared at line 2');
   });
 
-  it('no module-state signal when beforeEach resets it, when shadowed, or for a read', () => {
+  it('no module-state signal when beforeEach resets it, when shadowed, for a read, a plain replacement, or a cleanup registry', () => {
     const reset = lines(
       head,
       'let count = 0;',
@@ -180,7 +180,16 @@ describe('findSourceSignals', () => {
       '  expect(count + limits[0]).toBe(1);',
       '});',
     );
-    for (const code of [reset, shadow, read]) expect(signalsOf(code)).toEqual([]);
+    const replaced = lines(head, 'let server;', "it('it works', () => {", '  server = start();', '});');
+    const registry = lines(
+      head,
+      'const open = [];',
+      'afterAll(() => open.forEach(close));',
+      "it('it works', () => {",
+      '  open.push(start());',
+      '});',
+    );
+    for (const code of [reset, shadow, read, replaced, registry]) expect(signalsOf(code)).toEqual([]);
   });
 
   it('fetch and http/net use; not a local function of another name', () => {
