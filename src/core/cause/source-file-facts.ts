@@ -117,3 +117,10 @@ function noteDeclarator(facts: FileFacts, name: string, init: Node): void {
   )
     facts.elapsedNames.add(name);
 }
+
+/** `Date.now() - start`, `performance.now() - t0`, or a name declared as one. */
+export function isElapsed(n: Node, facts: FileFacts): boolean {
+  if (n.type === 'Identifier') return facts.elapsedNames.has(n.name);
+  if (n.type !== 'BinaryExpression' || n.operator !== '-') return false;
+  return [n.left, n.right].some((s) => isClockCall(s) || (s.type === 'Identifier' && facts.clockNames.has(s.name)));
+}

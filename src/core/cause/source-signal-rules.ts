@@ -5,7 +5,7 @@
 import type { Node, Program } from '@babel/types';
 import { chainOf } from '../source/test-source-syntax.js';
 import type { SourceSignal } from './cause.js';
-import { type FileFacts, isClockCall, walkWithParents } from './source-file-facts.js';
+import { type FileFacts, isClockCall, isElapsed, walkWithParents } from './source-file-facts.js';
 
 export type SignalKind = 'sleep' | 'elapsed' | 'wall-clock' | 'random' | 'module-state' | 'network' | 'unawaited';
 export type KindedSignal = SourceSignal & { readonly kind: SignalKind };
@@ -58,23 +58,18 @@ function snippet(ctx: Ctx, n: Node): string {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
-function signal(ctx: Ctx, n: Node, kind: SignalKind, text: string, fix: string): KindedSignal {
-  const classes: KindedSignal['classes'] = {
-    sleep: ['timing'] as const,
-    elapsed: ['timing'] as const,
-    'wall-clock': ['timing'] as const,
-    random: ['random-or-concurrency'] as const,
-    unawaited: ['random-or-concurrency'] as const,
-    'module-state': ['order'] as const,
-    network: ['network'] as const,
-  }[kind];
-  return { kind, line: ctx.line(n.start ?? 0), text, classes, fix };
-}
+const CLASSES: Readonly<Record<SignalKind, KindedSignal['classes']>> = {
+  sleep: ['timing'],
+  elapsed: ['timing'],
+  'wall-clock': ['timing'],
+  random: ['random-or-concurrency'],
+  unawaited: ['random-or-concurrency'],
+  'module-state': ['order'],
+  network: ['network'],
+};
 
-function isElapsed(n: Node, facts: FileFacts): boolean {
-  if (n.type === 'Identifier') return facts.elapsedNames.has(n.name);
-  if (n.type !== 'BinaryExpression' || n.operator !== '-') return false;
-  return [n.left, n.right].some((s) => isClockCall(s) || (s.type === 'Identifier' && facts.clockNames.has(s.name)));
+function signal(ctx: Ctx, n: Node, kind: SignalKind, text: string, fix: string): KindedSignal {
+  return { kind, line: ctx.line(n.start ?? 0), text, classes: CLASSES[kind], fix };
 }
 
 /** `Date.now() - start < 100`, `expect(elapsed).toBeLessThan(100)`: elapsed real time against a literal. */
