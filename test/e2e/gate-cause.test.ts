@@ -98,12 +98,15 @@ describe('flakeguard gate: the cause of each flaky test', () => {
     expect(test('flips a coin')?.cause?.fix).toMatch(/^seed the generator .* at test\/coin\.test\.ts:\d+$/);
   });
 
-  it('a port already in use: network, measured, from the try errors', () => {
-    expect(test('listens on its port')).toMatchObject({
-      verdict: 'flaky',
-      cause: { class: 'network', confidence: 'measured', evidence: [{ kind: 'error' }] },
-    });
-    expect(test('listens on its port')?.cause?.evidence[0]?.text).toMatch(/failed tries name EADDRINUSE$/);
-    expect(test('listens on its port')?.cause?.fix).toMatch(/at test\/port\.test\.ts:\d+$/);
+  it('a port already in use: network, measured, from the try errors; the fix names the source line', () => {
+    const t = test('listens on its port');
+    expect(t).toMatchObject({ verdict: 'flaky', cause: { class: 'network', confidence: 'measured' } });
+    // The try errors decide; the two createServer() calls of its source support (core/cause/source-signals.ts).
+    expect(t?.cause?.evidence.map((e) => e.kind)).toEqual(['error', 'source', 'source']);
+    expect(t?.cause?.evidence[0]?.text).toMatch(/failed tries name EADDRINUSE$/);
+    expect(t?.cause?.evidence[1]?.text).toBe('`createServer()` uses the real network');
+    expect(t?.cause?.fix).toBe(
+      `listen on port 0 and read the port back, or mock the network, instead of \`createServer()\` at test/port.test.ts:${t?.cause?.evidence[1]?.line}`,
+    );
   });
 });

@@ -8,6 +8,7 @@ import { findGateCause, needsCause } from '../../core/cause/gate-cause.js';
 import { applyBreakingPoint } from '../../core/gate/breaking-point.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
+import { readSourceSignals } from '../../io/source/source-files.js';
 import type { RunsOutcome } from '../../io/vitest/vitest-runs.js';
 import type { AloneTries } from './gate-alone-tries.js';
 import type { HigherFactors } from './gate-escalate.js';
@@ -39,12 +40,16 @@ export function decideTargetVerdicts(
     const before = targets.filter(
       (o) => o.file === t.file && o.project === t.project && o.selected.test.line < t.selected.test.line,
     );
-    return { ...toGateTestInput(options, t, result), ...causeOf(t, result, outcomes, before) };
+    return { ...toGateTestInput(options, t, result), ...causeOf(options.root, t, result, outcomes, before) };
   });
 }
 
-/** Why a flaky, fragile or order-dependent test fails, from all of its tries (core/cause/gate-cause.ts). */
+/**
+ * Why a flaky, fragile or order-dependent test fails, from all of its tries (core/cause/gate-cause.ts),
+ * with the signals in its source as supporting evidence (io/source/source-files.ts).
+ */
 function causeOf(
+  root: string,
   t: GateTarget,
   result: GateTestResult,
   outcomes: GateOutcomes,
@@ -69,6 +74,7 @@ function causeOf(
     referenceUnthrottled: !outcomes.main.loaded,
     alone: alone.length > 0 ? alone : null,
     before: before.map((b) => b.fullName),
+    signals: readSourceSignals(root, t.selected.test),
   });
   return { cause };
 }

@@ -36,6 +36,7 @@ import { describeProjectPlace, findVitestConfigFile } from '../../io/vitest/vite
 import { commandUsageError, type ParsedValues, parseCommandArgs } from '../command-args.js';
 import { triageHistory } from './triage-history-step.js';
 import { type TRIAGE_OPTIONS, TRIAGE_USAGE } from './triage-options.js';
+import { withFlakeSourceSignals } from './triage-source-signals.js';
 
 const usage = (message: string): FlakeguardError => commandUsageError('flakeguard triage', message);
 
@@ -117,7 +118,8 @@ export async function runTriageCommand(args: string[]): Promise<number> {
     onNote: (text: string) => process.stderr.write(`flakeguard: ${escapeTerminal(text)}\n`),
   };
   if (flags.history && flags['no-history']) throw usage('--history and --no-history are exclusive');
-  const report = await computeTriageOfSources(sources, signatures, places, loaded.config.history, flags);
+  const computed = await computeTriageOfSources(sources, signatures, places, loaded.config.history, flags);
+  const report = withFlakeSourceSignals(computed, root);
   const owners = readProjectOwners(root);
   requireCodeownersFor(flags.owner, owners, 'flakeguard triage');
   let owned = withFindingOwners(report, owners.ownersOf);

@@ -34,11 +34,19 @@ export interface CauseFinding {
   readonly fix: string;
 }
 
-/** The line a fix points at: the supporting source signal's line when there is one, else the test's. */
-function fixPlace(file: string, line: number | null, evidence: readonly CauseEvidence[]): string {
-  const at = evidence.find((e) => e.kind === 'source' && e.line !== undefined)?.line ?? line;
-  return at === null ? file : `${file}:${at}`;
+/**
+ * A line of the test's own source that supports a class (core/source/source-signals.ts): shown as
+ * evidence, and the fix names its line when the measured class is one it supports. Never a class.
+ */
+export interface SourceSignal {
+  readonly line: number;
+  readonly text: string;
+  readonly classes: readonly CauseClass[];
+  /** The fix at that line, without the place: "await the event instead of `setTimeout(10)`". */
+  readonly fix: string;
 }
+
+export const signalEvidence = (s: SourceSignal): CauseEvidence => ({ kind: 'source', text: s.text, line: s.line });
 
 const FIXES: Readonly<Record<CauseClass, (at: string) => string>> = {
   timing: (at) =>
@@ -57,8 +65,21 @@ export function makeCause(
   confidence: CauseFinding['confidence'],
   evidence: readonly CauseEvidence[],
   place: { readonly file: string; readonly line: number | null },
+  signals: readonly SourceSignal[] = [],
 ): CauseFinding {
-  return { class: cls, confidence, evidence, fix: FIXES[cls](fixPlace(place.file, place.line, evidence)) };
+  const at = place.line === null ? place.file : `${place.file}:${place.line}`;
+  return withSignals({ class: cls, confidence, evidence, fix: FIXES[cls](at) }, signals, place.file);
+}
+
+/** The finding with source signals added as evidence; the fix names the first signal of its class, if one is. */
+export function withSignals(c: CauseFinding, signals: readonly SourceSignal[], file: string): CauseFinding {
+  if (signals.length === 0) return c;
+  const match = signals.find((s) => s.classes.includes(c.class));
+  return {
+    ...c,
+    evidence: [...c.evidence, ...signals.map(signalEvidence)],
+    fix: match ? `${match.fix} at ${file}:${match.line}` : c.fix,
+  };
 }
 
 /** "timing (measured)": the class as the text and the tables say it. */

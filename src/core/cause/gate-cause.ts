@@ -7,7 +7,7 @@
 import { countFailures, failedTry, weighFactorEvidence } from '../gate/factor-evidence.js';
 import { type FailureCount, fisherOneSidedP, formatPValue } from '../gate/fisher-exact.js';
 import type { GateTry, GateVerdict } from '../gate/gate-verdict.js';
-import { type CauseClass, type CauseEvidence, type CauseFinding, makeCause } from './cause.js';
+import { type CauseClass, type CauseEvidence, type CauseFinding, makeCause, type SourceSignal } from './cause.js';
 import { findNetworkSignal } from './error-signals.js';
 
 /** Significance of a measured difference (the same level as fragile, core/gate/factor-evidence.ts). */
@@ -35,8 +35,8 @@ export interface GateCauseInput {
   readonly alone: readonly GateTry[] | null;
   /** The tests before it in its file (they run first in every try with its file). */
   readonly before?: readonly string[];
-  /** Supporting lines of its source. */
-  readonly signals?: readonly CauseEvidence[];
+  /** Supporting lines of its source (core/source/source-signals.ts). */
+  readonly signals?: readonly SourceSignal[];
 }
 
 /** The verdicts that get a cause. */
@@ -54,8 +54,8 @@ export function findGateCause(input: GateCauseInput): CauseFinding {
   const rules = [networkRule, orderRule, coldRule, timingRule, randomRule];
   const decided = rules.map((rule) => rule(input)).find((d): d is Decided => d !== null);
   const signals = input.signals ?? [];
-  if (!decided) return makeCause('unknown', 'measured', signals, input);
-  return makeCause(decided.class, 'measured', [...decided.evidence, ...signals], input);
+  if (!decided) return makeCause('unknown', 'measured', [], input, signals);
+  return makeCause(decided.class, 'measured', decided.evidence, input, signals);
 }
 
 function allTries(i: GateCauseInput): GateTry[] {

@@ -1,5 +1,7 @@
 /** Small syntax helpers for test-source.ts: parser plugins by file type, callee chains, modes. */
-import type { Expression, Node, V8IntrinsicIdentifier } from '@babel/types';
+import { parse } from '@babel/parser';
+import type { Expression, Node, Program, V8IntrinsicIdentifier } from '@babel/types';
+import { FlakeguardError } from '../errors.js';
 
 export type SourceTestMode = 'run' | 'skip' | 'only' | 'todo';
 
@@ -32,4 +34,27 @@ export function modeOf(props: readonly string[]): SourceTestMode {
   if (props.includes('skip')) return 'skip';
   if (props.includes('only')) return 'only';
   return 'run';
+}
+
+/** The program of a test file. Throws FlakeguardError INPUT_UNREADABLE (with file:line:column) when it does not parse. */
+export function parseTestSource(code: string, file: string): Program {
+  try {
+    return parse(code, {
+      sourceType: 'module',
+      plugins: pluginsFor(file),
+      attachComment: false,
+      allowReturnOutsideFunction: true,
+      allowAwaitOutsideFunction: true,
+      errorRecovery: false,
+    }).program;
+  } catch (error) {
+    const loc = (error as { loc?: { line: number; column: number } }).loc;
+    const at = loc ? `${file}:${loc.line}:${loc.column + 1}` : file;
+    const message = (error as Error).message.replace(/\s*\(\d+:\d+\)$/, '');
+    throw new FlakeguardError(
+      'INPUT_UNREADABLE',
+      `${at}: cannot read the tests in this file: ${message}; fix the syntax error`,
+      { cause: error },
+    );
+  }
 }

@@ -7,13 +7,11 @@
  * raw-transfer mode needs Node >= 22), TypeScript 351-357 ms but only a devDependency (23 MB).
  * Babel is pure JS, so it runs wherever Node runs.
  */
-import { parse } from '@babel/parser';
 import type { CallExpression, Node, Program, VariableDeclarator } from '@babel/types';
-import { FlakeguardError } from '../errors.js';
 import { TEST_NAME_SEPARATOR } from '../test-id.js';
 import { type AstNode, fingerprintNode, isNode } from './fingerprint.js';
 import { createLineIndex, type SourcePosition } from './source-position.js';
-import { chainOf, modeOf, pluginsFor, type SourceTestMode } from './test-source-syntax.js';
+import { chainOf, modeOf, parseTestSource, type SourceTestMode } from './test-source-syntax.js';
 
 export type { SourceTestMode } from './test-source-syntax.js';
 
@@ -217,26 +215,6 @@ class Extractor {
  * Throws FlakeguardError INPUT_UNREADABLE (with file:line:column) when the file does not parse.
  */
 export function extractTests(code: string, file: string): SourceTest[] {
-  let program: Program;
-  try {
-    const ast = parse(code, {
-      sourceType: 'module',
-      plugins: pluginsFor(file),
-      attachComment: false,
-      allowReturnOutsideFunction: true,
-      allowAwaitOutsideFunction: true,
-      errorRecovery: false,
-    });
-    program = ast.program;
-  } catch (error) {
-    const loc = (error as { loc?: { line: number; column: number } }).loc;
-    const at = loc ? `${file}:${loc.line}:${loc.column + 1}` : file;
-    const message = (error as Error).message.replace(/\s*\(\d+:\d+\)$/, '');
-    throw new FlakeguardError(
-      'INPUT_UNREADABLE',
-      `${at}: cannot read the tests in this file: ${message}; fix the syntax error`,
-      { cause: error },
-    );
-  }
+  const program = parseTestSource(code, file);
   return new Extractor(code, file).run(program);
 }

@@ -5,6 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { SourceSignal } from '../../core/cause/cause.js';
+import { findSourceSignals } from '../../core/cause/source-signals.js';
 import { isFlakeguardError } from '../../core/errors.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
 
@@ -53,4 +55,26 @@ export function readSourceTests(root: string, files: Iterable<string>): SourceRe
     }
   }
   return { tests, problems };
+}
+
+/**
+ * The supporting signals in one test's source (core/cause/source-signals.ts), read from the file as
+ * it is now: none when the file is gone, does not parse, or no longer has the test at that line
+ * (without a line: unless exactly one test has that name).
+ */
+export function readSourceSignals(
+  root: string,
+  test: { readonly file: string; readonly fullName: string; readonly line: number | null },
+): SourceSignal[] {
+  const full = path.join(root, test.file);
+  if (!existsSync(full)) return [];
+  try {
+    const code = readFileSync(full, 'utf8');
+    const named = extractTests(code, test.file).filter((t) => t.fullName === test.fullName);
+    const now = test.line === null ? named : named.filter((t) => t.line === test.line);
+    return now.length === 1 && now[0] ? findSourceSignals(code, test.file, now[0]) : [];
+  } catch (error) {
+    if (!isFlakeguardError(error)) throw error;
+    return [];
+  }
 }

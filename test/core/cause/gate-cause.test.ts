@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { SourceSignal } from '../../../src/core/cause/cause.js';
 import { findGateCause, type GateCauseInput } from '../../../src/core/cause/gate-cause.js';
 import { fisherOneSidedP } from '../../../src/core/gate/fisher-exact.js';
 import type { GateTry } from '../../../src/core/gate/gate-verdict.js';
@@ -11,6 +12,14 @@ const fail = (cold = true, error = 'AssertionError: expected 1 to be 0'): GateTr
   cold,
   error,
 });
+const sleep: SourceSignal = {
+  line: 14,
+  text: 'setTimeout(10)',
+  classes: ['timing'],
+  fix: 'await the event instead of `setTimeout(10)`',
+};
+const random: SourceSignal = { line: 15, text: 'Math.random()', classes: ['random-or-concurrency'], fix: 'seed it' };
+const shared: SourceSignal = { line: 3, text: 'let n written', classes: ['order'], fix: 'reset `n` in beforeEach' };
 const times = (n: number, t: GateTry): GateTry[] => Array.from({ length: n }, () => t);
 const input = (over: Partial<GateCauseInput>): GateCauseInput => ({
   file: 'test/x.test.ts',
@@ -122,10 +131,38 @@ describe('findGateCause', () => {
     });
   });
   it('unknown when nothing decides; source signals support, never decide', () => {
-    const signals = [{ kind: 'source' as const, text: 'Math.random() without a seed', line: 14 }];
-    const c = findGateCause(input({ signals }));
-    expect(c).toMatchObject({ class: 'unknown', evidence: signals });
-    expect(c.fix).toContain('test/x.test.ts:14');
+    const random: SourceSignal = {
+      line: 14,
+      text: 'Math.random()',
+      classes: ['random-or-concurrency'],
+      fix: 'seed it',
+    };
+    const c = findGateCause(input({ signals: [random] }));
+    expect(c).toMatchObject({ class: 'unknown', evidence: [{ kind: 'source', text: 'Math.random()', line: 14 }] });
+    expect(c.fix).toContain('test/x.test.ts:12');
+  });
+
+  it('a signal of the measured class gives the fix its line', () => {
+    const unthrottled = times(10, pass());
+    const reference = { factor: 2, tries: times(10, fail()) };
+    const c = findGateCause(input({ reference, unthrottled, signals: [sleep] }));
+    expect(c.class).toBe('timing');
+    expect(c.fix).toBe('await the event instead of `setTimeout(10)` at test/x.test.ts:14');
+  });
+
+  it('property: signals never change the class, only the evidence and the fix line', () => {
+    fc.assert(
+      fc.property(inputArb, fc.subarray([sleep, random, shared]), (i, signals) => {
+        const without = findGateCause(i);
+        const withSignals = findGateCause({ ...i, signals });
+        expect(withSignals.class).toBe(without.class);
+        expect(withSignals.confidence).toBe(without.confidence);
+        expect(withSignals.evidence.slice(0, without.evidence.length)).toEqual(without.evidence);
+        expect(withSignals.evidence.slice(without.evidence.length).every((e) => e.kind === 'source')).toBe(true);
+        const match = signals.find((s) => s.classes.includes(without.class));
+        expect(withSignals.fix).toBe(match ? `${match.fix} at ${i.file}:${match.line}` : without.fix);
+      }),
+    );
   });
 
   it('property: no timing without a factor-dependent failure rate', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { withSignals } from '../../../src/core/cause/cause.js';
 import { attachFlakeCauses, findTriageCause } from '../../../src/core/cause/triage-cause.js';
 import type { Finding, ObservedTest } from '../../../src/core/triage/triage-types.js';
 
@@ -40,5 +41,32 @@ describe('findTriageCause', () => {
     const [f, e] = attachFlakeCauses([flake, escaped], [observed]);
     expect(f?.flakeCause).toMatchObject({ class: 'network', fix: expect.stringContaining('test/api.test.ts:9') });
     expect(e?.flakeCause).toBeUndefined();
+  });
+});
+
+describe('withSignals', () => {
+  const timeout = findTriageCause({ file: 'test/x.test.ts', line: 3, errors: ['Error: Test timed out in 5000ms.'] });
+  const sleep = {
+    line: 7,
+    text: 'a real `setTimeout(10)`',
+    classes: ['timing' as const],
+    fix: 'await the event instead of `setTimeout(10)`',
+  };
+  const random = { line: 9, text: '`Math.random()`', classes: ['random-or-concurrency' as const], fix: 'seed it' };
+
+  it('adds the signals as evidence; the fix names the line of a signal of its class', () => {
+    const c = withSignals(timeout, [random, sleep], 'test/x.test.ts');
+    expect(c.class).toBe('timing');
+    expect(c.confidence).toBe('inferred');
+    expect(c.evidence.slice(1)).toEqual([
+      { kind: 'source', text: '`Math.random()`', line: 9 },
+      { kind: 'source', text: 'a real `setTimeout(10)`', line: 7 },
+    ]);
+    expect(c.fix).toBe('await the event instead of `setTimeout(10)` at test/x.test.ts:7');
+  });
+
+  it('keeps the fix when no signal is of its class, and the finding when there are none', () => {
+    expect(withSignals(timeout, [random], 'test/x.test.ts').fix).toBe(timeout.fix);
+    expect(withSignals(timeout, [], 'test/x.test.ts')).toBe(timeout);
   });
 });
