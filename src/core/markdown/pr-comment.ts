@@ -50,8 +50,13 @@ function omittedLine(n: number): string {
   return `_… and ${n} more not shown: a comment holds at most ${GITHUB_COMMENT_LIMIT.toLocaleString('en-US')} characters; the full list is in the command's --json output._`;
 }
 
+/**
+ * The section with `items` shown and `omitted` counted. Folding and the summary's count go by the
+ * section's whole list, so a trial render (no items, a count of what would be left) has the layout
+ * of the final one: a section that folds, folds in every estimate too.
+ */
 function renderSection(section: CommentSection, items: readonly string[], omitted: number): string {
-  const count = items.length + omitted;
+  const count = section.items.length;
   const body = [...(section.head ?? []), ...items];
   const tail = omitted > 0 ? ['', omittedLine(omitted)] : [];
   if (section.folded || count > FOLD_ABOVE) {

@@ -82,6 +82,24 @@ describe('buildPrComment', () => {
     );
   });
 
+  it('a folded last section that only just fits is never cut mid-item (found by the property above)', () => {
+    const sections = [
+      [38, 102],
+      [36, 63],
+      [33, 102],
+    ].map(([n = 0, size = 0], s) => ({
+      title: `S${s}`,
+      head: ['| a | b |', '|---|---|'],
+      items: items(`s${s}`, n, size),
+    }));
+    const whole = buildPrComment(comment(sections), 1_000_000).length;
+    for (const limit of [whole - 33, whole - 1, whole]) {
+      const text = buildPrComment(comment(sections), limit);
+      expect(text.length).toBeLessThanOrEqual(limit);
+      expect(text).not.toContain('(cut at the comment limit)');
+    }
+  });
+
   it('cuts a headline longer than the limit and says so', () => {
     const text = buildPrComment({ marker: 'flakeguard:triage', headline: ['h'.repeat(5_000)], sections: [] }, 1_000);
     expect(text.length).toBeLessThanOrEqual(1_000);
