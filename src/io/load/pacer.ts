@@ -124,11 +124,14 @@ function paceBySignals(w: Worker, factor: number): void {
   const [prev, last] = w.series.slice(-2);
   if (!prev || !last || !w.alive) return;
   const next = paceStep(w.pace, last.t - prev.t, last.cpuMs - prev.cpuMs, factor);
-  if (next.stopped && !w.pace.stopped) {
-    w.stoppedPids = [...w.members];
-    for (const pid of w.stoppedPids) signal(pid, 'SIGSTOP');
+  if (next.stopped) {
+    // A process the tree started while it was stopped (found by a later rescan) is stopped too:
+    // else it would run on unpaced while the credit stays below zero.
+    const fresh = w.members.filter((pid) => !w.stoppedPids.includes(pid));
+    for (const pid of fresh) signal(pid, 'SIGSTOP');
+    w.stoppedPids = [...w.stoppedPids, ...fresh];
     stoppedTrees.add(w);
-  } else if (!next.stopped && w.pace.stopped) resumeAll(w);
+  } else if (w.pace.stopped) resumeAll(w);
   w.pace = next;
 }
 
