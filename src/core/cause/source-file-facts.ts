@@ -3,8 +3,11 @@
  * Math.random, async functions, network imports, module-level state, clock readings. Pure.
  */
 import type { Node, Program } from '@babel/types';
-import { isNode } from '../source/fingerprint.js';
 import { chainOf } from '../source/test-source-syntax.js';
+import { type FileHelpers, findHelpers, isClockReading } from './source-helpers.js';
+import { walkWithParents } from './source-walk.js';
+
+export { walkWithParents } from './source-walk.js';
 
 export interface FileFacts {
   /** vi.useFakeTimers() or vi.setSystemTime() somewhere in the file. */
@@ -19,35 +22,12 @@ export interface FileFacts {
   /** Names declared `= Date.now()` / `= performance.now()`, and `= <clock> - x`. */
   readonly clockNames: Set<string>;
   readonly elapsedNames: Set<string>;
+  /** Waiting and timing helpers the file defines (source-helpers.ts). */
+  readonly helpers: FileHelpers;
 }
 
-const SKIP = new Set(['loc', 'extra', 'start', 'end', 'leadingComments', 'trailingComments', 'innerComments']);
-
-/** Visits every node under `node` with its ancestors (outermost first). */
-export function walkWithParents(node: Node, visit: (n: Node, parents: readonly Node[]) => void): void {
-  const parents: Node[] = [];
-  const go = (n: Node): void => {
-    visit(n, parents);
-    parents.push(n);
-    const fields = n as unknown as Record<string, unknown>;
-    for (const key of Object.keys(n)) {
-      if (SKIP.has(key)) continue;
-      const value = fields[key];
-      if (Array.isArray(value)) {
-        for (const item of value) if (isNode(item)) go(item);
-      } else if (isNode(value)) go(value);
-    }
-    parents.pop();
-  };
-  go(node);
-}
-
-/** `Date.now()` or `performance.now()`. */
-export function isClockCall(n: Node): boolean {
-  if (n.type !== 'CallExpression' || n.arguments.length > 0 || n.callee.type !== 'MemberExpression') return false;
-  const chain = chainOf(n.callee);
-  return chain !== null && chain.props.join('.') === 'now' && (chain.base === 'Date' || chain.base === 'performance');
-}
+/** `Date.now()` or `performance.now()` (a clock helper's call: isClockReading with the file's helpers). */
+export const isClockCall = (n: Node): boolean => isClockReading(n, null);
 
 const NET_MODULES = new Set(['http', 'https', 'net', 'http2', 'dgram', 'tls']);
 const isNetModule = (m: string): boolean => NET_MODULES.has(m.replace(/^node:/, ''));
@@ -78,6 +58,7 @@ export function fileFacts(program: Program, position: (offset: number) => number
     moduleState: moduleState(program, position),
     clockNames: new Set(),
     elapsedNames: new Set(),
+    helpers: findHelpers(program, position),
   };
   walkWithParents(program, (n) => noteFact(facts, n));
   return facts;
@@ -109,18 +90,16 @@ function noteDeclarator(facts: FileFacts, name: string, init: Node): void {
     const arg = init.arguments[0];
     if (arg?.type === 'StringLiteral' && isNetModule(arg.value)) facts.netNames.add(name);
   }
-  if (isClockCall(init)) facts.clockNames.add(name);
-  if (
-    init.type === 'BinaryExpression' &&
-    init.operator === '-' &&
-    [init.left, init.right].some((s) => isClockCall(s) || (s.type === 'Identifier' && facts.clockNames.has(s.name)))
-  )
-    facts.elapsedNames.add(name);
+  if (isClockReading(init, facts.helpers)) facts.clockNames.add(name);
+  if (isElapsed(init, facts)) facts.elapsedNames.add(name);
 }
 
-/** `Date.now() - start`, `performance.now() - t0`, or a name declared as one. */
+/** `Date.now() - start`, `performance.now() - t0`, an elapsed helper's call, or a name declared as one. */
 export function isElapsed(n: Node, facts: FileFacts): boolean {
   if (n.type === 'Identifier') return facts.elapsedNames.has(n.name);
+  if (n.type === 'CallExpression' && n.callee.type === 'Identifier') return facts.helpers.elapsed.has(n.callee.name);
   if (n.type !== 'BinaryExpression' || n.operator !== '-') return false;
-  return [n.left, n.right].some((s) => isClockCall(s) || (s.type === 'Identifier' && facts.clockNames.has(s.name)));
+  return [n.left, n.right].some(
+    (s) => isClockReading(s, facts.helpers) || (s.type === 'Identifier' && facts.clockNames.has(s.name)),
+  );
 }

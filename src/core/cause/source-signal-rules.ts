@@ -6,6 +6,7 @@ import type { Node, Program } from '@babel/types';
 import { chainOf } from '../source/test-source-syntax.js';
 import type { SourceSignal } from './cause.js';
 import { type FileFacts, isClockCall, isElapsed, walkWithParents } from './source-file-facts.js';
+import { findWait } from './source-helpers.js';
 
 export type SignalKind = 'sleep' | 'elapsed' | 'wall-clock' | 'random' | 'module-state' | 'network' | 'unawaited';
 export type KindedSignal = SourceSignal & { readonly kind: SignalKind };
@@ -99,18 +100,17 @@ function elapsedRule(ctx: Ctx, n: Node): KindedSignal | null {
   );
 }
 
+/** A real wait with a literal delay: `setTimeout(f, 10)`, or `sleep(10)` of a helper the file defines (source-helpers.ts). */
 function sleepRule(ctx: Ctx, n: Node): KindedSignal | null {
-  if (ctx.facts.fakeTimers || n.type !== 'CallExpression') return null;
-  if (n.callee.type !== 'Identifier' || n.callee.name !== 'setTimeout') return null;
-  const ms = n.arguments[1];
-  if (ms?.type !== 'NumericLiteral') return null;
-  const call = `setTimeout(${ms.value})`;
+  const wait = ctx.facts.fakeTimers ? null : findWait(n, ctx.facts.helpers);
+  if (wait === null) return null;
+  const via = wait.via === null ? '' : ` (\`${wait.via.name}\` at line ${wait.via.line} waits with setTimeout)`;
   return signal(
     ctx,
     n,
     'sleep',
-    `a real \`${call}\` wait before an assertion: it waits a fixed time, not for the event`,
-    `await the event instead of \`${call}\``,
+    `a real \`${wait.call}\` wait${via} before an assertion: it waits a fixed time, not for the event`,
+    `await the event instead of \`${wait.call}\``,
   );
 }
 
