@@ -1,14 +1,43 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { COUNTER, createGateFixture, gateAtNoSlowdown, LOAD_FILES } from './gate-fixtures.js';
+import { COUNTER, createGateFixture, GATE_LOAD_RUNNING, gateAtNoSlowdown } from './gate-fixtures.js';
 
 // Needs `npm run build`. One fixture per cause class through the real gate, in one call: 6 tries
 // each, no slowdown, 2 load workers (the timer-race fixture fails exactly while they run; the others
-// ignore them). Deterministic: counters on disk stand in for chance (a coin that alternates, a port
-// that another server holds on every other try), so the classes never depend on the machine.
+// ignore them). Deterministic: counters on disk and the worker's own memory stand in for chance (a
+// coin that alternates, a port that another server holds on every other try, a connection that only
+// a fresh worker lacks), so the classes never depend on the machine. The project reuses its workers
+// (isolate: false, at most 2): a test file's first try in a worker is cold, the tries after it warm,
+// as in a project that runs that way in CI; each try still runs its whole file (order.test.ts).
+const CONFIG = `import { defineConfig } from 'vitest/config';
+
+export default defineConfig({ test: { isolate: false, maxWorkers: 2 } });
+`;
+
 const CAUSE_FILES: Record<string, string> = {
-  ...LOAD_FILES,
+  'test/render.test.ts': `import { execFileSync } from 'node:child_process';
+import { expect, it } from 'vitest';
+
+${GATE_LOAD_RUNNING}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+it('renders the frame in time', async () => {
+  await sleep(10);
+  expect(gateLoadRunning(), 'the gate is running its load workers').toBe(false);
+});
+`,
+  'test/connect.test.ts': `import { expect, it } from 'vitest';
+
+// The worker's first request opens the connection and misses its deadline; later ones reuse it.
+const worker = globalThis as { connected?: boolean };
+it('answers within its deadline', () => {
+  const fresh = worker.connected !== true;
+  worker.connected = true;
+  expect(fresh, 'the first request of a fresh worker missed its deadline').toBe(false);
+});
+`,
   'test/order.test.ts': `import { expect, it } from 'vitest';
 
 const store: string[] = [];
@@ -25,8 +54,24 @@ import { expect, it } from 'vitest';
 ${COUNTER}
 
 it('flips a coin', () => {
-  // Math.random() without a seed, made deterministic: tails on every other try.
-  expect(nextTry('coin') % 2, 'the coin came up tails').toBe(0);
+  // Unseeded, made deterministic for the test: tails on every other try.
+  const heads = nextTry('coin') % 2 === 0 ? Math.random() < 2 : Math.random() > 2;
+  expect(heads, 'the coin came up tails').toBe(true);
+});
+`,
+  'test/seeded.test.ts': `import { expect, it } from 'vitest';
+
+function seeded(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+}
+
+it('flips a seeded coin', () => {
+  const random = seeded(42);
+  expect(random() < 0.5, 'seed 42 draws 0.58 first').toBe(false);
 });
 `,
   'test/port.test.ts': `import { mkdirSync } from 'node:fs';
@@ -58,11 +103,19 @@ it('listens on its port', async () => {
 `,
 };
 
+/** The 1-based line of `file` that contains `text` (the first one). */
+function lineOf(file: string, text: string): number {
+  const index = (CAUSE_FILES[file] ?? '').split('\n').findIndex((l) => l.includes(text));
+  if (index === -1) throw new Error(`${file} has no line with ${text}`);
+  return index + 1;
+}
+
 describe('flakeguard gate: the cause of each flaky test', () => {
   let fixture: Fixture;
   let report: GateReport;
   beforeAll(async () => {
     fixture = await createGateFixture(CAUSE_FILES, {
+      'vitest.config.ts': CONFIG,
       'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n",
     });
     const run = await fixture.flakeguard(gateAtNoSlowdown(6, 2, '--json'));
@@ -72,30 +125,49 @@ describe('flakeguard gate: the cause of each flaky test', () => {
   afterAll(() => fixture.remove());
   const test = (name: string) => report.tests.find((t) => t.name === name);
 
-  it('timer race (fails under load, passes unthrottled): timing, measured', () => {
-    expect(test('renders the frame in time')).toMatchObject({
+  it('timer race (fails under load, passes unthrottled): timing, measured; the fix names the sleep helper call', () => {
+    const t = test('renders the frame in time');
+    expect(t).toMatchObject({
       verdict: 'flaky',
-      cause: { class: 'timing', confidence: 'measured', evidence: [{ kind: 'factor' }] },
+      cause: { class: 'timing', confidence: 'measured', evidence: [{ kind: 'factor' }, { kind: 'source' }] },
     });
-    expect(test('renders the frame in time')?.cause?.fix).toMatch(/at test\/render\.test\.ts:\d+$/);
+    expect(t?.cause?.fix).toBe(
+      `await the event instead of \`sleep(10)\` at test/render.test.ts:${lineOf('test/render.test.ts', 'await sleep(10)')}`,
+    );
   });
 
-  it('order dependence: names the test it depends on and its own line', () => {
+  it('cold start (fails the first try of a fresh worker, passes warm): cold-start, measured', () => {
+    const t = test('answers within its deadline');
+    expect(t).toMatchObject({
+      verdict: 'flaky',
+      cause: { class: 'cold-start', confidence: 'measured', evidence: [{ kind: 'cold' }] },
+    });
+    expect(t?.tries.filter((x) => x.state === 'failed').every((x) => x.cold)).toBe(true);
+    expect(t?.tries.some((x) => x.state === 'passed' && !x.cold)).toBe(true);
+    expect(t?.cause?.fix).toMatch(
+      new RegExp(`^do the first-time work .* at test/connect\\.test\\.ts:${lineOf('test/connect.test.ts', "it('")}$`),
+    );
+  });
+
+  it('order dependence: names the test and the file it depends on, and its own line', () => {
     const t = test('reads the store');
     expect(t).toMatchObject({ verdict: 'order-dependent', cause: { class: 'order', confidence: 'measured' } });
     expect(t?.cause?.evidence[0]?.text).toContain('"fills the store" in test/order.test.ts');
     expect(t?.cause?.fix).toBe(
-      'reset the module state in beforeEach, or set up what the test needs in the test itself, at test/order.test.ts:7',
+      `reset the module state in beforeEach, or set up what the test needs in the test itself, at test/order.test.ts:${lineOf('test/order.test.ts', "it('reads")}`,
     );
     expect(test('fills the store')).toMatchObject({ verdict: 'stable', cause: null });
   });
 
-  it('unseeded random (fails unthrottled too): randomness or concurrency, measured', () => {
+  it('unseeded random (fails unthrottled too): randomness or concurrency, measured, the fix at Math.random(); seeded: stable', () => {
     expect(test('flips a coin')).toMatchObject({
       verdict: 'flaky',
       cause: { class: 'random-or-concurrency', confidence: 'measured' },
     });
-    expect(test('flips a coin')?.cause?.fix).toMatch(/^seed the generator .* at test\/coin\.test\.ts:\d+$/);
+    expect(test('flips a coin')?.cause?.fix).toBe(
+      `seed the generator (or inject the random source) instead of \`Math.random()\` at test/coin.test.ts:${lineOf('test/coin.test.ts', 'Math.random()')}`,
+    );
+    expect(test('flips a seeded coin')).toMatchObject({ verdict: 'stable', passes: 6, runs: 6, cause: null });
   });
 
   it('a port already in use: network, measured, from the try errors; the fix names the source line', () => {
@@ -106,7 +178,7 @@ describe('flakeguard gate: the cause of each flaky test', () => {
     expect(t?.cause?.evidence[0]?.text).toMatch(/failed tries name EADDRINUSE$/);
     expect(t?.cause?.evidence[1]?.text).toBe('`createServer()` uses the real network');
     expect(t?.cause?.fix).toBe(
-      `listen on port 0 and read the port back, or mock the network, instead of \`createServer()\` at test/port.test.ts:${t?.cause?.evidence[1]?.line}`,
+      `listen on port 0 and read the port back, or mock the network, instead of \`createServer()\` at test/port.test.ts:${lineOf('test/port.test.ts', 'const other = createServer()')}`,
     );
   });
 });

@@ -131,13 +131,10 @@ it('imports the catalogue', async () => {
  * the same on any machine: it reads the gate's own processes (ps from PATH) instead of measuring its
  * CPU share, which depended on the core count and on whatever else the machine was running (under
  * 2 busy loops per core the "idle" re-runs failed too). The load workers are flakeguard's children
- * that are not this test's ancestors.
+ * that are not this test's ancestors. GATE_LOAD_RUNNING is the check's source for a fixture file
+ * (it needs execFileSync from node:child_process); LOAD_FILES a test file around it.
  */
-export const LOAD_FILES: Record<string, string> = {
-  'test/render.test.ts': `import { execFileSync } from 'node:child_process';
-import { expect, it } from 'vitest';
-
-function gateLoadRunning(): boolean {
+export const GATE_LOAD_RUNNING = `function gateLoadRunning(): boolean {
   const rows = execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid=', '-o', 'args='], { encoding: 'utf8' })
     .split('\\n')
     .map((l) => /^\\s*(\\d+)\\s+(\\d+)\\s+(.*)$/.exec(l))
@@ -155,7 +152,13 @@ function gateLoadRunning(): boolean {
   }
   if (gate === undefined) throw new Error('run this file with flakeguard gate');
   return rows.some((r) => r.ppid === gate.pid && !ancestors.has(r.pid));
-}
+}`;
+
+export const LOAD_FILES: Record<string, string> = {
+  'test/render.test.ts': `import { execFileSync } from 'node:child_process';
+import { expect, it } from 'vitest';
+
+${GATE_LOAD_RUNNING}
 
 it('renders the frame in time', () => {
   expect(gateLoadRunning(), 'the gate is running its load workers').toBe(false);
