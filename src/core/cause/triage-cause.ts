@@ -1,32 +1,34 @@
 /**
  * The cause of a triage flake (core/cause/cause.ts): triage sees a red run's texts, not conditions
  * it controlled, so its causes are `inferred`, from the failed attempts' error texts: a port, socket
- * or DNS error names `network`; a timeout names `timing`; anything else is `unknown` (run
- * `flakeguard gate` on the test to measure it). Pure.
+ * or DNS error names `network`; with history, the test's stored runs next (core/cause/
+ * history-cause.ts: one platform, one shard, their errors); then a timeout names `timing`; anything
+ * else is `unknown` (run `flakeguard gate` on the test to measure it). Pure.
  */
+import { testKey } from '../test-id.js';
+import type { TriageHistory } from '../triage/triage-history-facts.js';
 import type { Finding, ObservedTest } from '../triage/triage-types.js';
 import { type CauseEvidence, type CauseFinding, makeCause } from './cause.js';
-import { findNetworkSignal } from './error-signals.js';
-
-const TIMEOUT =
-  /Test timed out in \d+ ?ms|Hook timed out in \d+ ?ms|timed? ?out after \d+|exceeded timeout|Timeout of \d+ ?ms exceeded/i;
+import { findNetworkSignal, findTimeoutSignal } from './error-signals.js';
+import { decideHistoryCause, type HistoryRun } from './history-cause.js';
 
 export interface TriageCauseInput {
   readonly file: string | null;
   readonly line: number | null;
   /** The failed attempts' error texts. */
   readonly errors: readonly string[];
+  /** The test's stored runs on the branch (triage with history), newest first. */
+  readonly history?: readonly HistoryRun[];
 }
 
 export function findTriageCause(input: TriageCauseInput): CauseFinding {
   const place = { file: input.file ?? 'its test file', line: input.line };
   const network = input.errors.map((e) => findNetworkSignal(e)).find((c) => c !== null);
   if (network) return makeCause('network', 'inferred', [errorEvidence(`names ${network}`)], place);
-  const timeout = input.errors.find((e) => TIMEOUT.test(e));
-  if (timeout) {
-    const what = TIMEOUT.exec(timeout)?.[0] ?? 'a timeout';
-    return makeCause('timing', 'inferred', [errorEvidence(`says "${what}"`)], place);
-  }
+  const past = decideHistoryCause(input.history ?? []);
+  if (past) return makeCause(past.class, 'inferred', past.evidence, place);
+  const timeout = input.errors.map((e) => findTimeoutSignal(e)).find((t) => t !== null);
+  if (timeout) return makeCause('timing', 'inferred', [errorEvidence(`says "${timeout}"`)], place);
   return makeCause('unknown', 'inferred', [], place);
 }
 
@@ -37,13 +39,19 @@ function errorEvidence(says: string): CauseEvidence {
   };
 }
 
-/** Each flake finding with the cause its test's errors infer; other findings unchanged. */
-export function attachFlakeCauses(findings: readonly Finding[], tests: readonly ObservedTest[]): Finding[] {
+/** Each flake finding with the cause its test's errors (and stored runs, with history) infer; other findings unchanged. */
+export function attachFlakeCauses(
+  findings: readonly Finding[],
+  tests: readonly ObservedTest[],
+  history: TriageHistory | null = null,
+): Finding[] {
+  const pastOf = new Map((history?.tests ?? []).map((t) => [testKey(t.file, t.name), t.outcomes ?? []]));
   return findings.map((f) => {
     if (f.class !== 'flake') return f;
     const observed = tests.filter((t) => t.name === f.test && (f.file === null || t.file === f.file));
     const errors = observed.flatMap((t) => t.errors);
     const line = observed.find((t) => t.line !== null)?.line ?? null;
-    return { ...f, flakeCause: findTriageCause({ file: f.file, line, errors }) };
+    const past = f.file === null || f.test === null ? undefined : pastOf.get(testKey(f.file, f.test));
+    return { ...f, flakeCause: findTriageCause({ file: f.file, line, errors, ...(past ? { history: past } : {}) }) };
   });
 }

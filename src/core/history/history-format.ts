@@ -3,6 +3,7 @@
  * comment). Pure; the same phrases serve both, and the HTML page.
  */
 
+import { describeCause } from '../cause/cause.js';
 import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../gate/failure-rate.js';
 import { formatOwners } from '../owners/codeowners.js';
@@ -34,6 +35,12 @@ export function describeFlakes(t: HistoryTest): string {
   return `${t.flakyRuns} of ${t.runs} runs flaky${rate}: ${parts.join(', ')}`;
 }
 
+/** "why: timing (inferred): …" and "fix: …" for a test with flaky runs that its runs tell a class for. */
+export function causeLines(t: HistoryTest): string[] {
+  if (!t.cause || t.cause.class === 'unknown') return [];
+  return [describeCause(t.cause, 'why'), `fix: ${t.cause.fix}`];
+}
+
 function header(report: HistoryReport): string {
   const branch = report.branch === null ? 'every branch' : `branch ${report.branch}`;
   return `flakeguard history since ${report.since} (${branch}): ${report.runs} run${report.runs === 1 ? '' : 's'}`;
@@ -45,6 +52,7 @@ function testLines(t: HistoryTest, indent: string): string[] {
   const lines = [
     `${indent}${u(`${t.file}${project}  ${t.name}`)}${owners === '' ? '' : `  (${owners})`}`,
     `${indent}  ${describeFlakes(t)}`,
+    ...causeLines(t).map((l) => `${indent}  ${u(l)}`),
   ];
   for (const p of t.platforms) lines.push(`${indent}  ${describeDurations(p)}, ${describeTrend(p)}`);
   if (t.platforms.length === 0) lines.push(`${indent}  no passing run with a duration in the window`);
@@ -74,6 +82,9 @@ export function formatHistoryReport(report: HistoryReport): string {
       `no test near its limit (${rule})`,
     );
   }
+  const why = report.tests.filter((t) => causeLines(t).length > 0);
+  if (why.length > 0) out.push('');
+  for (const t of why) out.push(`- \`${cell(t.file)}\` ${cell(t.name)}: ${causeLines(t).map(cell).join('; ')}`);
   return `${out.join('\n')}\n`;
 }
 
@@ -97,5 +108,8 @@ export function formatHistoryMarkdown(report: HistoryReport): string {
       `| \`${cell(t.file)}\` ${cell(t.name)}${(t.owners ?? []).length > 0 ? ` (${cell(formatOwners(t.owners))})` : ''} | ${t.runs} | ${t.flakyRuns} | ${rate} | ${durations} | ${head ? formatDuration(head.limitMs) : '-'} | ${head ? cell(describeTrend(head)) : '-'} |`,
     );
   }
+  const why = report.tests.filter((t) => causeLines(t).length > 0);
+  if (why.length > 0) out.push('');
+  for (const t of why) out.push(`- \`${cell(t.file)}\` ${cell(t.name)}: ${causeLines(t).map(cell).join('; ')}`);
   return `${out.join('\n')}\n`;
 }

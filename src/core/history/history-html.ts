@@ -6,7 +6,7 @@
 import { badge, countTile, formatTime, h, plural, renderPage } from '../html/html-page.js';
 import { TONE_COLOURS } from '../html/html-style.js';
 import { HISTORY_CHART_CSS, renderHistoryChart } from './history-chart.js';
-import { describeDurations, describeFlakes, describeTrend } from './history-format.js';
+import { causeLines, describeDurations, describeFlakes, describeTrend } from './history-format.js';
 import type { HistoryReport, HistoryTest } from './history-report.js';
 
 const NEAR = '#f08c00';
@@ -43,7 +43,11 @@ function testSection(t: HistoryTest, warnAt: number): string {
   );
   return (
     `<article class="card ${tone} history-test" data-test="${h(`${t.file}::${t.name}`)}"><div class="head">${badges}<h3>${h(t.name)}</h3></div>` +
-    `<div class="where">${h(t.project === '' ? t.file : `${t.file} [${t.project}]`)}</div><p>${h(describeFlakes(t))}</p>${platforms.join('')}</article>`
+    `<div class="where">${h(t.project === '' ? t.file : `${t.file} [${t.project}]`)}</div><p>${h(describeFlakes(t))}</p>${causeLines(
+      t,
+    )
+      .map((l) => `<p>${h(l)}</p>`)
+      .join('')}${platforms.join('')}</article>`
   );
 }
 

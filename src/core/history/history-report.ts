@@ -7,6 +7,8 @@
  * schema).
  */
 import type { IsoDay } from '../calendar.js';
+import type { CauseFinding } from '../cause/cause.js';
+import { findHistoryCause, type HistoryRun } from '../cause/history-cause.js';
 import { failureRateUpperBound } from '../gate/failure-rate.js';
 import {
   byUrgency,
@@ -63,6 +65,13 @@ export interface HistoryInput {
   readonly platforms: readonly PlatformAggregate[];
   /** Oldest first, for the tests chosen by selectTrendCandidates. */
   readonly series: readonly SeriesPoint[];
+  /** The runs of the tests with flaky runs (platform, shard, first error): their causes. */
+  readonly outcomes?: readonly TestHistoryRun[];
+}
+
+/** A stored run of one test, for its cause (core/cause/history-cause.ts). */
+export interface TestHistoryRun extends HistoryRun {
+  readonly testId: number;
 }
 
 export type ListedFor = 'flaky' | 'near-limit' | 'match';
@@ -85,6 +94,8 @@ export interface HistoryTest extends TrendFigures {
   readonly platforms: readonly HistoryPlatform[];
   /** The test file's owners from CODEOWNERS (empty: none, or no CODEOWNERS). */
   readonly owners?: readonly string[];
+  /** Why it is flaky, inferred from its runs' platforms, shards and errors; only on a test with flaky runs. */
+  readonly cause?: CauseFinding;
 }
 
 export interface HistoryReport {
@@ -153,6 +164,7 @@ function computeTest(
   t: TestAggregate,
   platforms: readonly HistoryPlatform[],
   listedFor: readonly ListedFor[],
+  runs: readonly HistoryRun[],
 ): HistoryTest {
   const flakyRuns = flakyRunsOf(t);
   const bound = t.runs > 0 ? failureRateUpperBound(flakyRuns, t.runs) : null;
@@ -174,6 +186,7 @@ function computeTest(
     limitMs: head?.limitMs ?? null,
     listedFor,
     platforms: sorted,
+    ...(flakyRuns > 0 ? { cause: findHistoryCause({ file: t.file, line: null, runs }) } : {}),
   };
 }
 
@@ -192,6 +205,12 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
     list.push(computePlatform(p, pointsOf.get(`${p.testId}\u0000${p.platform}`) ?? [], query.warnAt));
     platformsOf.set(p.testId, list);
   }
+  const runsOf = new Map<number, HistoryRun[]>();
+  for (const { testId, ...run } of input.outcomes ?? []) {
+    const list = runsOf.get(testId);
+    if (list) list.push(run);
+    else runsOf.set(testId, [run]);
+  }
   const base = {
     version: HISTORY_REPORT_VERSION,
     since: query.since,
@@ -201,11 +220,11 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
   };
   if (isFiltered(query)) {
     const tests = input.tests
-      .map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], ['match']))
+      .map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], ['match'], runsOf.get(t.testId) ?? []))
       .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { ...base, view: 'filtered', tests };
   }
-  const all = input.tests.map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], []));
+  const all = input.tests.map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], [], runsOf.get(t.testId) ?? []));
   const flaky = all
     .filter((t) => t.flakyRuns > 0)
     .sort((a, b) => (b.flakeRate ?? 0) - (a.flakeRate ?? 0) || (b.flakeRateUpper ?? 0) - (a.flakeRateUpper ?? 0))

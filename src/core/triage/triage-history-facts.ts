@@ -1,4 +1,5 @@
 /** What the edge found in the history store, as plain facts triage reads (core/triage/triage-history.ts). */
+import type { HistoryRun } from '../cause/history-cause.js';
 import type { CaughtBy } from '../record/ci-context.js';
 
 /** One recorded run of a test: its commit (null when the run was not in git) and when it started (ISO). */
@@ -36,6 +37,8 @@ export interface TestHistoryFacts {
   readonly firstFailure?: HistoryRunFact | null;
   /** Its passed runs with a duration, oldest first. */
   readonly durations: readonly HistoryDurationFact[];
+  /** Its passed and failed runs (platform, shard, first error), newest first: the flake's cause (core/cause/history-cause.ts). */
+  readonly outcomes?: readonly HistoryRun[];
 }
 
 export interface TriageHistory {

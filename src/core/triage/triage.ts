@@ -142,6 +142,7 @@ export function computeTriage(given: TriageInputs, signatures: readonly LogSigna
       inputs,
     ),
     inputs.tests,
+    inputs.history ?? null,
   ).sort(compareFindings);
   const counts: Record<FindingClass, number> = { infrastructure: 0, escape: 0, flake: 0, budget: 0 };
   for (const f of findings) counts[f.class] += 1;

@@ -9,6 +9,7 @@ import type {
   PlatformAggregate,
   SeriesPoint,
   TestAggregate,
+  TestHistoryRun,
 } from '../../core/history/history-report.js';
 import { selectTrendCandidates } from '../../core/history/history-report.js';
 import type { HistoryStore, Queryable } from './history-store.js';
@@ -66,6 +67,16 @@ const SERIES_SQL = `SELECT r.test_id AS "testId", u.platform, (extract(epoch FRO
   ${FROM} AND r.test_id = ANY($5::int[]) AND r.state IN ('passed', 'failed') AND r.duration_ms IS NOT NULL
   ORDER BY u.started_at, u.id`;
 
+// The runs of the flaky tests by platform and shard, with the first errors of those that failed a
+// try: what their causes are inferred from (core/cause/history-cause.ts).
+const OUTCOMES_SQL = `SELECT r.test_id AS "testId", u.platform, u.shard_index AS "shardIndex", u.shard_count AS "shardCount",
+    count(*)::int AS runs,
+    count(*) FILTER (WHERE r.state = 'failed' OR r.flaky)::int AS flaked,
+    coalesce(array_agg(r.first_error ORDER BY u.started_at, u.id) FILTER (WHERE (r.state = 'failed' OR r.flaky) AND r.first_error IS NOT NULL), '{}') AS errors
+  ${FROM} AND r.test_id = ANY($5::int[]) AND r.state IN ('passed', 'failed')
+  GROUP BY r.test_id, u.platform, u.shard_index, u.shard_count
+  ORDER BY r.test_id, u.platform, u.shard_index, u.shard_count`;
+
 const RUNS_SQL = `SELECT count(*)::int AS runs FROM flakeguard_runs u
   WHERE u.started_at >= $1::timestamptz AND ($2::text IS NULL OR u.branch = $2)`;
 
@@ -87,8 +98,37 @@ export async function readHistoryInput(
     );
     const ids = selectTrendCandidates(tests, platforms, query);
     const series = ids.length === 0 ? [] : await q.query<SeriesPoint>(SERIES_SQL, [...p, ids]);
-    return { query, runs, tests, platforms, series };
+    const flaky = tests.filter((t) => t.retriedRuns + t.rerunPassedRuns > 0).map((t) => t.testId);
+    const outcomes = flaky.length === 0 ? [] : await q.query<OutcomeGroup>(OUTCOMES_SQL, [...p, flaky]);
+    return { query, runs, tests, platforms, series, outcomes: outcomes.flatMap(runsOfGroup) };
   });
+}
+
+interface OutcomeGroup {
+  readonly testId: number;
+  readonly platform: string;
+  readonly shardIndex: number | null;
+  readonly shardCount: number | null;
+  readonly runs: number;
+  readonly flaked: number;
+  readonly errors: readonly string[];
+}
+
+/** One group's runs as the cause rules read them: its flaked runs (with their errors), then its clean passes. */
+function runsOfGroup(g: OutcomeGroup): TestHistoryRun[] {
+  const shard = g.shardIndex === null || g.shardCount === null ? null : `${g.shardIndex}/${g.shardCount}`;
+  const run = (flaked: boolean, error: string | null): TestHistoryRun => ({
+    testId: g.testId,
+    platform: g.platform,
+    shard,
+    state: flaked ? 'failed' : 'passed',
+    flaky: false,
+    error,
+  });
+  return [
+    ...Array.from({ length: g.flaked }, (_, i) => run(true, g.errors[i] ?? null)),
+    ...Array.from({ length: g.runs - g.flaked }, () => run(false, null)),
+  ];
 }
 
 export interface PruneResult {

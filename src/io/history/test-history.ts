@@ -25,6 +25,9 @@ export interface StoredTestRun {
   /** The run's CI context, when its record carried one (schema 2). */
   readonly ci: CiContext | null;
   readonly platform: string;
+  /** The run's shard (1-based index of count), null when it was not sharded. */
+  readonly shardIndex: number | null;
+  readonly shardCount: number | null;
   readonly state: TestState;
   readonly durationMs: number | null;
   readonly retries: number;
@@ -41,7 +44,8 @@ export interface RunsOptions {
 }
 
 const SELECT_RUNS = `SELECT u.run_id AS "runId", to_char(u.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "startedAt",
-    u.branch, u.commit_sha AS "commit", u.ci_job AS "job", u.ci, u.platform, r.state, r.duration_ms AS "durationMs",
+    u.branch, u.commit_sha AS "commit", u.ci_job AS "job", u.ci, u.platform,
+    u.shard_index AS "shardIndex", u.shard_count AS "shardCount", r.state, r.duration_ms AS "durationMs",
     r.retries, r.flaky, r.limit_ms AS "limitMs", r.first_error AS "firstError"
   FROM flakeguard_results r
   JOIN flakeguard_runs u ON u.id = r.run_id

@@ -4,6 +4,7 @@
  * run. Returns plain facts (core/triage/triage-history.ts) or why history was not used; a store that
  * is down, locked or refused never stops triage.
  */
+import type { HistoryRun } from '../../core/cause/history-cause.js';
 import type { HistoryConfig } from '../../core/history/history-config.js';
 import { checkOfRecord } from '../../core/triage/triage-caught-by.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from '../../core/triage/triage-history.js';
@@ -44,6 +45,15 @@ const fact = (r: StoredTestRun): HistoryRunFact => ({
   startedAt: r.startedAt,
   job: r.job,
   check: r.ci === null ? null : (checkOfRecord({ ci: r.ci, shard: null }) ?? null),
+});
+
+/** A passed or failed run as the cause rules read it (core/cause/history-cause.ts). */
+export const historyRun = (r: StoredTestRun): HistoryRun => ({
+  platform: r.platform,
+  shard: r.shardIndex === null || r.shardCount === null ? null : `${r.shardIndex}/${r.shardCount}`,
+  state: r.state === 'failed' ? 'failed' : 'passed',
+  flaky: r.flaky,
+  error: r.firstError,
 });
 
 /** The oldest failed run since the newest pass: the run whose check caught the failure first. */
@@ -87,6 +97,7 @@ export async function factsOfTest(
         platform: r.platform,
       }))
       .reverse(),
+    outcomes: counted.map(historyRun),
   };
 }
 
