@@ -16,7 +16,7 @@ test('first try fails', () => {
   const file = new URL('./.tries-' + process.pid, import.meta.url);
   const tries = existsSync(file) ? Number(readFileSync(file, 'utf8')) : 0;
   writeFileSync(file, String(tries + 1));
-  expect(tries).toBeGreaterThan(0);
+  expect(tries, 'read ECONNRESET: the first request of the process').toBeGreaterThan(0);
 });
 test('steady', () => {
   expect(1 + 1).toBe(2);
@@ -56,6 +56,12 @@ describe('history with the embedded store', () => {
       retriedRuns: 2,
       flakeRate: 1,
       limitMs: 2000,
+    });
+    // Why it flakes, inferred from the stored runs' first errors (core/cause/history-cause.ts).
+    expect(report.tests[0]?.['cause']).toMatchObject({
+      class: 'network',
+      confidence: 'inferred',
+      evidence: [{ kind: 'history', text: "2 of 2 failed runs' errors name ECONNRESET" }],
     });
 
     const again = await fx.flakeguard(['history', 'ingest', '.flakeguard/runs']);

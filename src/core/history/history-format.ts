@@ -82,9 +82,6 @@ export function formatHistoryReport(report: HistoryReport): string {
       `no test near its limit (${rule})`,
     );
   }
-  const why = report.tests.filter((t) => causeLines(t).length > 0);
-  if (why.length > 0) out.push('');
-  for (const t of why) out.push(`- \`${cell(t.file)}\` ${cell(t.name)}: ${causeLines(t).map(cell).join('; ')}`);
   return `${out.join('\n')}\n`;
 }
 
