@@ -70,9 +70,7 @@ export interface HistoryInput {
 }
 
 /** A stored run of one test, for its cause (core/cause/history-cause.ts). */
-export interface TestHistoryRun extends HistoryRun {
-  readonly testId: number;
-}
+export type TestHistoryRun = HistoryRun & { readonly testId: number };
 
 export type ListedFor = 'flaky' | 'near-limit' | 'match';
 
