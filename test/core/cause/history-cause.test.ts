@@ -1,12 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideHistoryCause, findHistoryCause, type HistoryRun } from '../../../src/core/cause/history-cause.js';
-import { attachFlakeCauses } from '../../../src/core/cause/triage-cause.js';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../../src/core/history/history-format.js';
 import { renderHistoryHtml } from '../../../src/core/history/history-html.js';
 import { computeHistoryReport, type TestHistoryRun } from '../../../src/core/history/history-report.js';
-import type { TriageHistory } from '../../../src/core/triage/triage-history-facts.js';
-import type { Finding, ObservedTest } from '../../../src/core/triage/triage-types.js';
 
 const run = (over: Partial<HistoryRun> = {}): HistoryRun => ({
   platform: 'linux',
@@ -126,46 +123,12 @@ describe('properties of the history rules', () => {
   });
 });
 
-describe('history joins in', () => {
+describe('history report: the cause of its flaky tests', () => {
   const winOnly: HistoryRun[] = [
     ...many(5, { platform: 'win32', state: 'failed' }),
     ...many(10, { platform: 'win32' }),
     ...many(30, {}),
   ];
-
-  it("triage: a flake whose run's texts do not decide gets the class of its stored runs", () => {
-    const flake = { class: 'flake', test: 'api > gets', file: 'test/api.test.ts' } as Finding;
-    const observed = {
-      name: 'api > gets',
-      file: 'test/api.test.ts',
-      line: 9,
-      errors: ['AssertionError'],
-    } as unknown as ObservedTest;
-    const history: TriageHistory = {
-      branch: 'main',
-      window: 200,
-      tests: [
-        {
-          file: 'test/api.test.ts',
-          name: 'api > gets',
-          runs: 45,
-          failedRuns: 5,
-          retried: [],
-          rerunPassed: [],
-          lastPass: null,
-          durations: [],
-          outcomes: winOnly,
-        },
-      ],
-    };
-    expect(attachFlakeCauses([flake], [observed])[0]?.flakeCause?.class).toBe('unknown');
-    expect(attachFlakeCauses([flake], [observed], history)[0]?.flakeCause).toMatchObject({
-      class: 'timing',
-      confidence: 'inferred',
-      evidence: [{ kind: 'history' }],
-      fix: expect.stringMatching(/at test\/api\.test\.ts:9$/),
-    });
-  });
 
   it('history report: its flaky tests carry the cause in JSON, text, Markdown and HTML', () => {
     const outcomes: TestHistoryRun[] = winOnly.map((r) => ({ ...r, testId: 1 }));

@@ -1,17 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findSourceSignals } from '../../../src/core/cause/source-signals.js';
-import { extractTests } from '../../../src/core/source/test-source.js';
+import { lines, signalsOf } from './source-signal-helpers.js';
 
-const FILE = 'test/x.test.ts';
 const head = "import { expect, it, vi } from 'vitest';";
-const lines = (...l: string[]): string => l.join('\n');
-
-function signalsOf(code: string, name = 'it works') {
-  const test = extractTests(code, FILE).find((t) => t.fullName === name);
-  if (!test) throw new Error(`no test "${name}" in the fixture`);
-  return findSourceSignals(code, FILE, test);
-}
 
 describe('source signals through helpers the test file defines', () => {
   it('a sleep helper: the call with a literal delay is the wait, on the call line, naming the helper', () => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findSourceSignals } from '../../../src/core/cause/source-signals.js';
-import { extractTests } from '../../../src/core/source/test-source.js';
+import { lines, signalsOf } from './source-signal-helpers.js';
 
-const FILE = 'test/x.test.ts';
-
-/** The signals of the test named `name` in `code` (found the way the gate finds it). */
-function signalsOf(code: string, name = 'it works') {
-  const test = extractTests(code, FILE).find((t) => t.fullName === name);
-  if (!test) throw new Error(`no test "${name}" in the fixture`);
-  return findSourceSignals(code, FILE, test);
-}
-const lines = (...l: string[]): string => l.join('\n');
 const head = "import { describe, expect, it, vi } from 'vitest';";
 
 describe('findSourceSignals', () => {

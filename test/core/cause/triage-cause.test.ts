@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withSignals } from '../../../src/core/cause/cause.js';
 import { attachFlakeCauses, findTriageCause } from '../../../src/core/cause/triage-cause.js';
+import type { TriageHistory } from '../../../src/core/triage/triage-history-facts.js';
 import type { Finding, ObservedTest } from '../../../src/core/triage/triage-types.js';
+
+const FLAKE = { class: 'flake', test: 'api > gets', file: 'test/api.test.ts' } as Finding;
+/** The flaky test as the run observed it: test/api.test.ts:9 with these errors. */
+const observedWith = (...errors: string[]): ObservedTest =>
+  ({ name: 'api > gets', file: 'test/api.test.ts', line: 9, errors }) as unknown as ObservedTest;
 
 describe('findTriageCause', () => {
   it('network from a port or socket error, timing from a timeout, else unknown; all inferred', () => {
@@ -30,17 +36,52 @@ describe('findTriageCause', () => {
     );
   });
   it('attaches a cause to flake findings only, from their test errors', () => {
-    const flake = { class: 'flake', test: 'api > gets', file: 'test/api.test.ts' } as Finding;
-    const escaped = { class: 'escape', test: 'api > gets', file: 'test/api.test.ts' } as Finding;
-    const observed = {
-      name: 'api > gets',
-      file: 'test/api.test.ts',
-      line: 9,
-      errors: ['Error: listen EADDRINUSE: address already in use :::3000'],
-    } as unknown as ObservedTest;
-    const [f, e] = attachFlakeCauses([flake, escaped], [observed]);
+    const escaped = { ...FLAKE, class: 'escape' } as Finding;
+    const [f, e] = attachFlakeCauses(
+      [FLAKE, escaped],
+      [observedWith('Error: listen EADDRINUSE: address already in use :::3000')],
+    );
     expect(f?.flakeCause).toMatchObject({ class: 'network', fix: expect.stringContaining('test/api.test.ts:9') });
     expect(e?.flakeCause).toBeUndefined();
+  });
+
+  it("with history: a flake whose run's texts do not decide gets the class of its stored runs (core/cause/history-cause.ts)", () => {
+    const run = (platform: string, state: 'passed' | 'failed') => ({
+      platform,
+      shard: null,
+      state,
+      flaky: false,
+      error: null,
+    });
+    const outcomes = [
+      ...Array.from({ length: 5 }, () => run('win32', 'failed')),
+      ...Array.from({ length: 10 }, () => run('win32', 'passed')),
+      ...Array.from({ length: 30 }, () => run('linux', 'passed')),
+    ];
+    const history: TriageHistory = {
+      branch: 'main',
+      window: 200,
+      tests: [
+        {
+          file: 'test/api.test.ts',
+          name: 'api > gets',
+          runs: 45,
+          failedRuns: 5,
+          retried: [],
+          rerunPassed: [],
+          lastPass: null,
+          durations: [],
+          outcomes,
+        },
+      ],
+    };
+    expect(attachFlakeCauses([FLAKE], [observedWith('AssertionError')])[0]?.flakeCause?.class).toBe('unknown');
+    expect(attachFlakeCauses([FLAKE], [observedWith('AssertionError')], history)[0]?.flakeCause).toMatchObject({
+      class: 'timing',
+      confidence: 'inferred',
+      evidence: [{ kind: 'history', text: expect.stringContaining('failed 5/15 runs on win32, 0/30 on linux') }],
+      fix: expect.stringMatching(/at test\/api\.test\.ts:9$/),
+    });
   });
 });
 
