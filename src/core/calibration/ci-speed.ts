@@ -8,7 +8,7 @@
  * above the true one as below it, so a fifth of tests with odd ratios (a cache warm in CI, a test
  * doing other work here) moves neither the estimate nor, much, the interval. Pure.
  */
-import { logBinomialCdf } from '../gate/failure-rate.js';
+import { logBinomialCdf } from '../failure-rate.js';
 
 /** The tests in common an estimate needs; fewer and it refuses. */
 export const MIN_COMMON_TESTS = 20;

@@ -3,8 +3,8 @@
  * breaking-point.ts), with where it is and why it was selected, as the JSON prints it. Pure.
  */
 import type { CauseFinding } from '../cause/cause.js';
+import { describeFailureRate } from '../failure-rate.js';
 import type { TestPast } from '../history/test-history-summary.js';
-import { describeFailureRate } from './failure-rate.js';
 import type { GateTestResult, GateTry, GateTryOutcome, GateVerdict } from './gate-verdict.js';
 import type { SelectionKind } from './test-selection.js';
 

@@ -7,7 +7,7 @@
  * schema).
  */
 import type { IsoDay } from '../calendar.js';
-import { failureRateUpperBound } from '../gate/failure-rate.js';
+import { failureRateUpperBound } from '../failure-rate.js';
 import {
   byUrgency,
   computePlatform,

@@ -5,7 +5,7 @@
  * there. Pure: the edge reads the store and writes the entries.
  */
 
-import { failureRateUpperBound, formatRatePercent } from '../gate/failure-rate.js';
+import { failureRateUpperBound, formatRatePercent } from '../failure-rate.js';
 import { testKey } from '../test-id.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 
