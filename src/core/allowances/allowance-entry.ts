@@ -7,9 +7,9 @@ import { isScalar, type Node, type YAMLMap } from 'yaml';
 import { isIsoDay } from '../calendar.js';
 import { isFlakeguardError } from '../errors.js';
 import type { PlatformValue } from '../platform-value.js';
-import { parseQuarantineTerms, type QuarantineTerms } from '../quarantine/quarantine-terms.js';
 import { type Locate, parsePlatformDuration } from '../yaml-values.js';
 import { type Allowance, isInsideProject } from './allowance.js';
+import { parseQuarantineTerms, type QuarantineTerms } from './quarantine-terms.js';
 
 export const ALLOWANCE_KEYS = [
   'id',

@@ -21,7 +21,7 @@ export interface GateTestInput {
   /** `affected`: the changed modules its file imports (directly or through others). */
   readonly affectedBy?: readonly string[];
   readonly result: GateTestResult;
-  /** Why it is flaky, fragile or order-dependent (core/cause/gate-cause.ts); absent for the others. */
+  /** Why it is flaky, fragile or order-dependent (core/gate/gate-cause.ts); absent for the others. */
   readonly cause?: CauseFinding;
 }
 

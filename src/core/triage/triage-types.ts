@@ -152,7 +152,7 @@ export interface Finding {
   readonly rerunTarget?: RerunTarget;
   /** The test file's owners from CODEOWNERS (empty: none, no file, or no CODEOWNERS). */
   readonly owners?: readonly string[];
-  /** A flake's likely cause (core/cause/triage-cause.ts); absent on other findings. */
+  /** A flake's likely cause (core/triage/triage-cause.ts); absent on other findings. */
   readonly flakeCause?: CauseFinding | null;
 }
 

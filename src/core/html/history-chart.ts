@@ -7,9 +7,9 @@
  * a few hundred SVG nodes, not thousands. Pure; every label is escaped.
  */
 import { median } from 'simple-statistics';
-import { formatTime, h, plural } from '../html/html-page.js';
-import { TONE_COLOURS } from '../html/html-style.js';
-import type { HistoryPlatform, SeriesPoint } from './history-platform.js';
+import type { HistoryPlatform, SeriesPoint } from '../history/history-platform.js';
+import { formatTime, h, plural } from './html-page.js';
+import { TONE_COLOURS } from './html-style.js';
 
 const W = 960;
 const H = 180;

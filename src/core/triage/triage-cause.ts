@@ -4,9 +4,10 @@
  * or DNS error names `network`; a timeout names `timing`; anything else is `unknown` (run
  * `flakeguard gate` on the test to measure it). Pure.
  */
-import type { Finding, ObservedTest } from '../triage/triage-types.js';
-import { type CauseEvidence, type CauseFinding, makeCause } from './cause.js';
-import { findNetworkSignal } from './error-signals.js';
+
+import { type CauseEvidence, type CauseFinding, makeCause } from '../cause/cause.js';
+import { findNetworkSignal } from '../cause/error-signals.js';
+import type { Finding, ObservedTest } from './triage-types.js';
 
 const TIMEOUT =
   /Test timed out in \d+ ?ms|Hook timed out in \d+ ?ms|timed? ?out after \d+|exceeded timeout|Timeout of \d+ ?ms exceeded/i;
