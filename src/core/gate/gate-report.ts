@@ -102,7 +102,7 @@ export interface GateReport {
   readonly mergedShards?: number;
 }
 
-export interface GateCost {
+interface GateCost {
   readonly loadedWallMs: number;
   readonly triesMs: number;
 }

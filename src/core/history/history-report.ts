@@ -19,16 +19,9 @@ import {
   type TrendFigures,
 } from './history-platform.js';
 
-export type {
-  Bounds,
-  DurationSummary,
-  HistoryPlatform,
-  PlatformAggregate,
-  SeriesPoint,
-  TrendFigures,
-} from './history-platform.js';
+export type { HistoryPlatform, PlatformAggregate, SeriesPoint } from './history-platform.js';
 
-export const HISTORY_REPORT_VERSION = 1 as const;
+const HISTORY_REPORT_VERSION = 1 as const;
 
 /** Counts for one test over the window, from the store. */
 export interface TestAggregate {
@@ -65,7 +58,7 @@ export interface HistoryInput {
   readonly series: readonly SeriesPoint[];
 }
 
-export type ListedFor = 'flaky' | 'near-limit' | 'match';
+type ListedFor = 'flaky' | 'near-limit' | 'match';
 
 export interface HistoryTest extends TrendFigures {
   readonly file: string;

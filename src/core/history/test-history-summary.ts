@@ -23,7 +23,7 @@ export interface PastRun {
 }
 
 /** The trend on the newest run's platform, its figures as in the history JSON, and in words. */
-export interface PastTrend extends SlopeFigures {
+interface PastTrend extends SlopeFigures {
   readonly platform: string;
   readonly limitMs: number;
   readonly text: string;

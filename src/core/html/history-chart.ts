@@ -59,7 +59,7 @@ function marksOf(points: readonly SeriesPoint[]): Mark[] {
 }
 
 /** The centred rolling median of the passed durations, at each passed run's index. */
-export function rollingMedian(points: readonly SeriesPoint[]): { index: number; ms: number }[] {
+function rollingMedian(points: readonly SeriesPoint[]): { index: number; ms: number }[] {
   const passed = points.flatMap((s, index) => (s.state === 'passed' ? [{ index, ms: s.durationMs }] : []));
   const half = Math.max(1, Math.min(25, Math.floor(passed.length / 20)));
   if (passed.length < 3) return [];

@@ -43,7 +43,7 @@ export interface QuarantineProposal {
   readonly lowerBound: number;
 }
 
-export interface ReleaseProposal {
+interface ReleaseProposal {
   readonly id: string;
   readonly file: string;
   readonly name: string;

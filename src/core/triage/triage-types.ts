@@ -10,8 +10,6 @@ import type { AttemptRef } from './log-attempts.js';
 import type { FindingClass } from './triage-config.js';
 import type { TriageHistory } from './triage-history-facts.js';
 
-export type { FindingClass } from './triage-config.js';
-
 export const TRIAGE_VERSION = 1 as const;
 
 export type { CaughtBy } from '../record/ci-context.js';

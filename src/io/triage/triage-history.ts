@@ -13,7 +13,7 @@ import { failedThenPassed, lastPassingRun, lastRunsOfTest, type StoredTestRun } 
 import type { ProjectPlaces } from '../places/project-places.js';
 
 /** How many of a test's newest runs triage reads. */
-export const TRIAGE_HISTORY_WINDOW = 200;
+const TRIAGE_HISTORY_WINDOW = 200;
 
 export interface TriageHistoryRequest {
   readonly places: ProjectPlaces;
@@ -53,7 +53,7 @@ function firstFailureOf(counted: readonly StoredTestRun[]): StoredTestRun | null
   return streak.filter((r) => r.state === 'failed').at(-1) ?? null;
 }
 
-export async function factsOfTest(
+async function factsOfTest(
   store: Queryable,
   test: { file: string; name: string },
   branch: string,

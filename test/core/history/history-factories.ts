@@ -5,7 +5,7 @@ import type { RunRecord, TestState } from '../../../src/core/record/run-record.j
 import { makeConfig, makeInput, makeTest } from '../budget/budget-factories.js';
 import { SAMPLE_FACTS } from '../record/record-factories.js';
 
-export interface TestSpec {
+interface TestSpec {
   readonly file?: string;
   readonly name: string;
   readonly state?: TestState;
