@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { cyclesOf, type ImportGraph, importGraph, importsOf, nameCycle } from '../scripts/import-graph.mjs';
 import { E2E_TESTS, RELEASE_TESTS } from '../vitest.config.js';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
@@ -33,17 +34,6 @@ function listTs(dir: string): string[] {
   );
 }
 
-function importsOf(file: string): string[] {
-  const source = readFileSync(file, 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/^\s*\/\/.*$/gm, '');
-  return [
-    ...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"]+)['"]/gm),
-    ...source.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
-    ...source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
-  ].map((m) => m[1] ?? '');
-}
-
 const layerOf = (rel: string): string => rel.split('/')[0] ?? rel;
 const files = listTs(SRC);
 
@@ -55,6 +45,26 @@ const files = listTs(SRC);
  */
 const FILE_LINES = 250;
 const LONG_FILES: Record<string, number> = {};
+
+/**
+ * Core's parts (a capability folder, or a shared file directly in src/core) in one order: a part
+ * imports only parts below it. A loop is named with one import per hop and the way out.
+ */
+function coreLoops(graph: ImportGraph): string[] {
+  return cyclesOf(graph).map((group) => {
+    const cycle = nameCycle(graph, group);
+    const hops = cycle.split(' -> ');
+    const along = hops.slice(1).map((to, k) => {
+      const hop = graph.imports.find((i) => i.from === hops[k] && i.to === to);
+      return hop ? `${hop.file} imports ${hop.spec}` : `${hops[k]} -> ${to}`;
+    });
+    return (
+      `src/core loops: ${cycle} (${along.join('; ')}); the parts in the loop: ${group.join(', ')}. ` +
+      'Move what both sides use to the folder that owns it, or to a module below both ' +
+      '(as core/failure-rate.ts); `node scripts/import-graph.mjs src/core` lists the imports against the order'
+    );
+  });
+}
 
 describe('the layers of src/', () => {
   it('every folder imports only what the layer table allows', () => {
@@ -138,6 +148,23 @@ describe('the layers of src/', () => {
     };
     for (const file of files) visit(file, []);
     expect(cycles).toEqual([]);
+  });
+
+  it("core's folders and shared files point one way: no cycle among them", () => {
+    expect(coreLoops(importGraph('src/core'))).toEqual([]);
+  });
+
+  it('names a loop among core folders with its imports and the fix', () => {
+    const imports = [
+      { from: 'history', to: 'gate', file: 'src/core/history/h.ts', spec: '../gate/rate.js' },
+      { from: 'gate', to: 'history', file: 'src/core/gate/g.ts', spec: '../history/h.js' },
+      { from: 'gate', to: 'duration.ts', file: 'src/core/gate/g.ts', spec: '../duration.js' },
+    ];
+    const loops = coreLoops({ parts: ['duration.ts', 'gate', 'history'], imports });
+    expect(loops).toHaveLength(1);
+    expect(loops[0]).toContain('gate -> history -> gate');
+    expect(loops[0]).toContain('src/core/history/h.ts imports ../gate/rate.js');
+    expect(loops[0]).toContain('a module below both');
   });
 
   it(`no source file is over ${FILE_LINES} lines, except the listed ones, which only shrink`, () => {

@@ -24,7 +24,7 @@ export function commandUsageError(command: string, message: string): FlakeguardE
  * `--runs -1` as `--runs=-1`: parseArgs calls a value that starts with `-` ambiguous; joined, the
  * command's own check names the value and the accepted form.
  */
-export function joinNegativeValues(args: readonly string[], options: OptionTable): string[] {
+function joinNegativeValues(args: readonly string[], options: OptionTable): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;

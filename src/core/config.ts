@@ -4,21 +4,17 @@
  * default silently.
  */
 import { isMap, isScalar, LineCounter, type Node, parseDocument, type YAMLMap } from 'yaml';
+import { type BudgetConfig, DEFAULT_BUDGET_CONFIG, parseBudgetConfig } from './budget/budget-config.js';
 import { FlakeguardError } from './errors.js';
 import { clipText, excerpt } from './excerpt.js';
 import { DEFAULT_GATE_CONFIG, type GateConfig, parseGateConfig } from './gate/gate-config.js';
 import { HISTORY_OFF, type HistoryConfig, parseHistoryConfig } from './history/history-config.js';
-import type { PlatformValue } from './platform-value.js';
 import { parseTriageConfig, type TriageConfig } from './triage/triage-config.js';
-import { type Locate, makeLocator, parsePlatformDuration } from './yaml-values.js';
+import { type Locate, makeLocator } from './yaml-values.js';
 
 export interface Config {
-  readonly budget: {
-    readonly test: PlatformValue<number>;
-    readonly file: PlatformValue<number> | null;
-    /** Share of the limit, 0..1, at or above which a test is near budget. */
-    readonly warnAt: number;
-  };
+  /** Test and file limits (core/budget/budget-config.ts). */
+  readonly budget: BudgetConfig;
   /** Folder of allowance files, relative to the root. */
   readonly allowances: string;
   /** Folder of run records, relative to the root. */
@@ -31,11 +27,8 @@ export interface Config {
   readonly gate: GateConfig;
 }
 
-/** The test budget when flakeguard.yaml names none, or names neither this platform nor `default`. */
-export const DEFAULT_TEST_BUDGET_MS = 5000;
-
 export const DEFAULT_CONFIG: Config = {
-  budget: { test: { kind: 'single', value: DEFAULT_TEST_BUDGET_MS }, file: null, warnAt: 0.8 },
+  budget: DEFAULT_BUDGET_CONFIG,
   allowances: 'allowances',
   records: '.flakeguard/runs',
   triage: { patterns: [] },
@@ -44,21 +37,6 @@ export const DEFAULT_CONFIG: Config = {
 };
 
 const TOP_KEYS = ['budget', 'allowances', 'records', 'triage', 'history', 'gate'] as const;
-const BUDGET_KEYS = ['test', 'file', 'warnAt'] as const;
-
-function parseWarnAt(node: unknown, where: Locate): number {
-  const raw = isScalar(node) ? node.value : undefined;
-  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-  const match = /^(\d+(?:\.\d+)?)%$/.exec(text);
-  const share = match ? Number(match[1]) / 100 : Number.NaN;
-  if (!(share > 0 && share <= 1)) {
-    throw new FlakeguardError(
-      'CONFIG_INVALID',
-      `${where(node as Node)}: budget.warnAt ${excerpt(text)} is not a share; write a percentage between 1% and 100%, e.g. 80%`,
-    );
-  }
-  return share;
-}
 
 function parseFolder(node: unknown, where: Locate, key: string): string {
   const raw = isScalar(node) ? node.value : undefined;
@@ -108,7 +86,7 @@ function parseSections(contents: YAMLMap, where: Locate): Config {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     switch (key) {
       case 'budget':
-        budget = parseBudget(pair.value, where, budget);
+        budget = parseBudgetConfig(pair.value, where, budget);
         break;
       case 'allowances':
         allowances = parseFolder(pair.value, where, 'allowances');
@@ -133,28 +111,4 @@ function parseSections(contents: YAMLMap, where: Locate): Config {
     }
   }
   return { budget, allowances, records, triage, history, gate };
-}
-
-/** `budget:`: test, file and warnAt; a key left out keeps its value in `current`. */
-function parseBudget(node: unknown, where: Locate, current: Config['budget']): Config['budget'] {
-  if (!isMap(node)) {
-    throw new FlakeguardError(
-      'CONFIG_INVALID',
-      `${where(node as Node)}: budget must be a map with keys ${BUDGET_KEYS.join(', ')}`,
-    );
-  }
-  let { test, file, warnAt } = current;
-  for (const b of node.items) {
-    const bk = isScalar(b.key) ? String(b.key.value) : '';
-    if (bk === 'test') test = parsePlatformDuration(b.value, where, 'budget.test');
-    else if (bk === 'file') file = parsePlatformDuration(b.value, where, 'budget.file');
-    else if (bk === 'warnAt') warnAt = parseWarnAt(b.value, where);
-    else {
-      throw new FlakeguardError(
-        'CONFIG_INVALID',
-        `${where(b.key as Node)}: unknown key ${excerpt(`budget.${bk}`)}; use ${BUDGET_KEYS.join(', ')}`,
-      );
-    }
-  }
-  return { test, file, warnAt };
 }

@@ -10,7 +10,7 @@
  * encoded, and its pieces between `@`/`:`) is replaced wherever it appears, so a driver's error that
  * quotes part of a URL leaks nothing either.
  */
-export const REDACTED = '***';
+const REDACTED = '***';
 
 /** Parameter names that hold a secret (`password`, `sslpassword`, `pwd`, `pass`, `token`, `secret`, `apikey`). */
 const SECRET_KEY = '[A-Za-z_-]*(?:pass|pwd|secret|token|api[-_]?key)[A-Za-z_-]*';

@@ -23,7 +23,7 @@ const UNSAFE_BUT_LINE_BREAKS = new RegExp(
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** `\n`, `\r`, `\t`, else `\u00XX`. */
-export function escapeUnit(ch: string): string {
+function escapeUnit(ch: string): string {
   return SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 

@@ -3,7 +3,7 @@
  * (toParseArgsOptions) and gives --help its text (formatUsage), and a test checks that README.md and
  * the command's docs page name every option, so the three cannot drift.
  */
-export interface OptionSpec {
+interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly short?: string;
   readonly multiple?: boolean;

@@ -24,7 +24,7 @@ export function toRelative(root: string, file: string): string {
 const STACK_LINE = /\(?((?:[A-Za-z]:)?[^\s():]+):(\d+):(\d+)\)?\s*$/;
 
 /** First frame in the user's code (inside the root, outside node_modules), `file:line:column`. */
-export function firstUserFrame(error: ErrorLike, root: string): string | null {
+function firstUserFrame(error: ErrorLike, root: string): string | null {
   const frames =
     error.stacks && error.stacks.length > 0
       ? error.stacks.map((s) => ({ file: s.file, line: s.line, column: s.column }))
@@ -44,7 +44,7 @@ export function firstUserFrame(error: ErrorLike, root: string): string | null {
   return user ? `${toRelative(root, user.file)}:${user.line}:${user.column}` : null;
 }
 
-export function toRecordedError(error: ErrorLike, root: string): RecordedError {
+function toRecordedError(error: ErrorLike, root: string): RecordedError {
   const type = typeof error.name === 'string' && error.name !== '' ? error.name : undefined;
   return {
     message: typeof error.message === 'string' ? error.message : String(error.message ?? error),
@@ -68,7 +68,7 @@ function observeAttempts(test: TestCase): ObservedTest['attempts'] {
     .map((a) => ({ durationMs: a.duration, state: a.state as 'passed' | 'failed' }));
 }
 
-export function observeTest(test: TestCase, root: string): ObservedTest {
+function observeTest(test: TestCase, root: string): ObservedTest {
   const result = test.result();
   const diagnostic = test.diagnostic();
   const attempts = observeAttempts(test);
@@ -87,7 +87,7 @@ export function observeTest(test: TestCase, root: string): ObservedTest {
   };
 }
 
-export function observeFile(module: TestModule, root: string): ObservedFile {
+function observeFile(module: TestModule, root: string): ObservedFile {
   let durationMs: number | null = null;
   try {
     durationMs = module.diagnostic().duration;

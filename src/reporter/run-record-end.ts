@@ -1,14 +1,14 @@
 /**
- * The run record at the end of a run: where and how the run ran (core/record/run-record-build.ts
+ * The run record at the end of a run: where and how the run ran (core/budget/run-record-build.ts
  * RunFacts), the record written to the records folder, then handed to the history store; with the
  * lines to print about it (stdout) and the problems (stderr).
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Vitest } from 'vitest/node';
+import { makeRunId, type RunFacts } from '../core/budget/run-record-build.js';
 import { readCiContext } from '../core/record/ci-context.js';
 import type { RunRecord } from '../core/record/run-record.js';
-import { makeRunId, type RunFacts } from '../core/record/run-record-build.js';
 import type { GitState } from '../io/git/git-state.js';
 import type { HistorySession } from '../io/history/reporter-history.js';
 import type { ProjectPlaces } from '../io/places/project-places.js';

@@ -7,9 +7,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ALLOWANCES_USAGE, SUBCOMMAND_OPTIONS } from '../../src/commands/allowances/allowances-options.js';
 import { GATE_USAGE } from '../../src/commands/gate/gate-args.js';
-import { HISTORY_INGEST_OPTIONS } from '../../src/commands/history/history-ingest-command.js';
-import { HISTORY_PRUNE_OPTIONS } from '../../src/commands/history/history-prune-command.js';
-import { HISTORY_QUERY_OPTIONS } from '../../src/commands/history/history-query-command.js';
+import {
+  HISTORY_INGEST_OPTIONS,
+  HISTORY_PRUNE_OPTIONS,
+  HISTORY_QUERY_OPTIONS,
+} from '../../src/commands/history/history-options.js';
 import { INIT_USAGE } from '../../src/commands/init/init-command.js';
 import { QUARANTINE_SUBCOMMANDS, QUARANTINE_USAGE } from '../../src/commands/quarantine/quarantine-options.js';
 import { TRIAGE_USAGE } from '../../src/commands/triage/triage-options.js';

@@ -80,7 +80,7 @@ export interface BuiltRun {
   readonly records: readonly string[];
 }
 
-export function generatedConfig(c: CorpusCase): string {
+function generatedConfig(c: CorpusCase): string {
   const reporters = ["'default'", "'json'", "'junit'", ...(c.reporter ? [JSON.stringify(REPORTER_BUILT)] : [])];
   return `import { defineConfig } from 'vitest/config';
 export default defineConfig({ test: { include: ['test/**/*.test.ts'], reporters: [${reporters.join(', ')}], outputFile: { json: 'out/report.json', junit: 'out/junit.xml' }, maxWorkers: 1 } });
@@ -115,7 +115,7 @@ export function caseFiles(c: CorpusCase): Record<string, string> {
 }
 
 /** A pnpm install of the project's Vitest: node_modules/vitest links into node_modules/.pnpm; no node_modules at the fixture's root. */
-export function installPnpmLayout(fx: Fixture, project: string): void {
+function installPnpmLayout(fx: Fixture, project: string): void {
   unlinkSync(path.join(fx.root, 'node_modules'));
   const store = path.join(fx.root, project, 'node_modules/.pnpm/vitest@4.1.12/node_modules');
   mkdirSync(store, { recursive: true });

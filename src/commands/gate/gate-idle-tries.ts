@@ -2,7 +2,7 @@
  * The gate's check for load sensitivity: a test that failed a loaded try gets cold tries again
  * without slowdown or load, one try at a time (failed every loaded try and passes there:
  * load-sensitive; fails either way: really failing; flaky: the unthrottled rate tells timing from
- * randomness, core/cause/gate-cause.ts).
+ * randomness, core/gate/gate-cause.ts).
  */
 import { plural } from '../../core/budget/budget-text.js';
 import { type RunsOutcome, runTestsRepeatedly } from '../../io/vitest/vitest-runs.js';

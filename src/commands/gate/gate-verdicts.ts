@@ -4,8 +4,8 @@
  * the gate report.
  */
 import type { CauseFinding } from '../../core/cause/cause.js';
-import { findGateCause, needsCause } from '../../core/cause/gate-cause.js';
 import { applyBreakingPoint } from '../../core/gate/breaking-point.js';
+import { findGateCause, needsCause } from '../../core/gate/gate-cause.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
 import { readSourceSignals } from '../../io/source/source-files.js';
@@ -45,7 +45,7 @@ export function decideTargetVerdicts(
 }
 
 /**
- * Why a flaky, fragile or order-dependent test fails, from all of its tries (core/cause/gate-cause.ts),
+ * Why a flaky, fragile or order-dependent test fails, from all of its tries (core/gate/gate-cause.ts),
  * with the signals in its source as supporting evidence (io/source/source-files.ts).
  */
 function causeOf(

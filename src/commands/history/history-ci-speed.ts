@@ -3,9 +3,11 @@
  * `--propose-timeouts` (per-platform budgets and testTimeout as config text to review, never
  * written): read from the store in the query's window, computed in core/calibration.
  */
+
+import { DEFAULT_TEST_BUDGET_MS } from '../../core/budget/budget-config.js';
 import { type CiPlatformSpeed, computeCiSpeedReport } from '../../core/calibration/ci-speed-report.js';
 import { formatTimeoutProposals, proposeTimeouts } from '../../core/calibration/timeout-proposals.js';
-import { type Config, DEFAULT_TEST_BUDGET_MS } from '../../core/config.js';
+import type { Config } from '../../core/config.js';
 import { resolvePlatformValue } from '../../core/platform-value.js';
 import { readCalibrationSample } from '../../io/history/ci-speed-read.js';
 import type { HistoryStore } from '../../io/history/history-store.js';

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
 import { type RunContext, runContextOf } from '../../core/history/history-rows.js';
 import type { RunRecord } from '../../core/record/run-record.js';
-import { formatUsage, type OptionTable } from '../../core/usage.js';
 import { displayPath } from '../../io/files/input-file.js';
 import { type IngestOutcome, ingestRunRecord } from '../../io/history/history-ingest.js';
 import { describeTarget } from '../../io/history/history-store.js';
@@ -20,16 +19,9 @@ import {
   skippedFilesNotice,
   splitRunRecords,
 } from '../../io/record/run-record-file.js';
-import {
-  HISTORY_DOCS,
-  HISTORY_EXIT,
-  type HistoryPlace,
-  historyUsage,
-  openPlaceStore,
-  parseHistoryArgs,
-  resolveHistoryPlace,
-  STORE_OPTIONS,
-} from './history-place.js';
+import { commandUsageError, parseCommandArgs } from '../command-args.js';
+import { HISTORY_COMMAND, HISTORY_INGEST_USAGE } from './history-options.js';
+import { type HistoryPlace, openPlaceStore, resolveHistoryPlace } from './history-place.js';
 
 /** The .json files under `dir`, at any depth (artifacts downloaded one folder per job), sorted. */
 function recordFiles(dir: string): string[] {
@@ -54,25 +46,6 @@ function expand(inputs: readonly string[]): string[] {
     return isDir ? recordFiles(full) : [full];
   });
 }
-
-export const HISTORY_INGEST_OPTIONS: OptionTable = {
-  branch: {
-    type: 'string',
-    value: '<b>',
-    help: 'the branch the runs were on (default: CI variables, else the branch checked out)',
-  },
-  job: { type: 'string', value: '<id>', help: 'the CI job that ran them (default: CI variables)' },
-  ...STORE_OPTIONS,
-};
-
-const USAGE = formatUsage({
-  synopsis: ['flakeguard history ingest <run record or folder>... [options]'],
-  summary:
-    'Loads run records (CI artifacts; folders are searched at any depth for *.json) into the history store. Every file is checked first; a record already stored is not stored again.',
-  options: HISTORY_INGEST_OPTIONS,
-  exit: HISTORY_EXIT,
-  docs: HISTORY_DOCS,
-});
 
 /**
  * Stores each record in one transaction. Ctrl-C or SIGTERM: the record being stored finishes or
@@ -108,14 +81,12 @@ async function storeRecords(
 }
 
 export async function runHistoryIngest(args: string[]): Promise<number> {
-  const { values, positionals } = parseHistoryArgs(args, HISTORY_INGEST_OPTIONS, true);
-  const flags = values as { branch?: string; job?: string; root?: string; url?: string; help?: boolean };
-  if (flags.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const parsed = parseCommandArgs(HISTORY_COMMAND, HISTORY_INGEST_USAGE, args, true);
+  if (parsed === 'help') return 0;
+  const { values: flags, positionals } = parsed;
   if (positionals.length === 0)
-    throw historyUsage(
+    throw commandUsageError(
+      HISTORY_COMMAND,
       'history ingest needs run records or folders of them, e.g. flakeguard history ingest .flakeguard/runs',
     );
   // Settings first (the store's place, a bad URL), then every file, then the store: nothing is

@@ -19,7 +19,8 @@ import { type HistoryFilter, readHistoryInput } from '../../io/history/history-q
 import type { HistoryStore } from '../../io/history/history-store.js';
 import { lastRunsOfTest } from '../../io/history/test-history.js';
 import { addQuarantine, removeQuarantine } from '../../io/quarantine/quarantine-write.js';
-import { historyUsage } from './history-place.js';
+import { commandUsageError } from '../command-args.js';
+import { HISTORY_COMMAND } from './history-options.js';
 
 /** `5%` or `0.5%` to a share; a usage error names the value otherwise. */
 export function parsePolicy(
@@ -32,13 +33,19 @@ export function parsePolicy(
     const m = /^(\d+(?:\.\d+)?)%$/.exec(above.trim());
     const share = m ? Number(m[1]) / 100 : Number.NaN;
     if (!(share > 0 && share <= 1))
-      throw historyUsage(`--quarantine-above "${above}" is not a percentage; write one between 0.1% and 100%, e.g. 5%`);
+      throw commandUsageError(
+        HISTORY_COMMAND,
+        `--quarantine-above "${above}" is not a percentage; write one between 0.1% and 100%, e.g. 5%`,
+      );
     quarantineAbove = share;
   }
   let releaseAfter = defaults.releaseAfter;
   if (after !== undefined) {
     if (!/^\d{1,5}$/.test(after) || Number(after) < 1 || Number(after) > 10_000)
-      throw historyUsage(`--release-after "${after}" must be a whole number of runs from 1 to 10000`);
+      throw commandUsageError(
+        HISTORY_COMMAND,
+        `--release-after "${after}" must be a whole number of runs from 1 to 10000`,
+      );
     releaseAfter = Number(after);
   }
   return { quarantineAbove, releaseAfter };

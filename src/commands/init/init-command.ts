@@ -5,8 +5,9 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_TEST_BUDGET_MS } from '../../core/budget/budget-config.js';
 import { computeBudgetSuggestion, formatBudgetSuggestion } from '../../core/budget/budget-suggestion.js';
-import { DEFAULT_CONFIG, DEFAULT_TEST_BUDGET_MS } from '../../core/config.js';
+import { DEFAULT_CONFIG } from '../../core/config.js';
 import { REPORTERS_LINE, renderConfigTemplate } from '../../core/config-template.js';
 import { serializeDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';

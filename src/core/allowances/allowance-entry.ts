@@ -7,11 +7,11 @@ import { isScalar, type Node, type YAMLMap } from 'yaml';
 import { isIsoDay } from '../calendar.js';
 import { isFlakeguardError } from '../errors.js';
 import type { PlatformValue } from '../platform-value.js';
-import { parseQuarantineTerms, type QuarantineTerms } from '../quarantine/quarantine-terms.js';
 import { type Locate, parsePlatformDuration } from '../yaml-values.js';
 import { type Allowance, isInsideProject } from './allowance.js';
+import { parseQuarantineTerms, type QuarantineTerms } from './quarantine-terms.js';
 
-export const ALLOWANCE_KEYS = [
+const ALLOWANCE_KEYS = [
   'id',
   'test',
   'file',
@@ -24,10 +24,10 @@ export const ALLOWANCE_KEYS = [
   'expires',
 ] as const;
 const ID_RE = /^[0-9a-f]{4,32}$/;
-export const FINGERPRINT_RE = /^[0-9a-f]{16}$/;
+const FINGERPRINT_RE = /^[0-9a-f]{16}$/;
 const COMMIT_RE = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 
-export function isValidDate(text: string): boolean {
+function isValidDate(text: string): boolean {
   return isIsoDay(text);
 }
 

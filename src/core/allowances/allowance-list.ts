@@ -18,9 +18,9 @@ import {
 } from './allowance-resolve.js';
 import { serializeBudget } from './allowance-serialize.js';
 
-export const ALLOWANCE_LIST_VERSION = 1 as const;
+const ALLOWANCE_LIST_VERSION = 1 as const;
 
-export interface AllowanceRow {
+interface AllowanceRow {
   readonly id: string;
   /** storeFile:line:column of the entry. */
   readonly where: string;

@@ -4,9 +4,9 @@
  */
 import { serializeDuration } from '../duration.js';
 import type { PlatformValue } from '../platform-value.js';
-import { type QuarantineTerms, quarantineTermsToYaml } from '../quarantine/quarantine-terms.js';
 import type { Allowance } from './allowance.js';
 import { yamlScalar } from './allowance-text.js';
+import { type QuarantineTerms, quarantineTermsToYaml } from './quarantine-terms.js';
 
 /** An entry to write: an allowance without its place in a file (it has none yet). */
 export type NewAllowanceEntry = Omit<Allowance, 'at' | 'commit' | 'quarantine'> & {

@@ -7,7 +7,7 @@ import { parse, stringify } from 'yaml';
 import { escapeUnsafe, hasUnsafeCharacter } from '../untrusted-text.js';
 
 /** A YAML double-quoted scalar: `"` and `\` escaped, every unsafe character as an escape. */
-export function doubleQuoted(value: string): string {
+function doubleQuoted(value: string): string {
   return `"${escapeUnsafe(value.replace(/["\\]/g, (c) => `\\${c}`))}"`;
 }
 

@@ -8,7 +8,7 @@
 
 import { hasExpired } from '../calendar.js';
 import type { PlatformValue } from '../platform-value.js';
-import type { QuarantineTerms } from '../quarantine/quarantine-terms.js';
+import type { QuarantineTerms } from './quarantine-terms.js';
 
 export interface Allowance {
   readonly id: string;

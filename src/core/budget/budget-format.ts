@@ -29,7 +29,7 @@ export interface ReportScreen {
   readonly paint: Paint;
 }
 
-export const PLAIN_SCREEN: ReportScreen = { paint: (_style, text) => text };
+const PLAIN_SCREEN: ReportScreen = { paint: (_style, text) => text };
 
 const MAX_LISTED = 50;
 

@@ -2,13 +2,13 @@
  * computeBudgetReport: every finished test and file of a run checked against its limit, plus the
  * flaky tests, the failures and why the run is red. Pure: the reporter gathers the inputs.
  */
-import type { Config } from '../config.js';
 import type { OwnersOf } from '../owners/codeowners.js';
 import { isQuarantineActive, type QuarantinedTest, type RunQuarantine } from '../quarantine/run-quarantine.js';
 import type { BudgetViolation, ExitReason, RecordedNotice, RecordedUnhandledError } from '../record/run-record.js';
 import { computeRunVerdict, type RunVerdict } from '../record/run-verdict.js';
 import { testKey } from '../test-id.js';
 import { classifyDuration, type RunAllowance, resolveFileLimit, resolveTestLimit } from './budget.js';
+import type { BudgetConfig } from './budget-config.js';
 import type {
   CheckedFile,
   CheckedTest,
@@ -23,7 +23,7 @@ import { listFlakyTests, listQuarantinedTests, splitFileExcesses, splitTestExces
 export type * from './budget-entry-types.js';
 
 export interface BudgetReportInput {
-  readonly config: Pick<Config, 'budget'>;
+  readonly config: { readonly budget: BudgetConfig };
   readonly platform: string;
   readonly tests: readonly ObservedTest[];
   readonly files: readonly ObservedFile[];

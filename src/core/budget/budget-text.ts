@@ -35,7 +35,7 @@ export function limitLabel(entry: Entry, platform: string): string {
 }
 
 /** Two durations as text that shows they differ: `5.001s` and `5.00s` rather than `5.00s` twice. */
-export function formatDurationPair(a: number, b: number): [string, string] {
+function formatDurationPair(a: number, b: number): [string, string] {
   const [fa, fb] = [formatDuration(a), formatDuration(b)];
   if (fa !== fb || a === b) return [fa, fb];
   return a >= 1000 || b >= 1000
@@ -86,7 +86,7 @@ export function shellQuote(text: string): string {
 }
 
 /** A budget with about 20% headroom over the measured duration, rounded up to half a second. */
-export function suggestAllowanceBudget(durationMs: number): number {
+function suggestAllowanceBudget(durationMs: number): number {
   return Math.max(500, Math.ceil((durationMs * 1.2) / 500) * 500);
 }
 
@@ -108,7 +108,7 @@ function groupByFile(errors: readonly RecordedUnhandledError[]): string {
   return [...counts].map(([where, n]) => (n === 1 ? where : `${where} ×${n}`)).join(', ');
 }
 
-export function describeCause(cause: RedCause): string {
+function describeCause(cause: RedCause): string {
   switch (cause.kind) {
     case 'failing-tests':
       return plural(cause.count, 'failing test');

@@ -2,10 +2,10 @@
  * The duration limit of one test or file on one platform: an allowance for this platform when one
  * applies, else the configured budget. Pure: config and platform in, limit out.
  */
-import type { Config } from '../config.js';
-import { DEFAULT_TEST_BUDGET_MS } from '../config.js';
+
 import { type PlatformValue, resolvePlatformValue } from '../platform-value.js';
 import type { BudgetStatus, LimitSource } from '../record/run-record.js';
+import { type BudgetConfig, DEFAULT_TEST_BUDGET_MS } from './budget-config.js';
 
 export type { BudgetStatus } from '../record/run-record.js';
 
@@ -32,7 +32,7 @@ export interface FileLimit {
 }
 
 export interface TestLimitInput {
-  readonly config: Pick<Config, 'budget'>;
+  readonly config: { readonly budget: BudgetConfig };
   readonly platform: string;
   readonly allowance?: RunAllowance | undefined;
 }
@@ -50,7 +50,7 @@ export function resolveTestLimit({ config, platform, allowance }: TestLimitInput
 }
 
 /** The file budget for `platform`, or null when none is configured for it. */
-export function resolveFileLimit(config: Pick<Config, 'budget'>, platform: string): FileLimit | null {
+export function resolveFileLimit(config: { readonly budget: BudgetConfig }, platform: string): FileLimit | null {
   if (config.budget.file === null) return null;
   const resolved = resolvePlatformValue(config.budget.file, platform);
   return resolved ? { limitMs: resolved.value, platformKey: resolved.key } : null;

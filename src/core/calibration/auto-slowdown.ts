@@ -6,7 +6,7 @@
  * break, and a median from 20 tests or more is stable from one day to the next where a p90 of 30
  * runs is not. Too little in common falls back to the fixed default, saying why. Pure.
  */
-import { MAX_SLOWDOWN } from '../gate/gate-config.js';
+import { MAX_SLOWDOWN } from '../slowdown-factor.js';
 import type { CiSpeed, CiSpeedEstimate } from './ci-speed.js';
 
 /** How the target factor was chosen: `contention.calibration` in the gate's JSON. */

@@ -3,7 +3,6 @@
  * HTML page: the target and why, and each test's factors here as factors of CI's speed ("holds up
  * to x8 here = x2.4 on CI linux"). Pure.
  */
-import type { GateContention } from '../gate/gate-report.js';
 import type { Calibration } from './auto-slowdown.js';
 
 const x = (n: number): string => n.toFixed(1);
@@ -31,7 +30,7 @@ export function onCi(factor: number, c: Calibration | undefined): string | null 
 /** A test's factors in CI terms: where it held and broke, else the factor it was judged at; null without an estimate. */
 export function describeTestOnCi(
   t: { readonly holdsAt?: number | null; readonly breaksAt?: number | null },
-  contention: GateContention | undefined,
+  contention: { readonly reference: number; readonly calibration?: Calibration } | undefined,
 ): string | null {
   const c = contention?.calibration;
   if (contention === undefined || onCi(contention.reference, c) === null) return null;

@@ -9,9 +9,9 @@ import type { CalibrationSample } from './calibration-runs.js';
 import { type CiSpeed, type CiSpeedEstimate, estimateCiSpeed } from './ci-speed.js';
 
 /** Runs each half needs for a trend. */
-export const TREND_HALF_RUNS = 2;
+const TREND_HALF_RUNS = 2;
 
-export interface CiSpeedTrend {
+interface CiSpeedTrend {
   /** The older and newer halves' estimates (CI / here). */
   readonly older: number;
   readonly newer: number;

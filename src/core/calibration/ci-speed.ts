@@ -8,12 +8,12 @@
  * above the true one as below it, so a fifth of tests with odd ratios (a cache warm in CI, a test
  * doing other work here) moves neither the estimate nor, much, the interval. Pure.
  */
-import { logBinomialCdf } from '../gate/failure-rate.js';
+import { logBinomialCdf } from '../failure-rate.js';
 
 /** The tests in common an estimate needs; fewer and it refuses. */
 export const MIN_COMMON_TESTS = 20;
 /** Tests whose median is under this (ms) in CI or here are left out: their timings are mostly noise. */
-export const MIN_TEST_MS = 5;
+const MIN_TEST_MS = 5;
 
 /** One run's passed tests: test key -> duration (ms). */
 export interface SpeedRun {
@@ -37,7 +37,7 @@ export interface CiSpeedEstimate {
   readonly localRuns: number;
 }
 
-export interface CiSpeedRefusal {
+interface CiSpeedRefusal {
   readonly kind: 'refused';
   readonly platform: string;
   readonly reason: string;
@@ -61,7 +61,7 @@ function medianOf(sorted: readonly number[]): number {
 }
 
 /** Each test's median passed duration over the runs. */
-export function medianDurations(runs: readonly SpeedRun[]): Map<string, number> {
+function medianDurations(runs: readonly SpeedRun[]): Map<string, number> {
   const all = new Map<string, number[]>();
   for (const run of runs)
     for (const [key, ms] of run.durations) {

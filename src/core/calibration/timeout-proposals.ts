@@ -23,7 +23,7 @@ export interface TimeoutProposal {
 }
 
 /** Vitest's testTimeout when a project sets none. */
-export const VITEST_DEFAULT_TIMEOUT_MS = 5000;
+const VITEST_DEFAULT_TIMEOUT_MS = 5000;
 
 /** A limit x multiplier, rounded up to a tenth of a second. */
 const scaled = (ms: number, m: number): number => Math.ceil((ms * m) / 100) * 100;

@@ -6,6 +6,9 @@
  * flaky tests" (FSE 2014), as far as the gate's conditions can tell them apart. Pure.
  */
 
+/** Significance of a measured difference (the same level as fragile, core/gate/factor-evidence.ts). */
+export const CAUSE_ALPHA = 0.05;
+
 export const CAUSE_CLASSES = ['timing', 'cold-start', 'order', 'random-or-concurrency', 'network', 'unknown'] as const;
 export type CauseClass = (typeof CAUSE_CLASSES)[number];
 

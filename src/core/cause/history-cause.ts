@@ -10,10 +10,9 @@
  * - most failed runs' errors say a time limit ran out -> timing;
  * else no class (null; findHistoryCause says `unknown`). Pure.
  */
-import { type FailureCount, fisherOneSidedP, formatPValue } from '../gate/fisher-exact.js';
-import { type CauseClass, type CauseEvidence, type CauseFinding, makeCause } from './cause.js';
+import { type FailureCount, fisherOneSidedP, formatPValue } from '../fisher-exact.js';
+import { CAUSE_ALPHA, type CauseClass, type CauseEvidence, type CauseFinding, makeCause } from './cause.js';
 import { findNetworkSignal, findTimeoutSignal } from './error-signals.js';
-import { CAUSE_ALPHA } from './gate-cause.js';
 
 /** One stored run of the test that passed or failed. */
 export interface HistoryRun {
@@ -33,7 +32,7 @@ export interface HistoryDecided {
 }
 
 /** Failed, or passed only on a retry. */
-export const flakedRun = (r: HistoryRun): boolean => r.state === 'failed' || r.flaky;
+const flakedRun = (r: HistoryRun): boolean => r.state === 'failed' || r.flaky;
 
 const share = (c: FailureCount): string => `${c.failures}/${c.runs}`;
 const history = (text: string): CauseEvidence => ({ kind: 'history', text });

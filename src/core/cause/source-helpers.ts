@@ -11,9 +11,9 @@ import { chainOf } from '../source/test-source-syntax.js';
 import { walkWithParents } from './source-walk.js';
 
 /** A helper's delay: the argument at `param`, or a fixed `ms`. */
-export type Delay = { readonly param: number; readonly fallback: number | null } | { readonly ms: number };
+type Delay = { readonly param: number; readonly fallback: number | null } | { readonly ms: number };
 
-export interface SleepHelper {
+interface SleepHelper {
   readonly line: number;
   readonly delay: Delay;
 }

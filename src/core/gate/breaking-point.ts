@@ -5,8 +5,8 @@
  * core/gate/factor-evidence.ts). Budgets are never judged from these tries: a timeout at 4x is where the test breaks, not a budget finding, and not a flake.
  */
 
+import { formatPValue } from '../fisher-exact.js';
 import { FRAGILE_ALPHA, failedTry, findBreakingPoint, weighFactorEvidence } from './factor-evidence.js';
-import { formatPValue } from './fisher-exact.js';
 import { MAX_SLOWDOWN } from './gate-config.js';
 import type { GateTestResult, GateTry } from './gate-verdict.js';
 

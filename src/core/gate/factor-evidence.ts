@@ -13,7 +13,7 @@
  * of the whole procedure (a test failing at the same rate at every factor called fragile in at most
  * ~5% of the cases that reach this step) is checked by a property in test/core/gate.
  */
-import { type FailureCount, fisherOneSidedP } from './fisher-exact.js';
+import { type FailureCount, fisherOneSidedP } from '../fisher-exact.js';
 import type { GateTry } from './gate-verdict.js';
 
 /** The tries at one factor (core/gate/breaking-point.ts FactorLevel: the factor the tries measurably got). */

@@ -5,6 +5,9 @@
 import { isMap, isScalar, type Node } from 'yaml';
 import { FlakeguardError } from '../errors.js';
 import { excerpt } from '../excerpt.js';
+import { MAX_SLOWDOWN } from '../slowdown-factor.js';
+
+export { MAX_SLOWDOWN };
 
 export interface GateConfig {
   /**
@@ -23,7 +26,6 @@ export interface GateConfig {
  * held at 1-3 and broke at 4, so 2 catches it only through the higher factors (fragile), not as flaky.
  */
 export const DEFAULT_SLOWDOWN = 2;
-export const MAX_SLOWDOWN = 32;
 export const DEFAULT_GATE_CONFIG: GateConfig = { slowdown: DEFAULT_SLOWDOWN, fragile: 'warn' };
 
 /** A slowdown factor from text: a number from 1 to MAX_SLOWDOWN (an optional leading x). */

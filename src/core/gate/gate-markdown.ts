@@ -22,7 +22,7 @@ import {
 import type { GateContention, GateReport } from './gate-report.js';
 import type { GateReportTest } from './gate-report-test.js';
 
-export const GATE_COMMENT_MARKER = 'flakeguard:gate';
+const GATE_COMMENT_MARKER = 'flakeguard:gate';
 
 const cell = (s: string): string => u(s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/</g, '&lt;'));
 const TABLE = [

@@ -11,10 +11,10 @@ import type { GateReportTest } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
 import type { SelectionKind } from './test-selection.js';
 
-export const GATE_PLAN_VERSION = 1;
+const GATE_PLAN_VERSION = 1;
 
 /** A report row's place, selection and limit (core/gate/gate-report-test.ts): what the gate would try. */
-export type GatePlanTest = Pick<
+type GatePlanTest = Pick<
   GateReportTest,
   | 'file'
   | 'name'

@@ -3,8 +3,8 @@
  * breaking-point.ts), with where it is and why it was selected, as the JSON prints it. Pure.
  */
 import type { CauseFinding } from '../cause/cause.js';
+import { describeFailureRate } from '../failure-rate.js';
 import type { TestPast } from '../history/test-history-summary.js';
-import { describeFailureRate } from './failure-rate.js';
 import type { GateTestResult, GateTry, GateTryOutcome, GateVerdict } from './gate-verdict.js';
 import type { SelectionKind } from './test-selection.js';
 
@@ -21,7 +21,7 @@ export interface GateTestInput {
   /** `affected`: the changed modules its file imports (directly or through others). */
   readonly affectedBy?: readonly string[];
   readonly result: GateTestResult;
-  /** Why it is flaky, fragile or order-dependent (core/cause/gate-cause.ts); absent for the others. */
+  /** Why it is flaky, fragile or order-dependent (core/gate/gate-cause.ts); absent for the others. */
   readonly cause?: CauseFinding;
 }
 

@@ -3,8 +3,9 @@
  * once from the selection, the runs and the load measurements. Pure. `--json` prints this object
  * (schema: docs/gate.md, version 1).
  */
+
+import { DEFAULT_BUDGET_CONFIG } from '../budget/budget-config.js';
 import type { Calibration } from '../calibration/auto-slowdown.js';
-import { DEFAULT_CONFIG } from '../config.js';
 import { type GateReportTest, type GateTestInput, toReportTest } from './gate-report-test.js';
 import type { GateVerdict } from './gate-verdict.js';
 import type { Contention } from './slowdown.js';
@@ -101,7 +102,7 @@ export interface GateReport {
   readonly mergedShards?: number;
 }
 
-export interface GateCost {
+interface GateCost {
   readonly loadedWallMs: number;
   readonly triesMs: number;
 }
@@ -152,7 +153,7 @@ export function computeGateReport(input: GateReportInput): GateReport {
     maxRuns: input.maxRuns ?? input.runs,
     timeBudgetMs: input.timeBudgetMs ?? 0,
     platform: input.platform,
-    warnAt: input.warnAt ?? DEFAULT_CONFIG.budget.warnAt,
+    warnAt: input.warnAt ?? DEFAULT_BUDGET_CONFIG.warnAt,
     vitestVersion: input.vitestVersion,
     load: input.load,
     fragile,

@@ -5,7 +5,7 @@
  */
 import { max, median } from 'simple-statistics';
 import { formatDuration } from '../duration.js';
-import { type FailureRateBound, failureRateUpperBound } from './failure-rate.js';
+import { type FailureRateBound, failureRateUpperBound } from '../failure-rate.js';
 
 /** fragile: stable at the reference slowdown, fails at a higher one (core/gate/breaking-point.ts). */
 export type GateVerdict =

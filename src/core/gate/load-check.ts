@@ -7,7 +7,7 @@
 import type { GateLoad } from './gate-report.js';
 
 /** Below this fraction of the asked share, the gate warns. */
-export const LOAD_SHORTFALL_RATIO = 0.5;
+const LOAD_SHORTFALL_RATIO = 0.5;
 
 export function describeLoadShortfall(load: GateLoad): string | null {
   if (load.workers === 0 || load.workersMachineShare === null || load.cpus <= 0) return null;

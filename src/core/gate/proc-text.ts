@@ -6,7 +6,7 @@
  * - `/proc/<pid>/task/<tid>/schedstat`: "cpu time (ns) run-queue wait (ns) timeslices".
  */
 
-export const CLOCK_TICKS_PER_SECOND = 100;
+const CLOCK_TICKS_PER_SECOND = 100;
 
 export interface ProcStat {
   readonly state: string;

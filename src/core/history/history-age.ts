@@ -10,7 +10,7 @@ export type AgeParse =
   | { readonly ok: false; readonly message: string };
 
 const DAY_MS = 86_400_000;
-export const AGE_FORMS = 'write a number of days or weeks (30d, 12w) or a day (2026-11-01)';
+const AGE_FORMS = 'write a number of days or weeks (30d, 12w) or a day (2026-11-01)';
 /** The longest age accepted: 100 years (beyond it a date is out of range, and no store is that old). */
 export const MAX_AGE_DAYS = 36_500;
 

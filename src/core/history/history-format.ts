@@ -5,7 +5,7 @@
 
 import { describeCause } from '../cause/cause.js';
 import { formatDuration } from '../duration.js';
-import { formatRatePercent } from '../gate/failure-rate.js';
+import { formatRatePercent } from '../failure-rate.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import { type HistoryPlatform, type HistoryReport, type HistoryTest, nearestFirst } from './history-report.js';

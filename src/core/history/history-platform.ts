@@ -39,7 +39,7 @@ export interface DurationSummary {
 }
 
 /** A 95% interval; a side is null when it is unbounded with so few runs. */
-export type Bounds = readonly [number | null, number | null];
+type Bounds = readonly [number | null, number | null];
 
 /** The slope and crossing figures of a trend, as the JSON gives them (history, gate). */
 export interface SlopeFigures {

@@ -9,7 +9,7 @@
 import type { IsoDay } from '../calendar.js';
 import type { CauseFinding } from '../cause/cause.js';
 import { findHistoryCause, type HistoryRun } from '../cause/history-cause.js';
-import { failureRateUpperBound } from '../gate/failure-rate.js';
+import { failureRateUpperBound } from '../failure-rate.js';
 import {
   byUrgency,
   computePlatform,
@@ -21,16 +21,9 @@ import {
   type TrendFigures,
 } from './history-platform.js';
 
-export type {
-  Bounds,
-  DurationSummary,
-  HistoryPlatform,
-  PlatformAggregate,
-  SeriesPoint,
-  TrendFigures,
-} from './history-platform.js';
+export type { HistoryPlatform, PlatformAggregate, SeriesPoint } from './history-platform.js';
 
-export const HISTORY_REPORT_VERSION = 1 as const;
+const HISTORY_REPORT_VERSION = 1 as const;
 
 /** Counts for one test over the window, from the store. */
 export interface TestAggregate {
@@ -72,7 +65,7 @@ export interface HistoryInput {
 /** A stored run of one test, for its cause (core/cause/history-cause.ts). */
 export type TestHistoryRun = HistoryRun & { readonly testId: number };
 
-export type ListedFor = 'flaky' | 'near-limit' | 'match';
+type ListedFor = 'flaky' | 'near-limit' | 'match';
 
 export interface HistoryTest extends TrendFigures {
   readonly file: string;

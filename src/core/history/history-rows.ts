@@ -14,7 +14,7 @@ export interface RunContext {
   readonly job: string | null;
 }
 
-export interface HistoryRunRow {
+interface HistoryRunRow {
   readonly runId: string;
   readonly startedAt: string;
   readonly endedAt: string;
@@ -35,7 +35,7 @@ export interface HistoryRunRow {
 }
 
 /** Results in columns, index i of every array is one test. */
-export interface HistoryResultColumns {
+interface HistoryResultColumns {
   readonly project: string[];
   readonly file: string[];
   readonly name: string[];
@@ -53,7 +53,7 @@ export interface HistoryRows {
 }
 
 /** First error messages are kept for triage, cut to this many characters. */
-export const FIRST_ERROR_CHARS = 500;
+const FIRST_ERROR_CHARS = 500;
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -7,12 +7,12 @@
 import { formatDuration } from '../duration.js';
 import { type AxisTrend, type DurationTrend, PROJECT_MIN_RUNS } from './history-trend.js';
 
-export const signedDuration = (ms: number): string => `${ms >= 0 ? '+' : '-'}${formatDuration(Math.abs(ms))}`;
+const signedDuration = (ms: number): string => `${ms >= 0 ? '+' : '-'}${formatDuration(Math.abs(ms))}`;
 
 const roundFor = (n: number): number => (n < 10 ? Math.round(n * 10) / 10 : Math.round(n));
 
 /** "about 3 days", "about 2.5 runs". */
-export function about(n: number, unit: string): string {
+function about(n: number, unit: string): string {
   const r = roundFor(n);
   return `about ${r} ${unit}${r === 1 ? '' : 's'}`;
 }
@@ -25,7 +25,7 @@ function interval(axis: AxisTrend, runs: number): string {
 }
 
 /** "+40ms a day (95% CI +31ms to +52ms; +12ms a run)". */
-export function describeSlope(trend: DurationTrend): string {
+function describeSlope(trend: DurationTrend): string {
   const { perRun, perDay } = trend;
   if (perRun === null) return 'too few runs for a trend';
   if (perDay === null) return `${signedDuration(perRun.slope)} a run (${interval(perRun, trend.runs)})`;
@@ -40,7 +40,7 @@ function crossingText(axis: AxisTrend | null, unit: string): string | null {
 }
 
 /** What the trend allows saying about the limit: a crossing only when the rule claims one. */
-export function describeProjection(trend: DurationTrend): string | null {
+function describeProjection(trend: DurationTrend): string | null {
   const { perRun, perDay } = trend;
   if (perRun === null) return null;
   if (perRun.projection.kind === 'at-limit' || perDay?.projection.kind === 'at-limit')

@@ -19,7 +19,7 @@ export const PROJECT_MIN_RUNS = 10;
 export const NEAR_HORIZON_DAYS = 14;
 export const NEAR_HORIZON_RUNS = 50;
 /** "Recent" for the p95 that makes a test near its limit: its newest passed runs. */
-export const RECENT_RUNS = 20;
+const RECENT_RUNS = 20;
 const DAY_MS = 86_400_000;
 
 /** One finished run of a test, oldest first: a failed run has no duration that counts. */
@@ -29,7 +29,7 @@ export interface TrendPoint {
   readonly passed: boolean;
 }
 
-export type Projection =
+type Projection =
   | { readonly kind: 'too-few-runs'; readonly runs: number }
   | { readonly kind: 'no-significant-trend' }
   | { readonly kind: 'at-limit' }

@@ -6,7 +6,7 @@
  */
 import { quantileSorted } from 'simple-statistics';
 import { formatDuration } from '../duration.js';
-import { formatRatePercent } from '../gate/failure-rate.js';
+import { formatRatePercent } from '../failure-rate.js';
 import { type SlopeFigures, slopeFigures } from './history-platform.js';
 import { type DurationTrend, trendOfStoredRuns } from './history-trend.js';
 import { describeDurationTrend } from './history-trend-text.js';
@@ -23,7 +23,7 @@ export interface PastRun {
 }
 
 /** The trend on the newest run's platform, its figures as in the history JSON, and in words. */
-export interface PastTrend extends SlopeFigures {
+interface PastTrend extends SlopeFigures {
   readonly platform: string;
   readonly limitMs: number;
   readonly text: string;

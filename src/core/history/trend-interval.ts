@@ -21,11 +21,11 @@
 import { median } from 'simple-statistics';
 
 /** The two-sided 95% normal quantile, z(0.975) (to 16 digits). */
-export const Z_95 = 1.959963984540054;
+const Z_95 = 1.959963984540054;
 /** Points beyond this many (the most recent are kept) would cost n² pairs for little gain. */
 export const TREND_MAX_POINTS = 200;
 /** Fewer points than this give no slope. */
-export const TREND_MIN_POINTS = 3;
+const TREND_MIN_POINTS = 3;
 
 export interface SenSlope {
   /** The Theil-Sen slope: the median pairwise slope, per unit of x. */
@@ -38,7 +38,7 @@ export interface SenSlope {
 }
 
 /** The newest TREND_MAX_POINTS points with a finite y. */
-export function trendWindow(xs: readonly number[], ys: readonly number[]): { xs: number[]; ys: number[] } {
+function trendWindow(xs: readonly number[], ys: readonly number[]): { xs: number[]; ys: number[] } {
   const n = Math.min(xs.length, ys.length);
   const keep = { xs: [] as number[], ys: [] as number[] };
   for (let i = Math.max(0, n - TREND_MAX_POINTS); i < n; i += 1) {

@@ -35,9 +35,9 @@ export interface GateHtmlOptions {
 }
 
 /** flakeguard.yaml's default budget.warnAt. */
-export const DEFAULT_WARN_AT = 0.8;
+const DEFAULT_WARN_AT = 0.8;
 
-export const VERDICT_TONE: Readonly<Record<GateVerdict, Tone>> = {
+const VERDICT_TONE: Readonly<Record<GateVerdict, Tone>> = {
   stable: 'good',
   flaky: 'warn',
   failing: 'bad',

@@ -11,9 +11,9 @@ import type { FindingClass } from '../triage/triage-config.js';
 import type { TriageJson } from '../triage/triage-format.js';
 import { badge, countTile, foldedPre, h, plural, renderPage, type Tone } from './html-page.js';
 
-export const CLASS_ORDER: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
+const CLASS_ORDER: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
-export const CLASS_TONE: Readonly<Record<FindingClass, Tone>> = {
+const CLASS_TONE: Readonly<Record<FindingClass, Tone>> = {
   infrastructure: 'warn',
   escape: 'bad',
   flake: 'info',

@@ -33,12 +33,12 @@ export interface PrComment {
   readonly footer?: readonly string[];
 }
 
-export function commentMarker(marker: string): string {
+function commentMarker(marker: string): string {
   return `<!-- ${marker.replace(/--/g, '-')} -->`;
 }
 
 /** Text safe inside a `<summary>` or a table cell. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -13,7 +13,7 @@ import {
   type RepoPath,
 } from './codeowners-pattern.js';
 
-export interface CodeownersRule {
+interface CodeownersRule {
   readonly pattern: CodeownersPattern;
   /** Owners as written: `@user`, `@org/team`, an e-mail address. Empty: the paths have no owner. */
   readonly owners: readonly string[];
@@ -22,7 +22,7 @@ export interface CodeownersRule {
   readonly line: number;
 }
 
-export interface CodeownersSection {
+interface CodeownersSection {
   /** Null for the rules before any section header (all of a GitHub file). */
   readonly name: string | null;
   readonly defaultOwners: readonly string[];
@@ -104,7 +104,7 @@ export function ownersOfPath(codeowners: Codeowners, path: RepoPath): string[] {
 }
 
 /** `@org/team`, `org/team` and `@ORG/Team` are one owner; an e-mail address is compared as written, case aside. */
-export function normalizeOwner(owner: string): string {
+function normalizeOwner(owner: string): string {
   const lower = owner.trim().toLowerCase();
   return lower.startsWith('@') || lower.includes('@') ? lower : `@${lower}`;
 }

@@ -11,7 +11,7 @@ import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
 
 export const QUARANTINE_LIST_VERSION = 1 as const;
 
-export type QuarantineState = 'applies' | 'expired' | 'orphan' | 'ambiguous';
+type QuarantineState = 'applies' | 'expired' | 'orphan' | 'ambiguous';
 
 export interface QuarantineRow {
   readonly id: string;

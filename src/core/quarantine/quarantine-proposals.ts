@@ -5,7 +5,7 @@
  * there. Pure: the edge reads the store and writes the entries.
  */
 
-import { failureRateUpperBound, formatRatePercent } from '../gate/failure-rate.js';
+import { failureRateUpperBound, formatRatePercent } from '../failure-rate.js';
 import { testKey } from '../test-id.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 
@@ -43,7 +43,7 @@ export interface QuarantineProposal {
   readonly lowerBound: number;
 }
 
-export interface ReleaseProposal {
+interface ReleaseProposal {
   readonly id: string;
   readonly file: string;
   readonly name: string;

@@ -4,11 +4,12 @@
  * failure is listed but does not fail the run. An expired entry no longer applies: the test fails the
  * run again and the report says on which day the quarantine ended. Pure.
  */
+
+import type { QuarantineTerms } from '../allowances/quarantine-terms.js';
 import { hasExpired } from '../calendar.js';
 import { trendOfStoredRuns } from '../history/history-trend.js';
 import { describeDurationTrend } from '../history/history-trend-text.js';
 import type { RecordedError, TestState } from '../record/run-record.js';
-import type { QuarantineTerms } from './quarantine-terms.js';
 
 type StoredRunLike = Parameters<typeof trendOfStoredRuns>[0][number];
 

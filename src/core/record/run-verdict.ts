@@ -12,7 +12,7 @@ import type {
   RedCauseKind,
 } from './run-record.js';
 
-export interface FileProblem {
+interface FileProblem {
   readonly file: string;
   readonly message: string;
 }
@@ -63,7 +63,7 @@ export interface VerdictInput {
 const CRASH_RE =
   /worker (?:\w+ )?(?:emitted error|exited unexpectedly)|worker exited|channel closed|terminated due to|ERR_IPC_CHANNEL_CLOSED/i;
 
-export function isWorkerCrash(error: { readonly message: string }): boolean {
+function isWorkerCrash(error: { readonly message: string }): boolean {
   return CRASH_RE.test(error.message);
 }
 

@@ -33,7 +33,7 @@ const SKIPPED_KEYS = new Set([
 ]);
 
 /** Incremental cyrb64: feed strings, then read the 16-hex-digit digest. */
-export class Cyrb64 {
+class Cyrb64 {
   private h1 = 0xdeadbeef;
   private h2 = 0x41c6ce57;
 

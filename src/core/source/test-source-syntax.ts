@@ -5,7 +5,7 @@ import { FlakeguardError } from '../errors.js';
 
 export type SourceTestMode = 'run' | 'skip' | 'only' | 'todo';
 
-export function pluginsFor(file: string): ('typescript' | 'jsx' | 'decorators-legacy')[] {
+function pluginsFor(file: string): ('typescript' | 'jsx' | 'decorators-legacy')[] {
   if (/\.(c|m)?tsx$/.test(file)) return ['typescript', 'jsx', 'decorators-legacy'];
   if (/\.(c|m)?ts$/.test(file)) return ['typescript', 'decorators-legacy'];
   return ['jsx'];

@@ -13,8 +13,6 @@ import { type AstNode, fingerprintNode, isNode } from './fingerprint.js';
 import { createLineIndex, type SourcePosition } from './source-position.js';
 import { chainOf, modeOf, parseTestSource, type SourceTestMode } from './test-source-syntax.js';
 
-export type { SourceTestMode } from './test-source-syntax.js';
-
 export interface SourceTest {
   /** The file as the caller named it (relative to the root, with `/`). */
   readonly file: string;

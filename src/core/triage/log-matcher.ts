@@ -18,7 +18,7 @@ export interface LogMarker {
 }
 
 /** Vitest's default reporter writes these; the scanner keeps them as events for log-vitest.ts. */
-export const VITEST_MARKERS: readonly LogMarker[] = [
+const VITEST_MARKERS: readonly LogMarker[] = [
   { id: 'vitest:fail', match: ' FAIL ', needle: ' FAIL ', after: 3 },
   { id: 'vitest:unhandled', match: ' Unhandled ', needle: ' Unhandled ', after: 2 },
   { id: 'vitest:origin', match: 'This error originated in ', needle: 'This error originated in ', after: 0 },

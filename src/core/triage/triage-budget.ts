@@ -20,8 +20,6 @@ export interface TriageLimits {
   readonly file: TriageLimit | null;
 }
 
-export const NO_LIMITS: TriageLimits = { test: () => null, file: null };
-
 export function measureExcesses(
   tests: readonly ObservedTest[],
   files: readonly ObservedFile[],

@@ -17,7 +17,7 @@ export function matchSignature(text: string, signatures: readonly LogSignature[]
   return signatures.find((s) => (s.regex === true ? new RegExp(s.match, 'm').test(text) : text.includes(s.match)));
 }
 
-export function firstLine(errors: readonly string[]): string {
+function firstLine(errors: readonly string[]): string {
   // Vitest's JSON report writes a timeout as "Error: STACK_TRACE_ERROR": prefer any other message.
   const ordered = [
     ...errors.filter((e) => !e.startsWith('Error: STACK_TRACE_ERROR')),
@@ -146,7 +146,7 @@ function rerunDraft(
   return sig ? makeDraft(finding, 'signature', input.source, sig.id) : makeDraft(finding, kind, input.source);
 }
 
-export function rerunLine(r: RerunResult): string {
+function rerunLine(r: RerunResult): string {
   const ran = r.runs - r.notRun;
   const target = r.name === null ? r.file : `${r.file} > ${r.name}`;
   return `re-ran ${target} ${r.runs} time${r.runs === 1 ? '' : 's'}: ${r.failed}/${ran} failed${r.notRun > 0 ? `, ${r.notRun} did not run it` : ''}${r.firstError ? ` (first error: ${r.firstError})` : ''}`;

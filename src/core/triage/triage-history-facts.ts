@@ -12,7 +12,7 @@ export interface HistoryRunFact {
   readonly check?: CaughtBy | null;
 }
 
-export interface HistoryDurationFact {
+interface HistoryDurationFact {
   /** Start of the run, ms since the epoch. */
   readonly atMs: number;
   readonly durationMs: number;

@@ -15,21 +15,21 @@ import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-h
 import { type Draft, makeDraft } from './triage-rule.js';
 import type { Finding } from './triage-types.js';
 
-export type { HistoryDurationFact, HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
+export type { HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
 
 const MEASURED = 'history (measured)';
 const short = (commit: string | null): string => (commit === null ? 'a run outside git' : commit.slice(0, 12));
 const day = (iso: string): string => iso.slice(0, 16).replace('T', ' ') + ' UTC';
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-export const describeRun = (r: HistoryRunFact): string => `${short(r.commit)} (${day(r.startedAt)})`;
+const describeRun = (r: HistoryRunFact): string => `${short(r.commit)} (${day(r.startedAt)})`;
 
 /** Failed and then passed without a change of code: on a retry in the run, or on a re-run of the same commit. */
-export function isKnownFlake(f: TestHistoryFacts): boolean {
+function isKnownFlake(f: TestHistoryFacts): boolean {
   return f.retried.length + f.rerunPassed.length > 0;
 }
 
 /** "failed 2 of the last 40 runs on main, each passed on a re-run of the same commit (latest ...); 1 run passed only on a retry". */
-export function flakeLine(f: TestHistoryFacts, branch: string): string {
+function flakeLine(f: TestHistoryFacts, branch: string): string {
   const parts: string[] = [];
   if (f.failedRuns > 0) {
     const each = f.rerunPassed.length === f.failedRuns ? 'each' : `${f.rerunPassed.length} of them`;
@@ -67,7 +67,7 @@ function lastPassLine(f: TestHistoryFacts, branch: string): string {
 }
 
 /** "4.90s of 5.00s (linux, 12 passed runs on main), +40ms a day (95% CI ...; +12ms a run): crosses in about 2.5 days (1.9 to 3.4)". */
-export function trendLine(f: TestHistoryFacts, branch: string): string | null {
+function trendLine(f: TestHistoryFacts, branch: string): string | null {
   const newest = f.durations.at(-1);
   if (newest === undefined) return null;
   const points = f.durations.filter((d) => d.platform === newest.platform);

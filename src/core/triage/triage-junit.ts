@@ -12,7 +12,7 @@ import { latestTest, originFile, parseWorkerExit } from './log-vitest.js';
 import type { ObservedState, ObservedTest, ObservedUnhandled } from './triage-types.js';
 
 /** Vitest 5's classname (and testsuite name) for the run's unhandled errors. */
-export const VITEST_UNHANDLED_CLASSNAME = 'vitest unhandled errors';
+const VITEST_UNHANDLED_CLASSNAME = 'vitest unhandled errors';
 
 export interface JunitObservations {
   readonly tests: ObservedTest[];

@@ -15,7 +15,7 @@ import { historyHeader, measuredLabel, subject } from './triage-format.js';
 import { describeOwnerFilter } from './triage-owners.js';
 import type { Finding, TriageReport } from './triage-types.js';
 
-export const TRIAGE_COMMENT_MARKER = 'flakeguard:triage';
+const TRIAGE_COMMENT_MARKER = 'flakeguard:triage';
 
 const CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 

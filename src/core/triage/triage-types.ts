@@ -10,8 +10,6 @@ import type { AttemptRef } from './log-attempts.js';
 import type { FindingClass } from './triage-config.js';
 import type { TriageHistory } from './triage-history-facts.js';
 
-export type { FindingClass } from './triage-config.js';
-
 export const TRIAGE_VERSION = 1 as const;
 
 export type { CaughtBy } from '../record/ci-context.js';
@@ -152,7 +150,7 @@ export interface Finding {
   readonly rerunTarget?: RerunTarget;
   /** The test file's owners from CODEOWNERS (empty: none, no file, or no CODEOWNERS). */
   readonly owners?: readonly string[];
-  /** A flake's likely cause (core/cause/triage-cause.ts); absent on other findings. */
+  /** A flake's likely cause (core/triage/triage-cause.ts); absent on other findings. */
   readonly flakeCause?: CauseFinding | null;
 }
 

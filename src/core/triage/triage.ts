@@ -10,10 +10,10 @@
  * computeTriage: which tests to ask the history store about and which failures to re-run.
  */
 
-import { attachFlakeCauses } from '../cause/triage-cause.js';
 import { testKey } from '../test-id.js';
 import { canonicalInputs } from './triage-canonical.js';
 import { attachChecks } from './triage-caught-by.js';
+import { attachFlakeCauses } from './triage-cause.js';
 import type { FindingClass } from './triage-config.js';
 import { applyExitCode, applyUnfinishedFiles, silenceDraft } from './triage-exit.js';
 import { budgetDrafts, failureDrafts, problemDraft, unhandledDrafts } from './triage-findings.js';

@@ -42,7 +42,7 @@ function touching(commit: HistoryCommit, file: string): FileChange | undefined {
 }
 
 /** The (commit, path) pairs the walker will read if its test stays in its file. */
-export function chainPairs(w: Walker): Place[] {
+function chainPairs(w: Walker): Place[] {
   const pairs: Place[] = [];
   let file = w.state.file;
   for (let i = w.pos; i < w.commits.length; i++) {

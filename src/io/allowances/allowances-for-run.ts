@@ -158,7 +158,7 @@ export async function resolveProjectAllowances(input: AllowanceResolutionInput):
   return { store, sources: read.tests, sourceProblems, universe, resolutions, lineageNotes };
 }
 
-export interface AppliedAllowance {
+interface AppliedAllowance {
   readonly id: string;
   readonly budget: PlatformValue<number>;
   readonly match: MatchKind;

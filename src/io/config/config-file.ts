@@ -36,7 +36,7 @@ export function findConfigFile(startDir: string): string | null {
  * checked here, where every command loads its config, so none of them answers for a folder that
  * is not there ("not inside a git repository", "nothing to run").
  */
-export function requireRootFolder(startDir: string): void {
+function requireRootFolder(startDir: string): void {
   let stat;
   try {
     stat = statSync(startDir);

@@ -17,7 +17,7 @@ function pathError(code: 'EISDIR' | 'ELOOP', file: string): NodeJS.ErrnoExceptio
 }
 
 /** What `target` is once its symbolic links are followed (a dangling link: the path it points to). */
-export function resolveWritePlace(target: string): WritePlace {
+function resolveWritePlace(target: string): WritePlace {
   let current = path.resolve(target);
   for (let hops = 0; hops <= MAX_LINKS; hops += 1) {
     let stat;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 
 /** The size limit of flakeguard.yaml and of each allowance file (documented in the README). */
-export const TEXT_FILE_LIMIT_BYTES = 1024 * 1024;
+const TEXT_FILE_LIMIT_BYTES = 1024 * 1024;
 
 const FS_REASONS: Record<string, string> = {
   ENOENT: 'does not exist; check the path',
@@ -115,7 +115,7 @@ export function describeOverLimit(size: number, limit: number, what: string): st
   return `is ${formatBytes(size)}, above the ${formatBytes(limit)} limit for ${what}; it was not read`;
 }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB (${bytes} bytes)`;
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB (${bytes} bytes)`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`;

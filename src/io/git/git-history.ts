@@ -17,7 +17,7 @@ export interface HistoryCommit {
   readonly changes: readonly FileChange[];
 }
 
-export function parseNameStatus(tokens: readonly string[]): FileChange[] {
+function parseNameStatus(tokens: readonly string[]): FileChange[] {
   const changes: FileChange[] = [];
   for (let i = 0; i < tokens.length; ) {
     const status = tokens[i] ?? '';
@@ -35,7 +35,7 @@ export function parseNameStatus(tokens: readonly string[]): FileChange[] {
 }
 
 /** `git log --format=%x01%H --name-status -z` output, oldest first as asked. */
-export function parseLog(out: string): HistoryCommit[] {
+function parseLog(out: string): HistoryCommit[] {
   const commits: HistoryCommit[] = [];
   for (const chunk of out.split('\x01')) {
     if (chunk === '') continue;

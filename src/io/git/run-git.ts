@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 
-export const GIT_TIMEOUT_MS = 30_000;
+const GIT_TIMEOUT_MS = 30_000;
 
 export interface GitResult<T extends string | Buffer = string> {
   readonly ok: boolean;

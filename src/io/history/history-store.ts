@@ -20,7 +20,7 @@ export type { HistoryStore, HistoryTarget, OpenOptions, Queryable } from './stor
 /** Environment variable with a PostgreSQL URL: turns history on and overrides flakeguard.yaml. */
 export const HISTORY_URL_ENV = 'FLAKEGUARD_HISTORY_URL';
 /** How long each waiter waits for another process holding the embedded store: the one place it is set. */
-export const LOCK_WAIT_MS: Readonly<Record<NonNullable<OpenOptions['wait']>, number>> = {
+const LOCK_WAIT_MS: Readonly<Record<NonNullable<OpenOptions['wait']>, number>> = {
   'test-run': 30_000,
   'history-command': 300_000,
 };

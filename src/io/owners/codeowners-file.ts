@@ -16,12 +16,7 @@ import {
   parseCodeowners,
 } from '../../core/owners/codeowners.js';
 
-export const CODEOWNERS_LOCATIONS = [
-  '.github/CODEOWNERS',
-  'CODEOWNERS',
-  'docs/CODEOWNERS',
-  '.gitlab/CODEOWNERS',
-] as const;
+const CODEOWNERS_LOCATIONS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'] as const;
 
 function repositoryRoot(root: string): string {
   for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
@@ -36,7 +31,7 @@ export interface ProjectOwners {
   readonly ownersOf: OwnersOf;
 }
 
-export function readCodeowners(root: string): { readonly codeowners: Codeowners; readonly repoRoot: string } | null {
+function readCodeowners(root: string): { readonly codeowners: Codeowners; readonly repoRoot: string } | null {
   const repoRoot = repositoryRoot(root);
   for (const location of CODEOWNERS_LOCATIONS) {
     const file = path.join(repoRoot, location);

@@ -7,9 +7,9 @@
 import { removeEntries, removeEntryKey, setEntryKey } from '../../core/allowances/allowance-edit.js';
 import { serializeQuarantine } from '../../core/allowances/allowance-serialize.js';
 import { quoteName } from '../../core/allowances/allowance-text.js';
+import type { QuarantineTerms } from '../../core/allowances/quarantine-terms.js';
 import { checkExpiryDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
-import type { QuarantineTerms } from '../../core/quarantine/quarantine-terms.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import { updateAllowanceFile } from '../allowances/allowance-store.js';
 import { findEntryTarget, writeNewEntry } from '../allowances/allowance-target.js';

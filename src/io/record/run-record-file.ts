@@ -12,7 +12,7 @@ import { RECORD_FILE_LIMIT_BYTES, readInputFile } from '../files/input-file.js';
 export const RUN_RECORD_SUFFIX = '.json';
 
 /** `<root>/<folder>/<runId>.json` */
-export function runRecordPath(root: string, folder: string, runId: string): string {
+function runRecordPath(root: string, folder: string, runId: string): string {
   return path.join(path.resolve(root, folder), `${runId}${RUN_RECORD_SUFFIX}`);
 }
 
@@ -51,7 +51,7 @@ export function splitRunRecords(files: readonly string[]): { readonly records: s
 }
 
 /** A file that cannot be read (missing, a folder) counts as a record, so that reading it names the problem. */
-export function isRunRecordFile(file: string): boolean {
+function isRunRecordFile(file: string): boolean {
   try {
     return isRunRecordText(readRecordText(file, file));
   } catch {

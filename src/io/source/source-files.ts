@@ -10,7 +10,7 @@ import { findSourceSignals } from '../../core/cause/source-signals.js';
 import { isFlakeguardError } from '../../core/errors.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
 
-export const TEST_FILE_RE = /\.(test|spec)\.[cm]?[jt]sx?$/;
+const TEST_FILE_RE = /\.(test|spec)\.[cm]?[jt]sx?$/;
 
 export function findTestFiles(root: string): string[] {
   const out: string[] = [];

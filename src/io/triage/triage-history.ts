@@ -14,7 +14,7 @@ import { failedThenPassed, lastPassingRun, lastRunsOfTest, type StoredTestRun } 
 import type { ProjectPlaces } from '../places/project-places.js';
 
 /** How many of a test's newest runs triage reads. */
-export const TRIAGE_HISTORY_WINDOW = 200;
+const TRIAGE_HISTORY_WINDOW = 200;
 
 export interface TriageHistoryRequest {
   readonly places: ProjectPlaces;
@@ -48,7 +48,7 @@ const fact = (r: StoredTestRun): HistoryRunFact => ({
 });
 
 /** A passed or failed run as the cause rules read it (core/cause/history-cause.ts). */
-export const historyRun = (r: StoredTestRun): HistoryRun => ({
+const historyRun = (r: StoredTestRun): HistoryRun => ({
   platform: r.platform,
   shard: r.shardIndex === null || r.shardCount === null ? null : `${r.shardIndex}/${r.shardCount}`,
   state: r.state === 'failed' ? 'failed' : 'passed',
@@ -63,7 +63,7 @@ function firstFailureOf(counted: readonly StoredTestRun[]): StoredTestRun | null
   return streak.filter((r) => r.state === 'failed').at(-1) ?? null;
 }
 
-export async function factsOfTest(
+async function factsOfTest(
   store: Queryable,
   test: { file: string; name: string },
   branch: string,

@@ -23,7 +23,7 @@ const EXPECTED: Record<TriageInputKind, string> = {
  * "log" beyond it is almost surely a wrong file (a core dump, a disk image, a device copied to a
  * file). Records, reports and JUnit files are parsed whole in memory: 256 MiB.
  */
-export const LOG_FILE_LIMIT_BYTES = 2 * 1024 ** 3;
+const LOG_FILE_LIMIT_BYTES = 2 * 1024 ** 3;
 
 const LIMIT: Record<TriageInputKind, number> = {
   record: RECORD_FILE_LIMIT_BYTES,

@@ -28,7 +28,7 @@ export interface LimitSettings {
   readonly fileFlagMs: number | null;
 }
 
-export interface CheckoutLimits extends TriageLimits {
+interface CheckoutLimits extends TriageLimits {
   /** Allowances that followed a renamed test, and problems in the allowance store. */
   readonly notes: readonly string[];
   /** The quarantine over each test of the inputs (applying or expired), by testKey, as the reporter reads it. */
@@ -39,7 +39,7 @@ function keyOf(key: string): string {
   return key === 'all' ? 'all platforms' : key;
 }
 
-export async function checkoutLimits(settings: LimitSettings, tests: readonly ObservedTest[]): Promise<CheckoutLimits> {
+async function checkoutLimits(settings: LimitSettings, tests: readonly ObservedTest[]): Promise<CheckoutLimits> {
   const { root, config, platform } = settings;
   const baseTest: TriageLimit | null = (() => {
     if (settings.testFlagMs !== null) return { limitMs: settings.testFlagMs, from: '--budget' };

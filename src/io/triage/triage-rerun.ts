@@ -20,7 +20,7 @@ import { readVitestJsonReport } from '../../core/triage/triage-vitest-json.js';
 import { spawnGuarded } from '../process/spawn-guarded.js';
 import { resolveProjectVitest } from '../vitest/resolve-vitest.js';
 
-export interface ProjectVitestOptions {
+interface ProjectVitestOptions {
   /** `--config <file>` as Vitest takes it (absolute, or relative to the root), or null for Vitest's own lookup. */
   readonly config: string | null;
   /** `--project <name>`, repeated. */

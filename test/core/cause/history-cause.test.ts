@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideHistoryCause, findHistoryCause, type HistoryRun } from '../../../src/core/cause/history-cause.js';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../../src/core/history/history-format.js';
-import { renderHistoryHtml } from '../../../src/core/history/history-html.js';
 import { computeHistoryReport, type TestHistoryRun } from '../../../src/core/history/history-report.js';
+import { renderHistoryHtml } from '../../../src/core/html/history-html.js';
 
 const run = (over: Partial<HistoryRun> = {}): HistoryRun => ({
   platform: 'linux',

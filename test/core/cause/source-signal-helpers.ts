@@ -2,7 +2,7 @@
 import { findSourceSignals } from '../../../src/core/cause/source-signals.js';
 import { extractTests } from '../../../src/core/source/test-source.js';
 
-export const FILE = 'test/x.test.ts';
+const FILE = 'test/x.test.ts';
 export const lines = (...l: string[]): string => l.join('\n');
 
 /** The signals of the test named `name` in `code`. */

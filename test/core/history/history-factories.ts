@@ -1,11 +1,11 @@
 /** Run records for history tests, built the way the reporter builds them (the shared record factory). */
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
+import { buildRunRecord } from '../../../src/core/budget/run-record-build.js';
 import type { RunRecord, TestState } from '../../../src/core/record/run-record.js';
-import { buildRunRecord } from '../../../src/core/record/run-record-build.js';
 import { makeConfig, makeInput, makeTest } from '../budget/budget-factories.js';
 import { SAMPLE_FACTS } from '../record/record-factories.js';
 
-export interface TestSpec {
+interface TestSpec {
   readonly file?: string;
   readonly name: string;
   readonly state?: TestState;

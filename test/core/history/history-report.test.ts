@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../../src/core/history/history-format.js';
-import { renderHistoryHtml } from '../../../src/core/history/history-html.js';
 import {
   computeHistoryReport,
   type HistoryInput,
@@ -11,6 +10,7 @@ import {
   type TestAggregate,
   toHistoryJson,
 } from '../../../src/core/history/history-report.js';
+import { renderHistoryHtml } from '../../../src/core/html/history-html.js';
 
 const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-01T00:00:00Z');

@@ -37,7 +37,7 @@ interface GateCase {
   readonly limit?: GateLimit;
 }
 
-export function gateTest(c: GateCase): GateTestInput {
+function gateTest(c: GateCase): GateTestInput {
   const result = decideGateVerdict({
     tries: c.tries,
     loaded: true,

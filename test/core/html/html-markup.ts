@@ -9,7 +9,7 @@ const TAG = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[a-zA-Z][a-zA-Z0-9:-]*(?:="[^"
 const ATTR = /\s+([a-zA-Z][a-zA-Z0-9:-]*)(?:="[^"<>]*")?/g;
 const BAD_AMP = /&(?!(?:amp|lt|gt|quot|#39);)/;
 
-export class MarkupError extends Error {}
+class MarkupError extends Error {}
 
 export function markupSkeleton(html: string): string[] {
   const out: string[] = [];
@@ -41,7 +41,7 @@ export function markupSkeleton(html: string): string[] {
 }
 
 /** The same string with every UTF-16 unit but newline replaced by `a`: same length, same lines, no markup. */
-export function blandText(text: string): string {
+function blandText(text: string): string {
   return text.replace(/[^\n]/g, 'a');
 }
 

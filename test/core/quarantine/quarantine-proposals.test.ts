@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { failureRateUpperBound } from '../../../src/core/gate/failure-rate.js';
+import { failureRateUpperBound } from '../../../src/core/failure-rate.js';
 import {
   computeQuarantineProposals,
   DEFAULT_QUARANTINE_POLICY,

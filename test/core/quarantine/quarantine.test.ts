@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Document, LineCounter, type Node, parseDocument } from 'yaml';
+import { parseQuarantineTerms, quarantineTermsToYaml } from '../../../src/core/allowances/quarantine-terms.js';
 import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
 import { formatGithubAnnotations } from '../../../src/core/budget/budget-github.js';
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
-import { parseQuarantineTerms, quarantineTermsToYaml } from '../../../src/core/quarantine/quarantine-terms.js';
 import {
   formatRecentFailures,
   type RunQuarantine,

@@ -2,8 +2,8 @@
 
 import type { ObservedTest } from '../../../src/core/budget/budget-report.js';
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
+import { buildRunRecord, makeRunId, type RunFacts } from '../../../src/core/budget/run-record-build.js';
 import type { RunRecord } from '../../../src/core/record/run-record.js';
-import { buildRunRecord, makeRunId, type RunFacts } from '../../../src/core/record/run-record-build.js';
 import { makeConfig, makeFile, makeInput, makeTest } from '../budget/budget-factories.js';
 
 export const SAMPLE_FACTS: RunFacts = {

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SourceSignal } from '../../../src/core/cause/cause.js';
-import { findGateCause, type GateCauseInput } from '../../../src/core/cause/gate-cause.js';
-import { fisherOneSidedP } from '../../../src/core/gate/fisher-exact.js';
+import { fisherOneSidedP } from '../../../src/core/fisher-exact.js';
+import { findGateCause, type GateCauseInput } from '../../../src/core/gate/gate-cause.js';
 import type { GateTry } from '../../../src/core/gate/gate-verdict.js';
 
 const pass = (cold = true): GateTry => ({ state: 'passed', durationMs: 5, cold });

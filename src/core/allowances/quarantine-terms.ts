@@ -15,7 +15,7 @@ export interface QuarantineTerms {
   readonly owners?: readonly string[];
 }
 
-export const QUARANTINE_KEYS = ['reason', 'link', 'expires', 'owners'] as const;
+const QUARANTINE_KEYS = ['reason', 'link', 'expires', 'owners'] as const;
 
 function scalarText(node: unknown): string | null {
   if (!isScalar(node)) return null;

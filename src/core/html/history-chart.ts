@@ -7,9 +7,9 @@
  * a few hundred SVG nodes, not thousands. Pure; every label is escaped.
  */
 import { median } from 'simple-statistics';
-import { formatTime, h, plural } from '../html/html-page.js';
-import { TONE_COLOURS } from '../html/html-style.js';
-import type { HistoryPlatform, SeriesPoint } from './history-platform.js';
+import type { HistoryPlatform, SeriesPoint } from '../history/history-platform.js';
+import { formatTime, h, plural } from './html-page.js';
+import { TONE_COLOURS } from './html-style.js';
 
 const W = 960;
 const H = 180;
@@ -59,7 +59,7 @@ function marksOf(points: readonly SeriesPoint[]): Mark[] {
 }
 
 /** The centred rolling median of the passed durations, at each passed run's index. */
-export function rollingMedian(points: readonly SeriesPoint[]): { index: number; ms: number }[] {
+function rollingMedian(points: readonly SeriesPoint[]): { index: number; ms: number }[] {
   const passed = points.flatMap((s, index) => (s.state === 'passed' ? [{ index, ms: s.durationMs }] : []));
   const half = Math.max(1, Math.min(25, Math.floor(passed.length / 20)));
   if (passed.length < 3) return [];

@@ -3,11 +3,12 @@
  * the runs (history-chart.ts). The header's "near their limit" count and each card's tag read the
  * same field (HistoryTest.nearLimit). Built from the HTML report's blocks (core/html); pure.
  */
-import { badge, countTile, formatTime, h, plural, renderPage } from '../html/html-page.js';
-import { TONE_COLOURS } from '../html/html-style.js';
+
+import { causeLines, describeDurations, describeFlakes, describeTrend } from '../history/history-format.js';
+import type { HistoryReport, HistoryTest } from '../history/history-report.js';
 import { HISTORY_CHART_CSS, renderHistoryChart } from './history-chart.js';
-import { causeLines, describeDurations, describeFlakes, describeTrend } from './history-format.js';
-import type { HistoryReport, HistoryTest } from './history-report.js';
+import { badge, countTile, formatTime, h, plural, renderPage } from './html-page.js';
+import { TONE_COLOURS } from './html-style.js';
 
 const NEAR = '#f08c00';
 

@@ -5,12 +5,12 @@
  * history-cause.ts: one platform, one shard, their errors); then a timeout names `timing`; anything
  * else is `unknown` (run `flakeguard gate` on the test to measure it). Pure.
  */
+import { type CauseEvidence, type CauseFinding, makeCause } from '../cause/cause.js';
+import { findNetworkSignal, findTimeoutSignal } from '../cause/error-signals.js';
+import { decideHistoryCause, type HistoryRun } from '../cause/history-cause.js';
 import { testKey } from '../test-id.js';
-import type { TriageHistory } from '../triage/triage-history-facts.js';
-import type { Finding, ObservedTest } from '../triage/triage-types.js';
-import { type CauseEvidence, type CauseFinding, makeCause } from './cause.js';
-import { findNetworkSignal, findTimeoutSignal } from './error-signals.js';
-import { decideHistoryCause, type HistoryRun } from './history-cause.js';
+import type { TriageHistory } from './triage-history-facts.js';
+import type { Finding, ObservedTest } from './triage-types.js';
 
 export interface TriageCauseInput {
   readonly file: string | null;

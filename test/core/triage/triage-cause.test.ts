@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withSignals } from '../../../src/core/cause/cause.js';
-import { attachFlakeCauses, findTriageCause } from '../../../src/core/cause/triage-cause.js';
+import { attachFlakeCauses, findTriageCause } from '../../../src/core/triage/triage-cause.js';
 import type { TriageHistory } from '../../../src/core/triage/triage-history-facts.js';
 import type { Finding, ObservedTest } from '../../../src/core/triage/triage-types.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeFailureRate, failureRateUpperBound, formatRatePercent } from '../../../src/core/gate/failure-rate.js';
+import { describeFailureRate, failureRateUpperBound, formatRatePercent } from '../../src/core/failure-rate.js';
 
 describe('failureRateUpperBound', () => {
   it('gives the exact bound for zero failures: 1 - alpha^(1/n)', () => {

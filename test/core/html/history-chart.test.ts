@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BINS, MAX_MARKS, renderHistoryChart } from '../../../src/core/history/history-chart.js';
 import { computePlatform, type SeriesPoint } from '../../../src/core/history/history-platform.js';
+import { BINS, MAX_MARKS, renderHistoryChart } from '../../../src/core/html/history-chart.js';
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 const series = (ds: readonly number[], failedAt: (i: number) => boolean = () => false): SeriesPoint[] =>

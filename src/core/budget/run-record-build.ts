@@ -3,14 +3,14 @@
  * about the machine and the run. Pure; see docs/run-record.md for each field.
  */
 
-import { resolveTestLimit } from '../budget/budget.js';
-import type { BudgetReport, CheckedFile, CheckedTest } from '../budget/budget-report.js';
-import { formatVerdictLine } from '../budget/budget-text.js';
-import type { Config } from '../config.js';
 import { resolvePlatformValue } from '../platform-value.js';
-import type { CiContext } from './ci-context.js';
-import { type RecordedFile, type RecordedTest, RUN_RECORD_VERSION, type RunRecord } from './run-record.js';
-import { causeKinds } from './run-verdict.js';
+import type { CiContext } from '../record/ci-context.js';
+import { type RecordedFile, type RecordedTest, RUN_RECORD_VERSION, type RunRecord } from '../record/run-record.js';
+import { causeKinds } from '../record/run-verdict.js';
+import { resolveTestLimit } from './budget.js';
+import type { BudgetConfig } from './budget-config.js';
+import type { BudgetReport, CheckedFile, CheckedTest } from './budget-report.js';
+import { formatVerdictLine } from './budget-text.js';
 
 /** What the reporter knows about the run besides the budget report: the record's run-level fields. */
 export type RunFacts = Pick<
@@ -79,7 +79,11 @@ function toRecordedFile(f: CheckedFile): RecordedFile {
   };
 }
 
-export function buildRunRecord(report: BudgetReport, facts: RunFacts, config: Pick<Config, 'budget'>): RunRecord {
+export function buildRunRecord(
+  report: BudgetReport,
+  facts: RunFacts,
+  config: { readonly budget: BudgetConfig },
+): RunRecord {
   const file = config.budget.file === null ? undefined : resolvePlatformValue(config.budget.file, facts.platform);
   return {
     version: RUN_RECORD_VERSION,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fisherOneSidedP, formatPValue } from '../../../src/core/gate/fisher-exact.js';
+import { fisherOneSidedP, formatPValue } from '../../src/core/fisher-exact.js';
 
 /**
  * Brute force, from the definition: of all the ways to pick which b.runs of the n tries were the

@@ -4,14 +4,19 @@
  * `signals` (lines of the test's source, when a caller gives them) are added as supporting evidence,
  * never a class on their own. Pure.
  */
-import { countFailures, failedTry, weighFactorEvidence } from '../gate/factor-evidence.js';
-import { type FailureCount, fisherOneSidedP, formatPValue } from '../gate/fisher-exact.js';
-import type { GateTry, GateVerdict } from '../gate/gate-verdict.js';
-import { type CauseClass, type CauseEvidence, type CauseFinding, makeCause, type SourceSignal } from './cause.js';
-import { findNetworkSignal } from './error-signals.js';
 
-/** Significance of a measured difference (the same level as fragile, core/gate/factor-evidence.ts). */
-export const CAUSE_ALPHA = 0.05;
+import {
+  CAUSE_ALPHA,
+  type CauseClass,
+  type CauseEvidence,
+  type CauseFinding,
+  makeCause,
+  type SourceSignal,
+} from '../cause/cause.js';
+import { findNetworkSignal } from '../cause/error-signals.js';
+import { type FailureCount, fisherOneSidedP, formatPValue } from '../fisher-exact.js';
+import { countFailures, failedTry, weighFactorEvidence } from './factor-evidence.js';
+import type { GateTry, GateVerdict } from './gate-verdict.js';
 
 interface Level {
   readonly factor: number;
