@@ -10,7 +10,8 @@
  * a command may add. Calls are queued: two commands never share the process state at once.
  */
 import { runCli } from '../../src/commands/cli-main.js';
-import type { RunResult } from './fixture.js';
+import { hasHistoryStore, type RunResult } from './fixture.js';
+import { countProcess } from './process-budget.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 const EVENTS = [
@@ -105,5 +106,20 @@ export function runCliInProcess(
 ): Promise<RunResult> {
   const run = queue.then(() => runIsolated(cwd, args, env));
   queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * `fx.flakeguard(args, env)` (test/helpers/fixture.ts) run in this process: the same result with no
+ * process started; a history store the command creates is counted for the process budget as there.
+ */
+export async function flakeguardInProcess(
+  fx: { readonly root: string },
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  const storeBefore = hasHistoryStore(fx.root, env);
+  const run = await runCliInProcess(fx.root, args, env);
+  if (!storeBefore && hasHistoryStore(fx.root, env)) countProcess('storeCreate');
   return run;
 }
