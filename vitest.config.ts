@@ -74,6 +74,9 @@ const E2E_SETUP = [
   'test/helpers/history-template-setup.ts',
   'test/helpers/process-budget-setup.ts',
 ];
+// The built package that the in-process CLI imports (test/helpers/in-process-cli.ts) is loaded by
+// Node, not transformed again in every test file's worker.
+const E2E_SERVER = { deps: { external: [/\/dist\//] } };
 
 export default defineConfig({
   test: {
@@ -111,6 +114,7 @@ export default defineConfig({
           include: E2E_TESTS,
           exclude: [...EXCLUDE, ...RELEASE_TESTS, ...E2E_TIMING],
           globalSetup: E2E_SETUP,
+          server: E2E_SERVER,
           ...e2eWorkers(),
           sequence: { groupOrder: 1 },
         },
@@ -122,6 +126,7 @@ export default defineConfig({
           include: E2E_TIMING,
           exclude: [...EXCLUDE, ...RELEASE_TESTS],
           globalSetup: E2E_SETUP,
+          server: E2E_SERVER,
           maxWorkers: 1,
           sequence: { groupOrder: 2 },
         },
