@@ -29,7 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatLockOwner } from '../../../src/core/lock-owner.js';
 import { CLI_BUILT, createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
-import { runCliInProcess } from '../../helpers/in-process-cli.js';
+import { flakeguardInProcess, runCliInProcess } from '../../helpers/in-process-cli.js';
 import { countProcess } from '../../helpers/process-budget.js';
 import { expectBadInputInProcess, messageLine } from './catalogue.js';
 
@@ -216,7 +216,8 @@ describe('a damaged embedded store: one line naming the store and the fix, every
       /flakeguard: warning: the run was not stored in history .*is damaged \(.*rebuild it from the run records: flakeguard history ingest/,
     );
     renameSync(store, `${store}.damaged`);
-    const ingest = await runCliInProcess(fx.root, ['history', 'ingest', RUNS]);
+    // A real creation (the store was moved aside), counted as one.
+    const ingest = await flakeguardInProcess(fx, ['history', 'ingest', RUNS]);
     expect(ingest.exitCode, ingest.output).toBe(0);
     expect(ingest.stdout).toMatch(/run records read, \d+ stored/);
     rmSync(`${store}.damaged`, { recursive: true });
