@@ -35,7 +35,8 @@ for (const project of values.project) {
   if (!['unit', 'e2e'].includes(project))
     throw new Error(`--project "${project}" is not a tier of vitest.config.ts; write --project unit or --project e2e`);
 }
-const selection = [...values.project.map((p) => `--project=${p}`), ...files];
+// The e2e tier is two projects (e2e and e2e-timing, vitest.config.ts).
+const selection = [...values.project.map((p) => `--project=${p === 'e2e' ? 'e2e*' : p}`), ...files];
 const what = selection.length === 0 ? 'the whole suite' : selection.join(' ');
 
 const { defaultWorkerCount, startLoadWorkers } = await import(path.join(ROOT, 'dist/io/load/load-workers.js')).catch(

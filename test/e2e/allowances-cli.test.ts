@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { addAllowance, commit } from './allowances-helpers.js';
 
 const TRACKER = `import { describe, it, expect } from 'vitest';
@@ -42,11 +43,13 @@ describe('allowances add', () => {
   it('refuses a bad duration, a missing reason and an unknown option, exit 2', async () => {
     const fx = await make();
     const base = ['allowances', 'add', '--file', 'test/hub/tracker.test.ts', '--test', 'tracker > flushes'];
-    expect((await fx.flakeguard([...base, '--budget', '5 sec', '--reason', 'x'])).stderr).toContain(
+    expect((await flakeguardInProcess(fx, [...base, '--budget', '5 sec', '--reason', 'x'])).stderr).toContain(
       '--budget "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m',
     );
-    expect((await fx.flakeguard([...base, '--budget', '5s'])).stderr).toContain('allowances add needs --reason');
-    const unknown = await fx.flakeguard([...base, '--budget', '5s', '--reason', 'x', '--colour', 'red']);
+    expect((await flakeguardInProcess(fx, [...base, '--budget', '5s'])).stderr).toContain(
+      'allowances add needs --reason',
+    );
+    const unknown = await flakeguardInProcess(fx, [...base, '--budget', '5s', '--reason', 'x', '--colour', 'red']);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--colour'");
   });
@@ -69,7 +72,7 @@ describe('allowances add', () => {
     expect(again.stderr).toMatch(
       /"tracker > flushes" already has allowance [0-9a-f]{8} at allowances\/test\/hub\/tracker\.test\.ts\.yaml:\d+; edit its budget there/,
     );
-    const list = JSON.parse((await fx.flakeguard(['allowances', 'list', '--json'])).stdout) as {
+    const list = JSON.parse((await flakeguardInProcess(fx, ['allowances', 'list', '--json'])).stdout) as {
       version: number;
       allowances: { match: string; current: unknown; budget: string }[];
     };
@@ -125,7 +128,7 @@ describe('allowances list', () => {
     };
     mkdirSync(path.join(fx.root, '.flakeguard/runs'), { recursive: true });
     writeFileSync(path.join(fx.root, '.flakeguard/runs/2026-11-30T10-00-00-000Z-1.json'), JSON.stringify(record));
-    const r = await fx.flakeguard(['allowances', 'list']);
+    const r = await flakeguardInProcess(fx, ['allowances', 'list']);
     expect(r.exitCode, r.output).toBe(0);
     expect(r.stdout).toMatch(
       /^[0-9a-f]{8} {2}tracker > flushes {2}\(test\/hub\/tracker\.test\.ts\)\n {4}exact · limit 2\.00s · last 1\.23s\n {4}allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3 · x$/,
@@ -154,7 +157,7 @@ describe('allowances check on bad input', () => {
 `,
     );
     fx.write('allowances/test/other.test.ts.yaml', '- id: b1\n  test: [oops\n');
-    const r = await fx.flakeguard(['allowances', 'check']);
+    const r = await flakeguardInProcess(fx, ['allowances', 'check']);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain(
       'allowances/test/hub/tracker.test.ts.yaml:11:11: budget "5 sec" is not a duration; write 250ms, 5s, 1.5s or 2m',
@@ -164,7 +167,7 @@ describe('allowances check on bad input', () => {
     );
     expect(r.stdout).toMatch(/allowances\/test\/other\.test\.ts\.yaml:\d+:\d+: YAML syntax error: /);
     expect(r.stdout).toContain('3 problems in 1 allowance.');
-    const list = JSON.parse((await fx.flakeguard(['allowances', 'list', '--json'])).stdout) as {
+    const list = JSON.parse((await flakeguardInProcess(fx, ['allowances', 'list', '--json'])).stdout) as {
       allowances: { id: string; match: string }[];
     };
     expect(list.allowances).toEqual([expect.objectContaining({ id: 'a1b2c3d4', match: 'exact' })]);
@@ -181,21 +184,21 @@ describe('allowances migrate', () => {
     mkdirSync(path.join(fx.root, 'test/core'));
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/core/journal.test.ts']);
     fx.write('test/core/journal.test.ts', TRACKER.replace("'reloads journal'", "'reloads the journal'"));
-    const dry = await fx.flakeguard(['allowances', 'migrate', '--dry-run']);
+    const dry = await flakeguardInProcess(fx, ['allowances', 'migrate', '--dry-run']);
     expect(dry.stdout).toMatch(
       /^would migrate [0-9a-f]{8}: name "tracker > reloads journal" -> "tracker > reloads the journal", file test\/hub\/tracker\.test\.ts -> test\/core\/journal\.test\.ts, commit [0-9a-f]{10}, entry allowances\/test\/hub\/tracker\.test\.ts\.yaml -> allowances\/test\/core\/journal\.test\.ts\.yaml$/,
     );
-    const r = await fx.flakeguard(['allowances', 'migrate']);
+    const r = await flakeguardInProcess(fx, ['allowances', 'migrate']);
     expect(r.exitCode, r.output).toBe(0);
     const moved = read(fx, 'allowances/test/core/journal.test.ts.yaml');
     expect(moved).toContain('test: tracker > reloads the journal\n  file: test/core/journal.test.ts\n');
     expect(moved).toContain('budget: 2s # measured 1.6s on CI');
     expect(() => read(fx, store)).toThrow();
-    const list = JSON.parse((await fx.flakeguard(['allowances', 'list', '--json'])).stdout) as {
+    const list = JSON.parse((await flakeguardInProcess(fx, ['allowances', 'list', '--json'])).stdout) as {
       allowances: { match: string }[];
     };
     expect(list.allowances.map((a) => a.match)).toEqual(['exact']);
-    expect((await fx.flakeguard(['allowances', 'migrate'])).stdout).toBe(
+    expect((await flakeguardInProcess(fx, ['allowances', 'migrate'])).stdout).toBe(
       'Every allowance already names its test as it is now.',
     );
   });

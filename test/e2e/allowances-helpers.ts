@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
 import { loadAllowancesForRun } from '../../src/io/allowances/allowances-for-run.js';
 import { type Fixture, REPORTER_BUILT, type RunResult } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 export interface VitestTest {
   file: string;
@@ -60,7 +61,7 @@ export function seam(fx: Fixture, config: string, tests: readonly Omit<VitestTes
 }
 
 export async function listed(fx: Fixture): Promise<ListedRow[]> {
-  const result = await fx.flakeguard(['allowances', 'list', '--json']);
+  const result = await flakeguardInProcess(fx, ['allowances', 'list', '--json']);
   expect(result.exitCode, result.output).toBe(0);
   return (JSON.parse(result.stdout) as { allowances: ListedRow[] }).allowances;
 }
@@ -80,7 +81,7 @@ export function addAllowance(
 ): Promise<RunResult> {
   const { test, budget, reason, file = TRACKER_FILE, platform } = allowance;
   const where = platform === undefined ? [] : ['--platform', platform];
-  return fx.flakeguard([
+  return flakeguardInProcess(fx, [
     'allowances',
     'add',
     '--file',

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testKey } from '../../src/core/test-id.js';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { addAllowance, commit, commitAndRun, listed } from './allowances-helpers.js';
 import { gateAtNoSlowdown } from './gate-fixtures.js';
 
@@ -120,12 +121,12 @@ describe('an allowance through a team that never migrates', () => {
         /^allowances\/test\/hub\/tracker\.test\.ts\.yaml:1:3: allowance [0-9a-f]{8} is an orphan: no test matches "tracker > reloads journal" in test\/hub\/tracker\.test\.ts \(its lineage: the test \(last "journal tracker > reloads from disk"\) left test\/core\/journal\.test\.ts in commit [0-9a-f]{10}: deleted, or renamed and edited in one step\)/,
       ),
     ]);
-    const check = await fx.flakeguard(['allowances', 'check']);
+    const check = await flakeguardInProcess(fx, ['allowances', 'check']);
     expect(check.exitCode).toBe(1);
     expect(check.stdout).toContain('is an orphan');
-    const prune = await fx.flakeguard(['allowances', 'prune']);
+    const prune = await flakeguardInProcess(fx, ['allowances', 'prune']);
     expect(prune.stdout).toMatch(/^removed orphan [0-9a-f]{8} "tracker > reloads journal"/);
-    const after = await fx.flakeguard(['allowances', 'check']);
+    const after = await flakeguardInProcess(fx, ['allowances', 'check']);
     expect(after.stdout).toBe('0 allowances checked: no problems.');
   });
 
@@ -159,7 +160,7 @@ describe('an allowance through a team that never migrates', () => {
     expect(readFileSync(path.join(fx.root, 'allowances/test/hub/tracker.test.ts.yaml'), 'utf8')).toContain(
       'test: tracker > reloads the journal\n',
     );
-    const check = await fx.flakeguard(['allowances', 'check']);
+    const check = await flakeguardInProcess(fx, ['allowances', 'check']);
     expect(check.stdout).toBe('1 allowance checked: no problems.');
   });
 });

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 const NAMES = [
   'quote " and\nnewline',
@@ -57,12 +58,12 @@ describe('allowance writers', () => {
     // eslint-disable-next-line no-control-regex
     expect(printed).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u2028]/);
     expect(printed).toContain('escape \\u001b[2J clears the screen');
-    const list = await fx.flakeguard(['allowances', 'list', '--json']);
+    const list = await flakeguardInProcess(fx, ['allowances', 'list', '--json']);
     expect(list.exitCode, list.output).toBe(0);
     const rows = (JSON.parse(list.stdout) as { allowances: { stored: { test: string }; match: string }[] }).allowances;
     expect(rows.map((r) => r.stored.test).sort()).toEqual([...NAMES].sort());
     expect(rows.every((r) => r.match === 'exact')).toBe(true);
-    const check = await fx.flakeguard(['allowances', 'check']);
+    const check = await flakeguardInProcess(fx, ['allowances', 'check']);
     expect(check.stdout).toBe(`${NAMES.length} allowances checked: no problems.`);
   }, 120_000);
 });

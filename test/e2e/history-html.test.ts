@@ -13,6 +13,7 @@ import { makeRecord } from '../core/history/history-factories.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { seedHistoryStore } from '../helpers/history-template.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 const DAY = 86_400_000;
 let fx: Fixture;
@@ -40,9 +41,9 @@ beforeAll(async () => {
     });
     fx.write(`artifacts/${record.runId}.json`, JSON.stringify(record));
   }
-  const ingest = await fx.flakeguard(['history', 'ingest', 'artifacts']);
+  const ingest = await flakeguardInProcess(fx, ['history', 'ingest', 'artifacts']);
   expect(ingest.exitCode, ingest.output).toBe(0);
-  const page = await fx.flakeguard(['history', '--test', 'tracker', '--html', 'history.html']);
+  const page = await flakeguardInProcess(fx, ['history', '--test', 'tracker', '--html', 'history.html']);
   expect(page.exitCode, page.output).toBe(0);
   html = readFileSync(path.join(fx.root, 'history.html'), 'utf8');
 });

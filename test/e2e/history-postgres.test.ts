@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../src/io/history/history-store.js';
 import { makeRecord } from '../core/history/history-factories.js';
 import { CLI_BUILT, createFixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { countProcess } from '../helpers/process-budget.js';
 import { type PostgresServer, startPostgres } from '../io/history/postgres-server.mjs';
 
@@ -99,7 +100,7 @@ describe('history in PostgreSQL', () => {
       expect(run.exitCode, run.output).toBe(0);
       expect(run.output).toMatch(/flakeguard: history postgres:\/\/\S+: run stored/);
       expect((await counts()).runs).toBe(before.runs + 1);
-      const report = await fx.flakeguard(['history', '--json', '--branch', 'team', '--file', 'test'], {
+      const report = await flakeguardInProcess(fx, ['history', '--json', '--branch', 'team', '--file', 'test'], {
         FLAKEGUARD_HISTORY_URL: server.url,
       });
       expect(report.exitCode, report.output).toBe(0);

@@ -18,6 +18,7 @@ import { makeRecord } from '../core/history/history-factories.js';
 import { type Browser, launchBrowser } from '../helpers/browser.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { seedHistoryStore } from '../helpers/history-template.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { type PostgresServer, startPostgres } from '../io/history/postgres-server.mjs';
 
 interface JsonTest {
@@ -75,7 +76,7 @@ async function emptyPostgres(): Promise<void> {
 }
 
 async function cli(fx: Fixture, kind: StoreKind, args: readonly string[]): Promise<string> {
-  const out = await fx.flakeguard(['history', ...args], storeEnv(kind));
+  const out = await flakeguardInProcess(fx, ['history', ...args], storeEnv(kind));
   expect(out.exitCode, out.output).toBe(0);
   return out.stdout;
 }

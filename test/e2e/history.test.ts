@@ -1,13 +1,16 @@
 /**
  * History end to end, on the real Vitest with the built reporter and CLI: the reporter stores each
  * run in the embedded store; `flakeguard history` reports it; `history ingest` of the same records
- * stores nothing twice; a store that is down or newer never fails the run.
+ * stores nothing twice; a store that is down or newer never fails the run. The reporter runs in a
+ * real Vitest and concurrent writers are spawned; the single queries run in this process
+ * (test/helpers/in-process-cli.ts; test/e2e/cli-smoke.test.ts spawns each command once).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../core/history/history-factories.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 // Fails its first try in every process (a counter file), passes the retry: flaky, deterministically.
 const FLAKY_TEST = `import { expect, test } from 'vitest';
@@ -42,7 +45,7 @@ describe('history with the embedded store', () => {
       expect(run.exitCode, run.output).toBe(0);
       expect(run.output).toContain('flakeguard: history <root>/.flakeguard/runs/history: run stored');
     }
-    const json = await fx.flakeguard(['history', '--json', '--test', 'first try']);
+    const json = await flakeguardInProcess(fx, ['history', '--json', '--test', 'first try']);
     expect(json.exitCode, json.output).toBe(0);
     const report = JSON.parse(json.stdout) as { version: number; runs: number; tests: Record<string, unknown>[] };
     expect(report.version).toBe(1);
@@ -64,11 +67,11 @@ describe('history with the embedded store', () => {
       evidence: [{ kind: 'history', text: "2 of 2 failed runs' errors name ECONNRESET" }],
     });
 
-    const again = await fx.flakeguard(['history', 'ingest', '.flakeguard/runs']);
+    const again = await flakeguardInProcess(fx, ['history', 'ingest', '.flakeguard/runs']);
     expect(again.exitCode, again.output).toBe(0);
     expect(again.stdout).toContain('2 run records read, 0 stored, 2 already there');
 
-    const text = await fx.flakeguard([
+    const text = await flakeguardInProcess(fx, [
       'history',
       '--branch',
       'main',
@@ -85,7 +88,7 @@ describe('history with the embedded store', () => {
     expect(existsSync(path.join(fx.root, 'history.html'))).toBe(true);
     expect(existsSync(path.join(fx.root, 'history.md'))).toBe(true);
 
-    const other = await fx.flakeguard(['history', '--json', '--branch', 'feature']);
+    const other = await flakeguardInProcess(fx, ['history', '--json', '--branch', 'feature']);
     expect(JSON.parse(other.stdout)).toMatchObject({ runs: 0, tests: [] });
   });
 
@@ -94,7 +97,7 @@ describe('history with the embedded store', () => {
     const db = await PGlite.create(path.join(fx.root, '.flakeguard/runs/history'));
     await db.query("UPDATE flakeguard_meta SET value = '9' WHERE key = 'schema_version'");
     await db.close();
-    const query = await fx.flakeguard(['history']);
+    const query = await flakeguardInProcess(fx, ['history']);
     expect(query.exitCode).toBe(2);
     expect(query.stderr).toMatch(
       /schema version 9, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/,
@@ -110,6 +113,7 @@ describe('history with the embedded store', () => {
 describe('the embedded store with several writers', () => {
   it('4 ingest processes at once take turns through the lock and lose no run', async () => {
     const fx = await createFixture({ files: { 'flakeguard.yaml': 'history: true\n' } });
+    // No template copy: the first writer creates the store while the others wait on its lock.
     try {
       for (let w = 0; w < 4; w += 1) {
         for (let r = 0; r < 3; r += 1) {
@@ -123,7 +127,7 @@ describe('the embedded store with several writers', () => {
       }
       const runs = await Promise.all([0, 1, 2, 3].map((w) => fx.flakeguard(['history', 'ingest', `artifacts/${w}`])));
       for (const run of runs) expect(run.exitCode, run.output).toBe(0);
-      const report = await fx.flakeguard(['history', '--json', '--file', 'test']);
+      const report = await flakeguardInProcess(fx, ['history', '--json', '--file', 'test']);
       expect(JSON.parse(report.stdout)).toMatchObject({ runs: 12 });
       expect((JSON.parse(report.stdout) as { tests: unknown[] }).tests).toHaveLength(7);
     } finally {
@@ -150,22 +154,28 @@ describe('history that cannot be reached', () => {
   });
 
   it('history off, a bad --since, a bad URL: exit 2 with the fix, nothing written', async () => {
-    const off = await fx.flakeguard(['history']);
+    const off = await flakeguardInProcess(fx, ['history']);
     expect(off.exitCode).toBe(2);
     expect(off.stderr).toMatch(
       /history is off for <root>|history is off for .*: add "history: true" to flakeguard\.yaml/,
     );
-    const since = await fx.flakeguard(['history', '--since', '30 days', '--url', 'postgres://x@127.0.0.1:1/y']);
+    const since = await flakeguardInProcess(fx, [
+      'history',
+      '--since',
+      '30 days',
+      '--url',
+      'postgres://x@127.0.0.1:1/y',
+    ]);
     expect(since.exitCode).toBe(2);
     expect(since.stderr).toContain(
       '--since "30 days" is not an age; write a number of days or weeks (30d, 12w) or a day (2026-11-01)',
     );
-    const url = await fx.flakeguard(['history', 'ingest', '.flakeguard/runs'], {
+    const url = await flakeguardInProcess(fx, ['history', 'ingest', '.flakeguard/runs'], {
       FLAKEGUARD_HISTORY_URL: 'mysql://db/x',
     });
     expect(url.exitCode).toBe(2);
     expect(url.stderr).toContain('FLAKEGUARD_HISTORY_URL="mysql://db/x" is not a PostgreSQL URL');
-    const missing = await fx.flakeguard(['history', 'ingest', 'nope'], {
+    const missing = await flakeguardInProcess(fx, ['history', 'ingest', 'nope'], {
       FLAKEGUARD_HISTORY_URL: 'postgres://x@127.0.0.1:1/y',
     });
     expect(missing.exitCode).toBe(2);

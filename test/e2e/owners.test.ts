@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, type RunResult, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { seedHistoryStore } from '../helpers/history-template.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 const CODEOWNERS = `# everyone, then narrower patterns: the last match wins
 *                        @org/everyone
@@ -82,7 +83,7 @@ describe('owners from CODEOWNERS in every output', () => {
   });
 
   it("triage: each finding names its owners; --owner keeps one team's; --markdown writes the PR comment", async () => {
-    const json = await fx.flakeguard(['triage', '--json', '--no-history']);
+    const json = await flakeguardInProcess(fx, ['triage', '--json', '--no-history']);
     expect(json.exitCode, json.output).toBe(1);
     const findings = (
       JSON.parse(json.stdout) as { findings: { file: string | null; test: string | null; owners: string[] }[] }
@@ -93,7 +94,7 @@ describe('owners from CODEOWNERS in every output', () => {
       'test/payments/card.test.ts > declines the card': PAYMENTS,
       'test/payments/legacy/old.test.ts > rounds like before': [],
     });
-    const team = await fx.flakeguard([
+    const team = await flakeguardInProcess(fx, [
       'triage',
       '--no-history',
       '--owner',
@@ -112,7 +113,7 @@ describe('owners from CODEOWNERS in every output', () => {
   });
 
   it('quarantine: add records the owners at the time, list shows them, --owner filters', async () => {
-    const add = await fx.flakeguard([
+    const add = await flakeguardInProcess(fx, [
       'quarantine',
       'add',
       '--file',
@@ -129,19 +130,19 @@ describe('owners from CODEOWNERS in every output', () => {
     );
     // CODEOWNERS changes afterwards: the quarantine keeps who owned the fix when it was added.
     fx.write('CODEOWNERS', '* @org/new-team\n');
-    const list = await fx.flakeguard(['quarantine', 'list']);
+    const list = await flakeguardInProcess(fx, ['quarantine', 'list']);
     expect(list.stdout).toContain('    owners: @org/payments @dana @org/pay-review');
-    const mine = await fx.flakeguard(['quarantine', 'list', '--owner', '@dana', '--json']);
+    const mine = await flakeguardInProcess(fx, ['quarantine', 'list', '--owner', '@dana', '--json']);
     expect(
       (JSON.parse(mine.stdout) as { quarantines: { owners: string[] }[] }).quarantines.map((q) => q.owners),
     ).toEqual([PAYMENTS]);
-    const other = await fx.flakeguard(['quarantine', 'list', '--owner', '@org/qa']);
+    const other = await flakeguardInProcess(fx, ['quarantine', 'list', '--owner', '@org/qa']);
     expect(other.stdout).toContain('No quarantined tests.');
     fx.write('CODEOWNERS', CODEOWNERS);
   });
 
   it("history: the lists name the owners; --owner keeps one team's tests", async () => {
-    const all = await fx.flakeguard(['history', '--json', '--file', 'test']);
+    const all = await flakeguardInProcess(fx, ['history', '--json', '--file', 'test']);
     expect(all.exitCode, all.output).toBe(0);
     const tests = (JSON.parse(all.stdout) as { tests: { file: string; name: string; owners: string[] }[] }).tests;
     expect(Object.fromEntries(tests.map((t) => [t.name, t.owners]))).toEqual({
@@ -150,7 +151,7 @@ describe('owners from CODEOWNERS in every output', () => {
       'declines the card': PAYMENTS,
       'rounds like before': [],
     });
-    const qa = await fx.flakeguard(['history', '--owner', '@org/qa']);
+    const qa = await flakeguardInProcess(fx, ['history', '--owner', '@org/qa']);
     expect(qa.exitCode, qa.output).toBe(0);
     expect(qa.stdout).toContain('test/cart.test.ts  checks out slowly  (owners: @org/qa)');
     expect(qa.stdout).not.toContain('card.test.ts');

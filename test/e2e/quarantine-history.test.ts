@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { seedHistoryStore } from '../helpers/history-template.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 const FLAKY = `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ describe('quarantine proposals from history', () => {
     });
     fixture = fx;
     seedHistoryStore(fx.root);
-    const held = await fx.flakeguard([
+    const held = await flakeguardInProcess(fx, [
       'quarantine',
       'add',
       '--file',
@@ -67,7 +68,7 @@ describe('quarantine proposals from history', () => {
       cwd: fx.root,
       encoding: 'utf8',
     }).trim();
-    const query = await fx.flakeguard(['history', '--release-after', '3', '--json']);
+    const query = await flakeguardInProcess(fx, ['history', '--release-after', '3', '--json']);
     expect(query.exitCode, query.output).toBe(0);
     const proposals = (
       JSON.parse(query.stdout) as {
@@ -84,15 +85,15 @@ describe('quarantine proposals from history', () => {
     ]);
     expect(proposals.release).toEqual([expect.objectContaining({ name: 'sync > is steady' })]);
 
-    const text = await fx.flakeguard(['history', '--release-after', '3']);
+    const text = await flakeguardInProcess(fx, ['history', '--release-after', '3']);
     expect(text.stdout).toContain(`Proposals on ${branch}`);
     expect(text.stdout).toMatch(
       /quarantine {2}test\/sync\.test\.ts {2}sync > retries a dropped connection {2}flaky in 3 of 3 runs \(at least \d+(\.\d)?%\)/,
     );
 
-    const write = await fx.flakeguard(['history', '--release-after', '3', '--write']);
+    const write = await flakeguardInProcess(fx, ['history', '--release-after', '3', '--write']);
     expect(write.exitCode, write.output).toBe(0);
-    const list = JSON.parse((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout) as {
+    const list = JSON.parse((await flakeguardInProcess(fx, ['quarantine', 'list', '--json'])).stdout) as {
       quarantines: { test: string; reason: string; expires: string }[];
     };
     expect(list.quarantines.map((q) => q.test)).toEqual(['sync > retries a dropped connection']);

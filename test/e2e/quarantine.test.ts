@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, fixtureCopies, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { seedHistoryStore } from '../helpers/history-template.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { lastLine, records } from '../reporter/reporter-fixture.js';
 
 const API = (title: string, extra = '') => `import { describe, expect, it } from 'vitest';
@@ -34,7 +35,7 @@ async function makeTemplate(): Promise<Fixture> {
       'test/api.test.ts': API('aborts a slow request'),
     },
   });
-  const add = await fx.flakeguard([
+  const add = await flakeguardInProcess(fx, [
     'quarantine',
     'add',
     '--file',
@@ -114,7 +115,7 @@ describe('quarantine', () => {
 
   it('list shows it; check reports it once its test is gone; remove drops it', async () => {
     const fx = await setup();
-    const list = await fx.flakeguard(['quarantine', 'list', '--json']);
+    const list = await flakeguardInProcess(fx, ['quarantine', 'list', '--json']);
     expect(list.exitCode, list.output).toBe(0);
     const rows = (
       JSON.parse(list.stdout) as {
@@ -128,19 +129,19 @@ describe('quarantine', () => {
       link: 'https://tracker.example/T-19',
       state: 'applies',
     });
-    expect((await fx.flakeguard(['quarantine', 'check'])).exitCode).toBe(0);
+    expect((await flakeguardInProcess(fx, ['quarantine', 'check'])).exitCode).toBe(0);
 
     writeFileSync(
       path.join(fx.root, 'test/api.test.ts'),
       `import { it, expect } from 'vitest';\nit('answers', () => expect(2).toBe(2));\n`,
     );
-    const check = await fx.flakeguard(['quarantine', 'check']);
+    const check = await flakeguardInProcess(fx, ['quarantine', 'check']);
     expect(check.exitCode).toBe(1);
     expect(check.stdout).toContain('api > aborts a slow request');
     const id = rows[0]?.id ?? '';
-    const remove = await fx.flakeguard(['quarantine', 'remove', '--id', id]);
+    const remove = await flakeguardInProcess(fx, ['quarantine', 'remove', '--id', id]);
     expect(remove.exitCode, remove.output).toBe(0);
-    expect(JSON.parse((await fx.flakeguard(['quarantine', 'list', '--json'])).stdout)).toMatchObject({
+    expect(JSON.parse((await flakeguardInProcess(fx, ['quarantine', 'list', '--json'])).stdout)).toMatchObject({
       version: 1,
       quarantines: [],
     });
@@ -164,7 +165,7 @@ describe('quarantine', () => {
   it('refuses a quarantine without a reason or with a bad date, and changes no file', async () => {
     const fx = await setup();
     const before = readFileSync(storeFile(fx), 'utf8');
-    const noReason = await fx.flakeguard([
+    const noReason = await flakeguardInProcess(fx, [
       'quarantine',
       'add',
       '--file',
@@ -174,7 +175,7 @@ describe('quarantine', () => {
     ]);
     expect(noReason.exitCode).toBe(2);
     expect(noReason.stderr).toContain('--reason');
-    const badDate = await fx.flakeguard([
+    const badDate = await flakeguardInProcess(fx, [
       'quarantine',
       'add',
       '--file',

@@ -2,10 +2,11 @@
  * Scores triage on the corpus: every case is a real red run (Vitest really ran on a fixture with a
  * fault injected; the steps before it really ran), and every label must be matched by its own
  * finding. Extra findings are reported too: a case lists every finding triage should make.
- * Runs the built CLI: `npm run build` first.
+ * Triage runs in this process, or as the built CLI where it re-runs Vitest: `npm run build` first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { INFRA_CASES } from '../triage-corpus/cases-infra.js';
 import { LAYOUT_CASES } from '../triage-corpus/cases-layouts.js';
 import { TEST_CASES } from '../triage-corpus/cases-tests.js';
@@ -45,7 +46,10 @@ async function runCase(c: CorpusCase): Promise<Outcome> {
   const fx = await createFixture({ files: caseFiles(c), ...(c.git ? { git: true } : {}) });
   fixtures.push(fx);
   const run = await buildRun(c, fx);
-  const result = await fx.flakeguard(triageArgs(c, run));
+  const args = triageArgs(c, run);
+  // Triage reads files and prints JSON: in this process (test/helpers/in-process-cli.ts), except where
+  // it re-runs Vitest (--rerun), as a spawned CLI does.
+  const result = args.includes('--rerun') ? await fx.flakeguard(args) : await runCliInProcess(fx.root, args);
   let parsed: { verdict: string; findings: JsonFinding[] } = { verdict: 'unparsed', findings: [] };
   try {
     parsed = JSON.parse(result.stdout) as typeof parsed;

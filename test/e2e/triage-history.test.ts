@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { seedHistoryStore } from '../helpers/history-template.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 // Fails on every even-numbered run of the fixture (a counter file shared by all runs): fails, passes, fails...
 const FLAKY_TEST = `import { expect, test } from 'vitest';
@@ -72,7 +73,7 @@ describe('triage with history from real runs', () => {
   afterAll(() => fx?.remove());
 
   it('classifies the test that failed then passed on a re-run of the same commit as a known flake without --rerun; the other names its last green run', async () => {
-    const triage = await fx.flakeguard(['triage', '--json']);
+    const triage = await flakeguardInProcess(fx, ['triage', '--json']);
     expect(triage.exitCode, triage.output).toBe(1);
     const json = JSON.parse(triage.stdout) as Json;
     expect(json.history).toEqual({ branch: 'main', window: 200, tests: 2 });
@@ -95,7 +96,7 @@ describe('triage with history from real runs', () => {
       ),
     );
 
-    const plain = await fx.flakeguard(['triage', '--no-history', '--json']);
+    const plain = await flakeguardInProcess(fx, ['triage', '--no-history', '--json']);
     const without = JSON.parse(plain.stdout) as Json;
     expect(without.history).toBeNull();
     expect(without.findings.find((f) => f.test === 'polls the queue')).toMatchObject({
@@ -118,7 +119,7 @@ describe('triage with history from real runs', () => {
   });
 
   it('a store that cannot be reached: one warning line, triage still classifies', async () => {
-    const triage = await fx.flakeguard(['triage'], {
+    const triage = await flakeguardInProcess(fx, ['triage'], {
       FLAKEGUARD_HISTORY_URL: 'postgres://ci:secret@127.0.0.1:1/flakes',
     });
     expect(triage.exitCode, triage.output).toBe(1);

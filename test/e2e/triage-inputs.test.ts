@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 let fx: Fixture;
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
       'flakeguard.yaml': 'budget:\n  test: 200ms\n',
     },
   });
-  await fx.flakeguard([
+  await flakeguardInProcess(fx, [
     'allowances',
     'add',
     '--file',
@@ -68,7 +69,7 @@ describe('triage inputs', () => {
     ['--record', 'out/dir', 'is a directory'],
     ['--junit', 'out/dir', 'is a directory'],
   ])('%s %s: exit 2, the path and what was expected', async (flag, file, what) => {
-    const r = await fx.flakeguard(['triage', flag, file]);
+    const r = await flakeguardInProcess(fx, ['triage', flag, file]);
     expect(r.exitCode, r.output).toBe(2);
     expect(r.stderr).toContain(`${flag} ${file}: ${what}`);
     expect(r.stderr).toContain('expected ');
@@ -78,7 +79,7 @@ describe('triage inputs', () => {
 
   it('an empty or unrelated log given alone is not a green run: exit 2', async () => {
     for (const log of ['out/empty.log', 'out/random.log']) {
-      const r = await fx.flakeguard(['triage', '--log', log]);
+      const r = await flakeguardInProcess(fx, ['triage', '--log', log]);
       expect(r.exitCode, r.output).toBe(2);
       expect(r.stderr).toContain(`no input shows a run (${log}`);
       expect(r.stdout).toBe('');
@@ -86,13 +87,13 @@ describe('triage inputs', () => {
   });
 
   it('a missing log next to other inputs stops with exit 2 (not ignored)', async () => {
-    const r = await fx.flakeguard(['triage', '--report', 'out/report.json', '--log', 'out/ci.log']);
+    const r = await flakeguardInProcess(fx, ['triage', '--report', 'out/report.json', '--log', 'out/ci.log']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--log out/ci.log: does not exist; expected the CI log of the job that ran Vitest');
   });
 
   it('a plain JSON report in a checkout: each test held to its allowance, else the budget, and the evidence says which and where from', async () => {
-    const r = await fx.flakeguard(['triage', '--json', '--report', 'out/report.json', '--exit-code', '0']);
+    const r = await flakeguardInProcess(fx, ['triage', '--json', '--report', 'out/report.json', '--exit-code', '0']);
     expect(r.exitCode, r.output).toBe(1);
     const json = JSON.parse(r.stdout) as { findings: { class: string; test: string | null; evidence: string[] }[] };
     // 'renders the invoice' took ~350ms, inside its 2s allowance: no finding. 'exports the ledger' is over the 200ms budget.
@@ -100,7 +101,7 @@ describe('triage inputs', () => {
     expect(json.findings[0]?.evidence.join('\n')).toMatch(
       /duration \d+ms > 200ms \(limit: budget\.test in flakeguard\.yaml \(all platforms\)\)/,
     );
-    const flag = await fx.flakeguard([
+    const flag = await flakeguardInProcess(fx, [
       'triage',
       '--json',
       '--report',
@@ -115,11 +116,11 @@ describe('triage inputs', () => {
     expect(withFlag.findings[0]?.evidence.join('\n')).toContain('(limit: --budget)');
     // JUnit alone: the same durations, the same limits.
     const junit = JSON.parse(
-      (await fx.flakeguard(['triage', '--json', '--junit', 'out/junit.xml', '--exit-code', '0'])).stdout,
+      (await flakeguardInProcess(fx, ['triage', '--json', '--junit', 'out/junit.xml', '--exit-code', '0'])).stdout,
     ) as typeof json;
     expect(junit.findings.map((f) => [f.class, f.test])).toEqual([['budget', 'exports the ledger']]);
     // An allowance tighter than the duration: the finding names the allowance and its file.
-    await fx.flakeguard([
+    await flakeguardInProcess(fx, [
       'allowances',
       'add',
       '--file',
@@ -132,7 +133,7 @@ describe('triage inputs', () => {
       'big ledger',
     ]);
     const tight = JSON.parse(
-      (await fx.flakeguard(['triage', '--json', '--report', 'out/report.json', '--exit-code', '0'])).stdout,
+      (await flakeguardInProcess(fx, ['triage', '--json', '--report', 'out/report.json', '--exit-code', '0'])).stdout,
     ) as typeof json;
     expect(tight.findings.map((f) => f.test)).toEqual(['exports the ledger']);
     expect(tight.findings[0]?.evidence.join('\n')).toMatch(

@@ -1,12 +1,15 @@
 /**
  * The triage command end to end on real Vitest output: shards as one run, artifacts from another
  * machine mapped onto --root, a green run, unreadable inputs, Markdown, project patterns from
- * flakeguard.yaml, and budgets from the config overridden by flags. Runs the built CLI.
+ * flakeguard.yaml, and budgets from the config overridden by flags. Triage runs in this process
+ * (test/helpers/in-process-cli.ts: what it reads and answers is the subject); test/e2e/cli-smoke.test.ts
+ * spawns the built CLI's triage.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 let fx: Fixture;
 
@@ -56,7 +59,7 @@ describe('flakeguard triage', () => {
         readFileSync(file, 'utf8').split(fx.root).join('/home/runner/work/app/app'),
       );
     }
-    const r = await fx.flakeguard([
+    const r = await flakeguardInProcess(fx, [
       'triage',
       '--json',
       '--root',
@@ -81,12 +84,12 @@ describe('flakeguard triage', () => {
 
   it('budgets come from flakeguard.yaml and the flags override them', async () => {
     const fromConfig = JSON.parse(
-      (await fx.flakeguard(['triage', '--json', '--report', 'out/green.json', '--exit-code', '0'])).stdout,
+      (await flakeguardInProcess(fx, ['triage', '--json', '--report', 'out/green.json', '--exit-code', '0'])).stdout,
     ) as Json;
     expect(fromConfig.findings).toMatchObject([
       { class: 'budget', test: 'slow [x] (y)', file: 'test/slow.test.ts', measured: true },
     ]);
-    const r = await fx.flakeguard([
+    const r = await flakeguardInProcess(fx, [
       'triage',
       '--json',
       '--report',
@@ -102,7 +105,7 @@ describe('flakeguard triage', () => {
 
   it('applies project patterns from flakeguard.yaml literally and prints a table and Markdown', async () => {
     fx.write('out/deploy.log', 'step 1\nDEPLOY[prod] (eu) locked by job 41\nDEPLOYprod eu locked\n');
-    const r = await fx.flakeguard([
+    const r = await flakeguardInProcess(fx, [
       'triage',
       '--log',
       'out/deploy.log',
@@ -122,13 +125,13 @@ describe('flakeguard triage', () => {
   });
 
   it('exits 2 when no input can be read, and on bad flags', async () => {
-    const missing = await fx.flakeguard(['triage', '--report', 'out/none.json']);
+    const missing = await flakeguardInProcess(fx, ['triage', '--report', 'out/none.json']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('--report out/none.json: does not exist');
-    const none = await fx.flakeguard(['triage']);
+    const none = await flakeguardInProcess(fx, ['triage']);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain('no inputs: pass --record, --report, --junit or --log');
-    const bad = await fx.flakeguard(['triage', '--log', 'x', '--rerun', 'many']);
+    const bad = await flakeguardInProcess(fx, ['triage', '--log', 'x', '--rerun', 'many']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--rerun "many" must be a whole number of at least 1');
   });

@@ -6,6 +6,8 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import './provided.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -44,7 +46,11 @@ export function assertBuildIsFresh(root: string): void {
   );
 }
 
-/** Vitest calls this (with its project, unused) before the first e2e test file. */
-export default function setup(): void {
+/**
+ * Vitest calls this before the first e2e test file; the tier's workers learn that dist/ is fresh
+ * (the in-process CLI, test/helpers/in-process-cli.ts, then runs the built one, as spawned runs do).
+ */
+export default function setup(project: TestProject): void {
   assertBuildIsFresh(ROOT);
+  project.provide('builtPackage', true);
 }

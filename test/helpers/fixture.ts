@@ -74,7 +74,7 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
  * `records`, or FLAKEGUARD_RECORDS, default .flakeguard/runs): a run after which there is one and
  * before which there was none created it (counted for the process budget).
  */
-function hasHistoryStore(root: string, env: Record<string, string> | undefined): boolean {
+export function hasHistoryStore(root: string, env: Record<string, string> | undefined): boolean {
   const yaml = path.join(root, 'flakeguard.yaml');
   const configured = existsSync(yaml)
     ? /^records:\s*['"]?([^'"\s#]+)/m.exec(readFileSync(yaml, 'utf8'))?.[1]

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openHistoryStore } from '../../src/io/history/history-store.js';
 import { EMBEDDED_FOLDER } from '../../src/io/places/project-places.js';
+import { sharePerRun } from './per-run.js';
 import './provided.js';
 
 /** Makes an empty, migrated embedded store in `folder` (its lock file beside it), then closes it. */
@@ -18,11 +19,17 @@ export async function createHistoryStore(folder: string): Promise<void> {
   await store.close();
 }
 
-/** Vitest calls this before the first e2e file: the template, removed when the run ends. */
-export default async function setup(project: TestProject): Promise<() => void> {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-store-template-'));
-  const folder = path.join(scratch, EMBEDDED_FOLDER);
-  await createHistoryStore(folder);
-  project.provide('historyTemplate', folder);
-  return () => rmSync(scratch, { recursive: true, force: true });
+/**
+ * Vitest calls this before the first e2e file, once per e2e project: the template, made once per run
+ * (per-run.ts) and removed when the run ends.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const template = await sharePerRun('history-template', async () => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-store-template-'));
+    const folder = path.join(scratch, EMBEDDED_FOLDER);
+    await createHistoryStore(folder);
+    return { value: folder, dispose: () => rmSync(scratch, { recursive: true, force: true }) };
+  });
+  project.provide('historyTemplate', template.value);
+  return template.release;
 }

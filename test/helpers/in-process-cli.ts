@@ -1,6 +1,6 @@
 /**
  * The CLI run inside the test's own process: `runCli` (src/commands/cli-main.ts, the dispatch
- * behind src/cli.ts, errors mapped the same way) with stdout and stderr captured, for the tables of
+ * behind src/cli.ts, errors mapped the same way; built in the e2e tier, source in the unit tier) with stdout and stderr captured, for the tables of
  * arguments, validation and config files whose subject is what flakeguard says and its exit code,
  * not a process start (test/e2e/cli-smoke.test.ts keeps one spawned run per command).
  *
@@ -9,8 +9,13 @@
  * process.exitCode, the stdout/stderr writers, and the listeners of the signals and process events
  * a command may add. Calls are queued: two commands never share the process state at once.
  */
-import { runCli } from '../../src/commands/cli-main.js';
-import type { RunResult } from './fixture.js';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { inject } from 'vitest';
+import type { runCli as RunCli } from '../../src/commands/cli-main.js';
+import { hasHistoryStore, type RunResult } from './fixture.js';
+import { countProcess } from './process-budget.js';
+import './provided.js';
 
 const ANSI = /\u001b\[[0-9;]*m/g;
 const EVENTS = [
@@ -33,6 +38,20 @@ const FIXTURE_ENV: Record<string, string | undefined> = {
 };
 
 let queue: Promise<unknown> = Promise.resolve();
+let loaded: Promise<typeof RunCli> | undefined;
+
+/**
+ * The dispatch to run: in the e2e and release tiers the built one in dist/ (what spawned runs run),
+ * loaded by Node itself (vitest.config.ts externalizes dist/: no transform per test file); in the
+ * unit tier, which needs no build, the source.
+ */
+function cliMain(): Promise<typeof RunCli> {
+  const built = path.resolve(import.meta.dirname, '../../dist/commands/cli-main.js');
+  loaded ??= inject('builtPackage')
+    ? (import(/* @vite-ignore */ pathToFileURL(built).href) as Promise<{ runCli: typeof RunCli }>).then((m) => m.runCli)
+    : import('../../src/commands/cli-main.js').then((m) => m.runCli);
+  return loaded;
+}
 
 type Write = typeof process.stdout.write;
 
@@ -84,6 +103,7 @@ async function runIsolated(cwd: string, args: readonly string[], env: Record<str
   process.chdir(cwd);
   restore.push(capture(process.stdout, out), capture(process.stderr, err));
   try {
+    const runCli = await cliMain();
     const code = await runCli(args);
     // Without the last newline, as execa gives a spawned run's output.
     const stdout = out.join('').replace(/\n$/, '');
@@ -105,5 +125,20 @@ export function runCliInProcess(
 ): Promise<RunResult> {
   const run = queue.then(() => runIsolated(cwd, args, env));
   queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * `fx.flakeguard(args, env)` (test/helpers/fixture.ts) run in this process: the same result with no
+ * process started; a history store the command creates is counted for the process budget as there.
+ */
+export async function flakeguardInProcess(
+  fx: { readonly root: string },
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  const storeBefore = hasHistoryStore(fx.root, env);
+  const run = await runCliInProcess(fx.root, args, env);
+  if (!storeBefore && hasHistoryStore(fx.root, env)) countProcess('storeCreate');
   return run;
 }

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { KINDS, PROCESS_BUDGET, type ProcessBudget, type ProcessCounts } from '../process-budget-table.js';
+import { sharePerRun } from './per-run.js';
 import './provided.js';
 
 const BUDGETED = KINDS.filter((k): k is Exclude<typeof k, 'storeCopy'> => k !== 'storeCopy');
@@ -54,18 +55,30 @@ export function checkBudget(
   return { table, over };
 }
 
-/** Vitest calls this before a tier's first file; the teardown checks the counts. */
-export default function setup(project: TestProject): () => void {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-process-budget-'));
-  const counter = path.join(scratch, 'counts.tsv');
-  project.provide('processCounter', counter);
-  return () => {
-    const text = existsSync(counter) ? readFileSync(counter, 'utf8') : '';
-    rmSync(scratch, { recursive: true, force: true });
-    const { table, over } = checkBudget(sumCounts(text));
-    console.log(`\n${table.join('\n')}`);
-    if (over.length === 0) return;
-    console.error(`over the process budget; make the test cheaper, never raise its line:\n${over.join('\n')}`);
-    process.exitCode = 1;
-  };
+/** The counts of the run: printed, and the run failed when a file is over its budget. */
+function report(counter: string): void {
+  const text = existsSync(counter) ? readFileSync(counter, 'utf8') : '';
+  const { table, over } = checkBudget(sumCounts(text));
+  console.log(`\n${table.join('\n')}`);
+  if (over.length === 0) return;
+  console.error(`over the process budget; make the test cheaper, never raise its line:\n${over.join('\n')}`);
+  process.exitCode = 1;
+}
+
+/**
+ * Vitest calls this before a tier's first file, once per project of the tier: one counter file per
+ * run (per-run.ts), checked by the teardown after the tier's last file.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const counter = await sharePerRun('process-counter', async () => {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-process-budget-'));
+    const file = path.join(scratch, 'counts.tsv');
+    const dispose = (): void => {
+      report(file);
+      rmSync(scratch, { recursive: true, force: true });
+    };
+    return { value: file, dispose };
+  });
+  project.provide('processCounter', counter.value);
+  return counter.release;
 }

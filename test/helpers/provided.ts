@@ -5,6 +5,8 @@ declare module 'vitest' {
     processCounter: string;
     /** The folder of the migrated, empty embedded store made once per run (history-template.ts). */
     historyTemplate: string;
+    /** dist/ is no older than src/ (dist-fresh.ts): the e2e and release tiers run the built package. */
+    builtPackage: boolean;
   }
 }
 

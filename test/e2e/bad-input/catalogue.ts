@@ -1,11 +1,12 @@
 /**
  * The bad-input catalogue's one assertion: flakeguard, given bad input, exits with the expected code,
  * says what was wrong in one line that names the bad value and the fix (no stack), and leaves every
- * user file as it was (each file of the fixture hashed before and after; node_modules, .git and the
- * run records that Vitest's reporter writes are not the user's files).
+ * user file as it was (each file of the fixture hashed before and after, one above 1 MiB by its size,
+ * inode and change times; node_modules, .git and the run records that Vitest's reporter writes are
+ * not the user's files).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Fixture, RunResult } from '../../helpers/fixture.js';
@@ -13,7 +14,17 @@ import { runCliInProcess } from '../../helpers/in-process-cli.js';
 
 const NOT_USER_FILES = new Set(['node_modules', '.git', '.flakeguard']);
 
-/** sha256 of every file under `root` by its relative path. */
+/** Above this size a file is fingerprinted by its size, inode and change times, not read (the 300 MiB inputs). */
+const READ_LIMIT = 1024 * 1024;
+
+/** What a file is now: sha256 of its bytes, or for a big file its size, inode, mtime and ctime (any write changes them). */
+function fingerprint(file: string): string {
+  const stat = statSync(file, { bigint: true });
+  if (stat.size > READ_LIMIT) return `size ${stat.size} ino ${stat.ino} mtime ${stat.mtimeNs} ctime ${stat.ctimeNs}`;
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** sha256 of every file under `root` by its relative path (a big file: its fingerprint). */
 export function hashFiles(root: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (dir: string): void => {
@@ -21,10 +32,7 @@ export function hashFiles(root: string): Record<string, string> {
       if (NOT_USER_FILES.has(entry.name)) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile())
-        out[path.relative(root, full).split(path.sep).join('/')] = createHash('sha256')
-          .update(readFileSync(full))
-          .digest('hex');
+      else if (entry.isFile()) out[path.relative(root, full).split(path.sep).join('/')] = fingerprint(full);
     }
   };
   walk(root);

@@ -2,13 +2,16 @@
  * Bad input catalogue, class 1 (issue 19): the records folder holds run records only. Files that
  * are not run records beside them (an older flakeguard's lineage cache, another tool's JSON) are
  * skipped by every reader with one notice that never says to delete them; FLAKEGUARD_RECORDS moves
- * the folder for the reporter and every command alike. Needs `npm run build`.
+ * the folder for the reporter and every command alike. Needs `npm run build`. The commands run in
+ * this process (test/helpers/in-process-cli.ts: what they read and print is the subject); the
+ * reporter runs in a real Vitest; test/e2e/cli-smoke.test.ts spawns each command once.
  */
 import { cpSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
+import { runCliInProcess } from '../../helpers/in-process-cli.js';
 import { hashFiles } from './catalogue.js';
 
 const TEST = "import { it } from 'vitest';\nit('adds', () => {});\n";
@@ -35,7 +38,7 @@ beforeAll(async () => {
   seedHistoryStore(fx.root);
   const run = await fx.vitest();
   expect(run.exitCode, run.output).toBe(0);
-  await fx.flakeguard([
+  await runCliInProcess(fx.root, [
     'allowances',
     'add',
     '--file',
@@ -76,7 +79,7 @@ const CASES: readonly Case[] = [
 describe('files in the records folder that are not run records', () => {
   it.each(CASES)('$command skips them with one notice and reads the record', async ({ args, read }) => {
     const before = hashFiles(fx.root);
-    const run = await fx.flakeguard(args());
+    const run = await runCliInProcess(fx.root, args());
     expect(run.exitCode, run.output).toBe(0);
     expect(run.stdout, run.output).toMatch(read);
     const notices = run.stderr.split('\n').filter((l) => l.includes('not run records'));
@@ -90,7 +93,7 @@ describe('files in the records folder that are not run records', () => {
   });
 
   it('triage --record with only a file that is not a run record: exit 2, naming it, no advice to delete', async () => {
-    const run = await fx.flakeguard(['triage', '--record', '.flakeguard/runs/zz-coverage-summary.json']);
+    const run = await runCliInProcess(fx.root, ['triage', '--record', '.flakeguard/runs/zz-coverage-summary.json']);
     expect(run.exitCode, run.output).toBe(2);
     expect(run.stderr).toContain('--record .flakeguard/runs/zz-coverage-summary.json: is JSON but not a run record');
     expect(run.output).not.toMatch(/delete/i);
@@ -112,17 +115,17 @@ describe('FLAKEGUARD_RECORDS', () => {
     expect(readdirSync(path.join(fx.root, 'elsewhere/runs')).filter((n) => !n.endsWith('.json'))).toEqual(['history']);
     expect(existsSync(path.join(fx.root, 'elsewhere/cache'))).toBe(true);
     // Triage takes the newest record from the folder the reporter wrote to, not .flakeguard/runs.
-    const triage = await fx.flakeguard(['triage', '--no-history'], {
+    const triage = await runCliInProcess(fx.root, ['triage', '--no-history'], {
       ...env,
       FLAKEGUARD_RECORDS: path.join(fx.root, 'elsewhere/runs'),
     });
     expect(triage.exitCode, triage.output).toBe(0);
     expect(triage.stderr).not.toContain('not run records');
     // The store the reporter filled is the one `history` reads: the copied run and this one.
-    const history = await fx.flakeguard(['history', '--json'], env);
+    const history = await runCliInProcess(fx.root, ['history', '--json'], env);
     expect(history.exitCode, history.output).toBe(0);
     expect(history.stdout).toMatch(/"runs":\s*2\b/);
-    const list = await fx.flakeguard(['allowances', 'list'], env);
+    const list = await runCliInProcess(fx.root, ['allowances', 'list'], env);
     expect(list.exitCode, list.output).toBe(0);
     expect(list.stderr).not.toContain('not run records');
   });

@@ -5,7 +5,10 @@
  * damaged file; inputs must be regular files under a size limit (FIFOs made here, in
  * temp folders, and a character device made with mknod in the fixture's own folder: nothing under
  * /dev is read or written); history ingest stops on SIGINT/SIGTERM with 130 and leaves
- * nothing behind. Needs `npm run build`.
+ * nothing behind. Needs `npm run build`. The tables run the CLI in this process
+ * (test/helpers/in-process-cli.ts: their subject is the message, the exit code and what is left
+ * behind); the interrupts spawn the built CLI (the signal is the subject); test/e2e/cli-smoke.test.ts
+ * spawns each command once.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -26,8 +29,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatLockOwner } from '../../../src/core/lock-owner.js';
 import { CLI_BUILT, createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
+import { flakeguardInProcess, runCliInProcess } from '../../helpers/in-process-cli.js';
 import { countProcess } from '../../helpers/process-budget.js';
-import { expectBadInput, messageLine } from './catalogue.js';
+import { expectBadInputInProcess, messageLine } from './catalogue.js';
 
 let fx: Fixture;
 let store: string;
@@ -76,7 +80,8 @@ beforeAll(async () => {
   const first = await fx.vitest();
   expect(first.exitCode, first.output).toBe(0);
   store = path.join(fx.root, RUNS, 'history');
-  good = path.join(fx.root, 'good-store');
+  // Under .flakeguard, which the catalogue's file check skips (the store's thousands of files are not the user's).
+  good = path.join(fx.root, '.flakeguard/good-store');
   cpSync(store, good, { recursive: true });
   // Many records for ingest to work through (copies of the real one under new run ids).
   const record = readdirSync(path.join(fx.root, RUNS)).find((n) => n.endsWith('.json')) ?? '';
@@ -101,7 +106,7 @@ describe('a lock that names no live owner is stale: taken over with one notice, 
   ])('history.lock %s: flakeguard history reads the store', async (_, content, reason) => {
     mkdirSync(path.dirname(LOCK()), { recursive: true });
     writeFileSync(LOCK(), content());
-    const run = await fx.flakeguard(['history']);
+    const run = await runCliInProcess(fx.root, ['history']);
     expect(run.exitCode, run.output).toBe(0);
     expect(noticeLine(run.stderr, LOCK())).toContain(reason);
     expect(run.stdout).toContain('flakeguard history since');
@@ -117,7 +122,7 @@ describe('a lock that names no live owner is stale: taken over with one notice, 
     mkdirSync(path.join(fx.root, 'allowances/test'), { recursive: true });
     const lock = path.join(fx.root, 'allowances/test/a.test.ts.yaml.lock');
     writeFileSync(lock, content());
-    const run = await fx.flakeguard([
+    const run = await runCliInProcess(fx.root, [
       'quarantine',
       'add',
       '--file',
@@ -178,7 +183,7 @@ describe('a damaged embedded store: one line naming the store and the fix, every
     async (_, args, damage, engine) => {
       restoreStore();
       damage();
-      const run = await fx.flakeguard(args);
+      const run = await runCliInProcess(fx.root, args);
       expect(run.exitCode, run.output).toBe(2);
       const line = messageLine(run);
       expect(line).toContain(`the history store ${store} is damaged (`);
@@ -211,7 +216,8 @@ describe('a damaged embedded store: one line naming the store and the fix, every
       /flakeguard: warning: the run was not stored in history .*is damaged \(.*rebuild it from the run records: flakeguard history ingest/,
     );
     renameSync(store, `${store}.damaged`);
-    const ingest = await fx.flakeguard(['history', 'ingest', RUNS]);
+    // A real creation (the store was moved aside), counted as one.
+    const ingest = await flakeguardInProcess(fx, ['history', 'ingest', RUNS]);
     expect(ingest.exitCode, ingest.output).toBe(0);
     expect(ingest.stdout).toMatch(/run records read, \d+ stored/);
     rmSync(`${store}.damaged`, { recursive: true });
@@ -288,7 +294,7 @@ describe('inputs must be regular files under a size limit', () => {
       ],
     ],
   ])('flakeguard %j is refused at once', async (args, names) => {
-    await expectBadInput(
+    await expectBadInputInProcess(
       fx,
       args.map((a) => (a === '<huge log>' ? hugeLog : a)),
       { exit: 2, names },
@@ -356,7 +362,7 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
         /^flakeguard: interrupted; history ingest \(\d+ of 200 records stored, each whole\) stopped$/m,
       );
       expect(leftovers()).toEqual([]);
-      const after = await fx.flakeguard(['history', '--json']);
+      const after = await runCliInProcess(fx.root, ['history', '--json']);
       expect(after.exitCode, after.output).toBe(0);
     },
   );

@@ -3,7 +3,9 @@
  * does not exist says so; the gate says which root and Vitest config it uses and never answers
  * "nothing to run" while the branch changes test files that root does not see; the default base is
  * the remote's default branch, never HEAD's own; triage applies quarantine as the reporter does and
- * gives no Vitest command for another tool's JUnit file. Needs `npm run build`.
+ * gives no Vitest command for another tool's JUnit file. Needs `npm run build`. The refusals and
+ * triage run in this process (test/helpers/in-process-cli.ts: the answer is the subject); the one
+ * gate that runs tests is spawned; test/e2e/cli-smoke.test.ts spawns each command once.
  */
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
@@ -11,8 +13,9 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BUILT, createFixture, type Fixture, REPO_ROOT, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { runCliInProcess } from '../../helpers/in-process-cli.js';
 import { countProcess } from '../../helpers/process-budget.js';
-import { expectBadInput } from './catalogue.js';
+import { expectBadInputInProcess } from './catalogue.js';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -41,18 +44,18 @@ describe('a --root that is not a folder is named, by every command that takes --
     [['history', 'ingest', 'x']],
     [['history', 'prune', '--keep', '30d']],
   ])('flakeguard %j --root /nonexistent and --root <a file>', async (args) => {
-    await expectBadInput(fx, [...args, '--root', '/nonexistent-flakeguard-root'], {
+    await expectBadInputInProcess(fx, [...args, '--root', '/nonexistent-flakeguard-root'], {
       exit: 2,
       names: ['the project root /nonexistent-flakeguard-root does not exist', 'pass an existing folder to --root'],
     });
-    await expectBadInput(fx, [...args, '--root', 'notes.txt'], {
+    await expectBadInputInProcess(fx, [...args, '--root', 'notes.txt'], {
       exit: 2,
       names: ['notes.txt is a file, not a folder'],
     });
   });
 
   it('init --root /nonexistent', async () => {
-    await expectBadInput(fx, ['init', '--root', '/nonexistent-flakeguard-root'], {
+    await expectBadInputInProcess(fx, ['init', '--root', '/nonexistent-flakeguard-root'], {
       exit: 2,
       names: ['/nonexistent-flakeguard-root does not exist'],
     });
@@ -66,7 +69,7 @@ describe('the gate in a subfolder that does not see the changed tests', () => {
   ])(
     'flakeguard gate %s %s: names the unseen test files and the root to use (exit 2), never "nothing to run"',
     async (...flags) => {
-      const run = await expectBadInput(fx, ['gate', '--base', 'main', ...flags], {
+      const run = await expectBadInputInProcess(fx, ['gate', '--base', 'main', ...flags], {
         exit: 2,
         names: ['does not see 1 test file this branch changes (../web/test/w.test.ts)', 'flakeguard gate --root '],
       });
@@ -117,7 +120,7 @@ describe('triage answers as the reporter and the input do', () => {
           '<?xml version="1.0"?>\n<testsuites name="jest tests" tests="1" failures="1"><testsuite name="math" tests="1" failures="1"><testcase classname="math adds" name="math adds" time="0.002"><failure>Error: expect(received).toBe(expected)</failure></testcase></testsuite></testsuites>\n',
       },
     });
-    const add = await tx.flakeguard([
+    const add = await runCliInProcess(tx.root, [
       'quarantine',
       'add',
       '--file',
@@ -150,7 +153,7 @@ describe('triage answers as the reporter and the input do', () => {
   ])(
     "the same run as %s %s %j: the checkout's quarantine applies as in the reporter; green, exit 0, and it says so",
     async (flag, file, flags) => {
-      const run = await tx.flakeguard(['triage', flag, file, ...flags]);
+      const run = await runCliInProcess(tx.root, ['triage', flag, file, ...flags]);
       expect(run.exitCode, run.output).toBe(0);
       if (flags[0] === '--json') expect(JSON.parse(run.stdout)).toMatchObject({ verdict: 'green', findings: [] });
       else {
@@ -166,7 +169,7 @@ describe('triage answers as the reporter and the input do', () => {
   it.each([[[]], [['--json']], [['--markdown', 'out/triage.md']]])(
     'a green run whose only failure is quarantined: triage %j says green, exit 0',
     async (flags) => {
-      const run = await tx.flakeguard(['triage', ...flags]);
+      const run = await runCliInProcess(tx.root, ['triage', ...flags]);
       expect(run.exitCode, run.output).toBe(0);
       if (flags[0] === '--json') expect(JSON.parse(run.stdout)).toMatchObject({ verdict: 'green', findings: [] });
       else expect(run.stdout).toContain('run green');
@@ -174,7 +177,7 @@ describe('triage answers as the reporter and the input do', () => {
   );
 
   it.each([[[]], [['--json']]])('a jest-junit file: no npx vitest run, the tool named (%j)', async (flags) => {
-    const run = await tx.flakeguard(['triage', '--junit', 'reports/jest.xml', ...flags]);
+    const run = await runCliInProcess(tx.root, ['triage', '--junit', 'reports/jest.xml', ...flags]);
     expect(run.exitCode, run.output).toBe(1);
     expect(run.stdout).not.toContain('npx vitest run');
     const action =
