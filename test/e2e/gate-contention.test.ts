@@ -77,7 +77,7 @@ describe('flakeguard gate: contention the gate controls and measures', () => {
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as GateReport;
-    expect(report.version).toBe(2);
+    expect(report.version).toBe(3);
     const c = report.contention;
     expect(c?.target).toBe(2);
     expect(['cgroup-v2', 'cgroup-v1', 'signals']).toContain(c?.method);
