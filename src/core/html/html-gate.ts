@@ -61,12 +61,12 @@ export function tryMarks(t: GateHtmlTest): TryMark[] {
 }
 
 function toSeries(t: GateHtmlTest, warnAt: number): ChartSeries {
+  const marks = tryMarks(t);
   return {
     id: `${t.file} > ${t.name}`,
     label: t.name,
     sublabel: `${t.file}:${t.line}`,
-    durationsMs: t.tries.map((x) => x.durationMs),
-    states: tryMarks(t),
+    tries: t.tries.map((x, i) => ({ durationMs: x.durationMs, mark: marks[i] ?? 'unknown' })),
     limitMs: t.limitMs,
     warnAt,
     note: t.runs === 0 ? t.reason : null,

@@ -218,9 +218,7 @@ describe('renderGateHtml property: data never changes the markup', () => {
           notRun: report.notRun.map((n) => ({ ...n, name: d.error, reason: d.yaml })),
         };
         const html = renderGateHtml(r);
-        const bland = renderGateHtml(
-          blandStrings(r, (path) => ENUMS.has(path[path.length - 1] ?? '')),
-        );
+        const bland = renderGateHtml(blandStrings(r, (path) => ENUMS.has(path[path.length - 1] ?? '')));
         expect(markupSkeleton(html)).toEqual(markupSkeleton(bland));
         expect(html).not.toMatch(/<script|<img|<!--/i);
         for (const n of d.names) expect(html).toContain(`<h3>${escapeHtml(n)}</h3>`);
