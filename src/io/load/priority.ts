@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { type TreeSample, tryFactor, windowOf } from '../../core/gate/pacer.js';
 import { decidePriority } from '../../core/gate/priority.js';
-import type { PaceMethod } from './pacer.js';
+import type { PaceKind } from '../../core/gate/slowdown.js';
 
 export interface PriorityRaise {
   readonly nice: number;
@@ -101,6 +101,13 @@ export interface PriorityState {
   readonly refusal: string | null;
 }
 
+/** How a call's workers are paced (io/load/pacer.ts PaceMethod): what the steering reads and rewrites. */
+interface Method {
+  readonly kind: PaceKind;
+  readonly why: string | null;
+  readonly weight: string | null;
+}
+
 export interface PacedTree {
   readonly pid: number;
   readonly threads: ReadonlyMap<number, unknown>;
@@ -117,12 +124,12 @@ const joinWhy = (a: string | null, b: string): string => (a ? `${a}; ${b}` : b);
  * every paced tree and says so in the method's weight, or says in its why that it could not; after
  * a raise, each call raises the threads and trees that appeared since.
  */
-export function steerPriority(
+export function steerPriority<M extends Method>(
   p: PriorityState,
-  method: PaceMethod,
+  method: M,
   target: number,
   trees: readonly PacedTree[],
-): PaceMethod {
+): M {
   if (p.raise) {
     for (const t of trees) raiseTree(p.raise, t.pid, t.threads.keys());
     return method;
