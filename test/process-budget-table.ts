@@ -36,7 +36,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/gate-cleanup.test.ts': { gate: 4, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-cold.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-comment.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },
-  'test/e2e/gate-contention.test.ts': { gate: 3, vitest: 0, cli: 0, storeCreate: 0 },
+  'test/e2e/gate-contention.test.ts': { gate: 2, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-history.test.ts': { gate: 1, vitest: 2, cli: 0, storeCreate: 0 },
   'test/e2e/gate-setup.test.ts': { gate: 1, vitest: 0, cli: 7, storeCreate: 0 },
   'test/e2e/gate-shard.test.ts': { gate: 2, vitest: 0, cli: 2, storeCreate: 0 },

@@ -16,10 +16,10 @@ import { parseStat } from '../core/gate/proc-text.js';
 import {
   descendantsOf,
   formatRunnerLine,
+  type GateTry,
   PLAN_ENV,
   type RunnerLine,
   type RunnerPlan,
-  type TryRecord,
 } from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
 
@@ -214,7 +214,7 @@ export default class FlakeguardRunner extends TestRunner {
     const key = testKey(test.file.filepath, nameOf(test));
     const cold = !seen.has(key);
     seen.add(key);
-    const record: TryRecord = {
+    const record: GateTry = {
       state,
       durationMs,
       cpuMs:

@@ -37,7 +37,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   it('exits 1 with a versioned JSON report against the merge base', async () => {
     expect(run.exitCode, run.stderr).toBe(1);
     expect(report).toMatchObject({
-      version: 2,
+      version: 3,
       verdict: 'fail',
       runs: 5,
       base: (await fixture.git(['merge-base', 'main', 'HEAD'])).trim(),
@@ -75,7 +75,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
       'imports the catalogue': 'near-budget',
     });
     expect(byName('confirms the payment')).toMatchObject({ passes: 3, runs: 5, loadSensitive: false });
-    expect(byName('confirms the payment')?.durationsMs).toHaveLength(5);
+    expect(byName('confirms the payment')?.tries).toHaveLength(5);
     expect(byName('rejects an expired coupon')).toMatchObject({ passes: 0, idle: { passes: 0, runs: 5 } });
     expect(byName('shows the user')).toMatchObject({ passes: 6, alone: { passes: 0, runs: 3 } });
     const stable = byName('totals the cart');

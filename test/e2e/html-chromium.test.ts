@@ -134,7 +134,7 @@ describe('HTML reports in headless Chromium', () => {
     expect(await page.locator('svg.try-chart').count()).toBe(1);
     expect(await page.locator('svg.try-chart g.series').count()).toBe(report.tests.length);
     expect(await page.locator('svg.try-chart rect.try').count()).toBe(
-      report.tests.reduce((n, t) => n + t.durationsMs.length, 0),
+      report.tests.reduce((n, t) => n + t.tries.length, 0),
     );
     expect(await page.locator('script, img').count()).toBe(0);
     expect(await page.locator('body').textContent()).toContain('parser > handles "<script>alert(1)</script>" &');

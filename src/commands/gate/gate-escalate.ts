@@ -5,13 +5,12 @@
  */
 import { escalationFactors, type FactorTries } from '../../core/gate/breaking-point.js';
 import { keepsClimbing } from '../../core/gate/factor-evidence.js';
-import type { GateTry } from '../../core/gate/gate-verdict.js';
-import type { ProgressLine } from '../../core/gate/runner-protocol.js';
+import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
 import type { PhaseFactor } from '../../core/gate/slowdown.js';
 import { type RepeatTarget, runTestsRepeatedly } from '../../io/vitest/vitest-runs.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 import type { GatePhase } from './gate-run-options.js';
-import { type GateTarget, type TriesOf, targetKey, toGateTries } from './gate-targets.js';
+import { type GateTarget, type TriesOf, targetKey, triesIn } from './gate-targets.js';
 
 /** Tries per higher factor: enough to see a break that happens every time, cheap next to the reference's. */
 export const TRIES_PER_HIGHER_FACTOR = 2;
@@ -38,7 +37,7 @@ export interface EscalateInput<T extends RepeatTarget> {
 export interface HigherFactors<T> {
   readonly levels: Map<T, FactorTries[]>;
   /** More tries at the reference for the tests that broke higher: a failure there makes them flaky, not fragile. */
-  readonly confirm: Map<T, GateTry[]>;
+  readonly confirm: Map<T, readonly GateTry[]>;
   /** What each of these phases asked and its tries measurably got. */
   readonly phases: readonly PhaseFactor[];
 }
@@ -65,7 +64,7 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
     const byKey = new Map(outcome.tests.map((t) => [targetKey(t), t]));
     phases.push({ phase: `x${factor}`, asked: factor, got: outcome.pace.factor });
     holding = holding.filter((t) => {
-      const tries = toGateTries(byKey.get(targetKey(t)));
+      const tries = triesIn(byKey.get(targetKey(t)));
       out.get(t)?.push({ factor: outcome.pace.factor ?? factor, asked: factor, tries });
       return keepsClimbing(tries);
     });
@@ -82,8 +81,8 @@ async function confirmAtReference<T extends RepeatTarget>(
   input: EscalateInput<T>,
   broke: readonly T[],
   phases: PhaseFactor[],
-): Promise<Map<T, GateTry[]>> {
-  const confirm = new Map<T, GateTry[]>();
+): Promise<Map<T, readonly GateTry[]>> {
+  const confirm = new Map<T, readonly GateTry[]>();
   if (broke.length === 0 || performance.now() >= input.deadline || input.signal.aborted) return confirm;
   input.onStep(
     `run: ${broke.length} test${broke.length === 1 ? '' : 's'} that broke above x${input.reference}, ${CONFIRM_TRIES} more tries at x${input.reference} (flaky or fragile?)`,
@@ -100,7 +99,7 @@ async function confirmAtReference<T extends RepeatTarget>(
   });
   const byKey = new Map(again.tests.map((t) => [targetKey(t), t]));
   phases.push({ phase: 'confirm', asked: input.reference, got: again.pace.factor });
-  for (const t of broke) confirm.set(t, toGateTries(byKey.get(targetKey(t))));
+  for (const t of broke) confirm.set(t, triesIn(byKey.get(targetKey(t))));
   return confirm;
 }
 
@@ -116,7 +115,11 @@ export async function escalateHeldTests(
     return r?.found === true && r.tries.length > 0 && r.tries.every((x) => x.state === 'passed');
   });
   if (!(options.slowdown > 1 && held.length > 0 && phase.inTime()))
-    return { levels: new Map<GateTarget, FactorTries[]>(), confirm: new Map<GateTarget, GateTry[]>(), phases: [] };
+    return {
+      levels: new Map<GateTarget, FactorTries[]>(),
+      confirm: new Map<GateTarget, readonly GateTry[]>(),
+      phases: [],
+    };
   return runHigherFactors({
     root: options.root,
     setup: options.setup,

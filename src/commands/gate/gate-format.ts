@@ -90,7 +90,7 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, conte
   const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
   const out = [
     `${label} ${u(`${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`)}${ownersSuffix(t.owners)}`,
-    `${indent}${t.passes}/${t.runs} passed  tries ${t.durationsMs.map((d) => ms(d)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
+    `${indent}${t.passes}/${t.runs} passed  tries ${t.tries.map((x) => ms(x.durationMs)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
     `${indent}${paint(screen, 'dim', u(t.reason))}`,
   ];
   const point = describeBreakingPoint(t);

@@ -3,7 +3,7 @@
  * load) redrawn on each try and every second; in CI or when stderr is not a TTY, one line per step
  * and per try (above 20 tests, a count every 5 s instead: hung tries always get their line).
  */
-import type { ProgressLine } from '../../core/gate/runner-protocol.js';
+import type { ProgressLine, TryState } from '../../core/gate/runner-protocol.js';
 import type { Screen } from '../../io/terminal.js';
 import { formatGateProgress } from './gate-format.js';
 
@@ -33,7 +33,7 @@ function describeLastTry(last: LastTry, tests: number, workers: number, started:
     attempt: last.line.attempt,
     runs: last.line.runs,
     name: `${last.line.file} > ${last.line.fullName}${last.line.project ? ` [${last.line.project}]` : ''}`,
-    state: last.line.state,
+    state: last.line.try.state,
     elapsedMs: performance.now() - started,
     load: last.phase === 'under load' ? workers : 0,
   });
@@ -42,7 +42,7 @@ function describeLastTry(last: LastTry, tests: number, workers: number, started:
 /** The count of tries done so far, for many tests (500 new ones in a file). */
 function describeTriesDone(
   phase: string,
-  done: Readonly<Record<ProgressLine['state'], number>>,
+  done: Readonly<Record<TryState, number>>,
   lastTest: string,
   elapsedMs: number,
 ): string {
@@ -76,10 +76,10 @@ export function createGateProgress(
     },
     tryDone(phase, line, index) {
       last = { phase, line, index };
-      done[line.state] += 1;
+      done[line.try.state] += 1;
       const text = render() ?? '';
       if (screen.live) stream.write(`\r\u001b[K${text.slice(0, width)}`);
-      else if (tests <= SUMMARY_ABOVE || line.state === 'hung') stream.write(`${text}\n`);
+      else if (tests <= SUMMARY_ABOVE || line.try.state === 'hung') stream.write(`${text}\n`);
       else if (performance.now() - lastSummary >= SUMMARY_EVERY_MS) {
         // Many tests (500 new ones in a file): a count every few seconds, not a line per try.
         lastSummary = performance.now();

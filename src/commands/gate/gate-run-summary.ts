@@ -19,7 +19,7 @@ export function sumTryTimes(triesOf: TriesOf): TryTimes {
   let triesMs = 0;
   for (const r of triesOf.values()) {
     for (const x of r?.tries ?? []) {
-      cpuMs += x.cpuMs;
+      cpuMs += x.cpuMs ?? 0;
       triesMs += x.durationMs;
     }
   }

@@ -2,7 +2,7 @@
  * The gate's targets: each selected test once per Vitest project its file runs in, the key that
  * finds a target in a run's outcome, and its tries as the verdict reads them.
  */
-import type { GateTry } from '../../core/gate/gate-verdict.js';
+import type { GateTry } from '../../core/gate/runner-protocol.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
 import type { RepeatTarget, RunsOutcome, TestTries } from '../../io/vitest/vitest-runs.js';
@@ -21,16 +21,8 @@ export const targetKey = (t: {
   readonly project?: string | null;
 }): string => JSON.stringify([t.project ?? '', t.file, t.fullName]);
 
-export function toGateTries(t: TestTries | undefined): GateTry[] {
-  return (t?.tries ?? []).map((r) => ({
-    state: r.state,
-    durationMs: r.durationMs,
-    cold: r.cold,
-    slowdown: r.slowdown,
-    ...(r.slowdownNote === undefined ? {} : { slowdownNote: r.slowdownNote }),
-    ...(r.error === undefined ? {} : { error: r.error }),
-  }));
-}
+/** A test's tries in one run's outcome (none when that run did not report it). */
+export const triesIn = (t: TestTries | undefined): readonly GateTry[] => t?.tries ?? [];
 
 /** A target's tries in one run's outcome: undefined when that run did not happen or did not report it. */
 export function findTries(target: GateTarget, outcome: RunsOutcome | null): TestTries | undefined {

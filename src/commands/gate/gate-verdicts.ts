@@ -14,7 +14,7 @@ import type { AloneTries } from './gate-alone-tries.js';
 import type { HigherFactors } from './gate-escalate.js';
 import type { LoadedTries } from './gate-loaded-tries.js';
 import type { GateRunOptions } from './gate-run-options.js';
-import { findTries, type GateTarget, type TriesOf, toGateTries } from './gate-targets.js';
+import { findTries, type GateTarget, type TriesOf, triesIn } from './gate-targets.js';
 
 /** The outcomes of every phase of the gate's runs. */
 export interface GateOutcomes {
@@ -57,12 +57,9 @@ function causeOf(
 ): { cause?: CauseFinding } {
   if (!needsCause(result.verdict)) return {};
   const r = outcomes.triesOf.get(t);
-  const reference = r?.found ? toGateTries(r) : [];
+  const reference = r?.found ? triesIn(r) : [];
   const idle = findTries(t, outcomes.idle);
-  const alone = [
-    ...toGateTries(findTries(t, outcomes.alone.alone)),
-    ...toGateTries(findTries(t, outcomes.alone.again)),
-  ];
+  const alone = [...triesIn(findTries(t, outcomes.alone.alone)), ...triesIn(findTries(t, outcomes.alone.again))];
   const cause = findGateCause({
     file: t.selected.test.file,
     line: t.selected.test.line,
@@ -70,7 +67,7 @@ function causeOf(
     reference: { ...outcomes.reference, tries: reference },
     higher: outcomes.higher.levels.get(t) ?? [],
     confirm: outcomes.higher.confirm.get(t) ?? [],
-    unthrottled: idle ? toGateTries(idle) : null,
+    unthrottled: idle ? triesIn(idle) : null,
     referenceUnthrottled: !outcomes.main.loaded,
     alone: alone.length > 0 ? alone : null,
     before: before.map((b) => b.fullName),
@@ -86,19 +83,16 @@ function decideTargetVerdict(
   moduleErrors: RunsOutcome['moduleErrors'],
 ): GateTestResult {
   const r = outcomes.triesOf.get(t);
-  const aloneTries = [
-    ...toGateTries(findTries(t, outcomes.alone.alone)),
-    ...toGateTries(findTries(t, outcomes.alone.again)),
-  ];
+  const aloneTries = [...triesIn(findTries(t, outcomes.alone.alone)), ...triesIn(findTries(t, outcomes.alone.again))];
   const idleRun = findTries(t, outcomes.idle);
   const moduleError = moduleErrors.find(
     (m) => m.file === t.selected.test.file && (t.project === null || m.project === t.project),
   )?.message;
   const decided = decideGateVerdict({
-    tries: r?.found ? toGateTries(r) : [],
+    tries: r?.found ? triesIn(r) : [],
     loaded: outcomes.main.loaded,
     condition: outcomes.main.condition,
-    idle: idleRun ? toGateTries(idleRun) : null,
+    idle: idleRun ? triesIn(idleRun) : null,
     alone: aloneTries.length > 0 ? aloneTries : null,
     limit: options.limitFor(t.selected.test),
     warnAt: options.config.budget.warnAt,
@@ -110,7 +104,7 @@ function decideTargetVerdict(
   });
   return applyBreakingPoint(
     decided,
-    { ...outcomes.reference, tries: r?.found ? toGateTries(r) : [] },
+    { ...outcomes.reference, tries: r?.found ? triesIn(r) : [] },
     outcomes.higher.levels.get(t) ?? [],
     outcomes.higher.confirm.get(t) ?? [],
   );

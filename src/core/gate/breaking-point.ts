@@ -6,17 +6,18 @@
  */
 
 import { formatPValue } from '../fisher-exact.js';
-import { FRAGILE_ALPHA, failedTry, findBreakingPoint, weighFactorEvidence } from './factor-evidence.js';
+import {
+  type FactorTries,
+  FRAGILE_ALPHA,
+  failedTry,
+  findBreakingPoint,
+  weighFactorEvidence,
+} from './factor-evidence.js';
 import { MAX_SLOWDOWN } from './gate-config.js';
-import type { GateTestResult, GateTry } from './gate-verdict.js';
+import type { GateTestResult } from './gate-verdict.js';
+import type { GateTry } from './runner-protocol.js';
 
-export interface FactorTries {
-  /** The factor the tries measurably got (CPU-weighted over the phase's tries), else the one asked. */
-  readonly factor: number;
-  /** The factor asked for. */
-  readonly asked: number;
-  readonly tries: readonly GateTry[];
-}
+export type { FactorTries };
 
 export interface BreakingPoint {
   /** Highest factor at which every try (and every try at each lower factor) passed, or null. */

@@ -14,11 +14,13 @@
  * ~5% of the cases that reach this step) is checked by a property in test/core/gate.
  */
 import { type FailureCount, fisherOneSidedP } from '../fisher-exact.js';
-import type { GateTry } from './gate-verdict.js';
+import type { GateTry } from './runner-protocol.js';
 
-/** The tries at one factor (core/gate/breaking-point.ts FactorLevel: the factor the tries measurably got). */
-interface FactorLevel {
+/** A test's tries at one factor: the factor its phase's tries measurably got (CPU-weighted), else the one asked. */
+export interface FactorTries {
   readonly factor: number;
+  /** The factor asked for (absent where only the measured one matters). */
+  readonly asked?: number;
   readonly tries: readonly GateTry[];
 }
 
@@ -59,7 +61,7 @@ const add = (a: FailureCount, b: FailureCount): FailureCount => ({
   runs: a.runs + b.runs,
 });
 
-export function findBreakingPoint(levels: readonly FactorLevel[]): Pick<FactorEvidence, 'holdsAt' | 'breaksAt'> {
+export function findBreakingPoint(levels: readonly FactorTries[]): Pick<FactorEvidence, 'holdsAt' | 'breaksAt'> {
   const tried = levels.filter((l) => l.tries.length > 0);
   const broken = tried.filter((l) => l.tries.some(failedTry)).map((l) => l.factor);
   const breaksAt = broken.length > 0 ? Math.min(...broken) : null;
@@ -69,8 +71,8 @@ export function findBreakingPoint(levels: readonly FactorLevel[]): Pick<FactorEv
 
 /** The evidence of a test's tries at the reference, again there (confirm) and at the higher factors. */
 export function weighFactorEvidence(
-  reference: FactorLevel,
-  higher: readonly FactorLevel[],
+  reference: FactorTries,
+  higher: readonly FactorTries[],
   confirm: readonly GateTry[],
 ): FactorEvidence {
   const point = findBreakingPoint([{ factor: reference.factor, tries: [...reference.tries, ...confirm] }, ...higher]);
@@ -80,7 +82,7 @@ export function weighFactorEvidence(
       ? ref
       : { runs: REFERENCE_COUNTED, failures: Math.round((ref.failures * REFERENCE_COUNTED) / ref.runs) };
   const again = countFailures(confirm);
-  const isAbove = (l: FactorLevel): boolean => point.breaksAt !== null && l.factor >= point.breaksAt;
+  const isAbove = (l: FactorTries): boolean => point.breaksAt !== null && l.factor >= point.breaksAt;
   const held = higher.filter((l) => !isAbove(l)).reduce((s, l) => add(s, countFailures(l.tries)), again);
   const below = add(refCounted, held);
   const above = higher.filter(isAbove).reduce((s, l) => add(s, countFailures(l.tries)), { failures: 0, runs: 0 });

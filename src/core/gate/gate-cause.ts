@@ -16,7 +16,8 @@ import {
 import { findNetworkSignal } from '../cause/error-signals.js';
 import { type FailureCount, fisherOneSidedP, formatPValue } from '../fisher-exact.js';
 import { countFailures, failedTry, weighFactorEvidence } from './factor-evidence.js';
-import type { GateTry, GateVerdict } from './gate-verdict.js';
+import type { GateVerdict } from './gate-verdict.js';
+import type { GateTry } from './runner-protocol.js';
 
 interface Level {
   readonly factor: number;

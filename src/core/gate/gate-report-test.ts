@@ -5,10 +5,9 @@
 import type { CauseFinding } from '../cause/cause.js';
 import { describeFailureRate } from '../failure-rate.js';
 import type { TestPast } from '../history/test-history-summary.js';
-import type { GateTestResult, GateTry, GateTryOutcome, GateVerdict } from './gate-verdict.js';
+import type { GateTestResult, GateVerdict } from './gate-verdict.js';
+import type { GateTry } from './runner-protocol.js';
 import type { SelectionKind } from './test-selection.js';
-
-export type GateTryState = GateTry['state'];
 
 export interface GateTestInput {
   readonly file: string;
@@ -39,11 +38,8 @@ export interface GateReportTest {
   readonly loadSensitive: boolean;
   readonly passes: number;
   readonly runs: number;
-  readonly durationsMs: readonly number[];
-  /** Each loaded try's outcome, in the order of durationsMs. */
-  readonly tryStates: readonly GateTryState[];
-  /** Each loaded try: state, duration and whether it was cold (a fresh worker, as in CI). */
-  readonly tries: readonly GateTryOutcome[];
+  /** Each try of the reference phase, in order: state, duration, CPU, cold (a fresh worker, as in CI), the factor it got, its error. */
+  readonly tries: readonly GateTry[];
   readonly medianMs: number | null;
   readonly maxMs: number | null;
   readonly limitMs: number;
@@ -82,8 +78,6 @@ export function toReportTest(t: GateTestInput): GateReportTest {
     loadSensitive: r.loadSensitive,
     passes: r.passes,
     runs: r.runs,
-    durationsMs: r.durationsMs,
-    tryStates: r.tryStates,
     tries: r.tries,
     medianMs: r.medianMs,
     maxMs: r.maxMs,

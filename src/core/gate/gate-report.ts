@@ -1,7 +1,7 @@
 /**
  * The gate's report: everything the terminal table, the Markdown comment and the JSON print, computed
  * once from the selection, the runs and the load measurements. Pure. `--json` prints this object
- * (schema: docs/gate.md, version 1).
+ * (schema: docs/gate.md, GATE_REPORT_VERSION).
  */
 
 import { DEFAULT_BUDGET_CONFIG } from '../budget/budget-config.js';
@@ -16,8 +16,13 @@ import type { Contention } from './slowdown.js';
  */
 export type GateContention = Contention & { readonly calibration?: Calibration };
 
-/** 2: contention has method (how the workers were paced), methodWhy, weight, busyWorkers, phases; no ambient; a try's slowdown may be null with slowdownNote. */
-export const GATE_REPORT_VERSION = 2 as const;
+/**
+ * 3: a test's tries are one array of tries (`tries`: state, durationMs, cpuMs, cold, error, slowdown);
+ * the parallel `durationsMs`/`tryStates` are gone (core/gate/gate-report-versions.ts reads a version 2).
+ * 2: contention has method (how the workers were paced), methodWhy, weight, busyWorkers, phases; no
+ * ambient; a try's slowdown may be null with slowdownNote.
+ */
+export const GATE_REPORT_VERSION = 3 as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [
   'failing',
   'flaky',

@@ -6,6 +6,7 @@
 import { max, median } from 'simple-statistics';
 import { formatDuration } from '../duration.js';
 import { type FailureRateBound, failureRateUpperBound } from '../failure-rate.js';
+import type { GateTry } from './runner-protocol.js';
 
 /** fragile: stable at the reference slowdown, fails at a higher one (core/gate/breaking-point.ts). */
 export type GateVerdict =
@@ -17,28 +18,7 @@ export type GateVerdict =
   | 'near-budget'
   | 'fragile';
 
-export interface GateTry {
-  /** hung: killed past its ceiling (test timeout x slowdown + margin); counts as a failure. */
-  readonly state: 'passed' | 'failed' | 'skipped' | 'hung';
-  readonly durationMs: number;
-  /** The test's first run in a fresh worker (what CI sees); false for a repeat in a reused one. */
-  readonly cold?: boolean;
-  readonly error?: string;
-  /** The factor the try got (measured from its own process tree), or null when it could not be (slowdownNote says why). */
-  readonly slowdown?: number | null;
-  readonly slowdownNote?: string;
-}
-
-/** One try as the report shows it. */
-export interface GateTryOutcome {
-  readonly state: GateTry['state'];
-  readonly durationMs: number;
-  readonly cold: boolean;
-  /** The factor the try got (measured), or null when not measured (absent in older reports). */
-  readonly slowdown?: number | null;
-  /** Why slowdown is null: "too short to measure (2.1 ms of CPU)". */
-  readonly slowdownNote?: string;
-}
+export type { GateTry };
 
 export interface GateLimit {
   readonly limitMs: number;
@@ -75,11 +55,8 @@ export interface GateTestResult {
   readonly loadSensitive: boolean;
   readonly passes: number;
   readonly runs: number;
-  readonly durationsMs: readonly number[];
-  /** Each try's outcome, in order, matching durationsMs. */
-  readonly tryStates: readonly GateTry['state'][];
-  /** Each try (under load when load was on), in order: state, duration, cold or not. */
-  readonly tries: readonly GateTryOutcome[];
+  /** Each try of the main run, in order, as the report shows it (reportedTry). */
+  readonly tries: readonly GateTry[];
   readonly medianMs: number | null;
   readonly maxMs: number | null;
   /** Slowest passing try: what the budget is checked against. */
@@ -136,10 +113,24 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   };
 }
 
+const round1 = (n: number): number => Math.round(n * 10) / 10;
+
+/** A try as the report keeps it: durations to 0.1 ms, without what only meant something on this machine (pid, tid, startedAt). */
+function reportedTry(t: GateTry): GateTry {
+  const { pid: _pid, tid: _tid, startedAt: _startedAt, ...kept } = t;
+  return {
+    ...kept,
+    durationMs: round1(t.durationMs),
+    cold: t.cold ?? false,
+    ...(t.cpuMs === undefined ? {} : { cpuMs: round1(t.cpuMs) }),
+  };
+}
+
 function measureTries(input: GateVerdictInput): TryFigures {
   const { tries, limit, warnAt } = input;
   const { passes, runs } = count(tries);
-  const durationsMs = tries.map((t) => Math.round(t.durationMs * 10) / 10);
+  const reported = tries.map(reportedTry);
+  const durations = reported.map((t) => t.durationMs);
   const passing = tries.filter((t) => t.state === 'passed').map((t) => t.durationMs);
   const firstError =
     [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed' || t.state === 'hung')
@@ -147,17 +138,9 @@ function measureTries(input: GateVerdictInput): TryFigures {
   return {
     passes,
     runs,
-    durationsMs,
-    tryStates: tries.map((t) => t.state),
-    tries: tries.map((t, i) => ({
-      state: t.state,
-      durationMs: durationsMs[i] ?? t.durationMs,
-      cold: t.cold ?? false,
-      ...(t.slowdown === undefined ? {} : { slowdown: t.slowdown }),
-      ...(t.slowdownNote === undefined ? {} : { slowdownNote: t.slowdownNote }),
-    })),
-    medianMs: durationsMs.length > 0 ? median(durationsMs) : null,
-    maxMs: durationsMs.length > 0 ? max(durationsMs) : null,
+    tries: reported,
+    medianMs: durations.length > 0 ? median(durations) : null,
+    maxMs: durations.length > 0 ? max(durations) : null,
     maxPassingMs: passing.length > 0 ? max(passing) : null,
     failureRate: runs > 0 ? failureRateUpperBound(runs - passes, runs) : null,
     idle: input.idle ? count(input.idle) : null,

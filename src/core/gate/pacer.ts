@@ -9,6 +9,7 @@
  * What a try got is measured, not assumed (tryFactor): (cpu + run-queue wait + stopped) / cpu over
  * its tree's threads, where a cgroup's throttled time shows up as run-queue wait.
  */
+import type { GateTry } from './runner-protocol.js';
 
 /** The credit a tree may bank while idle or slow (ms): a burst after sleeping is at most this long. */
 export const CREDIT_CAP_MS = 4;
@@ -112,23 +113,17 @@ export function tryFactor(w: TreeWindow | null): MeasuredFactor {
   return { factor: round2(Math.max(1, Math.min(summed, w.wallMs / w.cpuMs))), note: null };
 }
 
-/** A try's measured figures as a phase adds them up. */
-export interface FactorSample {
-  readonly cpuMs: number;
-  readonly factor: number | null;
-}
-
 /**
  * The factor a phase's tries got: CPU-weighted over the tries that could be measured
  * (sum of cpu x factor / sum of cpu), or null when none could.
  */
-export function phaseFactor(tries: readonly FactorSample[]): number | null {
+export function phaseFactor(tries: readonly Pick<GateTry, 'cpuMs' | 'slowdown'>[]): number | null {
   let cpu = 0;
   let weighted = 0;
   for (const t of tries) {
-    if (t.factor === null || !(t.cpuMs > 0)) continue;
+    if (t.slowdown === null || t.slowdown === undefined || t.cpuMs === undefined || !(t.cpuMs > 0)) continue;
     cpu += t.cpuMs;
-    weighted += t.cpuMs * t.factor;
+    weighted += t.cpuMs * t.slowdown;
   }
   return cpu > 0 ? round2(weighted / cpu) : null;
 }

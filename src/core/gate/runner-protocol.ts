@@ -22,22 +22,34 @@ export interface RunnerPlan {
 /** `hung`: still running past its ceiling (test timeout x slowdown + margin); the gate killed its worker. */
 export type TryState = 'passed' | 'failed' | 'skipped' | 'hung';
 
-export interface TryRecord {
+/**
+ * One try: one gate execution of one test, in one shape from the runner's line (state, duration,
+ * CPU, cold, the worker's ids) through measurement (the gate adds the factor the try's tree got:
+ * io/vitest/runs-outcome.ts) to the verdict and the report (core/gate/gate-verdict.ts reportedTry
+ * keeps the fields that mean something outside the machine: no pid, tid or startedAt).
+ */
+export interface GateTry {
   readonly state: TryState;
   /** From before beforeEach to after afterEach (hooks included), measured in the test worker. */
   readonly durationMs: number;
   /**
    * CPU time the try's process tree got: the worker, the child processes it reaped, the descendants
    * still running (Linux /proc, 10 ms ticks); elsewhere the worker alone (process.cpuUsage).
+   * Absent only in a try read back from a version-2 gate report.
    */
-  readonly cpuMs: number;
+  readonly cpuMs?: number;
   /**
    * True when the test had not run before in this worker (process or thread): what CI sees. False
-   * when the project reuses workers (isolate: false) and the test already ran in this one.
+   * when the project reuses workers (isolate: false) and the test already ran in this one. The
+   * runner always sets it; a try built by hand without it reads as warm (reportedTry says false).
    */
-  readonly cold: boolean;
+  readonly cold?: boolean;
   /** First line of the first error this try added, when it failed. */
   readonly error?: string;
+  /** The factor the try's own process tree got (measured by the gate; core/gate/pacer.ts tryFactor), or null and slowdownNote says why; absent before the gate measured it. */
+  readonly slowdown?: number | null;
+  /** Why slowdown is null: "too short to measure (2.1 ms of CPU)". */
+  readonly slowdownNote?: string;
   /** When the try started: performance.timeOrigin + performance.now() in the worker (ms since the epoch). */
   readonly startedAt?: number;
   /** The worker's process id (the gate kills a hung try's process tree by it). */
@@ -59,7 +71,7 @@ export type RunnerLine =
       /** Vitest project name ('' when unnamed). */
       readonly project: string;
       readonly fullName: string;
-      readonly try: TryRecord;
+      readonly try: GateTry;
     }
   | {
       /** A planned test's try began (the parent kills its worker when it outlives its ceiling). */
@@ -82,18 +94,16 @@ export type RunnerLine =
       readonly costMs: number;
     };
 
-/** One finished try, as the progress display gets it (file relative to the root). */
-export interface ProgressLine {
-  readonly file: string;
-  readonly project: string;
-  readonly fullName: string;
+/** A finished try as the results file carries it. */
+type TryLine = Extract<RunnerLine, { readonly kind: 'try' }>;
+
+/** One finished try, as the progress display gets it: its line (file relative to the root) and how many of the test's tries are done. */
+export type ProgressLine = Omit<TryLine, 'kind'> & {
   /** How many tries of this test have finished, this one included. */
   readonly attempt: number;
   /** The most tries the test can get in this phase. */
   readonly runs: number;
-  readonly state: TryState;
-  readonly durationMs: number;
-}
+};
 
 /** Every process below `root` in a pid -> parent table (children, their children, ...). Pure. */
 export function descendantsOf(root: number, parents: ReadonlyMap<number, number>): number[] {

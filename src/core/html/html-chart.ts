@@ -8,14 +8,18 @@ import { TONE_COLOURS } from './html-style.js';
 
 export type TryMark = 'passed' | 'failed' | 'unknown';
 
+export interface ChartTry {
+  readonly durationMs: number;
+  readonly mark: TryMark;
+}
+
 export interface ChartSeries {
   /** Identifies the series in the page (data-test attribute): file and full name. */
   readonly id: string;
   readonly label: string;
   readonly sublabel: string;
-  readonly durationsMs: readonly number[];
-  /** One per duration; 'unknown' when the report does not say which tries failed. */
-  readonly states: readonly TryMark[];
+  /** One bar per try: its duration and whether it passed ('unknown' when the source does not say). */
+  readonly tries: readonly ChartTry[];
   /** null when there is no limit to draw. */
   readonly limitMs: number | null;
   /** Share of the limit at which a test is near budget (0.8 = 80%). */
@@ -100,7 +104,7 @@ function truncate(text: string, max: number): string {
 }
 
 function renderSeries(s: ChartSeries, top: number): { svg: string; height: number } {
-  const durations = s.durationsMs.map(fin);
+  const durations = s.tries.map((t) => fin(t.durationMs));
   // A limit under a millisecond is no limit any budget can express: drawn as none.
   const limit = s.limitMs !== null && fin(s.limitMs) >= 1 ? fin(s.limitMs) : null;
   const slowest = durations.length > 0 ? Math.max(...durations) : 0;
@@ -127,7 +131,7 @@ function renderSeries(s: ChartSeries, top: number): { svg: string; height: numbe
     out.push(`<text x="${LEFT + 8}" y="${r1(trackTop + 15)}" class="note">${h(s.note ?? 'no tries')}</text>`);
   }
   durations.forEach((d, i) => {
-    const tone = classifyTry(s.states[i] ?? 'unknown', d, limit, s.warnAt);
+    const tone = classifyTry(s.tries[i]?.mark ?? 'unknown', d, limit, s.warnAt);
     const share = limit === null ? '' : ` (${pct(d / limit)} of the limit)`;
     const tip = `<title>${h(`try ${i + 1}: ${formatTime(d)}, ${WORD[tone]}${share}`)}</title>`;
     const stroke = tone === 'failed' ? ` stroke="${TONE_COLOURS.bad}" stroke-width="1.2"` : '';
@@ -173,7 +177,7 @@ function renderSeries(s: ChartSeries, top: number): { svg: string; height: numbe
   }
   out.push(...axis(x, domain, trackBottom + 4, avoid));
   const ratio = limit === null || durations.length === 0 ? null : slowest / limit;
-  const anyPassed = s.states.some((m) => m === 'passed');
+  const anyPassed = s.tries.some((t) => t.mark === 'passed');
   const tone = ratio === null || !anyPassed ? 'muted' : ratio > 1 ? 'bad' : ratio >= s.warnAt ? 'warn' : 'good';
   const right = TRACK_END + 18;
   if (durations.length > 0) {

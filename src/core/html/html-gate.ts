@@ -26,7 +26,7 @@ import {
 
 export type GateHtmlTest = GateReportTest;
 
-/** The gate JSON (version 1). */
+/** The gate JSON (core/gate/gate-report.ts GATE_REPORT_VERSION). */
 export type GateHtmlReport = GateReport;
 
 export interface GateHtmlOptions {
@@ -55,27 +55,18 @@ const SELECTION_TONE: Readonly<Record<SelectionKind, Tone>> = {
   affected: 'muted',
 };
 
-/**
- * Which tries failed: from tryStates; for a report whose tryStates do not line up with its
- * durations (edited by hand, cut), certain only when all passed or all failed.
- */
+/** Which tries failed: each try's own state (a skipped try is not a pass). */
 export function tryMarks(t: GateHtmlTest): TryMark[] {
-  const states = t.tryStates as GateReportTest['tryStates'] | undefined;
-  if (states && states.length === t.durationsMs.length)
-    return states.map((s) => (s === 'passed' ? 'passed' : 'failed'));
-  const all = (m: TryMark): TryMark[] => t.durationsMs.map(() => m);
-  if (t.passes === t.runs) return all('passed');
-  if (t.passes === 0) return all('failed');
-  return all('unknown');
+  return t.tries.map((x) => (x.state === 'passed' ? 'passed' : 'failed'));
 }
 
 function toSeries(t: GateHtmlTest, warnAt: number): ChartSeries {
+  const marks = tryMarks(t);
   return {
     id: `${t.file} > ${t.name}`,
     label: t.name,
     sublabel: `${t.file}:${t.line}`,
-    durationsMs: t.durationsMs,
-    states: tryMarks(t),
+    tries: t.tries.map((x, i) => ({ durationMs: x.durationMs, mark: marks[i] ?? 'unknown' })),
     limitMs: t.limitMs,
     warnAt,
     note: t.runs === 0 ? t.reason : null,

@@ -1,7 +1,8 @@
-/** Reads a `flakeguard gate --json` report back (for `gate --merge`), with errors that say what is wrong. */
+/** Reads a `flakeguard gate --json` report back (for `gate --merge`; core/gate/gate-report-versions.ts upgrades a version 2), with errors that say what is wrong. */
 
 import { FlakeguardError } from '../../core/errors.js';
-import { GATE_REPORT_VERSION, type GateReport } from '../../core/gate/gate-report.js';
+import type { GateReport } from '../../core/gate/gate-report.js';
+import { upgradeGateReport } from '../../core/gate/gate-report-versions.js';
 import { RECORD_FILE_LIMIT_BYTES, readInputFile } from '../files/input-file.js';
 
 export function readGateReport(file: string): GateReport {
@@ -20,17 +21,5 @@ export function readGateReport(file: string): GateReport {
       { cause: error },
     );
   }
-  const report = parsed as Partial<GateReport> | null;
-  if (
-    report === null ||
-    typeof report !== 'object' ||
-    report.version !== GATE_REPORT_VERSION ||
-    !Array.isArray(report.tests)
-  ) {
-    throw new FlakeguardError(
-      'INPUT_UNREADABLE',
-      `gate report ${file} is not a flakeguard gate report of version ${GATE_REPORT_VERSION} (expected {"version":1,"tests":[...]})`,
-    );
-  }
-  return report as GateReport;
+  return upgradeGateReport(parsed, file);
 }

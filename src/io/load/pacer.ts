@@ -20,6 +20,7 @@ import {
 import { descendantsOf } from '../../core/gate/runner-protocol.js';
 import type { PaceKind } from '../../core/gate/slowdown.js';
 import { addWorkerCgroup, type CgroupPlace, listCgroupMembers, openCgroupPlace, removeCgroupPlace } from './cgroup.js';
+import { type PriorityState, priorityRefusal, restorePriority, steerPriority } from './priority.js';
 import { parentsOf, readProcessThreads, readProcTable, readThreadSchedstat } from './proc.js';
 
 export interface PaceMethod {
@@ -157,6 +158,8 @@ interface PacerState {
   method: PaceMethod;
   place: CgroupPlace | null;
   readonly workers: Map<number, Worker>;
+  /** Signals only: the workers' priority, raised when the machine is slower than the target (io/load/priority.ts). */
+  readonly priority: PriorityState;
 }
 
 /** A new worker: into a cgroup of its own where the call has one (else paced by signals), sampled at once. */
@@ -199,7 +202,12 @@ function hookExit(): void {
 /** `cgroups: false` skips the cgroup quota and paces by signals (the fallback, tested on its own). */
 export function startPacer(factor: number, options: { readonly cgroups?: boolean } = {}): Pacer {
   const canSignal = readThreadSchedstat(process.pid, process.pid) !== null;
-  const state: PacerState = { factor, ...chooseMethod(factor, canSignal, options.cgroups ?? true), workers: new Map() };
+  const state: PacerState = {
+    factor,
+    ...chooseMethod(factor, canSignal, options.cgroups ?? true),
+    workers: new Map(),
+    priority: { raise: null, settled: false, refusal: priorityRefusal() },
+  };
   hookExit();
   let ticks = 0;
   let timer: NodeJS.Timeout | null = null;
@@ -211,6 +219,10 @@ export function startPacer(factor: number, options: { readonly cgroups?: boolean
       sampleWorker(w, at, state.place?.version ?? null, ticks % RESCAN_EVERY === 0);
       // A worker without a cgroup is paced by signals, unless it is a thread (it cannot be stopped alone).
       if (factor > 1 && w.cgroup === null && w.tid === w.pid) paceBySignals(w, factor);
+    }
+    if (state.method.kind === 'signals' && ticks % RESCAN_EVERY === 0) {
+      const trees = [...state.workers.values()].filter((w) => w.alive && w.cgroup === null && w.tid === w.pid);
+      state.method = steerPriority(state.priority, state.method, factor, trees);
     }
     timer = setTimeout(tick, TICK_MS);
   };
@@ -227,6 +239,7 @@ export function startPacer(factor: number, options: { readonly cgroups?: boolean
       if (timer) clearTimeout(timer);
       timer = null;
       for (const w of state.workers.values()) resumeAll(w);
+      if (state.priority.raise) restorePriority(state.priority.raise);
       if (state.place) removeCgroupPlace(state.place);
       state.place = null;
     },

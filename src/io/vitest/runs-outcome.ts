@@ -7,15 +7,15 @@
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import { phaseFactor, tryFactor } from '../../core/gate/pacer.js';
-import type { RunnerLine, TryRecord } from '../../core/gate/runner-protocol.js';
+import type { GateTry, RunnerLine } from '../../core/gate/runner-protocol.js';
 import type { Pacer } from '../load/pacer.js';
-import type { MeasuredTry, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
+import type { RunOptions, RunsOutcome, TestTries } from './runs-types.js';
 import type { JobSpec, JobTest, VitestJobResult } from './vitest-job.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
 /** A try with the factor its own tree got over the try (core/gate/pacer.ts tryFactor), its CPU from the same sampling. */
-function measure(t: TryRecord, pacer: Pacer): MeasuredTry {
+function measure(t: GateTry, pacer: Pacer): GateTry {
   const start = t.startedAt ?? 0;
   const w = pacer.window(t.tid ?? t.pid ?? 0, start, start + t.durationMs);
   const got = tryFactor(w);
@@ -84,7 +84,7 @@ export function toOutcome(
     pace: {
       method: call.pacer.method,
       asked: call.asked,
-      factor: phaseFactor(out.flatMap((t) => t.tries.map((x) => ({ cpuMs: x.cpuMs, factor: x.slowdown })))),
+      factor: phaseFactor(out.flatMap((t) => t.tries)),
     },
     cutShort: call.cutShort,
   };

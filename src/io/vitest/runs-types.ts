@@ -1,7 +1,7 @@
 /**
  * The types of the gate's Vitest calls (vitest-runs.ts): what to run, and the tries that came back.
  */
-import type { ProgressLine, TryRecord } from '../../core/gate/runner-protocol.js';
+import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
 import type { PaceMethod } from '../load/pacer.js';
 import type { WaveSummary } from './vitest-job.js';
 import type { VitestSetup } from './vitest-setup.js';
@@ -24,15 +24,9 @@ export interface TestTries {
   readonly fullName: string;
   /** False when Vitest did not run the test (not found, file failed to load, skipped by a filter). */
   readonly found: boolean;
-  readonly tries: readonly MeasuredTry[];
+  /** Each try with the factor its tree got (slowdown, or null with slowdownNote). */
+  readonly tries: readonly GateTry[];
   readonly errors: readonly string[];
-}
-
-/** A try with the factor it got (measured: core/gate/pacer.ts tryFactor), or null and why. */
-export interface MeasuredTry extends TryRecord {
-  readonly slowdown: number | null;
-  /** Why the factor is null ("too short to measure (2.1 ms of CPU)"). */
-  readonly slowdownNote?: string;
 }
 
 /** How a call's workers were paced and the factor its tries got (CPU-weighted; null when none could be measured). */

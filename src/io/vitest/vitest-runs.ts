@@ -24,9 +24,7 @@ import { createTryWatchdog } from './try-watchdog.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
 import { DEFAULT_SETUP } from './vitest-setup.js';
 
-export type { TryRecord } from '../../core/gate/runner-protocol.js';
-
-export type { MeasuredTry, RepeatTarget, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
+export type { RepeatTarget, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
 
 import type { RunOptions, RunsOutcome } from './runs-types.js';
 
@@ -106,10 +104,9 @@ function makeProgress(job: VitestJob, options: RunOptions): (line: RunnerLine) =
       file: toPosix(path.relative(options.root, line.file)),
       project: line.project,
       fullName: line.fullName,
+      try: line.try,
       attempt,
       runs: job.maxRuns,
-      state: line.try.state,
-      durationMs: line.try.durationMs,
     });
   };
 }

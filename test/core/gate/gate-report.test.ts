@@ -5,8 +5,8 @@ import { computeGateReport, type GateReportInput } from '../../../src/core/gate/
 import type { GateTestInput } from '../../../src/core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-verdict.js';
 
-const pass = (d: number): GateTry => ({ state: 'passed', durationMs: d });
-const fail = (d: number): GateTry => ({ state: 'failed', durationMs: d, error: 'raced | the webhook' });
+const pass = (d: number): GateTry => ({ state: 'passed', durationMs: d, cold: true });
+const fail = (d: number): GateTry => ({ state: 'failed', durationMs: d, cold: true, error: 'raced | the webhook' });
 const limit = { limitMs: 1000, source: 'budget' as const, platformKey: 'linux' };
 
 const makeTest = (name: string, tries: GateTry[], over: Partial<GateTestInput> = {}): GateTestInput => ({
@@ -46,7 +46,7 @@ const makeInput = (tests: GateTestInput[]): GateReportInput => ({
 describe('computeGateReport', () => {
   it('passes only when every test is stable, and counts verdicts', () => {
     const ok = computeGateReport(makeInput([makeTest('a', [pass(1), pass(2), pass(3), pass(4), pass(5)])]));
-    expect(ok).toMatchObject({ version: 2, verdict: 'pass', base: 'a'.repeat(40), runs: 5, wallMs: 5400 });
+    expect(ok).toMatchObject({ version: 3, verdict: 'pass', base: 'a'.repeat(40), runs: 5, wallMs: 5400 });
     expect(ok.tests[0]).toMatchObject({
       file: 'test/cart.test.ts',
       name: 'a',
@@ -54,8 +54,8 @@ describe('computeGateReport', () => {
       verdict: 'stable',
       passes: 5,
       runs: 5,
-      durationsMs: [1, 2, 3, 4, 5],
     });
+    expect(ok.tests[0]?.tries.map((t) => t.durationMs)).toEqual([1, 2, 3, 4, 5]);
     expect(ok.warnAt).toBe(0.8);
     const bad = computeGateReport(
       makeInput([

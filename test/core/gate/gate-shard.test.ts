@@ -49,7 +49,7 @@ function shardReport(
   base = 'abc123',
 ): GateReport {
   return {
-    version: 2,
+    version: 3,
     verdict: tests.some((t) => t.verdict !== 'stable') ? 'fail' : 'pass',
     base,
     baseRef: 'origin/main',

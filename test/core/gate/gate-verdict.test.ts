@@ -12,8 +12,8 @@ describe('decideGateVerdict', () => {
       runs: 5,
       medianMs: 30,
       maxMs: 50,
-      durationsMs: [10, 30, 20, 50, 40],
     });
+    expect(r.tries.map((t) => t.durationMs)).toEqual([10, 30, 20, 50, 40]);
     expect(r.failureRate?.upper).toBeCloseTo(0.4507, 3);
   });
 
@@ -33,12 +33,15 @@ describe('decideGateVerdict', () => {
     );
   });
 
-  it('every try in the report with its state, duration and whether it was cold; the reason says so', () => {
+  it('every try in the report as the runner wrote it, rounded, without its worker ids; the reason says so', () => {
     const cold = (t: GateTry): GateTry => ({ ...t, cold: true });
-    const r = decideGateVerdict(makeInput({ tries: [cold(pass(12.34)), cold(fail(20)), cold(pass(8))] }));
+    const ran = { cpuMs: 11.06, startedAt: 1.7e12, pid: 4242, tid: 4242, slowdown: 2.01 };
+    const r = decideGateVerdict(
+      makeInput({ tries: [cold({ ...pass(12.34), ...ran }), cold(fail(20)), cold(pass(8))] }),
+    );
     expect(r.tries).toEqual([
-      { state: 'passed', durationMs: 12.3, cold: true },
-      { state: 'failed', durationMs: 20, cold: true },
+      { state: 'passed', durationMs: 12.3, cpuMs: 11.1, cold: true, slowdown: 2.01 },
+      { state: 'failed', durationMs: 20, cold: true, error: 'boom' },
       { state: 'passed', durationMs: 8, cold: true },
     ]);
     expect(r.reason).toBe('failed 1 of 3 cold tries under load');

@@ -99,12 +99,13 @@ describe('tryFactor and phaseFactor', () => {
   it('weighs each try by its CPU and skips the unmeasured ones', () => {
     expect(
       phaseFactor([
-        { cpuMs: 300, factor: 2 },
-        { cpuMs: 100, factor: 4 },
-        { cpuMs: 1, factor: null },
+        { cpuMs: 300, slowdown: 2 },
+        { cpuMs: 100, slowdown: 4 },
+        { cpuMs: 1, slowdown: null },
+        { slowdown: 8 },
       ]),
     ).toBe(2.5);
-    expect(phaseFactor([{ cpuMs: 1, factor: null }])).toBeNull();
+    expect(phaseFactor([{ cpuMs: 1, slowdown: null }])).toBeNull();
   });
 
   it('lies between the smallest and largest try factor', () => {
@@ -113,7 +114,7 @@ describe('tryFactor and phaseFactor', () => {
         fc.array(
           fc.record({
             cpuMs: fc.double({ min: 5, max: 1e4, noNaN: true }),
-            factor: fc.double({ min: 1, max: 20, noNaN: true }),
+            slowdown: fc.double({ min: 1, max: 20, noNaN: true }),
           }),
           {
             minLength: 1,
@@ -121,8 +122,8 @@ describe('tryFactor and phaseFactor', () => {
         ),
         (tries) => {
           const f = phaseFactor(tries) ?? 0;
-          expect(f).toBeGreaterThanOrEqual(Math.min(...tries.map((t) => t.factor)) - 0.01);
-          expect(f).toBeLessThanOrEqual(Math.max(...tries.map((t) => t.factor)) + 0.01);
+          expect(f).toBeGreaterThanOrEqual(Math.min(...tries.map((t) => t.slowdown)) - 0.01);
+          expect(f).toBeLessThanOrEqual(Math.max(...tries.map((t) => t.slowdown)) + 0.01);
         },
       ),
     );

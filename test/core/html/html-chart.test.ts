@@ -1,14 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ChartSeries, classifyTry, renderChartLegend, renderTryChart } from '../../../src/core/html/html-chart.js';
+import {
+  type ChartSeries,
+  type ChartTry,
+  classifyTry,
+  renderChartLegend,
+  renderTryChart,
+  type TryMark,
+} from '../../../src/core/html/html-chart.js';
 import { markupSkeleton } from './html-markup.js';
+
+/** One bar per duration, each with its mark (passed unless told). */
+const bars = (durationsMs: readonly number[], marks: readonly TryMark[] = []): ChartTry[] =>
+  durationsMs.map((durationMs, i) => ({ durationMs, mark: marks[i] ?? 'passed' }));
 
 const series = (over: Partial<ChartSeries> = {}): ChartSeries => ({
   id: 'test/a.test.ts > a > b',
   label: 'a > b',
   sublabel: 'test/a.test.ts:3',
-  durationsMs: [4210, 4420, 4900, 4380, 4510],
-  states: ['passed', 'passed', 'passed', 'passed', 'passed'],
+  tries: bars([4210, 4420, 4900, 4380, 4510]),
   limitMs: 5000,
   warnAt: 0.8,
   note: null,
@@ -34,7 +44,7 @@ describe('classifyTry', () => {
 describe('renderTryChart', () => {
   it('draws one series per test and one bar per try, with the limit, warnAt and the slowest try', () => {
     const svg = renderTryChart(
-      [series(), series({ id: 'b', label: 'c', durationsMs: [200, 210], states: ['passed', 'failed'], tag: null })],
+      [series(), series({ id: 'b', label: 'c', tries: bars([200, 210], ['passed', 'failed']), tag: null })],
       'chart',
     );
     expect(count(svg, /<g class="series"/g)).toBe(2);
@@ -56,17 +66,14 @@ describe('renderTryChart', () => {
     for (const s of [0, 1, 2, 3, 6]) expect(svg).toContain(`>${s} s</text>`);
     // 4 s and 5 s give way to the 80% and limit labels
     expect(svg).not.toContain('>5 s</text>');
-    const wide = renderTryChart(
-      [series({ limitMs: 12_000, durationsMs: [8210, 8890], states: ['passed', 'passed'] })],
-      'chart',
-    );
+    const wide = renderTryChart([series({ limitMs: 12_000, tries: bars([8210, 8890]) })], 'chart');
     expect(wide).toContain('>2.5 s</text>');
     expect(wide).toContain('>7.5 s</text>');
     expect(wide).toContain('>limit 12.00 s</text>');
   });
 
   it('puts the limit line at the limit on the row scale', () => {
-    const svg = renderTryChart([series({ durationsMs: [1000], states: ['passed'] })], 'chart');
+    const svg = renderTryChart([series({ tries: bars([1000]) })], 'chart');
     // limit 5 s on a 0..6 s axis from x=14 to x=800
     const x = Number(/class="limit-line" x1="([\d.]+)"/.exec(svg)?.[1]);
     expect(x).toBeCloseTo(14 + (5 / 6) * 786, 0);
@@ -76,16 +83,13 @@ describe('renderTryChart', () => {
 
   it('switches to dots beyond 12 tries', () => {
     const durationsMs = Array.from({ length: 40 }, (_, i) => 100 + i * 10);
-    const svg = renderTryChart([series({ durationsMs, states: durationsMs.map(() => 'passed') })], 'chart');
+    const svg = renderTryChart([series({ tries: bars(durationsMs) })], 'chart');
     expect(count(svg, /<circle class="try /g)).toBe(40);
     expect(count(svg, /<rect class="try /g)).toBe(0);
   });
 
   it('shows the note for a test without tries, and a message when nothing ran', () => {
-    const svg = renderTryChart(
-      [series({ durationsMs: [], states: [], note: 'did not run: SyntaxError <x>' })],
-      'chart',
-    );
+    const svg = renderTryChart([series({ tries: [], note: 'did not run: SyntaxError <x>' })], 'chart');
     expect(svg).toContain('did not run: SyntaxError &lt;x&gt;');
     expect(renderTryChart([], 'chart')).toContain('nothing to chart');
   });
@@ -114,8 +118,7 @@ describe('renderTryChart', () => {
         const svg = renderTryChart(
           rows.map((r) =>
             series({
-              durationsMs: r.durationsMs,
-              states: r.durationsMs.map(() => 'passed'),
+              tries: bars(r.durationsMs),
               limitMs: r.limitMs,
               warnAt: r.warnAt,
             }),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { GateReport } from '../../../src/core/gate/gate-report.js';
 import { GATE_VERDICTS } from '../../../src/core/gate/gate-report.js';
 import type { GateReportTest } from '../../../src/core/gate/gate-report-test.js';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 import { type GateHtmlTest, renderGateHtml, tryMarks } from '../../../src/core/html/html-gate.js';
 import { escapeHtml } from '../../../src/core/html/html-page.js';
 import { GATE_CASES, GATE_LOAD, makeGateReport } from './html-factories.js';
@@ -134,25 +135,18 @@ describe('tryMarks', () => {
   const base = makeGateReport().tests;
   const find = (v: string): GateReportTest => base.find((t) => t.verdict === v)!;
 
-  it('without usable tryStates, is certain only when every try passed or every try failed', () => {
-    const strip = (t: GateReportTest): GateReportTest => ({ ...t, tryStates: [] });
-    expect(tryMarks(strip(find('stable')))).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
-    expect(tryMarks(strip(find('failing')))).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
-    expect(tryMarks(strip(base.find((t) => t.verdict === 'flaky' && !t.loadSensitive)!))).toEqual([
-      'unknown',
-      'unknown',
-      'unknown',
-      'unknown',
-      'unknown',
-    ]);
-  });
-
-  it('uses tryStates when the report carries them', () => {
+  it('marks each try by its own state', () => {
+    expect(tryMarks(find('stable'))).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
+    expect(tryMarks(find('failing'))).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
     const t: GateHtmlTest = {
       ...base.find((x) => x.verdict === 'flaky' && !x.loadSensitive)!,
-      tryStates: ['passed', 'failed', 'passed', 'passed', 'failed'],
+      tries: ['passed', 'failed', 'passed', 'skipped', 'hung'].map((state) => ({
+        state: state as GateTry['state'],
+        durationMs: 5,
+        cold: true,
+      })),
     };
-    expect(tryMarks(t)).toEqual(['passed', 'failed', 'passed', 'passed', 'failed']);
+    expect(tryMarks(t)).toEqual(['passed', 'failed', 'passed', 'failed', 'failed']);
   });
 });
 
@@ -184,7 +178,7 @@ const nasty = fc.oneof(
     .map((parts) => parts.join('')),
 );
 
-const ENUMS = new Set(['verdict', 'selection', 'limitSource', 'version']);
+const ENUMS = new Set(['verdict', 'selection', 'limitSource', 'version', 'state']);
 
 describe('renderGateHtml property: data never changes the markup', () => {
   it('random names, files, reasons, errors, YAML and notes produce the same tags as bland text', () => {
@@ -224,9 +218,7 @@ describe('renderGateHtml property: data never changes the markup', () => {
           notRun: report.notRun.map((n) => ({ ...n, name: d.error, reason: d.yaml })),
         };
         const html = renderGateHtml(r);
-        const bland = renderGateHtml(
-          blandStrings(r, (path) => ENUMS.has(path[path.length - 1] ?? '') || path[path.length - 2] === 'tryStates'),
-        );
+        const bland = renderGateHtml(blandStrings(r, (path) => ENUMS.has(path[path.length - 1] ?? '')));
         expect(markupSkeleton(html)).toEqual(markupSkeleton(bland));
         expect(html).not.toMatch(/<script|<img|<!--/i);
         for (const n of d.names) expect(html).toContain(`<h3>${escapeHtml(n)}</h3>`);

@@ -55,7 +55,7 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
         { file: 'shop.test.ts', fullName: 'shop > fails when repeated in one process', line: 22 },
         { file: 'shop.test.ts', fullName: 'shop > not there', line: null },
       ],
-      onProgress: (p) => progress.push(`${p.file} ${p.fullName} ${p.attempt}/${p.runs} ${p.state}`),
+      onProgress: (p) => progress.push(`${p.file} ${p.fullName} ${p.attempt}/${p.runs} ${p.try.state}`),
     });
     const [setup, warm, missing] = outcome.tests;
     // Earlier tests ran before each try (state is there), each try in its own process, all cold.
