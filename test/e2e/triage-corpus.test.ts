@@ -11,6 +11,7 @@ import { INFRA_CASES } from '../triage-corpus/cases-infra.js';
 import { LAYOUT_CASES } from '../triage-corpus/cases-layouts.js';
 import { TEST_CASES } from '../triage-corpus/cases-tests.js';
 import {
+  type BuiltRun,
   buildRun,
   type CorpusCase,
   caseFiles,
@@ -42,14 +43,43 @@ interface Outcome {
 const outcomes = new Map<string, Outcome>();
 const fixtures: Fixture[] = [];
 
-async function runCase(c: CorpusCase): Promise<Outcome> {
-  const fx = await createFixture({ files: caseFiles(c), ...(c.git ? { git: true } : {}) });
+const isRerun = (c: CorpusCase): boolean => c.triageArgs?.includes('--rerun') === true;
+
+/** What builds a case's red run: cases alike in all of it share one real run (one fixture Vitest run). */
+function buildKey(c: CorpusCase): string {
+  const { id: _id, fault: _fault, labels: _labels, labelsV5: _v5, triageArgs: _args, inputs: _inputs, ...build } = c;
+  return JSON.stringify(build);
+}
+
+/**
+ * Cases grouped by their run, the run's readers first: a --rerun re-runs Vitest in the fixture (it may
+ * leave files), so it comes last and at most one per group.
+ */
+function groupByRun(cases: readonly CorpusCase[]): CorpusCase[][] {
+  const groups: { key: string; cases: CorpusCase[] }[] = [];
+  for (const c of cases) {
+    const key = buildKey(c);
+    const group = groups.find((g) => g.key === key && !(isRerun(c) && g.cases.some(isRerun)));
+    if (group) group.cases.push(c);
+    else groups.push({ key, cases: [c] });
+  }
+  return groups.map((g) => [...g.cases.filter((c) => !isRerun(c)), ...g.cases.filter(isRerun)]);
+}
+
+/** Builds the group's red run once (the CI steps, the fixture Vitest run), then triages it once per case. */
+async function runGroup(group: readonly CorpusCase[]): Promise<void> {
+  const first = group[0] as CorpusCase;
+  const fx = await createFixture({ files: caseFiles(first), ...(first.git ? { git: true } : {}) });
   fixtures.push(fx);
-  const run = await buildRun(c, fx);
+  const run = await buildRun(first, fx);
+  for (const c of group) outcomes.set(c.id, await triageCase(c, fx, run));
+}
+
+async function triageCase(c: CorpusCase, fx: Fixture, run: BuiltRun): Promise<Outcome> {
   const args = triageArgs(c, run);
   // Triage reads files and prints JSON: in this process (test/helpers/in-process-cli.ts), except where
   // it re-runs Vitest (--rerun), as a spawned CLI does.
-  const result = args.includes('--rerun') ? await fx.flakeguard(args) : await runCliInProcess(fx.root, args);
+  const result = isRerun(c) ? await fx.flakeguard(args) : await runCliInProcess(fx.root, args);
   let parsed: { verdict: string; findings: JsonFinding[] } = { verdict: 'unparsed', findings: [] };
   try {
     parsed = JSON.parse(result.stdout) as typeof parsed;
@@ -66,9 +96,9 @@ async function runCase(c: CorpusCase): Promise<Outcome> {
 }
 
 beforeAll(async () => {
-  const queue = [...CASES];
+  const queue = groupByRun(CASES);
   const worker = async (): Promise<void> => {
-    for (let c = queue.shift(); c !== undefined; c = queue.shift()) outcomes.set(c.id, await runCase(c));
+    for (let g = queue.shift(); g !== undefined; g = queue.shift()) await runGroup(g);
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }, 300_000);

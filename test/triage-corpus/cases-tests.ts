@@ -104,8 +104,10 @@ export const TEST_CASES: readonly CorpusCase[] = [
   },
   {
     id: 'escape-assertion-junit-only',
-    fault: 'an assertion fails; only JUnit and the exit code',
+    fault:
+      'an assertion fails; only JUnit and the exit code (the coloured run of escape-assertion-inferred: the log is not read)',
     files: { 'test/math.test.ts': ASSERTION },
+    colors: true,
     inputs: ['junit', 'exit'],
     labels: [{ class: 'escape', file: 'test/math.test.ts', test: 'math > adds [1+1] (edge)', measured: false }],
   },
