@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -51,13 +52,16 @@ export const E2E_TIMING = [
 ];
 
 /**
- * How many of the other e2e files run at once (project `e2e`): FLAKEGUARD_E2E_WORKERS, default
- * Vitest's (one fewer than the cores). Most of them wait on their child processes; whether two at a
- * time pays on 2 cores is measured, not assumed (the lead's quiet-machine timing, issue 26).
+ * How many of the other e2e files run at once (project `e2e`): FLAKEGUARD_E2E_WORKERS, default one
+ * per core. Most of them wait on their child processes (a CLI, a fixture Vitest, a store), so a
+ * second file uses the core the first leaves idle: the whole `npm test` on 2 cores took 728 s with
+ * two at a time at load 4-5, against 1,190-1,322 s with one at a time on a quiet machine the stop
+ * before (issue 26's closing note has the same-window figures). FLAKEGUARD_E2E_WORKERS=1 runs them
+ * one at a time.
  */
 function e2eWorkers(): { maxWorkers?: number } {
   const text = process.env['FLAKEGUARD_E2E_WORKERS'];
-  if (text === undefined || text === '') return {};
+  if (text === undefined || text === '') return { maxWorkers: availableParallelism() };
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1)
     throw new Error(
@@ -86,12 +90,10 @@ export default defineConfig({
     // in flakeguard.yaml and the allowances in allowances/ (both tiers, one record per run).
     reporters: ['default', './src/reporter/index.ts'],
     projects: [
-      // Vitest's default worker count (one fewer than the cores: one file at a time on 2 cores) unless
-      // FLAKEGUARD_E2E_WORKERS says otherwise for the e2e project. Two at a time was measured on the
-      // loaded 2-core machine and did not pay: the unit tier 55.6 s with one worker against 70.0 s
-      // with two, then 76.0 s with two against 80.9 s with one (noise, no gain); two e2e files at a
-      // time made each 1.1-4x slower, finished less work per minute, and pushed tests over their
-      // budgets (their fixture processes are CPU-bound). The timing files never run two at a time.
+      // unit and e2e-timing: Vitest's default worker count (one fewer than the cores: one file at a
+      // time on 2 cores); the unit tier shares one worker process (isolate: false). e2e: one file per
+      // core (e2eWorkers). The timing files (gates, the pacer, budgets) never run two at a time: two
+      // CPU-bound fixture processes at once made each 1.1-4x slower and pushed tests over budgets.
       {
         extends: true,
         test: {
