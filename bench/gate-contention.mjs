@@ -1,5 +1,5 @@
 // Does the gate give the same verdicts whatever else the machine runs, and is the factor it
-// reports the one the tries got? Fixtures of each kind (a timing assertion with 4x headroom idle, a
+// reports the one the tries got? Fixtures of each kind (a timing assertion with 3x headroom idle, a
 // deadline race, a cold-start race, a random 30% flake, a near-budget test, 1 s of CPU in a child
 // process, stable tests) and three that time their own work (250 ms and 20 ms of CPU in the
 // worker, 250 ms in a child process: wall over CPU, each try appending what it got to
@@ -42,14 +42,17 @@ const SELF = {
   'self: 250 ms of CPU in a child process': 'self-child.jsonl',
 };
 
-// Each: file -> source. Calibrated on an idle core: the timing test has 4x headroom.
+// Each: file -> source. Calibrated on an idle core: the timing test has 3x headroom over the target,
+// so it holds at x4 and breaks at x8: one truthful verdict (fragile). With 4x headroom its limit was
+// the x8 escalation step itself (tries got x7.98-x8.02 there), a coin toss: stable 2, fragile 7,
+// flaky 1 in 10 calls of the quiet bench at 1e818b8.
 const FIXTURES = {
   'test/timing.test.ts': `import { expect, it } from 'vitest';
-it('timing: 4x headroom idle', () => {
+it('timing: 3x headroom idle', () => {
   const work = () => { let x = 0; for (let k = 0; k < 2e6; k += 1) x += Math.sqrt(k); return x; };
   const c0 = process.cpuUsage(); const t0 = performance.now(); work();
   const cpu = (process.cpuUsage(c0).user + process.cpuUsage(c0).system) / 1000; const wall = performance.now() - t0;
-  expect(wall).toBeLessThan(Math.max(cpu, 1) * 4 * ${slowdown});
+  expect(wall).toBeLessThan(Math.max(cpu, 1) * 3 * ${slowdown});
 });
 `,
   'test/deadline.test.ts': `import { expect, it } from 'vitest';
