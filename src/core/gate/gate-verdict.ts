@@ -18,8 +18,6 @@ export type GateVerdict =
   | 'near-budget'
   | 'fragile';
 
-export type { GateTry };
-
 export interface GateLimit {
   readonly limitMs: number;
   readonly source: 'budget' | 'allowance';

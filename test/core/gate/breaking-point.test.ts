@@ -8,7 +8,8 @@ import {
   findBreakingPoint,
 } from '../../../src/core/gate/breaking-point.js';
 import { parseGateConfig, parseSlowdown } from '../../../src/core/gate/gate-config.js';
-import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-verdict.js';
+import { decideGateVerdict } from '../../../src/core/gate/gate-verdict.js';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 
 const pass: GateTry = { state: 'passed', durationMs: 10, cold: true };
 const fail: GateTry = { state: 'failed', durationMs: 10, cold: true, error: 'AssertionError: too slow' };

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { CONFIRM_TRIES, TRIES_PER_HIGHER_FACTOR } from '../../../src/commands/gate/gate-escalate.js';
 import { applyBreakingPoint, escalationFactors, type FactorTries } from '../../../src/core/gate/breaking-point.js';
 import { keepsClimbing, REFERENCE_COUNTED, weighFactorEvidence } from '../../../src/core/gate/factor-evidence.js';
-import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-verdict.js';
+import { decideGateVerdict } from '../../../src/core/gate/gate-verdict.js';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 
 const pass: GateTry = { state: 'passed', durationMs: 10, cold: true };
 const fail: GateTry = { state: 'failed', durationMs: 10, cold: true, error: 'AssertionError: too slow' };

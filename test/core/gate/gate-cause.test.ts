@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SourceSignal } from '../../../src/core/cause/cause.js';
 import { fisherOneSidedP } from '../../../src/core/fisher-exact.js';
 import { findGateCause, type GateCauseInput } from '../../../src/core/gate/gate-cause.js';
-import type { GateTry } from '../../../src/core/gate/gate-verdict.js';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 
 const pass = (cold = true): GateTry => ({ state: 'passed', durationMs: 5, cold });
 const fail = (cold = true, error = 'AssertionError: expected 1 to be 0'): GateTry => ({

@@ -3,7 +3,8 @@ import { formatGateProgress, formatGateText } from '../../../src/commands/gate/g
 import { formatGateMarkdown } from '../../../src/core/gate/gate-markdown.js';
 import { computeGateReport, type GateReportInput } from '../../../src/core/gate/gate-report.js';
 import type { GateTestInput } from '../../../src/core/gate/gate-report-test.js';
-import { decideGateVerdict, type GateTry } from '../../../src/core/gate/gate-verdict.js';
+import { decideGateVerdict } from '../../../src/core/gate/gate-verdict.js';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 
 const pass = (d: number): GateTry => ({ state: 'passed', durationMs: d, cold: true });
 const fail = (d: number): GateTry => ({ state: 'failed', durationMs: d, cold: true, error: 'raced | the webhook' });

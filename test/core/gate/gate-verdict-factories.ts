@@ -1,5 +1,6 @@
 /** Tries and verdict inputs for the tests of core/gate/gate-verdict.ts and gate-proposal.ts. */
-import type { GateTry, GateVerdictInput } from '../../../src/core/gate/gate-verdict.js';
+import type { GateVerdictInput } from '../../../src/core/gate/gate-verdict.js';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 
 export const pass = (durationMs = 10): GateTry => ({ state: 'passed', durationMs });
 export const fail = (durationMs = 10, error = 'boom'): GateTry => ({ state: 'failed', durationMs, error });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decideGateVerdict, type GateTry, type GateVerdictInput } from '../../../src/core/gate/gate-verdict.js';
+import { decideGateVerdict, type GateVerdictInput } from '../../../src/core/gate/gate-verdict.js';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 import { fail, makeInput, pass } from './gate-verdict-factories.js';
 
 describe('decideGateVerdict', () => {

@@ -12,7 +12,8 @@ import {
   type GateReport,
 } from '../../../src/core/gate/gate-report.js';
 import type { GateTestInput } from '../../../src/core/gate/gate-report-test.js';
-import { decideGateVerdict, type GateLimit, type GateTry } from '../../../src/core/gate/gate-verdict.js';
+import { decideGateVerdict, type GateLimit } from '../../../src/core/gate/gate-verdict.js';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 import type { SelectionKind } from '../../../src/core/gate/test-selection.js';
 import { computeTriage } from '../../../src/core/triage/triage.js';
 import { type TriageJson, toTriageJson } from '../../../src/core/triage/triage-format.js';
