@@ -4,7 +4,7 @@
 // tries as the gate did (the reference tries, the tries at 2x and 4x it, alone), each its own
 // `vitest run <file>:<line>` process paced to the factor of that try. Also the gate's wall
 // time at the reference against the sum of its tries' own durations.
-// Usage: npm run build && node bench/gate-overhead.mjs [--max-runs 10]     Target: ratio <= 0.25.
+// Usage: npm run build && node bench/gate-overhead.mjs [--max-tries 10]     Target: ratio <= 0.25.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,7 @@ const { escalationFactors } = await import(path.join(REPO, 'dist/core/gate/break
 const { TRIES_PER_HIGHER_FACTOR } = await import(path.join(REPO, 'dist/commands/gate/gate-escalate.js'));
 const TESTS_PER_FILE = 2;
 const FILES = 5;
-const maxRuns = numberArg('max-runs', 10);
+const maxTries = numberArg('max-tries', 10);
 const test = (f, i) => `it('computes value ${f}-${i}', () => {
   let x = 0;
   for (let k = 0; k < 200000; k += 1) x += Math.sqrt(k);
@@ -66,7 +66,7 @@ try {
 
   const gate = timed(
     process.execPath,
-    [CLI, 'gate', '--runs', '5', '--max-runs', String(maxRuns), '--json'],
+    [CLI, 'gate', '--tries', '5', '--max-tries', String(maxTries), '--json'],
     repo.root,
   );
   if (gate.status !== 0) throw new Error(`gate exited ${gate.status}: ${gate.stderr}`);

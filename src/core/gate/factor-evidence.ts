@@ -25,7 +25,7 @@ export interface FactorTries {
 }
 
 export const FRAGILE_ALPHA = 0.05;
-/** Reference tries counted at most (the gate's default --max-runs): see the file comment. */
+/** Reference tries counted at most (the gate's default --max-tries): see the file comment. */
 export const REFERENCE_COUNTED = 10;
 
 export interface FactorEvidence {
