@@ -44,12 +44,12 @@ function naiveTry(spec, root, factor) {
 
 /** The tries the gate gave a test at each factor: the reference ones, then 2 per higher factor it was tried at. */
 function triesOf(t, reference) {
-  const out = [{ factor: reference, count: t.runs }];
+  const out = [{ factor: reference, count: t.tryCount }];
   // holdsAt/breaksAt are measured factors: the asked ones within 25% of them were tried.
   const top = (t.breaksAt ?? t.holdsAt ?? reference) * 1.25;
   for (const f of escalationFactors(reference))
     if (f <= top && t.verdict !== 'flaky') out.push({ factor: f, count: TRIES_PER_HIGHER_FACTOR });
-  if (t.alone) out.push({ factor: 1, count: t.alone.runs });
+  if (t.alone) out.push({ factor: 1, count: t.alone.tryCount });
   return out;
 }
 
@@ -93,7 +93,7 @@ try {
   console.log(`naive (${naiveTries} x vitest run <file>:<line>, the same tries at the same factors):  ${fmt(naiveMs)}`);
   console.log(`ratio gate / naive: ${(gate.ms / naiveMs).toFixed(3)} (target <= 0.25)`);
   console.log(
-    `gate loaded phase ${fmt(loadedWallMs)} for ${report.tests.reduce((n, t) => n + t.runs, 0)} tries whose own durations sum to ${fmt(triesMs)}: wall / tries ${(loadedWallMs / Math.max(1, triesMs)).toFixed(1)}x (a fresh worker per try)`,
+    `gate loaded phase ${fmt(loadedWallMs)} for ${report.tests.reduce((n, t) => n + t.tryCount, 0)} tries whose own durations sum to ${fmt(triesMs)}: wall / tries ${(loadedWallMs / Math.max(1, triesMs)).toFixed(1)}x (a fresh worker per try)`,
   );
 } finally {
   repo.remove();
