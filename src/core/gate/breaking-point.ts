@@ -74,7 +74,7 @@ export function applyBreakingPoint(
       reason: `passed ${result.passes}/${result.tryCount} tries at ${at}, then failed ${e.confirmFailures} of ${confirm.length} more there (checking a break at a higher factor): a flake, not a slowdown limit`,
     };
   }
-  const higherText = `failed ${e.above.failures} of ${e.above.runs} tries from ${formatFactor(e.breaksAt)} up, ${e.below.failures} of ${e.below.runs} below`;
+  const higherText = `failed ${e.above.failures} of ${e.above.trials} tries from ${formatFactor(e.breaksAt)} up, ${e.below.failures} of ${e.below.trials} below`;
   const test = `one-sided Fisher ${formatPValue(e.pValue ?? 1)}`;
   if (e.explained) {
     return {
