@@ -2,7 +2,7 @@
 // how often the gate catches each (any verdict but stable), the gate before cold tries (old: warm
 // repeats in one worker, built from git at OLD_GATE_REF) against this one (new: cold tries), both
 // at the default load (--load auto: one busy worker per CPU), alternating calls, same machine.
-//   random 30%:      fails 30% of its runs, whatever the process
+//   random 30%:      fails 30% of its tries, whatever the process
 //   load-sensitive:  a 30 ms timer must not fire before 15 ms of CPU work is done
 //   cold-start:      an HTTP server whose first request in a process meets a cold cache (0-15 ms),
 //                    and a 10 ms abort: the request must reach the handler first
@@ -103,12 +103,12 @@ try {
       const report = JSON.parse(r.stdout);
       for (const [kind, name] of Object.entries(TARGET)) {
         const t = report.tests.find((x) => x.name === name);
-        tries[design] += t?.runs ?? 0;
+        tries[design] += t?.tryCount ?? t?.runs ?? 0; // the old design writes a report before version 4 (runs)
         caught[design][kind] = (caught[design][kind] ?? 0) + (t && t.verdict !== 'stable' ? 1 : 0);
       }
       const line = Object.entries(TARGET).map(([kind, name]) => {
         const t = report.tests.find((x) => x.name === name);
-        return `${kind} ${t?.verdict} ${t?.passes}/${t?.runs}`;
+        return `${kind} ${t?.verdict} ${t?.passes}/${t?.tryCount ?? t?.runs}`;
       });
       process.stderr.write(`call ${call + 1}/${calls} ${design}: ${line.join(', ')}\n`);
     }

@@ -4,7 +4,7 @@
 // tries as the gate did (the reference tries, the tries at 2x and 4x it, alone), each its own
 // `vitest run <file>:<line>` process paced to the factor of that try. Also the gate's wall
 // time at the reference against the sum of its tries' own durations.
-// Usage: npm run build && node bench/gate-overhead.mjs [--max-runs 10]     Target: ratio <= 0.25.
+// Usage: npm run build && node bench/gate-overhead.mjs [--max-tries 10]     Target: ratio <= 0.25.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,7 @@ const { escalationFactors } = await import(path.join(REPO, 'dist/core/gate/break
 const { TRIES_PER_HIGHER_FACTOR } = await import(path.join(REPO, 'dist/commands/gate/gate-escalate.js'));
 const TESTS_PER_FILE = 2;
 const FILES = 5;
-const maxRuns = numberArg('max-runs', 10);
+const maxTries = numberArg('max-tries', 10);
 const test = (f, i) => `it('computes value ${f}-${i}', () => {
   let x = 0;
   for (let k = 0; k < 200000; k += 1) x += Math.sqrt(k);
@@ -44,12 +44,12 @@ function naiveTry(spec, root, factor) {
 
 /** The tries the gate gave a test at each factor: the reference ones, then 2 per higher factor it was tried at. */
 function triesOf(t, reference) {
-  const out = [{ factor: reference, count: t.runs }];
+  const out = [{ factor: reference, count: t.tryCount }];
   // holdsAt/breaksAt are measured factors: the asked ones within 25% of them were tried.
   const top = (t.breaksAt ?? t.holdsAt ?? reference) * 1.25;
   for (const f of escalationFactors(reference))
     if (f <= top && t.verdict !== 'flaky') out.push({ factor: f, count: TRIES_PER_HIGHER_FACTOR });
-  if (t.alone) out.push({ factor: 1, count: t.alone.runs });
+  if (t.alone) out.push({ factor: 1, count: t.alone.tryCount });
   return out;
 }
 
@@ -66,7 +66,7 @@ try {
 
   const gate = timed(
     process.execPath,
-    [CLI, 'gate', '--runs', '5', '--max-runs', String(maxRuns), '--json'],
+    [CLI, 'gate', '--tries', '5', '--max-tries', String(maxTries), '--json'],
     repo.root,
   );
   if (gate.status !== 0) throw new Error(`gate exited ${gate.status}: ${gate.stderr}`);
@@ -93,7 +93,7 @@ try {
   console.log(`naive (${naiveTries} x vitest run <file>:<line>, the same tries at the same factors):  ${fmt(naiveMs)}`);
   console.log(`ratio gate / naive: ${(gate.ms / naiveMs).toFixed(3)} (target <= 0.25)`);
   console.log(
-    `gate loaded phase ${fmt(loadedWallMs)} for ${report.tests.reduce((n, t) => n + t.runs, 0)} tries whose own durations sum to ${fmt(triesMs)}: wall / tries ${(loadedWallMs / Math.max(1, triesMs)).toFixed(1)}x (a fresh worker per try)`,
+    `gate loaded phase ${fmt(loadedWallMs)} for ${report.tests.reduce((n, t) => n + t.tryCount, 0)} tries whose own durations sum to ${fmt(triesMs)}: wall / tries ${(loadedWallMs / Math.max(1, triesMs)).toFixed(1)}x (a fresh worker per try)`,
   );
 } finally {
   repo.remove();

@@ -168,7 +168,7 @@ describe('checkout', () => {
   );
   await git('add', '-A');
   await git('commit', '-qm', 'checkout tests');
-  const gate = await flakeguard(['gate', '--base', 'main', '--runs', '5', '--load', '1'], { expectExit: 1 });
+  const gate = await flakeguard(['gate', '--base', 'main', '--tries', '5', '--load', '1'], { expectExit: 1 });
   expectText(gate, 'flaky', 'the gate finds the flaky test');
   expectText(gate, 'near-budget', 'the gate finds the near-budget test');
 

@@ -22,7 +22,7 @@ export const cases = [
   {
     class: 5,
     name: 'bad FLAKEGUARD_HISTORY_URL stops the gate before any try',
-    command: ['gate', '--base', 'main', '--runs', '1', '--load', '0'],
+    command: ['gate', '--base', 'main', '--tries', '1', '--load', '0'],
     env: { FLAKEGUARD_HISTORY_URL: 'mysql://db.example/x' },
   },
   {

@@ -5,7 +5,13 @@
  */
 import { parseArgs } from 'node:util';
 import { FlakeguardError } from '../core/errors.js';
-import { formatUsage, type OptionTable, toParseArgsOptions, type UsageText } from '../core/usage.js';
+import {
+  foldRenamedOptions,
+  formatUsage,
+  type OptionTable,
+  toParseArgsOptions,
+  type UsageText,
+} from '../core/usage.js';
 
 export type ParsedValues<T extends OptionTable> = {
   [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : T[K]['multiple'] extends true ? string[] : string;
@@ -21,10 +27,11 @@ export function commandUsageError(command: string, message: string): FlakeguardE
 }
 
 /**
- * `--runs -1` as `--runs=-1`: parseArgs calls a value that starts with `-` ambiguous; joined, the
+ * `--tries -1` as `--tries=-1`: parseArgs calls a value that starts with `-` ambiguous; joined, the
  * command's own check names the value and the accepted form.
  */
-function joinNegativeValues(args: readonly string[], options: OptionTable): string[] {
+function joinNegativeValues(args: readonly string[], table: OptionTable): string[] {
+  const options = toParseArgsOptions(table);
   const out: string[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
@@ -38,7 +45,10 @@ function joinNegativeValues(args: readonly string[], options: OptionTable): stri
   return out;
 }
 
-/** Parses `args`; prints the help and returns 'help' for --help/-h. */
+/**
+ * Parses `args`; prints the help and returns 'help' for --help/-h. An option's old name is read as
+ * its new one, with one line on stderr saying what to write; both together are a usage error.
+ */
 export function parseCommandArgs<T extends OptionTable>(
   command: string,
   usage: UsageText & { readonly options: T },
@@ -60,7 +70,10 @@ export function parseCommandArgs<T extends OptionTable>(
     process.stdout.write(`${formatUsage(usage)}\n`);
     return 'help';
   }
-  return { values: parsed.values as ParsedValues<T>, positionals: parsed.positionals };
+  const folded = foldRenamedOptions(usage.options, parsed.values);
+  if (folded.clash !== null) throw commandUsageError(command, folded.clash);
+  for (const notice of folded.notices) process.stderr.write(`${command}: ${notice}\n`);
+  return { values: folded.values as ParsedValues<T>, positionals: parsed.positionals };
 }
 
 /**

@@ -1,20 +1,21 @@
 /**
  * Fisher's exact test, one-sided: are failures more frequent in group B (tries at the higher
- * slowdown factors) than in group A (tries at the reference)? Conditional on the margins (n = a.runs
- * + b.runs tries, k = a.failures + b.failures failures), the failures that land in B follow the
+ * slowdown factors) than in group A (tries at the reference)? Conditional on the margins (n = a.trials
+ * + b.trials tries, k = a.failures + b.failures failures), the failures that land in B follow the
  * hypergeometric law; the p-value is the chance of at least as many in B when the factor changes
  * nothing:
  *
- *   p = sum_{x = b.failures}^{min(b.runs, k)} C(b.runs, x) C(a.runs, k - x) / C(n, k)
+ *   p = sum_{x = b.failures}^{min(b.trials, k)} C(b.trials, x) C(a.trials, k - x) / C(n, k)
  *
  * Source: R. A. Fisher, Statistical Methods for Research Workers (1925), section 21.02; Agresti,
  * Categorical Data Analysis (3rd ed., 2013), section 3.5.1. Bounds: p in (0, 1]; p = 1 when B has no
  * failure; the sum is done in log space, exact to ~1e-12 relative for tries in the thousands.
  */
 
+/** Failures among trials: a gate's tries (core/gate) or a test's stored suite runs (core/cause/history-cause.ts). */
 export interface FailureCount {
   readonly failures: number;
-  readonly runs: number;
+  readonly trials: number;
 }
 
 /** log C(n, k), summed term by term (n is a count of tries: small). */
@@ -26,10 +27,10 @@ function logChoose(n: number, k: number): number {
 }
 
 function checkCount(name: string, c: FailureCount): void {
-  if (!Number.isInteger(c.runs) || c.runs < 0)
-    throw new RangeError(`${name}.runs must be an integer >= 0, got ${c.runs}`);
-  if (!Number.isInteger(c.failures) || c.failures < 0 || c.failures > c.runs) {
-    throw new RangeError(`${name}.failures must be an integer in 0..${c.runs}, got ${c.failures}`);
+  if (!Number.isInteger(c.trials) || c.trials < 0)
+    throw new RangeError(`${name}.trials must be an integer >= 0, got ${c.trials}`);
+  if (!Number.isInteger(c.failures) || c.failures < 0 || c.failures > c.trials) {
+    throw new RangeError(`${name}.failures must be an integer in 0..${c.trials}, got ${c.failures}`);
   }
 }
 
@@ -37,14 +38,14 @@ function checkCount(name: string, c: FailureCount): void {
 export function fisherOneSidedP(a: FailureCount, b: FailureCount): number {
   checkCount('a', a);
   checkCount('b', b);
-  const n = a.runs + b.runs;
+  const n = a.trials + b.trials;
   const k = a.failures + b.failures;
   if (b.failures === 0) return 1;
   const denominator = logChoose(n, k);
   let p = 0;
-  for (let x = b.failures; x <= Math.min(b.runs, k); x += 1) {
-    if (k - x > a.runs) continue;
-    p += Math.exp(logChoose(b.runs, x) + logChoose(a.runs, k - x) - denominator);
+  for (let x = b.failures; x <= Math.min(b.trials, k); x += 1) {
+    if (k - x > a.trials) continue;
+    p += Math.exp(logChoose(b.trials, x) + logChoose(a.trials, k - x) - denominator);
   }
   return Math.min(1, p);
 }

@@ -10,6 +10,8 @@ interface OptionSpec {
   /** The value's placeholder in the help text (`<ref>`, `<duration>`); strings only. */
   readonly value?: string;
   readonly help: string;
+  /** The option's old name: still read, with a notice naming the new one (foldRenamedOptions). */
+  readonly formerly?: string;
 }
 
 export type OptionTable = Readonly<Record<string, OptionSpec>>;
@@ -28,8 +30,37 @@ export function toParseArgsOptions(table: OptionTable): Record<string, ParseArgs
       ...(spec.short === undefined ? {} : { short: spec.short }),
       ...(spec.multiple === undefined ? {} : { multiple: spec.multiple }),
     };
+    if (spec.formerly !== undefined)
+      out[spec.formerly] = { type: spec.type, ...(spec.multiple === undefined ? {} : { multiple: spec.multiple }) };
   }
   return out;
+}
+
+interface FoldedOptions {
+  /** The parsed values with each old name's value under its new name. */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** One line per old name given: what it is now, and what to write. */
+  readonly notices: readonly string[];
+  /** An old name given together with its new one (a usage error), or null. */
+  readonly clash: string | null;
+}
+
+/** Old option names (`formerly`) folded into their new ones. Pure: the table and the parsed values in. */
+export function foldRenamedOptions(table: OptionTable, values: Readonly<Record<string, unknown>>): FoldedOptions {
+  const out: Record<string, unknown> = { ...values };
+  const notices: string[] = [];
+  for (const [name, spec] of Object.entries(table)) {
+    const old = spec.formerly;
+    if (old === undefined || out[old] === undefined) continue;
+    if (out[name] !== undefined)
+      return { values, notices, clash: `--${old} is the old name of --${name}; give only --${name}` };
+    const value = out[old];
+    const written = spec.type === 'boolean' ? '' : ` ${String(Array.isArray(value) ? value[0] : value)}`;
+    notices.push(`--${old} is renamed --${name}; write --${name}${written}`);
+    out[name] = value;
+    delete out[old];
+  }
+  return { values: out, notices, clash: null };
 }
 
 export interface UsageText {
@@ -50,7 +81,10 @@ function optionLabel(name: string, spec: OptionSpec): string {
 
 /** The --help text: synopsis, summary, one aligned line per option (wrapped help), exit codes, docs. */
 export function formatUsage(usage: UsageText, width = 100): string {
-  const labels = Object.entries(usage.options).map(([name, spec]) => [optionLabel(name, spec), spec.help] as const);
+  const labels = Object.entries(usage.options).map(
+    ([name, spec]) =>
+      [optionLabel(name, spec), spec.formerly ? `${spec.help} (formerly --${spec.formerly})` : spec.help] as const,
+  );
   const column = Math.min(28, Math.max(0, ...labels.map(([label]) => label.length)) + 2);
   const lines: string[] = [...usage.synopsis, '', ...wrap(usage.summary, width), '', 'Options:'];
   for (const [label, help] of labels) {

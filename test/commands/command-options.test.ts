@@ -71,6 +71,12 @@ describe.each(COMMANDS)('flakeguard $name', ({ options, usage, docs, subcommands
     const text = read(file);
     for (const option of names(options)) expect(text, `--${option} in ${file}`).toContain(`--${option}`);
   });
+
+  it("the command's page names each option's old name", () => {
+    const text = read(docs.at(-1) as string);
+    for (const spec of Object.values(options))
+      if (spec.formerly !== undefined) expect(text, `--${spec.formerly}`).toContain(`--${spec.formerly}`);
+  });
 });
 
 describe('exit codes', () => {

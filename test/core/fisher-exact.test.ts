@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { fisherOneSidedP, formatPValue } from '../../src/core/fisher-exact.js';
 
 /**
- * Brute force, from the definition: of all the ways to pick which b.runs of the n tries were the
+ * Brute force, from the definition: of all the ways to pick which b.trials of the n tries were the
  * "higher" ones (the k failures fixed among the n), the share that gives B at least b.failures.
  */
-function bruteForceP(a: { failures: number; runs: number }, b: { failures: number; runs: number }): number {
-  const n = a.runs + b.runs;
+function bruteForceP(a: { failures: number; trials: number }, b: { failures: number; trials: number }): number {
+  const n = a.trials + b.trials;
   const k = a.failures + b.failures;
   let hits = 0;
   let total = 0;
@@ -20,25 +20,25 @@ function bruteForceP(a: { failures: number; runs: number }, b: { failures: numbe
         if (i < k) failed += 1;
       }
     }
-    if (size !== b.runs) continue;
+    if (size !== b.trials) continue;
     total += 1;
     if (failed >= b.failures) hits += 1;
   }
   return hits / total;
 }
 
-const count = (maxRuns: number) =>
+const count = (maxTrials: number) =>
   fc
-    .integer({ min: 0, max: maxRuns })
-    .chain((runs) => fc.record({ runs: fc.constant(runs), failures: fc.integer({ min: 0, max: runs }) }));
+    .integer({ min: 0, max: maxTrials })
+    .chain((trials) => fc.record({ trials: fc.constant(trials), failures: fc.integer({ min: 0, max: trials }) }));
 
 describe('fisherOneSidedP', () => {
   it('matches known figures', () => {
     // 10 passes below, 2/2 failed above: 1 / C(12, 2) = 1/66.
-    expect(fisherOneSidedP({ failures: 0, runs: 10 }, { failures: 2, runs: 2 })).toBeCloseTo(1 / 66, 12);
+    expect(fisherOneSidedP({ failures: 0, trials: 10 }, { failures: 2, trials: 2 })).toBeCloseTo(1 / 66, 12);
     // Fisher's tea-tasting table (3 of 4 right): one-sided p = 17/70.
-    expect(fisherOneSidedP({ failures: 1, runs: 4 }, { failures: 3, runs: 4 })).toBeCloseTo(17 / 70, 12);
-    expect(fisherOneSidedP({ failures: 3, runs: 3 }, { failures: 0, runs: 3 })).toBe(1);
+    expect(fisherOneSidedP({ failures: 1, trials: 4 }, { failures: 3, trials: 4 })).toBeCloseTo(17 / 70, 12);
+    expect(fisherOneSidedP({ failures: 3, trials: 3 }, { failures: 0, trials: 3 })).toBe(1);
   });
   it('equals the brute-force share of all arrangements (n <= 14)', () => {
     fc.assert(
@@ -53,20 +53,20 @@ describe('fisherOneSidedP', () => {
         const p = fisherOneSidedP(a, b);
         expect(p).toBeGreaterThan(0);
         expect(p).toBeLessThanOrEqual(1);
-        if (b.failures < b.runs) {
+        if (b.failures < b.trials) {
           expect(fisherOneSidedP(a, { ...b, failures: b.failures + 1 })).toBeLessThanOrEqual(p + 1e-12);
         }
-        if (a.failures < a.runs) {
+        if (a.failures < a.trials) {
           expect(fisherOneSidedP({ ...a, failures: a.failures + 1 }, b)).toBeGreaterThanOrEqual(p - 1e-12);
         }
       }),
     );
   });
   it('rejects impossible counts, naming them', () => {
-    expect(() => fisherOneSidedP({ failures: 3, runs: 2 }, { failures: 0, runs: 1 })).toThrow(
+    expect(() => fisherOneSidedP({ failures: 3, trials: 2 }, { failures: 0, trials: 1 })).toThrow(
       /a.failures must be an integer in 0..2, got 3/,
     );
-    expect(() => fisherOneSidedP({ failures: 0, runs: 1 }, { failures: 0, runs: -1 })).toThrow(/b.runs/);
+    expect(() => fisherOneSidedP({ failures: 0, trials: 1 }, { failures: 0, trials: -1 })).toThrow(/b.trials/);
   });
   it('words the p-value', () => {
     expect(formatPValue(1 / 66)).toBe('p = 0.015');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatUsage, type OptionTable, toParseArgsOptions } from '../../src/core/usage.js';
+import { foldRenamedOptions, formatUsage, type OptionTable, toParseArgsOptions } from '../../src/core/usage.js';
 
 const TABLE: OptionTable = {
   base: { type: 'string', value: '<ref>', help: 'compare with the merge base of <ref>' },
@@ -46,6 +46,39 @@ describe('usage from the option table', () => {
         for (const k of Object.keys(table)) expect(text).toContain(`--${k}`);
         for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
       }),
+    );
+  });
+});
+
+describe('an option renamed in the table', () => {
+  const RENAMED: OptionTable = {
+    tries: { type: 'string', value: '<n>', formerly: 'runs', help: 'tries every test gets' },
+    quiet: { type: 'boolean', formerly: 'silent', help: 'say less' },
+  };
+
+  it('gives parseArgs the old name too, and --help says it', () => {
+    expect(toParseArgsOptions(RENAMED)).toEqual({
+      tries: { type: 'string' },
+      runs: { type: 'string' },
+      quiet: { type: 'boolean' },
+      silent: { type: 'boolean' },
+    });
+    const text = formatUsage({ synopsis: ['s'], summary: 's', options: RENAMED, exit: 'e', docs: 'd' });
+    expect(text).toContain('tries every test gets (formerly --runs)');
+  });
+
+  it('reads the old name as the new one, with one notice each saying what to write', () => {
+    expect(foldRenamedOptions(RENAMED, { runs: '3', silent: true })).toEqual({
+      values: { tries: '3', quiet: true },
+      notices: ['--runs is renamed --tries; write --tries 3', '--silent is renamed --quiet; write --quiet'],
+      clash: null,
+    });
+    expect(foldRenamedOptions(RENAMED, { tries: '3' })).toEqual({ values: { tries: '3' }, notices: [], clash: null });
+  });
+
+  it('refuses the old name with the new one', () => {
+    expect(foldRenamedOptions(RENAMED, { runs: '3', tries: '4' }).clash).toBe(
+      '--runs is the old name of --tries; give only --tries',
     );
   });
 });

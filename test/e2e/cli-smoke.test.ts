@@ -21,8 +21,8 @@ afterAll(() => fx.remove());
 describe('the built CLI, spawned: each command exits through src/cli.ts', () => {
   it.each([
     [
-      ['gate', '--runs', 'five'],
-      ['--runs "five"', 'must be a whole number from 1 to 1000'],
+      ['gate', '--tries', 'five'],
+      ['--tries "five"', 'must be a whole number from 1 to 1000'],
     ],
     [['triage', '--exit-code', '-3', '--report', 'reports/run.json'], ['--exit-code "-3"']],
     [

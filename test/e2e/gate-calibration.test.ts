@@ -114,7 +114,7 @@ describe('gate --slowdown auto', () => {
 
   it('judges at the factor CI ran at relative to here, says how it chose it, and the x2.5 limit is not stable', async () => {
     const gate = await fx.flakeguard(
-      ['gate', '--slowdown', 'auto', '--runs', '3', '--max-runs', '3', '--json', '--markdown', 'gate.md'],
+      ['gate', '--slowdown', 'auto', '--tries', '3', '--max-tries', '3', '--json', '--markdown', 'gate.md'],
       NO_CI,
     );
     expect(gate.exitCode, gate.output).toBe(1);

@@ -167,7 +167,7 @@ describe('flakeguard gate: the cause of each flaky test', () => {
     expect(test('flips a coin')?.cause?.fix).toBe(
       `seed the generator (or inject the random source) instead of \`Math.random()\` at test/coin.test.ts:${lineOf('test/coin.test.ts', 'Math.random()')}`,
     );
-    expect(test('flips a seeded coin')).toMatchObject({ verdict: 'stable', passes: 6, runs: 6, cause: null });
+    expect(test('flips a seeded coin')).toMatchObject({ verdict: 'stable', passes: 6, tryCount: 6, cause: null });
   });
 
   it('a port already in use: network, measured, from the try errors; the fix names the source line', () => {

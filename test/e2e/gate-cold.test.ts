@@ -23,7 +23,7 @@ describe('flakeguard gate: cold tries', () => {
   const test = (name: string) => report.tests.find((t) => t.name === name);
 
   it('calls the cold-start flake flaky: the second fresh worker failed its first request', () => {
-    expect(test('answers the first request in time')).toMatchObject({ verdict: 'flaky', passes: 4, runs: 5 });
+    expect(test('answers the first request in time')).toMatchObject({ verdict: 'flaky', passes: 4, tryCount: 5 });
     expect(test('answers the first request in time')?.tries.map((t) => [t.state, t.cold])).toEqual([
       ['passed', true],
       ['failed', true],
@@ -36,14 +36,14 @@ describe('flakeguard gate: cold tries', () => {
   });
 
   it('never repeats a test inside one worker: a test that fails only when repeated is stable', () => {
-    expect(test('serves once per process')).toMatchObject({ verdict: 'stable', passes: 5, runs: 5 });
+    expect(test('serves once per process')).toMatchObject({ verdict: 'stable', passes: 5, tryCount: 5 });
     expect(test('serves once per process')?.tries.every((t) => t.cold)).toBe(true);
     // At --slowdown 1 no higher factor is tried: a test that held holds at the reference, no higher.
     expect(test('serves once per process')).toMatchObject({ holdsAt: report.contention?.reference, breaksAt: null });
   });
 
   it('reports the maximum tries, the time budget and what the tries cost', () => {
-    expect(report).toMatchObject({ runs: 5, maxRuns: 5, timeBudgetMs: 120_000 });
+    expect(report).toMatchObject({ tries: 5, maxTries: 5, timeBudgetMs: 120_000 });
     expect(report.cost?.loadedWallMs).toBeGreaterThan(report.cost?.triesMs ?? Infinity);
   });
 });

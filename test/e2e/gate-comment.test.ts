@@ -2,7 +2,7 @@
  * `gate --markdown` on 500 new tests: the pull-request comment starts with its marker, says what to
  * fix first (with the owners), folds the stable tests and stays under GitHub's 65,536-character limit,
  * counting the rows it left out. The tests are generated literals (50 files of 10) so the gate tries
- * each one; `isolate: false` and `--runs 1 --load 0 --slowdown 1` keep the 500 tries fast (at the
+ * each one; `isolate: false` and `--tries 1 --load 0 --slowdown 1` keep the 500 tries fast (at the
  * default slowdown the 500 tests that hold would each get tries at 2x and 4x it as well).
  */
 import { readFileSync } from 'node:fs';

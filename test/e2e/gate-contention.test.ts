@@ -74,10 +74,10 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
   });
 
   it('one gate at x2: each try reports the factor its own tree got and the report every phase; the hanging try is killed and reported hung; no detached child survives', async () => {
-    const r = await fx.flakeguard(['gate', '--slowdown', '2', '--runs', '1', '--max-runs', '1', '--json']);
+    const r = await fx.flakeguard(['gate', '--slowdown', '2', '--tries', '1', '--max-tries', '1', '--json']);
     expect(r.exitCode, r.stderr).toBe(1);
     const report = JSON.parse(r.stdout) as GateReport;
-    expect(report.version).toBe(3);
+    expect(report.version).toBe(4);
     expect(report.tests.map((t) => t.selection)).toEqual(['changed', 'changed', 'changed']);
     const c = report.contention;
     expect(c?.target).toBe(2);
@@ -124,7 +124,7 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
       process.execPath,
       [
         '-e',
-        `const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(CLI_BUILT)}, 'gate', '--slowdown', '1', '--runs', '1', '--max-runs', '1'], { stdio: ['ignore', 'inherit', 'inherit'] }); console.log('child ' + c.pid); setInterval(() => {}, 1000);`,
+        `const c = require('node:child_process').spawn(process.execPath, [${JSON.stringify(CLI_BUILT)}, 'gate', '--slowdown', '1', '--tries', '1', '--max-tries', '1'], { stdio: ['ignore', 'inherit', 'inherit'] }); console.log('child ' + c.pid); setInterval(() => {}, 1000);`,
       ],
       { cwd: fx.root, reject: false, env: { CI: 'true', NO_COLOR: '1' } },
     );

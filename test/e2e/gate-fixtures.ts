@@ -169,19 +169,19 @@ it('renders the frame in time', () => {
 /**
  * `flakeguard gate` for a test whose subject is not the slowdown (that is gate-contention.test.ts):
  * no stops (--slowdown 1, so the tests that hold get no tries at higher factors either), `load`
- * busy workers, exactly `runs` tries per test (--max-runs too), then `more`.
+ * busy workers, exactly `tries` tries per test (--max-tries too), then `more`.
  */
-export function gateAtNoSlowdown(runs: number, load: number, ...more: string[]): string[] {
+export function gateAtNoSlowdown(tries: number, load: number, ...more: string[]): string[] {
   return [
     'gate',
     '--slowdown',
     '1',
     '--load',
     String(load),
-    '--runs',
-    String(runs),
-    '--max-runs',
-    String(runs),
+    '--tries',
+    String(tries),
+    '--max-tries',
+    String(tries),
     ...more,
   ];
 }

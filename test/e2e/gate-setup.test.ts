@@ -50,7 +50,7 @@ describe('flakeguard gate reads the project the way Vitest does', () => {
     const run = await fixture.flakeguard(gateAtNoSlowdown(2, 0, '--json'));
     const report = JSON.parse(run.stdout) as GateReport;
     expect(
-      report.tests.map((t) => `${t.project} ${t.file} > ${t.name} ${t.verdict} ${t.passes}/${t.runs}`),
+      report.tests.map((t) => `${t.project} ${t.file} > ${t.name} ${t.verdict} ${t.passes}/${t.tryCount}`),
       run.stderr,
     ).toEqual([
       'integration test/shared.test.ts > runs without the database failing 0/2',

@@ -24,7 +24,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
       '1',
       '--load',
       '1',
-      '--max-runs',
+      '--max-tries',
       '6',
       '--json',
       '--markdown',
@@ -37,9 +37,9 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   it('exits 1 with a versioned JSON report against the merge base', async () => {
     expect(run.exitCode, run.stderr).toBe(1);
     expect(report).toMatchObject({
-      version: 3,
+      version: 4,
       verdict: 'fail',
-      runs: 5,
+      tries: 5,
       base: (await fixture.git(['merge-base', 'main', 'HEAD'])).trim(),
     });
   });
@@ -74,14 +74,14 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
       'exports the report': 'over-budget',
       'imports the catalogue': 'near-budget',
     });
-    expect(byName('confirms the payment')).toMatchObject({ passes: 3, runs: 5, loadSensitive: false });
+    expect(byName('confirms the payment')).toMatchObject({ passes: 3, tryCount: 5, loadSensitive: false });
     expect(byName('confirms the payment')?.tries).toHaveLength(5);
-    expect(byName('rejects an expired coupon')).toMatchObject({ passes: 0, idle: { passes: 0, runs: 5 } });
-    expect(byName('shows the user')).toMatchObject({ passes: 6, alone: { passes: 0, runs: 3 } });
+    expect(byName('rejects an expired coupon')).toMatchObject({ passes: 0, idle: { passes: 0, tryCount: 5 } });
+    expect(byName('shows the user')).toMatchObject({ passes: 6, alone: { passes: 0, tryCount: 3 } });
     const stable = byName('totals the cart');
     expect(stable).toMatchObject({
       passes: 6,
-      runs: 6,
+      tryCount: 6,
       failureRateText: '6/6 passed: failure rate below 39.4% at 95% confidence',
     });
     expect(stable?.tries.every((t) => t.cold)).toBe(true);
@@ -134,7 +134,7 @@ describe('flakeguard gate on a test that passes idle and fails under CPU load', 
       verdict: 'flaky',
       loadSensitive: true,
       passes: 0,
-      runs: 5,
+      tryCount: 5,
     });
     expect(t?.idle?.passes).toBeGreaterThan(0);
     expect(t?.reason).toMatch(/^load-sensitive: failed 5\/5 tries under load, passed [1-5]\/5 without load$/);

@@ -110,14 +110,14 @@ async function userJourney(dir: string, node: string) {
     path.join(dir, 'test/new.test.ts'),
     `import { expect, it } from 'vitest';\nit('adds', () => { expect(1 + 1).toBe(2); });\n`,
   );
-  const gate = await flakeguard('gate', '--base', 'main', '--load', '0', '--runs', '3', '--max-runs', '3', '--json');
+  const gate = await flakeguard('gate', '--base', 'main', '--load', '0', '--tries', '3', '--max-tries', '3', '--json');
   expect(gate.exitCode, gate.all).toBe(0);
   const gated = JSON.parse(gate.stdout) as {
     verdict: string;
-    tests: { name: string; verdict: string; passes: number; runs: number }[];
+    tests: { name: string; verdict: string; passes: number; tryCount: number }[];
   };
   expect(gated.verdict).toBe('pass');
-  expect(gated.tests.map((t) => [t.name, t.verdict, t.passes, t.runs])).toEqual([['adds', 'stable', 3, 3]]);
+  expect(gated.tests.map((t) => [t.name, t.verdict, t.passes, t.tryCount])).toEqual([['adds', 'stable', 3, 3]]);
 
   const check = await flakeguard('allowances', 'check');
   expect(check.exitCode, check.all).toBe(0);

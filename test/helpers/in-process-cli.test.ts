@@ -20,11 +20,11 @@ describe('runCliInProcess', () => {
       sigterm: process.listeners('SIGTERM').length,
     });
     const before = state();
-    const bad = await runCliInProcess(dir, ['gate', '--runs', 'five'], { FLAKEGUARD_TEST_MARK: 'x' });
+    const bad = await runCliInProcess(dir, ['gate', '--tries', 'five'], { FLAKEGUARD_TEST_MARK: 'x' });
     expect(bad.exitCode).toBe(2);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe(
-      'flakeguard: --runs "five" must be a whole number from 1 to 1000; see flakeguard gate --help',
+      'flakeguard: --tries "five" must be a whole number from 1 to 1000; see flakeguard gate --help',
     );
     const version = await runCliInProcess(dir, ['--version']);
     expect([version.exitCode, version.stderr]).toEqual([0, '']);

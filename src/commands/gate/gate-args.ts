@@ -13,7 +13,7 @@ import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 import { parseCommandArgs } from '../command-args.js';
 
-export const DEFAULT_MAX_RUNS = 10;
+export const DEFAULT_MAX_TRIES = 10;
 export const DEFAULT_TIME_BUDGET = '2m';
 
 export const GATE_OPTIONS = {
@@ -22,16 +22,17 @@ export const GATE_OPTIONS = {
     value: '<ref>',
     help: 'compare with the merge base of <ref> and HEAD (default: the default branch, origin/HEAD)',
   },
-  runs: { type: 'string', value: '<n>', help: 'cold tries every test gets (default 5)' },
-  'max-runs': {
+  tries: { type: 'string', value: '<n>', formerly: 'runs', help: 'cold tries every test gets (default 5)' },
+  'max-tries': {
     type: 'string',
     value: '<n>',
-    help: `tries a test may get while the time budget lasts (default ${DEFAULT_MAX_RUNS}; a test stops as soon as it has both passed and failed)`,
+    formerly: 'max-runs',
+    help: `tries a test may get while the time budget lasts (default ${DEFAULT_MAX_TRIES}; a test stops as soon as it has both passed and failed)`,
   },
   'time-budget': {
     type: 'string',
     value: '<duration>',
-    help: `wall time the loaded tries may take, extra tries included (default ${DEFAULT_TIME_BUDGET}; the --runs tries always run)`,
+    help: `wall time the loaded tries may take, extra tries included (default ${DEFAULT_TIME_BUDGET}; the --tries tries always run)`,
   },
   slowdown: {
     type: 'string',
@@ -102,7 +103,7 @@ export const GATE_USAGE: UsageText & { readonly options: typeof GATE_OPTIONS } =
     'flakeguard gate --plan [--base <ref>] [--affected] [--shard <i>/<n>] [options]',
   ],
   summary:
-    "Runs every test added or changed since the merge base of <ref> as CI runs it: each try a fresh Vitest worker running the test's file, at a controlled slowdown (its process group stopped part of each 20 ms, the load already on the machine measured and counted), then at higher factors to find where it breaks; each new test once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.",
+    "Tries every test added or changed since the merge base of <ref> as CI runs it, several times: each try a fresh Vitest worker running the test's file, at a controlled slowdown (its process group stopped part of each 20 ms, the load already on the machine measured and counted), then at higher factors to find where it breaks; each new test once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.",
   options: GATE_OPTIONS,
   exit: '0 all stable (or nothing to run), 1 a test is not stable, 2 could not run, 130 interrupted.',
   docs: 'docs/gate.md',
@@ -110,8 +111,8 @@ export const GATE_USAGE: UsageText & { readonly options: typeof GATE_OPTIONS } =
 
 export interface GateArgs {
   readonly base: string | undefined;
-  readonly runs: number;
-  readonly maxRuns: number;
+  readonly tries: number;
+  readonly maxTries: number;
   readonly timeBudgetMs: number;
   readonly workers: number;
   /** --slowdown, or null for gate.slowdown from flakeguard.yaml. */
@@ -155,7 +156,7 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
   const { positionals } = parsed;
   const values = {
     ...parsed.values,
-    runs: parsed.values.runs ?? '5',
+    tries: parsed.values.tries ?? '5',
     'time-budget': parsed.values['time-budget'] ?? DEFAULT_TIME_BUDGET,
     load: parsed.values.load ?? '0',
     affected: parsed.values.affected ?? false,
@@ -168,15 +169,15 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
   if (merge !== null && values.shard !== undefined)
     throw usage('--merge combines shard reports; it does not take --shard');
   checkPlanAlone(values);
-  const { runs, maxRuns } = parseTryCounts(values.runs, values['max-runs']);
+  const { tries, maxTries } = parseTryCounts(values.tries, values['max-tries']);
   const workers = parseLoad(values.load);
   const slowdown = parseSlowdownOption(values.slowdown);
   const root = path.resolve(values.root ?? process.cwd());
   const config = parseConfigOption(values.config);
   return {
     base: values.base,
-    runs,
-    maxRuns,
+    tries,
+    maxTries,
     timeBudgetMs: duration('--time-budget', values['time-budget']),
     workers,
     slowdown,
@@ -205,14 +206,14 @@ function checkPlanAlone(values: { readonly plan: boolean } & Readonly<Record<str
     throw usage(`--plan prints what the gate would run and runs nothing; it does not take --${clash}`);
 }
 
-/** --runs, the tries each test gets at least, and --max-runs, the most it may get. */
-function parseTryCounts(runsText: string, maxRunsText: string | undefined): { runs: number; maxRuns: number } {
-  const runs = wholeNumber('--runs', runsText, 1);
-  const maxRuns =
-    maxRunsText === undefined ? Math.max(runs, DEFAULT_MAX_RUNS) : wholeNumber('--max-runs', maxRunsText, 1);
-  if (maxRuns < runs)
-    throw usage(`--max-runs ${maxRuns} is below --runs ${runs}; --runs is the minimum, --max-runs the most`);
-  return { runs, maxRuns };
+/** --tries, the tries each test gets at least, and --max-tries, the most it may get. */
+function parseTryCounts(triesText: string, maxTriesText: string | undefined): { tries: number; maxTries: number } {
+  const tries = wholeNumber('--tries', triesText, 1);
+  const maxTries =
+    maxTriesText === undefined ? Math.max(tries, DEFAULT_MAX_TRIES) : wholeNumber('--max-tries', maxTriesText, 1);
+  if (maxTries < tries)
+    throw usage(`--max-tries ${maxTries} is below --tries ${tries}; --tries is the minimum, --max-tries the most`);
+  return { tries, maxTries };
 }
 
 /** --load: the number of busy workers (auto: one per core). */

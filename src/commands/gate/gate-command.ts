@@ -68,7 +68,7 @@ export async function runGateCommand(args: string[]): Promise<number> {
       history: settings.history,
     });
   } catch (error) {
-    if (interrupt.signal.aborted) throw interruptedError('the test runs and the load were');
+    if (interrupt.signal.aborted) throw interruptedError('the tries and the load were');
     throw error;
   } finally {
     interrupt.dispose();
@@ -96,8 +96,8 @@ async function runSelectedGate(parsed: GateArgs, context: GateContext): Promise<
     return printGatePlan({ parsed, root, config: context.config, base, selection, step, history: context.history });
   }
   // One line per test and Vitest project it runs in.
-  const runCount = selection.selected.reduce((n, s) => n + (selection.projectsOf.get(s.test.file)?.length ?? 1), 0);
-  const progress = createGateProgress(detectScreen(process.stderr), runCount, parsed.workers);
+  const targetCount = selection.selected.reduce((n, s) => n + (selection.projectsOf.get(s.test.file)?.length ?? 1), 0);
+  const progress = createGateProgress(detectScreen(process.stderr), targetCount, parsed.workers);
   const step = await placedStep((text) => progress.step(text), root, base.sha, whole);
   step(describeSelection(selection, base, parsed.affected));
   try {
@@ -141,7 +141,7 @@ function describeSelection(
   );
 }
 
-/** Limits, the runs (when anything was selected), proposals, then the report with each test's past and owners. */
+/** Limits, the tries (when anything was selected), proposals, then the report with each test's past and owners. */
 async function runAndReport(
   parsed: GateArgs,
   context: GateContext,
@@ -202,8 +202,8 @@ function gateRunOptions(
     selected: selection.selected,
     projectsOf: selection.projectsOf,
     affectedBy: selection.affectedBy,
-    runs: parsed.runs,
-    maxRuns: parsed.maxRuns,
+    tries: parsed.tries,
+    maxTries: parsed.maxTries,
     timeBudgetMs: parsed.timeBudgetMs,
     workers: parsed.workers,
     slowdown,

@@ -7,8 +7,8 @@ import { escalationFactors, type FactorTries } from '../../core/gate/breaking-po
 import { keepsClimbing } from '../../core/gate/factor-evidence.js';
 import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
 import type { PhaseFactor } from '../../core/gate/slowdown.js';
-import { type RepeatTarget, runTestsRepeatedly } from '../../io/vitest/vitest-runs.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
+import { type RepeatTarget, runTestsRepeatedly } from '../../io/vitest/vitest-tries.js';
 import type { GatePhase } from './gate-run-options.js';
 import { type GateTarget, type TriesOf, targetKey, triesIn } from './gate-targets.js';
 
@@ -55,7 +55,7 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
       root: input.root,
       setup: input.setup,
       tests: holding,
-      runs: TRIES_PER_HIGHER_FACTOR,
+      tries: TRIES_PER_HIGHER_FACTOR,
       slowdown: factor,
       deadline: input.deadline,
       signal: input.signal,
@@ -91,7 +91,7 @@ async function confirmAtReference<T extends RepeatTarget>(
     root: input.root,
     setup: input.setup,
     tests: broke,
-    runs: CONFIRM_TRIES,
+    tries: CONFIRM_TRIES,
     slowdown: input.reference,
     deadline: input.deadline,
     signal: input.signal,

@@ -90,7 +90,7 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, conte
   const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
   const out = [
     `${label} ${u(`${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`)}${ownersSuffix(t.owners)}`,
-    `${indent}${t.passes}/${t.runs} passed  tries ${t.tries.map((x) => ms(x.durationMs)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
+    `${indent}${t.passes}/${t.tryCount} passed  tries ${t.tries.map((x) => ms(x.durationMs)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
     `${indent}${paint(screen, 'dim', u(t.reason))}`,
   ];
   const point = describeBreakingPoint(t);
@@ -125,7 +125,7 @@ export interface GateProgress {
   readonly testIndex: number;
   readonly tests: number;
   readonly attempt: number;
-  readonly runs: number;
+  readonly maxTries: number;
   readonly name: string;
   readonly state: string;
   readonly elapsedMs: number;
@@ -134,5 +134,5 @@ export interface GateProgress {
 
 export function formatGateProgress(p: GateProgress): string {
   const load = p.load > 0 ? `, load ${p.load} workers` : '';
-  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt} of at most ${p.runs} ${p.state} ${u(p.name)} (${(p.elapsedMs / 1000).toFixed(1)}s${load})`;
+  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt} of at most ${p.maxTries} ${p.state} ${u(p.name)} (${(p.elapsedMs / 1000).toFixed(1)}s${load})`;
 }

@@ -5,7 +5,7 @@
  * randomness, core/gate/gate-cause.ts).
  */
 import { plural } from '../../core/budget/budget-text.js';
-import { type RunsOutcome, runTestsRepeatedly } from '../../io/vitest/vitest-runs.js';
+import { runTestsRepeatedly, type TriesOutcome } from '../../io/vitest/vitest-tries.js';
 import type { GatePhase } from './gate-run-options.js';
 import type { GateTarget, TriesOf } from './gate-targets.js';
 
@@ -14,7 +14,7 @@ export async function runIdleTries(
   targets: readonly GateTarget[],
   triesOf: TriesOf,
   loaded: boolean,
-): Promise<RunsOutcome | null> {
+): Promise<TriesOutcome | null> {
   const { options } = phase;
   const allFailed = loaded
     ? targets.filter((t) => {
@@ -31,7 +31,7 @@ export async function runIdleTries(
     root: options.root,
     setup: options.setup,
     tests: allFailed,
-    runs: options.runs,
+    tries: options.tries,
     serial: true,
     deadline: options.deadline,
     signal: options.signal,

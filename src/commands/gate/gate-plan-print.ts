@@ -46,8 +46,8 @@ async function planGate({ parsed, root, config, base, selection, step, history }
     shard: parsed.shard,
     platform,
     limits: {
-      runs: parsed.runs,
-      maxRuns: parsed.maxRuns,
+      tries: parsed.tries,
+      maxTries: parsed.maxTries,
       timeBudgetMs: parsed.timeBudgetMs,
       slowdown: slowdown.target,
       ...(slowdown.calibration === null ? {} : { calibration: slowdown.calibration }),

@@ -31,7 +31,7 @@ function describeLastTry(last: LastTry, tests: number, workers: number, started:
     testIndex: last.index,
     tests,
     attempt: last.line.attempt,
-    runs: last.line.runs,
+    maxTries: last.line.maxTries,
     name: `${last.line.file} > ${last.line.fullName}${last.line.project ? ` [${last.line.project}]` : ''}`,
     state: last.line.try.state,
     elapsedMs: performance.now() - started,

@@ -1,6 +1,6 @@
 /**
  * What the gate's report is computed from (core/gate/gate-report.ts computeGateReport): the
- * arguments, the selection, the limits' notices, the proposals and the run, when one ran.
+ * arguments, the selection, the limits' notices, the proposals and the tries, when any ran.
  */
 import type { Config } from '../../core/config.js';
 import type { GateLoad, GateProposal, GateReportInput } from '../../core/gate/gate-report.js';
@@ -51,8 +51,8 @@ export function gatherReportInput(s: ReportSources): GateReportInput {
   return {
     base: s.base.sha,
     baseRef: s.base.ref,
-    runs: parsed.runs,
-    maxRuns: parsed.maxRuns,
+    tries: parsed.tries,
+    maxTries: parsed.maxTries,
     timeBudgetMs: parsed.timeBudgetMs,
     platform: s.platform,
     warnAt: s.config.budget.warnAt,

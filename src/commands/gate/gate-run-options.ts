@@ -1,5 +1,5 @@
 /**
- * What the gate's runs are given (gate-run.ts runGate), and what each of its phases shares: the
+ * What the gate's phases are given (gate-run.ts runGate), and what each of its phases shares: the
  * options, a progress sink per phase and whether the deadline still allows a phase to start.
  */
 import type { resolveTestLimit } from '../../core/budget/budget.js';
@@ -17,8 +17,8 @@ export interface GateRunOptions {
   /** The Vitest projects each file runs in. */
   readonly projectsOf: ReadonlyMap<string, readonly string[]>;
   readonly affectedBy: ReadonlyMap<string, readonly string[]>;
-  readonly runs: number;
-  readonly maxRuns: number;
+  readonly tries: number;
+  readonly maxTries: number;
   readonly timeBudgetMs: number;
   readonly workers: number;
   /** The reference slowdown factor asked for (1: no stops). */
@@ -32,7 +32,7 @@ export interface GateRunOptions {
   readonly onStep: (text: string) => void;
 }
 
-/** What every phase of the gate's runs reads. */
+/** What every phase of the gate reads. */
 export interface GatePhase {
   readonly options: GateRunOptions;
   /** The progress sink for one phase, named as the progress line shows it. */

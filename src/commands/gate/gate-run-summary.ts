@@ -1,5 +1,5 @@
 /**
- * What the gate's runs add up to beside the verdicts: the load figures (the workers' and the
+ * What the gate's tries add up to beside the verdicts: the load figures (the workers' and the
  * tests' share of the CPU), the slowdown the tries got, and the notices for the report.
  */
 import type { GateLoad } from '../../core/gate/gate-report.js';
@@ -54,7 +54,7 @@ export function gatherRunNotices(facts: NoticeFacts): string[] {
       "the gate reached its deadline (--time-budget plus one try's ceiling): the tries still running were stopped and later checks skipped; the verdicts stand on the tries that finished",
     );
   }
-  for (const e of facts.unhandledErrors) notices.push(`Vitest reported an unhandled error during the runs: ${e}`);
+  for (const e of facts.unhandledErrors) notices.push(`Vitest reported an unhandled error during the tries: ${e}`);
   const shortfall = describeLoadShortfall(facts.load);
   if (shortfall) notices.push(shortfall);
   if (facts.slowdownShortfall) notices.push(facts.slowdownShortfall);

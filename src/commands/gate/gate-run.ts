@@ -1,5 +1,5 @@
 /**
- * The gate's runs, in order (each phase in its own file): cold tries at the reference slowdown and
+ * The gate's phases, in order (each phase in its own file): cold tries at the reference slowdown and
  * under load (gate-loaded-tries.ts), where the tests that held break above it (gate-escalate.ts),
  * cold tries without load for tests that failed a loaded try (gate-idle-tries.ts), and each
  * passing new test once alone, twice more when that failed (gate-alone-tries.ts); then each

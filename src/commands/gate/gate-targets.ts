@@ -5,7 +5,7 @@
 import type { GateTry } from '../../core/gate/runner-protocol.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import type { RepeatTarget, RunsOutcome, TestTries } from '../../io/vitest/vitest-runs.js';
+import type { RepeatTarget, TestTries, TriesOutcome } from '../../io/vitest/vitest-tries.js';
 
 export interface GateTarget extends RepeatTarget {
   readonly project: string | null;
@@ -25,7 +25,7 @@ export const targetKey = (t: {
 export const triesIn = (t: TestTries | undefined): readonly GateTry[] => t?.tries ?? [];
 
 /** A target's tries in one run's outcome: undefined when that run did not happen or did not report it. */
-export function findTries(target: GateTarget, outcome: RunsOutcome | null): TestTries | undefined {
+export function findTries(target: GateTarget, outcome: TriesOutcome | null): TestTries | undefined {
   return new Map((outcome?.tests ?? []).map((t) => [targetKey(t), t])).get(targetKey(target));
 }
 

@@ -9,19 +9,19 @@ import { findGateCause, needsCause } from '../../core/gate/gate-cause.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
 import { readSourceSignals } from '../../io/source/source-files.js';
-import type { RunsOutcome } from '../../io/vitest/vitest-runs.js';
+import type { TriesOutcome } from '../../io/vitest/vitest-tries.js';
 import type { AloneTries } from './gate-alone-tries.js';
 import type { HigherFactors } from './gate-escalate.js';
 import type { LoadedTries } from './gate-loaded-tries.js';
 import type { GateRunOptions } from './gate-run-options.js';
 import { findTries, type GateTarget, type TriesOf, triesIn } from './gate-targets.js';
 
-/** The outcomes of every phase of the gate's runs. */
+/** The outcomes of every phase of the gate's tries. */
 export interface GateOutcomes {
   readonly main: LoadedTries;
   readonly triesOf: TriesOf;
   readonly higher: HigherFactors<GateTarget>;
-  readonly idle: RunsOutcome | null;
+  readonly idle: TriesOutcome | null;
   readonly alone: AloneTries;
   /** The factor the loaded tries measurably got (else the one asked), and the one asked. */
   readonly reference: { readonly factor: number; readonly asked: number };
@@ -80,7 +80,7 @@ function decideTargetVerdict(
   options: GateRunOptions,
   t: GateTarget,
   outcomes: GateOutcomes,
-  moduleErrors: RunsOutcome['moduleErrors'],
+  moduleErrors: TriesOutcome['moduleErrors'],
 ): GateTestResult {
   const r = outcomes.triesOf.get(t);
   const aloneTries = [...triesIn(findTries(t, outcomes.alone.alone)), ...triesIn(findTries(t, outcomes.alone.again))];

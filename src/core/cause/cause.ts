@@ -60,7 +60,7 @@ const FIXES: Readonly<Record<CauseClass, (at: string) => string>> = {
   'random-or-concurrency': (at) =>
     `seed the generator (or inject the random source) and await every promise the test starts, at ${at}`,
   network: (at) => `listen on port 0 and read the port back, or mock the network, at ${at}`,
-  unknown: (at) => `no pattern decided: run the gate with a higher --max-runs for more evidence; the test is at ${at}`,
+  unknown: (at) => `no pattern decided: run the gate with a higher --max-tries for more evidence; the test is at ${at}`,
 };
 
 export function makeCause(

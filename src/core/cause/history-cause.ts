@@ -34,7 +34,7 @@ export interface HistoryDecided {
 /** Failed, or passed only on a retry. */
 const flakedRun = (r: HistoryRun): boolean => r.state === 'failed' || r.flaky;
 
-const share = (c: FailureCount): string => `${c.failures}/${c.runs}`;
+const share = (c: FailureCount): string => `${c.failures}/${c.trials}`;
 const history = (text: string): CauseEvidence => ({ kind: 'history', text });
 
 /** Most failed runs with an error text name the same kind of signal. */
@@ -68,8 +68,8 @@ function confinedTo(
   const inGroup = runs.filter((r) => groupOf(r) === group);
   const outside = runs.filter((r) => groupOf(r) !== null && groupOf(r) !== group);
   if (outside.length === 0) return null;
-  const inside = { failures: flaked.length, runs: inGroup.length };
-  const out = { failures: 0, runs: outside.length };
+  const inside = { failures: flaked.length, trials: inGroup.length };
+  const out = { failures: 0, trials: outside.length };
   const p = fisherOneSidedP(out, inside);
   if (p >= CAUSE_ALPHA) return null;
   const others = [...new Set(outside.map((r) => groupOf(r) as string))].sort();

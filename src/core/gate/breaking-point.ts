@@ -71,10 +71,10 @@ export function applyBreakingPoint(
       ...point,
       verdict: 'flaky',
       firstError,
-      reason: `passed ${result.passes}/${result.runs} tries at ${at}, then failed ${e.confirmFailures} of ${confirm.length} more there (checking a break at a higher factor): a flake, not a slowdown limit`,
+      reason: `passed ${result.passes}/${result.tryCount} tries at ${at}, then failed ${e.confirmFailures} of ${confirm.length} more there (checking a break at a higher factor): a flake, not a slowdown limit`,
     };
   }
-  const higherText = `failed ${e.above.failures} of ${e.above.runs} tries from ${formatFactor(e.breaksAt)} up, ${e.below.failures} of ${e.below.runs} below`;
+  const higherText = `failed ${e.above.failures} of ${e.above.trials} tries from ${formatFactor(e.breaksAt)} up, ${e.below.failures} of ${e.below.trials} below`;
   const test = `one-sided Fisher ${formatPValue(e.pValue ?? 1)}`;
   if (e.explained) {
     return {
@@ -82,7 +82,7 @@ export function applyBreakingPoint(
       ...point,
       verdict: 'fragile',
       firstError,
-      reason: `passes at ${at} (${result.passes}/${result.runs}${confirm.length > 0 ? `, then ${confirm.length}/${confirm.length} again` : ''}) but ${higherText} (${test}): ${range}`,
+      reason: `passes at ${at} (${result.passes}/${result.tryCount}${confirm.length > 0 ? `, then ${confirm.length}/${confirm.length} again` : ''}) but ${higherText} (${test}): ${range}`,
     };
   }
   return {

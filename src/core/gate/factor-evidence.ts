@@ -25,7 +25,7 @@ export interface FactorTries {
 }
 
 export const FRAGILE_ALPHA = 0.05;
-/** Reference tries counted at most (the gate's default --max-runs): see the file comment. */
+/** Reference tries counted at most (the gate's default --max-tries): see the file comment. */
 export const REFERENCE_COUNTED = 10;
 
 export interface FactorEvidence {
@@ -53,12 +53,12 @@ export const keepsClimbing = (tries: readonly GateTry[]): boolean => tries.some(
 
 export function countFailures(tries: readonly GateTry[]): FailureCount {
   const ran = tries.filter(ranTry);
-  return { failures: ran.filter(failedTry).length, runs: ran.length };
+  return { failures: ran.filter(failedTry).length, trials: ran.length };
 }
 
 const add = (a: FailureCount, b: FailureCount): FailureCount => ({
   failures: a.failures + b.failures,
-  runs: a.runs + b.runs,
+  trials: a.trials + b.trials,
 });
 
 export function findBreakingPoint(levels: readonly FactorTries[]): Pick<FactorEvidence, 'holdsAt' | 'breaksAt'> {
@@ -78,15 +78,15 @@ export function weighFactorEvidence(
   const point = findBreakingPoint([{ factor: reference.factor, tries: [...reference.tries, ...confirm] }, ...higher]);
   const ref = countFailures(reference.tries);
   const refCounted =
-    ref.runs <= REFERENCE_COUNTED
+    ref.trials <= REFERENCE_COUNTED
       ? ref
-      : { runs: REFERENCE_COUNTED, failures: Math.round((ref.failures * REFERENCE_COUNTED) / ref.runs) };
+      : { trials: REFERENCE_COUNTED, failures: Math.round((ref.failures * REFERENCE_COUNTED) / ref.trials) };
   const again = countFailures(confirm);
   const isAbove = (l: FactorTries): boolean => point.breaksAt !== null && l.factor >= point.breaksAt;
   const held = higher.filter((l) => !isAbove(l)).reduce((s, l) => add(s, countFailures(l.tries)), again);
   const below = add(refCounted, held);
-  const above = higher.filter(isAbove).reduce((s, l) => add(s, countFailures(l.tries)), { failures: 0, runs: 0 });
-  const pValue = point.breaksAt === null || above.runs === 0 ? null : fisherOneSidedP(below, above);
+  const above = higher.filter(isAbove).reduce((s, l) => add(s, countFailures(l.tries)), { failures: 0, trials: 0 });
+  const pValue = point.breaksAt === null || above.trials === 0 ? null : fisherOneSidedP(below, above);
   const explained = pValue !== null && pValue < FRAGILE_ALPHA && again.failures === 0 && ref.failures === 0;
   return { ...point, below, above, confirmFailures: again.failures, pValue, explained };
 }

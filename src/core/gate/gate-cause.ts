@@ -53,7 +53,7 @@ interface Decided {
   readonly evidence: readonly CauseEvidence[];
 }
 
-const share = (c: FailureCount): string => `${c.failures}/${c.runs}`;
+const share = (c: FailureCount): string => `${c.failures}/${c.trials}`;
 const x = (f: number): string => `x${f.toFixed(1)}`;
 
 export function findGateCause(input: GateCauseInput): CauseFinding {
@@ -98,7 +98,7 @@ function orderRule(i: GateCauseInput): Decided | null {
     evidence: [
       {
         kind: 'alone',
-        text: `passed ${withFile.runs - withFile.failures}/${withFile.runs} after ${on}, failed ${alone.failures}/${alone.runs} alone: it depends on ${on}`,
+        text: `passed ${withFile.trials - withFile.failures}/${withFile.trials} after ${on}, failed ${alone.failures}/${alone.trials} alone: it depends on ${on}`,
       },
     ],
   };
@@ -109,7 +109,7 @@ function coldRule(i: GateCauseInput): Decided | null {
   const tries = allTries(i).filter((t) => t.state !== 'skipped');
   const cold = countFailures(tries.filter((t) => t.cold === true));
   const warm = countFailures(tries.filter((t) => t.cold !== true));
-  if (cold.failures === 0 || warm.runs === 0) return null;
+  if (cold.failures === 0 || warm.trials === 0) return null;
   const p = fisherOneSidedP(warm, cold);
   if (p >= CAUSE_ALPHA) return null;
   return {
@@ -134,7 +134,7 @@ function timingRule(i: GateCauseInput): Decided | null {
   if (!i.unthrottled) return null;
   const ref = countFailures(i.reference.tries);
   const idle = countFailures(i.unthrottled);
-  if (idle.runs === 0) return null;
+  if (idle.trials === 0) return null;
   const p = fisherOneSidedP(idle, ref);
   if (p >= CAUSE_ALPHA) return null;
   const text = `failed ${share(ref)} tries at ${x(i.reference.factor)}${i.reference.factor <= 1 ? ' under load' : ''}, ${share(idle)} unthrottled (one-sided Fisher ${formatPValue(p)})`;
@@ -146,7 +146,7 @@ function randomRule(i: GateCauseInput): Decided | null {
   const tries = i.unthrottled ?? (i.referenceUnthrottled ? i.reference.tries : null);
   if (!tries) return null;
   const idle = countFailures(tries);
-  if (idle.failures === 0 || idle.failures === idle.runs) return null;
+  if (idle.failures === 0 || idle.failures === idle.trials) return null;
   const ref = countFailures(i.reference.tries);
   const where = i.unthrottled === null ? '' : `, ${share(ref)} at the reference (${x(i.reference.factor)})`;
   return {

@@ -35,7 +35,7 @@ function row(t: GateReportTest, contention: GateContention | undefined): string 
   const cause = t.cause ? `; **${cell(describeCause(t.cause))}**; fix: ${cell(t.cause.fix)}` : '';
   const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}${onCi ? `; ${cell(onCi)}` : ''}${cause}`;
   const owners = (t.owners ?? []).map(cell).join(' ');
-  return `| ${verdictLabel(t)} | \`${cell(t.file)}:${t.line}\` ${cell(t.name)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.runs} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
+  return `| ${verdictLabel(t)} | \`${cell(t.file)}:${t.line}\` ${cell(t.name)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.tryCount} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
 }
 
 function firstStep(report: GateReport): string {

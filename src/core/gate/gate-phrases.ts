@@ -28,10 +28,10 @@ function selectionKind(t: GateReportTest): string {
   return `${t.selection} from "${from}"`;
 }
 
-/** "5 to 10 cold tries each" (reports from before cold tries have no maxRuns). */
+/** "5 to 10 cold tries each" (reports from before cold tries have no maxTries). */
 export function triesText(report: GateReport): string {
-  const max = report.maxRuns ?? report.runs;
-  return max > report.runs ? `${report.runs} to ${max} cold tries each` : `${report.runs} tries each`;
+  const max = report.maxTries ?? report.tries;
+  return max > report.tries ? `${report.tries} to ${max} cold tries each` : `${report.tries} tries each`;
 }
 
 export function describeLoad(report: GateReport): string {

@@ -11,7 +11,8 @@ import type { GateReportTest } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
 import type { SelectionKind } from './test-selection.js';
 
-const GATE_PLAN_VERSION = 1;
+/** 2: `limits.runs`/`limits.maxRuns` are `limits.tries`/`limits.maxTries` (--tries, --max-tries). Nothing reads a plan back. */
+const GATE_PLAN_VERSION = 2;
 
 /** A report row's place, selection and limit (core/gate/gate-report-test.ts): what the gate would try. */
 type GatePlanTest = Pick<
@@ -37,8 +38,8 @@ export interface GatePlan {
   readonly shard: GateShard | null;
   readonly platform: string;
   readonly limits: {
-    readonly runs: number;
-    readonly maxRuns: number;
+    readonly tries: number;
+    readonly maxTries: number;
     readonly timeBudgetMs: number;
     /** The target factor the tries would run at (with auto: the one history gives, or the default). */
     readonly slowdown: number;

@@ -31,6 +31,6 @@ export function proposeAllowance(
   const limitMs = Math.max(budgetMs, Math.ceil((slowest * headroom) / 100) * 100);
   const load =
     loadedWorkers > 0 ? ` under load (${loadedWorkers} busy worker${loadedWorkers === 1 ? '' : 's'})` : ' without load';
-  const reason = `flakeguard gate: slowest of ${result.runs} tries ${ms(slowest)}, median ${ms(result.medianMs ?? 0)}${load} on ${platform}; budget ${ms(budgetMs)}; limit = slowest x ${Math.round(headroom * 100) / 100}`;
+  const reason = `flakeguard gate: slowest of ${result.tryCount} tries ${ms(slowest)}, median ${ms(result.medianMs ?? 0)}${load} on ${platform}; budget ${ms(budgetMs)}; limit = slowest x ${Math.round(headroom * 100) / 100}`;
   return { file: test.file, fullName: test.fullName, limitMs, platformKey: platform, reason };
 }

@@ -37,7 +37,7 @@ export interface GateReportTest {
   readonly verdict: GateVerdict;
   readonly loadSensitive: boolean;
   readonly passes: number;
-  readonly runs: number;
+  readonly tryCount: number;
   /** Each try of the reference phase, in order: state, duration, CPU, cold (a fresh worker, as in CI), the factor it got, its error. */
   readonly tries: readonly GateTry[];
   readonly medianMs: number | null;
@@ -48,8 +48,8 @@ export interface GateReportTest {
   /** One-sided 95% Clopper-Pearson upper bound on the failure rate, from the loaded tries. */
   readonly failureRateUpper: number | null;
   readonly failureRateText: string | null;
-  readonly idle: { readonly passes: number; readonly runs: number } | null;
-  readonly alone: { readonly passes: number; readonly runs: number } | null;
+  readonly idle: { readonly passes: number; readonly tryCount: number } | null;
+  readonly alone: { readonly passes: number; readonly tryCount: number } | null;
   readonly reason: string;
   /** Highest slowdown factor with every try passed, lowest with a failed try (null: none failed / not tried). */
   readonly holdsAt?: number | null;
@@ -77,7 +77,7 @@ export function toReportTest(t: GateTestInput): GateReportTest {
     verdict: r.verdict,
     loadSensitive: r.loadSensitive,
     passes: r.passes,
-    runs: r.runs,
+    tryCount: r.tryCount,
     tries: r.tries,
     medianMs: r.medianMs,
     maxMs: r.maxMs,

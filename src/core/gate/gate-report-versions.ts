@@ -1,13 +1,16 @@
 /**
- * A gate report read back (`gate --merge` of shard reports): the current version as it is, version 2
- * upgraded (its `tries` already held every try; the parallel `durationsMs`/`tryStates` arrays are
- * dropped), any other refused with the version it has and what to do. Pure: the parsed JSON in.
+ * A gate report read back (`gate --merge` of shard reports): the current version as it is, older
+ * ones upgraded step by step, any other refused with the version it has and what to do. Pure: the
+ * parsed JSON in.
+ * - 2 -> 3: its `tries` already held every try; the parallel `durationsMs`/`tryStates` arrays are dropped.
+ * - 3 -> 4: `runs`/`maxRuns` become `tries`/`maxTries`; a test's `runs`, and its idle and alone
+ *   counts' `runs`, become `tryCount` (one word per concept: a gate execution of one test is a try).
  */
 import { FlakeguardError } from '../errors.js';
 import { GATE_REPORT_VERSION, type GateReport } from './gate-report.js';
 
 /** The versions `gate --merge` reads. */
-const READABLE_GATE_REPORT_VERSIONS = [2, GATE_REPORT_VERSION] as const;
+const READABLE_GATE_REPORT_VERSIONS = [2, 3, GATE_REPORT_VERSION] as const;
 
 type Loose = Record<string, unknown>;
 
@@ -22,12 +25,17 @@ export function upgradeGateReport(parsed: unknown, file: string): GateReport {
     );
   const version = parsed.version;
   if (version === GATE_REPORT_VERSION) return parsed as unknown as GateReport;
-  if (version !== 2)
+  if (version !== 2 && version !== 3)
     throw new FlakeguardError(
       'INPUT_UNREADABLE',
-      `gate report ${file} is version ${JSON.stringify(version ?? null)}; gate --merge reads versions ${READABLE_GATE_REPORT_VERSIONS.join(' and ')}: ${rewrite}`,
+      `gate report ${file} is version ${JSON.stringify(version ?? null)}; gate --merge reads versions ${READABLE_GATE_REPORT_VERSIONS.join(', ')}: ${rewrite}`,
     );
-  const tests = parsed.tests.map((t: unknown, i) => {
+  const v3 = version === 2 ? upgradeFrom2(parsed, parsed.tests, file, rewrite) : parsed;
+  return upgradeFrom3(v3) as unknown as GateReport;
+}
+
+function upgradeFrom2(parsed: Loose, tests: readonly unknown[], file: string, rewrite: string): Loose {
+  const upgraded = tests.map((t: unknown, i) => {
     if (!isObject(t) || !Array.isArray(t.tries))
       throw new FlakeguardError(
         'INPUT_UNREADABLE',
@@ -36,5 +44,28 @@ export function upgradeGateReport(parsed: unknown, file: string): GateReport {
     const { durationsMs: _durations, tryStates: _states, ...rest } = t;
     return rest;
   });
-  return { ...parsed, version: GATE_REPORT_VERSION, tests } as unknown as GateReport;
+  return { ...parsed, version: 3, tests: upgraded };
+}
+
+/** `runs` renamed `to` in an object, when it has one. */
+function renameRuns(o: Loose, to: string): Loose {
+  if (!('runs' in o)) return { ...o };
+  const { runs, ...rest } = o;
+  return { ...rest, [to]: runs };
+}
+
+/** A test of version 3: its `runs` and its idle and alone counts' `runs` are `tryCount`. */
+function upgradeTestFrom3(t: Loose): Loose {
+  const out = renameRuns(t, 'tryCount');
+  for (const k of ['idle', 'alone'] as const) {
+    const c = t[k];
+    if (isObject(c)) out[k] = renameRuns(c, 'tryCount');
+  }
+  return out;
+}
+
+function upgradeFrom3(parsed: Loose): Loose {
+  const { maxRuns, ...top } = renameRuns(parsed, 'tries');
+  const tests = (parsed.tests as unknown[]).map((t) => (isObject(t) ? upgradeTestFrom3(t) : t));
+  return { ...top, ...(maxRuns === undefined ? {} : { maxTries: maxRuns }), version: GATE_REPORT_VERSION, tests };
 }

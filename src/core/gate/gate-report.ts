@@ -1,6 +1,6 @@
 /**
  * The gate's report: everything the terminal table, the Markdown comment and the JSON print, computed
- * once from the selection, the runs and the load measurements. Pure. `--json` prints this object
+ * once from the selection, the tries and the load measurements. Pure. `--json` prints this object
  * (schema: docs/gate.md, GATE_REPORT_VERSION).
  */
 
@@ -17,12 +17,15 @@ import type { Contention } from './slowdown.js';
 export type GateContention = Contention & { readonly calibration?: Calibration };
 
 /**
+ * 4: one word per concept, a gate execution of one test is a try: `runs`/`maxRuns` are `tries`/`maxTries`
+ * (--tries, --max-tries), a test's and its idle/alone counts' `runs` is `tryCount` (gate-report-versions.ts
+ * reads a version 3 or 2).
  * 3: a test's tries are one array of tries (`tries`: state, durationMs, cpuMs, cold, error, slowdown);
  * the parallel `durationsMs`/`tryStates` are gone (core/gate/gate-report-versions.ts reads a version 2).
  * 2: contention has method (how the workers were paced), methodWhy, weight, busyWorkers, phases; no
  * ambient; a try's slowdown may be null with slowdownNote.
  */
-export const GATE_REPORT_VERSION = 3 as const;
+export const GATE_REPORT_VERSION = 4 as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [
   'failing',
   'flaky',
@@ -34,11 +37,11 @@ export const GATE_VERDICTS: readonly GateVerdict[] = [
 ];
 
 export interface GateLoad {
-  /** Busy worker processes during the main run (0 = no load). */
+  /** Busy worker processes during the loaded phase (0 = no load). */
   readonly workers: number;
   readonly pids: readonly number[];
   readonly cpus: number;
-  /** os.loadavg() at the start and end of the loaded run (measured). */
+  /** os.loadavg() at the start and end of the loaded phase (measured). */
   readonly loadavgBefore: readonly number[] | null;
   readonly loadavgAfter: readonly number[] | null;
   /** Share of all CPUs the load workers used (measured from /proc), or null. */
@@ -69,9 +72,10 @@ export interface GateReport {
   /** The merge-base sha the working tree was compared with. */
   readonly base: string;
   readonly baseRef: string;
-  readonly runs: number;
-  /** --max-runs: the most tries a test got when the time budget allowed. */
-  readonly maxRuns: number;
+  /** --tries: the tries every test got at least. */
+  readonly tries: number;
+  /** --max-tries: the most tries a test got when the time budget allowed. */
+  readonly maxTries: number;
   /** --time-budget: wall time the loaded tries could take beyond the minimum. */
   readonly timeBudgetMs: number;
   readonly platform: string;
@@ -115,8 +119,8 @@ interface GateCost {
 export interface GateReportInput {
   readonly base: string;
   readonly baseRef: string;
-  readonly runs: number;
-  readonly maxRuns?: number;
+  readonly tries: number;
+  readonly maxTries?: number;
   readonly timeBudgetMs?: number;
   readonly platform: string;
   /** budget.warnAt; the config default when not given. */
@@ -154,8 +158,8 @@ export function computeGateReport(input: GateReportInput): GateReport {
     verdict: failed ? 'fail' : 'pass',
     base: input.base,
     baseRef: input.baseRef,
-    runs: input.runs,
-    maxRuns: input.maxRuns ?? input.runs,
+    tries: input.tries,
+    maxTries: input.maxTries ?? input.tries,
     timeBudgetMs: input.timeBudgetMs ?? 0,
     platform: input.platform,
     warnAt: input.warnAt ?? DEFAULT_BUDGET_CONFIG.warnAt,

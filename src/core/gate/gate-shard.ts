@@ -103,10 +103,10 @@ function checkShardReports(
         'USAGE',
         `${name} compared against base ${r.base.slice(0, 10)}, ${names[0]} against ${first.base.slice(0, 10)}; merge the reports of one gate run`,
       );
-    if (r.runs !== first.runs)
+    if (r.tries !== first.tries)
       throw new FlakeguardError(
         'USAGE',
-        `${name} ran each test ${r.runs} times, ${names[0]} ${first.runs}; run every shard with the same --runs`,
+        `${name} tried each test ${r.tries} times, ${names[0]} ${first.tries}; run every shard with the same --tries`,
       );
     const other = seen.get(r.shard.index);
     if (other !== undefined)

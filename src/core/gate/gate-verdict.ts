@@ -1,6 +1,6 @@
 /**
- * One gate verdict per selected test, from its tries: under load (the main run), without load (a
- * re-run when every loaded try failed) and alone (new tests, once, only it from its file).
+ * One gate verdict per selected test, from its tries: under load (the main phase), without load (a
+ * phase of its own when every loaded try failed) and alone (new tests, once, only it from its file).
  * Pure: tries and the limit in, verdict and figures out.
  */
 import { max, median } from 'simple-statistics';
@@ -26,14 +26,14 @@ export interface GateLimit {
 }
 
 export interface GateVerdictInput {
-  /** The main run: under load when load was on. */
+  /** The main tries (the reference phase): under load when load was on. */
   readonly tries: readonly GateTry[];
   readonly loaded: boolean;
   /** How the main tries ran, for the reasons (e.g. " at x2"); default " under load" when loaded. */
   readonly condition?: string;
-  /** Re-run without load, when every loaded try failed; null when not run. */
+  /** Tried again without load, when every loaded try failed; null when not tried. */
   readonly idle: readonly GateTry[] | null;
-  /** New tests: run alone (once; three times when the first failed); null when not run. */
+  /** New tests: tried alone (once; three times when the first failed); null when not tried. */
   readonly alone: readonly GateTry[] | null;
   readonly limit: GateLimit;
   /** Share of the limit at or above which a test is near budget (config budget.warnAt). */
@@ -44,7 +44,7 @@ export interface GateVerdictInput {
 
 export interface TryCount {
   readonly passes: number;
-  readonly runs: number;
+  readonly tryCount: number;
 }
 
 export interface GateTestResult {
@@ -52,8 +52,8 @@ export interface GateTestResult {
   /** Flaky because of load: failed every loaded try, passed some without load. */
   readonly loadSensitive: boolean;
   readonly passes: number;
-  readonly runs: number;
-  /** Each try of the main run, in order, as the report shows it (reportedTry). */
+  readonly tryCount: number;
+  /** Each try of the main phase, in order, as the report shows it (reportedTry). */
   readonly tries: readonly GateTry[];
   readonly medianMs: number | null;
   readonly maxMs: number | null;
@@ -75,7 +75,7 @@ export interface GateTestResult {
 
 const count = (tries: readonly GateTry[]): TryCount => ({
   passes: tries.filter((t) => t.state === 'passed').length,
-  runs: tries.length,
+  tryCount: tries.length,
 });
 const ms = formatDuration;
 
@@ -99,7 +99,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   const figures = measureTries(input);
   const cold = input.tries.filter((t) => t.cold).length;
   const wording = {
-    kind: cold === figures.runs ? ' cold' : cold === 0 ? '' : ` (${cold} cold)`,
+    kind: cold === figures.tryCount ? ' cold' : cold === 0 ? '' : ` (${cold} cold)`,
     under: input.condition ?? (input.loaded ? ' under load' : ''),
   };
   const decision = decideFromFigures(input, figures, wording);
@@ -126,7 +126,7 @@ function reportedTry(t: GateTry): GateTry {
 
 function measureTries(input: GateVerdictInput): TryFigures {
   const { tries, limit, warnAt } = input;
-  const { passes, runs } = count(tries);
+  const { passes, tryCount } = count(tries);
   const reported = tries.map(reportedTry);
   const durations = reported.map((t) => t.durationMs);
   const passing = tries.filter((t) => t.state === 'passed').map((t) => t.durationMs);
@@ -135,12 +135,12 @@ function measureTries(input: GateVerdictInput): TryFigures {
       ?.error ?? null;
   return {
     passes,
-    runs,
+    tryCount,
     tries: reported,
     medianMs: durations.length > 0 ? median(durations) : null,
     maxMs: durations.length > 0 ? max(durations) : null,
     maxPassingMs: passing.length > 0 ? max(passing) : null,
-    failureRate: runs > 0 ? failureRateUpperBound(runs - passes, runs) : null,
+    failureRate: tryCount > 0 ? failureRateUpperBound(tryCount - passes, tryCount) : null,
     idle: input.idle ? count(input.idle) : null,
     alone: input.alone ? count(input.alone) : null,
     limit,
@@ -151,21 +151,22 @@ function measureTries(input: GateVerdictInput): TryFigures {
 
 /** Did it run, did it pass, with its file and alone; then, when it passed every time, its budget. */
 function decideFromFigures(input: GateVerdictInput, f: TryFigures, { kind, under }: Wording): Decision {
-  const { passes, runs, alone } = f;
-  if (runs === 0)
+  const { passes, tryCount, alone } = f;
+  if (tryCount === 0)
     return { verdict: 'failing', reason: `did not run: ${input.notRunReason ?? 'Vitest did not report it'}` };
   if (passes === 0) return decideAllFailed(input.tries, f, { kind, under });
-  if (passes < runs) return { verdict: 'flaky', reason: `failed ${runs - passes} of ${runs}${kind} tries${under}` };
-  if (alone && alone.passes > 0 && alone.passes < alone.runs) {
+  if (passes < tryCount)
+    return { verdict: 'flaky', reason: `failed ${tryCount - passes} of ${tryCount}${kind} tries${under}` };
+  if (alone && alone.passes > 0 && alone.passes < alone.tryCount) {
     return {
       verdict: 'flaky',
-      reason: `passed ${passes}/${runs} with its file, but alone only ${alone.passes}/${alone.runs}`,
+      reason: `passed ${passes}/${tryCount} with its file, but alone only ${alone.passes}/${alone.tryCount}`,
     };
   }
-  if (alone && alone.passes < alone.runs) {
+  if (alone && alone.passes < alone.tryCount) {
     return {
       verdict: 'order-dependent',
-      reason: `passes with its file (${passes}/${runs}) but failed alone (${alone.passes}/${alone.runs}): it needs state from another test`,
+      reason: `passes with its file (${passes}/${tryCount}) but failed alone (${alone.passes}/${alone.tryCount}): it needs state from another test`,
     };
   }
   return decideBudget(f, { kind, under });
@@ -173,26 +174,26 @@ function decideFromFigures(input: GateVerdictInput, f: TryFigures, { kind, under
 
 /** Failed every try: load-sensitive when it passed without load, else a real failure. */
 function decideAllFailed(tries: readonly GateTry[], f: TryFigures, { kind, under }: Wording): Decision {
-  const { runs, idle } = f;
+  const { tryCount, idle } = f;
   if (idle && idle.passes > 0) {
     return {
       verdict: 'flaky',
-      reason: `load-sensitive: failed ${runs}/${runs} tries under load, passed ${idle.passes}/${idle.runs} without load`,
+      reason: `load-sensitive: failed ${tryCount}/${tryCount} tries under load, passed ${idle.passes}/${idle.tryCount} without load`,
       loadSensitive: true,
     };
   }
-  const without = idle ? `, and ${idle.runs - idle.passes}/${idle.runs} without load` : '';
+  const without = idle ? `, and ${idle.tryCount - idle.passes}/${idle.tryCount} without load` : '';
   const hung = tries.filter((t) => t.state === 'hung').length;
-  const how = hung === runs ? 'hung in' : hung > 0 ? `failed (${hung} hung)` : 'failed';
+  const how = hung === tryCount ? 'hung in' : hung > 0 ? `failed (${hung} hung)` : 'failed';
   return {
     verdict: 'failing',
-    reason: `${how} ${runs}/${runs}${kind} tries${under}${without}: a real failure, not a flake`,
+    reason: `${how} ${tryCount}/${tryCount}${kind} tries${under}${without}: a real failure, not a flake`,
   };
 }
 
 /** Passed every try: over, near or within its limit, by its slowest passing try. */
 function decideBudget(f: TryFigures, { kind, under }: Wording): Decision {
-  const { limit, warnAt, maxPassingMs, passes, runs } = f;
+  const { limit, warnAt, maxPassingMs, passes, tryCount } = f;
   const limitText = `${ms(limit.limitMs)} (${limit.source === 'allowance' ? `allowance ${limit.allowanceId ?? ''}`.trim() : limit.platformKey === 'all' ? 'budget' : `${limit.platformKey} budget`})`;
   if (maxPassingMs !== null && maxPassingMs > limit.limitMs) {
     return {
@@ -208,6 +209,6 @@ function decideBudget(f: TryFigures, { kind, under }: Wording): Decision {
   }
   return {
     verdict: 'stable',
-    reason: `${passes}/${runs}${kind} tries passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`,
+    reason: `${passes}/${tryCount}${kind} tries passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`,
   };
 }

@@ -25,7 +25,7 @@ export type TryState = 'passed' | 'failed' | 'skipped' | 'hung';
 /**
  * One try: one gate execution of one test, in one shape from the runner's line (state, duration,
  * CPU, cold, the worker's ids) through measurement (the gate adds the factor the try's tree got:
- * io/vitest/runs-outcome.ts) to the verdict and the report (core/gate/gate-verdict.ts reportedTry
+ * io/vitest/tries-outcome.ts) to the verdict and the report (core/gate/gate-verdict.ts reportedTry
  * keeps the fields that mean something outside the machine: no pid, tid or startedAt).
  */
 export interface GateTry {
@@ -102,7 +102,7 @@ export type ProgressLine = Omit<TryLine, 'kind'> & {
   /** How many tries of this test have finished, this one included. */
   readonly attempt: number;
   /** The most tries the test can get in this phase. */
-  readonly runs: number;
+  readonly maxTries: number;
 };
 
 /** Every process below `root` in a pid -> parent table (children, their children, ...). Pure. */

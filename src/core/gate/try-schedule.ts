@@ -3,10 +3,10 @@
  * running the file (its planned tests get one try each). Pure: tallies, costs and the clock in,
  * copies per file out.
  *
- * - First wave: every file `minRuns` times (run side by side, as many at once as Vitest's workers).
- * - Then, for tests below `minRuns` (a worker crashed), the missing tries, whatever the budget.
+ * - First wave: every file `minTries` times (run side by side, as many at once as Vitest's workers).
+ * - Then, for tests below `minTries` (a worker crashed), the missing tries, whatever the budget.
  * - Then extra tries while the phase's wall time is under `budgetMs`: files of tests that can still
- *   change verdict (not yet both passed and failed, fewer than `maxRuns` tries), cheapest file first,
+ *   change verdict (not yet both passed and failed, fewer than `maxTries` tries), cheapest file first,
  *   one copy per file in turn, as many as the remaining budget is projected to pay for.
  * - A test that did not run at all in a wave is not chased (it is not found or its file is broken).
  */
@@ -22,8 +22,8 @@ export interface WaveInput {
   readonly tally: ReadonlyMap<string, TryTally>;
   /** Measured wall time of one try of each file (missing = not measured yet). */
   readonly costMs: ReadonlyMap<string, number>;
-  readonly minRuns: number;
-  readonly maxRuns: number;
+  readonly minTries: number;
+  readonly maxTries: number;
   readonly budgetMs: number;
   readonly elapsedMs: number;
   /** Tries Vitest ran at once in the waves so far (at least 1). */
@@ -40,23 +40,23 @@ export interface WaveFile {
 const tries = (t: TryTally | undefined): number => (t ? t.passed + t.failed : 0);
 
 /** A test whose verdict more tries can still change. */
-export function wantsMoreTries(t: TryTally | undefined, maxRuns: number): boolean {
+export function wantsMoreTries(t: TryTally | undefined, maxTries: number): boolean {
   if (t === undefined) return true;
-  return !(t.passed > 0 && t.failed > 0) && tries(t) < maxRuns;
+  return !(t.passed > 0 && t.failed > 0) && tries(t) < maxTries;
 }
 
 export function planWave(input: WaveInput): WaveFile[] {
   const files = [...new Set(input.tests.map((t) => t.fileKey))];
-  if (input.wave === 0) return files.map((fileKey) => ({ fileKey, copies: input.minRuns }));
-  if (input.wave > input.maxRuns) return [];
+  if (input.wave === 0) return files.map((fileKey) => ({ fileKey, copies: input.minTries }));
+  if (input.wave > input.maxTries) return [];
   const missing = new Map<string, number>();
   const extra = new Map<string, number>();
   for (const t of input.tests) {
     const tally = input.tally.get(t.key);
     const n = tries(tally);
-    if (n === 0 || !wantsMoreTries(tally, input.maxRuns)) continue;
-    if (n < input.minRuns) missing.set(t.fileKey, Math.max(missing.get(t.fileKey) ?? 0, input.minRuns - n));
-    else extra.set(t.fileKey, Math.max(extra.get(t.fileKey) ?? 0, input.maxRuns - n));
+    if (n === 0 || !wantsMoreTries(tally, input.maxTries)) continue;
+    if (n < input.minTries) missing.set(t.fileKey, Math.max(missing.get(t.fileKey) ?? 0, input.minTries - n));
+    else extra.set(t.fileKey, Math.max(extra.get(t.fileKey) ?? 0, input.maxTries - n));
   }
   const plan = new Map<string, number>(missing);
   const known = [...input.costMs.values()];

@@ -69,7 +69,7 @@ function toSeries(t: GateHtmlTest, warnAt: number): ChartSeries {
     tries: t.tries.map((x, i) => ({ durationMs: x.durationMs, mark: marks[i] ?? 'unknown' })),
     limitMs: t.limitMs,
     warnAt,
-    note: t.runs === 0 ? t.reason : null,
+    note: t.tryCount === 0 ? t.reason : null,
     tag: { text: t.loadSensitive ? `${t.verdict} \u00b7 load` : t.verdict, tone: VERDICT_TONE[t.verdict] },
   };
 }
@@ -90,13 +90,13 @@ function testCard(t: GateHtmlTest, report: Pick<GateReport, 'contention'>): stri
   const tone = VERDICT_TONE[t.verdict];
   const limit = t.limitSource === 'allowance' ? `allowance${t.allowanceId ? ` ${t.allowanceId}` : ''}` : 'budget';
   const figures = [
-    `<span><b>${t.passes}/${t.runs}</b> passed</span>`,
+    `<span><b>${t.passes}/${t.tryCount}</b> passed</span>`,
     `<span>median <b>${h(t.medianMs === null ? '-' : formatTime(t.medianMs))}</b></span>`,
     `<span>max <b>${h(t.maxMs === null ? '-' : formatTime(t.maxMs))}</b></span>`,
     `<span>limit <b>${h(formatTime(t.limitMs))}</b> <span class="dim">(${h(limit)})</span></span>`,
   ];
-  if (t.idle) figures.push(`<span>without load <b>${t.idle.passes}/${t.idle.runs}</b> passed</span>`);
-  if (t.alone) figures.push(`<span>alone <b>${t.alone.passes}/${t.alone.runs}</b> passed</span>`);
+  if (t.idle) figures.push(`<span>without load <b>${t.idle.passes}/${t.idle.tryCount}</b> passed</span>`);
+  if (t.alone) figures.push(`<span>alone <b>${t.alone.passes}/${t.alone.tryCount}</b> passed</span>`);
   const unknown = tryMarks(t).includes('unknown')
     ? '<p class="dim">The report says how many tries failed, not which: the chart draws them grey.</p>'
     : '';
@@ -191,7 +191,7 @@ export function renderGateHtml(report: GateHtmlReport, options: GateHtmlOptions 
   if (report.notRun.length > 0) tiles.push(countTile('muted', report.notRun.length, 'not run'));
   const body = [
     `<header class="top"><h1>flakeguard gate</h1><span class="verdict ${pass ? 'good' : 'bad'}">${pass ? 'passed' : 'failed'}</span></header>`,
-    `<p class="sub">${h(`${plural(n, 'new or changed test')} since ${report.baseRef} (${report.base.slice(0, 10)}), ${plural(report.runs, 'try', 'tries')} each ${loadText}; ${report.unchanged} unchanged in the changed files.`)}</p>`,
+    `<p class="sub">${h(`${plural(n, 'new or changed test')} since ${report.baseRef} (${report.base.slice(0, 10)}), ${plural(report.tries, 'try', 'tries')} each ${loadText}; ${report.unchanged} unchanged in the changed files.`)}</p>`,
     `<p class="sub">${h(meta.join(' \u00b7 '))}</p>${calibrationLine(report.contention)}`,
     `<div class="tiles">${tiles.join('')}</div>`,
     '<h2>Tries against their limits</h2>',

@@ -129,7 +129,7 @@ async function runWaves(
   // The runner times only tests whose verdict can still change: a test that has passed and
   // failed stops getting tries (it still runs when a later test of its file needs it first).
   const writePlan = (): void => {
-    const open = job.tests.filter((_, i) => wantsMoreTries(state.tally.get(tests[i]?.key ?? ''), job.maxRuns));
+    const open = job.tests.filter((_, i) => wantsMoreTries(state.tally.get(tests[i]?.key ?? ''), job.maxTries));
     const plan: RunnerPlan = {
       tests: open.map((t) => ({ file: t.file, fullName: t.fullName })),
       resultsFile: job.resultsFile,
@@ -145,8 +145,8 @@ async function runWaves(
       tests,
       tally: state.tally,
       costMs: state.costMs,
-      minRuns: job.minRuns,
-      maxRuns: job.maxRuns,
+      minTries: job.minTries,
+      maxTries: job.maxTries,
       budgetMs: job.budgetMs,
       elapsedMs: performance.now() - started,
       parallel,

@@ -1,6 +1,6 @@
 /**
  * The job a flakeguard-driven Vitest process runs (see vitest-gate-child.ts) and what it reports
- * back. Shared between the parent (vitest-runs.ts) and the child. The tries themselves come back
+ * back. Shared between the parent (vitest-tries.ts) and the child. The tries themselves come back
  * as JSON lines in the results file (core/gate/runner-protocol.ts), written by the test workers.
  */
 import type { VitestSetup } from './vitest-setup.js';
@@ -32,9 +32,9 @@ export interface VitestJob {
   readonly resultFile: string;
   readonly specs: readonly JobSpec[];
   readonly tests: readonly JobTest[];
-  readonly minRuns: number;
-  readonly maxRuns: number;
-  /** Wall time the phase may take for tries beyond minRuns. */
+  readonly minTries: number;
+  readonly maxTries: number;
+  /** Wall time the phase may take for tries beyond minTries. */
   readonly budgetMs: number;
   /** One try at a time (the check without slowdown: tries must not slow each other down). */
   readonly serial: boolean;

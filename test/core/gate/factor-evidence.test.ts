@@ -111,7 +111,7 @@ describe('fragile only when the factor explains the failures', () => {
   });
   it(`counts at most ${REFERENCE_COUNTED} reference tries: they were all passes by selection`, () => {
     const e = weighFactorEvidence({ factor: 2, tries: times(40, pass) }, [{ factor: 4, tries: [fail, pass] }], []);
-    expect(e.below).toEqual({ failures: 0, runs: REFERENCE_COUNTED });
+    expect(e.below).toEqual({ failures: 0, trials: REFERENCE_COUNTED });
     expect(e.explained).toBe(false);
   });
 });

@@ -56,7 +56,7 @@ const inputArb = fc.record({
 });
 const failures = (tries: readonly GateTry[]) => ({
   failures: tries.filter((t) => t.state !== 'passed' && t.state !== 'skipped').length,
-  runs: tries.filter((t) => t.state !== 'skipped').length,
+  trials: tries.filter((t) => t.state !== 'skipped').length,
 });
 
 describe('findGateCause', () => {

@@ -14,7 +14,7 @@ function input(
     vitestConfig: null,
     shard: null,
     platform: 'linux',
-    limits: { runs: 5, maxRuns: 10, timeBudgetMs: 120_000, slowdown: 2, loadWorkers: 0, warnAt: 0.8 },
+    limits: { tries: 5, maxTries: 10, timeBudgetMs: 120_000, slowdown: 2, loadWorkers: 0, warnAt: 0.8 },
     selected,
     projectsOf: new Map(),
     affectedBy: new Map(),
@@ -44,7 +44,7 @@ describe('computeGatePlan', () => {
         },
       ),
     );
-    expect(plan.version).toBe(1);
+    expect(plan.version).toBe(2);
     expect(plan.tests).toEqual([
       {
         file: 'a.test.ts',

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GATE_REPORT_VERSION } from '../../../src/core/gate/gate-report.js';
 import { upgradeGateReport } from '../../../src/core/gate/gate-report-versions.js';
@@ -25,16 +27,44 @@ describe('upgradeGateReport', () => {
     expect(upgradeGateReport(report, 'shard-1.json')).toBe(report);
   });
 
-  it('reads a version 2 shard report: its tries kept, the parallel arrays dropped', () => {
-    const out = upgradeGateReport({ version: 2, verdict: 'fail', runs: 5, tests: [v2Test] }, 'shard-1.json');
-    expect(out.version).toBe(GATE_REPORT_VERSION);
-    expect(out.runs).toBe(5);
-    expect(out.tests[0]).toEqual({ name: 'cart > pays', verdict: 'flaky', tries: v2Test.tries });
+  it('reads a version 2 shard report: its tries kept, the parallel arrays dropped, runs renamed', () => {
+    const out = upgradeGateReport(
+      { version: 2, verdict: 'fail', runs: 5, maxRuns: 10, tests: [{ ...v2Test, passes: 1, runs: 2 }] },
+      'shard-1.json',
+    );
+    expect(out).toMatchObject({ version: GATE_REPORT_VERSION, tries: 5, maxTries: 10 });
+    expect(out).not.toHaveProperty('runs');
+    expect(out.tests[0]).toEqual({
+      name: 'cart > pays',
+      verdict: 'flaky',
+      passes: 1,
+      tryCount: 2,
+      tries: v2Test.tries,
+    });
+  });
+
+  // fixtures/gate-report-v3.json: written by computeGateReport at edfcd1c (version 3), a history
+  // and a calibration (their `runs` are suite runs and stay) added as the gate adds them.
+  it('reads a version 3 shard report: runs and maxRuns are tries and maxTries, every count of tries a tryCount', () => {
+    const v3 = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures/gate-report-v3.json'), 'utf8'));
+    const out = upgradeGateReport(v3, 'gate-report-v3.json');
+    expect(out).toMatchObject({ version: GATE_REPORT_VERSION, tries: 5, maxTries: 10, verdict: 'fail' });
+    expect(out).not.toHaveProperty('runs');
+    expect(out).not.toHaveProperty('maxRuns');
+    const [loadSensitive, orderDependent] = out.tests;
+    expect(loadSensitive).toMatchObject({ passes: 0, tryCount: 5, idle: { passes: 5, tryCount: 5 }, alone: null });
+    expect(loadSensitive?.tries).toHaveLength(5);
+    expect(orderDependent).toMatchObject({ passes: 5, tryCount: 5, idle: null, alone: { passes: 0, tryCount: 3 } });
+    for (const t of out.tests) {
+      expect(t).not.toHaveProperty('runs');
+      expect(t.history).toMatchObject({ runs: 40 });
+    }
+    expect(out.contention?.calibration).toMatchObject({ runs: 12 });
   });
 
   it('refuses another version, naming it, the versions it reads and how to write the report again', () => {
     expect(() => upgradeGateReport({ version: 1, tests: [] }, 'shard-1.json')).toThrow(
-      'gate report shard-1.json is version 1; gate --merge reads versions 2 and 3: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
+      'gate report shard-1.json is version 1; gate --merge reads versions 2, 3, 4: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
     );
     expect(() => upgradeGateReport({ tests: [] }, 's.json')).toThrow('is version null');
   });

@@ -23,7 +23,7 @@ const makeTest = (name: string, tries: GateTry[], over: Partial<GateTestInput> =
 const makeInput = (tests: GateTestInput[]): GateReportInput => ({
   base: 'a'.repeat(40),
   baseRef: 'origin/main',
-  runs: 5,
+  tries: 5,
   platform: 'linux',
   warnAt: 0.8,
   vitestVersion: '4.1.12',
@@ -47,14 +47,14 @@ const makeInput = (tests: GateTestInput[]): GateReportInput => ({
 describe('computeGateReport', () => {
   it('passes only when every test is stable, and counts verdicts', () => {
     const ok = computeGateReport(makeInput([makeTest('a', [pass(1), pass(2), pass(3), pass(4), pass(5)])]));
-    expect(ok).toMatchObject({ version: 3, verdict: 'pass', base: 'a'.repeat(40), runs: 5, wallMs: 5400 });
+    expect(ok).toMatchObject({ version: 4, verdict: 'pass', base: 'a'.repeat(40), tries: 5, wallMs: 5400 });
     expect(ok.tests[0]).toMatchObject({
       file: 'test/cart.test.ts',
       name: 'a',
       selection: 'new',
       verdict: 'stable',
       passes: 5,
-      runs: 5,
+      tryCount: 5,
     });
     expect(ok.tests[0]?.tries.map((t) => t.durationMs)).toEqual([1, 2, 3, 4, 5]);
     expect(ok.warnAt).toBe(0.8);
@@ -115,7 +115,7 @@ describe('gate formats', () => {
         testIndex: 2,
         tests: 7,
         attempt: 3,
-        runs: 5,
+        maxTries: 5,
         name: 'a.test.ts > x',
         state: 'passed',
         elapsedMs: 4200,

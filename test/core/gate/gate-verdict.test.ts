@@ -10,7 +10,7 @@ describe('decideGateVerdict', () => {
     expect(r).toMatchObject({
       verdict: 'stable',
       passes: 5,
-      runs: 5,
+      tryCount: 5,
       medianMs: 30,
       maxMs: 50,
     });
@@ -26,7 +26,7 @@ describe('decideGateVerdict', () => {
   it('load-sensitive flaky: failed every loaded try, passed without load; else failing', () => {
     const all = [fail(), fail(), fail(), fail(), fail()];
     const sensitive = decideGateVerdict(makeInput({ tries: all, idle: [pass(), pass(), pass(), pass(), pass()] }));
-    expect(sensitive).toMatchObject({ verdict: 'flaky', loadSensitive: true, idle: { passes: 5, runs: 5 } });
+    expect(sensitive).toMatchObject({ verdict: 'flaky', loadSensitive: true, idle: { passes: 5, tryCount: 5 } });
     expect(sensitive.reason).toContain('failed 5/5 tries under load, passed 5/5 without load');
     expect(decideGateVerdict(makeInput({ tries: all, idle: all })).verdict).toBe('failing');
     expect(decideGateVerdict(makeInput({ tries: [], notRunReason: 'import failed' })).reason).toBe(
@@ -97,7 +97,7 @@ describe('decideGateVerdict', () => {
           const tries = raw.map((t) => (t.ok ? pass(t.d) : fail(t.d)));
           const r = decideGateVerdict(makeInput({ tries }));
           const ok = raw.every((t) => t.ok && t.d < 800);
-          return (r.verdict === 'stable') === ok && r.passes <= r.runs;
+          return (r.verdict === 'stable') === ok && r.passes <= r.tryCount;
         },
       ),
     );

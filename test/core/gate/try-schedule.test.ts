@@ -12,8 +12,8 @@ const input = (over: Partial<WaveInput> = {}): WaveInput => ({
     ['a', 500],
     ['b', 2000],
   ]),
-  minRuns: 5,
-  maxRuns: 10,
+  minTries: 5,
+  maxTries: 10,
   budgetMs: 60_000,
   elapsedMs: 10_000,
   parallel: 1,
@@ -25,7 +25,7 @@ const copies = (plan: ReturnType<typeof planWave>): Record<string, number> =>
   Object.fromEntries(plan.map((p) => [p.fileKey, p.copies]));
 
 describe('planWave', () => {
-  it('first wave: every file --runs times', () => {
+  it('first wave: every file --tries times', () => {
     expect(copies(planWave(input({ wave: 0 })))).toEqual({ a: 5, b: 5 });
   });
 
@@ -40,7 +40,7 @@ describe('planWave', () => {
     expect(planWave(input({ tally: t, elapsedMs: 60_000 }))).toEqual([]);
   });
 
-  it('stops a test once it has passed and failed, and at max runs; never chases a test that never ran', () => {
+  it('stops a test once it has passed and failed, and at max tries; never chases a test that never ran', () => {
     expect(planWave(input({ tally: tally({ a1: { passed: 3, failed: 2 }, b1: { passed: 10, failed: 0 } }) }))).toEqual(
       [],
     );
@@ -59,27 +59,27 @@ describe('planWave', () => {
     expect(copies(planWave(input({ tests: [{ key: 'a1', fileKey: 'a' }], tally: t, parallel: 3 })))).toEqual({ a: 3 });
   });
 
-  it('property: no test is planned past max runs, and a decided test adds no copies', () => {
+  it('property: no test is planned past max tries, and a decided test adds no copies', () => {
     const arb = fc.record({
       passed: fc.integer({ min: 0, max: 12 }),
       failed: fc.integer({ min: 0, max: 12 }),
-      maxRuns: fc.integer({ min: 5, max: 12 }),
+      maxTries: fc.integer({ min: 5, max: 12 }),
       parallel: fc.integer({ min: 1, max: 8 }),
     });
     fc.assert(
-      fc.property(arb, ({ passed, failed, maxRuns, parallel }) => {
+      fc.property(arb, ({ passed, failed, maxTries, parallel }) => {
         const t = tally({ a1: { passed, failed } });
         const plan = planWave(
-          input({ tests: [{ key: 'a1', fileKey: 'a' }], tally: t, maxRuns, parallel, budgetMs: 1e9 }),
+          input({ tests: [{ key: 'a1', fileKey: 'a' }], tally: t, maxTries, parallel, budgetMs: 1e9 }),
         );
         const planned = plan.reduce((n, p) => n + p.copies, 0);
-        expect(passed + failed === 0 || passed + failed + planned <= Math.max(maxRuns, passed + failed)).toBe(true);
-        if (!wantsMoreTries({ passed, failed }, maxRuns)) expect(planned).toBe(0);
+        expect(passed + failed === 0 || passed + failed + planned <= Math.max(maxTries, passed + failed)).toBe(true);
+        if (!wantsMoreTries({ passed, failed }, maxTries)) expect(planned).toBe(0);
       }),
     );
   });
 
-  it('a 30%-flaky test with 10 tries is caught with at least 95% probability (the default max runs)', () => {
+  it('a 30%-flaky test with 10 tries is caught with at least 95% probability (the default max tries)', () => {
     expect(1 - 0.7 ** 10).toBeGreaterThanOrEqual(0.95);
   });
 });

@@ -172,7 +172,7 @@ export function makeGateReport(cases: readonly GateCase[] = GATE_CASES, load: Ga
   return computeGateReport({
     base: '3f9c1e0a7b5d2c4e6f8a0b1c2d3e4f5a6b7c8d9e',
     baseRef: 'origin/main',
-    runs: 5,
+    tries: 5,
     platform: 'linux',
     vitestVersion: '4.1.12',
     load,

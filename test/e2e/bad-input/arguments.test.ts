@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture } from '../../helpers/fixture.js';
+import { runCliInProcess } from '../../helpers/in-process-cli.js';
 import { A_ADDS, A_OLD, createGateFixture, gateAtNoSlowdown } from '../gate-fixtures.js';
 import { expectBadInputInProcess as expectBadInput, hashFiles, messageLine } from './catalogue.js';
 
@@ -19,8 +20,8 @@ afterAll(() => fx.remove());
 describe('bad values on the command line', () => {
   it.each([
     [
-      ['gate', '--runs', '-1'],
-      ['--runs "-1"', 'must be a whole number from 1 to 1000'],
+      ['gate', '--tries', '-1'],
+      ['--tries "-1"', 'must be a whole number from 1 to 1000'],
     ],
     [
       ['gate', '--load', '-2'],
@@ -31,8 +32,8 @@ describe('bad values on the command line', () => {
       ['--budget "-1s"', 'write 250ms, 5s, 1.5s or 2m'],
     ],
     [
-      ['gate', '--runs', 'five'],
-      ['--runs "five"', 'must be a whole number from 1 to 1000'],
+      ['gate', '--tries', 'five'],
+      ['--tries "five"', 'must be a whole number from 1 to 1000'],
     ],
     [
       ['triage', '--rerun', '-1', '--report', 'reports/run.json'],
@@ -54,10 +55,35 @@ describe('bad values on the command line', () => {
       ['gate', '--no-such-flag'],
       ['--no-such-flag', 'flakeguard gate --help'],
     ],
+    [
+      ['gate', '--runs', '3', '--tries', '3'],
+      ['--runs is the old name of --tries; give only --tries', 'flakeguard gate --help'],
+    ],
+    [
+      ['gate', '--max-tries', '4', '--max-runs', '4'],
+      ['--max-runs is the old name of --max-tries; give only --max-tries', 'flakeguard gate --help'],
+    ],
+    [
+      ['gate', '--runs', '-1'],
+      ['--tries "-1"', 'must be a whole number from 1 to 1000'],
+    ],
     [['gaet'], ['unknown command "gaet"', 'use one of gate, triage, allowances']],
     [['x'.repeat(4000)], [`unknown command "${'x'.repeat(60)}…" (4000 characters)`]],
   ])('flakeguard %j', async (args, names) => {
     await expectBadInput(fx, args, { exit: 2, names });
+  });
+});
+
+describe('the old names of renamed options', () => {
+  it('gate --runs and --max-runs still work, each with one line on stderr saying what to write', async () => {
+    const run = await runCliInProcess(fx.root, ['gate', '--plan', '--base', 'main', '--runs', '2', '--max-runs', '4']);
+    expect(run.exitCode, run.output).toBe(0);
+    const notices = run.stderr.split('\n').filter((l) => l.includes('renamed'));
+    expect(notices).toEqual([
+      'flakeguard gate: --runs is renamed --tries; write --tries 2',
+      'flakeguard gate: --max-runs is renamed --max-tries; write --max-tries 4',
+    ]);
+    expect(JSON.parse(run.stdout).limits).toMatchObject({ tries: 2, maxTries: 4 });
   });
 });
 

@@ -104,7 +104,7 @@ describe('Vitest cannot start in the gate', () => {
     fx.write('vitest.config.ts', "import x from 'nope-missing-pkg';\nexport default { test: { x } };\n");
     try {
       const before = hashFiles(fx.root);
-      const run = await fx.flakeguard(['gate', '--base', 'main', '--load', '0', '--runs', '1']);
+      const run = await fx.flakeguard(['gate', '--base', 'main', '--load', '0', '--tries', '1']);
       expect(run.exitCode, run.output).toBe(2);
       expect(run.stderr).toMatch(/^flakeguard: Vitest .*nope-missing-pkg/m);
       expect(run.stderr).not.toContain('\u001b');

@@ -25,8 +25,8 @@ afterAll(() => fx.remove());
 describe('a bad FLAKEGUARD_HISTORY_URL stops every command that reads it before any work', () => {
   const env = { FLAKEGUARD_HISTORY_URL: 'mysql://db.example/flakes' };
   it.each([
-    [['gate', '--base', 'main', '--runs', '1', '--load', '0']],
-    [['gate', '--base', 'main', '--runs', '1', '--load', '0', '--json']],
+    [['gate', '--base', 'main', '--tries', '1', '--load', '0']],
+    [['gate', '--base', 'main', '--tries', '1', '--load', '0', '--json']],
     [['triage', '--junit', 'reports/junit.xml']],
     [['triage', '--junit', 'reports/junit.xml', '--rerun', '2']],
     [['history']],
@@ -39,7 +39,7 @@ describe('a bad FLAKEGUARD_HISTORY_URL stops every command that reads it before 
       env,
     });
     // Nothing started: no try, no re-run, no report.
-    expect(run.stderr).not.toMatch(/gate runs:|try 1\/|re-running/);
+    expect(run.stderr).not.toMatch(/gate tries:|try 1\/|re-running/);
     expect(run.stdout).toBe('');
   });
 });
@@ -66,7 +66,7 @@ describe('numbers, durations and dates are bounded, and named when refused', () 
     ],
     [['gate', '--budget', '99999999h'], ['--budget "99999999h" is more than 24h']],
     [['gate', '--time-budget', '99999999h'], ['--time-budget "99999999h" is more than 24h']],
-    [['gate', '--runs', '99999999'], ['--runs "99999999" must be a whole number from 1 to 1000']],
+    [['gate', '--tries', '99999999'], ['--tries "99999999" must be a whole number from 1 to 1000']],
     [
       ['gate', '--shard', '1/99999999999'],
       ['--shard "1/99999999999" is not a shard', 'count <= 1000'],
@@ -95,6 +95,6 @@ describe('numbers, durations and dates are bounded, and named when refused', () 
     ],
   ])('flakeguard %j', async (args, names) => {
     const run = await expectBadInput(fx, args, { exit: 2, names });
-    expect(run.stderr).not.toMatch(/gate runs:|try 1\//);
+    expect(run.stderr).not.toMatch(/gate tries:|try 1\//);
   });
 });

@@ -97,7 +97,7 @@ describe("the default base is the remote's default branch, never HEAD's own", ()
     countProcess('gate');
     const run = await execa(
       process.execPath,
-      [CLI_BUILT, 'gate', '--root', 'web', '--runs', '1', '--max-runs', '1', '--load', '0', '--json'],
+      [CLI_BUILT, 'gate', '--root', 'web', '--tries', '1', '--max-tries', '1', '--load', '0', '--json'],
       { cwd: clone, reject: false, env: { NO_COLOR: '1', CI: 'true' } },
     );
     expect(run.exitCode, String(run.stderr)).toBe(0);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTestsRepeatedly } from '../../../src/io/vitest/vitest-runs.js';
+import { runTestsRepeatedly } from '../../../src/io/vitest/vitest-tries.js';
 import { createFixture, type Fixture } from '../../helpers/fixture.js';
 
 // Needs `npm run build`. The factor each try reports, through the whole path a gate try takes (the
@@ -37,7 +37,7 @@ describe.runIf(existsSync('/proc/self/schedstat'))(
       const outcome = await runTestsRepeatedly({
         root: fixture.root,
         tests: [{ file: 'cpu.test.ts', fullName: 'spins 300ms of cpu and times it', line: 3 }],
-        runs: 2,
+        tries: 2,
         slowdown: FACTOR,
       });
       const tries = outcome.tests[0]?.tries ?? [];

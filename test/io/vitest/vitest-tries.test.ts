@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runTestsAlone, runTestsRepeatedly } from '../../../src/io/vitest/vitest-runs.js';
+import { runTestsAlone, runTestsRepeatedly } from '../../../src/io/vitest/vitest-tries.js';
 import { createFixture, type Fixture } from '../../helpers/fixture.js';
 
 // Needs `npm run build` (the runner and the Vitest driver run from dist/).
@@ -49,13 +49,13 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
     const progress: string[] = [];
     const outcome = await runTestsRepeatedly({
       root: fixture.root,
-      runs: 4,
+      tries: 4,
       tests: [
         { file: 'shop.test.ts', fullName: 'shop > needs setup', line: 18 },
         { file: 'shop.test.ts', fullName: 'shop > fails when repeated in one process', line: 22 },
         { file: 'shop.test.ts', fullName: 'shop > not there', line: null },
       ],
-      onProgress: (p) => progress.push(`${p.file} ${p.fullName} ${p.attempt}/${p.runs} ${p.try.state}`),
+      onProgress: (p) => progress.push(`${p.file} ${p.fullName} ${p.attempt}/${p.maxTries} ${p.try.state}`),
     });
     const [setup, warm, missing] = outcome.tests;
     // Earlier tests ran before each try (state is there), each try in its own process, all cold.
@@ -71,11 +71,11 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
     expect(outcome.waves[0]?.specs).toBe(4);
   });
 
-  it('stops trying a test once it has passed and failed; a test that cannot change gets up to max runs', async () => {
+  it('stops trying a test once it has passed and failed; a test that cannot change gets up to max tries', async () => {
     const outcome = await runTestsRepeatedly({
       root: fixture.root,
-      runs: 2,
-      maxRuns: 6,
+      tries: 2,
+      maxTries: 6,
       budgetMs: 600_000,
       tests: [
         { file: 'shop.test.ts', fullName: 'shop > fails on its second try', line: 19 },
@@ -91,8 +91,8 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
   it('spends no extra tries without a time budget', async () => {
     const outcome = await runTestsRepeatedly({
       root: fixture.root,
-      runs: 2,
-      maxRuns: 6,
+      tries: 2,
+      maxTries: 6,
       budgetMs: 0,
       tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 }],
     });
@@ -102,7 +102,7 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
   it('runs a test alone by its line: order dependence shows', async () => {
     const outcome = await runTestsAlone({
       root: fixture.root,
-      runs: 1,
+      tries: 1,
       tests: [{ file: 'shop.test.ts', fullName: 'shop > needs setup', line: 18 }],
     });
     expect(outcome.tests[0]?.tries.map((t) => t.state)).toEqual(['failed']);
@@ -114,7 +114,7 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
     await expect(
       runTestsRepeatedly({
         root: fixture.root,
-        runs: 2,
+        tries: 2,
         tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 }],
         signal: controller.signal,
       }),

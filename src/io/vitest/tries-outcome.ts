@@ -9,7 +9,7 @@ import { FlakeguardError } from '../../core/errors.js';
 import { phaseFactor, tryFactor } from '../../core/gate/pacer.js';
 import type { GateTry, RunnerLine } from '../../core/gate/runner-protocol.js';
 import type { Pacer } from '../load/pacer.js';
-import type { RunOptions, RunsOutcome, TestTries } from './runs-types.js';
+import type { TestTries, TriesOutcome, TryOptions } from './tries-types.js';
 import type { JobSpec, JobTest, VitestJobResult } from './vitest-job.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
@@ -32,7 +32,7 @@ export interface CallFigures {
   readonly pacer: Pacer;
   /** The factor asked for. */
   readonly asked: number;
-  readonly cutShort: RunsOutcome['cutShort'];
+  readonly cutShort: TriesOutcome['cutShort'];
 }
 
 /** Why Vitest could not run the job: a custom runner in the config, or an unknown --project. */
@@ -50,11 +50,11 @@ function jobError(result: Extract<VitestJobResult, { ok: false }>): FlakeguardEr
 
 export function toOutcome(
   result: VitestJobResult,
-  options: RunOptions,
+  options: TryOptions,
   tests: readonly JobTest[],
   lines: readonly RunnerLine[],
   call: CallFigures,
-): RunsOutcome {
+): TriesOutcome {
   if (!result.ok) throw jobError(result);
   const rel = (f: string): string => toPosix(path.relative(options.root, f));
   const out = tests.map((t, i): TestTries => {

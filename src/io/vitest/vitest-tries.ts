@@ -3,9 +3,9 @@
  * worker running the test's file (its earlier tests before it), in one Vitest process per call
  * (the project's own Vitest and config, flakeguard's runner), see vitest-gate-child.ts.
  *
- * - runTestsRepeatedly: each file `runs` times, then more tries (up to maxRuns) while the time
+ * - runTestsRepeatedly: each file `tries` times, then more tries (up to maxTries) while the time
  *   budget lasts, for tests whose verdict can still change (core/gate/try-schedule.ts).
- * - runTestsAlone: each test alone (only it from its file, by its line), `runs` times.
+ * - runTestsAlone: each test alone (only it from its file, by its line), `tries` times.
  * The Vitest process runs under a guard (io/process/spawn-guarded.ts): it and its workers die with
  * flakeguard, and are killed on abort or error. Needs the built package (`npm run build`) when
  * called from the sources.
@@ -19,19 +19,19 @@ import { now, type Pacer, startPacer } from '../load/pacer.js';
 import { killProcessTree } from '../process/process-tree.js';
 import { builtFile, type ChildJob, startChildJob } from './child-job.js';
 import { tailResultsFile } from './results-file.js';
-import { partialResult, toOutcome } from './runs-outcome.js';
+import { partialResult, toOutcome } from './tries-outcome.js';
 import { createTryWatchdog } from './try-watchdog.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
 import { DEFAULT_SETUP } from './vitest-setup.js';
 
-export type { RepeatTarget, RunOptions, RunsOutcome, TestTries } from './runs-types.js';
+export type { RepeatTarget, TestTries, TriesOutcome, TryOptions } from './tries-types.js';
 
-import type { RunOptions, RunsOutcome } from './runs-types.js';
+import type { TriesOutcome, TryOptions } from './tries-types.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 const specKey = (file: string, project: string | null | undefined): string => JSON.stringify([file, project ?? null]);
 
-export async function runTestsRepeatedly(options: RunOptions): Promise<RunsOutcome> {
+export async function runTestsRepeatedly(options: TryOptions): Promise<TriesOutcome> {
   const specs: JobSpec[] = [];
   const index = new Map<string, number>();
   const tests = options.tests.map((t): JobTest => {
@@ -40,10 +40,10 @@ export async function runTestsRepeatedly(options: RunOptions): Promise<RunsOutco
     if (!index.has(k)) index.set(k, specs.push({ file, project: t.project ?? null, lines: null }) - 1);
     return { file, fullName: t.fullName, spec: index.get(k) ?? 0 };
   });
-  return runJob(options, specs, tests, options.maxRuns ?? options.runs, options.budgetMs ?? 0);
+  return runJob(options, specs, tests, options.maxTries ?? options.tries, options.budgetMs ?? 0);
 }
 
-export async function runTestsAlone(options: RunOptions): Promise<RunsOutcome> {
+export async function runTestsAlone(options: TryOptions): Promise<TriesOutcome> {
   const specs: JobSpec[] = [];
   const tests = options.tests.map((t): JobTest => {
     if (t.line === null)
@@ -51,21 +51,21 @@ export async function runTestsAlone(options: RunOptions): Promise<RunsOutcome> {
     const file = path.resolve(options.root, t.file);
     return { file, fullName: t.fullName, spec: specs.push({ file, project: t.project ?? null, lines: [t.line] }) - 1 };
   });
-  return runJob(options, specs, tests, options.runs, 0);
+  return runJob(options, specs, tests, options.tries, 0);
 }
 
 /** The gate's Vitest child on its job, in a temporary folder beside the files it writes back. */
 function startGateChild(
-  options: RunOptions,
+  options: TryOptions,
   specs: readonly JobSpec[],
   tests: readonly JobTest[],
-  maxRuns: number,
+  maxTries: number,
   budgetMs: number,
 ): ChildJob<VitestJob> {
   return startChildJob(
     {
       script: 'io/vitest/vitest-gate-child.js',
-      prefix: 'flakeguard-runs-',
+      prefix: 'flakeguard-tries-',
       cwd: options.root,
       env: (job) => ({
         ...options.env,
@@ -84,8 +84,8 @@ function startGateChild(
       resultFile: path.join(tmp, 'result.json'),
       specs,
       tests,
-      minRuns: options.runs,
-      maxRuns: Math.max(options.runs, maxRuns),
+      minTries: options.tries,
+      maxTries: Math.max(options.tries, maxTries),
       budgetMs,
       serial: options.serial ?? false,
     }),
@@ -93,7 +93,7 @@ function startGateChild(
 }
 
 /** Hands each try to options.onProgress with its attempt number (file relative to the root). */
-function makeProgress(job: VitestJob, options: RunOptions): (line: RunnerLine) => void {
+function makeProgress(job: VitestJob, options: TryOptions): (line: RunnerLine) => void {
   const attempts = new Map<string, number>();
   return (line) => {
     if (line.kind !== 'try' || !options.onProgress) return;
@@ -106,12 +106,12 @@ function makeProgress(job: VitestJob, options: RunOptions): (line: RunnerLine) =
       fullName: line.fullName,
       try: line.try,
       attempt,
-      runs: job.maxRuns,
+      maxTries: job.maxTries,
     });
   };
 }
 
-/** Vitest ended before the runs finished, with no deadline or hung try to explain it. */
+/** Vitest ended before the tries finished, with no deadline or hung try to explain it. */
 function stoppedError(result: {
   readonly exitCode?: number | undefined;
   readonly signal?: string | undefined;
@@ -121,7 +121,7 @@ function stoppedError(result: {
   const cause = vitestStartupCause(`${String(result.stdout)}\n${String(result.stderr)}`);
   return new FlakeguardError(
     'VITEST',
-    `Vitest stopped before finishing the runs (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`,
+    `Vitest stopped before finishing the tries (exit ${result.exitCode ?? result.signal}):\n${cause}\nRun npx vitest run to see the problem.`,
   );
 }
 
@@ -131,7 +131,7 @@ function stoppedError(result: {
  */
 function readJobOutcome(
   run: {
-    readonly options: RunOptions;
+    readonly options: TryOptions;
     readonly job: VitestJob;
     readonly specs: readonly JobSpec[];
     readonly tests: readonly JobTest[];
@@ -139,9 +139,9 @@ function readJobOutcome(
     readonly started: number;
   },
   result: Parameters<typeof stoppedError>[0],
-  cutShort: RunsOutcome['cutShort'],
+  cutShort: TriesOutcome['cutShort'],
   pacer: Pacer,
-): RunsOutcome {
+): TriesOutcome {
   const { job, lines } = run;
   const finished = result.exitCode === 0 && existsSync(job.resultFile);
   if (!finished && cutShort === null) throw stoppedError(result);
@@ -160,7 +160,7 @@ function readJobOutcome(
 /** The lines the workers append, as they come: new workers to the pacer, starts and tries to the watchdog and the progress. */
 function followResults(
   job: VitestJob,
-  options: RunOptions,
+  options: TryOptions,
   pacer: Pacer,
   watchdog: ReturnType<typeof createTryWatchdog>,
 ): { lines: RunnerLine[]; read: () => void } {
@@ -179,22 +179,22 @@ function followResults(
 }
 
 async function runJob(
-  options: RunOptions,
+  options: TryOptions,
   specs: readonly JobSpec[],
   tests: readonly JobTest[],
-  maxRuns: number,
+  maxTries: number,
   budgetMs: number,
-): Promise<RunsOutcome> {
+): Promise<TriesOutcome> {
   if (options.signal?.aborted) throw interrupted();
   const started = performance.now();
   const factor = Math.max(1, options.slowdown ?? 1);
   const pacer = startPacer(factor);
   // The workers announce themselves in the results file: the tail reads it from its start.
-  const gate = startGateChild(options, specs, tests, maxRuns, budgetMs);
+  const gate = startGateChild(options, specs, tests, maxTries, budgetMs);
   const { job, child } = gate;
   const watchdog = createTryWatchdog(job.resultsFile, factor);
   const { lines, read } = followResults(job, options, pacer, watchdog);
-  let cutShort: RunsOutcome['cutShort'] = null;
+  let cutShort: TriesOutcome['cutShort'] = null;
   let ticks = 0;
   // Every 5 ms: a new worker is paced before it has collected its file; every 200 ms: the ceilings and the deadline.
   const watch = (): void => {
@@ -224,4 +224,4 @@ async function runJob(
   }
 }
 
-const interrupted = (): FlakeguardError => interruptedError('the test runs and the load were');
+const interrupted = (): FlakeguardError => interruptedError('the tries and the load were');

@@ -1,5 +1,5 @@
 /**
- * The types of the gate's Vitest calls (vitest-runs.ts): what to run, and the tries that came back.
+ * The types of the gate's Vitest calls (vitest-tries.ts): what to run, and the tries that came back.
  */
 import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
 import type { PaceMethod } from '../load/pacer.js';
@@ -36,7 +36,7 @@ export interface CallPace {
   readonly factor: number | null;
 }
 
-export interface RunsOutcome {
+export interface TriesOutcome {
   readonly vitestVersion: string;
   readonly tests: readonly TestTries[];
   readonly moduleErrors: readonly { readonly file: string; readonly project: string; readonly message: string }[];
@@ -49,14 +49,14 @@ export interface RunsOutcome {
   readonly cutShort: 'deadline' | 'hung' | null;
 }
 
-export interface RunOptions {
+export interface TryOptions {
   readonly root: string;
   readonly tests: readonly RepeatTarget[];
   /** Tries each test gets at least. */
-  readonly runs: number;
-  /** Tries a test may get when the budget allows (default: runs). */
-  readonly maxRuns?: number;
-  /** Wall time the tries beyond `runs` may take up to (default 0: none). */
+  readonly tries: number;
+  /** Tries a test may get when the budget allows (default: tries). */
+  readonly maxTries?: number;
+  /** Wall time the tries beyond `tries` may take up to (default 0: none). */
   readonly budgetMs?: number;
   readonly setup?: VitestSetup;
   /** Pace each test worker's tree to this factor (io/load/pacer.ts); absent or <= 1: measured, not paced. */
