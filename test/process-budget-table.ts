@@ -31,7 +31,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/ci-context.test.ts': { gate: 0, vitest: 3, cli: 3, storeCreate: 0 },
   'test/e2e/ci-history.test.ts': { gate: 0, vitest: 3, cli: 1, storeCreate: 0 },
   'test/e2e/cli-smoke.test.ts': { gate: 2, vitest: 0, cli: 7, storeCreate: 0 },
-  'test/e2e/gate-calibration.test.ts': { gate: 1, vitest: 1, cli: 1, storeCreate: 1 },
+  'test/e2e/gate-calibration.test.ts': { gate: 1, vitest: 1, cli: 1, storeCreate: 0 },
   'test/e2e/gate-cause.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-cleanup.test.ts': { gate: 4, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-cold.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatePlan } from '../../src/core/gate/gate-plan.js';
 import type { GateReport } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { runVitestSlowedAt } from '../helpers/slowed-run.js';
 
@@ -96,6 +97,8 @@ describe('gate --slowdown auto', () => {
         'test/speed.test.ts': SPEED_SUITE,
       },
     });
+    // A copy of the run's template store: the subject is the speed history holds, not its creation.
+    seedHistoryStore(fx.root);
     const here = await fx.vitest([], { ...NO_CI, CLOCK_LABEL: 'here' });
     expect(here.exitCode, here.output).toBe(0);
     const env: NodeJS.ProcessEnv = { ...process.env, ...GITHUB_LINUX, CLOCK_LABEL: 'ci', NO_COLOR: '1' };

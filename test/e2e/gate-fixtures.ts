@@ -1,10 +1,11 @@
 /** Fixture sources for the gate's end-to-end tests: a base commit on main, then a branch. */
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 
-// A wide near-budget window (500ms..1s) so timer latency under load cannot push the near test over.
+// A wide near-budget window (200ms..800ms) so timer latency under load cannot push the near test
+// over: its 250 ms sleep has 550 ms to spare; the over-budget test sleeps 900 ms, which no timer cuts short.
 export const CONFIG = `budget:
-  test: 1s
-  warnAt: 50%
+  test: 800ms
+  warnAt: 25%
 `;
 
 export const BASE_FILES: Record<string, string> = {
@@ -116,11 +117,11 @@ it('shows the user', () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 it('exports the report', async () => {
-  await sleep(1100);
+  await sleep(900);
   expect(1).toBe(1);
 });
 it('imports the catalogue', async () => {
-  await sleep(550);
+  await sleep(250);
   expect(1).toBe(1);
 });
 `,
