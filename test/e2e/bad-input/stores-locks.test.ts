@@ -383,8 +383,10 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      // The lock appears once every record was checked and the store is being opened.
-      while (!existsSync(LOCK())) await new Promise((r) => setTimeout(r, 20));
+      // The lock appears once every record was checked and the store is being opened (a child that
+      // ended before it fails the assertions below with its stderr, instead of waiting for the timeout).
+      while (!existsSync(LOCK()) && child.exitCode === null && child.signalCode === null)
+        await new Promise((r) => setTimeout(r, 20));
       child.kill(signal);
       expect(await exited, stderr).toBe(130);
       expect(stderr).toMatch(
