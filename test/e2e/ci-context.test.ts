@@ -2,12 +2,14 @@
  * The run's CI context end to end: the real Vitest with the built reporter, run once under GitHub
  * Actions' variables and once under GitLab CI's (set on the Vitest child), writes records that carry
  * their `ci`; triage over both jobs' records names the check that caught each failure and both jobs
- * for the failure they share; a run outside CI has `ci: null`.
+ * for the failure they share; a run outside CI has `ci: null`. Triage reads the records in this
+ * process (test/helpers/in-process-cli.ts; test/e2e/cli-smoke.test.ts spawns it once).
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 let fx: Fixture;
 
@@ -106,7 +108,7 @@ describe('the run record carries where it ran', () => {
   }, 60_000);
 
   it("triage over both jobs' records names the check of each failure and both jobs for the shared one", async () => {
-    const json = await fx.flakeguard(['triage', '--record', github, '--record', gitlab, '--json']);
+    const json = await flakeguardInProcess(fx, ['triage', '--record', github, '--record', gitlab, '--json']);
     expect(json.exitCode, json.output).toBe(1);
     const findings = (
       JSON.parse(json.stdout) as {
@@ -120,7 +122,7 @@ describe('the run record carries where it ran', () => {
     ]);
     expect(shared?.caughtBy.job).toBe('test-linux');
     expect(findings.find((f) => f.test === 'paths')?.seenBy.map((c) => c.job)).toEqual(['test-linux']);
-    const text = await fx.flakeguard(['triage', '--record', github, '--record', gitlab]);
+    const text = await flakeguardInProcess(fx, ['triage', '--record', github, '--record', gitlab]);
     expect(text.stdout).toContain(
       '   caught by: GitHub Actions CI / test-linux https://github.com/acme/shop/actions/runs/7001',
     );
@@ -134,7 +136,7 @@ describe('the run record carries where it ran', () => {
     const run = await fx.vitest(['test/cart.test.ts'], NO_CI);
     expect(run.exitCode, run.output).toBe(1);
     expect(read(newest()).ci).toBeNull();
-    const text = await fx.flakeguard(['triage']);
+    const text = await flakeguardInProcess(fx, ['triage']);
     expect(text.exitCode, text.output).toBe(1);
     expect(text.stdout).not.toContain('caught by');
   }, 60_000);

@@ -1,12 +1,15 @@
 /**
- * Which check caught an escape first, end to end: the reporter (history: true) stores real runs of
- * a git checkout under simulated CI jobs (a GitHub Actions job passes, a GitLab CI job then fails,
- * a later GitHub Actions job fails too); triage of the newest red run names the GitLab job as the
- * check that caught it first on main, and the GitHub job of its last pass.
+ * Which check caught an escape first, end to end: the reporter records real runs of a git checkout
+ * under simulated CI jobs (a GitHub Actions job passes, a GitLab CI job then fails, a later GitHub
+ * Actions job fails too), whose records are stored in the embedded store (history ingest, as the
+ * reporter stores them: test/helpers/history-template.ts's ingestRunRecords); triage of the newest
+ * red run names the GitLab job as the check that caught it first on main, and the GitHub job of its
+ * last pass. Triage runs in this process (test/e2e/cli-smoke.test.ts spawns it once).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
-import { seedHistoryStore } from '../helpers/history-template.js';
+import { ingestRunRecords, seedHistoryStore } from '../helpers/history-template.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 const NO_CI = { GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', TF_BUILD: '', JENKINS_URL: '' };
 const github = (run: string) => ({
@@ -38,7 +41,6 @@ describe('an escape names the check that caught it first and the job of its last
     fx = await createFixture({
       git: true,
       files: {
-        'flakeguard.yaml': 'history: true\n',
         'vitest.config.ts': vitestConfigWithReporter(),
         'src/total.js': 'export const total = 4;\n',
         'test/cart.test.ts': `import { expect, it } from 'vitest';\nimport { total } from '../src/total.js';\nit('totals', () => { expect(total).toBe(4); });\n`,
@@ -54,13 +56,13 @@ describe('an escape names the check that caught it first and the job of its last
     expect((await fx.vitest([], GITLAB)).exitCode).toBe(1);
     const red = await fx.vitest([], github('7002'));
     expect(red.exitCode).toBe(1);
-    expect(red.output).toContain('history <root>/.flakeguard/runs/history: run stored');
+    await ingestRunRecords(fx, 'history: true\n');
   }, 120_000);
 
   afterAll(() => fx.remove());
 
   it('triage of the newest red run: first caught by the GitLab job, last passed in the GitHub job', async () => {
-    const triage = await fx.flakeguard(['triage']);
+    const triage = await flakeguardInProcess(fx, ['triage']);
     expect(triage.exitCode, triage.output).toBe(1);
     expect(triage.stdout).toContain(
       'caught by: GitHub Actions CI / test https://github.com/acme/shop/actions/runs/7002',

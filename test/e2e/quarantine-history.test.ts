@@ -1,12 +1,13 @@
 /**
- * Proposals from history on a store filled by real runs: a test that fails its first try in every
+ * Proposals from history on a store filled by real runs (the reporter's records, stored with history
+ * ingest as the reporter stores them: test/helpers/history-template.ts's ingestRunRecords): a test that fails its first try in every
  * run and passes its retry (a counter file) is proposed for quarantine on the default branch; a
  * quarantined test that passed its last runs is proposed for release; --write writes both.
  */
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
-import { seedHistoryStore } from '../helpers/history-template.js';
+import { ingestRunRecords, seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 const FLAKY = `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,7 +39,7 @@ describe('quarantine proposals from history', () => {
       git: true,
       files: {
         'vitest.config.ts': vitestConfigWithReporter('retry: 1,'),
-        'flakeguard.yaml': 'budget:\n  test: 5s\nhistory: true\n',
+        'flakeguard.yaml': 'budget:\n  test: 5s\n',
         'test/sync.test.ts': FLAKY,
         '.gitignore': 'test/tries.txt\n.flakeguard/\n',
       },
@@ -64,6 +65,7 @@ describe('quarantine proposals from history', () => {
       const run = await fx.vitest();
       expect(run.exitCode, run.output).toBe(0);
     }
+    await ingestRunRecords(fx, 'budget:\n  test: 5s\nhistory: true\n');
     const branch = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], {
       cwd: fx.root,
       encoding: 'utf8',

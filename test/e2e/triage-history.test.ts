@@ -1,12 +1,13 @@
 /**
- * Triage with history, end to end on the real Vitest: the reporter (history: true) fills the
- * embedded store with real runs of a git checkout; triage of a red run then classifies a test that
+ * Triage with history, end to end on the real Vitest: the embedded store holds real runs of a git
+ * checkout (the reporter's records, stored with history ingest as the reporter stores them:
+ * test/helpers/history-template.ts's ingestRunRecords); triage of a red run then classifies a test that
  * failed and passed on a re-run of the same commit as a known flake without --rerun, and names the
  * last green run (commit, date) of a test that always passed and now fails every re-run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
-import { seedHistoryStore } from '../helpers/history-template.js';
+import { ingestRunRecords, seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
 // Fails on every even-numbered run of the fixture (a counter file shared by all runs): fails, passes, fails...
@@ -50,7 +51,7 @@ describe('triage with history from real runs', () => {
     fx = await createFixture({
       git: true,
       files: {
-        'flakeguard.yaml': 'budget:\n  test: 5s\nhistory: true\n',
+        'flakeguard.yaml': 'budget:\n  test: 5s\n',
         'vitest.config.ts': vitestConfigWithReporter(),
         'src/value.js': 'export const value = 1;\n',
         'test/flaky.test.ts': FLAKY_TEST,
@@ -68,7 +69,7 @@ describe('triage with history from real runs', () => {
     await fx.git(['commit', '-qam', 'value two']);
     const red = await fx.vitest([], RED);
     expect(red.exitCode).toBe(1);
-    expect(red.output).toContain('history <root>/.flakeguard/runs/history: run stored');
+    await ingestRunRecords(fx, 'budget:\n  test: 5s\nhistory: true\n');
   });
   afterAll(() => fx?.remove());
 

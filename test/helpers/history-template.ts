@@ -10,6 +10,8 @@ import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { CACHE_FOLDER, EMBEDDED_FOLDER } from '../../src/io/places/project-places.js';
+import type { Fixture } from './fixture.js';
+import { flakeguardInProcess } from './in-process-cli.js';
 import { countProcess } from './process-budget.js';
 import './provided.js';
 
@@ -29,4 +31,17 @@ export function seedHistoryStore(root: string, records = '.flakeguard/runs'): vo
   mkdirSync(path.join(path.dirname(recordsFolder), CACHE_FOLDER), { recursive: true });
   cpSync(template, path.join(recordsFolder, EMBEDDED_FOLDER), { recursive: true });
   countProcess('storeCopy');
+}
+
+/**
+ * Turns history on in the fixture's flakeguard.yaml (`yaml`, written whole) and stores the run
+ * records in `folder` (those of real Vitest runs made with history off) in its seeded store with
+ * `flakeguard history ingest`, in this process: the records the reporter writes, stored the way the
+ * reporter stores them (both call ingestRunRecord), without a PGlite start in every Vitest run
+ * (about a second of CPU each). test/e2e/history.test.ts keeps the reporter storing real runs.
+ */
+export async function ingestRunRecords(fx: Fixture, yaml: string, folder = '.flakeguard/runs'): Promise<void> {
+  fx.write('flakeguard.yaml', yaml);
+  const ingest = await flakeguardInProcess(fx, ['history', 'ingest', folder]);
+  if (ingest.exitCode !== 0) throw new Error(`history ingest ${folder} exited ${ingest.exitCode}:\n${ingest.output}`);
 }

@@ -207,5 +207,8 @@ describe("the quarantine block's recent runs from history", () => {
     expect(formatRecentFailures(recentFailuresOf(stored(['failed', 'failed'], () => 10)))).toBe(
       '3rd failure in the last 3 runs',
     );
+    // The first runs with history (test/e2e/quarantine.test.ts shows the third from a real store).
+    expect(formatRecentFailures(recentFailuresOf(stored([], () => 10)))).toBe('1st failure in the last 1 run');
+    expect(formatRecentFailures(recentFailuresOf(stored(['failed'], () => 10)))).toBe('2nd failure in the last 2 runs');
   });
 });

@@ -7,9 +7,9 @@
  * on stdout first in every case. FIFOs and links are made in the fixture's temp folder, never /dev.
  * The commands run in this process (test/helpers/in-process-cli.ts: the subject is the file
  * written, not a process start); a FIFO's reader is a separate process, as `cat pipe` in another
- * shell. The history store is a copy of the run's template (seedHistoryStore), and the report
- * `gate --merge` prints is built by the real computeGateReport (no gate runs: its subject is the
- * report file, not the tries). Needs `npm run build` (the fixture's Vitest uses the built reporter).
+ * shell. The history store is a copy of the run's template (seedHistoryStore) holding one ingested
+ * run record, and the report `gate --merge` prints is built by the real computeGateReport (no gate
+ * runs: its subject is the report file, not the tries). Needs `npm run build` (the CLI is the built one).
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -25,8 +25,9 @@ import {
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRecord } from '../../core/history/history-factories.js';
 import { makeGateReport } from '../../core/html/html-factories.js';
-import { createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { createFixture, type Fixture } from '../../helpers/fixture.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
 import { runCliInProcess } from '../../helpers/in-process-cli.js';
 import { messageLine } from './catalogue.js';
@@ -36,7 +37,6 @@ beforeAll(async () => {
   fx = await createFixture({
     git: true,
     files: {
-      'vitest.config.ts': vitestConfigWithReporter(),
       'flakeguard.yaml': 'history: true\n',
       'test/a.test.ts': "import { it } from 'vitest';\nit('old', () => {});\n",
       'ci/log.txt': 'FAIL test/a.test.ts > old\nAssertionError: boom\n Test Files  1 failed (1)\n',
@@ -46,10 +46,13 @@ beforeAll(async () => {
   const tries = [12, 14, 13].map((durationMs) => ({ state: 'passed' as const, durationMs }));
   const gate = makeGateReport([{ file: 'test/a.test.ts', name: 'adds', line: 3, selection: 'new', tries }]);
   fx.write('ci/shard.json', `${JSON.stringify({ ...gate, shard: { index: 1, count: 1 } }, null, 2)}\n`);
-  // The run history reports on goes into a copy of the template store.
+  // The run history reports on, ingested into a copy of the template store (the path of the report
+  // is the subject, not where the run came from).
   seedHistoryStore(fx.root);
-  const run = await fx.vitest();
-  expect(run.exitCode, run.output).toBe(0);
+  const record = makeRecord({ runId: 'paths-run', startedAt: new Date().toISOString(), tests: [{ name: 'old' }] });
+  fx.write('ci/run.json', JSON.stringify(record));
+  const ingest = await runCliInProcess(fx.root, ['history', 'ingest', 'ci/run.json']);
+  expect(ingest.exitCode, ingest.output).toBe(0);
 }, 120_000);
 afterAll(() => fx.remove());
 

@@ -3,6 +3,8 @@
  * invalid UTF-8, an XXE entity in JUnit), a shallow clone without the base ref, a broken
  * vitest.config.ts in the gate, and test names with `$(...)` in the commands flakeguard prints.
  * Needs `npm run build`. No user file changes unless the case is a command that writes by design.
+ * Triage runs in this process (test/helpers/in-process-cli.ts: what it reads and prints is the
+ * subject); the gate and the pasted commands are spawned.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync } from 'node:fs';
 import os from 'node:os';
@@ -10,8 +12,9 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_BUILT, createFixture, type Fixture, REPO_ROOT, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { flakeguardInProcess } from '../../helpers/in-process-cli.js';
 import { countProcess } from '../../helpers/process-budget.js';
-import { expectBadInput, hashFiles } from './catalogue.js';
+import { expectBadInputInProcess, hashFiles } from './catalogue.js';
 
 let fx: Fixture;
 const FAILING =
@@ -25,7 +28,7 @@ afterAll(() => fx.remove());
 /** Runs triage on the inputs and checks: exit 1 (a red run classified), no user file changed. */
 async function triage(args: readonly string[]): Promise<string> {
   const before = hashFiles(fx.root);
-  const run = await fx.flakeguard(['triage', ...args]);
+  const run = await flakeguardInProcess(fx, ['triage', ...args]);
   expect(run.exitCode, run.output).toBe(1);
   expect(hashFiles(fx.root)).toEqual(before);
   return run.output;
@@ -155,7 +158,7 @@ describe('a test named $(...)', () => {
   });
 
   it("triage's reproduce command runs exactly that test when pasted into a shell, and nothing else", async () => {
-    const record = (await project.flakeguard(['triage', '--exit-code', '1'])).stdout;
+    const record = (await flakeguardInProcess(project, ['triage', '--exit-code', '1'])).stdout;
     const reproduce = /reproduce with (npx vitest run .*)$/m.exec(record)?.[1];
     expect(reproduce, record).toBeDefined();
     countProcess('vitest');
@@ -171,7 +174,7 @@ describe('a test named $(...)', () => {
 
 describe('missing input', () => {
   it('the only triage input does not exist: exit 2 naming it', async () => {
-    await expectBadInput(fx, ['triage', '--report', 'out/missing.json'], {
+    await expectBadInputInProcess(fx, ['triage', '--report', 'out/missing.json'], {
       exit: 2,
       names: ['--report out/missing.json: does not exist', 'expected a Vitest JSON report'],
     });

@@ -12,15 +12,19 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
+  copyFileSync,
   cpSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   truncateSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -51,9 +55,35 @@ function noticeLine(stderr: string, lock: string): string {
   return lines[0] ?? '';
 }
 
+/**
+ * Puts the store back as the good copy left it. The copies keep the good copy's modification times,
+ * so a file a test damaged or the engine wrote has another size or time: only those are copied back,
+ * and what the good copy lacks is removed (a whole copy is a thousand files and 40 MB, and the store is
+ * put back before each of the 20 tests that damage or write it).
+ */
 function restoreStore(): void {
-  rmSync(store, { recursive: true, force: true });
-  cpSync(good, store, { recursive: true });
+  syncTree(good, store);
+}
+
+function syncTree(from: string, to: string): void {
+  const wanted = new Set(readdirSync(from));
+  for (const name of readdirSync(to)) if (!wanted.has(name)) rmSync(path.join(to, name), { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    const there = lstatSync(target, { throwIfNoEntry: false });
+    if (entry.isDirectory()) {
+      if (there && !there.isDirectory()) rmSync(target);
+      mkdirSync(target, { recursive: true });
+      syncTree(source, target);
+      continue;
+    }
+    const want = statSync(source);
+    if (there?.isFile() && there.size === want.size && Math.floor(there.mtimeMs) === Math.floor(want.mtimeMs)) continue;
+    if (there) rmSync(target, { recursive: true });
+    copyFileSync(source, target);
+    utimesSync(target, want.atime, want.mtime);
+  }
 }
 
 /** The store's lock, in the cache folder beside the records folder. */
@@ -82,7 +112,7 @@ beforeAll(async () => {
   store = path.join(fx.root, RUNS, 'history');
   // Under .flakeguard, which the catalogue's file check skips (the store's thousands of files are not the user's).
   good = path.join(fx.root, '.flakeguard/good-store');
-  cpSync(store, good, { recursive: true });
+  cpSync(store, good, { recursive: true, preserveTimestamps: true });
   // Many records for ingest to work through (copies of the real one under new run ids).
   const record = readdirSync(path.join(fx.root, RUNS)).find((n) => n.endsWith('.json')) ?? '';
   const text = readFileSync(path.join(fx.root, RUNS, record), 'utf8');
@@ -148,8 +178,7 @@ describe('a damaged embedded store: one line naming the store and the fix, every
     const db = await PGlite.create(good);
     runsTable = (await db.query<{ p: string }>("SELECT pg_relation_filepath('flakeguard_runs') AS p")).rows[0]?.p ?? '';
     await db.close();
-    rmSync(store, { recursive: true });
-    cpSync(good, store, { recursive: true });
+    restoreStore();
     expect(runsTable).toMatch(/^base\/\d+\/\d+$/);
   });
   // [damage, what it does, the engine's words the line keeps ('' for damage met at open)]
@@ -222,7 +251,7 @@ describe('a damaged embedded store: one line naming the store and the fix, every
     expect(ingest.stdout).toMatch(/run records read, \d+ stored/);
     rmSync(`${store}.damaged`, { recursive: true });
     rmSync(good, { recursive: true });
-    cpSync(store, good, { recursive: true });
+    cpSync(store, good, { recursive: true, preserveTimestamps: true });
   });
 });
 
@@ -354,8 +383,10 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      // The lock appears once every record was checked and the store is being opened.
-      while (!existsSync(LOCK())) await new Promise((r) => setTimeout(r, 20));
+      // The lock appears once every record was checked and the store is being opened (a child that
+      // ended before it fails the assertions below with its stderr, instead of waiting for the timeout).
+      while (!existsSync(LOCK()) && child.exitCode === null && child.signalCode === null)
+        await new Promise((r) => setTimeout(r, 20));
       child.kill(signal);
       expect(await exited, stderr).toBe(130);
       expect(stderr).toMatch(

@@ -4,17 +4,17 @@
  * "nothing to run" while the branch changes test files that root does not see; the default base is
  * the remote's default branch, never HEAD's own; triage applies quarantine as the reporter does and
  * gives no Vitest command for another tool's JUnit file. Needs `npm run build`. The refusals and
- * triage run in this process (test/helpers/in-process-cli.ts: the answer is the subject); the one
- * gate that runs tests is spawned; test/e2e/cli-smoke.test.ts spawns each command once.
+ * triage run in this process (test/helpers/in-process-cli.ts: the answer is the subject), and so
+ * does the clone's selection (`gate --plan`: the base and the tests a gate would try, no tries);
+ * test/e2e/cli-smoke.test.ts spawns each command once.
  */
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BUILT, createFixture, type Fixture, REPO_ROOT, vitestConfigWithReporter } from '../../helpers/fixture.js';
+import { createFixture, type Fixture, REPO_ROOT, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { runCliInProcess } from '../../helpers/in-process-cli.js';
-import { countProcess } from '../../helpers/process-budget.js';
 import { expectBadInputInProcess } from './catalogue.js';
 
 let fx: Fixture;
@@ -93,17 +93,13 @@ describe("the default base is the remote's default branch, never HEAD's own", ()
   });
   afterAll(() => rmSync(path.dirname(clone), { recursive: true, force: true }));
 
+  // The selection is the subject, not the tries: `gate --plan` selects as the gate does and runs nothing.
   it('a clone made with --branch feature: the gate compares with origin/main and finds the new test', async () => {
-    countProcess('gate');
-    const run = await execa(
-      process.execPath,
-      [CLI_BUILT, 'gate', '--root', 'web', '--tries', '1', '--max-tries', '1', '--load', '0', '--json'],
-      { cwd: clone, reject: false, env: { NO_COLOR: '1', CI: 'true' } },
-    );
-    expect(run.exitCode, String(run.stderr)).toBe(0);
-    const report = JSON.parse(String(run.stdout)) as { baseRef: string; tests: { name: string }[] };
-    expect(report.baseRef).toBe('origin/main');
-    expect(report.tests.map((t) => t.name)).toEqual(['new']);
+    const run = await runCliInProcess(clone, ['gate', '--root', 'web', '--plan']);
+    expect(run.exitCode, run.output).toBe(0);
+    const plan = JSON.parse(run.stdout) as { baseRef: string; tests: { name: string }[] };
+    expect(plan.baseRef).toBe('origin/main');
+    expect(plan.tests.map((t) => t.name)).toEqual(['new']);
   });
 });
 

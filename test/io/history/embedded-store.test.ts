@@ -5,12 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
 import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
 import { type HistoryTarget, openHistoryStore } from '../../../src/io/history/history-store.js';
+import { seedHistoryStore } from '../../helpers/history-template.js';
 import { storeContract } from './store-contract.js';
 
 const base = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-hist-'));
-const target: HistoryTarget = { kind: 'embedded', folder: path.join(base, 'runs', 'history') };
-// Creating the store (PGlite's initdb) takes a few seconds once; every test then reopens it.
-beforeAll(async () => (await openHistoryStore(target)).close());
+const target: HistoryTarget = { kind: 'embedded', folder: path.join(base, '.flakeguard/runs', 'history') };
+// A copy of the run's migrated template store (PGlite's initdb costs seconds; the creation of a store
+// is the subject of test/e2e/history.test.ts and test/e2e/bad-input/stores-locks.test.ts); every
+// test then reopens it.
+beforeAll(() => seedHistoryStore(base));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe('embedded store (PGlite)', () => {
