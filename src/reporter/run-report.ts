@@ -72,5 +72,5 @@ export async function addRecentFailures(report: BudgetReport, history: HistorySe
     excused.map((q) => ({ file: q.file, name: q.name })),
     QUARANTINE_HISTORY_WINDOW,
   );
-  return withRecentFailures(report, recent, (q) => testKey(q.file, q.name));
+  return withRecentFailures(report, recent, (q) => testKey({ file: q.file, fullName: q.name }));
 }

@@ -109,7 +109,10 @@ function hostileReport(name: string, reason: string, message: string) {
     errors: [{ message, frame: null }],
   });
   const quarantine = new Map([
-    [testKey(quarantined.file, quarantined.name), { id: 'q1', reason, link: null, expires: null, expired: false }],
+    [
+      testKey({ file: quarantined.file, fullName: quarantined.name }),
+      { id: 'q1', reason, link: null, expires: null, expired: false },
+    ],
   ]);
   return computeBudgetReport(makeInput({ tests: [quarantined, failing, slow, flaky], quarantine, reason: 'failed' }));
 }

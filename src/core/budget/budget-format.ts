@@ -144,13 +144,15 @@ function formatQuarantinedSection(report: BudgetReport, screen: ReportScreen): s
 function formatFailingSection(report: BudgetReport, screen: ReportScreen): string[] {
   const p = screen.paint;
   if (report.failing.length === 0) return [];
-  const ended = new Map(expiredQuarantineFailures(report).map((q) => [testKey(q.file, q.name), q.quarantine]));
+  const ended = new Map(
+    expiredQuarantineFailures(report).map((q) => [testKey({ file: q.file, fullName: q.name }), q.quarantine]),
+  );
   return [
     p('red', 'Failed tests:'),
     ...capped(
       report.failing,
       (t) => {
-        const q = ended.get(t.key);
+        const q = ended.get(testKey({ file: t.file, fullName: t.name }));
         const note = q ? `  (its ${u(describeQuarantine(q))}; it fails the run again)` : '';
         return `  ${p('red', 'failed')}  ${u(formatPlace(t))}  ${u(t.name)}  ${u(formatError(t.errors[0] ?? null))}${note}${ownersNote(report, t.file)}`;
       },

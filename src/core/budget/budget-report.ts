@@ -2,6 +2,8 @@
  * computeBudgetReport: every finished test and file of a run checked against its limit, plus the
  * flaky tests, the failures and why the run is red. Pure: the reporter gathers the inputs.
  */
+
+import { allowanceKey } from '../allowances/allowance-match.js';
 import type { OwnersOf } from '../owners/codeowners.js';
 import { isQuarantineActive, type QuarantinedTest, type RunQuarantine } from '../quarantine/run-quarantine.js';
 import type { BudgetViolation, ExitReason, RecordedNotice, RecordedUnhandledError } from '../record/run-record.js';
@@ -60,13 +62,15 @@ export interface BudgetReport {
 }
 
 function checkTest(test: ObservedTest, input: BudgetReportInput): CheckedTest {
-  const key = testKey(test.file, test.name);
+  const key = testKey({ project: test.project, file: test.file, fullName: test.name });
+  // An allowance and its quarantine name no project: they apply in every project.
+  const allowed = allowanceKey({ file: test.file, fullName: test.name });
   const limit = resolveTestLimit({
     config: input.config,
     platform: input.platform,
-    allowance: input.allowances.get(key),
+    allowance: input.allowances.get(allowed),
   });
-  const quarantine = input.quarantine?.get(key);
+  const quarantine = input.quarantine?.get(allowed);
   // Only a passed test can be over budget: a failed one is already red, a skipped one did not run.
   const status =
     test.state === 'passed'

@@ -40,9 +40,15 @@ export type RunFacts = Pick<
 
 const round = (ms: number | null): number | null => (ms === null ? null : Math.round(ms * 100) / 100);
 
+/**
+ * The record's `key` field as 0.1.0 wrote it (docs/run-record.md): for people reading the JSON, not
+ * a key flakeguard reads back (it reads project, file and name: core/test-id.ts testKey).
+ */
+const recordedKey = (t: CheckedTest): string => `${t.file}::${t.name}`;
+
 function toRecordedTest(t: CheckedTest): RecordedTest {
   return {
-    key: t.key,
+    key: recordedKey(t),
     file: t.file,
     name: t.name,
     line: t.line,

@@ -124,10 +124,10 @@ function withHistory(d: Draft, f: TestHistoryFacts, branch: string): Draft {
 /** The pass: each failure and budget draft of a test the store knows gets its history. */
 export function applyHistory(drafts: readonly Draft[], history: TriageHistory | null | undefined): readonly Draft[] {
   if (!history) return drafts;
-  const byKey = new Map(history.tests.map((t) => [testKey(t.file, t.name), t]));
+  const byKey = new Map(history.tests.map((t) => [testKey({ file: t.file, fullName: t.name }), t]));
   return drafts.map((d) => {
     const { file, test } = d.finding;
-    const facts = file === null || test === null ? undefined : byKey.get(testKey(file, test));
+    const facts = file === null || test === null ? undefined : byKey.get(testKey({ file, fullName: test }));
     return facts === undefined || facts.runs === 0 ? d : withHistory(d, facts, history.branch);
   });
 }
@@ -138,7 +138,7 @@ export function historyQuestions(findings: readonly Finding[]): { file: string; 
   for (const f of findings) {
     const { file, test } = f;
     if (file === null || test === null || f.class === 'infrastructure') continue;
-    seen.set(testKey(file, test), { file, name: test });
+    seen.set(testKey({ file, fullName: test }), { file, name: test });
   }
   return [...seen.values()];
 }

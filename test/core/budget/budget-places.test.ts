@@ -35,8 +35,8 @@ describe('a budget report computed once, lines added after', () => {
           const named = testsNamedWithoutLine(once);
           const places = new Map(named.map((t, i) => [t.key, { line: 100 + i, column: 3 }]));
           const placedTests = tests.map((t) =>
-            t.line === null && places.has(testKey(t.file, t.name))
-              ? { ...t, line: places.get(testKey(t.file, t.name))!.line, column: 3 }
+            t.line === null && places.has(testKey({ file: t.file, fullName: t.name }))
+              ? { ...t, line: places.get(testKey({ file: t.file, fullName: t.name }))!.line, column: 3 }
               : t,
           );
           expect(withReportPlaces(once, places)).toEqual(computeBudgetReport(makeInput({ tests: placedTests })));

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
+import { allowanceKey } from '../../../src/core/allowances/allowance-match.js';
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
 import { formatVerdictLine, shellQuote } from '../../../src/core/budget/budget-text.js';
 import { makeConfig, makeFile, makeInput, makeTest } from './budget-factories.js';
@@ -42,10 +43,30 @@ describe('computeBudgetReport', () => {
     expect(report.verdict.causes).toEqual([{ kind: 'failing-tests', count: 1 }]);
   });
 
+  it('keeps the same file and name in two Vitest projects apart; their allowance applies in both', () => {
+    const allowances = new Map([
+      [
+        allowanceKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' }),
+        { id: 'a1', budget: { kind: 'single' as const, value: 8000 } },
+      ],
+    ]);
+    const report = computeBudgetReport(
+      makeInput({
+        tests: [makeTest({ project: 'node', durationMs: 5310 }), makeTest({ project: 'edge', durationMs: 5310 })],
+        allowances,
+      }),
+    );
+    expect(new Set(report.tests.map((t) => t.key)).size).toBe(2);
+    expect(report.tests.map((t) => [t.project, t.allowanceId])).toEqual([
+      ['node', 'a1'],
+      ['edge', 'a1'],
+    ]);
+  });
+
   it('an allowance raises the limit for its test only', () => {
     const allowances = new Map([
       [
-        'test/hub/tracker.test.ts::tracker > reloads journal',
+        allowanceKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' }),
         { id: 'a1', budget: { kind: 'single' as const, value: 8000 } },
       ],
     ]);
