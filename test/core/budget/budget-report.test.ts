@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
 import { allowanceKey } from '../../../src/core/allowances/allowance-match.js';
+import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
 import { formatVerdictLine, shellQuote } from '../../../src/core/budget/budget-text.js';
 import { makeConfig, makeFile, makeInput, makeTest } from './budget-factories.js';
