@@ -42,7 +42,7 @@ export async function loadReporterAllowances(input: ReporterAllowancesInput): Pr
     config: input.config,
     platform: input.platform,
     today: input.today ?? systemClock.today(),
-    tests: input.tests.map((t) => ({ file: t.file, fullName: t.name, line: t.line })),
+    tests: input.tests.map((t) => ({ file: t.file, fullName: t.fullName, line: t.line })),
     ...(input.testFiles ? { testFiles: input.testFiles } : {}),
   });
   const allowances = new Map<string, RunAllowance>();

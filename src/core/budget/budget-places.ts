@@ -15,8 +15,8 @@ export interface TestPlace {
 }
 
 /** A test's place in its source is the same in every Vitest project: keyed without the project. */
-const placeKey = (t: { readonly file: string; readonly name: string }): string =>
-  testKey({ file: t.file, fullName: t.name });
+const placeKey = (t: { readonly file: string; readonly fullName: string }): string =>
+  testKey({ file: t.file, fullName: t.fullName });
 
 /** The tests without a line that the report names: over or near budget, failed, flaky, quarantined. */
 export function testsNamedWithoutLine(report: BudgetReport): CheckedTest[] {
@@ -30,15 +30,15 @@ export function testsNamedWithoutLine(report: BudgetReport): CheckedTest[] {
 type Placed = {
   readonly kind?: 'test' | 'file';
   readonly file: string;
-  readonly name: string | null;
+  readonly fullName: string | null;
   readonly line: number | null;
 };
 
 function place<T extends Placed>(items: readonly T[], places: ReadonlyMap<string, TestPlace>): T[] {
   const out = items.map((item) => {
     const found =
-      item.line === null && item.kind !== 'file' && item.name !== null
-        ? places.get(placeKey({ file: item.file, name: item.name }))
+      item.line === null && item.kind !== 'file' && item.fullName !== null
+        ? places.get(placeKey({ file: item.file, fullName: item.fullName }))
         : undefined;
     return found ? { ...item, line: found.line } : item;
   });

@@ -13,7 +13,7 @@ describe('computeBudgetReport', () => {
       {
         kind: 'test',
         file: 'test/hub/tracker.test.ts',
-        name: 'tracker > reloads journal',
+        fullName: 'tracker > reloads journal',
         line: 42,
         durationMs: 5310,
         limitMs: 5000,
@@ -33,7 +33,7 @@ describe('computeBudgetReport', () => {
       makeInput({
         tests: [
           makeTest({ state: 'failed', durationMs: 9000, errors: [{ message: 'boom', frame: null }] }),
-          makeTest({ name: 's', state: 'skipped', durationMs: null }),
+          makeTest({ fullName: 's', state: 'skipped', durationMs: null }),
         ],
       }),
     );
@@ -71,9 +71,12 @@ describe('computeBudgetReport', () => {
       ],
     ]);
     const report = computeBudgetReport(
-      makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ name: 'other', durationMs: 5310 })], allowances }),
+      makeInput({
+        tests: [makeTest({ durationMs: 5310 }), makeTest({ fullName: 'other', durationMs: 5310 })],
+        allowances,
+      }),
     );
-    expect(report.violations.map((v) => v.name)).toEqual(['other']);
+    expect(report.violations.map((v) => v.fullName)).toEqual(['other']);
     expect(report.tests[0]).toMatchObject({
       limitMs: 8000,
       limitSource: 'allowance',
@@ -102,7 +105,7 @@ describe('computeBudgetReport', () => {
     const first = { message: 'expected 1 to be 2', frame: 'test/a.test.ts:3:5', type: 'AssertionError' };
     const report = computeBudgetReport(makeInput({ tests: [makeTest({ retries: 1, flaky: true, errors: [first] })] }));
     expect(report.flaky).toEqual([
-      { file: 'test/hub/tracker.test.ts', name: 'tracker > reloads journal', line: 42, retries: 1, firstError: first },
+      { file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal', line: 42, retries: 1, firstError: first },
     ]);
   });
 
@@ -144,19 +147,19 @@ describe('computeBudgetReport', () => {
 
   it('property: every passed test over its limit is listed once; the run fails exactly when one is', () => {
     const testArb = fc.record({
-      name: fc.string({ minLength: 1, maxLength: 8 }),
+      fullName: fc.string({ minLength: 1, maxLength: 8 }),
       state: fc.constantFrom('passed' as const, 'failed' as const, 'skipped' as const),
       durationMs: fc.double({ min: 0, max: 20_000, noNaN: true }),
     });
     fc.assert(
-      fc.property(fc.uniqueArray(testArb, { selector: (t) => t.name, maxLength: 30 }), (specs) => {
+      fc.property(fc.uniqueArray(testArb, { selector: (t) => t.fullName, maxLength: 30 }), (specs) => {
         const tests = specs.map((s) => makeTest(s));
         const report = computeBudgetReport(makeInput({ tests }));
         const over = specs
           .filter((s) => s.state === 'passed' && s.durationMs > 5000)
-          .map((s) => s.name)
+          .map((s) => s.fullName)
           .sort();
-        expect(report.violations.map((v) => v.name ?? '').sort()).toEqual(over);
+        expect(report.violations.map((v) => v.fullName ?? '').sort()).toEqual(over);
         expect(report.verdict.failedByFlakeguard).toBe(over.length > 0);
       }),
     );
@@ -182,7 +185,9 @@ describe('formatBudgetReport', () => {
   });
 
   it('ends a green run with the count of tests checked', () => {
-    const text = formatBudgetReport(computeBudgetReport(makeInput({ tests: [makeTest(), makeTest({ name: 'b' })] })));
+    const text = formatBudgetReport(
+      computeBudgetReport(makeInput({ tests: [makeTest(), makeTest({ fullName: 'b' })] })),
+    );
     expect(text).toBe('flakeguard: 2 tests within duration budgets\n');
   });
 });

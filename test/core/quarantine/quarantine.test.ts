@@ -60,7 +60,7 @@ describe('a quarantine in the run', () => {
   });
 
   it('another failure keeps the run red; a passing quarantined test changes nothing', () => {
-    const other = makeTest({ name: 'other', state: 'failed', errors: [{ message: 'x', frame: null }] });
+    const other = makeTest({ fullName: 'other', state: 'failed', errors: [{ message: 'x', frame: null }] });
     const red = computeBudgetReport(
       makeInput({
         tests: [failedTest, other],
