@@ -105,7 +105,13 @@ describe('computeBudgetReport', () => {
     const first = { message: 'expected 1 to be 2', frame: 'test/a.test.ts:3:5', type: 'AssertionError' };
     const report = computeBudgetReport(makeInput({ tests: [makeTest({ retries: 1, flaky: true, errors: [first] })] }));
     expect(report.flaky).toEqual([
-      { file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal', line: 42, retries: 1, firstError: first },
+      {
+        file: 'test/hub/tracker.test.ts',
+        fullName: 'tracker > reloads journal',
+        line: 42,
+        retries: 1,
+        firstError: first,
+      },
     ]);
   });
 
