@@ -70,6 +70,7 @@ export function listQuarantinedTests(tests: readonly CheckedTest[]): Quarantined
   return tests
     .filter((t) => t.quarantine !== undefined && (t.state === 'passed' || t.state === 'failed'))
     .map((t) => ({
+      project: t.project,
       file: t.file,
       fullName: t.fullName,
       line: t.line,

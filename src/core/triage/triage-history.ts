@@ -9,7 +9,7 @@
 import { formatDuration } from '../duration.js';
 import { computeDurationTrend } from '../history/history-trend.js';
 import { describeDurationTrend } from '../history/history-trend-text.js';
-import { testKey } from '../test-id.js';
+import { type TestId, testKey } from '../test-id.js';
 import { describeCheck } from './triage-caught-by.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
 import { type Draft, makeDraft } from './triage-rule.js';
@@ -133,12 +133,12 @@ export function applyHistory(drafts: readonly Draft[], history: TriageHistory | 
 }
 
 /** The tests triage asks the store about: each failed test and each test over its limit. */
-export function historyQuestions(findings: readonly Finding[]): { file: string; name: string }[] {
-  const seen = new Map<string, { file: string; name: string }>();
+export function historyQuestions(findings: readonly Finding[]): TestId[] {
+  const seen = new Map<string, TestId>();
   for (const f of findings) {
     const { file, test } = f;
     if (file === null || test === null || f.class === 'infrastructure') continue;
-    seen.set(testKey({ file, fullName: test }), { file, name: test });
+    seen.set(testKey({ file, fullName: test }), { file, fullName: test });
   }
   return [...seen.values()];
 }

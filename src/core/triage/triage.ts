@@ -109,7 +109,7 @@ function contextOf(given: TriageInputs, signatures: readonly LogSignature[]): Tr
 
 export interface TriagePlan {
   /** Each failed test and each test over its limit: what the history store is asked about. */
-  readonly historyQuestions: readonly { readonly file: string; readonly name: string }[];
+  readonly historyQuestions: readonly { readonly file: string; readonly fullName: string }[];
   /** What `--rerun` runs: each failure that is not explained by infrastructure, once. */
   readonly rerunTargets: readonly RerunTarget[];
 }

@@ -237,9 +237,8 @@ describe('the order of the inputs', () => {
         for (const f of r.findings)
           if (f.rerunTarget)
             expect(planned).toContain(testKey({ file: f.rerunTarget.file, fullName: f.rerunTarget.name }));
-        const asked = new Set(plan.historyQuestions.map((q) => testKey({ file: q.file, fullName: q.name })));
-        for (const q of historyQuestions(r.findings))
-          expect(asked).toContain(testKey({ file: q.file, fullName: q.name }));
+        const asked = new Set(plan.historyQuestions.map(testKey));
+        for (const q of historyQuestions(r.findings)) expect(asked).toContain(testKey(q));
       }),
       { numRuns: 200 },
     );
