@@ -45,6 +45,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/history-postgres.test.ts': { gate: 0, vitest: 1, cli: 8, storeCreate: 0 },
   'test/e2e/history-trend.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },
   'test/e2e/history.test.ts': { gate: 0, vitest: 4, cli: 4, storeCreate: 5 },
+  'test/e2e/old-formats.test.ts': { gate: 0, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/owners.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
   'test/e2e/packed-install.test.ts': { gate: 2, vitest: 10, cli: 8, storeCreate: 0 },
   'test/e2e/pnpm-workspace.test.ts': { gate: 1, vitest: 2, cli: 2, storeCreate: 0 },

@@ -1,23 +1,35 @@
 /**
- * One identity for a test everywhere in flakeguard: its file (relative to the project root, with
- * `/`) and its full name (titles joined with ' > ', as Vitest's `TestCase.fullName`). Vitest's own
- * ids are order-based and change when a test is inserted, so they are never stored.
+ * One identity for a test everywhere in flakeguard: the Vitest project it ran in, its file
+ * (relative to the project root, with `/`) and its full name (titles joined with ' > ', as Vitest's
+ * `TestCase.fullName`). Two Vitest projects can hold the same file and full name: the project tells them apart. Vitest's own ids are
+ * order-based and change when a test is inserted, so they are never stored.
  */
 export interface TestId {
+  /**
+   * The Vitest project ('' for an unnamed one). Absent where the source does not say (a test read
+   * from its file, a JUnit report, a log): such an identity keys as project ''.
+   */
+  readonly project?: string;
   readonly file: string;
-  readonly name: string;
+  readonly fullName: string;
 }
 
 export const TEST_NAME_SEPARATOR = ' > ';
 
-/** A file name holds no NUL byte and neither does a test name, so the key is unambiguous. */
-const KEY_SEPARATOR = '::';
-
-/** The key of a test in maps and sets. `file` may be missing in a triage input (written `?`). */
-export function testKey(file: string | null | undefined, name: string | null | undefined): string {
-  return `${file ?? '?'}${KEY_SEPARATOR}${name ?? ''}`;
+/** What a key is made of: an identity, or a triage input's test whose file or name a log may leave out (null). */
+export interface TestKeyParts {
+  readonly project?: string | null | undefined;
+  readonly file: string | null;
+  readonly fullName: string | null;
 }
 
-export function testIdKey(id: TestId): string {
-  return testKey(id.file, id.name);
+/**
+ * The one key of a test in maps and sets: project, file and full name, as a JSON array so that no
+ * title or path can make two identities share a key. Never stored: the run record's `key` field
+ * keeps 0.1.0's `<file>::<full name>` for readers of the JSON (core/budget/run-record-build.ts), and
+ * flakeguard reads the record's project, file and name instead.
+ */
+export function testKey(id: TestKeyParts): string {
+  const parts = [id.project ?? '', id.file, id.fullName ?? ''];
+  return JSON.stringify(parts);
 }

@@ -75,7 +75,7 @@ function observeTest(test: TestCase, root: string): ObservedTest {
   return {
     ...(attempts === undefined ? {} : { attempts }),
     file: toRelative(root, test.module.moduleId),
-    name: test.fullName,
+    fullName: test.fullName,
     project: test.project.name,
     line: test.location?.line ?? null,
     column: test.location?.column ?? null,

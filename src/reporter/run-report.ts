@@ -69,8 +69,8 @@ export async function addRecentFailures(report: BudgetReport, history: HistorySe
   const excused = quarantinedFailures(report);
   if (!history || excused.length === 0) return report;
   const recent = await history.recentFailures(
-    excused.map((q) => ({ file: q.file, name: q.name })),
+    excused.map((q) => ({ project: q.project ?? '', file: q.file, fullName: q.fullName })),
     QUARANTINE_HISTORY_WINDOW,
   );
-  return withRecentFailures(report, recent, (q) => testKey(q.file, q.name));
+  return withRecentFailures(report, recent, testKey);
 }

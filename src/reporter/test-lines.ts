@@ -25,7 +25,7 @@ export async function findTestPlaces(
   for (const [file, tests] of read.tests) {
     for (const t of tests) {
       if (t.each || t.dynamicTitle) continue;
-      const key = testKey(file, t.fullName);
+      const key = testKey({ file, fullName: t.fullName });
       if (seen.has(key)) places.delete(key);
       else places.set(key, { line: t.line, column: t.column });
       seen.add(key);

@@ -129,7 +129,7 @@ export default class FlakeguardRunner extends TestRunner {
   onBeforeRunFiles(files: RunnerTestFile[]): void {
     this.plannedFiles.clear();
     this.plan = readPlan();
-    this.planned = new Set((this.plan?.tests ?? []).map((t) => testKey(t.file, t.fullName)));
+    this.planned = new Set((this.plan?.tests ?? []).map(testKey));
     for (const file of files) {
       const tests = testsInOrder(file);
       const last = tests.findLastIndex((t) => this.isPlanned(t));
@@ -151,7 +151,7 @@ export default class FlakeguardRunner extends TestRunner {
 
   private isPlanned(test: RunnerTask): test is RunnerTestCase {
     if (test.type !== 'test' || this.plan === null) return false;
-    return this.planned.has(testKey(test.file.filepath, nameOf(test)));
+    return this.planned.has(testKey({ file: test.file.filepath, fullName: nameOf(test) }));
   }
 
   private append(line: RunnerLine): void {
@@ -211,7 +211,7 @@ export default class FlakeguardRunner extends TestRunner {
     const failed = errors.length > start.errors;
     const state = failed ? 'failed' : test.result?.state === 'skip' ? 'skipped' : 'passed';
     const seen = seenInWorker();
-    const key = testKey(test.file.filepath, nameOf(test));
+    const key = testKey({ file: test.file.filepath, fullName: nameOf(test) });
     const cold = !seen.has(key);
     seen.add(key);
     const record: GateTry = {

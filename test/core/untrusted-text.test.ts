@@ -93,23 +93,26 @@ describe('escapeWorkflowData and escapeWorkflowProperty', () => {
 });
 
 function hostileReport(name: string, reason: string, message: string) {
-  const quarantined = makeTest({ name, state: 'failed', errors: [{ message, frame: null }] });
+  const quarantined = makeTest({ fullName: name, state: 'failed', errors: [{ message, frame: null }] });
   const failing = makeTest({
-    name: `${name} 2`,
+    fullName: `${name} 2`,
     file: `test/${reason}.test.ts`,
     state: 'failed',
     errors: [{ message, frame: null, type: reason }],
   });
-  const slow = makeTest({ name, file: 'test/slow.test.ts', durationMs: 9000 });
+  const slow = makeTest({ fullName: name, file: 'test/slow.test.ts', durationMs: 9000 });
   const flaky = makeTest({
-    name,
+    fullName: name,
     file: 'test/flaky.test.ts',
     flaky: true,
     retries: 1,
     errors: [{ message, frame: null }],
   });
   const quarantine = new Map([
-    [testKey(quarantined.file, quarantined.name), { id: 'q1', reason, link: null, expires: null, expired: false }],
+    [
+      testKey({ file: quarantined.file, fullName: quarantined.fullName }),
+      { id: 'q1', reason, link: null, expires: null, expired: false },
+    ],
   ]);
   return computeBudgetReport(makeInput({ tests: [quarantined, failing, slow, flaky], quarantine, reason: 'failed' }));
 }

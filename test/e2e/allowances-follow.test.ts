@@ -104,8 +104,8 @@ async function expectFollowed(
     tests = ran;
   }
   const result = await seam(fx, tests);
-  expect([...result.applied.keys()]).toEqual([testKey(file, name)]);
-  expect(result.applied.get(testKey(file, name))).toMatchObject({
+  expect([...result.applied.keys()]).toEqual([testKey({ file, fullName: name })]);
+  expect(result.applied.get(testKey({ file, fullName: name }))).toMatchObject({
     match,
     budget: { kind: 'single', value: 1000 },
     storedName: 'tracker > reloads journal',
@@ -205,7 +205,9 @@ describe('allowances follow their test', () => {
     expect(tests.map((t) => t.fullName)).toContain('tracker > reloads journal again');
     const result = await seam(fx, tests);
     // The copy (300 ms against the 200 ms budget) gets no allowance: a run fails on it.
-    expect([...result.applied.keys()]).toEqual([testKey('test/hub/tracker.test.ts', 'tracker > reloads journal')]);
+    expect([...result.applied.keys()]).toEqual([
+      testKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' }),
+    ]);
   });
 });
 

@@ -48,7 +48,7 @@ async function withAllowance(reason: string): Promise<Fixture> {
 /** Commits; the run is green, the slow test `name` in `file` gets the allowance, and no warning is printed. */
 async function commitAndExpectKept(fx: Fixture, message: string, file: string, name: string): Promise<void> {
   const { tests, result } = await commitAndRun(fx, message, CONFIG);
-  expect([...result.applied.keys()]).toEqual([testKey(file, name)]);
+  expect([...result.applied.keys()]).toEqual([testKey({ file, fullName: name })]);
   expect(result.warnings).toEqual([]);
   expect(tests.find((t) => t.file === file && t.fullName === name)?.durationMs).toBeGreaterThan(200);
 }
@@ -104,7 +104,7 @@ describe('an allowance through a team that never migrates', () => {
     fx.write('test/core/journal.test.ts', source('journal tracker', `${edited}\n${copy}`));
     const { tests: withCopy, result } = await commitAndRun(fx, 'copy of the old body', CONFIG, 1);
     expect([...result.applied.keys()]).toEqual([
-      testKey('test/core/journal.test.ts', 'journal tracker > reloads from disk'),
+      testKey({ file: 'test/core/journal.test.ts', fullName: 'journal tracker > reloads from disk' }),
     ]);
     expect(withCopy.find((t) => t.fullName === 'journal tracker > reloads a copy')?.durationMs).toBeGreaterThan(200);
     expect(withCopy.output).toContain('journal tracker > reloads a copy');
@@ -144,7 +144,9 @@ describe('an allowance through a team that never migrates', () => {
     fx.write('test/hub/tracker.test.ts', source('tracker', SLOW.replace("'reloads journal'", "'reloads the journal'")));
     const { tests, result } = await commitAndRun(fx, 'allowance and a retitle', CONFIG);
     expect(tests.output).toContain(`no lineage to follow (commit ${missing.slice(0, 10)} is not in this clone`);
-    expect(result.applied.get(testKey('test/hub/tracker.test.ts', 'tracker > reloads the journal'))).toMatchObject({
+    expect(
+      result.applied.get(testKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads the journal' })),
+    ).toMatchObject({
       match: 'renamed',
     });
   });

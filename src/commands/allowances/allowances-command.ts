@@ -8,7 +8,7 @@ import {
   formatAllowanceCheck,
   formatAllowanceList,
 } from '../../core/allowances/allowance-list.js';
-import { testKey } from '../../core/test-id.js';
+import { allowanceKey } from '../../core/allowances/allowance-match.js';
 import { addAllowance } from '../../io/allowances/allowance-add.js';
 import { type AllowanceState, gatherAllowanceState, lastDurations } from '../../io/allowances/allowances-state.js';
 import { migrateAllowances, pruneAllowances } from '../../io/allowances/allowances-write.js';
@@ -93,7 +93,9 @@ function runAdd(state: AllowanceState, values: Values, cwd: string): string {
 function runList(state: AllowanceState, values: Values): string {
   const keys = new Set(
     state.resolutions.flatMap((r) =>
-      r.test ? [testKey(r.test.file, r.test.namePattern ? r.allowance.test : r.test.fullName)] : [],
+      r.test
+        ? [allowanceKey({ file: r.test.file, fullName: r.test.namePattern ? r.allowance.test : r.test.fullName })]
+        : [],
     ),
   );
   const durations = lastDurations(state.root, state.config, keys, err);

@@ -7,10 +7,11 @@ import { escalationFactors, type FactorTries } from '../../core/gate/breaking-po
 import { keepsClimbing } from '../../core/gate/factor-evidence.js';
 import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
 import type { PhaseFactor } from '../../core/gate/slowdown.js';
+import { testKey } from '../../core/test-id.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 import { type RepeatTarget, runTestsRepeatedly } from '../../io/vitest/vitest-tries.js';
 import type { GatePhase } from './gate-run-options.js';
-import { type GateTarget, type TriesOf, targetKey, triesIn } from './gate-targets.js';
+import { type GateTarget, type TriesOf, triesIn } from './gate-targets.js';
 
 /** Tries per higher factor: enough to see a break that happens every time, cheap next to the reference's. */
 export const TRIES_PER_HIGHER_FACTOR = 2;
@@ -61,10 +62,10 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
       signal: input.signal,
       onProgress: input.onProgress(`at x${factor}`),
     });
-    const byKey = new Map(outcome.tests.map((t) => [targetKey(t), t]));
+    const byKey = new Map(outcome.tests.map((t) => [testKey(t), t]));
     phases.push({ phase: `x${factor}`, asked: factor, got: outcome.pace.factor });
     holding = holding.filter((t) => {
-      const tries = triesIn(byKey.get(targetKey(t)));
+      const tries = triesIn(byKey.get(testKey(t)));
       out.get(t)?.push({ factor: outcome.pace.factor ?? factor, asked: factor, tries });
       return keepsClimbing(tries);
     });
@@ -97,9 +98,9 @@ async function confirmAtReference<T extends RepeatTarget>(
     signal: input.signal,
     onProgress: input.onProgress(`at x${input.reference} again`),
   });
-  const byKey = new Map(again.tests.map((t) => [targetKey(t), t]));
+  const byKey = new Map(again.tests.map((t) => [testKey(t), t]));
   phases.push({ phase: 'confirm', asked: input.reference, got: again.pace.factor });
-  for (const t of broke) confirm.set(t, triesIn(byKey.get(targetKey(t))));
+  for (const t of broke) confirm.set(t, triesIn(byKey.get(testKey(t))));
   return confirm;
 }
 

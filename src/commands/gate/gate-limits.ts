@@ -3,10 +3,11 @@
  * this change counts: that is how a near-budget test stops failing the gate), else the budget.
  * Allowances are found the way the reporter finds them (io/allowances-for-run.ts).
  */
+
+import { allowanceKey } from '../../core/allowances/allowance-match.js';
 import { resolveTestLimit, type TestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import { testKey } from '../../core/test-id.js';
 import { loadAllowancesForRun } from '../../io/allowances/allowances-for-run.js';
 
 export interface GateLimits {
@@ -32,7 +33,7 @@ export async function prepareLimits(input: {
   });
   return {
     limitFor: (test) => {
-      const applied = allowances.applied.get(testKey(test.file, test.fullName));
+      const applied = allowances.applied.get(allowanceKey(test));
       return resolveTestLimit({
         config,
         platform,

@@ -10,13 +10,14 @@ import type { GateLoad } from '../../core/gate/gate-report.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import { type Contention, decideContention, describeShortfall, formatContention } from '../../core/gate/slowdown.js';
+import { testKey } from '../../core/test-id.js';
 import { runAloneTries } from './gate-alone-tries.js';
 import { escalateHeldTests } from './gate-escalate.js';
 import { runIdleTries } from './gate-idle-tries.js';
 import { runLoadedTries } from './gate-loaded-tries.js';
 import type { GatePhase, GateRunOptions } from './gate-run-options.js';
 import { gatherRunNotices, summarizeGateLoad, sumTryTimes } from './gate-run-summary.js';
-import { expandTargets, findTries, targetKey } from './gate-targets.js';
+import { expandTargets, findTries } from './gate-targets.js';
 import { decideTargetVerdicts } from './gate-verdicts.js';
 
 export interface GateRunResult {
@@ -32,10 +33,10 @@ export interface GateRunResult {
 
 export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   const targets = expandTargets(options.selected, options.projectsOf);
-  const index = new Map(targets.map((t, i) => [targetKey(t), i + 1]));
+  const index = new Map(targets.map((t, i) => [testKey(t), i + 1]));
   const phase: GatePhase = {
     options,
-    progress: (name: string) => (line: ProgressLine) => options.onProgress(name, line, index.get(targetKey(line)) ?? 0),
+    progress: (name: string) => (line: ProgressLine) => options.onProgress(name, line, index.get(testKey(line)) ?? 0),
     inTime: () => performance.now() < options.deadline,
   };
   const main = await runLoadedTries(phase, targets);

@@ -5,6 +5,7 @@
 import type { GateTry } from '../../core/gate/runner-protocol.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
+import { testKey } from '../../core/test-id.js';
 import type { RepeatTarget, TestTries, TriesOutcome } from '../../io/vitest/vitest-tries.js';
 
 export interface GateTarget extends RepeatTarget {
@@ -15,18 +16,12 @@ export interface GateTarget extends RepeatTarget {
 /** The tries of each target in the loaded phase's outcome (undefined: that outcome did not report it). */
 export type TriesOf = ReadonlyMap<GateTarget, TestTries | undefined>;
 
-export const targetKey = (t: {
-  readonly file: string;
-  readonly fullName: string;
-  readonly project?: string | null;
-}): string => JSON.stringify([t.project ?? '', t.file, t.fullName]);
-
 /** A test's tries in one run's outcome (none when that run did not report it). */
 export const triesIn = (t: TestTries | undefined): readonly GateTry[] => t?.tries ?? [];
 
 /** A target's tries in one run's outcome: undefined when that run did not happen or did not report it. */
 export function findTries(target: GateTarget, outcome: TriesOutcome | null): TestTries | undefined {
-  return new Map((outcome?.tests ?? []).map((t) => [targetKey(t), t])).get(targetKey(target));
+  return new Map((outcome?.tests ?? []).map((t) => [testKey(t), t])).get(testKey(target));
 }
 
 /** Every selected test once per Vitest project its file runs in ('' = the only, unnamed one). */

@@ -84,7 +84,7 @@ export async function readQuarantineProposals(input: {
   for (const a of held) {
     const lastRuns = await lastRunsOfTest(
       store,
-      { file: a.file, name: a.test },
+      { file: a.file, fullName: a.test },
       { branch, limit: policy.releaseAfter },
     );
     quarantined.push({ id: a.id, file: a.file, name: a.test, lastRuns });

@@ -16,7 +16,7 @@ export interface TriageHistoryStep {
   readonly flags: { readonly history?: boolean; readonly 'no-history'?: boolean; readonly branch?: string };
   /** Run ids of the run records triaged (gathered once with them): their runs are left out of the history. */
   readonly runIds: readonly string[];
-  readonly tests: readonly { readonly file: string; readonly name: string }[];
+  readonly tests: readonly { readonly file: string; readonly fullName: string }[];
   readonly warn?: (line: string) => void;
 }
 

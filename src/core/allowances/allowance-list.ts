@@ -6,9 +6,9 @@
 
 import { formatDuration } from '../duration.js';
 import { resolvePlatformValue } from '../platform-value.js';
-import { testKey } from '../test-id.js';
 import { escapeTerminal as esc } from '../untrusted-text.js';
 import { type AllowanceProblem, formatWhere } from './allowance.js';
+import { allowanceKey } from './allowance-match.js';
 import {
   formatFollowNotice,
   formatProblem,
@@ -69,7 +69,9 @@ export function computeAllowanceList(
       expires: a.expires,
       budget: serializeBudget(budget),
       limitMs: resolvePlatformValue(budget, platform)?.value ?? null,
-      lastMs: current ? (lastDurations.get(testKey(current.file, current.test)) ?? null) : null,
+      lastMs: current
+        ? (lastDurations.get(allowanceKey({ file: current.file, fullName: current.test })) ?? null)
+        : null,
       reason: a.reason,
     };
   });

@@ -11,6 +11,7 @@
  */
 
 import { testKey } from '../test-id.js';
+import { tupleKey } from '../tuple-key.js';
 import { lineageStage } from './allowance-lineage-stage.js';
 import {
   type AllowanceMatch,
@@ -36,6 +37,13 @@ export type {
 } from './allowance-match-state.js';
 export { eachNamePattern } from './each-name-pattern.js';
 
+/**
+ * The key an allowance (and its quarantine) is found by: the test's file and full name without its
+ * project. An allowance file names no project, so it applies in every project that holds the test.
+ */
+export const allowanceKey = (t: { readonly file: string; readonly fullName: string }): string =>
+  testKey({ file: t.file, fullName: t.fullName });
+
 type Stage = (index: MatchIndex, state: MatchState) => MatchState;
 
 function buildIndex(input: MatchInput): MatchIndex {
@@ -43,7 +51,7 @@ function buildIndex(input: MatchInput): MatchIndex {
   return {
     input,
     byId: new Map(allowances.map((a) => [a.id, a])),
-    byName: group(tests, (t) => testKey(t.file, t.fullName)),
+    byName: group(tests, allowanceKey),
     byPrint: group(tests, (t) => t.fingerprint),
     byFile: group(tests, (t) => t.file),
     patterned: tests.flatMap((t, i) => (t.namePattern === undefined ? [] : [i])),
@@ -89,7 +97,8 @@ function rowStage(
   open: typeof fallbackOpen,
 ): Stage {
   return (index, state) => {
-    const rowKey = (candidates: readonly number[], a: MatchAllowance): string => JSON.stringify([candidates, a.test]);
+    // Not a test identity: the candidate rows of one template and the name an allowance asks for.
+    const rowKey = (candidates: readonly number[], a: MatchAllowance): string => tupleKey([candidates, a.test]);
     const rows = new Map<string, string[]>();
     const wants = new Map<string, number[]>();
     for (const a of open(index, state)) {
@@ -126,7 +135,7 @@ function rowStage(
 }
 
 const exactIn = (index: MatchIndex, a: MatchAllowance, file: string): readonly number[] =>
-  index.byName.get(testKey(file, a.test)) ?? [];
+  index.byName.get(allowanceKey({ file, fullName: a.test })) ?? [];
 const sameFilePrints = (index: MatchIndex, a: MatchAllowance): readonly number[] | null =>
   a.fingerprint === null
     ? null

@@ -4,13 +4,11 @@
  */
 import type { RunQuarantine } from '../quarantine/run-quarantine.js';
 import type { BudgetViolation, FileState, LimitSource, RecordedError, TestState } from '../record/run-record.js';
+import type { TestId } from '../test-id.js';
 import type { BudgetStatus, LimitKey } from './budget.js';
 
-export interface ObservedTest {
-  /** Relative to the project root, with `/`. */
-  readonly file: string;
-  /** Full name joined with ' > '. */
-  readonly name: string;
+/** A test as the reporter observed it: its identity (project '' when unnamed) and its result. */
+export interface ObservedTest extends TestId {
   readonly project: string;
   readonly line: number | null;
   readonly column: number | null;
@@ -50,14 +48,22 @@ export interface CheckedFile extends ObservedFile {
   readonly status: BudgetStatus;
 }
 
+/**
+ * A test or file over its limit (a violation) or at or above warnAt of it (near): the run record's
+ * BudgetViolation with the test's full name as `fullName` (the record writes it as `name`:
+ * run-record-build.ts); null for a file.
+ */
+export interface BudgetExcessEntry extends Omit<BudgetViolation, 'name'> {
+  readonly fullName: string | null;
+  readonly allowanceId?: string;
+}
+
 /** A test or file at or above warnAt of its limit (same fields as a violation). */
-export interface NearBudget extends BudgetViolation {
+export interface NearBudget extends BudgetExcessEntry {
   readonly platformKey: LimitKey;
 }
 
-export interface FlakyTest {
-  readonly file: string;
-  readonly name: string;
+export interface FlakyTest extends TestId {
   readonly line: number | null;
   readonly retries: number;
   readonly firstError: RecordedError | null;

@@ -4,22 +4,21 @@
  * computeBudgetReport (budget-report.ts) orders them by place.
  */
 import type { QuarantinedTest, RunQuarantine } from '../quarantine/run-quarantine.js';
-import type { BudgetViolation } from '../record/run-record.js';
-import type { CheckedFile, CheckedTest, FlakyTest, NearBudget } from './budget-entry-types.js';
+import type { BudgetExcessEntry, CheckedFile, CheckedTest, FlakyTest, NearBudget } from './budget-entry-types.js';
 
 /** Tests over their limit (violations) and near it, in the order checked. */
 export function splitTestExcesses(tests: readonly CheckedTest[]): {
-  over: (BudgetViolation & { allowanceId?: string })[];
+  over: BudgetExcessEntry[];
   near: NearBudget[];
 } {
-  const over: (BudgetViolation & { allowanceId?: string })[] = [];
+  const over: BudgetExcessEntry[] = [];
   const near: NearBudget[] = [];
   for (const t of tests) {
     if ((t.status !== 'over' && t.status !== 'near') || t.durationMs === null) continue;
     const entry = {
       kind: 'test' as const,
       file: t.file,
-      name: t.name,
+      fullName: t.fullName,
       line: t.line,
       durationMs: t.durationMs,
       limitMs: t.limitMs,
@@ -33,15 +32,15 @@ export function splitTestExcesses(tests: readonly CheckedTest[]): {
 }
 
 /** Files over their budget and near it, in the order checked. */
-export function splitFileExcesses(files: readonly CheckedFile[]): { over: BudgetViolation[]; near: NearBudget[] } {
-  const over: BudgetViolation[] = [];
+export function splitFileExcesses(files: readonly CheckedFile[]): { over: BudgetExcessEntry[]; near: NearBudget[] } {
+  const over: BudgetExcessEntry[] = [];
   const near: NearBudget[] = [];
   for (const f of files) {
     if ((f.status !== 'over' && f.status !== 'near') || f.durationMs === null || f.limitMs === null) continue;
     const entry = {
       kind: 'file' as const,
       file: f.file,
-      name: null,
+      fullName: null,
       line: null,
       durationMs: f.durationMs,
       limitMs: f.limitMs,
@@ -57,7 +56,13 @@ export function splitFileExcesses(files: readonly CheckedFile[]): { over: Budget
 export function listFlakyTests(tests: readonly CheckedTest[]): FlakyTest[] {
   return tests
     .filter((t) => t.state === 'passed' && (t.flaky || (t.retries > 0 && t.errors.length > 0)))
-    .map((t) => ({ file: t.file, name: t.name, line: t.line, retries: t.retries, firstError: t.errors[0] ?? null }));
+    .map((t) => ({
+      file: t.file,
+      fullName: t.fullName,
+      line: t.line,
+      retries: t.retries,
+      firstError: t.errors[0] ?? null,
+    }));
 }
 
 /** Quarantined tests that ran (passed or failed). */
@@ -65,8 +70,9 @@ export function listQuarantinedTests(tests: readonly CheckedTest[]): Quarantined
   return tests
     .filter((t) => t.quarantine !== undefined && (t.state === 'passed' || t.state === 'failed'))
     .map((t) => ({
+      project: t.project,
       file: t.file,
-      name: t.name,
+      fullName: t.fullName,
       line: t.line,
       state: t.state,
       quarantine: t.quarantine as RunQuarantine,

@@ -67,7 +67,7 @@ function formatViolations(report: BudgetReport, screen: ReportScreen): string[] 
     ...capped(
       overTests,
       (v) =>
-        `  ${p('red', 'over budget')}  ${u(formatPlace(v))}  ${u(v.name ?? '')}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`,
+        `  ${p('red', 'over budget')}  ${u(formatPlace(v))}  ${u(v.fullName ?? '')}  ${formatOverFigures(v, report.platform)}${ownersNote(report, v.file)}`,
       screen,
     ),
   );
@@ -105,7 +105,7 @@ function formatNearSection(report: BudgetReport, screen: ReportScreen): string[]
     ...capped(
       report.near,
       (n) =>
-        `  ${p('yellow', 'near budget')}  ${u(formatPlace(n))}  ${n.kind === 'file' ? '(whole file)' : u(n.name ?? '')}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`,
+        `  ${p('yellow', 'near budget')}  ${u(formatPlace(n))}  ${n.kind === 'file' ? '(whole file)' : u(n.fullName ?? '')}  ${formatNearFigures(n, report.platform)}${ownersNote(report, n.file)}`,
       screen,
     ),
   ];
@@ -119,7 +119,7 @@ function formatFlakySection(report: BudgetReport, screen: ReportScreen): string[
     ...capped(
       report.flaky,
       (f) =>
-        `  ${p('yellow', 'flaky')}  ${u(formatPlace(f))}  ${u(f.name)}  ${u(formatFlaky(f))}${ownersNote(report, f.file)}`,
+        `  ${p('yellow', 'flaky')}  ${u(formatPlace(f))}  ${u(f.fullName)}  ${u(formatFlaky(f))}${ownersNote(report, f.file)}`,
       screen,
     ),
   ];
@@ -134,7 +134,7 @@ function formatQuarantinedSection(report: BudgetReport, screen: ReportScreen): s
     ...capped(
       excused,
       (q) =>
-        `  ${p('yellow', 'quarantined')}  ${u(formatPlace(q))}  ${u(q.name)}  ${u(formatQuarantined(q))}${ownersNote(report, q.file)}`,
+        `  ${p('yellow', 'quarantined')}  ${u(formatPlace(q))}  ${u(q.fullName)}  ${u(formatQuarantined(q))}${ownersNote(report, q.file)}`,
       screen,
     ),
   ];
@@ -144,15 +144,17 @@ function formatQuarantinedSection(report: BudgetReport, screen: ReportScreen): s
 function formatFailingSection(report: BudgetReport, screen: ReportScreen): string[] {
   const p = screen.paint;
   if (report.failing.length === 0) return [];
-  const ended = new Map(expiredQuarantineFailures(report).map((q) => [testKey(q.file, q.name), q.quarantine]));
+  const ended = new Map(
+    expiredQuarantineFailures(report).map((q) => [testKey({ file: q.file, fullName: q.fullName }), q.quarantine]),
+  );
   return [
     p('red', 'Failed tests:'),
     ...capped(
       report.failing,
       (t) => {
-        const q = ended.get(t.key);
+        const q = ended.get(testKey({ file: t.file, fullName: t.fullName }));
         const note = q ? `  (its ${u(describeQuarantine(q))}; it fails the run again)` : '';
-        return `  ${p('red', 'failed')}  ${u(formatPlace(t))}  ${u(t.name)}  ${u(formatError(t.errors[0] ?? null))}${note}${ownersNote(report, t.file)}`;
+        return `  ${p('red', 'failed')}  ${u(formatPlace(t))}  ${u(t.fullName)}  ${u(formatError(t.errors[0] ?? null))}${note}${ownersNote(report, t.file)}`;
       },
       screen,
     ),

@@ -55,7 +55,7 @@ export function formatGithubAnnotations(report: BudgetReport): string {
 function budgetAnnotations(report: BudgetReport): string[] {
   const out: string[] = [];
   for (const v of report.violations) {
-    const what = v.kind === 'test' ? (v.name ?? '') : 'whole file';
+    const what = v.kind === 'test' ? (v.fullName ?? '') : 'whole file';
     const fix =
       v.kind === 'test'
         ? `\nTo allow it: ${formatAllowanceCommand(v)}`
@@ -70,7 +70,7 @@ function budgetAnnotations(report: BudgetReport): string[] {
     );
   }
   for (const n of report.near) {
-    const what = n.kind === 'test' ? (n.name ?? '') : 'whole file';
+    const what = n.kind === 'test' ? (n.fullName ?? '') : 'whole file';
     out.push(
       annotation(
         'warning',
@@ -92,7 +92,7 @@ function failureAnnotations(report: BudgetReport): string[] {
         'warning',
         f,
         'flakeguard: flaky test',
-        `flaky  ${f.name}  ${formatFlaky(f)}${ownersNote(report, f.file)}`,
+        `flaky  ${f.fullName}  ${formatFlaky(f)}${ownersNote(report, f.file)}`,
       ),
     );
   }
@@ -102,7 +102,7 @@ function failureAnnotations(report: BudgetReport): string[] {
         'warning',
         q,
         'flakeguard: quarantined test failed',
-        `quarantined  ${q.name}  ${formatQuarantined(q)}${ownersNote(report, q.file)}`,
+        `quarantined  ${q.fullName}  ${formatQuarantined(q)}${ownersNote(report, q.file)}`,
       ),
     );
   }
@@ -112,7 +112,7 @@ function failureAnnotations(report: BudgetReport): string[] {
         'error',
         q,
         'flakeguard: quarantine expired',
-        `failed  ${q.name}  its ${describeQuarantine(q.quarantine)}; it fails the run again${ownersNote(report, q.file)}`,
+        `failed  ${q.fullName}  its ${describeQuarantine(q.quarantine)}; it fails the run again${ownersNote(report, q.file)}`,
       ),
     );
   }
@@ -154,7 +154,7 @@ function budgetSection(report: BudgetReport): string[] {
   if (rows.length > 0) {
     lines.push('| Status | Test | Place | Duration | Limit | Limit from |', '|---|---|---|---:|---:|---|');
     for (const { status, v } of rows) {
-      const name = v.kind === 'file' ? '(whole file)' : (v.name ?? '');
+      const name = v.kind === 'file' ? '(whole file)' : (v.fullName ?? '');
       lines.push(
         `| ${status} | ${cell(name + ownersNote(report, v.file))} | ${code(formatPlace(v))} | ${formatDuration(v.durationMs)} | ${formatDuration(v.limitMs)} | ${cell(limitLabel(v, report.platform))} |`,
       );
@@ -181,7 +181,7 @@ function flakySection(report: BudgetReport): string[] {
     );
     for (const f of report.flaky)
       lines.push(
-        `| ${cell(f.name + ownersNote(report, f.file))} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`,
+        `| ${cell(f.fullName + ownersNote(report, f.file))} | ${code(formatPlace(f))} | ${f.retries} | ${cell(formatError(f.firstError))} |`,
       );
     lines.push('');
   }
@@ -200,7 +200,7 @@ function quarantinedSection(report: BudgetReport): string[] {
     );
     for (const q of excused)
       lines.push(
-        `| ${cell(q.name + ownersNote(report, q.file))} | ${code(formatPlace(q))} | ${cell(describeQuarantine(q.quarantine))} | ${cell(formatError(q.firstError))} |`,
+        `| ${cell(q.fullName + ownersNote(report, q.file))} | ${code(formatPlace(q))} | ${cell(describeQuarantine(q.quarantine))} | ${cell(formatError(q.firstError))} |`,
       );
     lines.push('');
   }

@@ -14,26 +14,31 @@ export interface TestPlace {
   readonly column: number;
 }
 
+/** A test's place in its source is the same in every Vitest project: keyed without the project. */
+const placeKey = (t: { readonly file: string; readonly fullName: string }): string =>
+  testKey({ file: t.file, fullName: t.fullName });
+
 /** The tests without a line that the report names: over or near budget, failed, flaky, quarantined. */
 export function testsNamedWithoutLine(report: BudgetReport): CheckedTest[] {
-  const flaky = new Set(report.flaky.map((f) => testKey(f.file, f.name)));
+  const flaky = new Set(report.flaky.map(placeKey));
   return report.tests.filter(
-    (t) => t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flaky.has(t.key)),
+    (t) =>
+      t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flaky.has(placeKey(t))),
   );
 }
 
 type Placed = {
   readonly kind?: 'test' | 'file';
   readonly file: string;
-  readonly name: string | null;
+  readonly fullName: string | null;
   readonly line: number | null;
 };
 
 function place<T extends Placed>(items: readonly T[], places: ReadonlyMap<string, TestPlace>): T[] {
   const out = items.map((item) => {
     const found =
-      item.line === null && item.kind !== 'file' && item.name !== null
-        ? places.get(testKey(item.file, item.name))
+      item.line === null && item.kind !== 'file' && item.fullName !== null
+        ? places.get(placeKey({ file: item.file, fullName: item.fullName }))
         : undefined;
     return found ? { ...item, line: found.line } : item;
   });
@@ -44,7 +49,7 @@ function place<T extends Placed>(items: readonly T[], places: ReadonlyMap<string
 export function withReportPlaces(report: BudgetReport, places: ReadonlyMap<string, TestPlace>): BudgetReport {
   if (places.size === 0) return report;
   const tests = report.tests.map((t) => {
-    const found = t.line === null ? places.get(t.key) : undefined;
+    const found = t.line === null ? places.get(placeKey(t)) : undefined;
     return found ? { ...t, line: found.line, column: found.column } : t;
   });
   const byKey = new Map(tests.map((t) => [t.key, t]));

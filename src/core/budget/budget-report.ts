@@ -2,14 +2,17 @@
  * computeBudgetReport: every finished test and file of a run checked against its limit, plus the
  * flaky tests, the failures and why the run is red. Pure: the reporter gathers the inputs.
  */
+
+import { allowanceKey } from '../allowances/allowance-match.js';
 import type { OwnersOf } from '../owners/codeowners.js';
 import { isQuarantineActive, type QuarantinedTest, type RunQuarantine } from '../quarantine/run-quarantine.js';
-import type { BudgetViolation, ExitReason, RecordedNotice, RecordedUnhandledError } from '../record/run-record.js';
+import type { ExitReason, RecordedNotice, RecordedUnhandledError } from '../record/run-record.js';
 import { computeRunVerdict, type RunVerdict } from '../record/run-verdict.js';
 import { testKey } from '../test-id.js';
 import { classifyDuration, type RunAllowance, resolveFileLimit, resolveTestLimit } from './budget.js';
 import type { BudgetConfig } from './budget-config.js';
 import type {
+  BudgetExcessEntry,
   CheckedFile,
   CheckedTest,
   FlakyTest,
@@ -45,7 +48,7 @@ export interface BudgetReport {
   readonly warnAt: number;
   readonly tests: readonly CheckedTest[];
   readonly files: readonly CheckedFile[];
-  readonly violations: readonly (BudgetViolation & { readonly allowanceId?: string })[];
+  readonly violations: readonly BudgetExcessEntry[];
   readonly near: readonly NearBudget[];
   readonly flaky: readonly FlakyTest[];
   /** Failed tests that fail the run (a failure under an applying quarantine is not one). */
@@ -60,13 +63,15 @@ export interface BudgetReport {
 }
 
 function checkTest(test: ObservedTest, input: BudgetReportInput): CheckedTest {
-  const key = testKey(test.file, test.name);
+  const key = testKey(test);
+  // An allowance and its quarantine name no project: they apply in every project.
+  const allowed = allowanceKey(test);
   const limit = resolveTestLimit({
     config: input.config,
     platform: input.platform,
-    allowance: input.allowances.get(key),
+    allowance: input.allowances.get(allowed),
   });
-  const quarantine = input.quarantine?.get(key);
+  const quarantine = input.quarantine?.get(allowed);
   // Only a passed test can be over budget: a failed one is already red, a skipped one did not run.
   const status =
     test.state === 'passed'
@@ -93,12 +98,12 @@ function checkFile(file: ObservedFile, input: BudgetReportInput): CheckedFile {
 }
 
 export const byPlace = <
-  T extends { readonly file: string; readonly line: number | null; readonly name: string | null },
+  T extends { readonly file: string; readonly line: number | null; readonly fullName: string | null },
 >(
   a: T,
   b: T,
 ): number =>
-  a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.name ?? '').localeCompare(b.name ?? '');
+  a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.fullName ?? '').localeCompare(b.fullName ?? '');
 
 export function computeBudgetReport(input: BudgetReportInput): BudgetReport {
   const tests = input.tests.map((t) => checkTest(t, input));

@@ -92,11 +92,11 @@ function suggestAllowanceBudget(durationMs: number): number {
 
 export function formatAllowanceCommand(entry: {
   readonly file: string;
-  readonly name: string | null;
+  readonly fullName: string | null;
   readonly durationMs: number;
 }): string {
   const budget = serializeDuration(suggestAllowanceBudget(entry.durationMs));
-  return `flakeguard allowances add --file ${shellQuote(entry.file)} --test ${shellQuote(entry.name ?? '')} --budget ${budget} --reason "<why it needs more time>"`;
+  return `flakeguard allowances add --file ${shellQuote(entry.file)} --test ${shellQuote(entry.fullName ?? '')} --budget ${budget} --reason "<why it needs more time>"`;
 }
 
 function groupByFile(errors: readonly RecordedUnhandledError[]): string {

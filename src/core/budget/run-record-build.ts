@@ -40,11 +40,17 @@ export type RunFacts = Pick<
 
 const round = (ms: number | null): number | null => (ms === null ? null : Math.round(ms * 100) / 100);
 
+/**
+ * The record's `key` field as 0.1.0 wrote it (docs/run-record.md): for people reading the JSON, not
+ * a key flakeguard reads back (it reads project, file and name: core/test-id.ts testKey).
+ */
+const recordedKey = (t: CheckedTest): string => `${t.file}::${t.fullName}`;
+
 function toRecordedTest(t: CheckedTest): RecordedTest {
   return {
-    key: t.key,
+    key: recordedKey(t),
     file: t.file,
-    name: t.name,
+    name: t.fullName,
     line: t.line,
     column: t.column,
     project: t.project,
@@ -112,7 +118,11 @@ export function buildRunRecord(
       fileMs: file?.value ?? null,
       warnAt: config.budget.warnAt,
     },
-    violations: report.violations.map((v) => ({ ...v, durationMs: round(v.durationMs) ?? 0 })),
+    violations: report.violations.map(({ fullName, ...v }) => ({
+      ...v,
+      name: fullName,
+      durationMs: round(v.durationMs) ?? 0,
+    })),
     verdict: {
       red: report.verdict.red,
       failedByFlakeguard: report.verdict.failedByFlakeguard,

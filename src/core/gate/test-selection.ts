@@ -33,7 +33,7 @@ export interface TestSelection<T extends SelectableTest = SelectableTest> {
   readonly unchanged: number;
 }
 
-const identity = (t: { readonly file: string; readonly fullName: string }): string => testKey(t.file, t.fullName);
+const identity = (t: { readonly file: string; readonly fullName: string }): string => testKey(t);
 
 /** What the passes of selectTests share: the base tests already matched, and each head test's selection. */
 interface Matching<T extends SelectableTest> {

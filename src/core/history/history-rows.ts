@@ -6,6 +6,7 @@
  */
 import { type CiContext, ciJobLabel } from '../record/ci-context.js';
 import type { RunRecord, TestState } from '../record/run-record.js';
+import { testKey } from '../test-id.js';
 
 /** What the record does not say about a run and the edge finds out (CI variables, git). */
 export interface RunContext {
@@ -101,7 +102,7 @@ function toResultColumns(record: RunRecord): HistoryResultColumns {
   };
   let previous: string | null = null;
   for (const t of tests) {
-    const identity = JSON.stringify([t.project ?? '', t.file, t.name]);
+    const identity = testKey({ project: t.project ?? '', file: t.file, fullName: t.name });
     if (identity === previous) continue;
     previous = identity;
     results.project.push(t.project ?? '');

@@ -69,9 +69,9 @@ export function computeQuarantineProposals(input: {
   readonly tests: readonly FlakeCounts[];
   readonly quarantined: readonly QuarantinedEntry[];
 }): QuarantineProposals {
-  const held = new Set(input.quarantined.map((q) => testKey(q.file, q.name)));
+  const held = new Set(input.quarantined.map((q) => testKey({ file: q.file, fullName: q.name })));
   const quarantine = input.tests
-    .filter((t) => t.runs > 0 && t.flakyRuns > 0 && !held.has(testKey(t.file, t.name)))
+    .filter((t) => t.runs > 0 && t.flakyRuns > 0 && !held.has(testKey({ file: t.file, fullName: t.name })))
     .map((t) => ({
       file: t.file,
       name: t.name,

@@ -10,6 +10,7 @@ import { hasExpired } from '../calendar.js';
 import { trendOfStoredRuns } from '../history/history-trend.js';
 import { describeDurationTrend } from '../history/history-trend-text.js';
 import type { RecordedError, TestState } from '../record/run-record.js';
+import type { TestId } from '../test-id.js';
 
 type StoredRunLike = Parameters<typeof trendOfStoredRuns>[0][number];
 
@@ -24,9 +25,7 @@ export interface RunQuarantine {
 }
 
 /** A test under quarantine in this run, as the report lists it. */
-export interface QuarantinedTest {
-  readonly file: string;
-  readonly name: string;
+export interface QuarantinedTest extends TestId {
   readonly line: number | null;
   readonly state: TestState;
   readonly quarantine: RunQuarantine;

@@ -91,7 +91,7 @@ export function readLogFailures(scan: LogScan): LogFailure[] {
     if (e.id !== 'vitest:fail') continue;
     const parsed = parseFailLine(e.text);
     if (!parsed) continue;
-    const key = testKey(parsed.file, parsed.name);
+    const key = testKey({ file: parsed.file, fullName: parsed.name });
     const at = seen.get(key);
     const earlier = at === undefined ? undefined : out[at];
     if (earlier !== undefined && at !== undefined) {
@@ -178,7 +178,9 @@ export function logFailuresAsTests(
   return failures.map((f) => {
     const file = mapFile(f.file);
     const literal =
-      f.printedName !== undefined && known.has(testKey(file, f.printedName)) && !known.has(testKey(file, f.name));
+      f.printedName !== undefined &&
+      known.has(testKey({ file, fullName: f.printedName })) &&
+      !known.has(testKey({ file, fullName: f.name }));
     return {
       kind: f.name === '' ? 'file' : 'test',
       file,

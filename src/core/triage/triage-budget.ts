@@ -29,7 +29,7 @@ export function measureExcesses(
   const seen = new Set<string>();
   for (const t of tests) {
     if (t.kind !== 'test' || t.state !== 'passed' || t.file === null || t.durationMs === null) continue;
-    const key = testKey(t.file, t.name);
+    const key = testKey({ file: t.file, fullName: t.name });
     if (seen.has(key)) continue;
     const limit = limits.test(t.file, t.name);
     if (limit === null || t.durationMs <= limit.limitMs) continue;

@@ -7,6 +7,7 @@
  */
 import { providerName } from '../record/ci-context.js';
 import type { RunRecord } from '../record/run-record.js';
+import { tupleKey } from '../tuple-key.js';
 import type { CaughtBy, Finding, TriageInputs } from './triage-types.js';
 
 export const UNKNOWN_CHECK: CaughtBy = { provider: null, workflow: null, job: null, shard: null, runUrl: null };
@@ -25,13 +26,14 @@ export function checkOfRecord(record: Pick<RunRecord, 'ci' | 'shard'>): CaughtBy
   };
 }
 
-const keyOf = (c: CaughtBy): string =>
-  JSON.stringify([c.provider, c.workflow, c.job, c.shard?.index ?? null, c.shard?.count ?? null, c.runUrl]);
+/** A CI check (provider, workflow, job, shard, page): not a test identity. */
+const checkKey = (c: CaughtBy): string =>
+  tupleKey([c.provider, c.workflow, c.job, c.shard?.index ?? null, c.shard?.count ?? null, c.runUrl]);
 
 /** Distinct checks in one order (provider, workflow, job, shard, page), whatever order the inputs came in. */
 function distinct(checks: readonly (CaughtBy | undefined)[]): CaughtBy[] {
   const byKey = new Map<string, CaughtBy>();
-  for (const c of checks) if (c !== undefined) byKey.set(keyOf(c), c);
+  for (const c of checks) if (c !== undefined) byKey.set(checkKey(c), c);
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
 }
 

@@ -31,7 +31,7 @@ function firstLine(errors: readonly string[]): string {
 }
 
 export function rerunKey(file: string, name: string | null): string {
-  return testKey(file, name);
+  return testKey({ file, fullName: name });
 }
 
 export interface FailureInput {

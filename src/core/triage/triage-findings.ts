@@ -177,14 +177,16 @@ export function unhandledDrafts(
 
 export function budgetDrafts(inputs: TriageInputs, merged: readonly MergedTest[]): Draft[] {
   const failedFiles = new Set(merged.filter((t) => t.state === 'failed' && t.file !== null).map((t) => t.file));
-  const failedTests = new Set(merged.filter((t) => t.state === 'failed').map((t) => testKey(t.file, t.name)));
+  const failedTests = new Set(
+    merged.filter((t) => t.state === 'failed').map((t) => testKey({ file: t.file, fullName: t.name })),
+  );
   const drafts: Draft[] = [];
   const seen = new Set<string>();
   for (const x of inputs.excesses) {
-    const key = `${x.kind}:${testKey(x.file, x.name)}`;
+    const key = `${x.kind}:${testKey({ file: x.file, fullName: x.name })}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (x.kind === 'test' && failedTests.has(testKey(x.file, x.name))) continue;
+    if (x.kind === 'test' && failedTests.has(testKey({ file: x.file, fullName: x.name }))) continue;
     if (x.kind === 'file' && failedFiles.has(x.file)) continue;
     const over = x.durationMs - x.limitMs;
     const kind = x.kind === 'test' ? 'budget-test' : 'budget-file';

@@ -9,7 +9,7 @@
 import { formatDuration } from '../duration.js';
 import { computeDurationTrend } from '../history/history-trend.js';
 import { describeDurationTrend } from '../history/history-trend-text.js';
-import { testKey } from '../test-id.js';
+import { type TestId, testKey } from '../test-id.js';
 import { describeCheck } from './triage-caught-by.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from './triage-history-facts.js';
 import { type Draft, makeDraft } from './triage-rule.js';
@@ -124,21 +124,21 @@ function withHistory(d: Draft, f: TestHistoryFacts, branch: string): Draft {
 /** The pass: each failure and budget draft of a test the store knows gets its history. */
 export function applyHistory(drafts: readonly Draft[], history: TriageHistory | null | undefined): readonly Draft[] {
   if (!history) return drafts;
-  const byKey = new Map(history.tests.map((t) => [testKey(t.file, t.name), t]));
+  const byKey = new Map(history.tests.map((t) => [testKey({ file: t.file, fullName: t.name }), t]));
   return drafts.map((d) => {
     const { file, test } = d.finding;
-    const facts = file === null || test === null ? undefined : byKey.get(testKey(file, test));
+    const facts = file === null || test === null ? undefined : byKey.get(testKey({ file, fullName: test }));
     return facts === undefined || facts.runs === 0 ? d : withHistory(d, facts, history.branch);
   });
 }
 
 /** The tests triage asks the store about: each failed test and each test over its limit. */
-export function historyQuestions(findings: readonly Finding[]): { file: string; name: string }[] {
-  const seen = new Map<string, { file: string; name: string }>();
+export function historyQuestions(findings: readonly Finding[]): TestId[] {
+  const seen = new Map<string, TestId>();
   for (const f of findings) {
     const { file, test } = f;
     if (file === null || test === null || f.class === 'infrastructure') continue;
-    seen.set(testKey(file, test), { file, name: test });
+    seen.set(testKey({ file, fullName: test }), { file, fullName: test });
   }
   return [...seen.values()];
 }

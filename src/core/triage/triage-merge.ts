@@ -29,7 +29,7 @@ export interface MergedTest {
 const PRIORITY: Record<ObservationSource, number> = { record: 0, report: 1, junit: 2, log: 3 };
 
 function keyOf(file: string | null, name: string): string {
-  return testKey(file, name);
+  return testKey({ file, fullName: name });
 }
 
 export function mergeObservations(observations: readonly ObservedTest[]): MergedTest[] {

@@ -71,7 +71,9 @@ const PASSES: readonly Pass[] = [
  */
 function excuseQuarantined(drafts: readonly Draft[], inputs: TriageInputs): readonly Draft[] {
   const excused = new Set(
-    inputs.tests.filter((t) => t.quarantined === true && t.file !== null).map((t) => testKey(t.file as string, t.name)),
+    inputs.tests
+      .filter((t) => t.quarantined === true && t.file !== null)
+      .map((t) => testKey({ file: t.file as string, fullName: t.name })),
   );
   if (excused.size === 0) return drafts;
   return drafts.filter(
@@ -79,7 +81,7 @@ function excuseQuarantined(drafts: readonly Draft[], inputs: TriageInputs): read
       d.finding.class === 'budget' ||
       d.finding.file === null ||
       d.finding.test === null ||
-      !excused.has(testKey(d.finding.file, d.finding.test)),
+      !excused.has(testKey({ file: d.finding.file, fullName: d.finding.test })),
   );
 }
 
@@ -107,7 +109,7 @@ function contextOf(given: TriageInputs, signatures: readonly LogSignature[]): Tr
 
 export interface TriagePlan {
   /** Each failed test and each test over its limit: what the history store is asked about. */
-  readonly historyQuestions: readonly { readonly file: string; readonly name: string }[];
+  readonly historyQuestions: readonly { readonly file: string; readonly fullName: string }[];
   /** What `--rerun` runs: each failure that is not explained by infrastructure, once. */
   readonly rerunTargets: readonly RerunTarget[];
 }
@@ -122,7 +124,7 @@ export function planTriage(given: TriageInputs, signatures: readonly LogSignatur
   const targets = new Map<string, RerunTarget>();
   for (const { finding } of drafts)
     if (finding.rerunTarget)
-      targets.set(testKey(finding.rerunTarget.file, finding.rerunTarget.name), finding.rerunTarget);
+      targets.set(testKey({ file: finding.rerunTarget.file, fullName: finding.rerunTarget.name }), finding.rerunTarget);
   return { historyQuestions: historyQuestions(drafts.map((d) => d.finding)), rerunTargets: [...targets.values()] };
 }
 

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Lineage, LineageState } from '../../core/allowances/allowance-lineage.js';
+import { tupleKey } from '../../core/tuple-key.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 
 export interface CacheEntry {
@@ -16,9 +17,9 @@ export interface CacheEntry {
 
 const CACHE_VERSION = 1;
 
-/** The cache key of a request: where its allowance starts (commit, file, name, fingerprint). */
+/** The cache key of a request: where its allowance starts (commit, file, name, fingerprint); not a test identity. */
 export const cacheKey = (r: { readonly commit: string | null; readonly state: LineageState }): string =>
-  JSON.stringify([r.commit, r.state.file, r.state.name, r.state.fingerprint]);
+  tupleKey([r.commit, r.state.file, r.state.name, r.state.fingerprint]);
 
 export function readLineageCache(file: string | null): Map<string, CacheEntry> {
   if (file === null || !existsSync(file)) return new Map();

@@ -12,7 +12,7 @@
 
 import type { Allowance } from '../../core/allowances/allowance.js';
 import type { Lineage } from '../../core/allowances/allowance-lineage.js';
-import type { MatchKind, WorktreeChanges } from '../../core/allowances/allowance-match.js';
+import { allowanceKey, type MatchKind, type WorktreeChanges } from '../../core/allowances/allowance-match.js';
 import {
   formatFollowNotice,
   formatLineageNote,
@@ -28,7 +28,6 @@ import type { Config } from '../../core/config.js';
 import type { PlatformValue } from '../../core/platform-value.js';
 import { type RunQuarantine, toRunQuarantine } from '../../core/quarantine/run-quarantine.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import { testKey } from '../../core/test-id.js';
 import { cacheFile, LINEAGE_CACHE, resolveProjectPlaces } from '../places/project-places.js';
 import { type AllowanceStore, loadAllowanceStore } from './allowance-store.js';
 
@@ -177,9 +176,9 @@ export interface AllowancesForRunInput {
 }
 
 export interface AllowancesForRun {
-  /** By testKey(file, fullName). */
+  /** By allowanceKey (file and full name: an allowance applies in every project). */
   readonly applied: Map<string, AppliedAllowance>;
-  /** The quarantine over each reported test (applying or expired), by testKey(file, fullName). */
+  /** The quarantine over each reported test (applying or expired), by the same key. */
   readonly quarantine: Map<string, RunQuarantine>;
   readonly notices: string[];
   readonly warnings: string[];
@@ -203,7 +202,7 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
     if (warning) warnings.push(warning);
     if (!r.test || !r.kind || !r.test.inRun) continue;
     const a = r.allowance;
-    const key = testKey(r.test.file, r.test.fullName);
+    const key = allowanceKey(r.test);
     if (a.quarantine !== null) quarantine.set(key, toRunQuarantine(a.id, a.quarantine, input.today));
     if (a.budget === null || r.expired) continue;
     applied.set(key, { id: a.id, budget: a.budget, match: r.kind, storedName: a.test, storedFile: a.file });

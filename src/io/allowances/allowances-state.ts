@@ -4,6 +4,7 @@
  * allowances-for-run.ts, with every test taken from source), and the commit HEAD points at.
  */
 
+import { allowanceKey } from '../../core/allowances/allowance-match.js';
 import type { Config } from '../../core/config.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config/config-file.js';
@@ -52,7 +53,8 @@ export function lastDurations(
   for (const file of records) {
     try {
       for (const t of readRunRecord(file).tests) {
-        if (keys.has(t.key) && !found.has(t.key) && t.durationMs !== null) found.set(t.key, t.durationMs);
+        const key = allowanceKey({ file: t.file, fullName: t.name });
+        if (keys.has(key) && !found.has(key) && t.durationMs !== null) found.set(key, t.durationMs);
       }
     } catch (error) {
       warn(`flakeguard: skipped a run record: ${(error as Error).message}`);

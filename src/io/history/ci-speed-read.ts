@@ -10,6 +10,7 @@ import {
   sampleCalibrationRuns,
 } from '../../core/calibration/calibration-runs.js';
 import type { SpeedRun } from '../../core/calibration/ci-speed.js';
+import { testKey } from '../../core/test-id.js';
 import type { HistoryStore } from './history-store.js';
 
 /** Runs looked at, newest first: enough for 30 runs of each of many platforms and here. */
@@ -48,7 +49,7 @@ export async function readCalibrationSample(
       [runs.map((r) => r.id)],
     );
     for (const row of rows)
-      durations.get(row.id)?.set(JSON.stringify([row.project, row.file, row.name]), row.durationMs);
+      durations.get(row.id)?.set(testKey({ project: row.project, file: row.file, fullName: row.name }), row.durationMs);
     const toSpeedRun = (r: RunRow): SpeedRun => ({
       runId: r.runId,
       startedAt: r.startedAt,

@@ -66,7 +66,7 @@ async function readRecentFailures(
   try {
     for (const test of tests) {
       const runs = await lastRunsOfTest(result.store, test, { limit: window - 1 });
-      found.set(testKey(test.file, test.name), recentFailuresOf(runs));
+      found.set(testKey(test), recentFailuresOf(runs));
     }
   } catch {
     // History is evidence, never a reason to fail the run: the block prints without the count.

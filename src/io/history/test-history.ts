@@ -6,14 +6,11 @@
 
 import type { CiContext } from '../../core/record/ci-context.js';
 import type { TestState } from '../../core/record/run-record.js';
+import type { TestId } from '../../core/test-id.js';
 import type { Queryable } from './history-store.js';
 
-export interface StoredTestRef {
-  readonly file: string;
-  readonly name: string;
-  /** Vitest project; '' (the default) when unnamed. */
-  readonly project?: string;
-}
+/** A test as history stores it: its identity (project '' when absent). */
+export type StoredTestRef = TestId;
 
 export interface StoredTestRun {
   readonly runId: string;
@@ -55,7 +52,7 @@ const SELECT_RUNS = `SELECT u.run_id AS "runId", to_char(u.started_at AT TIME ZO
 const ref = (test: StoredTestRef, branch: string | null | undefined): unknown[] => [
   test.project ?? '',
   test.file,
-  test.name,
+  test.fullName,
   branch ?? null,
 ];
 

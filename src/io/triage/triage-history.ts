@@ -23,7 +23,7 @@ export interface TriageHistoryRequest {
   readonly force: boolean | undefined;
   /** --branch, else the default branch of the checkout. */
   readonly branch: string | undefined;
-  readonly tests: readonly { readonly file: string; readonly name: string }[];
+  readonly tests: readonly { readonly file: string; readonly fullName: string }[];
   /** Run ids of the run being triaged: its own results are not its history. */
   readonly excludeRunIds: ReadonlySet<string>;
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -65,7 +65,7 @@ function firstFailureOf(counted: readonly StoredTestRun[]): StoredTestRun | null
 
 async function factsOfTest(
   store: Queryable,
-  test: { file: string; name: string },
+  test: { file: string; fullName: string },
   branch: string,
   exclude: ReadonlySet<string>,
 ): Promise<TestHistoryFacts> {
@@ -78,7 +78,7 @@ async function factsOfTest(
   const lastPass = newest !== null && keep(newest) ? newest : (counted.find((r) => r.state === 'passed') ?? null);
   return {
     file: test.file,
-    name: test.name,
+    name: test.fullName,
     runs: counted.length,
     failedRuns: counted.filter((r) => r.state === 'failed').length,
     retried: flaky.retried.filter(keep).map(fact),

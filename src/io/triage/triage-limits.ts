@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
+import { allowanceKey } from '../../core/allowances/allowance-match.js';
 import type { Config } from '../../core/config.js';
 import { resolvePlatformValue } from '../../core/platform-value.js';
 import { describeQuarantine, isQuarantineActive, type RunQuarantine } from '../../core/quarantine/run-quarantine.js';
@@ -61,7 +62,10 @@ async function checkoutLimits(settings: LimitSettings, tests: readonly ObservedT
   );
   if (inCheckout.length === 0) return { test: () => baseTest, file, notes: [], quarantine: new Map() };
   const unique = new Map(
-    inCheckout.map((t) => [testKey(t.file, t.name), { file: t.file, fullName: t.name, line: t.line }]),
+    inCheckout.map((t) => [
+      testKey({ file: t.file, fullName: t.name }),
+      { file: t.file, fullName: t.name, line: t.line },
+    ]),
   );
   const allowances = await loadAllowancesForRun({
     root,
@@ -71,7 +75,7 @@ async function checkoutLimits(settings: LimitSettings, tests: readonly ObservedT
     today: settings.today,
   });
   const test = (f: string, name: string): TriageLimit | null => {
-    const applied = allowances.applied.get(testKey(f, name));
+    const applied = allowances.applied.get(allowanceKey({ file: f, fullName: name }));
     const own = applied ? resolvePlatformValue(applied.budget, platform) : undefined;
     if (!applied || !own) return baseTest;
     const followed =
@@ -103,9 +107,12 @@ export async function applyCheckout(
   for (const note of limits.notes) onNote(note);
   const excused = new Set<string>();
   const marked = tests.map((t) => {
-    const q = t.kind === 'test' && t.file !== null ? limits.quarantine.get(testKey(t.file, t.name)) : undefined;
+    const q =
+      t.kind === 'test' && t.file !== null
+        ? limits.quarantine.get(allowanceKey({ file: t.file, fullName: t.name }))
+        : undefined;
     if (!isQuarantineActive(q) || t.file === null) return t;
-    const key = testKey(t.file, t.name);
+    const key = testKey({ file: t.file, fullName: t.name });
     if (t.state === 'failed' && !excused.has(key)) {
       excused.add(key);
       onNote(

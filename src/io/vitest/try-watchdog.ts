@@ -7,6 +7,8 @@ import { appendFileSync } from 'node:fs';
 import { formatDuration } from '../../core/duration.js';
 import { formatRunnerLine, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { tryCeilingMs } from '../../core/gate/try-ceiling.js';
+import { testKey } from '../../core/test-id.js';
+import { tupleKey } from '../../core/tuple-key.js';
 import { killProcessTree } from '../process/process-tree.js';
 
 type StartLine = Extract<RunnerLine, { kind: 'start' }>;
@@ -19,8 +21,9 @@ export interface TryWatchdog {
   readonly killed: readonly number[];
 }
 
-const keyOf = (l: { file: string; project: string; fullName: string }, pid: number | undefined): string =>
-  JSON.stringify([l.file, l.project, l.fullName, pid ?? 0]);
+/** A try in flight: the test's identity and its worker's pid (not a test identity: one per try). */
+const tryKey = (l: { file: string; project: string; fullName: string }, pid: number | undefined): string =>
+  tupleKey([testKey(l), pid ?? 0]);
 
 export function createTryWatchdog(resultsFile: string, factor: number): TryWatchdog {
   const open = new Map<string, StartLine>();
@@ -28,8 +31,8 @@ export function createTryWatchdog(resultsFile: string, factor: number): TryWatch
   return {
     killed,
     observe(line) {
-      if (line.kind === 'start') open.set(keyOf(line, line.pid), line);
-      else if (line.kind === 'try') open.delete(keyOf(line, line.try.pid));
+      if (line.kind === 'start') open.set(tryKey(line, line.pid), line);
+      else if (line.kind === 'try') open.delete(tryKey(line, line.try.pid));
     },
     check(now) {
       let count = 0;

@@ -13,12 +13,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, TestProject, TestSpecification, Vitest } from 'vitest/node';
 import type { RunnerLine, RunnerPlan } from '../../core/gate/runner-protocol.js';
 import { planWave, type TryTally, wantsMoreTries } from '../../core/gate/try-schedule.js';
+import { testKey } from '../../core/test-id.js';
 import { tailResultsFile } from './results-file.js';
 import type { VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
 import { firstLine, loadProjectVitest, runChildMain } from './vitest-load.js';
 import { setupOptions } from './vitest-setup.js';
-
-const key = (project: string, file: string, name = ''): string => JSON.stringify([project, file, name]);
 
 function moduleErrorsOf(modules: readonly TestModule[]): { file: string; project: string; message: string }[] {
   const out: { file: string; project: string; message: string }[] = [];
@@ -122,7 +121,7 @@ async function runWaves(
   specProjects: readonly string[],
 ): Promise<WaveSummary[]> {
   const tests = job.tests.map((t) => ({
-    key: key(specProjects[t.spec] ?? '', t.file, t.fullName),
+    key: testKey({ project: specProjects[t.spec] ?? '', file: t.file, fullName: t.fullName }),
     fileKey: String(t.spec),
   }));
   const state: WaveState = { tally: new Map(), costMs: new Map() };
@@ -197,7 +196,7 @@ function tallyLines(
   for (const line of lines) {
     if (line.kind === 'try') {
       if (line.try.state === 'skipped') continue;
-      const k = key(line.project, line.file, line.fullName);
+      const k = testKey(line);
       const t = tally.get(k) ?? { passed: 0, failed: 0 };
       tally.set(k, line.try.state === 'passed' ? { ...t, passed: t.passed + 1 } : { ...t, failed: t.failed + 1 });
     } else if (line.kind === 'file') {

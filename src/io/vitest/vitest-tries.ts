@@ -26,10 +26,13 @@ import { DEFAULT_SETUP } from './vitest-setup.js';
 
 export type { RepeatTarget, TestTries, TriesOutcome, TryOptions } from './tries-types.js';
 
+import { testKey } from '../../core/test-id.js';
+import { tupleKey } from '../../core/tuple-key.js';
 import type { TriesOutcome, TryOptions } from './tries-types.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
-const specKey = (file: string, project: string | null | undefined): string => JSON.stringify([file, project ?? null]);
+/** A spec: a test file in one Vitest project (not a test identity: a file holds many tests). */
+const specKey = (file: string, project: string | null | undefined): string => tupleKey([file, project ?? null]);
 
 export async function runTestsRepeatedly(options: TryOptions): Promise<TriesOutcome> {
   const specs: JobSpec[] = [];
@@ -97,7 +100,7 @@ function makeProgress(job: VitestJob, options: TryOptions): (line: RunnerLine) =
   const attempts = new Map<string, number>();
   return (line) => {
     if (line.kind !== 'try' || !options.onProgress) return;
-    const k = JSON.stringify([line.project, line.file, line.fullName]);
+    const k = testKey(line);
     const attempt = (attempts.get(k) ?? 0) + 1;
     attempts.set(k, attempt);
     options.onProgress({

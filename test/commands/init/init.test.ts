@@ -23,8 +23,8 @@ describe('flakeguard init', () => {
         'flakeguard.yaml': '# mine\nbudget:\n  test: 2s\n',
         '.flakeguard/runs/r1.json': JSON.stringify(
           makeRecord([
-            { name: 'slow', durationMs: 3200 },
-            { name: 'quick', durationMs: 40 },
+            { fullName: 'slow', durationMs: 3200 },
+            { fullName: 'quick', durationMs: 40 },
           ]),
         ),
       },

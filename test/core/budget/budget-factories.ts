@@ -5,7 +5,7 @@ import { type Config, DEFAULT_CONFIG } from '../../../src/core/config.js';
 export function makeTest(over: Partial<ObservedTest> = {}): ObservedTest {
   return {
     file: 'test/hub/tracker.test.ts',
-    name: 'tracker > reloads journal',
+    fullName: 'tracker > reloads journal',
     project: '',
     line: 42,
     column: 3,

@@ -16,7 +16,7 @@ describe('GitHub output of the budget report', () => {
 
   it('annotates a violation as an error at the file and line, a near-budget test as a warning', () => {
     const report = computeBudgetReport(
-      makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ name: 'near', line: 7, durationMs: 4500 })] }),
+      makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ fullName: 'near', line: 7, durationMs: 4500 })] }),
     );
     const lines = formatGithubAnnotations(report).trimEnd().split('\n');
     expect(lines[0]).toMatch(
@@ -37,7 +37,7 @@ describe('GitHub output of the budget report', () => {
   });
 
   it('writes a Markdown table with escaped cells', () => {
-    const report = computeBudgetReport(makeInput({ tests: [makeTest({ name: 'a | b', durationMs: 6000 })] }));
+    const report = computeBudgetReport(makeInput({ tests: [makeTest({ fullName: 'a | b', durationMs: 6000 })] }));
     const md = formatStepSummary(report);
     expect(md).toContain('| 🔴 over budget | a \\| b | `test/hub/tracker.test.ts:42` | 6.00s | 5.00s | linux budget |');
     expect(md).toContain(

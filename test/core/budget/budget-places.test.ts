@@ -24,7 +24,7 @@ describe('a budget report computed once, lines added after', () => {
           const unique = [...new Map(specs.map((s) => [s.name, s])).values()];
           const tests = unique.map((s) =>
             makeTest({
-              name: s.name,
+              fullName: s.name,
               durationMs: s.durationMs,
               line: s.line,
               state: s.failed ? 'failed' : 'passed',
@@ -35,8 +35,8 @@ describe('a budget report computed once, lines added after', () => {
           const named = testsNamedWithoutLine(once);
           const places = new Map(named.map((t, i) => [t.key, { line: 100 + i, column: 3 }]));
           const placedTests = tests.map((t) =>
-            t.line === null && places.has(testKey(t.file, t.name))
-              ? { ...t, line: places.get(testKey(t.file, t.name))!.line, column: 3 }
+            t.line === null && places.has(testKey({ file: t.file, fullName: t.fullName }))
+              ? { ...t, line: places.get(testKey({ file: t.file, fullName: t.fullName }))!.line, column: 3 }
               : t,
           );
           expect(withReportPlaces(once, places)).toEqual(computeBudgetReport(makeInput({ tests: placedTests })));
@@ -51,7 +51,10 @@ describe('owners in the reporter output', () => {
 
   it('names the owners on the budget lines and the annotations', () => {
     const report = computeBudgetReport(
-      makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ name: 'near', durationMs: 4800 })], ownersOf }),
+      makeInput({
+        tests: [makeTest({ durationMs: 5310 }), makeTest({ fullName: 'near', durationMs: 4800 })],
+        ownersOf,
+      }),
     );
     const text = formatBudgetReport(report);
     expect(text).toMatch(

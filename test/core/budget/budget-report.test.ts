@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { allowanceKey } from '../../../src/core/allowances/allowance-match.js';
 import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
 import { formatVerdictLine, shellQuote } from '../../../src/core/budget/budget-text.js';
@@ -12,7 +13,7 @@ describe('computeBudgetReport', () => {
       {
         kind: 'test',
         file: 'test/hub/tracker.test.ts',
-        name: 'tracker > reloads journal',
+        fullName: 'tracker > reloads journal',
         line: 42,
         durationMs: 5310,
         limitMs: 5000,
@@ -32,7 +33,7 @@ describe('computeBudgetReport', () => {
       makeInput({
         tests: [
           makeTest({ state: 'failed', durationMs: 9000, errors: [{ message: 'boom', frame: null }] }),
-          makeTest({ name: 's', state: 'skipped', durationMs: null }),
+          makeTest({ fullName: 's', state: 'skipped', durationMs: null }),
         ],
       }),
     );
@@ -42,17 +43,40 @@ describe('computeBudgetReport', () => {
     expect(report.verdict.causes).toEqual([{ kind: 'failing-tests', count: 1 }]);
   });
 
-  it('an allowance raises the limit for its test only', () => {
+  it('keeps the same file and name in two Vitest projects apart; their allowance applies in both', () => {
     const allowances = new Map([
       [
-        'test/hub/tracker.test.ts::tracker > reloads journal',
+        allowanceKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' }),
         { id: 'a1', budget: { kind: 'single' as const, value: 8000 } },
       ],
     ]);
     const report = computeBudgetReport(
-      makeInput({ tests: [makeTest({ durationMs: 5310 }), makeTest({ name: 'other', durationMs: 5310 })], allowances }),
+      makeInput({
+        tests: [makeTest({ project: 'node', durationMs: 5310 }), makeTest({ project: 'edge', durationMs: 5310 })],
+        allowances,
+      }),
     );
-    expect(report.violations.map((v) => v.name)).toEqual(['other']);
+    expect(new Set(report.tests.map((t) => t.key)).size).toBe(2);
+    expect(report.tests.map((t) => [t.project, t.allowanceId])).toEqual([
+      ['node', 'a1'],
+      ['edge', 'a1'],
+    ]);
+  });
+
+  it('an allowance raises the limit for its test only', () => {
+    const allowances = new Map([
+      [
+        allowanceKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' }),
+        { id: 'a1', budget: { kind: 'single' as const, value: 8000 } },
+      ],
+    ]);
+    const report = computeBudgetReport(
+      makeInput({
+        tests: [makeTest({ durationMs: 5310 }), makeTest({ fullName: 'other', durationMs: 5310 })],
+        allowances,
+      }),
+    );
+    expect(report.violations.map((v) => v.fullName)).toEqual(['other']);
     expect(report.tests[0]).toMatchObject({
       limitMs: 8000,
       limitSource: 'allowance',
@@ -81,7 +105,13 @@ describe('computeBudgetReport', () => {
     const first = { message: 'expected 1 to be 2', frame: 'test/a.test.ts:3:5', type: 'AssertionError' };
     const report = computeBudgetReport(makeInput({ tests: [makeTest({ retries: 1, flaky: true, errors: [first] })] }));
     expect(report.flaky).toEqual([
-      { file: 'test/hub/tracker.test.ts', name: 'tracker > reloads journal', line: 42, retries: 1, firstError: first },
+      {
+        file: 'test/hub/tracker.test.ts',
+        fullName: 'tracker > reloads journal',
+        line: 42,
+        retries: 1,
+        firstError: first,
+      },
     ]);
   });
 
@@ -123,19 +153,19 @@ describe('computeBudgetReport', () => {
 
   it('property: every passed test over its limit is listed once; the run fails exactly when one is', () => {
     const testArb = fc.record({
-      name: fc.string({ minLength: 1, maxLength: 8 }),
+      fullName: fc.string({ minLength: 1, maxLength: 8 }),
       state: fc.constantFrom('passed' as const, 'failed' as const, 'skipped' as const),
       durationMs: fc.double({ min: 0, max: 20_000, noNaN: true }),
     });
     fc.assert(
-      fc.property(fc.uniqueArray(testArb, { selector: (t) => t.name, maxLength: 30 }), (specs) => {
+      fc.property(fc.uniqueArray(testArb, { selector: (t) => t.fullName, maxLength: 30 }), (specs) => {
         const tests = specs.map((s) => makeTest(s));
         const report = computeBudgetReport(makeInput({ tests }));
         const over = specs
           .filter((s) => s.state === 'passed' && s.durationMs > 5000)
-          .map((s) => s.name)
+          .map((s) => s.fullName)
           .sort();
-        expect(report.violations.map((v) => v.name ?? '').sort()).toEqual(over);
+        expect(report.violations.map((v) => v.fullName ?? '').sort()).toEqual(over);
         expect(report.verdict.failedByFlakeguard).toBe(over.length > 0);
       }),
     );
@@ -161,7 +191,9 @@ describe('formatBudgetReport', () => {
   });
 
   it('ends a green run with the count of tests checked', () => {
-    const text = formatBudgetReport(computeBudgetReport(makeInput({ tests: [makeTest(), makeTest({ name: 'b' })] })));
+    const text = formatBudgetReport(
+      computeBudgetReport(makeInput({ tests: [makeTest(), makeTest({ fullName: 'b' })] })),
+    );
     expect(text).toBe('flakeguard: 2 tests within duration budgets\n');
   });
 });

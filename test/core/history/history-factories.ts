@@ -31,7 +31,7 @@ export function makeRecord(spec: RecordSpec): RunRecord {
     const error = t.error ?? (state === 'failed' || flaky ? `expected true to be false (${t.name})` : undefined);
     return makeTest({
       file: t.file ?? 'test/a.test.ts',
-      name: t.name,
+      fullName: t.name,
       project: t.project ?? '',
       line: null,
       column: null,

@@ -13,7 +13,7 @@ import {
 import { testKey } from '../../../src/core/test-id.js';
 import { makeFile, makeInput, makeTest } from '../budget/budget-factories.js';
 
-const KEY = testKey('test/hub/tracker.test.ts', 'tracker > reloads journal');
+const KEY = testKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' });
 const active: RunQuarantine = {
   id: 'q1a2',
   reason: 'flaky on CI (T-19)',
@@ -60,7 +60,7 @@ describe('a quarantine in the run', () => {
   });
 
   it('another failure keeps the run red; a passing quarantined test changes nothing', () => {
-    const other = makeTest({ name: 'other', state: 'failed', errors: [{ message: 'x', frame: null }] });
+    const other = makeTest({ fullName: 'other', state: 'failed', errors: [{ message: 'x', frame: null }] });
     const red = computeBudgetReport(
       makeInput({
         tests: [failedTest, other],

@@ -29,7 +29,7 @@ export const SAMPLE_FACTS: RunFacts = {
 };
 
 export function makeRecord(
-  tests: readonly Partial<ObservedTest>[] = [{ durationMs: 5310.456 }, { name: 'quick', durationMs: 3 }],
+  tests: readonly Partial<ObservedTest>[] = [{ durationMs: 5310.456 }, { fullName: 'quick', durationMs: 3 }],
 ): RunRecord {
   const report = computeBudgetReport(makeInput({ tests: tests.map((t) => makeTest(t)), files: [makeFile()] }));
   return buildRunRecord(report, SAMPLE_FACTS, makeConfig());

@@ -190,8 +190,8 @@ describe('planTriage', () => {
     const plan = planTriage(inputs, BUILT_IN_SIGNATURES);
     expect(plan.historyQuestions).toEqual(
       expect.arrayContaining([
-        { file: FILE, name: NAME },
-        { file: FILE, name: 'slow' },
+        { file: FILE, fullName: NAME },
+        { file: FILE, fullName: 'slow' },
       ]),
     );
     expect(plan.historyQuestions).toHaveLength(2);

@@ -233,11 +233,12 @@ describe('the order of the inputs', () => {
         });
         const plan = planTriage(inputs, BUILT_IN_SIGNATURES);
         const r = computeTriage(inputs, BUILT_IN_SIGNATURES);
-        const planned = new Set(plan.rerunTargets.map((t) => testKey(t.file, t.name)));
+        const planned = new Set(plan.rerunTargets.map((t) => testKey({ file: t.file, fullName: t.name })));
         for (const f of r.findings)
-          if (f.rerunTarget) expect(planned).toContain(testKey(f.rerunTarget.file, f.rerunTarget.name));
-        const asked = new Set(plan.historyQuestions.map((q) => testKey(q.file, q.name)));
-        for (const q of historyQuestions(r.findings)) expect(asked).toContain(testKey(q.file, q.name));
+          if (f.rerunTarget)
+            expect(planned).toContain(testKey({ file: f.rerunTarget.file, fullName: f.rerunTarget.name }));
+        const asked = new Set(plan.historyQuestions.map(testKey));
+        for (const q of historyQuestions(r.findings)) expect(asked).toContain(testKey(q));
       }),
       { numRuns: 200 },
     );

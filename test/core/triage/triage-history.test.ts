@@ -136,8 +136,8 @@ describe('triage with history facts', () => {
     });
     expect(historyQuestions(r.findings)).toEqual(
       expect.arrayContaining([
-        { file: FILE, name: NAME },
-        { file: FILE, name: 'slow' },
+        { file: FILE, fullName: NAME },
+        { file: FILE, fullName: 'slow' },
       ]),
     );
     expect(historyQuestions(r.findings)).toHaveLength(2);

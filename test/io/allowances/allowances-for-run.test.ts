@@ -37,7 +37,7 @@ describe('loadAllowancesForRun', () => {
     put('allowances/a.test.ts.yaml', entry('a1a1a1a1', 'g > slow', 'a.test.ts'));
     const result = await run([{ file: 'a.test.ts', fullName: 'g > slow', line: 3 }]);
     expect(result.warnings).toEqual([]);
-    expect(result.applied.get(testKey('a.test.ts', 'g > slow'))).toEqual({
+    expect(result.applied.get(testKey({ file: 'a.test.ts', fullName: 'g > slow' }))).toEqual({
       id: 'a1a1a1a1',
       budget: { kind: 'map', values: { linux: 2000, default: 1000 } },
       match: 'exact',
