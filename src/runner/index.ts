@@ -1,8 +1,8 @@
 /**
  * `flakeguard/runner`: Vitest's own TestRunner, plus, for the tests named in the plan (env
  * FLAKEGUARD_RUNNER_PLAN, a JSON file): each try is timed (before beforeEach to after afterEach),
- * its test function alone too (Vitest's `test.callback` trace step, with the worker's own threads'
- * scheduler figures at both edges: what the gate measures the try's factor over, core/gate/pacer.ts
+ * its test function alone too (Vitest's `test.callback` trace step, with the worker's CPU and
+ * the test thread's run-queue wait at both edges: what the gate measures the try's factor over, core/gate/pacer.ts
  * tryFigures), and appended as one JSON line to the plan's results file, marked cold when the test had not run
  * before in this worker; retries are off for them, so a retry cannot hide a failed try; the file's
  * tests after the last planned one are skipped (they cannot affect it, and cost a try time). When
@@ -23,7 +23,7 @@ import {
   type TryBody,
 } from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
-import { aloneInTry, killLeftovers, readOwnThreads, readTreeCpu, type TreeCpu, threadId } from './worker-proc.js';
+import { aloneInTry, killLeftovers, readOwnFigures, readTreeCpu, type TreeCpu, threadId } from './worker-proc.js';
 
 interface TryStart {
   readonly at: number;
@@ -91,13 +91,13 @@ export default class FlakeguardRunner extends TestRunner {
     };
   }
 
-  /** Runs the test function, keeping its span and its own threads' figures at both edges in the try's start. */
+  /** Runs the test function, keeping its span and the worker's figures at both edges in the try's start. */
   private timeBody(start: TryStart, step: () => unknown): unknown {
-    const own = readOwnThreads(this.tid);
+    const own = readOwnFigures(this.tid);
     const at = performance.now();
     const end = (): void => {
       const wallMs = performance.now() - at;
-      const after = readOwnThreads(this.tid);
+      const after = readOwnFigures(this.tid);
       const figures = own && after ? { cpuMs: after.cpuMs - own.cpuMs, waitMs: after.waitMs - own.waitMs } : null;
       start.body = { startedAt: performance.timeOrigin + at, wallMs, own: figures };
     };

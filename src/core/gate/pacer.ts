@@ -109,8 +109,8 @@ export function measuredSpan(t: Pick<GateTry, 'startedAt' | 'durationMs' | 'body
 }
 
 /**
- * The figures a try's factor is computed from. When the worker's own threads were its whole tree,
- * the runner's exact reads at the edges of the test function, with the stopped time of the pacer's
+ * The figures a try's factor is computed from. When the worker process was its whole tree, the
+ * runner's exact reads at the edges of the test function, with the stopped time of the pacer's
  * samples over the same span (a signal pacer stops the tree between the runner's reads). Else the
  * pacer's samples of the whole tree over the span, interpolated between its ticks: a tick (10 ms)
  * is half a 20 ms burst, so interpolation alone misreads short tries.

@@ -70,13 +70,14 @@ export interface TryBody {
   readonly startedAt: number;
   readonly wallMs: number;
   /**
-   * CPU and run-queue wait of the worker's own threads over exactly that span (Linux schedstat,
-   * read at both edges; a cgroup's throttling shows as wait), or null without /proc.
+   * Over exactly that span: the CPU of the worker process and the run-queue wait of the thread
+   * that ran the test (a cgroup's throttling shows as wait), read at both edges by that thread;
+   * null in a threads pool or without /proc (runner/worker-proc.ts readOwnFigures).
    */
   readonly own: { readonly cpuMs: number; readonly waitMs: number } | null;
   /**
-   * True when those threads were the try's whole tree: no process below the worker at the try's
-   * start or end, and none reaped during it. Else only the pacer's samples see the whole tree.
+   * True when the worker process was the try's whole tree: no process below it at the try's start
+   * or end, and none reaped during it. Else only the pacer's samples see the whole tree.
    */
   readonly alone: boolean;
 }

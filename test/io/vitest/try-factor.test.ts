@@ -62,6 +62,10 @@ describe.runIf(existsSync('/proc/self/schedstat'))(
           // Paced, for 20 ms too: never much more than 1/F of a CPU, whatever else runs.
           expect(selfFactor).toBeGreaterThan(FACTOR / 1.5);
           expect(t.slowdownNote).toBeUndefined();
+          // Measured over the test function, from the worker's own threads: it started no process.
+          expect(t.body?.alone).toBe(true);
+          expect(t.body?.wallMs).toBeGreaterThan(own.wall * 0.9);
+          expect(t.body?.wallMs).toBeLessThan(t.durationMs);
           // The try's own tree: at least the test's CPU (hooks and the worker's own work add a little).
           expect(t.cpuMs).toBeGreaterThan(own.cpu * 0.8);
           // The factor of the test function, measured by the gate, against the test's own clock.
