@@ -1,12 +1,13 @@
 /**
  * `flakeguard/runner`: Vitest's own TestRunner, plus, for the tests named in the plan (env
  * FLAKEGUARD_RUNNER_PLAN, a JSON file): each try is timed (before beforeEach to after afterEach),
- * its test function alone too (Vitest's `test.callback` trace step, with the worker's CPU and
- * the test thread's run-queue wait at both edges: what the gate measures the try's factor over, core/gate/pacer.ts
- * tryFigures), and appended as one JSON line to the plan's results file, marked cold when the test had not run
- * before in this worker; retries are off for them, so a retry cannot hide a failed try; the file's
- * tests after the last planned one are skipped (they cannot affect it, and cost a try time). When
- * the file ends, one more line says what the whole worker cost (wall time since it started).
+ * its test function alone too (Vitest's `test.callback` trace step, with the worker's CPU and the
+ * test thread's run-queue wait at both edges: what the gate measures the try's factor over,
+ * core/gate/pacer.ts tryFigures), and appended as one JSON line to the plan's results file,
+ * marked cold when the test had not run before in this worker; retries are off for them, so a
+ * retry cannot hide a failed try; the file's tests after the last planned one are skipped (they
+ * cannot affect it, and cost a try time). When the file ends, one more line says what the whole
+ * worker cost (wall time since it started).
  * The file's earlier tests run as usual, so each try sees the state CI gives it.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
