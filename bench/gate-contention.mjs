@@ -8,8 +8,9 @@
 // script. Prints per call each self-timing fixture's verdict, self-measured median (tries of the
 // reference phase), the gate's reported factor (median of its reference tries) and the load
 // average before the call; then each fixture's verdicts across all calls. Run it with nothing
-// else on the machine.
-// Usage: npm run build && node bench/gate-contention.mjs [--calls 5] [--slowdown 2]
+// else on the machine. --only <text> keeps the fixture files whose path contains it (e.g. self-20:
+// the 20 ms fixture alone, a short check of one fixture; the issue's figures need all of them).
+// Usage: npm run build && node bench/gate-contention.mjs [--calls 5] [--slowdown 2] [--only self-20]
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +20,8 @@ import { CLI, fmt, median, numberArg, REPO, scratchRepo, timed } from './gate-li
 const { LOAD_WORKER_SOURCE } = await import(path.join(REPO, 'dist/io/load/load-worker-child.js'));
 const calls = numberArg('calls', 5);
 const slowdown = numberArg('slowdown', 2);
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt === -1 ? '' : (process.argv[onlyAt + 1] ?? '');
 
 /** Source that spins `ms` of CPU and sets wall and cpu (ms) as it measured them. */
 function spinSource(ms) {
@@ -134,7 +137,7 @@ function readSelf(root) {
 
 try {
   repo.git('checkout', '-q', '-b', 'feature');
-  for (const [f, text] of Object.entries(FIXTURES)) repo.write(f, text);
+  for (const [f, text] of Object.entries(FIXTURES)) if (f.includes(only)) repo.write(f, text);
   repo.write('.gitignore', 'node_modules\n.flakeguard\nself-*.jsonl\n');
   repo.git('add', '-A');
   repo.git('commit', '-qm', 'fixtures');
@@ -172,6 +175,12 @@ try {
       }
       calls_.push({ condition, call: i + 1, loadavg, report, self, ms: r.ms });
       console.error(`${condition} call ${i + 1}: ${fmt(r.ms)}, contention ${JSON.stringify(report.contention)}`);
+      for (const [name, got] of Object.entries(self)) {
+        const tries = report.tests.find((y) => y.name === name)?.tries ?? [];
+        if (got.length === 0 && tries.length === 0) continue;
+        const list = (xs) => xs.map((v) => (typeof v === 'number' ? v.toFixed(2) : '-')).join(' ');
+        console.error(`  ${name}: self ${list(got)}; gate ${list(tries.map((y) => y.slowdown))}`);
+      }
     }
   }
 } finally {
@@ -189,6 +198,7 @@ console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 for (const c of calls_) {
   for (const name of Object.keys(SELF)) {
     const t = c.report.tests.find((y) => y.name === name);
+    if (!t) continue;
     const selfMedian = c.self[name].length > 0 ? median(c.self[name]) : null;
     const gate = (t?.tries ?? []).map((y) => y.slowdown).filter((y) => typeof y === 'number');
     const gateMedian = gate.length > 0 ? median(gate) : null;

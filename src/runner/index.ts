@@ -1,34 +1,42 @@
 /**
  * `flakeguard/runner`: Vitest's own TestRunner, plus, for the tests named in the plan (env
- * FLAKEGUARD_RUNNER_PLAN, a JSON file): each try is timed (before beforeEach to after afterEach)
- * and appended as one JSON line to the plan's results file, marked cold when the test had not run
- * before in this worker; retries are off for them, so a retry cannot hide a failed try; the file's
- * tests after the last planned one are skipped (they cannot affect it, and cost a try time). When
- * the file ends, one more line says what the whole worker cost (wall time since it started).
+ * FLAKEGUARD_RUNNER_PLAN, a JSON file): each try is timed (before beforeEach to after afterEach),
+ * its test function alone too (Vitest's `test.callback` trace step, with the worker's CPU and the
+ * test thread's run-queue wait at both edges: what the gate measures the try's factor over,
+ * core/gate/pacer.ts tryFigures), and appended as one JSON line to the plan's results file,
+ * marked cold when the test had not run before in this worker; retries are off for them, so a
+ * retry cannot hide a failed try; the file's tests after the last planned one are skipped (they
+ * cannot affect it, and cost a try time). When the file ends, one more line says what the whole
+ * worker cost (wall time since it started).
  * The file's earlier tests run as usual, so each try sees the state CI gives it.
  */
-import { appendFileSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 // Runner types from @vitest/runner (4.1); type-only, so nothing is imported at run time and the
 // runner works on 5.x, where @vitest/runner is folded into vitest.
 import type { Task as RunnerTask, Test as RunnerTestCase, File as RunnerTestFile } from '@vitest/runner';
 import { TestRunner } from 'vitest';
-import { parseStat } from '../core/gate/proc-text.js';
 import {
-  descendantsOf,
   formatRunnerLine,
   type GateTry,
   PLAN_ENV,
   type RunnerLine,
   type RunnerPlan,
+  type TryBody,
 } from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
+import { aloneInTry, killLeftovers, readOwnFigures, readTreeCpu, type TreeCpu, threadId } from './worker-proc.js';
 
 interface TryStart {
   readonly at: number;
   readonly cpu: NodeJS.CpuUsage;
-  readonly treeCpuMs: number | null;
+  readonly tree: TreeCpu | null;
   readonly errors: number;
+  /** The test function's span and figures, once it returned (or threw). */
+  body?: Omit<TryBody, 'alone'>;
 }
+
+/** Vitest's tracing hook (VitestRunner.trace, 4.x and later): the runner wraps its `test.callback` step, the test function. */
+type Trace = (name: string, attributes: unknown, cb?: () => unknown) => unknown;
 
 /** Tests that already ran in this worker; kept on globalThis so a reused worker remembers them. */
 const SEEN_KEY = Symbol.for('flakeguard.runner.seen');
@@ -37,60 +45,6 @@ function seenInWorker(): Set<string> {
   const seen = holder[SEEN_KEY] ?? new Set<string>();
   holder[SEEN_KEY] = seen;
   return seen;
-}
-
-/** pid -> [parent, CPU ms of the process, CPU ms of its reaped children] of every process (Linux /proc), or null. */
-function readProcTable(): Map<number, readonly [number, number, number]> | null {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
-  } catch {
-    return null;
-  }
-  const table = new Map<number, readonly [number, number, number]>();
-  for (const e of entries) {
-    try {
-      const stat = parseStat(readFileSync(`/proc/${e}/stat`, 'utf8'));
-      if (stat) table.set(Number(e), [stat.ppid, stat.cpuMs, stat.childCpuMs]);
-    } catch {
-      // gone
-    }
-  }
-  return table;
-}
-
-/** CPU ms of this worker's whole tree: itself, the children it reaped, the descendants still running; null without /proc. */
-function readTreeCpuMs(): number | null {
-  const table = readProcTable();
-  const self = table?.get(process.pid);
-  if (!table || !self) return null;
-  const parents = new Map([...table].map(([pid, v]) => [pid, v[0]]));
-  return descendantsOf(process.pid, parents).reduce((sum, pid) => sum + (table.get(pid)?.[1] ?? 0), self[1] + self[2]);
-}
-
-/**
- * Kills what the file's tests started and left running, detached ones included (they left the
- * process group but are still this worker's children): the try ends with its file (Linux /proc).
- */
-function killLeftovers(): void {
-  const table = readProcTable();
-  if (!table) return;
-  for (const pid of descendantsOf(process.pid, new Map([...table].map(([p, v]) => [p, v[0]])))) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-}
-
-/** This thread's id: the worker's pid in a forks pool, its own thread id in a threads pool (Linux), else the pid. */
-function threadId(): number {
-  try {
-    return Number(readlinkSync('/proc/thread-self').split('/').at(-1)) || process.pid;
-  } catch {
-    return process.pid;
-  }
 }
 
 function readPlan(): RunnerPlan | null {
@@ -119,11 +73,45 @@ export default class FlakeguardRunner extends TestRunner {
   private plannedFiles = new Set<RunnerTestFile>();
   private readonly tid = threadId();
 
+  /** The planned tries between onBeforeTryTask and onAfterRetryTask (one, unless tests run concurrently). */
+  private readonly open = new Set<TryStart>();
+
   constructor(...args: ConstructorParameters<typeof TestRunner>) {
     super(...args);
     // Before the file is collected: the gate starts pacing this worker's tree now.
     const plan = readPlan();
     if (plan) appendFileSync(plan.resultsFile, formatRunnerLine({ kind: 'worker', pid: process.pid, tid: this.tid }));
+    const self = this as unknown as { trace?: Trace };
+    const base = self.trace;
+    self.trace = (name, attributes, cb) => {
+      const run = (typeof attributes === 'function' ? attributes : cb) as () => unknown;
+      const step = () => (base ? base.call(this, name, attributes, cb) : run());
+      return name === 'test.callback' && this.open.size === 1
+        ? this.timeBody([...this.open][0] as TryStart, step)
+        : step();
+    };
+  }
+
+  /** Runs the test function, keeping its span and the worker's figures at both edges in the try's start. */
+  private timeBody(start: TryStart, step: () => unknown): unknown {
+    const own = readOwnFigures(this.tid);
+    const at = performance.now();
+    const end = (): void => {
+      const wallMs = performance.now() - at;
+      const after = readOwnFigures(this.tid);
+      const figures = own && after ? { cpuMs: after.cpuMs - own.cpuMs, waitMs: after.waitMs - own.waitMs } : null;
+      start.body = { startedAt: performance.timeOrigin + at, wallMs, own: figures };
+    };
+    let out: unknown;
+    try {
+      out = step();
+    } catch (e) {
+      end();
+      throw e;
+    }
+    if (out instanceof Promise) return out.finally(end);
+    end();
+    return out;
   }
 
   onBeforeRunFiles(files: RunnerTestFile[]): void {
@@ -165,7 +153,7 @@ export default class FlakeguardRunner extends TestRunner {
 
   override onBeforeTryTask(test: RunnerTask, ...rest: unknown[]): void {
     if (this.isPlanned(test)) {
-      const treeCpuMs = readTreeCpuMs();
+      const tree = readTreeCpu();
       const at = performance.now();
       const timeoutMs = (test as { timeout?: number }).timeout ?? 0;
       this.append({
@@ -178,12 +166,9 @@ export default class FlakeguardRunner extends TestRunner {
         startedAt: performance.timeOrigin + at,
         timeoutMs,
       });
-      this.starts.set(test, {
-        at,
-        treeCpuMs,
-        cpu: process.cpuUsage(),
-        errors: test.result?.errors?.length ?? 0,
-      });
+      const start: TryStart = { at, tree, cpu: process.cpuUsage(), errors: test.result?.errors?.length ?? 0 };
+      this.starts.set(test, start);
+      this.open.add(start);
     }
     (super.onBeforeTryTask as (t: RunnerTask, ...r: unknown[]) => void)(test, ...rest);
   }
@@ -204,9 +189,10 @@ export default class FlakeguardRunner extends TestRunner {
     const start = this.starts.get(test);
     if (!start || !this.isPlanned(test)) return;
     this.starts.delete(test);
+    this.open.delete(start);
     const durationMs = performance.now() - start.at;
     const cpu = process.cpuUsage(start.cpu);
-    const treeCpuMs = start.treeCpuMs === null ? null : readTreeCpuMs();
+    const tree = start.tree === null ? null : readTreeCpu();
     const errors = test.result?.errors ?? [];
     const failed = errors.length > start.errors;
     const state = failed ? 'failed' : test.result?.state === 'skip' ? 'skipped' : 'passed';
@@ -218,14 +204,15 @@ export default class FlakeguardRunner extends TestRunner {
       state,
       durationMs,
       cpuMs:
-        treeCpuMs !== null && start.treeCpuMs !== null
-          ? Math.max(0, treeCpuMs - start.treeCpuMs)
+        tree !== null && start.tree !== null
+          ? Math.max(0, tree.cpuMs - start.tree.cpuMs)
           : (cpu.user + cpu.system) / 1000,
       cold,
       startedAt: performance.timeOrigin + start.at,
       pid: process.pid,
       tid: this.tid,
       ...(failed ? { error: firstLine(errors[start.errors]) } : {}),
+      ...(start.body ? { body: { ...start.body, alone: aloneInTry(start.tree, tree) } } : {}),
     };
     this.append({
       kind: 'try',

@@ -9,7 +9,7 @@
  * What a try got is measured, not assumed (tryFactor): (cpu + run-queue wait + stopped) / cpu over
  * its tree's threads, where a cgroup's throttled time shows up as run-queue wait.
  */
-import type { GateTry } from './runner-protocol.js';
+import type { GateTry, TryBody } from './runner-protocol.js';
 
 /** The credit a tree may bank while idle or slow (ms): a burst after sleeping is at most this long. */
 export const CREDIT_CAP_MS = 4;
@@ -38,9 +38,17 @@ export function paceStep(state: PaceState, dWallMs: number, dCpuMs: number, fact
   return { creditMs, stopped: creditMs < 0 };
 }
 
-/** cgroup CPU period (us) short enough that a 20 ms try is paced, long enough for a quota >= 1 ms. */
+/**
+ * cgroup CPU period (us) short enough that a 20 ms burst is paced, long enough for a quota >= 1 ms
+ * (the kernel's least). The kernel checks a group's quota at its scheduler tick (4 ms at HZ 250),
+ * so a burst runs unthrottled for what is left of the period's quota plus up to a tick: with a 10 ms
+ * period 20 ms bursts at x2 got x1.36-x1.50 in 8-10 of 30 (median x1.70-x1.76); with 4 ms, x1.77 at
+ * least (median x1.96), and x4 got x3.98-x4.04 (x3.73-x3.79 at 10 ms). Below a tick the throttling
+ * overshoots (2 ms: medians x2.09-x3.18 at x2). Measured with 20 ms bursts in a v1 cgroup, kernel
+ * 6.18 at HZ 250, on a 2-core VM loaded by other work.
+ */
 export function cgroupQuota(factor: number): { readonly quotaUs: number; readonly periodUs: number } {
-  const periodUs = Math.min(1_000_000, Math.max(10_000, Math.ceil(factor * 1000)));
+  const periodUs = Math.min(1_000_000, Math.max(4000, Math.ceil(factor * 1000)));
   return { quotaUs: Math.max(1000, Math.round(periodUs / Math.max(1, factor))), periodUs };
 }
 
@@ -91,6 +99,25 @@ export function windowOf(series: readonly TreeSample[] | undefined, from: number
     waitMs: b.waitMs - a.waitMs,
     stoppedMs: b.stoppedMs - a.stoppedMs,
   };
+}
+
+/** The span a try's factor is measured over: its test function when the runner timed it, else the whole try. */
+export function measuredSpan(t: Pick<GateTry, 'startedAt' | 'durationMs' | 'body'>): { from: number; to: number } {
+  if (t.body) return { from: t.body.startedAt, to: t.body.startedAt + t.body.wallMs };
+  const from = t.startedAt ?? 0;
+  return { from, to: from + t.durationMs };
+}
+
+/**
+ * The figures a try's factor is computed from. When the worker process was its whole tree, the
+ * runner's exact reads at the edges of the test function, with the stopped time of the pacer's
+ * samples over the same span (a signal pacer stops the tree between the runner's reads). Else the
+ * pacer's samples of the whole tree over the span, interpolated between its ticks: a tick (10 ms)
+ * is half a 20 ms burst, so interpolation alone misreads short tries.
+ */
+export function tryFigures(body: TryBody | undefined, tree: TreeWindow | null): TreeWindow | null {
+  if (!body?.own || !body.alone) return tree;
+  return { wallMs: body.wallMs, cpuMs: body.own.cpuMs, waitMs: body.own.waitMs, stoppedMs: tree?.stoppedMs ?? 0 };
 }
 
 /** Below this much CPU a try's factor is too noisy to tell (a tick of the pacer, a few timer slips). */

@@ -1,5 +1,5 @@
 /**
- * Linux /proc texts, parsed in one place (pure: the runner inside Vitest's workers and io/load/proc.ts
+ * Linux /proc texts, parsed in one place (pure: the runner inside Vitest's workers and io/process/proc.ts
  * read the files, this reads the text).
  * - `/proc/<pid>/stat`: after the name in parentheses, "state ppid pgrp ... utime(11) stime(12)
  *   cutime(13) cstime(14)" (0-based after the name), times in clock ticks (100 per second).

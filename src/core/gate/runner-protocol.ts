@@ -56,6 +56,30 @@ export interface GateTry {
   readonly pid?: number;
   /** The worker's thread id (its pid in a forks pool): the gate's pacer keys the worker's tree by it. */
   readonly tid?: number;
+  /** The test function alone, as the runner timed it: the span the gate measures the try's factor over. */
+  readonly body?: TryBody;
+}
+
+/**
+ * The test function of one try (after beforeEach, before afterEach), timed by the runner around
+ * Vitest's `test.callback` step: what the try's factor is about, without the worker's own work
+ * around it (hooks, the runner's lines, Vitest's reporting).
+ */
+export interface TryBody {
+  /** performance.timeOrigin + performance.now() in the worker when the function was called. */
+  readonly startedAt: number;
+  readonly wallMs: number;
+  /**
+   * Over exactly that span: the CPU of the worker process and the run-queue wait of the thread
+   * that ran the test (a cgroup's throttling shows as wait), read at both edges by that thread;
+   * null in a threads pool or without /proc (runner/worker-proc.ts readOwnFigures).
+   */
+  readonly own: { readonly cpuMs: number; readonly waitMs: number } | null;
+  /**
+   * True when the worker process was the try's whole tree: no process below it at the try's start
+   * or end, and none reaped during it. Else only the pacer's samples see the whole tree.
+   */
+  readonly alone: boolean;
 }
 
 export type RunnerLine =

@@ -6,9 +6,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
+import { readStat } from '../process/proc.js';
 import { isProcessAlive, stopProcessGroup, trackProcessGroup } from '../process/process-group.js';
 import { LOAD_WORKER_SOURCE } from './load-worker-child.js';
-import { readStat } from './proc.js';
 
 export interface LoadSummary {
   readonly workers: number;

@@ -19,9 +19,9 @@ import {
 } from '../../core/gate/pacer.js';
 import { descendantsOf } from '../../core/gate/runner-protocol.js';
 import type { PaceKind } from '../../core/gate/slowdown.js';
+import { parentsOf, readProcessThreads, readProcTable, readThreadSchedstat } from '../process/proc.js';
 import { addWorkerCgroup, type CgroupPlace, listCgroupMembers, openCgroupPlace, removeCgroupPlace } from './cgroup.js';
 import { type PriorityState, priorityRefusal, restorePriority, steerPriority } from './priority.js';
-import { parentsOf, readProcessThreads, readProcTable, readThreadSchedstat } from './proc.js';
 
 export interface PaceMethod {
   readonly kind: PaceKind;

@@ -3,7 +3,7 @@
  * keep their parent): found through /proc (Linux) and killed at once.
  */
 import { descendantsOf } from '../../core/gate/runner-protocol.js';
-import { parentsOf, readProcTable } from '../load/proc.js';
+import { parentsOf, readProcTable } from './proc.js';
 
 /** SIGKILLs `pid` and its descendants (listed first, so none is reparented away). Never throws. */
 export function killProcessTree(pid: number): void {

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
-import { phaseFactor, tryFactor } from '../../core/gate/pacer.js';
+import { measuredSpan, phaseFactor, tryFactor, tryFigures } from '../../core/gate/pacer.js';
 import type { GateTry, RunnerLine } from '../../core/gate/runner-protocol.js';
 import type { Pacer } from '../load/pacer.js';
 import type { TestTries, TriesOutcome, TryOptions } from './tries-types.js';
@@ -14,14 +14,19 @@ import type { JobSpec, JobTest, VitestJobResult } from './vitest-job.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
-/** A try with the factor its own tree got over the try (core/gate/pacer.ts tryFactor), its CPU from the same sampling. */
+/**
+ * A try with the factor its own tree got over its test function (core/gate/pacer.ts measuredSpan,
+ * tryFigures, tryFactor), and the CPU its tree used over the whole try from the pacer's samples.
+ */
 function measure(t: GateTry, pacer: Pacer): GateTry {
+  const tid = t.tid ?? t.pid ?? 0;
   const start = t.startedAt ?? 0;
-  const w = pacer.window(t.tid ?? t.pid ?? 0, start, start + t.durationMs);
-  const got = tryFactor(w);
+  const whole = pacer.window(tid, start, start + t.durationMs);
+  const span = measuredSpan(t);
+  const got = tryFactor(tryFigures(t.body, pacer.window(tid, span.from, span.to)));
   return {
     ...t,
-    ...(w !== null && w.cpuMs > 0 ? { cpuMs: w.cpuMs } : {}),
+    ...(whole !== null && whole.cpuMs > 0 ? { cpuMs: whole.cpuMs } : {}),
     slowdown: got.factor,
     ...(got.note === null ? {} : { slowdownNote: got.note }),
   };

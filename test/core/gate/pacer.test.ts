@@ -4,11 +4,14 @@ import {
   CREDIT_CAP_MS,
   cgroupQuota,
   describeFactor,
+  measuredSpan,
   type PaceState,
   paceStep,
   phaseFactor,
   START_PACE,
+  type TreeSample,
   tryFactor,
+  tryFigures,
   windowOf,
 } from '../../../src/core/gate/pacer.js';
 
@@ -71,13 +74,14 @@ describe('paceStep', () => {
 });
 
 describe('cgroupQuota', () => {
-  it('gives a quota of period / F with a period of at least 10 ms and a quota of at least 1 ms', () => {
-    expect(cgroupQuota(2)).toEqual({ quotaUs: 5000, periodUs: 10_000 });
+  it('gives a quota of period / F with a period of at least 4 ms and a quota of at least 1 ms', () => {
+    expect(cgroupQuota(2)).toEqual({ quotaUs: 2000, periodUs: 4000 });
+    expect(cgroupQuota(8)).toEqual({ quotaUs: 1000, periodUs: 8000 });
     fc.assert(
       fc.property(fc.double({ min: 1, max: 64, noNaN: true }), (f) => {
         const { quotaUs, periodUs } = cgroupQuota(f);
         expect(quotaUs).toBeGreaterThanOrEqual(1000);
-        expect(periodUs).toBeGreaterThanOrEqual(10_000);
+        expect(periodUs).toBeGreaterThanOrEqual(4000);
         expect(Math.abs(periodUs / quotaUs / f - 1)).toBeLessThan(0.05);
       }),
     );
@@ -146,5 +150,79 @@ describe('windowOf', () => {
     expect(windowOf(series, 5, 15)).toEqual({ wallMs: 10, cpuMs: 5, waitMs: 1, stoppedMs: 4 });
     expect(windowOf([], 0, 1)).toBeNull();
     expect(windowOf(undefined, 0, 1)).toBeNull();
+  });
+});
+
+/**
+ * A 20 ms burst paced by a quota: `run` ms of CPU, then `held` ms throttled (run-queue wait), from
+ * `at` on, until `cpuMs` of CPU; idle before and after. The tree's running totals at time t.
+ */
+function burstAt(burst: { at: number; cpuMs: number; run: number; held: number }, t: number): TreeSample {
+  const { at, cpuMs, run, held } = burst;
+  const into = Math.max(0, t - at);
+  const cycles = Math.floor(into / (run + held));
+  const rest = into - cycles * (run + held);
+  const cpu = Math.min(cpuMs, cycles * run + Math.min(rest, run));
+  // Once the CPU is done the burst ends: no wait after it.
+  const wait = cpu >= cpuMs ? Math.ceil(cpuMs / run - 1) * held : cycles * held + Math.max(0, rest - run);
+  return { t, cpuMs: cpu, waitMs: wait, stoppedMs: 0 };
+}
+
+const burstEnd = (b: { at: number; cpuMs: number; run: number; held: number }): number =>
+  b.at + b.cpuMs + Math.ceil(b.cpuMs / b.run - 1) * b.held;
+
+describe('measuredSpan and tryFigures: a try is measured over its test function', () => {
+  it('takes the body’s span when the runner timed it, else the whole try', () => {
+    const body = { startedAt: 1005, wallMs: 40, own: { cpuMs: 20, waitMs: 20 }, alone: true };
+    expect(measuredSpan({ startedAt: 1000, durationMs: 60, body })).toEqual({ from: 1005, to: 1045 });
+    expect(measuredSpan({ startedAt: 1000, durationMs: 60 })).toEqual({ from: 1000, to: 1060 });
+  });
+
+  it('uses the body’s own figures when its threads were the whole tree, the tree’s samples otherwise', () => {
+    const tree = { wallMs: 40, cpuMs: 25, waitMs: 10, stoppedMs: 3 };
+    const body = { startedAt: 0, wallMs: 40, own: { cpuMs: 20, waitMs: 18 }, alone: true };
+    expect(tryFigures(body, tree)).toEqual({ wallMs: 40, cpuMs: 20, waitMs: 18, stoppedMs: 3 });
+    expect(tryFigures({ ...body, alone: false }, tree)).toBe(tree);
+    expect(tryFigures({ ...body, own: null }, tree)).toBe(tree);
+    expect(tryFigures(undefined, null)).toBeNull();
+    expect(tryFigures(body, null)).toEqual({ wallMs: 40, cpuMs: 20, waitMs: 18, stoppedMs: 0 });
+  });
+
+  it('gives a short paced burst its true factor wherever the pacer’s 10 ms ticks fall', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 10, noNaN: true }),
+        fc.double({ min: 15, max: 30, noNaN: true }),
+        fc.double({ min: 2, max: 6, noNaN: true }),
+        fc.double({ min: 1, max: 3, noNaN: true }),
+        (phase, cpuMs, run, factor) => {
+          const burst = { at: 100 + phase, cpuMs, run, held: run * (factor - 1) };
+          const end = burstEnd(burst);
+          const truth = burstAt(burst, end);
+          const series = Array.from({ length: 30 }, (_, i) => burstAt(burst, i * 10));
+          const body = {
+            startedAt: burst.at,
+            wallMs: end - burst.at,
+            own: { cpuMs: truth.cpuMs, waitMs: truth.waitMs },
+            alone: true,
+          };
+          const span = measuredSpan({ durationMs: 0, body });
+          const exact = (truth.cpuMs + truth.waitMs) / truth.cpuMs;
+          const got = tryFactor(tryFigures(body, windowOf(series, span.from, span.to))).factor ?? 0;
+          expect(got).toBeCloseTo(Math.max(1, exact), 1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('where the ticks alone misread one: 20 ms run 6 ms on, 6 ms held, from 4 ms after a tick', () => {
+    const burst = { at: 104, cpuMs: 20, run: 6, held: 6 };
+    const end = burstEnd(burst);
+    const series = Array.from({ length: 30 }, (_, i) => burstAt(burst, i * 10));
+    const truth = burstAt(burst, end);
+    const body = { startedAt: burst.at, wallMs: end - burst.at, own: { cpuMs: 20, waitMs: truth.waitMs }, alone: true };
+    expect(tryFactor(windowOf(series, burst.at, end)).factor).toBe(2.13);
+    expect(tryFactor(tryFigures(body, windowOf(series, burst.at, end))).factor).toBe(1.9);
   });
 });

@@ -23,7 +23,9 @@ const cgroupsLeft = (): string[] => {
 
 async function pacedTree(cgroups: boolean) {
   const pacer = startPacer(FACTOR, { cgroups });
-  const child = spawn(process.execPath, ['-e', TREE], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // A session of its own, as a Vitest call's workers have: the signal pacer may raise the tree's
+  // autogroup (io/load/priority.ts), which must not be this test process's own.
+  const child = spawn(process.execPath, ['-e', TREE], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
   pacer.addWorker(child.pid ?? 0, child.pid ?? 0);
   const from = now();
   let out = '';
@@ -59,7 +61,7 @@ describe.runIf(onLinux)('startPacer: a worker and the processes it starts, paced
 
   it('leaves no tree stopped when it stops in the middle of a stop', async () => {
     const pacer = startPacer(8, { cgroups: false });
-    const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore', detached: true });
     pacer.addWorker(child.pid ?? 0, child.pid ?? 0);
     await new Promise((r) => setTimeout(r, 300));
     pacer.stop();

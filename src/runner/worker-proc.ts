@@ -1,0 +1,96 @@
+/**
+ * What the gate's runner reads of its own worker in /proc (Linux; elsewhere null): the worker's
+ * process tree (its CPU, what runs below it), its own threads' scheduler figures, its thread id,
+ * and the processes its tests left running. The texts are parsed by core/gate/proc-text.ts.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { parseSchedstat, parseStat } from '../core/gate/proc-text.js';
+import { descendantsOf } from '../core/gate/runner-protocol.js';
+
+/** A worker tree's CPU at one moment (Linux /proc stat, 10 ms ticks) and whether processes were below the worker. */
+export interface TreeCpu {
+  readonly cpuMs: number;
+  /** CPU of the children the worker reaped. */
+  readonly reapedMs: number;
+  /** Processes below the worker. */
+  readonly below: number;
+}
+
+/** pid -> [parent, CPU ms of the process, CPU ms of its reaped children] of every process (Linux /proc), or null. */
+function readProcTable(): Map<number, readonly [number, number, number]> | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return null;
+  }
+  const table = new Map<number, readonly [number, number, number]>();
+  for (const e of entries) {
+    try {
+      const stat = parseStat(readFileSync(`/proc/${e}/stat`, 'utf8'));
+      if (stat) table.set(Number(e), [stat.ppid, stat.cpuMs, stat.childCpuMs]);
+    } catch {
+      // gone
+    }
+  }
+  return table;
+}
+
+/** CPU ms of this worker's whole tree: itself, the children it reaped, the descendants still running; null without /proc. */
+export function readTreeCpu(): TreeCpu | null {
+  const table = readProcTable();
+  const self = table?.get(process.pid);
+  if (!table || !self) return null;
+  const below = descendantsOf(process.pid, new Map([...table].map(([pid, v]) => [pid, v[0]])));
+  const cpuMs = below.reduce((sum, pid) => sum + (table.get(pid)?.[1] ?? 0), self[1] + self[2]);
+  return { cpuMs, reapedMs: self[2], below: below.length };
+}
+
+/**
+ * The worker process's CPU and the run-queue wait of the thread calling this (the one running the
+ * test), in ms; null in a threads pool (the process's CPU is every worker's there) or without
+ * /proc. Exact at the moment of the call, so two calls bracket a 20 ms test function: the CPU from
+ * process.cpuUsage (the kernel brings the calling thread's figure up to date for it), the wait from
+ * the thread's own schedstat (a thread's wait is added when it gets a CPU, so the reader's is
+ * current). schedstat's CPU is not: for a running thread it lags by up to a scheduler tick (4 ms
+ * at HZ 250), a fifth of a 20 ms test.
+ */
+export function readOwnFigures(tid: number): { cpuMs: number; waitMs: number } | null {
+  if (tid !== process.pid) return null;
+  try {
+    const s = parseSchedstat(readFileSync('/proc/thread-self/schedstat', 'utf8'));
+    const cpu = process.cpuUsage();
+    return s === null ? null : { cpuMs: (cpu.user + cpu.system) / 1000, waitMs: s.waitNs / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
+/** True when nothing ran below the worker in a try: no process at either end, none reaped in between. */
+export const aloneInTry = (before: TreeCpu | null, after: TreeCpu | null): boolean =>
+  before !== null && after !== null && before.below === 0 && after.below === 0 && after.reapedMs === before.reapedMs;
+
+/**
+ * Kills what the file's tests started and left running, detached ones included (they left the
+ * process group but are still this worker's children): the try ends with its file (Linux /proc).
+ */
+export function killLeftovers(): void {
+  const table = readProcTable();
+  if (!table) return;
+  for (const pid of descendantsOf(process.pid, new Map([...table].map(([p, v]) => [p, v[0]])))) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+}
+
+/** This thread's id: the worker's pid in a forks pool, its own thread id in a threads pool (Linux), else the pid. */
+export function threadId(): number {
+  try {
+    return Number(readlinkSync('/proc/thread-self').split('/').at(-1)) || process.pid;
+  } catch {
+    return process.pid;
+  }
+}
