@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import type { FindingClass } from '../../src/core/triage/triage-config.js';
 import type { TriageJson } from '../../src/core/triage/triage-format.js';
 import { listRunRecords } from '../../src/io/record/run-record-file.js';
-import { type Fixture, REPO_ROOT, REPORTER_BUILT } from '../helpers/fixture.js';
+import { DIST_AS_MODULES, type Fixture, REPO_ROOT, REPORTER_BUILT } from '../helpers/fixture.js';
 import { countProcess } from '../helpers/process-budget.js';
 
 export interface Label {
@@ -102,7 +102,7 @@ function baseEnv(colors: boolean): Record<string, string> {
     .split(path.delimiter)
     .filter((p) => !p.includes('node_modules'))
     .join(path.delimiter);
-  return { ...env, PATH, CI: 'true', ...(colors ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) };
+  return { ...env, ...DIST_AS_MODULES, PATH, CI: 'true', ...(colors ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' }) };
 }
 
 /** The case's files, with its Vitest config in the project folder. */
