@@ -4,8 +4,8 @@ import type { Fixture } from '../helpers/fixture.js';
 import { COUNTER, createGateFixture, GATE_LOAD_RUNNING, gateAtNoSlowdown } from './gate-fixtures.js';
 
 // Needs `npm run build`. One fixture per cause class through the real gate, in one call: 6 tries
-// each, no slowdown, 2 load workers (the timer-race fixture fails exactly while they run; the others
-// ignore them). Deterministic: counters on disk and the worker's own memory stand in for chance (a
+// each, no slowdown, 1 load worker (the timer-race fixture fails exactly while one runs; the others
+// ignore it). Deterministic: counters on disk and the worker's own memory stand in for chance (a
 // coin that alternates, a port that another server holds on every other try, a connection that only
 // a fresh worker lacks), so the classes never depend on the machine. The project reuses its workers
 // (isolate: false, at most 2): a test file's first try in a worker is cold, the tries after it warm,
@@ -118,7 +118,7 @@ describe('flakeguard gate: the cause of each flaky test', () => {
       'vitest.config.ts': CONFIG,
       'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n",
     });
-    const run = await fixture.flakeguard(gateAtNoSlowdown(6, 2, '--json'));
+    const run = await fixture.flakeguard(gateAtNoSlowdown(6, 1, '--json'));
     expect(run.exitCode, run.stderr).toBe(1);
     report = JSON.parse(run.stdout) as GateReport;
   });

@@ -124,7 +124,7 @@ describe('flakeguard gate on a test that passes idle and fails under CPU load', 
     // The fixture test fails exactly while the gate's load workers run (it reads the gate's processes),
     // so the verdict does not depend on the core count or on what else the machine runs. Three tries
     // under load and three without show both counts.
-    const workers = 2;
+    const workers = 1;
     const r = await fixture.flakeguard(gateAtNoSlowdown(3, workers, '--json'));
     expect(r.exitCode, r.stderr).toBe(1);
     const report = JSON.parse(r.stdout) as GateReport;
