@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
+import { CLI_BUILT, createFixture, DIST_AS_MODULES, type Fixture } from '../helpers/fixture.js';
 import { cliKind, countProcess } from '../helpers/process-budget.js';
 import { sleep, survivors } from '../helpers/processes.js';
 import { A_OLD, createGateFixture } from './gate-fixtures.js';
@@ -65,7 +65,7 @@ async function killMidRun(
       cwd: fx.root,
       reject: false,
       stdin: 'ignore',
-      env: { CI: 'true', NO_COLOR: '1', TMPDIR: tmp, TEMP: tmp, TMP: tmp },
+      env: { CI: 'true', NO_COLOR: '1', TMPDIR: tmp, TEMP: tmp, TMP: tmp, ...DIST_AS_MODULES },
     });
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTestsRepeatedly } from '../../../src/io/vitest/vitest-tries.js';
-import { createFixture, type Fixture } from '../../helpers/fixture.js';
+import { createFixture, DIST_AS_MODULES, type Fixture } from '../../helpers/fixture.js';
 
 // Needs `npm run build`. The factor each try reports, through the whole path a gate try takes (the
 // runner's try line, the pacer's samples of the worker's tree, the try's window), against the
@@ -40,6 +40,7 @@ describe.runIf(existsSync('/proc/self/schedstat'))(
 
     it("agrees with the test's own clock, for 300 ms and for 20 ms of CPU, and the call's factor is the tries' CPU-weighted one", async () => {
       const outcome = await runTestsRepeatedly({
+        env: DIST_AS_MODULES,
         root: fixture.root,
         tests: [
           { file: 'long.test.ts', fullName: LONG, line: 3 },

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runTestsAlone, runTestsRepeatedly } from '../../../src/io/vitest/vitest-tries.js';
-import { createFixture, type Fixture } from '../../helpers/fixture.js';
+import { createFixture, DIST_AS_MODULES, type Fixture } from '../../helpers/fixture.js';
 
-// Needs `npm run build` (the runner and the Vitest driver run from dist/).
+// Needs `npm run build` (the runner and the Vitest driver run from dist/; the tries' Vitest loads
+// them as a fixture run does, env DIST_AS_MODULES).
 // Deterministic: counter files on disk decide which try fails, never timing or chance.
 const SUITE = `import { appendFileSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,6 +49,7 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
   it('gives each try a fresh worker running the file up to the test, with its hooks', async () => {
     const progress: string[] = [];
     const outcome = await runTestsRepeatedly({
+      env: DIST_AS_MODULES,
       root: fixture.root,
       tries: 4,
       tests: [
@@ -73,6 +75,7 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
 
   it('stops trying a test once it has passed and failed; a test that cannot change gets up to max tries', async () => {
     const outcome = await runTestsRepeatedly({
+      env: DIST_AS_MODULES,
       root: fixture.root,
       tries: 2,
       maxTries: 6,
@@ -90,6 +93,7 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
 
   it('spends no extra tries without a time budget', async () => {
     const outcome = await runTestsRepeatedly({
+      env: DIST_AS_MODULES,
       root: fixture.root,
       tries: 2,
       maxTries: 6,
@@ -101,6 +105,7 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
 
   it('runs a test alone by its line: order dependence shows', async () => {
     const outcome = await runTestsAlone({
+      env: DIST_AS_MODULES,
       root: fixture.root,
       tries: 1,
       tests: [{ file: 'shop.test.ts', fullName: 'shop > needs setup', line: 18 }],
@@ -113,6 +118,7 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
     setTimeout(() => controller.abort(), 300);
     await expect(
       runTestsRepeatedly({
+        env: DIST_AS_MODULES,
         root: fixture.root,
         tries: 2,
         tests: [{ file: 'shop.test.ts', fullName: 'shop > sets up', line: 17 }],
