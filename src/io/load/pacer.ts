@@ -9,6 +9,7 @@
  * tree and removes the cgroups; an exit hook does the same if flakeguard dies first.
  */
 
+import { existsSync } from 'node:fs';
 import {
   type PaceState,
   paceStep,
@@ -36,7 +37,7 @@ interface Worker {
   readonly tid: number;
   readonly cgroup: string | null;
   /** Last figures of every thread seen in the tree (kept when it ends: its work stays counted). */
-  readonly threads: Map<number, { cpuNs: number; waitNs: number }>;
+  readonly threads: Map<number, ThreadFigures>;
   readonly series: TreeSample[];
   pace: PaceState;
   stoppedMs: number;
@@ -55,6 +56,16 @@ export interface Pacer {
 
 /** Milliseconds since the epoch with sub-ms resolution; the test workers read the same clock. */
 export const now = (): number => performance.timeOrigin + performance.now();
+
+/**
+ * One thread's last figures and its place in the tree: the worker's own, a process's main thread
+ * below it (tid = pid), or another thread below it (core/gate/pacer.ts ChildFigures).
+ */
+interface ThreadFigures {
+  readonly cpuNs: number;
+  readonly waitNs: number;
+  readonly place: 'worker' | 'child-main' | 'child';
+}
 
 const TICK_MS = 10;
 const RESCAN_EVERY = 3;
@@ -76,16 +87,24 @@ function resumeAll(w: Worker): void {
   stoppedTrees.delete(w);
 }
 
+/** Where a thread the tree had not shown before sits: the worker's own (its task list), else below it. */
+function placeOf(w: Worker, tid: number, pids: readonly number[]): ThreadFigures['place'] {
+  const known = w.threads.get(tid);
+  if (known) return known.place;
+  if (tid === w.pid || existsSync(`/proc/${w.pid}/task/${tid}`)) return 'worker';
+  return pids.includes(tid) ? 'child-main' : 'child';
+}
+
 /** Every thread of the worker's tree: the cgroup's, or (signals) the worker and its descendants. */
-function readTree(w: Worker, version: 1 | 2 | null, rescan: boolean): Map<number, { cpuNs: number; waitNs: number }> {
-  const out = new Map<number, { cpuNs: number; waitNs: number }>();
+function readTree(w: Worker, version: 1 | 2 | null, rescan: boolean): Map<number, ThreadFigures> {
+  const out = new Map<number, ThreadFigures>();
   if (w.cgroup !== null && version !== null) {
     const { pids, tids } = listCgroupMembers(w.cgroup, version);
     w.members = pids;
     if (tids !== null) {
       for (const tid of tids) {
         const s = readThreadSchedstat(tid, tid);
-        if (s) out.set(tid, s);
+        if (s) out.set(tid, { ...s, place: placeOf(w, tid, pids) });
       }
       return out;
     }
@@ -97,10 +116,12 @@ function readTree(w: Worker, version: 1 | 2 | null, rescan: boolean): Map<number
   for (const pid of w.members) {
     if (pid === w.pid && w.tid !== w.pid) {
       const s = readThreadSchedstat(pid, w.tid);
-      if (s) out.set(w.tid, s);
+      if (s) out.set(w.tid, { ...s, place: 'worker' });
       continue;
     }
-    for (const [tid, s] of readProcessThreads(pid)) out.set(tid, s);
+    const place = (tid: number): ThreadFigures['place'] =>
+      pid === w.pid ? 'worker' : tid === pid ? 'child-main' : 'child';
+    for (const [tid, s] of readProcessThreads(pid)) out.set(tid, { ...s, place: place(tid) });
   }
   return out;
 }
@@ -111,13 +132,24 @@ function sampleWorker(w: Worker, at: number, version: 1 | 2 | null, rescan: bool
   for (const [tid, s] of seen) w.threads.set(tid, s);
   let cpuNs = 0;
   let waitNs = 0;
+  let childCpuNs = 0;
+  let childWaitNs = 0;
   for (const s of w.threads.values()) {
     cpuNs += s.cpuNs;
     waitNs += s.waitNs;
+    if (s.place === 'worker') continue;
+    childCpuNs += s.cpuNs;
+    if (s.place === 'child-main') childWaitNs += s.waitNs;
   }
   const last = w.series.at(-1);
   if (last && w.pace.stopped) w.stoppedMs += at - last.t;
-  w.series.push({ t: at, cpuMs: cpuNs / 1e6, waitMs: waitNs / 1e6, stoppedMs: w.stoppedMs });
+  w.series.push({
+    t: at,
+    cpuMs: cpuNs / 1e6,
+    waitMs: waitNs / 1e6,
+    stoppedMs: w.stoppedMs,
+    children: { cpuMs: childCpuNs / 1e6, waitMs: childWaitNs / 1e6 },
+  });
 }
 
 /** The signal pacer's step for one tree: stop it below zero credit, let it run at zero. */
