@@ -58,6 +58,11 @@ export interface GateTry {
   readonly tid?: number;
   /** The test function alone, as the runner timed it: the span the gate measures the try's factor over. */
   readonly body?: TryBody;
+  /**
+   * Its duration at the factor asked, when it got more than 10% above it (core/gate/judged-duration.ts):
+   * what its budget is judged on; durationMs stays the raw figure. Set by the gate's verdict.
+   */
+  readonly atAskedMs?: number;
 }
 
 /**
