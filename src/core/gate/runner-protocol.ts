@@ -82,7 +82,8 @@ export interface TryBody {
   readonly own: { readonly cpuMs: number; readonly waitMs: number } | null;
   /**
    * True when the worker process was the try's whole tree: no process below it at the try's start
-   * or end, and none reaped during it. Else only the pacer's samples see the whole tree.
+   * or end, and none reaped during it. Else the processes below it are seen only by the pacer's
+   * samples, added to these reads over the same span (core/gate/pacer.ts tryFigures).
    */
   readonly alone: boolean;
 }
