@@ -53,11 +53,13 @@ export function cgroupQuota(factor: number): { readonly quotaUs: number; readonl
 }
 
 /**
- * The processes below a worker (ms): the CPU of all their threads and the run-queue wait of each
- * one's main thread, as the runner reads the worker itself (its process's CPU, its test thread's
- * wait). Summing every thread's wait would count one throttled period once per runnable thread: a
- * node child's start-up runs several threads at once, and its helpers wait a whole period for a
- * moment of CPU (x2.1-x2.2 for x2 under load where the child's own clock said x2.0).
+ * The processes below a worker (ms): the CPU of all their threads, and their wait: the time each
+ * process was runnable (its threads' CPU and run-queue wait in each 10 ms tick, at most the tick)
+ * less that CPU. A process is slowed while any of its threads waits, once: summing every thread's
+ * wait counted one throttled period once per runnable thread (a node child's start-up runs
+ * several at once, and helpers wait a whole period for a moment of CPU), and the whole tree's
+ * samples read x2.1-x2.2 for x2 under load where the child's own clock said x2.0. With one busy
+ * thread it is that thread's wait; with all threads throttled together, wall / cpu.
  */
 interface ChildFigures {
   readonly cpuMs: number;

@@ -20,7 +20,13 @@ import {
 } from '../../core/gate/pacer.js';
 import { descendantsOf } from '../../core/gate/runner-protocol.js';
 import type { PaceKind } from '../../core/gate/slowdown.js';
-import { parentsOf, readProcessThreads, readProcTable, readThreadSchedstat } from '../process/proc.js';
+import {
+  parentsOf,
+  readProcessThreads,
+  readProcTable,
+  readThreadProcess,
+  readThreadSchedstat,
+} from '../process/proc.js';
 import { addWorkerCgroup, type CgroupPlace, listCgroupMembers, openCgroupPlace, removeCgroupPlace } from './cgroup.js';
 import { type PriorityState, priorityRefusal, restorePriority, steerPriority } from './priority.js';
 
@@ -41,6 +47,8 @@ interface Worker {
   readonly series: TreeSample[];
   pace: PaceState;
   stoppedMs: number;
+  /** Sum over ticks and processes below the worker of the time each was runnable (ns; childWindow). */
+  childRunnableNs: number;
   stoppedPids: number[];
   members: number[];
   alive: boolean;
@@ -57,14 +65,11 @@ export interface Pacer {
 /** Milliseconds since the epoch with sub-ms resolution; the test workers read the same clock. */
 export const now = (): number => performance.timeOrigin + performance.now();
 
-/**
- * One thread's last figures and its place in the tree: the worker's own, a process's main thread
- * below it (tid = pid), or another thread below it (core/gate/pacer.ts ChildFigures).
- */
+/** One thread's last figures and the process below the worker it belongs to (null: the worker's own). */
 interface ThreadFigures {
   readonly cpuNs: number;
   readonly waitNs: number;
-  readonly place: 'worker' | 'child-main' | 'child';
+  readonly child: number | null;
 }
 
 const TICK_MS = 10;
@@ -87,12 +92,12 @@ function resumeAll(w: Worker): void {
   stoppedTrees.delete(w);
 }
 
-/** Where a thread the tree had not shown before sits: the worker's own (its task list), else below it. */
-function placeOf(w: Worker, tid: number, pids: readonly number[]): ThreadFigures['place'] {
+/** The process below the worker a thread belongs to, or null for the worker's own (cgroup v1 lists threads only). */
+function childOf(w: Worker, tid: number, pids: readonly number[]): number | null {
   const known = w.threads.get(tid);
-  if (known) return known.place;
-  if (tid === w.pid || existsSync(`/proc/${w.pid}/task/${tid}`)) return 'worker';
-  return pids.includes(tid) ? 'child-main' : 'child';
+  if (known) return known.child;
+  if (tid === w.pid || existsSync(`/proc/${w.pid}/task/${tid}`)) return null;
+  return pids.includes(tid) ? tid : (readThreadProcess(tid) ?? tid);
 }
 
 /** Every thread of the worker's tree: the cgroup's, or (signals) the worker and its descendants. */
@@ -104,7 +109,7 @@ function readTree(w: Worker, version: 1 | 2 | null, rescan: boolean): Map<number
     if (tids !== null) {
       for (const tid of tids) {
         const s = readThreadSchedstat(tid, tid);
-        if (s) out.set(tid, { ...s, place: placeOf(w, tid, pids) });
+        if (s) out.set(tid, { ...s, child: childOf(w, tid, pids) });
       }
       return out;
     }
@@ -116,39 +121,56 @@ function readTree(w: Worker, version: 1 | 2 | null, rescan: boolean): Map<number
   for (const pid of w.members) {
     if (pid === w.pid && w.tid !== w.pid) {
       const s = readThreadSchedstat(pid, w.tid);
-      if (s) out.set(w.tid, { ...s, place: 'worker' });
+      if (s) out.set(w.tid, { ...s, child: null });
       continue;
     }
-    const place = (tid: number): ThreadFigures['place'] =>
-      pid === w.pid ? 'worker' : tid === pid ? 'child-main' : 'child';
-    for (const [tid, s] of readProcessThreads(pid)) out.set(tid, { ...s, place: place(tid) });
+    for (const [tid, s] of readProcessThreads(pid)) out.set(tid, { ...s, child: pid === w.pid ? null : pid });
   }
   return out;
+}
+
+/**
+ * The time each process below the worker was runnable since the last tick (ns): the sum of its
+ * threads' CPU and run-queue wait in it, at most the tick's length (a process is runnable or not;
+ * two threads throttled at once are one slowed process, core/gate/pacer.ts ChildFigures). A thread
+ * seen for the first time brings what it did before this tick too (the signal pacer finds new
+ * processes every RESCAN_EVERY ticks): its process's cap is that much longer.
+ */
+function childRunnableNs(w: Worker, seen: ReadonlyMap<number, ThreadFigures>, tickNs: number): number {
+  const byProcess = new Map<number, { ns: number; fresh: boolean }>();
+  for (const [tid, s] of seen) {
+    if (s.child === null) continue;
+    const before = w.threads.get(tid);
+    const d = s.cpuNs + s.waitNs - (before ? before.cpuNs + before.waitNs : 0);
+    const p = byProcess.get(s.child) ?? { ns: 0, fresh: false };
+    byProcess.set(s.child, { ns: p.ns + Math.max(0, d), fresh: p.fresh || before === undefined });
+  }
+  let sum = 0;
+  for (const p of byProcess.values()) sum += Math.min(p.ns, p.fresh ? tickNs * RESCAN_EVERY : tickNs);
+  return sum;
 }
 
 function sampleWorker(w: Worker, at: number, version: 1 | 2 | null, rescan: boolean): void {
   const seen = readTree(w, version, rescan);
   if (seen.size === 0) w.alive = false;
+  const last = w.series.at(-1);
+  if (last) w.childRunnableNs += childRunnableNs(w, seen, (at - last.t) * 1e6);
   for (const [tid, s] of seen) w.threads.set(tid, s);
   let cpuNs = 0;
   let waitNs = 0;
   let childCpuNs = 0;
-  let childWaitNs = 0;
   for (const s of w.threads.values()) {
     cpuNs += s.cpuNs;
     waitNs += s.waitNs;
-    if (s.place === 'worker') continue;
-    childCpuNs += s.cpuNs;
-    if (s.place === 'child-main') childWaitNs += s.waitNs;
+    if (s.child !== null) childCpuNs += s.cpuNs;
   }
-  const last = w.series.at(-1);
   if (last && w.pace.stopped) w.stoppedMs += at - last.t;
   w.series.push({
     t: at,
     cpuMs: cpuNs / 1e6,
     waitMs: waitNs / 1e6,
     stoppedMs: w.stoppedMs,
-    children: { cpuMs: childCpuNs / 1e6, waitMs: childWaitNs / 1e6 },
+    children: { cpuMs: childCpuNs / 1e6, waitMs: (w.childRunnableNs - childCpuNs) / 1e6 },
   });
 }
 
@@ -215,6 +237,7 @@ function attachWorker(state: PacerState, pid: number, tid: number): void {
     series: [],
     pace: START_PACE,
     stoppedMs: 0,
+    childRunnableNs: 0,
     stoppedPids: [],
     members: [pid],
     alive: true,
