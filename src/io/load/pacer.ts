@@ -49,6 +49,8 @@ interface Worker {
   stoppedMs: number;
   /** Sum over ticks and processes below the worker of the time each was runnable (ns; childWindow). */
   childRunnableNs: number;
+  /** Per process below the worker: runnable time a tick's cap cut, counted in the next ticks (ns). */
+  readonly childCarryNs: Map<number, number>;
   stoppedPids: number[];
   members: number[];
   alive: boolean;
@@ -129,12 +131,17 @@ function readTree(w: Worker, version: 1 | 2 | null, rescan: boolean): Map<number
   return out;
 }
 
+/** A process's runnable time beyond a tick carried to the next (ms of ticks): see childRunnableNs. */
+const CARRY_TICKS = 5;
+
 /**
  * The time each process below the worker was runnable since the last tick (ns): the sum of its
  * threads' CPU and run-queue wait in it, at most the tick's length (a process is runnable or not;
- * two threads throttled at once are one slowed process, core/gate/pacer.ts ChildFigures). A thread
- * seen for the first time brings what it did before this tick too (the signal pacer finds new
- * processes every RESCAN_EVERY ticks): its process's cap is that much longer.
+ * two threads throttled at once are one slowed process, core/gate/pacer.ts ChildFigures). A
+ * thread's wait is added when it next runs, so one busy thread's figures come in lumps of up to a
+ * cgroup period: what a tick's cap cut is carried to the next ticks (at most CARRY_TICKS of them),
+ * where parallel threads only keep the carry full. A thread seen for the first time brings what it
+ * did before this tick too (the signal pacer finds new processes every RESCAN_EVERY ticks).
  */
 function childRunnableNs(w: Worker, seen: ReadonlyMap<number, ThreadFigures>, tickNs: number): number {
   const byProcess = new Map<number, { ns: number; fresh: boolean }>();
@@ -146,7 +153,12 @@ function childRunnableNs(w: Worker, seen: ReadonlyMap<number, ThreadFigures>, ti
     byProcess.set(s.child, { ns: p.ns + Math.max(0, d), fresh: p.fresh || before === undefined });
   }
   let sum = 0;
-  for (const p of byProcess.values()) sum += Math.min(p.ns, p.fresh ? tickNs * RESCAN_EVERY : tickNs);
+  for (const [pid, p] of byProcess) {
+    const have = p.ns + (w.childCarryNs.get(pid) ?? 0);
+    const counted = Math.min(have, p.fresh ? tickNs * RESCAN_EVERY : tickNs);
+    w.childCarryNs.set(pid, Math.min(have - counted, tickNs * CARRY_TICKS));
+    sum += counted;
+  }
   return sum;
 }
 
@@ -238,6 +250,7 @@ function attachWorker(state: PacerState, pid: number, tid: number): void {
     pace: START_PACE,
     stoppedMs: 0,
     childRunnableNs: 0,
+    childCarryNs: new Map(),
     stoppedPids: [],
     members: [pid],
     alive: true,
