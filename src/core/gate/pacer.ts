@@ -45,7 +45,10 @@ export function paceStep(state: PaceState, dWallMs: number, dCpuMs: number, fact
  * period 20 ms bursts at x2 got x1.36-x1.50 in 8-10 of 30 (median x1.70-x1.76); with 4 ms, x1.77 at
  * least (median x1.96), and x4 got x3.98-x4.04 (x3.73-x3.79 at 10 ms). Below a tick the throttling
  * overshoots (2 ms: medians x2.09-x3.18 at x2). Measured with 20 ms bursts in a v1 cgroup, kernel
- * 6.18 at HZ 250, on a 2-core VM loaded by other work.
+ * 6.18 at HZ 250, on a 2-core VM loaded by other work. The cost: a node process started under the
+ * quota (several threads at once at start-up) takes longer with 4 ms than with 10 ms: spawning node
+ * for 250 ms of CPU at x2 took 787 ms against 733 ms (medians of 12 each, interleaved, load 5-7;
+ * the spin itself x2.00 in both).
  */
 export function cgroupQuota(factor: number): { readonly quotaUs: number; readonly periodUs: number } {
   const periodUs = Math.min(1_000_000, Math.max(4000, Math.ceil(factor * 1000)));
