@@ -5,6 +5,12 @@
  * its repeated tries from many workers, not from repeats inside one.
  */
 export const PLAN_ENV = 'FLAKEGUARD_RUNNER_PLAN';
+/**
+ * The cgroup folder name the gate paces this call's workers in (absent: none). A process a test
+ * starts before its worker is in it stays outside, neither paced nor measured: the runner waits,
+ * after announcing itself and before the first test runs, until its thread is in it.
+ */
+export const PACED_CGROUP_ENV = 'FLAKEGUARD_PACED_CGROUP';
 
 export interface PlannedTest {
   /** Absolute path of the test file. */

@@ -10,6 +10,7 @@
  */
 
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import {
   type PaceState,
   paceStep,
@@ -58,6 +59,8 @@ interface Worker {
 
 export interface Pacer {
   readonly method: PaceMethod;
+  /** The folder name of this call's cgroup (its workers' folders are inside), or null without one. */
+  readonly cgroup: string | null;
   addWorker(pid: number, tid: number): void;
   /** The tree's figures over [from, to) (ms on the clock of ./clock.ts), or null when not sampled. */
   window(tid: number, from: number, to: number): TreeWindow | null;
@@ -298,6 +301,9 @@ export function startPacer(factor: number, options: { readonly cgroups?: boolean
   return {
     get method() {
       return state.method;
+    },
+    get cgroup() {
+      return state.place ? path.basename(state.place.dir) : null;
     },
     addWorker(pid, tid) {
       if (state.method.kind !== 'none' && !state.workers.has(tid)) attachWorker(state, pid, tid);
