@@ -9,27 +9,13 @@
  * tree and removes the cgroups; an exit hook does the same if flakeguard dies first.
  */
 
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import {
-  type PaceState,
-  paceStep,
-  START_PACE,
-  type TreeSample,
-  type TreeWindow,
-  windowOf,
-} from '../../core/gate/pacer.js';
-import { descendantsOf } from '../../core/gate/runner-protocol.js';
+import { type PaceState, paceStep, START_PACE, type TreeWindow, windowOf } from '../../core/gate/pacer.js';
 import type { PaceKind } from '../../core/gate/slowdown.js';
-import {
-  parentsOf,
-  readProcessThreads,
-  readProcTable,
-  readThreadProcess,
-  readThreadSchedstat,
-} from '../process/proc.js';
-import { addWorkerCgroup, type CgroupPlace, listCgroupMembers, openCgroupPlace, removeCgroupPlace } from './cgroup.js';
+import { readThreadSchedstat } from '../process/proc.js';
+import { addWorkerCgroup, type CgroupPlace, openCgroupPlace, removeCgroupPlace } from './cgroup.js';
 import { type PriorityState, priorityRefusal, restorePriority, steerPriority } from './priority.js';
+import { RESCAN_EVERY, type SampledTree, sampleTree } from './tree-sample.js';
 
 export interface PaceMethod {
   readonly kind: PaceKind;
@@ -39,22 +25,10 @@ export interface PaceMethod {
   readonly weight: string | null;
 }
 
-interface Worker {
-  readonly pid: number;
+interface Worker extends SampledTree {
   readonly tid: number;
-  readonly cgroup: string | null;
-  /** Last figures of every thread seen in the tree (kept when it ends: its work stays counted). */
-  readonly threads: Map<number, ThreadFigures>;
-  readonly series: TreeSample[];
   pace: PaceState;
-  stoppedMs: number;
-  /** Sum over ticks and processes below the worker of the time each was runnable (ns; childWindow). */
-  childRunnableNs: number;
-  /** Per process below the worker: runnable time a tick's cap cut, counted in the next ticks (ns). */
-  readonly childCarryNs: Map<number, number>;
   stoppedPids: number[];
-  members: number[];
-  alive: boolean;
 }
 
 export interface Pacer {
@@ -70,16 +44,6 @@ export interface Pacer {
 /** Milliseconds since the epoch with sub-ms resolution; the test workers read the same clock. */
 export const now = (): number => performance.timeOrigin + performance.now();
 
-/** One thread's last figures and the process below the worker it belongs to (null: the worker's own). */
-interface ThreadFigures {
-  readonly cpuNs: number;
-  readonly waitNs: number;
-  readonly child: number | null;
-}
-
-const TICK_MS = 10;
-const RESCAN_EVERY = 3;
-
 function signal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);
@@ -88,6 +52,8 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
+const TICK_MS = 10;
+
 const stoppedTrees = new Set<Worker>();
 let hooked = false;
 
@@ -95,98 +61,6 @@ function resumeAll(w: Worker): void {
   for (const pid of w.stoppedPids) signal(pid, 'SIGCONT');
   w.stoppedPids = [];
   stoppedTrees.delete(w);
-}
-
-/** The process below the worker a thread belongs to, or null for the worker's own (cgroup v1 lists threads only). */
-function childOf(w: Worker, tid: number, pids: readonly number[]): number | null {
-  const known = w.threads.get(tid);
-  if (known) return known.child;
-  if (tid === w.pid || existsSync(`/proc/${w.pid}/task/${tid}`)) return null;
-  return pids.includes(tid) ? tid : (readThreadProcess(tid) ?? tid);
-}
-
-/** Every thread of the worker's tree: the cgroup's, or (signals) the worker and its descendants. */
-function readTree(w: Worker, version: 1 | 2 | null, rescan: boolean): Map<number, ThreadFigures> {
-  const out = new Map<number, ThreadFigures>();
-  if (w.cgroup !== null && version !== null) {
-    const { pids, tids } = listCgroupMembers(w.cgroup, version);
-    w.members = pids;
-    if (tids !== null) {
-      for (const tid of tids) {
-        const s = readThreadSchedstat(tid, tid);
-        if (s) out.set(tid, { ...s, child: childOf(w, tid, pids) });
-      }
-      return out;
-    }
-  } else if (rescan) {
-    const table = readProcTable();
-    const below = table ? descendantsOf(w.pid, parentsOf(table)) : [];
-    w.members = [w.pid, ...below];
-  }
-  for (const pid of w.members) {
-    if (pid === w.pid && w.tid !== w.pid) {
-      const s = readThreadSchedstat(pid, w.tid);
-      if (s) out.set(w.tid, { ...s, child: null });
-      continue;
-    }
-    for (const [tid, s] of readProcessThreads(pid)) out.set(tid, { ...s, child: pid === w.pid ? null : pid });
-  }
-  return out;
-}
-
-/** A process's runnable time beyond a tick carried to the next (ms of ticks): see childRunnableNs. */
-const CARRY_TICKS = 5;
-
-/**
- * The time each process below the worker was runnable since the last tick (ns): the sum of its
- * threads' CPU and run-queue wait in it, at most the tick's length (a process is runnable or not;
- * two threads throttled at once are one slowed process, core/gate/pacer.ts ChildFigures). A
- * thread's wait is added when it next runs, so one busy thread's figures come in lumps of up to a
- * cgroup period: what a tick's cap cut is carried to the next ticks (at most CARRY_TICKS of them),
- * where parallel threads only keep the carry full. A thread seen for the first time brings what it
- * did before this tick too (the signal pacer finds new processes every RESCAN_EVERY ticks).
- */
-function childRunnableNs(w: Worker, seen: ReadonlyMap<number, ThreadFigures>, tickNs: number): number {
-  const byProcess = new Map<number, { ns: number; fresh: boolean }>();
-  for (const [tid, s] of seen) {
-    if (s.child === null) continue;
-    const before = w.threads.get(tid);
-    const d = s.cpuNs + s.waitNs - (before ? before.cpuNs + before.waitNs : 0);
-    const p = byProcess.get(s.child) ?? { ns: 0, fresh: false };
-    byProcess.set(s.child, { ns: p.ns + Math.max(0, d), fresh: p.fresh || before === undefined });
-  }
-  let sum = 0;
-  for (const [pid, p] of byProcess) {
-    const have = p.ns + (w.childCarryNs.get(pid) ?? 0);
-    const counted = Math.min(have, p.fresh ? tickNs * RESCAN_EVERY : tickNs);
-    w.childCarryNs.set(pid, Math.min(have - counted, tickNs * CARRY_TICKS));
-    sum += counted;
-  }
-  return sum;
-}
-
-function sampleWorker(w: Worker, at: number, version: 1 | 2 | null, rescan: boolean): void {
-  const seen = readTree(w, version, rescan);
-  if (seen.size === 0) w.alive = false;
-  const last = w.series.at(-1);
-  if (last) w.childRunnableNs += childRunnableNs(w, seen, (at - last.t) * 1e6);
-  for (const [tid, s] of seen) w.threads.set(tid, s);
-  let cpuNs = 0;
-  let waitNs = 0;
-  let childCpuNs = 0;
-  for (const s of w.threads.values()) {
-    cpuNs += s.cpuNs;
-    waitNs += s.waitNs;
-    if (s.child !== null) childCpuNs += s.cpuNs;
-  }
-  if (last && w.pace.stopped) w.stoppedMs += at - last.t;
-  w.series.push({
-    t: at,
-    cpuMs: cpuNs / 1e6,
-    waitMs: waitNs / 1e6,
-    stoppedMs: w.stoppedMs,
-    children: { cpuMs: childCpuNs / 1e6, waitMs: (w.childRunnableNs - childCpuNs) / 1e6 },
-  });
 }
 
 /** The signal pacer's step for one tree: stop it below zero credit, let it run at zero. */
@@ -259,7 +133,7 @@ function attachWorker(state: PacerState, pid: number, tid: number): void {
     alive: true,
   };
   state.workers.set(tid, w);
-  sampleWorker(w, now(), state.place?.version ?? null, true);
+  sampleTree(w, now(), state.place?.version ?? null, true, false);
 }
 
 function hookExit(): void {
@@ -287,7 +161,7 @@ export function startPacer(factor: number, options: { readonly cgroups?: boolean
     const at = now();
     for (const w of state.workers.values()) {
       if (!w.alive) continue;
-      sampleWorker(w, at, state.place?.version ?? null, ticks % RESCAN_EVERY === 0);
+      sampleTree(w, at, state.place?.version ?? null, ticks % RESCAN_EVERY === 0, w.pace.stopped);
       // A worker without a cgroup is paced by signals, unless it is a thread (it cannot be stopped alone).
       if (factor > 1 && w.cgroup === null && w.tid === w.pid) paceBySignals(w, factor);
     }
