@@ -18,13 +18,22 @@ import { TestRunner } from 'vitest';
 import {
   formatRunnerLine,
   type GateTry,
+  PACED_CGROUP_ENV,
   PLAN_ENV,
   type RunnerLine,
   type RunnerPlan,
   type TryBody,
 } from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
-import { aloneInTry, killLeftovers, readOwnFigures, readTreeCpu, type TreeCpu, threadId } from './worker-proc.js';
+import {
+  aloneInTry,
+  awaitCgroup,
+  killLeftovers,
+  readOwnFigures,
+  readTreeCpu,
+  type TreeCpu,
+  threadId,
+} from './worker-proc.js';
 
 interface TryStart {
   readonly at: number;
@@ -37,6 +46,9 @@ interface TryStart {
 
 /** Vitest's tracing hook (VitestRunner.trace, 4.x and later): the runner wraps its `test.callback` step, the test function. */
 type Trace = (name: string, attributes: unknown, cb?: () => unknown) => unknown;
+
+/** How long a worker waits for the gate to move it into its cgroup before its tests run anyway (ms). */
+const PACED_WAIT_MS = 3000;
 
 /** Tests that already ran in this worker; kept on globalThis so a reused worker remembers them. */
 const SEEN_KEY = Symbol.for('flakeguard.runner.seen');
@@ -114,7 +126,12 @@ export default class FlakeguardRunner extends TestRunner {
     return out;
   }
 
-  onBeforeRunFiles(files: RunnerTestFile[]): void {
+  async onBeforeRunFiles(files: RunnerTestFile[]): Promise<void> {
+    // A process the first test starts before the gate moved this worker into its cgroup would stay
+    // outside it, neither paced nor measured: wait for the move (the gate reads the worker's line
+    // every 5 ms; on a crowded machine that can take a while).
+    const cgroup = process.env[PACED_CGROUP_ENV];
+    if (cgroup) await awaitCgroup(cgroup, PACED_WAIT_MS);
     this.plannedFiles.clear();
     this.plan = readPlan();
     this.planned = new Set((this.plan?.tests ?? []).map(testKey));

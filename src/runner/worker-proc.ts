@@ -94,3 +94,22 @@ export function threadId(): number {
     return process.pid;
   }
 }
+
+/**
+ * Waits until this thread is in a cgroup whose path names `name` (the gate moves the worker there
+ * once it reads the worker's first line), at most `maxMs`; true when it is. Without /proc, false at once.
+ */
+export async function awaitCgroup(name: string, maxMs: number): Promise<boolean> {
+  const until = performance.now() + maxMs;
+  for (;;) {
+    let text: string;
+    try {
+      text = readFileSync('/proc/thread-self/cgroup', 'utf8');
+    } catch {
+      return false;
+    }
+    if (text.includes(`/${name}/`)) return true;
+    if (performance.now() >= until) return false;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}

@@ -92,6 +92,7 @@ function decideTargetVerdict(
     tries: r?.found ? triesIn(r) : [],
     loaded: outcomes.main.loaded,
     condition: outcomes.main.condition,
+    asked: outcomes.reference.asked,
     idle: idleRun ? triesIn(idleRun) : null,
     alone: aloneTries.length > 0 ? aloneTries : null,
     limit: options.limitFor(t.selected.test),

@@ -64,6 +64,7 @@ export function applyBreakingPoint(
   if (result.verdict !== 'stable' || e.breaksAt === null) return { ...result, ...point };
   const firstError = [...confirm, ...higher.flatMap((l) => l.tries)].find(failedTry)?.error ?? result.firstError;
   const at = formatFactor(reference.factor);
+  const confirmed = confirm.length - e.moved.filter((t) => confirm.includes(t)).length;
   const range = describeBreakRange(e.holdsAt, e.breaksAt);
   if (e.confirmFailures > 0) {
     return {
@@ -71,10 +72,14 @@ export function applyBreakingPoint(
       ...point,
       verdict: 'flaky',
       firstError,
-      reason: `passed ${result.passes}/${result.tryCount} tries at ${at}, then failed ${e.confirmFailures} of ${confirm.length} more there (checking a break at a higher factor): a flake, not a slowdown limit`,
+      reason: `passed ${result.passes}/${result.tryCount} tries at ${at}, then failed ${e.confirmFailures} of ${confirmed} more there (checking a break at a higher factor): a flake, not a slowdown limit`,
     };
   }
-  const higherText = `failed ${e.above.failures} of ${e.above.trials} tries from ${formatFactor(e.breaksAt)} up, ${e.below.failures} of ${e.below.trials} below`;
+  const movedText =
+    e.moved.length === 0
+      ? ''
+      : ` (${e.moved.length === 1 ? 'a failed try counted at the factor it got' : `${e.moved.length} failed tries counted at the factors they got`}, ${e.moved.map((t) => formatFactor(t.slowdown ?? 0)).join(', ')}, not the one asked)`;
+  const higherText = `failed ${e.above.failures} of ${e.above.trials} tries from ${formatFactor(e.breaksAt)} up, ${e.below.failures} of ${e.below.trials} below${movedText}`;
   const test = `one-sided Fisher ${formatPValue(e.pValue ?? 1)}`;
   if (e.explained) {
     return {
@@ -82,7 +87,7 @@ export function applyBreakingPoint(
       ...point,
       verdict: 'fragile',
       firstError,
-      reason: `passes at ${at} (${result.passes}/${result.tryCount}${confirm.length > 0 ? `, then ${confirm.length}/${confirm.length} again` : ''}) but ${higherText} (${test}): ${range}`,
+      reason: `passes at ${at} (${result.passes}/${result.tryCount}${confirmed > 0 ? `, then ${confirmed}/${confirmed} again` : ''}) but ${higherText} (${test}): ${range}`,
     };
   }
   return {

@@ -12,6 +12,12 @@
  * CONFIRM_TRIES run afterwards (commands/gate/gate-escalate.ts) are the unselected guard. The size
  * of the whole procedure (a test failing at the same rate at every factor called fragile in at most
  * ~5% of the cases that reach this step) is checked by a property in test/core/gate.
+ *
+ * A failed try is judged at the factor it got: one that got more than OFF_FACTOR x its level's
+ * factor (the machine starved it: x3.5 in the confirm tries at x2) is no evidence about its level,
+ * so it counts as a level of its own at its measured factor (sortByFactorGot). A confirm try that
+ * failed at x6.5 is then a failure above the break, not a flake at the reference. Passed tries stay
+ * at their level (a pass there holds at least as well at the level's lower factor).
  */
 import { type FailureCount, fisherOneSidedP } from '../fisher-exact.js';
 import type { GateTry } from './runner-protocol.js';
@@ -25,6 +31,12 @@ export interface FactorTries {
 }
 
 export const FRAGILE_ALPHA = 0.05;
+/**
+ * A failed try that got more than this times its level's factor counts at the factor it got. The
+ * tries of a paced phase got within 10% of it in the quiet bench (x1.85-x2.14 for x2); a starved
+ * try got x3.2-x3.5: 1.25 keeps the first at their level and moves the second.
+ */
+export const OFF_FACTOR = 1.25;
 /** Reference tries counted at most (the gate's default --max-tries): see the file comment. */
 export const REFERENCE_COUNTED = 10;
 
@@ -37,8 +49,10 @@ export interface FactorEvidence {
   readonly below: FailureCount;
   /** Tries at breaksAt and above. */
   readonly above: FailureCount;
-  /** Failures among the confirm tries at the reference. */
+  /** Failures among the confirm tries at the reference (those that got about the reference factor). */
   readonly confirmFailures: number;
+  /** Failed tries counted at the factor they got, not their level's (OFF_FACTOR). */
+  readonly moved: readonly GateTry[];
   /** One-sided Fisher p-value of above vs below; null when nothing broke. */
   readonly pValue: number | null;
   /** Failures depend on the factor: p < FRAGILE_ALPHA and no failure at the reference. */
@@ -69,12 +83,34 @@ export function findBreakingPoint(levels: readonly FactorTries[]): Pick<FactorEv
   return { holdsAt: held.length > 0 ? Math.max(...held) : null, breaksAt };
 }
 
-/** The evidence of a test's tries at the reference, again there (confirm) and at the higher factors. */
-export function weighFactorEvidence(
+const offFactor = (t: GateTry, factor: number): boolean =>
+  failedTry(t) && t.slowdown !== null && t.slowdown !== undefined && t.slowdown > factor * OFF_FACTOR;
+
+/**
+ * The confirm tries and the higher levels with each failed try that got more than OFF_FACTOR x its
+ * level's factor moved to a level of its own at the factor it got (`moved` counts them).
+ */
+export function sortByFactorGot(
   reference: FactorTries,
   higher: readonly FactorTries[],
   confirm: readonly GateTry[],
+): { higher: FactorTries[]; confirm: GateTry[]; moved: GateTry[] } {
+  const moved: GateTry[] = [];
+  const keep = (tries: readonly GateTry[], factor: number): GateTry[] =>
+    tries.filter((t) => (offFactor(t, factor) ? (moved.push(t), false) : true));
+  const kept = keep(confirm, reference.factor);
+  const levels = higher.map((l) => ({ ...l, tries: keep(l.tries, l.factor) }));
+  const own = moved.map((t): FactorTries => ({ factor: t.slowdown ?? 0, tries: [t] }));
+  return { higher: [...levels, ...own].sort((a, b) => a.factor - b.factor), confirm: kept, moved };
+}
+
+/** The evidence of a test's tries at the reference, again there (confirm) and at the higher factors. */
+export function weighFactorEvidence(
+  reference: FactorTries,
+  asAsked: readonly FactorTries[],
+  confirmAsAsked: readonly GateTry[],
 ): FactorEvidence {
+  const { higher, confirm, moved } = sortByFactorGot(reference, asAsked, confirmAsAsked);
   const point = findBreakingPoint([{ factor: reference.factor, tries: [...reference.tries, ...confirm] }, ...higher]);
   const ref = countFailures(reference.tries);
   const refCounted =
@@ -88,5 +124,5 @@ export function weighFactorEvidence(
   const above = higher.filter(isAbove).reduce((s, l) => add(s, countFailures(l.tries)), { failures: 0, trials: 0 });
   const pValue = point.breaksAt === null || above.trials === 0 ? null : fisherOneSidedP(below, above);
   const explained = pValue !== null && pValue < FRAGILE_ALPHA && again.failures === 0 && ref.failures === 0;
-  return { ...point, below, above, confirmFailures: again.failures, pValue, explained };
+  return { ...point, below, above, confirmFailures: again.failures, moved, pValue, explained };
 }

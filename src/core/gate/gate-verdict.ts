@@ -6,6 +6,7 @@
 import { max, median } from 'simple-statistics';
 import { formatDuration } from '../duration.js';
 import { type FailureRateBound, failureRateUpperBound } from '../failure-rate.js';
+import { durationAtAsked } from './judged-duration.js';
 import type { GateTry } from './runner-protocol.js';
 
 /** fragile: stable at the reference slowdown, fails at a higher one (core/gate/breaking-point.ts). */
@@ -31,6 +32,12 @@ export interface GateVerdictInput {
   readonly loaded: boolean;
   /** How the main tries ran, for the reasons (e.g. " at x2"); default " under load" when loaded. */
   readonly condition?: string;
+  /**
+   * The factor the main tries were asked to run at: a passing try that got more than 10% above it
+   * is judged for its budget at its duration adjusted to it (core/gate/judged-duration.ts).
+   * Absent: every try at its own duration.
+   */
+  readonly asked?: number;
   /** Tried again without load, when every loaded try failed; null when not tried. */
   readonly idle: readonly GateTry[] | null;
   /** New tests: tried alone (once; three times when the first failed); null when not tried. */
@@ -57,7 +64,7 @@ export interface GateTestResult {
   readonly tries: readonly GateTry[];
   readonly medianMs: number | null;
   readonly maxMs: number | null;
-  /** Slowest passing try: what the budget is checked against. */
+  /** Slowest passing try at the asked factor (its atAskedMs, else its duration): what the budget is checked against. */
   readonly maxPassingMs: number | null;
   readonly failureRate: FailureRateBound | null;
   readonly idle: TryCount | null;
@@ -113,23 +120,28 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
 
 const round1 = (n: number): number => Math.round(n * 10) / 10;
 
-/** A try as the report keeps it: durations to 0.1 ms, without what only meant something on this machine (pid, tid, startedAt). */
-function reportedTry(t: GateTry): GateTry {
-  const { pid: _pid, tid: _tid, startedAt: _startedAt, ...kept } = t;
+/**
+ * A try as the report keeps it: durations to 0.1 ms, its duration at the asked factor when that
+ * differs, without what only meant something on this machine (pid, tid, startedAt).
+ */
+function reportedTry(t: GateTry, asked: number | undefined): GateTry {
+  const { pid: _pid, tid: _tid, startedAt: _startedAt, atAskedMs: _atAskedMs, ...kept } = t;
+  const atAsked = asked === undefined ? t.durationMs : durationAtAsked(t, asked);
   return {
     ...kept,
     durationMs: round1(t.durationMs),
     cold: t.cold ?? false,
     ...(t.cpuMs === undefined ? {} : { cpuMs: round1(t.cpuMs) }),
+    ...(atAsked < t.durationMs ? { atAskedMs: round1(atAsked) } : {}),
   };
 }
 
 function measureTries(input: GateVerdictInput): TryFigures {
   const { tries, limit, warnAt } = input;
   const { passes, tryCount } = count(tries);
-  const reported = tries.map(reportedTry);
+  const reported = tries.map((t) => reportedTry(t, input.asked));
   const durations = reported.map((t) => t.durationMs);
-  const passing = tries.filter((t) => t.state === 'passed').map((t) => t.durationMs);
+  const passing = reported.filter((t) => t.state === 'passed').map((t) => t.atAskedMs ?? t.durationMs);
   const firstError =
     [...tries, ...(input.idle ?? []), ...(input.alone ?? [])].find((t) => t.state === 'failed' || t.state === 'hung')
       ?.error ?? null;
@@ -169,7 +181,7 @@ function decideFromFigures(input: GateVerdictInput, f: TryFigures, { kind, under
       reason: `passes with its file (${passes}/${tryCount}) but failed alone (${alone.passes}/${alone.tryCount}): it needs state from another test`,
     };
   }
-  return decideBudget(f, { kind, under });
+  return decideBudget(f, { kind, under }, input.asked);
 }
 
 /** Failed every try: load-sensitive when it passed without load, else a real failure. */
@@ -191,24 +203,41 @@ function decideAllFailed(tries: readonly GateTry[], f: TryFigures, { kind, under
   };
 }
 
-/** Passed every try: over, near or within its limit, by its slowest passing try. */
-function decideBudget(f: TryFigures, { kind, under }: Wording): Decision {
+/**
+ * The slowest passing try as a reason names it: "800ms" at its own duration, or, when it got more
+ * than asked, "800ms (asked x2, got x3.2: ~500ms at x2)", its raw duration beside the judged one.
+ */
+function slowestText(f: TryFigures, asked: number | undefined): string {
+  const slowest = f.tries
+    .filter((t) => t.state === 'passed')
+    .reduce<GateTry | null>(
+      (a, t) => (a === null || (t.atAskedMs ?? t.durationMs) > (a.atAskedMs ?? a.durationMs) ? t : a),
+      null,
+    );
+  if (slowest === null) return ms(0);
+  if (slowest.atAskedMs === undefined || asked === undefined) return ms(slowest.durationMs);
+  return `${ms(slowest.durationMs)} (asked x${asked}, got x${slowest.slowdown}: ~${ms(slowest.atAskedMs)} at x${asked})`;
+}
+
+/** Passed every try: over, near or within its limit, by its slowest passing try at the asked factor. */
+function decideBudget(f: TryFigures, { kind, under }: Wording, asked: number | undefined): Decision {
   const { limit, warnAt, maxPassingMs, passes, tryCount } = f;
+  const slowest = slowestText(f, asked);
   const limitText = `${ms(limit.limitMs)} (${limit.source === 'allowance' ? `allowance ${limit.allowanceId ?? ''}`.trim() : limit.platformKey === 'all' ? 'budget' : `${limit.platformKey} budget`})`;
   if (maxPassingMs !== null && maxPassingMs > limit.limitMs) {
     return {
       verdict: 'over-budget',
-      reason: `slowest passing try ${ms(maxPassingMs)}${under} is over its limit ${limitText}`,
+      reason: `slowest passing try ${slowest}${under} is over its limit ${limitText}`,
     };
   }
   if (maxPassingMs !== null && maxPassingMs >= limit.limitMs * warnAt) {
     return {
       verdict: 'near-budget',
-      reason: `slowest try ${ms(maxPassingMs)}${under} is ${Math.round((maxPassingMs / limit.limitMs) * 100)}% of its limit ${limitText}; add the proposed allowance to this change`,
+      reason: `slowest try ${slowest}${under} is ${Math.round((maxPassingMs / limit.limitMs) * 100)}% of its limit ${limitText}; add the proposed allowance to this change`,
     };
   }
   return {
     verdict: 'stable',
-    reason: `${passes}/${tryCount}${kind} tries passed${under}, slowest ${ms(maxPassingMs ?? 0)} of ${limitText}`,
+    reason: `${passes}/${tryCount}${kind} tries passed${under}, slowest ${slowest} of ${limitText}`,
   };
 }

@@ -45,11 +45,28 @@ export function paceStep(state: PaceState, dWallMs: number, dCpuMs: number, fact
  * period 20 ms bursts at x2 got x1.36-x1.50 in 8-10 of 30 (median x1.70-x1.76); with 4 ms, x1.77 at
  * least (median x1.96), and x4 got x3.98-x4.04 (x3.73-x3.79 at 10 ms). Below a tick the throttling
  * overshoots (2 ms: medians x2.09-x3.18 at x2). Measured with 20 ms bursts in a v1 cgroup, kernel
- * 6.18 at HZ 250, on a 2-core VM loaded by other work.
+ * 6.18 at HZ 250, on a 2-core VM loaded by other work. The cost: a node process started under the
+ * quota (several threads at once at start-up) takes longer with 4 ms than with 10 ms: spawning node
+ * for 250 ms of CPU at x2 took 787 ms against 733 ms (medians of 12 each, interleaved, load 5-7;
+ * the spin itself x2.00 in both).
  */
 export function cgroupQuota(factor: number): { readonly quotaUs: number; readonly periodUs: number } {
   const periodUs = Math.min(1_000_000, Math.max(4000, Math.ceil(factor * 1000)));
   return { quotaUs: Math.max(1000, Math.round(periodUs / Math.max(1, factor))), periodUs };
+}
+
+/**
+ * The processes below a worker (ms): the CPU of all their threads, and their wait: the time each
+ * process was runnable (its threads' CPU and run-queue wait in each 10 ms tick, at most the tick)
+ * less that CPU. A process is slowed while any of its threads waits, once: summing every thread's
+ * wait counted one throttled period once per runnable thread (a node child's start-up runs
+ * several at once, and helpers wait a whole period for a moment of CPU), and the whole tree's
+ * samples read x2.1-x2.2 for x2 under load where the child's own clock said x2.0. With one busy
+ * thread it is that thread's wait; with all threads throttled together, wall / cpu.
+ */
+interface ChildFigures {
+  readonly cpuMs: number;
+  readonly waitMs: number;
 }
 
 /** A tree's scheduler figures over a window (ms): CPU used, run-queue wait (throttling included), stopped by the pacer. */
@@ -58,6 +75,8 @@ export interface TreeWindow {
   readonly cpuMs: number;
   readonly waitMs: number;
   readonly stoppedMs: number;
+  /** The part of the processes below the worker, when the pacer told them apart. */
+  readonly children?: ChildFigures;
 }
 
 /** A tree's running totals at time t (ms): what the pacer samples every tick. */
@@ -66,6 +85,7 @@ export interface TreeSample {
   readonly cpuMs: number;
   readonly waitMs: number;
   readonly stoppedMs: number;
+  readonly children?: ChildFigures;
 }
 
 function interpolate(series: readonly TreeSample[], t: number): TreeSample | null {
@@ -83,6 +103,14 @@ function interpolate(series: readonly TreeSample[], t: number): TreeSample | nul
       cpuMs: mix(a.cpuMs, b.cpuMs),
       waitMs: mix(a.waitMs, b.waitMs),
       stoppedMs: mix(a.stoppedMs, b.stoppedMs),
+      ...(a.children && b.children
+        ? {
+            children: {
+              cpuMs: mix(a.children.cpuMs, b.children.cpuMs),
+              waitMs: mix(a.children.waitMs, b.children.waitMs),
+            },
+          }
+        : {}),
     };
   }
   return series.at(-1) ?? null;
@@ -98,6 +126,9 @@ export function windowOf(series: readonly TreeSample[] | undefined, from: number
     cpuMs: b.cpuMs - a.cpuMs,
     waitMs: b.waitMs - a.waitMs,
     stoppedMs: b.stoppedMs - a.stoppedMs,
+    ...(a.children && b.children
+      ? { children: { cpuMs: b.children.cpuMs - a.children.cpuMs, waitMs: b.children.waitMs - a.children.waitMs } }
+      : {}),
   };
 }
 
@@ -109,15 +140,24 @@ export function measuredSpan(t: Pick<GateTry, 'startedAt' | 'durationMs' | 'body
 }
 
 /**
- * The figures a try's factor is computed from. When the worker process was its whole tree, the
- * runner's exact reads at the edges of the test function, with the stopped time of the pacer's
- * samples over the same span (a signal pacer stops the tree between the runner's reads). Else the
- * pacer's samples of the whole tree over the span, interpolated between its ticks: a tick (10 ms)
- * is half a 20 ms burst, so interpolation alone misreads short tries.
+ * The figures a try's factor is computed from, over its test function. The worker's own part is
+ * the runner's exact reads at the function's edges (interpolating the pacer's 10 ms ticks misreads
+ * a 20 ms burst), the stopped time the pacer's samples over the same span (a signal pacer stops the
+ * tree between the runner's reads). When processes ran below the worker, their part is the
+ * pacer's samples of them over the same span, interpolated at its edges (ChildFigures). Without
+ * the runner's reads (a threads pool, no /proc), the pacer's samples of the whole tree.
  */
 export function tryFigures(body: TryBody | undefined, tree: TreeWindow | null): TreeWindow | null {
-  if (!body?.own || !body.alone) return tree;
-  return { wallMs: body.wallMs, cpuMs: body.own.cpuMs, waitMs: body.own.waitMs, stoppedMs: tree?.stoppedMs ?? 0 };
+  if (!body?.own) return tree;
+  const own = { wallMs: body.wallMs, cpuMs: body.own.cpuMs, waitMs: body.own.waitMs, stoppedMs: tree?.stoppedMs ?? 0 };
+  if (body.alone) return own;
+  const children = tree?.children;
+  if (!children) return tree;
+  return {
+    ...own,
+    cpuMs: own.cpuMs + Math.max(0, children.cpuMs),
+    waitMs: own.waitMs + Math.max(0, children.waitMs),
+  };
 }
 
 /** Below this much CPU a try's factor is too noisy to tell (a tick of the pacer, a few timer slips). */

@@ -4,6 +4,7 @@
  * - `/proc/<pid>/stat`: after the name in parentheses, "state ppid pgrp ... utime(11) stime(12)
  *   cutime(13) cstime(14)" (0-based after the name), times in clock ticks (100 per second).
  * - `/proc/<pid>/task/<tid>/schedstat`: "cpu time (ns) run-queue wait (ns) timeslices".
+ * - `/proc/<tid>/status`: "Key:\tvalue" lines; `Tgid` is the process a thread belongs to.
  */
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -45,4 +46,10 @@ export function parseSchedstat(text: string): Schedstat | null {
   const [cpu, wait] = text.trim().split(/\s+/).map(Number);
   if (cpu === undefined || wait === undefined || !Number.isFinite(cpu) || !Number.isFinite(wait)) return null;
   return { cpuNs: cpu, waitNs: wait };
+}
+
+/** The process a thread belongs to, from its `/proc/<tid>/status` text; null when absent. */
+export function parseStatusTgid(text: string): number | null {
+  const m = /^Tgid:\s*(\d+)/m.exec(text);
+  return m ? Number(m[1]) : null;
 }

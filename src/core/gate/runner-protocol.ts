@@ -5,6 +5,12 @@
  * its repeated tries from many workers, not from repeats inside one.
  */
 export const PLAN_ENV = 'FLAKEGUARD_RUNNER_PLAN';
+/**
+ * The cgroup folder name the gate paces this call's workers in (absent: none). A process a test
+ * starts before its worker is in it stays outside, neither paced nor measured: the runner waits,
+ * after announcing itself and before the first test runs, until its thread is in it.
+ */
+export const PACED_CGROUP_ENV = 'FLAKEGUARD_PACED_CGROUP';
 
 export interface PlannedTest {
   /** Absolute path of the test file. */
@@ -58,6 +64,11 @@ export interface GateTry {
   readonly tid?: number;
   /** The test function alone, as the runner timed it: the span the gate measures the try's factor over. */
   readonly body?: TryBody;
+  /**
+   * Its duration at the factor asked, when it got more than 10% above it (core/gate/judged-duration.ts):
+   * what its budget is judged on; durationMs stays the raw figure. Set by the gate's verdict.
+   */
+  readonly atAskedMs?: number;
 }
 
 /**
@@ -77,7 +88,8 @@ export interface TryBody {
   readonly own: { readonly cpuMs: number; readonly waitMs: number } | null;
   /**
    * True when the worker process was the try's whole tree: no process below it at the try's start
-   * or end, and none reaped during it. Else only the pacer's samples see the whole tree.
+   * or end, and none reaped during it. Else the processes below it are seen only by the pacer's
+   * samples, added to these reads over the same span (core/gate/pacer.ts tryFigures).
    */
   readonly alone: boolean;
 }

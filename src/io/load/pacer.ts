@@ -9,19 +9,13 @@
  * tree and removes the cgroups; an exit hook does the same if flakeguard dies first.
  */
 
-import {
-  type PaceState,
-  paceStep,
-  START_PACE,
-  type TreeSample,
-  type TreeWindow,
-  windowOf,
-} from '../../core/gate/pacer.js';
-import { descendantsOf } from '../../core/gate/runner-protocol.js';
+import path from 'node:path';
+import { type PaceState, paceStep, START_PACE, type TreeWindow, windowOf } from '../../core/gate/pacer.js';
 import type { PaceKind } from '../../core/gate/slowdown.js';
-import { parentsOf, readProcessThreads, readProcTable, readThreadSchedstat } from '../process/proc.js';
-import { addWorkerCgroup, type CgroupPlace, listCgroupMembers, openCgroupPlace, removeCgroupPlace } from './cgroup.js';
+import { readThreadSchedstat } from '../process/proc.js';
+import { addWorkerCgroup, type CgroupPlace, openCgroupPlace, removeCgroupPlace } from './cgroup.js';
 import { type PriorityState, priorityRefusal, restorePriority, steerPriority } from './priority.js';
+import { RESCAN_EVERY, type SampledTree, sampleTree } from './tree-sample.js';
 
 export interface PaceMethod {
   readonly kind: PaceKind;
@@ -31,22 +25,16 @@ export interface PaceMethod {
   readonly weight: string | null;
 }
 
-interface Worker {
-  readonly pid: number;
+interface Worker extends SampledTree {
   readonly tid: number;
-  readonly cgroup: string | null;
-  /** Last figures of every thread seen in the tree (kept when it ends: its work stays counted). */
-  readonly threads: Map<number, { cpuNs: number; waitNs: number }>;
-  readonly series: TreeSample[];
   pace: PaceState;
-  stoppedMs: number;
   stoppedPids: number[];
-  members: number[];
-  alive: boolean;
 }
 
 export interface Pacer {
   readonly method: PaceMethod;
+  /** The folder name of this call's cgroup (its workers' folders are inside), or null without one. */
+  readonly cgroup: string | null;
   addWorker(pid: number, tid: number): void;
   /** The tree's figures over [from, to) (ms on the clock of ./clock.ts), or null when not sampled. */
   window(tid: number, from: number, to: number): TreeWindow | null;
@@ -56,9 +44,6 @@ export interface Pacer {
 /** Milliseconds since the epoch with sub-ms resolution; the test workers read the same clock. */
 export const now = (): number => performance.timeOrigin + performance.now();
 
-const TICK_MS = 10;
-const RESCAN_EVERY = 3;
-
 function signal(pid: number, name: NodeJS.Signals): void {
   try {
     process.kill(pid, name);
@@ -67,6 +52,8 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
+const TICK_MS = 10;
+
 const stoppedTrees = new Set<Worker>();
 let hooked = false;
 
@@ -74,50 +61,6 @@ function resumeAll(w: Worker): void {
   for (const pid of w.stoppedPids) signal(pid, 'SIGCONT');
   w.stoppedPids = [];
   stoppedTrees.delete(w);
-}
-
-/** Every thread of the worker's tree: the cgroup's, or (signals) the worker and its descendants. */
-function readTree(w: Worker, version: 1 | 2 | null, rescan: boolean): Map<number, { cpuNs: number; waitNs: number }> {
-  const out = new Map<number, { cpuNs: number; waitNs: number }>();
-  if (w.cgroup !== null && version !== null) {
-    const { pids, tids } = listCgroupMembers(w.cgroup, version);
-    w.members = pids;
-    if (tids !== null) {
-      for (const tid of tids) {
-        const s = readThreadSchedstat(tid, tid);
-        if (s) out.set(tid, s);
-      }
-      return out;
-    }
-  } else if (rescan) {
-    const table = readProcTable();
-    const below = table ? descendantsOf(w.pid, parentsOf(table)) : [];
-    w.members = [w.pid, ...below];
-  }
-  for (const pid of w.members) {
-    if (pid === w.pid && w.tid !== w.pid) {
-      const s = readThreadSchedstat(pid, w.tid);
-      if (s) out.set(w.tid, s);
-      continue;
-    }
-    for (const [tid, s] of readProcessThreads(pid)) out.set(tid, s);
-  }
-  return out;
-}
-
-function sampleWorker(w: Worker, at: number, version: 1 | 2 | null, rescan: boolean): void {
-  const seen = readTree(w, version, rescan);
-  if (seen.size === 0) w.alive = false;
-  for (const [tid, s] of seen) w.threads.set(tid, s);
-  let cpuNs = 0;
-  let waitNs = 0;
-  for (const s of w.threads.values()) {
-    cpuNs += s.cpuNs;
-    waitNs += s.waitNs;
-  }
-  const last = w.series.at(-1);
-  if (last && w.pace.stopped) w.stoppedMs += at - last.t;
-  w.series.push({ t: at, cpuMs: cpuNs / 1e6, waitMs: waitNs / 1e6, stoppedMs: w.stoppedMs });
 }
 
 /** The signal pacer's step for one tree: stop it below zero credit, let it run at zero. */
@@ -183,12 +126,14 @@ function attachWorker(state: PacerState, pid: number, tid: number): void {
     series: [],
     pace: START_PACE,
     stoppedMs: 0,
+    childRunnableNs: 0,
+    childCarryNs: new Map(),
     stoppedPids: [],
     members: [pid],
     alive: true,
   };
   state.workers.set(tid, w);
-  sampleWorker(w, now(), state.place?.version ?? null, true);
+  sampleTree(w, now(), state.place?.version ?? null, true, false);
 }
 
 function hookExit(): void {
@@ -216,7 +161,7 @@ export function startPacer(factor: number, options: { readonly cgroups?: boolean
     const at = now();
     for (const w of state.workers.values()) {
       if (!w.alive) continue;
-      sampleWorker(w, at, state.place?.version ?? null, ticks % RESCAN_EVERY === 0);
+      sampleTree(w, at, state.place?.version ?? null, ticks % RESCAN_EVERY === 0, w.pace.stopped);
       // A worker without a cgroup is paced by signals, unless it is a thread (it cannot be stopped alone).
       if (factor > 1 && w.cgroup === null && w.tid === w.pid) paceBySignals(w, factor);
     }
@@ -230,6 +175,9 @@ export function startPacer(factor: number, options: { readonly cgroups?: boolean
   return {
     get method() {
       return state.method;
+    },
+    get cgroup() {
+      return state.place ? path.basename(state.place.dir) : null;
     },
     addWorker(pid, tid) {
       if (state.method.kind !== 'none' && !state.workers.has(tid)) attachWorker(state, pid, tid);

@@ -4,7 +4,13 @@
  * are parsed by core/gate/proc-text.ts, which the runner inside Vitest's workers shares.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { type ProcStat, parseSchedstat, parseStat, type Schedstat } from '../../core/gate/proc-text.js';
+import {
+  type ProcStat,
+  parseSchedstat,
+  parseStat,
+  parseStatusTgid,
+  type Schedstat,
+} from '../../core/gate/proc-text.js';
 
 export type { ProcStat, Schedstat };
 
@@ -41,6 +47,12 @@ export function readProcTable(): Map<number, ProcStat> | null {
     if (s !== null) out.set(pid, s);
   }
   return out;
+}
+
+/** The process a thread belongs to (its thread group), or null when it is gone. */
+export function readThreadProcess(tid: number): number | null {
+  const text = readText(`/proc/${tid}/status`);
+  return text === null ? null : parseStatusTgid(text);
 }
 
 /** pid -> parent pid, for core/gate/runner-protocol.ts descendantsOf. */

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
-import { PLAN_ENV, type RunnerLine } from '../../core/gate/runner-protocol.js';
+import { PACED_CGROUP_ENV, PLAN_ENV, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
 import { now, type Pacer, startPacer } from '../load/pacer.js';
 import { killProcessTree } from '../process/process-tree.js';
@@ -193,7 +193,10 @@ async function runJob(
   const factor = Math.max(1, options.slowdown ?? 1);
   const pacer = startPacer(factor);
   // The workers announce themselves in the results file: the tail reads it from its start.
-  const gate = startGateChild(options, specs, tests, maxTries, budgetMs);
+  // With a cgroup, each worker waits until it is in it before its first test (PACED_CGROUP_ENV).
+  const paced =
+    pacer.cgroup === null ? options : { ...options, env: { ...options.env, [PACED_CGROUP_ENV]: pacer.cgroup } };
+  const gate = startGateChild(paced, specs, tests, maxTries, budgetMs);
   const { job, child } = gate;
   const watchdog = createTryWatchdog(job.resultsFile, factor);
   const { lines, read } = followResults(job, options, pacer, watchdog);

@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONFIRM_TRIES, TRIES_PER_HIGHER_FACTOR } from '../../../src/commands/gate/gate-escalate.js';
 import { applyBreakingPoint, escalationFactors, type FactorTries } from '../../../src/core/gate/breaking-point.js';
-import { keepsClimbing, REFERENCE_COUNTED, weighFactorEvidence } from '../../../src/core/gate/factor-evidence.js';
+import {
+  keepsClimbing,
+  OFF_FACTOR,
+  REFERENCE_COUNTED,
+  sortByFactorGot,
+  weighFactorEvidence,
+} from '../../../src/core/gate/factor-evidence.js';
 import { decideGateVerdict } from '../../../src/core/gate/gate-verdict.js';
 import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 
@@ -113,5 +119,69 @@ describe('fragile only when the factor explains the failures', () => {
     const e = weighFactorEvidence({ factor: 2, tries: times(40, pass) }, [{ factor: 4, tries: [fail, pass] }], []);
     expect(e.below).toEqual({ failures: 0, trials: REFERENCE_COUNTED });
     expect(e.explained).toBe(false);
+  });
+});
+
+describe('a failed try is judged at the factor it got (OFF_FACTOR)', () => {
+  const got = (t: GateTry, slowdown: number): GateTry => ({ ...t, slowdown });
+  const higher = (x4: GateTry[], x8: GateTry[]): FactorTries[] => [
+    { factor: 4.1, asked: 4, tries: x4 },
+    { factor: 8.1, asked: 8, tries: x8 },
+  ];
+
+  it('a confirm try the machine starved (x6.5 where x2 was asked) that failed is a failure above the break, not a flake at x2', () => {
+    const confirm = [...times(CONFIRM_TRIES - 1, got(pass, 2)), got(fail, 6.5)];
+    const r = applyBreakingPoint(
+      stableAfter(5),
+      { factor: 2.05, asked: 2, tries: times(5, got(pass, 2)) },
+      higher([got(pass, 4.1), got(pass, 4.1)], [got(fail, 8.1), got(fail, 8.1)]),
+      confirm,
+    );
+    expect(r).toMatchObject({ verdict: 'fragile', holdsAt: 4.1, breaksAt: 6.5 });
+    expect(r.reason).toContain('a failed try counted at the factor it got, x6.5, not the one asked');
+    expect(r.reason).toContain(`then ${CONFIRM_TRIES - 1}/${CONFIRM_TRIES - 1} again`);
+    // The same failure at about the factor asked is a flake at the reference.
+    const atAsked = applyBreakingPoint(
+      stableAfter(5),
+      { factor: 2.05, asked: 2, tries: times(5, got(pass, 2)) },
+      higher([got(pass, 4.1), got(pass, 4.1)], [got(fail, 8.1), got(fail, 8.1)]),
+      [...times(CONFIRM_TRIES - 1, got(pass, 2)), got(fail, 2.4)],
+    );
+    expect(atAsked.verdict).toBe('flaky');
+  });
+
+  it('moves only failed tries above OFF_FACTOR x their level, keeps every try, and changes nothing when none is', () => {
+    const aTry = fc.record({
+      failed: fc.boolean(),
+      ratio: fc.option(fc.double({ min: 0.8, max: 3, noNaN: true }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(aTry, { maxLength: 8 }), fc.array(aTry, { maxLength: 4 }), (confirmSpec, x4Spec) => {
+        const make = (s: { failed: boolean; ratio: number | undefined }, factor: number): GateTry => ({
+          ...(s.failed ? fail : pass),
+          ...(s.ratio === undefined ? {} : { slowdown: factor * s.ratio }),
+        });
+        const reference = { factor: 2, asked: 2, tries: times(5, pass) };
+        const confirm = confirmSpec.map((s) => make(s, 2));
+        const levels = [{ factor: 4, asked: 4, tries: x4Spec.map((s) => make(s, 4)) }];
+        const sorted = sortByFactorGot(reference, levels, confirm);
+        const all = (x: { higher: FactorTries[]; confirm: GateTry[] }) => [
+          ...x.confirm,
+          ...x.higher.flatMap((l) => l.tries),
+        ];
+        expect(all(sorted)).toHaveLength(confirm.length + levels[0]!.tries.length);
+        for (const t of sorted.moved) {
+          expect(t.state).toBe('failed');
+          expect(sorted.higher.some((l) => l.factor === t.slowdown && l.tries.includes(t))).toBe(true);
+        }
+        const offCount = [...confirmSpec, ...x4Spec].filter((s) => s.failed && (s.ratio ?? 0) > OFF_FACTOR).length;
+        expect(sorted.moved).toHaveLength(offCount);
+        if (offCount === 0) {
+          expect(sorted.confirm).toEqual(confirm);
+          expect(sorted.higher).toEqual(levels);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

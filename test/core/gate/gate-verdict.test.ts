@@ -86,6 +86,51 @@ describe('decideGateVerdict', () => {
     ).toBe('stable');
   });
 
+  it('judges the budget at the asked factor: a try the machine starved counts at its duration adjusted to it, the raw one kept', () => {
+    const starved: GateTry = { ...pass(800), cpuMs: 250, slowdown: 3.2 };
+    const tries = [{ ...pass(520), cpuMs: 250, slowdown: 2 }, starved, pass(500), pass(500), pass(500)];
+    const r = decideGateVerdict(makeInput({ tries, asked: 2 }));
+    expect(r).toMatchObject({ verdict: 'stable', maxMs: 800, maxPassingMs: 520 });
+    expect(r.tries[1]).toMatchObject({ durationMs: 800, atAskedMs: 500 });
+    expect(r.tries[0]?.atAskedMs).toBeUndefined();
+    // Near its limit only by its adjusted figure: the reason names both.
+    const near = decideGateVerdict(makeInput({ tries: [{ ...pass(1150), cpuMs: 250, slowdown: 3.2 }], asked: 2 }));
+    expect(near.verdict).toBe('near-budget');
+    expect(near.reason).toBe(
+      'slowest try 1.15s (asked x2, got x3.2: ~850ms at x2) under load is 85% of its limit 1.00s (linux budget); add the proposed allowance to this change',
+    );
+    // Without the asked factor, every try at its own duration (as before).
+    expect(decideGateVerdict(makeInput({ tries })).verdict).toBe('near-budget');
+  });
+
+  it('property: judging at the asked factor never turns a verdict worse, and leaves tries at the asked factor alone', () => {
+    const order = ['stable', 'near-budget', 'over-budget'];
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            d: fc.integer({ min: 1, max: 2000 }),
+            share: fc.double({ min: 0, max: 1, noNaN: true }),
+            got: fc.double({ min: 1, max: 8, noNaN: true }),
+          }),
+          { minLength: 1, maxLength: 10 },
+        ),
+        (raw) => {
+          const tries = raw.map((t): GateTry => ({ ...pass(t.d), cpuMs: t.d * t.share, slowdown: t.got }));
+          const judged = decideGateVerdict(makeInput({ tries, asked: 2 }));
+          const rawVerdict = decideGateVerdict(makeInput({ tries }));
+          expect(order.indexOf(judged.verdict)).toBeLessThanOrEqual(order.indexOf(rawVerdict.verdict));
+          expect(judged.tries.map((t) => t.durationMs)).toEqual(rawVerdict.tries.map((t) => t.durationMs));
+          const atAsked = tries.map((t) => ({ ...t, slowdown: 2 }));
+          expect(decideGateVerdict(makeInput({ tries: atAsked, asked: 2 }))).toEqual(
+            decideGateVerdict(makeInput({ tries: atAsked })),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('property: stable only when every try passed within warnAt of the limit', () => {
     fc.assert(
       fc.property(

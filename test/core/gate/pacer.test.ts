@@ -182,6 +182,7 @@ describe('measuredSpan and tryFigures: a try is measured over its test function'
     const tree = { wallMs: 40, cpuMs: 25, waitMs: 10, stoppedMs: 3 };
     const body = { startedAt: 0, wallMs: 40, own: { cpuMs: 20, waitMs: 18 }, alone: true };
     expect(tryFigures(body, tree)).toEqual({ wallMs: 40, cpuMs: 20, waitMs: 18, stoppedMs: 3 });
+    // Processes ran below the worker, and the pacer did not tell them apart: the whole tree.
     expect(tryFigures({ ...body, alone: false }, tree)).toBe(tree);
     expect(tryFigures({ ...body, own: null }, tree)).toBe(tree);
     expect(tryFigures(undefined, null)).toBeNull();
@@ -210,6 +211,61 @@ describe('measuredSpan and tryFigures: a try is measured over its test function'
           const exact = (truth.cpuMs + truth.waitMs) / truth.cpuMs;
           const got = tryFactor(tryFigures(body, windowOf(series, span.from, span.to))).factor ?? 0;
           expect(got).toBeCloseTo(Math.max(1, exact), 1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('adds the children’s samples over the body to the worker’s own reads when processes ran below it', () => {
+    const body = { startedAt: 0, wallMs: 600, own: { cpuMs: 12, waitMs: 3 }, alone: false };
+    // The whole tree's waits summed over every thread read high (x2.4); the children's part says x2.
+    const tree = { wallMs: 600, cpuMs: 300, waitMs: 420, stoppedMs: 0, children: { cpuMs: 288, waitMs: 285 } };
+    expect(tryFigures(body, tree)).toEqual({ wallMs: 600, cpuMs: 300, waitMs: 288, stoppedMs: 0 });
+    expect(tryFactor(tryFigures(body, tree)).factor).toBe(1.96);
+  });
+
+  it('interpolates the children’s running totals at the body’s edges', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: 0, max: 20, noNaN: true }), fc.double({ min: 0, max: 20, noNaN: true })), {
+          minLength: 2,
+          maxLength: 40,
+        }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (steps, a, b) => {
+          // Running totals every 10 ms: the tree's CPU and wait are at least its children's.
+          let cpu = 0;
+          let wait = 0;
+          const series: TreeSample[] = steps.map(([dc, dw], i) => {
+            cpu += dc;
+            wait += dw;
+            return {
+              t: i * 10,
+              cpuMs: cpu * 2,
+              waitMs: wait * 3,
+              stoppedMs: 0,
+              children: { cpuMs: cpu, waitMs: wait },
+            };
+          });
+          const end = (steps.length - 1) * 10;
+          const [from, to] = [Math.min(a, b) * end, Math.max(a, b) * end];
+          const w = windowOf(series, from, to);
+          const whole = windowOf(series, 0, end);
+          // Non-negative, never more than the tree's part over the same span, additive over a split.
+          expect(w?.children?.cpuMs).toBeGreaterThanOrEqual(-1e-9);
+          expect(w?.children?.waitMs).toBeGreaterThanOrEqual(-1e-9);
+          expect(w?.children?.cpuMs).toBeCloseTo((w?.cpuMs ?? 0) / 2, 6);
+          const before = windowOf(series, 0, from);
+          const after = windowOf(series, to, end);
+          const sum = (before?.children?.cpuMs ?? 0) + (w?.children?.cpuMs ?? 0) + (after?.children?.cpuMs ?? 0);
+          expect(sum).toBeCloseTo(whole?.children?.cpuMs ?? 0, 6);
+          // A body's figures: its own reads plus exactly the children's part of the window.
+          const body = { startedAt: from, wallMs: to - from, own: { cpuMs: 1, waitMs: 1 }, alone: false };
+          const f = tryFigures(body, w);
+          expect(f?.cpuMs).toBeCloseTo(1 + (w?.children?.cpuMs ?? 0), 6);
+          expect(f?.waitMs).toBeCloseTo(1 + (w?.children?.waitMs ?? 0), 6);
         },
       ),
       { numRuns: 300 },

@@ -55,6 +55,15 @@ describe.runIf(onLinux)('startPacer: a worker and the processes it starts, paced
       expect(got).toBeLessThan(selfFactor * 1.5);
       // The grandchild's CPU is in the tree's figures, though it ended before the window did.
       expect(window?.cpuMs ?? 0).toBeGreaterThan(self.cpu * 0.8);
+      // The process below the worker on its own: its CPU, and its wait as one process (the time it
+      // was runnable less its CPU), against its own clock.
+      const children = window?.children;
+      expect(children?.cpuMs ?? 0).toBeGreaterThan(self.cpu * 0.8);
+      const own = tryFactor(
+        children ? { ...children, wallMs: window?.wallMs ?? 0, stoppedMs: window?.stoppedMs ?? 0 } : null,
+      );
+      expect(own.factor ?? 0).toBeGreaterThan(selfFactor / 1.5);
+      expect(own.factor ?? 0).toBeLessThan(selfFactor * 1.5);
       expect(cgroupsLeft()).toEqual([]);
     }, 30_000);
   }

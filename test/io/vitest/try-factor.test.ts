@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 import { runTestsRepeatedly } from '../../../src/io/vitest/vitest-tries.js';
 import { createFixture, DIST_AS_MODULES, type Fixture } from '../../helpers/fixture.js';
 
@@ -24,8 +25,20 @@ it('${name}', () => {
   expect(x).toBeGreaterThan(0);
 }, 60_000);
 `;
+/** The same in a child process: the child times its own work and prints it; the test writes it down. */
+const childTimed = (name: string, ms: number): string => `import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { it } from 'vitest';
+it('${name}', () => {
+  const work = ${JSON.stringify(`const s = performance.now(); const c = process.cpuUsage(); let x = 0;
+for (;;) { for (let k = 0; k < 1e4; k += 1) x += Math.sqrt(x + 1); const u = process.cpuUsage(c); if (u.user + u.system > ${ms * 1000}) break; }
+const u = process.cpuUsage(c); console.log(JSON.stringify({ wall: performance.now() - s, cpu: (u.user + u.system) / 1000 }));`)};
+  writeFileSync('self-' + process.pid + '.json', execFileSync(process.execPath, ['-e', work]));
+}, 60_000);
+`;
 const LONG = 'spins 300ms of cpu and times it';
 const SHORT = 'spins 20ms of cpu and times it';
+const CHILD = 'spins 300ms of cpu in a child process and times it';
 
 describe.runIf(existsSync('/proc/self/schedstat'))(
   'runTestsRepeatedly at a slowdown: each try reports the factor its tree got',
@@ -33,10 +46,39 @@ describe.runIf(existsSync('/proc/self/schedstat'))(
     let fixture: Fixture;
     beforeAll(async () => {
       fixture = await createFixture({
-        files: { 'long.test.ts': selfTimed(LONG, 300), 'short.test.ts': selfTimed(SHORT, 20) },
+        files: {
+          'long.test.ts': selfTimed(LONG, 300),
+          'short.test.ts': selfTimed(SHORT, 20),
+          'child.test.ts': childTimed(CHILD, 300),
+        },
       });
     });
     afterAll(() => fixture.remove());
+
+    /** Each try's figures against its own clock (the self file its worker wrote, by pid). */
+    function expectAgrees(tries: readonly GateTry[], alone: boolean): void {
+      const self = (pid: number | undefined): { wall: number; cpu: number } =>
+        JSON.parse(readFileSync(path.join(fixture.root, `self-${pid}.json`), 'utf8')) as { wall: number; cpu: number };
+      expect(tries.map((t) => t.state)).toEqual(['passed', 'passed', 'passed']);
+      for (const t of tries) {
+        const own = self(t.pid);
+        const selfFactor = own.wall / own.cpu;
+        // Paced, for 20 ms too: never much more than 1/F of a CPU, whatever else runs.
+        expect(selfFactor).toBeGreaterThan(FACTOR / 1.5);
+        expect(t.slowdownNote).toBeUndefined();
+        // Measured over the test function: from the worker's own reads, and the child's samples
+        // over the same span when it started a process.
+        expect(t.body?.alone).toBe(alone);
+        expect(t.body?.wallMs).toBeGreaterThan(own.wall * 0.9);
+        expect(t.body?.wallMs).toBeLessThan(t.durationMs);
+        // The try's own tree: at least the test's CPU (hooks and the worker's own work add a little).
+        expect(t.cpuMs).toBeGreaterThan(own.cpu * 0.8);
+        // The factor of the test function, measured by the gate, against the test's own clock (for
+        // a child, its start-up is in the function too: paced alike, its own clock leaves it out).
+        expect(t.slowdown).toBeGreaterThan(selfFactor / 1.25);
+        expect(t.slowdown).toBeLessThan(selfFactor * 1.25);
+      }
+    }
 
     it("agrees with the test's own clock, for 300 ms and for 20 ms of CPU, and the call's factor is the tries' CPU-weighted one", async () => {
       const outcome = await runTestsRepeatedly({
@@ -49,35 +91,22 @@ describe.runIf(existsSync('/proc/self/schedstat'))(
         tries: 3,
         slowdown: FACTOR,
       });
-      // Each try's own figures, by the worker's pid (one try per worker).
-      const self = (pid: number | undefined): { wall: number; cpu: number } =>
-        JSON.parse(readFileSync(path.join(fixture.root, `self-${pid}.json`), 'utf8')) as { wall: number; cpu: number };
       expect(['cgroup-v1', 'cgroup-v2', 'signals']).toContain(outcome.pace.method.kind);
-      const [long, short] = outcome.tests;
-      for (const test of [long, short]) {
-        const tries = test?.tries ?? [];
-        expect(tries.map((t) => t.state)).toEqual(['passed', 'passed', 'passed']);
-        for (const t of tries) {
-          const own = self(t.pid);
-          const selfFactor = own.wall / own.cpu;
-          // Paced, for 20 ms too: never much more than 1/F of a CPU, whatever else runs.
-          expect(selfFactor).toBeGreaterThan(FACTOR / 1.5);
-          expect(t.slowdownNote).toBeUndefined();
-          // Measured over the test function, from the worker's own threads: it started no process.
-          expect(t.body?.alone).toBe(true);
-          expect(t.body?.wallMs).toBeGreaterThan(own.wall * 0.9);
-          expect(t.body?.wallMs).toBeLessThan(t.durationMs);
-          // The try's own tree: at least the test's CPU (hooks and the worker's own work add a little).
-          expect(t.cpuMs).toBeGreaterThan(own.cpu * 0.8);
-          // The factor of the test function, measured by the gate, against the test's own clock.
-          expect(t.slowdown).toBeGreaterThan(selfFactor / 1.25);
-          expect(t.slowdown).toBeLessThan(selfFactor * 1.25);
-        }
-      }
+      for (const test of outcome.tests) expectAgrees(test.tries, true);
       const tries = outcome.tests.flatMap((t) => t.tries);
       const weighted = tries.reduce((n, t) => n + (t.cpuMs ?? 0) * (t.slowdown ?? 0), 0);
       const cpu = tries.reduce((n, t) => n + (t.cpuMs ?? 0), 0);
       expect(outcome.pace.factor).toBeCloseTo(weighted / cpu, 1);
+    }, 60_000);
+
+    it("agrees with the test's own clock for 300 ms of CPU in a child process (the worker's reads plus the child's samples over the function)", async () => {
+      const outcome = await runTestsRepeatedly({
+        root: fixture.root,
+        tests: [{ file: 'child.test.ts', fullName: CHILD, line: 4 }],
+        tries: 3,
+        slowdown: FACTOR,
+      });
+      expectAgrees(outcome.tests[0]?.tries ?? [], false);
     }, 60_000);
   },
 );
