@@ -33,3 +33,15 @@ export function testKey(id: TestKeyParts): string {
   const parts = [id.project ?? '', id.file, id.fullName ?? ''];
   return JSON.stringify(parts);
 }
+
+/** A shape with its `fullName` under the field name 0.1.0's JSON or YAML gives it (`name`, `test`). */
+export type FullNameAs<T, K extends string> = { [P in keyof T as P extends 'fullName' ? K : P]: T[P] };
+
+/**
+ * The one translation of the full name at the JSON edge: `fullName` written as `as`, every other
+ * field kept where it was (the JSON's key order does not change). Inside flakeguard the field is
+ * `fullName`; files and JSON output keep 0.1.0's names (docs/run-record.md "Field names").
+ */
+export function fullNameAs<T extends { readonly fullName: unknown }, K extends string>(t: T, as: K): FullNameAs<T, K> {
+  return Object.fromEntries(Object.entries(t).map(([k, v]) => [k === 'fullName' ? as : k, v])) as FullNameAs<T, K>;
+}

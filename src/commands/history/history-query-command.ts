@@ -8,7 +8,11 @@ import { formatHistoryMarkdown, formatHistoryReport } from '../../core/history/h
 import { ownerFilterOf, withHistoryOwners } from '../../core/history/history-owners.js';
 import { computeHistoryReport, toHistoryJson } from '../../core/history/history-report.js';
 import { renderHistoryHtml } from '../../core/html/history-html.js';
-import { DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
+import {
+  DEFAULT_QUARANTINE_POLICY,
+  formatQuarantineProposals,
+  toQuarantineProposalsJson,
+} from '../../core/quarantine/quarantine-proposals.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import { systemClock } from '../../io/clock.js';
 import { loadConfig } from '../../io/config/config-file.js';
@@ -86,7 +90,7 @@ function printHistoryQuery(
 ): void {
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify({ ...(toHistoryJson(report) as object), ciSpeed: toCiSpeedJson(ciSpeeds), proposals }, null, 2)}\n`
+      ? `${JSON.stringify({ ...(toHistoryJson(report) as object), ciSpeed: toCiSpeedJson(ciSpeeds), proposals: toQuarantineProposalsJson(proposals) }, null, 2)}\n`
       : formatHistoryReport(report) +
           formatCiSpeedReport(ciSpeeds) +
           formatQuarantineProposals(proposals, flags.write === true),
