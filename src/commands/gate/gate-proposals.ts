@@ -55,7 +55,7 @@ export async function buildProposals(input: ProposalInput): Promise<GateProposal
     const source = input.selected.find((s) => s.test.file === t.file && s.test.fullName === t.name)?.test;
     const entry: NewAllowanceEntry = {
       id: proposalId(t.file, t.name),
-      test: t.name,
+      fullName: t.name,
       file: t.file,
       fingerprint: source?.fingerprint ?? null,
       budget: { kind: 'map', values: { [input.platform as PlatformKey]: proposal.limitMs } },

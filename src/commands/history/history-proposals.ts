@@ -84,10 +84,10 @@ export async function readQuarantineProposals(input: {
   for (const a of held) {
     const lastRuns = await lastRunsOfTest(
       store,
-      { file: a.file, fullName: a.test },
+      { file: a.file, fullName: a.fullName },
       { branch, limit: policy.releaseAfter },
     );
-    quarantined.push({ id: a.id, file: a.file, fullName: a.test, lastRuns });
+    quarantined.push({ id: a.id, file: a.file, fullName: a.fullName, lastRuns });
   }
   return computeQuarantineProposals({ branch, policy, tests, quarantined });
 }

@@ -40,8 +40,8 @@ export function computeQuarantineList(
     const state: QuarantineState =
       kind === 'orphan' ? 'orphan' : kind === 'ambiguous' ? 'ambiguous' : q.expired ? 'expired' : 'applies';
     const current = r.test
-      ? { fullName: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file }
-      : { fullName: a.test, file: a.file };
+      ? { fullName: r.test.namePattern ? a.fullName : r.test.fullName, file: r.test.file }
+      : { fullName: a.fullName, file: a.file };
     const owners = a.quarantine.owners ?? ownersOf(current.file);
     return [
       {

@@ -61,7 +61,7 @@ export function addQuarantine(state: AllowanceState, options: QuarantineAddOptio
   const { id, storeFile } = writeNewEntry(
     state,
     {
-      test: options.fullName,
+      fullName: options.fullName,
       file,
       fingerprint: test.fingerprint,
       budget: null,
@@ -87,8 +87,8 @@ export function removeQuarantine(state: AllowanceState, id: string): string {
   const storeFile = entry.at.storeFile;
   if (entry.budget === null) {
     updateAllowanceFile(state.root, storeFile, (text) => removeEntries(text, new Set([id]), storeFile));
-    return `removed quarantine ${id} (${quoteName(entry.test)}) and its entry from ${escapeTerminal(storeFile)}`;
+    return `removed quarantine ${id} (${quoteName(entry.fullName)}) and its entry from ${escapeTerminal(storeFile)}`;
   }
   updateAllowanceFile(state.root, storeFile, (text) => removeEntryKey(text, id, 'quarantine', storeFile));
-  return `removed quarantine ${id} (${quoteName(entry.test)}) from ${escapeTerminal(storeFile)}; the entry keeps its budget`;
+  return `removed quarantine ${id} (${quoteName(entry.fullName)}) from ${escapeTerminal(storeFile)}; the entry keeps its budget`;
 }

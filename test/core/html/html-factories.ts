@@ -149,7 +149,7 @@ export function makeGateReport(cases: readonly GateCase[] = GATE_CASES, load: Ga
     const id = `gate${proposals.length + 1}`.padEnd(8, '0');
     const entry = {
       id,
-      test: t.name,
+      fullName: t.name,
       file: t.file,
       fingerprint: 'f3a9c2d1',
       budget: { kind: 'map' as const, values: { linux: p.limitMs } },
