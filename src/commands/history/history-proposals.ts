@@ -75,7 +75,7 @@ export async function readQuarantineProposals(input: {
       : await readHistoryInput(store, { ...input.filter, branch }, { ...input.query, branch });
   const tests = onBranch.tests.map((t) => ({
     file: t.file,
-    fullName: t.name,
+    fullName: t.fullName,
     runs: t.runs,
     flakyRuns: t.retriedRuns + t.rerunPassedRuns,
   }));

@@ -49,12 +49,12 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const query = {
     since: age.since,
     branch: flags.branch ?? null,
-    test: flags.test ?? null,
+    fullNamePart: flags.test ?? null,
     file: flags.file ?? null,
     top: Number(top),
     warnAt: config.budget.warnAt,
   };
-  const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
+  const filter = { cutoffMs: age.cutoffMs, branch: query.branch, fullNamePart: query.fullNamePart, file: query.file };
   const store = await openPlaceStore(place, true);
   let input: Awaited<ReturnType<typeof readHistoryInput>>;
   let proposals: Awaited<ReturnType<typeof readQuarantineProposals>>;
