@@ -48,8 +48,7 @@ export async function readCalibrationSample(
       DURATIONS_SQL,
       [runs.map((r) => r.id)],
     );
-    for (const row of rows)
-      durations.get(row.id)?.set(testKey(row), row.durationMs);
+    for (const row of rows) durations.get(row.id)?.set(testKey(row), row.durationMs);
     const toSpeedRun = (r: RunRow): SpeedRun => ({
       runId: r.runId,
       startedAt: r.startedAt,

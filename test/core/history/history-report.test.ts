@@ -167,7 +167,9 @@ describe('history for people', () => {
   });
 
   it('draws each test: its limit line, a point per run and failed runs as crosses, all escaped', () => {
-    const html = renderHistoryHtml(computeHistoryReport(input({ tests: [agg(2, { fullName: 'renders <b>bold</b>' })] })));
+    const html = renderHistoryHtml(
+      computeHistoryReport(input({ tests: [agg(2, { fullName: 'renders <b>bold</b>' })] })),
+    );
     expect(html).toContain('data-test="test/t2.test.ts::renders &lt;b&gt;bold&lt;/b&gt;"');
     expect(html).not.toContain('<b>bold</b>');
     expect(html.match(/class="limit"/g)).toHaveLength(1);

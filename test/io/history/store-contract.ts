@@ -23,7 +23,9 @@ const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({
   warnAt: 0.8,
   ...over,
 });
-const filter = (over: { branch?: string | null; fullNamePart?: string | null; file?: string | null; days?: number } = {}) => ({
+const filter = (
+  over: { branch?: string | null; fullNamePart?: string | null; file?: string | null; days?: number } = {},
+) => ({
   cutoffMs: NOW - (over.days ?? 30) * DAY_MS,
   branch: over.branch ?? null,
   fullNamePart: over.fullNamePart ?? null,
