@@ -9,7 +9,9 @@ const makeLog = (events: LogScan['events'], tail: LogScan['tail'] = []): LogScan
 describe('computeTriage', () => {
   it('a failed test without re-run is an escape, inferred, and says so', () => {
     const r = triage({ tests: [makeTest()] });
-    expect(r.findings).toMatchObject([{ class: 'escape', fullName: 'grp > t', file: 'test/a.test.ts', measured: false }]);
+    expect(r.findings).toMatchObject([
+      { class: 'escape', fullName: 'grp > t', file: 'test/a.test.ts', measured: false },
+    ]);
     expect(r.findings[0]?.cause).toMatch(/^escape \(inferred: not re-run\)/);
     expect(r.findings[0]?.action).toContain('--rerun');
   });
