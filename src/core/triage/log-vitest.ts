@@ -77,7 +77,7 @@ export function parseFailLine(text: string): ParsedFailLine | null {
   const printed = m[2] !== undefined ? m[2].trim() : '';
   const split = splitAttemptSuffix(printed);
   if (split === null) return { file, fullName: printed };
-  return { file, fullName: split.name, printedName: printed, attempts: split.attempts };
+  return { file, fullName: split.fullName, printedName: printed, attempts: split.attempts };
 }
 
 function firstMessage(after: readonly string[]): string {

@@ -100,7 +100,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
       { repeat: 0, retry: 0 },
       { repeat: 0, retry: 1 },
     ]);
-    expect(splitAttemptSuffix('t (2 times)')).toEqual({ name: 't', label: '2 times', attempts: [] });
+    expect(splitAttemptSuffix('t (2 times)')).toEqual({ fullName: 't', label: '2 times', attempts: [] });
   });
 
   it('leaves names that merely end in parentheses whole, and Vitest 4 lines as they were', () => {
@@ -118,7 +118,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
     fc.assert(
       fc.property(fc.array(attempt, { minLength: 1, maxLength: 6 }), (attempts) => {
         const split = splitAttemptSuffix(`grp > t (x) (${attempts.map(formatAttempt).join(', ')})`);
-        expect(split?.name).toBe('grp > t (x)');
+        expect(split?.fullName).toBe('grp > t (x)');
         expect(split?.attempts).toEqual(attempts);
       }),
     );
