@@ -59,13 +59,13 @@ export function failureDrafts(
 /** What classifyFailure needs to know of one failed test (or file, or suite). */
 function failureInputOf(
   t: MergedTest,
-  test: string | null,
+  fullName: string | null,
   attempts: AttemptVerdict,
   suite: boolean,
   inputs: TriageInputs,
 ): FailureInput {
   return {
-    fullName: test,
+    fullName,
     file: t.file,
     what: failureWhat(t, suite),
     errors: t.errors,
@@ -73,7 +73,7 @@ function failureInputOf(
     rerun:
       t.file === null
         ? undefined
-        : inputs.reruns?.find((r) => rerunKey(r.file, r.fullName) === rerunKey(t.file ?? '', test)),
+        : inputs.reruns?.find((r) => rerunKey(r.file, r.fullName) === rerunKey(t.file ?? '', fullName)),
     rerunAsked: inputs.rerunCount,
     // A name that other entries of the file sit under is a suite (a hook or suite error).
     wholeFile: t.kind !== 'test' || suite,

@@ -28,8 +28,8 @@ export interface MergedTest {
 
 const PRIORITY: Record<ObservationSource, number> = { record: 0, report: 1, junit: 2, log: 3 };
 
-function keyOf(file: string | null, name: string): string {
-  return testKey({ file, fullName: name });
+function keyOf(file: string | null, fullName: string): string {
+  return testKey({ file, fullName });
 }
 
 export function mergeObservations(observations: readonly ObservedTest[]): MergedTest[] {
