@@ -33,3 +33,23 @@ export function testKey(id: TestKeyParts): string {
   const parts = [id.project ?? '', id.file, id.fullName ?? ''];
   return JSON.stringify(parts);
 }
+
+/** A shape with its `fullName` under the field name 0.1.0's JSON or YAML gives it (`name`, `test`). */
+export type FullNameAs<T, K extends string> = { [P in keyof T as P extends 'fullName' ? K : P]: T[P] };
+
+const withField = (o: object, from: string, to: string): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k === from ? to : k, v]));
+
+/**
+ * The one translation of the full name at the JSON edge: `fullName` written as `as`, every other
+ * field kept where it was (the JSON's key order does not change). Inside flakeguard the field is
+ * `fullName`; files and JSON output keep 0.1.0's names (docs/run-record.md "Field names").
+ */
+export function fullNameAs<T extends { readonly fullName: unknown }, K extends string>(t: T, as: K): FullNameAs<T, K> {
+  return withField(t, 'fullName', as) as FullNameAs<T, K>;
+}
+
+/** The way back in: a JSON object's `from` field (0.1.0's `name` or `test`) read as `fullName`, the rest as it is. */
+export function fullNameFrom(o: object, from: 'name' | 'test'): Record<string, unknown> {
+  return withField(o, from, 'fullName');
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { testKey } from '../../src/core/test-id.js';
+import { fullNameAs, fullNameFrom, testKey } from '../../src/core/test-id.js';
 
 describe('testKey', () => {
   it('tells two Vitest projects apart that hold the same file and full name', () => {
@@ -29,5 +29,24 @@ describe('testKey', () => {
 
   it('keeps a triage input whose log left out the file apart from one whose file is the text "null"', () => {
     expect(testKey({ file: null, fullName: 'x' })).not.toBe(testKey({ file: 'null', fullName: 'x' }));
+  });
+});
+
+describe('fullNameAs and fullNameFrom: the full name at the JSON edge', () => {
+  it('write fullName under the JSON field name in its place, and read it back to the same object', () => {
+    const row = fc.record({
+      file: fc.string(),
+      fullName: fc.string(),
+      line: fc.option(fc.nat(), { nil: null }),
+      project: fc.option(fc.string(), { nil: null }),
+    });
+    fc.assert(
+      fc.property(row, fc.constantFrom('name' as const, 'test' as const), (t, as) => {
+        const json = fullNameAs(t, as);
+        expect(Object.keys(json)).toEqual(Object.keys(t).map((k) => (k === 'fullName' ? as : k)));
+        expect(JSON.stringify(json)).toBe(JSON.stringify(t).replace('"fullName":', `"${as}":`));
+        expect(fullNameFrom(json, as)).toEqual(t);
+      }),
+    );
   });
 });

@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatePlan } from '../../src/core/gate/gate-plan.js';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GatePlanJson } from '../../src/core/gate/gate-plan.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
@@ -121,7 +121,7 @@ describe('gate --slowdown auto', () => {
       NO_CI,
     );
     expect(gate.exitCode, gate.output).toBe(1);
-    const report = JSON.parse(gate.stdout) as GateReport;
+    const report = JSON.parse(gate.stdout) as GateReportJson;
     const c = report.contention;
     const truth = clockRatio(fx.root);
     console.log(
@@ -165,7 +165,7 @@ describe('gate --slowdown auto', () => {
     fx.write('flakeguard.yaml', 'budget:\n  test: 30s\n');
     const planned = await fx.flakeguard(['gate', '--plan', '--slowdown', 'auto'], NO_CI);
     expect(planned.exitCode, planned.output).toBe(0);
-    const plan = JSON.parse(planned.stdout) as GatePlan;
+    const plan = JSON.parse(planned.stdout) as GatePlanJson;
     expect(plan.limits).toMatchObject({
       slowdown: 2,
       calibration: { source: 'default', ratio: null, reason: expect.stringContaining('history is off') },

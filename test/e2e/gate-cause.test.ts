@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { COUNTER, createGateFixture, GATE_LOAD_RUNNING, gateAtNoSlowdown } from './gate-fixtures.js';
 
@@ -112,7 +112,7 @@ function lineOf(file: string, text: string): number {
 
 describe('flakeguard gate: the cause of each flaky test', () => {
   let fixture: Fixture;
-  let report: GateReport;
+  let report: GateReportJson;
   beforeAll(async () => {
     fixture = await createGateFixture(CAUSE_FILES, {
       'vitest.config.ts': CONFIG,
@@ -120,7 +120,7 @@ describe('flakeguard gate: the cause of each flaky test', () => {
     });
     const run = await fixture.flakeguard(gateAtNoSlowdown(6, 1, '--json'));
     expect(run.exitCode, run.stderr).toBe(1);
-    report = JSON.parse(run.stdout) as GateReport;
+    report = JSON.parse(run.stdout) as GateReportJson;
   });
   afterAll(() => fixture.remove());
   const test = (name: string) => report.tests.find((t) => t.name === name);

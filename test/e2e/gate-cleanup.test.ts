@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import { CLI_BUILT, DIST_AS_MODULES, type Fixture } from '../helpers/fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
@@ -61,7 +61,7 @@ describe('flakeguard gate: endings', () => {
     // starts two and finds none left); a second one only spun a core the e2e file beside needs.
     const r = await fx.flakeguard(gateAtNoSlowdown(2, 1, '--json'));
     expect(r.exitCode, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as GateReport;
+    const report = JSON.parse(r.stdout) as GateReportJson;
     expect(report.tests.map((t) => [t.name, t.selection, t.verdict])).toEqual([['adds', 'new', 'stable']]);
     expect(report.load.pids).toHaveLength(1);
     expect(await survivors(report.load.pids)).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { COLD_FILES, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
@@ -10,14 +10,14 @@ import { COLD_FILES, createGateFixture, gateAtNoSlowdown } from './gate-fixtures
 // tests that hold then get no tries at higher factors.
 describe('flakeguard gate: cold tries', () => {
   let fixture: Fixture;
-  let report: GateReport;
+  let report: GateReportJson;
   beforeAll(async () => {
     fixture = await createGateFixture(COLD_FILES, {
       'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n",
     });
     const run = await fixture.flakeguard(gateAtNoSlowdown(5, 0, '--json'));
     expect(run.exitCode, run.stderr).toBe(1);
-    report = JSON.parse(run.stdout) as GateReport;
+    report = JSON.parse(run.stdout) as GateReportJson;
   });
   afterAll(() => fixture.remove());
   const test = (name: string) => report.tests.find((t) => t.name === name);

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, type RunResult } from '../helpers/fixture.js';
 import { gateAtNoSlowdown } from './gate-fixtures.js';
 
@@ -48,7 +48,7 @@ describe('gate --markdown on 500 new tests', () => {
 
   it('fails on the one failing test; every test carries its owners in the JSON', () => {
     expect(run.exitCode, run.stderr).toBe(1);
-    const report = JSON.parse(run.stdout) as GateReport;
+    const report = JSON.parse(run.stdout) as GateReportJson;
     expect(report.tests).toHaveLength(501);
     expect(new Set(report.tests.map((t) => JSON.stringify(t.owners)))).toEqual(
       new Set([JSON.stringify(['@org/payments'])]),

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import { tryCeilingMs } from '../../src/core/gate/try-ceiling.js';
 import { CLI_BUILT, createFixture, type Fixture } from '../helpers/fixture.js';
 import { sleep, survivors } from '../helpers/processes.js';
@@ -76,7 +76,7 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
   it('one gate at x2: each try reports the factor its own tree got and the report every phase; the hanging try is killed and reported hung; no detached child survives', async () => {
     const r = await fx.flakeguard(['gate', '--slowdown', '2', '--tries', '1', '--max-tries', '1', '--json']);
     expect(r.exitCode, r.stderr).toBe(1);
-    const report = JSON.parse(r.stdout) as GateReport;
+    const report = JSON.parse(r.stdout) as GateReportJson;
     expect(report.version).toBe(4);
     expect(report.tests.map((t) => t.selection)).toEqual(['changed', 'changed', 'changed']);
     const c = report.contention;

@@ -3,7 +3,7 @@
  * runs, durations) next to its tries; without a store the report has no history field.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { seedHistoryStore } from '../helpers/history-template.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
@@ -43,7 +43,7 @@ describe('flakeguard gate with history', () => {
     const cheap = gateAtNoSlowdown(2, 0);
     const gate = await fx.flakeguard([...cheap, '--shard', '1/1', '--json']);
     expect(gate.exitCode, gate.output).toBe(0);
-    const report = JSON.parse(gate.stdout) as GateReport;
+    const report = JSON.parse(gate.stdout) as GateReportJson;
     expect(report.tests).toHaveLength(1);
     expect(report.tests[0]?.history).toMatchObject({ runs: 2, failedRuns: 0, flakyRuns: 0, flakeRate: 0 });
     expect(report.tests[0]?.history?.durationMs?.median).toBeGreaterThanOrEqual(0);

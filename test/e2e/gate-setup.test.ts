@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { GatePlan } from '../../src/core/gate/gate-plan.js';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GatePlanJson } from '../../src/core/gate/gate-plan.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { createGateFixture, gateAtNoSlowdown, SETUP_FIXTURES } from './gate-fixtures.js';
 
@@ -23,12 +23,12 @@ async function fixtureOf(kind: keyof typeof SETUP_FIXTURES): Promise<Fixture> {
 async function plan(
   fixture: Fixture,
   args: readonly string[],
-): Promise<{ code: number; plan: GatePlan; stderr: string }> {
+): Promise<{ code: number; plan: GatePlanJson; stderr: string }> {
   const run = await fixture.flakeguard(['gate', '--plan', ...args]);
-  return { code: run.exitCode, plan: JSON.parse(run.stdout || 'null') as GatePlan, stderr: run.stderr };
+  return { code: run.exitCode, plan: JSON.parse(run.stdout || 'null') as GatePlanJson, stderr: run.stderr };
 }
 
-const planned = (p: GatePlan): string[] =>
+const planned = (p: GatePlanJson): string[] =>
   p.tests.map((t) => `${t.project ?? '-'} ${t.file} > ${t.name} [${t.selection}]`);
 
 describe('flakeguard gate reads the project the way Vitest does', () => {
@@ -48,7 +48,7 @@ describe('flakeguard gate reads the project the way Vitest does', () => {
     ]);
     // The one whole gate here: each project's row comes from a run in that project.
     const run = await fixture.flakeguard(gateAtNoSlowdown(2, 0, '--json'));
-    const report = JSON.parse(run.stdout) as GateReport;
+    const report = JSON.parse(run.stdout) as GateReportJson;
     expect(
       report.tests.map((t) => `${t.project} ${t.file} > ${t.name} ${t.verdict} ${t.passes}/${t.tryCount}`),
       run.stderr,

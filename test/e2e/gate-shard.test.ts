@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { A_OLD, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
@@ -33,8 +33,8 @@ describe('flakeguard gate across shards', () => {
     ]);
     fx.write('shard-1.json', one.stdout);
     fx.write('shard-2.json', two.stdout);
-    const r1 = JSON.parse(one.stdout) as GateReport;
-    const r2 = JSON.parse(two.stdout) as GateReport;
+    const r1 = JSON.parse(one.stdout) as GateReportJson;
+    const r2 = JSON.parse(two.stdout) as GateReportJson;
     expect(r1.shard).toEqual({ index: 1, count: 2 });
     const names = [...r1.tests, ...r2.tests].map((t) => t.name).sort();
     expect(names).toEqual(['adds', 'fails', 'joins "quoted" <names>']);

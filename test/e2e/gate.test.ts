@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatePlan } from '../../src/core/gate/gate-plan.js';
-import type { GateReport } from '../../src/core/gate/gate-report.js';
+import type { GatePlanJson } from '../../src/core/gate/gate-plan.js';
+import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import { createFixture, type Fixture, type RunResult } from '../helpers/fixture.js';
 import { BRANCH_FILES, CONFIG, createGateFixture, gateAtNoSlowdown, LOAD_FILES } from './gate-fixtures.js';
@@ -13,7 +13,7 @@ import { BRANCH_FILES, CONFIG, createGateFixture, gateAtNoSlowdown, LOAD_FILES }
 describe('flakeguard gate on a branch with new, changed, renamed and moved tests', () => {
   let fixture: Fixture;
   let run: RunResult;
-  let report: GateReport;
+  let report: GateReportJson;
   const byName = (name: string) => report.tests.find((t) => t.name === name || t.name.endsWith(` > ${name}`));
 
   beforeAll(async () => {
@@ -30,7 +30,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
       '--markdown',
       'gate.md',
     ]);
-    report = JSON.parse(run.stdout) as GateReport;
+    report = JSON.parse(run.stdout) as GateReportJson;
   });
   afterAll(() => fixture.remove());
 
@@ -127,7 +127,7 @@ describe('flakeguard gate on a test that passes idle and fails under CPU load', 
     const workers = 1;
     const r = await fixture.flakeguard(gateAtNoSlowdown(3, workers, '--json'));
     expect(r.exitCode, r.stderr).toBe(1);
-    const report = JSON.parse(r.stdout) as GateReport;
+    const report = JSON.parse(r.stdout) as GateReportJson;
     const t = report.tests[0];
     expect(t).toMatchObject({
       name: 'renders the frame in time',
@@ -165,7 +165,7 @@ describe('flakeguard gate --write-allowances', () => {
     // One try each is enough here: the point is the limit, not the flakiness.
     const written = await fixture.flakeguard(gateAtNoSlowdown(1, 0, '--json', '--write-allowances'));
     expect(written.exitCode).toBe(1);
-    const first = JSON.parse(written.stdout) as GateReport;
+    const first = JSON.parse(written.stdout) as GateReportJson;
     expect(first.proposals.map((p) => [p.name, p.written])).toEqual([
       ['exports the report', true],
       ['imports the catalogue', true],
@@ -177,7 +177,7 @@ describe('flakeguard gate --write-allowances', () => {
     // the same tries judge stable): gate --plan reads the limits as the gate would, runs nothing.
     const again = await fixture.flakeguard(['gate', '--plan']);
     expect(again.exitCode, again.stderr).toBe(0);
-    const plan = JSON.parse(again.stdout) as GatePlan;
+    const plan = JSON.parse(again.stdout) as GatePlanJson;
     expect(plan.tests.map((t) => [t.name, t.limitSource])).toEqual([
       ['exports the report', 'allowance'],
       ['imports the catalogue', 'allowance'],

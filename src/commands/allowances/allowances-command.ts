@@ -7,6 +7,7 @@ import {
   computeAllowanceList,
   formatAllowanceCheck,
   formatAllowanceList,
+  toAllowanceListJson,
 } from '../../core/allowances/allowance-list.js';
 import { allowanceKey } from '../../core/allowances/allowance-match.js';
 import { addAllowance } from '../../io/allowances/allowance-add.js';
@@ -79,7 +80,7 @@ function runAdd(state: AllowanceState, values: Values, cwd: string): string {
     state,
     {
       file: required(values, 'file'),
-      test: required(values, 'test'),
+      fullName: required(values, 'test'),
       budget: required(values, 'budget'),
       reason: required(values, 'reason'),
       platform: values.platform,
@@ -94,11 +95,11 @@ function runList(state: AllowanceState, values: Values): string {
   const keys = new Set(
     state.resolutions.flatMap((r) =>
       r.test
-        ? [allowanceKey({ file: r.test.file, fullName: r.test.namePattern ? r.allowance.test : r.test.fullName })]
+        ? [allowanceKey({ file: r.test.file, fullName: r.test.namePattern ? r.allowance.fullName : r.test.fullName })]
         : [],
     ),
   );
   const durations = lastDurations(state.root, state.config, keys, err);
   const list = computeAllowanceList(state.resolutions, state.store.problems, process.platform, durations);
-  return values.json ? JSON.stringify(list, null, 2) : formatAllowanceList(list);
+  return values.json ? JSON.stringify(toAllowanceListJson(list), null, 2) : formatAllowanceList(list);
 }

@@ -8,7 +8,7 @@ import type { Calibration } from '../../core/calibration/auto-slowdown.js';
 import type { Config } from '../../core/config.js';
 import { interruptedError } from '../../core/errors.js';
 import { formatGateMarkdown } from '../../core/gate/gate-markdown.js';
-import { computeGateReport, type GateReport } from '../../core/gate/gate-report.js';
+import { computeGateReport, type GateReport, toGateReportJson } from '../../core/gate/gate-report.js';
 import { mergeGateReports, pickGateShard } from '../../core/gate/gate-shard.js';
 import { gateDeadline } from '../../core/gate/try-ceiling.js';
 import { renderGateHtml } from '../../core/html/html-gate.js';
@@ -229,7 +229,7 @@ async function addPastAndOwners(
 
 /** Prints the report (table or --json) and writes --markdown and --html; returns the exit code. */
 function emitReport(report: GateReport, parsed: GateArgs, headline: string | null): number {
-  if (parsed.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (parsed.json) process.stdout.write(`${JSON.stringify(toGateReportJson(report), null, 2)}\n`);
   else if (report.tests.length === 0 && headline !== null) process.stdout.write(`flakeguard gate: ${headline}\n`);
   else process.stdout.write(formatGateText(report, detectScreen(process.stdout)));
   // stdout first: a --markdown/--html path that cannot be written (exit 2) still leaves the report.

@@ -56,7 +56,7 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   if (report.notRun.length > 0) {
     out.push('');
     out.push('changed but not run one by one (they do not fail the gate; run them yourself):');
-    for (const n of report.notRun) out.push(`  ${u(`${n.file}:${n.line} > ${n.name}: ${n.reason}`)}`);
+    for (const n of report.notRun) out.push(`  ${u(`${n.file}:${n.line} > ${n.fullName}: ${n.reason}`)}`);
   }
   out.push(...formatProposals(report));
   for (const n of report.notices) out.push(`note: ${u(n)}`);
@@ -89,7 +89,7 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, conte
   const label = paint(screen, STYLE[t.verdict], verdictLabel(t).padEnd(16));
   const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
   const out = [
-    `${label} ${u(`${t.file}:${t.line} > ${t.name}  [${selectionLabel(t)}]`)}${ownersSuffix(t.owners)}`,
+    `${label} ${u(`${t.file}:${t.line} > ${t.fullName}  [${selectionLabel(t)}]`)}${ownersSuffix(t.owners)}`,
     `${indent}${t.passes}/${t.tryCount} passed  tries ${t.tries.map((x) => ms(x.durationMs)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
     `${indent}${paint(screen, 'dim', u(t.reason))}`,
   ];
@@ -126,7 +126,7 @@ export interface GateProgress {
   readonly tests: number;
   readonly attempt: number;
   readonly maxTries: number;
-  readonly name: string;
+  readonly label: string;
   readonly state: string;
   readonly elapsedMs: number;
   readonly load: number;
@@ -134,5 +134,5 @@ export interface GateProgress {
 
 export function formatGateProgress(p: GateProgress): string {
   const load = p.load > 0 ? `, load ${p.load} workers` : '';
-  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt} of at most ${p.maxTries} ${p.state} ${u(p.name)} (${(p.elapsedMs / 1000).toFixed(1)}s${load})`;
+  return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt} of at most ${p.maxTries} ${p.state} ${u(p.label)} (${(p.elapsedMs / 1000).toFixed(1)}s${load})`;
 }

@@ -25,7 +25,7 @@ export async function withTestHistory(
       for (const t of report.tests) {
         const runs = await lastRunsOfTest(
           store,
-          { file: t.file, fullName: t.name, project: t.project ?? '' },
+          { file: t.file, fullName: t.fullName, project: t.project ?? '' },
           { limit: PAST_RUNS },
         );
         const past = summarizeTestPast(runs);

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Config } from '../../core/config.js';
-import { computeGatePlan, type GatePlan } from '../../core/gate/gate-plan.js';
+import { computeGatePlan, type GatePlan, toGatePlanJson } from '../../core/gate/gate-plan.js';
 import { systemClock } from '../../io/clock.js';
 import type { HistoryTarget } from '../../io/history/history-store.js';
 import type { GateArgs } from './gate-args.js';
@@ -27,7 +27,7 @@ export interface GatePlanSources {
 
 export async function printGatePlan(s: GatePlanSources): Promise<number> {
   const plan = await planGate(s);
-  process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify(toGatePlanJson(plan), null, 2)}\n`);
   return 0;
 }
 

@@ -32,7 +32,7 @@ function describeLastTry(last: LastTry, tests: number, workers: number, started:
     tests,
     attempt: last.line.attempt,
     maxTries: last.line.maxTries,
-    name: `${last.line.file} > ${last.line.fullName}${last.line.project ? ` [${last.line.project}]` : ''}`,
+    label: `${last.line.file} > ${last.line.fullName}${last.line.project ? ` [${last.line.project}]` : ''}`,
     state: last.line.try.state,
     elapsedMs: performance.now() - started,
     load: last.phase === 'under load' ? workers : 0,

@@ -45,17 +45,17 @@ export async function buildProposals(input: ProposalInput): Promise<GateProposal
       process.stderr.write(`flakeguard gate: ${line}\n`);
   for (const t of input.tests) {
     const proposal = proposeAllowance(
-      { file: t.file, fullName: t.name },
+      { file: t.file, fullName: t.fullName },
       t.result,
       budgetMs,
       input.platform,
       input.workers,
     );
     if (proposal === null) continue;
-    const source = input.selected.find((s) => s.test.file === t.file && s.test.fullName === t.name)?.test;
+    const source = input.selected.find((s) => s.test.file === t.file && s.test.fullName === t.fullName)?.test;
     const entry: NewAllowanceEntry = {
-      id: proposalId(t.file, t.name),
-      test: t.name,
+      id: proposalId(t.file, t.fullName),
+      fullName: t.fullName,
       file: t.file,
       fingerprint: source?.fingerprint ?? null,
       budget: { kind: 'map', values: { [input.platform as PlatformKey]: proposal.limitMs } },
@@ -73,7 +73,7 @@ export async function buildProposals(input: ProposalInput): Promise<GateProposal
     }
     proposals.push({
       file: t.file,
-      name: t.name,
+      fullName: t.fullName,
       id: entry.id,
       limitMs: proposal.limitMs,
       platformKey: input.platform,

@@ -40,7 +40,7 @@ function noLoad(): GateLoad {
 export function notRunRows(selection: GateSelection): GateReportInput['notRun'] {
   return selection.notRun.map((n) => ({
     file: n.test.file,
-    name: n.test.fullName,
+    fullName: n.test.fullName,
     line: n.test.line,
     reason: n.reason,
   }));

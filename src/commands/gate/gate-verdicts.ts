@@ -115,11 +115,11 @@ function toGateTestInput(options: GateRunOptions, t: GateTarget, result: GateTes
   const s = t.selected;
   return {
     file: s.test.file,
-    name: s.test.fullName,
+    fullName: s.test.fullName,
     line: s.test.line,
     project: t.project,
     selection: s.kind,
-    previous: s.previous ? { file: s.previous.file, name: s.previous.fullName } : null,
+    previous: s.previous ? { file: s.previous.file, fullName: s.previous.fullName } : null,
     ...(s.kind === 'affected' ? { affectedBy: options.affectedBy.get(s.test.file) ?? [] } : {}),
     result,
   };

@@ -75,7 +75,7 @@ export async function readQuarantineProposals(input: {
       : await readHistoryInput(store, { ...input.filter, branch }, { ...input.query, branch });
   const tests = onBranch.tests.map((t) => ({
     file: t.file,
-    name: t.name,
+    fullName: t.fullName,
     runs: t.runs,
     flakyRuns: t.retriedRuns + t.rerunPassedRuns,
   }));
@@ -84,10 +84,10 @@ export async function readQuarantineProposals(input: {
   for (const a of held) {
     const lastRuns = await lastRunsOfTest(
       store,
-      { file: a.file, fullName: a.test },
+      { file: a.file, fullName: a.fullName },
       { branch, limit: policy.releaseAfter },
     );
-    quarantined.push({ id: a.id, file: a.file, name: a.test, lastRuns });
+    quarantined.push({ id: a.id, file: a.file, fullName: a.fullName, lastRuns });
   }
   return computeQuarantineProposals({ branch, policy, tests, quarantined });
 }
@@ -105,7 +105,7 @@ export async function writeQuarantineProposals(
     lines.push(
       addQuarantine(
         state,
-        { file: p.file, test: p.name, reason: proposalReason(p, proposals.branch), expires, link: undefined },
+        { file: p.file, fullName: p.fullName, reason: proposalReason(p, proposals.branch), expires, link: undefined },
         root,
       ),
     );

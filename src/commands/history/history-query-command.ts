@@ -8,7 +8,11 @@ import { formatHistoryMarkdown, formatHistoryReport } from '../../core/history/h
 import { ownerFilterOf, withHistoryOwners } from '../../core/history/history-owners.js';
 import { computeHistoryReport, toHistoryJson } from '../../core/history/history-report.js';
 import { renderHistoryHtml } from '../../core/html/history-html.js';
-import { DEFAULT_QUARANTINE_POLICY, formatQuarantineProposals } from '../../core/quarantine/quarantine-proposals.js';
+import {
+  DEFAULT_QUARANTINE_POLICY,
+  formatQuarantineProposals,
+  toQuarantineProposalsJson,
+} from '../../core/quarantine/quarantine-proposals.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import { systemClock } from '../../io/clock.js';
 import { loadConfig } from '../../io/config/config-file.js';
@@ -45,12 +49,12 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   const query = {
     since: age.since,
     branch: flags.branch ?? null,
-    test: flags.test ?? null,
+    fullNamePart: flags.test ?? null,
     file: flags.file ?? null,
     top: Number(top),
     warnAt: config.budget.warnAt,
   };
-  const filter = { cutoffMs: age.cutoffMs, branch: query.branch, test: query.test, file: query.file };
+  const filter = { cutoffMs: age.cutoffMs, branch: query.branch, fullNamePart: query.fullNamePart, file: query.file };
   const store = await openPlaceStore(place, true);
   let input: Awaited<ReturnType<typeof readHistoryInput>>;
   let proposals: Awaited<ReturnType<typeof readQuarantineProposals>>;
@@ -86,7 +90,7 @@ function printHistoryQuery(
 ): void {
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify({ ...(toHistoryJson(report) as object), ciSpeed: toCiSpeedJson(ciSpeeds), proposals }, null, 2)}\n`
+      ? `${JSON.stringify({ ...(toHistoryJson(report) as object), ciSpeed: toCiSpeedJson(ciSpeeds), proposals: toQuarantineProposalsJson(proposals) }, null, 2)}\n`
       : formatHistoryReport(report) +
           formatCiSpeedReport(ciSpeeds) +
           formatQuarantineProposals(proposals, flags.write === true),

@@ -7,8 +7,8 @@ import {
   computeQuarantineList,
   filterQuarantinesByOwner,
   formatQuarantineList,
-  QUARANTINE_LIST_VERSION,
   type QuarantineRow,
+  toQuarantineListJson,
 } from '../../core/quarantine/quarantine-list.js';
 import { gatherAllowanceState } from '../../io/allowances/allowances-state.js';
 import { type ProjectOwners, readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
@@ -44,7 +44,7 @@ export async function runQuarantineCommand(args: string[]): Promise<number> {
           state,
           {
             file: required(values, 'file', sub),
-            test: required(values, 'test', sub),
+            fullName: required(values, 'test', sub),
             reason: required(values, 'reason', sub),
             expires: values.expires,
             link: values.link,
@@ -75,9 +75,7 @@ function runList(rows: readonly QuarantineRow[], values: Values, owners: Project
   const recorded = rows.some((r) => r.owners.length > 0);
   if (!recorded) requireCodeownersFor(values.owner, owners, 'flakeguard quarantine list');
   const shown = values.owner === undefined ? rows : filterQuarantinesByOwner(rows, values.owner);
-  return values.json
-    ? JSON.stringify({ version: QUARANTINE_LIST_VERSION, today, quarantines: shown }, null, 2)
-    : formatQuarantineList(shown, today);
+  return values.json ? JSON.stringify(toQuarantineListJson(shown, today), null, 2) : formatQuarantineList(shown, today);
 }
 
 /** quarantine check: each problem, then how many quarantines were checked. */

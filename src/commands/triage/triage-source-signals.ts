@@ -9,8 +9,8 @@ import { readSourceSignals } from '../../io/source/source-files.js';
 
 export function withFlakeSourceSignals(report: TriageReport, root: string): TriageReport {
   const findings = report.findings.map((f) => {
-    if (!f.flakeCause || f.file === null || f.test === null) return f;
-    const signals = readSourceSignals(root, { file: f.file, fullName: f.test, line: f.rerunTarget?.line ?? null });
+    if (!f.flakeCause || f.file === null || f.fullName === null) return f;
+    const signals = readSourceSignals(root, { file: f.file, fullName: f.fullName, line: f.rerunTarget?.line ?? null });
     return { ...f, flakeCause: withSignals(f.flakeCause, signals, f.file) };
   });
   return { ...report, findings };

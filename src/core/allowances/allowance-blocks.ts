@@ -9,7 +9,7 @@ import { FlakeguardError } from '../errors.js';
 
 export interface EntryBlock {
   readonly id: string;
-  readonly test: string;
+  readonly fullName: string;
   /** Offsets of the block (comment lines above included) and of the entry's own lines. */
   readonly blockStart: number;
   readonly entryStart: number;
@@ -102,7 +102,14 @@ export function entryBlocks(text: string, where: string): EntryBlock[] {
     if (entryStart > 0 && /^\s*-\s*$/.test(text.slice(dashLine, entryStart - 1))) entryStart = dashLine;
     const end = entryEnd(text, entryStart, item.range[1]);
     const blockStart = blockStartOf(text, entryStart, previousEnd, blocks.length === 0);
-    blocks.push({ id: scalarText(item, 'id'), test: scalarText(item, 'test'), blockStart, entryStart, end, map: item });
+    blocks.push({
+      id: scalarText(item, 'id'),
+      fullName: scalarText(item, 'test'),
+      blockStart,
+      entryStart,
+      end,
+      map: item,
+    });
     previousEnd = end;
   }
   return blocks;

@@ -12,8 +12,8 @@ import { yamlScalar } from './allowance-text.js';
 
 export { yamlScalar } from './allowance-text.js';
 
-function compareEntries(a: { test: string; id: string }, b: { test: string; id: string }): number {
-  if (a.test !== b.test) return a.test < b.test ? -1 : 1;
+function compareEntries(a: { fullName: string; id: string }, b: { fullName: string; id: string }): number {
+  if (a.fullName !== b.fullName) return a.fullName < b.fullName ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
@@ -21,7 +21,7 @@ function compareEntries(a: { test: string; id: string }, b: { test: string; id: 
 export function insertEntryText(
   text: string,
   entryText: string,
-  key: { test: string; id: string },
+  key: { fullName: string; id: string },
   where: string,
 ): string {
   const blocks = entryBlocks(text, where);
@@ -104,10 +104,10 @@ export function updateEntry(text: string, id: string, changes: EntryChanges, whe
   }
   let out = text;
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  if (changes.test === undefined || changes.test === block.test) return out;
+  if (changes.test === undefined || changes.test === block.fullName) return out;
   const moved = entryBlockText(out, id, where) as string;
   const without = removeEntries(out, new Set([id]), where);
-  return insertEntryText(without, moved, { test: changes.test, id }, where);
+  return insertEntryText(without, moved, { fullName: changes.test, id }, where);
 }
 
 /** Offsets of a key's lines in an entry: from the key's line to the end of its value's last line. */

@@ -170,7 +170,7 @@ export function parseEntry(
   if (!r.ok() || (budget === null && quarantine === null)) return null;
   return {
     id,
-    test,
+    fullName: test,
     file,
     fingerprint,
     commit,

@@ -38,14 +38,14 @@ function targetInWorktree(index: MatchIndex, state: LineageState): Target {
   const at = carry.state.file === file ? here.at : testsIn(index, carry.state.file).at;
   const test = at[carry.index];
   return test === undefined
-    ? { kind: 'none', why: `test ${JSON.stringify(state.name)} is not in ${carry.state.file}` }
+    ? { kind: 'none', why: `test ${JSON.stringify(state.fullName)} is not in ${carry.state.file}` }
     : { kind: 'test', test };
 }
 
 /** How the test the lineage leads to differs from what the allowance stored. */
 function netChange(index: MatchIndex, a: MatchAllowance, test: number): MatchKind {
   const t = index.input.tests[test] as MatchTest;
-  const sameName = t.fullName === a.test || (t.namePattern?.test(a.test) ?? false);
+  const sameName = t.fullName === a.fullName || (t.namePattern?.test(a.fullName) ?? false);
   if (t.file === a.file) return sameName ? 'exact' : 'renamed';
   return sameName ? 'moved' : 'moved-renamed';
 }

@@ -9,9 +9,9 @@
  * Pure: the versions come from git (io/allowances/allowance-lineage.ts) and the working tree (the caller).
  */
 
-export interface LineageState {
-  readonly file: string;
-  readonly name: string;
+import type { TestId } from '../test-id.js';
+
+export interface LineageState extends TestId {
   readonly fingerprint: string | null;
 }
 
@@ -47,7 +47,7 @@ function kept(state: LineageState, file: string, tests: readonly VersionTest[], 
   const t = tests[index] as VersionTest;
   return {
     kind: 'kept',
-    state: { file, name: carriedName(t, state.name), fingerprint: t.fingerprint ?? state.fingerprint },
+    state: { file, fullName: carriedName(t, state.fullName), fingerprint: t.fingerprint ?? state.fingerprint },
     index,
   };
 }
@@ -57,12 +57,12 @@ const indexes = (tests: readonly VersionTest[], keep: (t: VersionTest) => boolea
 
 /** The test in the next version of the state's file (`file`, renamed or not) that is the same test. */
 export function carryInFile(state: LineageState, file: string, tests: readonly VersionTest[]): Carry {
-  const byName = indexes(tests, (t) => hasName(t, state.name));
+  const byName = indexes(tests, (t) => hasName(t, state.fullName));
   if (byName.length === 1) return kept(state, file, tests, byName[0] as number);
   if (byName.length > 1) {
     const same = byName.filter((i) => state.fingerprint !== null && tests[i]?.fingerprint === state.fingerprint);
     if (same.length === 1) return kept(state, file, tests, same[0] as number);
-    return { kind: 'ambiguous', why: `${byName.length} tests in ${file} are named ${JSON.stringify(state.name)}` };
+    return { kind: 'ambiguous', why: `${byName.length} tests in ${file} are named ${JSON.stringify(state.fullName)}` };
   }
   if (state.fingerprint === null) return { kind: 'gone' };
   const byBody = indexes(tests, (t) => t.fingerprint === state.fingerprint);
@@ -89,7 +89,7 @@ export function carryAcrossFiles(state: LineageState, files: ReadonlyMap<string,
     });
   }
   if (found.length === 0) return { kind: 'gone' };
-  const named = found.filter((f) => hasName(files.get(f.file)?.[f.index] as VersionTest, state.name));
+  const named = found.filter((f) => hasName(files.get(f.file)?.[f.index] as VersionTest, state.fullName));
   const pick = found.length === 1 ? found[0] : named.length === 1 ? named[0] : undefined;
   if (pick === undefined)
     return {
@@ -111,5 +111,5 @@ export function carryStep(
 }
 
 export function describeLoss(state: LineageState, where: string): string {
-  return `the test (last ${JSON.stringify(state.name)}) left ${state.file} ${where}: deleted, or renamed and edited in one step`;
+  return `the test (last ${JSON.stringify(state.fullName)}) left ${state.file} ${where}: deleted, or renamed and edited in one step`;
 }

@@ -6,6 +6,7 @@
 
 import { formatDuration } from '../duration.js';
 import { resolvePlatformValue } from '../platform-value.js';
+import { fullNameAs, type TestId } from '../test-id.js';
 import { escapeTerminal as esc } from '../untrusted-text.js';
 import { type AllowanceProblem, formatWhere } from './allowance.js';
 import { allowanceKey } from './allowance-match.js';
@@ -24,9 +25,9 @@ interface AllowanceRow {
   readonly id: string;
   /** storeFile:line:column of the entry. */
   readonly where: string;
-  readonly stored: { readonly test: string; readonly file: string };
+  readonly stored: TestId;
   /** The test it applies to now; null when orphan or ambiguous. */
-  readonly current: { readonly test: string; readonly file: string } | null;
+  readonly current: TestId | null;
   readonly match: Resolution['match']['kind'];
   readonly expired: boolean;
   readonly expires: string | null;
@@ -58,20 +59,18 @@ export function computeAllowanceList(
   const budgeted = resolutions.flatMap((r) => (r.allowance.budget === null ? [] : [{ r, budget: r.allowance.budget }]));
   const allowances = budgeted.map(({ r, budget }): AllowanceRow => {
     const a = r.allowance;
-    const current = r.test ? { test: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file } : null;
+    const current = r.test ? { fullName: r.test.namePattern ? a.fullName : r.test.fullName, file: r.test.file } : null;
     return {
       id: a.id,
       where: formatWhere(a),
-      stored: { test: a.test, file: a.file },
+      stored: { fullName: a.fullName, file: a.file },
       current,
       match: r.match.kind,
       expired: r.expired,
       expires: a.expires,
       budget: serializeBudget(budget),
       limitMs: resolvePlatformValue(budget, platform)?.value ?? null,
-      lastMs: current
-        ? (lastDurations.get(allowanceKey({ file: current.file, fullName: current.test })) ?? null)
-        : null,
+      lastMs: current ? (lastDurations.get(allowanceKey(current)) ?? null) : null,
       reason: a.reason,
     };
   });
@@ -83,12 +82,24 @@ export function computeAllowanceList(
   };
 }
 
+/** `allowances list --json`: each row's tests with the full name under 0.1.0's `test`. */
+export function toAllowanceListJson(list: AllowanceList) {
+  return {
+    ...list,
+    allowances: list.allowances.map((row) => ({
+      ...row,
+      stored: fullNameAs(row.stored, 'test'),
+      current: row.current === null ? null : fullNameAs(row.current, 'test'),
+    })),
+  };
+}
+
 export function formatAllowanceList(list: AllowanceList): string {
   if (list.allowances.length === 0 && list.problems.length === 0) return 'No allowances.\n';
   const lines: string[] = [];
   for (const row of list.allowances) {
     const target = row.current ?? row.stored;
-    lines.push(`${row.id}  ${esc(target.test)}  (${esc(target.file)})`);
+    lines.push(`${row.id}  ${esc(target.fullName)}  (${esc(target.file)})`);
     const limit =
       row.limitMs === null
         ? `no limit for ${list.platform} in ${row.budget}: the budget applies`
@@ -101,7 +112,7 @@ export function formatAllowanceList(list: AllowanceList): string {
           ? 'ORPHAN: no test matches'
           : row.match === 'ambiguous'
             ? 'AMBIGUOUS: applies to none'
-            : `${row.match} from "${esc(row.stored.test)}" (${esc(row.stored.file)})`;
+            : `${row.match} from "${esc(row.stored.fullName)}" (${esc(row.stored.file)})`;
     const expiry = row.expired ? ` · EXPIRED ${row.expires}` : row.expires ? ` · expires ${row.expires}` : '';
     lines.push(`    ${how} · ${limit} · ${last}${expiry}`);
     lines.push(`    ${row.where} · ${esc(row.reason)}`);

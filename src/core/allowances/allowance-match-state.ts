@@ -3,20 +3,18 @@
  * the results so far and the tests already claimed. Each stage reads the state and returns a new
  * one; nothing is shared between stages but what is passed.
  */
+
+import type { TestId } from '../test-id.js';
 import type { Lineage } from './allowance-lineage.js';
 
 export type MatchKind = 'exact' | 'renamed' | 'moved' | 'moved-renamed' | 'git-renamed';
 
-export interface MatchAllowance {
+export interface MatchAllowance extends TestId {
   readonly id: string;
-  readonly test: string;
-  readonly file: string;
   readonly fingerprint: string | null;
 }
 
-export interface MatchTest {
-  readonly file: string;
-  readonly fullName: string;
+export interface MatchTest extends TestId {
   /** null when the test's source could not be read. */
   readonly fingerprint: string | null;
   /**

@@ -98,14 +98,14 @@ function rowStage(
 ): Stage {
   return (index, state) => {
     // Not a test identity: the candidate rows of one template and the name an allowance asks for.
-    const rowKey = (candidates: readonly number[], a: MatchAllowance): string => tupleKey([candidates, a.test]);
+    const rowKey = (candidates: readonly number[], a: MatchAllowance): string => tupleKey([candidates, a.fullName]);
     const rows = new Map<string, string[]>();
     const wants = new Map<string, number[]>();
     for (const a of open(index, state)) {
       const file = fileOf(index, a);
       if (file === undefined) continue;
       const candidates = index.patterned.filter(
-        (i) => index.input.tests[i]?.file === file && (index.input.tests[i]?.namePattern?.test(a.test) ?? false),
+        (i) => index.input.tests[i]?.file === file && (index.input.tests[i]?.namePattern?.test(a.fullName) ?? false),
       );
       if (candidates.length === 0) continue;
       wants.set(a.id, candidates);
@@ -135,7 +135,7 @@ function rowStage(
 }
 
 const exactIn = (index: MatchIndex, a: MatchAllowance, file: string): readonly number[] =>
-  index.byName.get(allowanceKey({ file, fullName: a.test })) ?? [];
+  index.byName.get(allowanceKey({ file, fullName: a.fullName })) ?? [];
 const sameFilePrints = (index: MatchIndex, a: MatchAllowance): readonly number[] | null =>
   a.fingerprint === null
     ? null
@@ -159,7 +159,7 @@ const STAGES: readonly Stage[] = [
   candidateStage(sameFilePrints, () => 'renamed', 'in the same file have this body (a copy?)'),
   candidateStage(
     otherFilePrints,
-    (index, a, t) => (index.input.tests[t]?.fullName === a.test ? 'moved' : 'moved-renamed'),
+    (index, a, t) => (index.input.tests[t]?.fullName === a.fullName ? 'moved' : 'moved-renamed'),
     'in other files have this body (a copy?)',
   ),
   candidateStage(

@@ -87,13 +87,13 @@ export function formatFollowNotice(r: Resolution): string {
   const tail = `${traced}; run flakeguard allowances migrate to record the new name`;
   switch (r.kind) {
     case 'renamed':
-      return `allowance ${a.id} follows renamed test: ${q(a.test)} -> ${q(test.fullName)}${tail}`;
+      return `allowance ${a.id} follows renamed test: ${q(a.fullName)} -> ${q(test.fullName)}${tail}`;
     case 'moved':
-      return `allowance ${a.id} follows moved test ${q(a.test)}: ${from} -> ${to}${tail}`;
+      return `allowance ${a.id} follows moved test ${q(a.fullName)}: ${from} -> ${to}${tail}`;
     case 'moved-renamed':
-      return `allowance ${a.id} follows moved and renamed test: ${q(a.test)} in ${from} -> ${q(test.fullName)} in ${to}${tail}`;
+      return `allowance ${a.id} follows moved and renamed test: ${q(a.fullName)} in ${from} -> ${q(test.fullName)} in ${to}${tail}`;
     case 'git-renamed':
-      return `allowance ${a.id} follows test ${q(a.test)} into the file git renamed: ${from} -> ${to}${tail}`;
+      return `allowance ${a.id} follows test ${q(a.fullName)} into the file git renamed: ${from} -> ${to}${tail}`;
     default: {
       const never: never = r.kind;
       return never;
@@ -108,7 +108,7 @@ export function formatResolutionWarning(r: Resolution, tests: readonly UniverseT
   if (r.match.kind === 'orphan') {
     const how =
       r.match.why === undefined ? 'by name, body or git rename' : `its lineage: ${escapeTerminal(r.match.why)}`;
-    return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.test)} in ${escapeTerminal(a.file)} (${how}); remove it with flakeguard allowances prune, or fix its test and file`;
+    return `${at}: allowance ${a.id} is an orphan: no test matches ${q(a.fullName)} in ${escapeTerminal(a.file)} (${how}); remove it with flakeguard allowances prune, or fix its test and file`;
   }
   if (r.match.kind === 'ambiguous') {
     const names = r.match.candidates
@@ -116,10 +116,10 @@ export function formatResolutionWarning(r: Resolution, tests: readonly UniverseT
       .filter((t) => t !== undefined)
       .map((t) => `${q(t.fullName)} in ${escapeTerminal(t.file)}`);
     const why = escapeTerminal(r.match.why);
-    return `${at}: allowance ${a.id} for ${q(a.test)} is ambiguous (${names.length > 0 ? `${why}: ${names.join(', ')}` : why}) and applies to none; set its test and file to the one it is for`;
+    return `${at}: allowance ${a.id} for ${q(a.fullName)} is ambiguous (${names.length > 0 ? `${why}: ${names.join(', ')}` : why}) and applies to none; set its test and file to the one it is for`;
   }
   if (r.expired) {
-    return `${at}: allowance ${a.id} for ${q(a.test)} expired on ${a.expires ?? ''} and no longer applies; set a later expires date or remove it`;
+    return `${at}: allowance ${a.id} for ${q(a.fullName)} expired on ${a.expires ?? ''} and no longer applies; set a later expires date or remove it`;
   }
   return '';
 }

@@ -23,7 +23,7 @@ export function serializeBudget(budget: PlatformValue<number>): string {
 export function serializeEntry(entry: NewAllowanceEntry): string {
   const lines = [
     `- id: ${yamlScalar(entry.id)}`,
-    `  test: ${yamlScalar(entry.test)}`,
+    `  test: ${yamlScalar(entry.fullName)}`,
     `  file: ${yamlScalar(entry.file)}`,
     ...(entry.fingerprint === null ? [] : [`  fingerprint: ${yamlScalar(entry.fingerprint)}`]),
     ...(entry.commit === null || entry.commit === undefined ? [] : [`  commit: ${yamlScalar(entry.commit)}`]),

@@ -4,12 +4,11 @@
  */
 
 import type { SourceTest } from '../source/test-source.js';
+import type { TestId } from '../test-id.js';
 import { eachNamePattern } from './allowance-match.js';
 import type { UniverseTest } from './allowance-resolve.js';
 
-export interface RunTest {
-  readonly file: string;
-  readonly fullName: string;
+export interface RunTest extends TestId {
   readonly line: number | null;
 }
 

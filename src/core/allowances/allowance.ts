@@ -8,17 +8,15 @@
 
 import { hasExpired } from '../calendar.js';
 import type { PlatformValue } from '../platform-value.js';
+import type { TestId } from '../test-id.js';
 import type { QuarantineTerms } from './quarantine-terms.js';
 
-export interface Allowance {
+/** One entry; its test (file and full name, YAML `test:`) is the one the entry named when last written. */
+export interface Allowance extends TestId {
   readonly id: string;
-  /** The test's full name (' > ') when the entry was last written. */
-  readonly test: string;
-  /** The test file (relative to the root, `/`) when the entry was last written. */
-  readonly file: string;
   readonly fingerprint: string | null;
   /**
-   * The commit at which `test`, `file` and `fingerprint` were last known true (written by `add`
+   * The commit at which `fullName`, `file` and `fingerprint` were last known true (written by `add`
    * and `migrate`); lineage follows the test from there through git history. Null when unknown.
    */
   readonly commit: string | null;

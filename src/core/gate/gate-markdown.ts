@@ -35,7 +35,7 @@ function row(t: GateReportTest, contention: GateContention | undefined): string 
   const cause = t.cause ? `; **${cell(describeCause(t.cause))}**; fix: ${cell(t.cause.fix)}` : '';
   const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}${onCi ? `; ${cell(onCi)}` : ''}${cause}`;
   const owners = (t.owners ?? []).map(cell).join(' ');
-  return `| ${verdictLabel(t)} | \`${cell(t.file)}:${t.line}\` ${cell(t.name)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.tryCount} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
+  return `| ${verdictLabel(t)} | \`${cell(t.file)}:${t.line}\` ${cell(t.fullName)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.tryCount} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
 }
 
 function firstStep(report: GateReport): string {
@@ -46,7 +46,7 @@ function firstStep(report: GateReport): string {
       : 'Nothing to do: every new or changed test is stable.';
   const error = first.error ? ` First error: ${cell(first.error)}` : '';
   const cause = first.cause ? ` ${cell(describeCause(first.cause))}; fix: ${cell(first.cause.fix)}.` : '';
-  return `**Fix first:** \`${cell(first.file)}:${first.line}\` ${cell(first.name)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${cause}${error}`;
+  return `**Fix first:** \`${cell(first.file)}:${first.line}\` ${cell(first.fullName)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${cause}${error}`;
 }
 
 /** With auto, the target and how it was chosen, after the load line. */
@@ -63,7 +63,7 @@ export function formatGateMarkdown(report: GateReport, limit?: number): string {
     { title: 'Stable', head: TABLE, items: stable.map((t) => row(t, report.contention)), folded: true },
     {
       title: 'Changed but not run one by one',
-      items: report.notRun.map((n) => `- \`${cell(n.file)}:${n.line}\` ${cell(n.name)}: ${cell(n.reason)}`),
+      items: report.notRun.map((n) => `- \`${cell(n.file)}:${n.line}\` ${cell(n.fullName)}: ${cell(n.reason)}`),
     },
     {
       title: 'Allowances to ship with this change',

@@ -24,7 +24,7 @@ function selectionKind(t: GateReportTest): string {
   if (t.selection === 'affected')
     return (t.affectedBy ?? []).length > 0 ? `affected by ${(t.affectedBy ?? []).join(', ')}` : 'affected';
   if (t.previous === null || t.selection === 'changed') return t.selection;
-  const from = t.previous.file === t.file ? t.previous.name : `${t.previous.file} > ${t.previous.name}`;
+  const from = t.previous.file === t.file ? t.previous.fullName : `${t.previous.file} > ${t.previous.fullName}`;
   return `${t.selection} from "${from}"`;
 }
 

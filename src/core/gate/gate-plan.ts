@@ -6,8 +6,9 @@
  */
 import type { Calibration } from '../calibration/auto-slowdown.js';
 import type { LimitSource } from '../record/run-record.js';
+import { fullNameAs, type TestId } from '../test-id.js';
 import type { GateReport } from './gate-report.js';
-import type { GateReportTest } from './gate-report-test.js';
+import { type GateReportTest, toTestJson } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
 import type { SelectionKind } from './test-selection.js';
 
@@ -18,7 +19,7 @@ const GATE_PLAN_VERSION = 2;
 type GatePlanTest = Pick<
   GateReportTest,
   | 'file'
-  | 'name'
+  | 'fullName'
   | 'line'
   | 'project'
   | 'selection'
@@ -64,7 +65,7 @@ interface PlanTestSource {
 export interface GatePlanSelected<T extends PlanTestSource = PlanTestSource> {
   readonly kind: SelectionKind;
   readonly test: T;
-  readonly previous: { readonly file: string; readonly fullName: string } | null;
+  readonly previous: Pick<TestId, 'file' | 'fullName'> | null;
 }
 
 export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 'version' | 'tests'> {
@@ -79,6 +80,13 @@ export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 
   };
 }
 
+/** The plan as `--plan` prints it: the full name is `name`, as in the gate report's JSON. */
+export function toGatePlanJson(plan: GatePlan) {
+  return { ...plan, tests: plan.tests.map(toTestJson), notRun: plan.notRun.map((n) => fullNameAs(n, 'name')) };
+}
+
+export type GatePlanJson = ReturnType<typeof toGatePlanJson>;
+
 /** One row per selected test and project it runs in, in the selection's order. */
 export function computeGatePlan<T extends PlanTestSource>(input: GatePlanInput<T>): GatePlan {
   const { selected, projectsOf, affectedBy, limitFor, ...rest } = input;
@@ -88,11 +96,11 @@ export function computeGatePlan<T extends PlanTestSource>(input: GatePlanInput<T
     return projects.map(
       (project): GatePlanTest => ({
         file: s.test.file,
-        name: s.test.fullName,
+        fullName: s.test.fullName,
         line: s.test.line,
         project: project === '' ? null : project,
         selection: s.kind,
-        previous: s.previous === null ? null : { file: s.previous.file, name: s.previous.fullName },
+        previous: s.previous === null ? null : { file: s.previous.file, fullName: s.previous.fullName },
         affectedBy: affectedBy.get(s.test.file) ?? [],
         limitMs: limit.limitMs,
         limitSource: limit.source,

@@ -5,18 +5,20 @@
 import type { CauseFinding } from '../cause/cause.js';
 import { describeFailureRate } from '../failure-rate.js';
 import type { TestPast } from '../history/test-history-summary.js';
+import { fullNameAs, type TestId } from '../test-id.js';
 import type { GateTestResult, GateVerdict } from './gate-verdict.js';
 import type { GateTry } from './runner-protocol.js';
 import type { SelectionKind } from './test-selection.js';
 
-export interface GateTestInput {
-  readonly file: string;
-  readonly name: string;
+/** Where a changed test was before the change (its file and full name at the base). */
+type Previous = Pick<TestId, 'file' | 'fullName'>;
+
+export interface GateTestInput extends Omit<TestId, 'project'> {
   readonly line: number;
   /** The Vitest project it ran in, when the config names projects (a file in two runs in each). */
   readonly project?: string | null;
   readonly selection: SelectionKind;
-  readonly previous: { readonly file: string; readonly name: string } | null;
+  readonly previous: Previous | null;
   /** `affected`: the changed modules its file imports (directly or through others). */
   readonly affectedBy?: readonly string[];
   readonly result: GateTestResult;
@@ -24,14 +26,12 @@ export interface GateTestInput {
   readonly cause?: CauseFinding;
 }
 
-export interface GateReportTest {
-  readonly file: string;
-  readonly name: string;
+export interface GateReportTest extends Omit<TestId, 'project'> {
   readonly line: number;
   /** Vitest project name, or null when the config has no named projects. */
   readonly project: string | null;
   readonly selection: SelectionKind;
-  readonly previous: { readonly file: string; readonly name: string } | null;
+  readonly previous: Previous | null;
   /** For `affected` tests: the changed modules the file imports; else empty. */
   readonly affectedBy: readonly string[];
   readonly verdict: GateVerdict;
@@ -63,12 +63,20 @@ export interface GateReportTest {
   readonly cause?: CauseFinding | null;
 }
 
+/**
+ * A test's row as the JSON prints it (the report's and the plan's): the full name under 0.1.0's
+ * `name`, in its place and in its previous place.
+ */
+export function toTestJson<T extends { readonly fullName: string; readonly previous: Previous | null }>(t: T) {
+  return fullNameAs({ ...t, previous: t.previous === null ? null : fullNameAs(t.previous, 'name') }, 'name');
+}
+
 /** A test's line in the report, from its place and its result. */
 export function toReportTest(t: GateTestInput): GateReportTest {
   const r = t.result;
   return {
     file: t.file,
-    name: t.name,
+    fullName: t.fullName,
     line: t.line,
     project: t.project ?? null,
     selection: t.selection,

@@ -7,6 +7,7 @@
  *   counts' `runs`, become `tryCount` (one word per concept: a gate execution of one test is a try).
  */
 import { FlakeguardError } from '../errors.js';
+import { fullNameFrom } from '../test-id.js';
 import { GATE_REPORT_VERSION, type GateReport } from './gate-report.js';
 
 /** The versions `gate --merge` reads. */
@@ -24,14 +25,27 @@ export function upgradeGateReport(parsed: unknown, file: string): GateReport {
       `gate report ${file} is not a flakeguard gate report (expected {"version":${GATE_REPORT_VERSION},"tests":[...]}); ${rewrite}`,
     );
   const version = parsed.version;
-  if (version === GATE_REPORT_VERSION) return parsed as unknown as GateReport;
+  if (version === GATE_REPORT_VERSION) return fromGateReportJson(parsed);
   if (version !== 2 && version !== 3)
     throw new FlakeguardError(
       'INPUT_UNREADABLE',
       `gate report ${file} is version ${JSON.stringify(version ?? null)}; gate --merge reads versions ${READABLE_GATE_REPORT_VERSIONS.join(', ')}: ${rewrite}`,
     );
   const v3 = version === 2 ? upgradeFrom2(parsed, parsed.tests, file, rewrite) : parsed;
-  return upgradeFrom3(v3) as unknown as GateReport;
+  return fromGateReportJson(upgradeFrom3(v3));
+}
+
+const withFullName = (o: unknown): unknown => (isObject(o) ? fullNameFrom(o, 'name') : o);
+
+/** The report in memory: every `name` of a test (its own, its previous place's, a not-run row's, a proposal's) is `fullName`. */
+function fromGateReportJson(parsed: Loose): GateReport {
+  const list = (v: unknown): unknown => (Array.isArray(v) ? v.map(withFullName) : v);
+  const tests = (parsed.tests as unknown[]).map((t) =>
+    isObject(t)
+      ? { ...fullNameFrom(t, 'name'), ...('previous' in t ? { previous: withFullName(t.previous) } : {}) }
+      : t,
+  );
+  return { ...parsed, tests, notRun: list(parsed.notRun), proposals: list(parsed.proposals) } as unknown as GateReport;
 }
 
 function upgradeFrom2(parsed: Loose, tests: readonly unknown[], file: string, rewrite: string): Loose {

@@ -6,7 +6,8 @@
 
 import { DEFAULT_BUDGET_CONFIG } from '../budget/budget-config.js';
 import type { Calibration } from '../calibration/auto-slowdown.js';
-import { type GateReportTest, type GateTestInput, toReportTest } from './gate-report-test.js';
+import { fullNameAs, type TestId } from '../test-id.js';
+import { type GateReportTest, type GateTestInput, toReportTest, toTestJson } from './gate-report-test.js';
 import type { GateVerdict } from './gate-verdict.js';
 import type { Contention } from './slowdown.js';
 
@@ -51,9 +52,7 @@ export interface GateLoad {
 }
 
 /** An allowance the gate proposes for a near- or over-budget test (see proposeAllowance). */
-export interface GateProposal {
-  readonly file: string;
-  readonly name: string;
+export interface GateProposal extends TestId {
   readonly id: string;
   readonly limitMs: number;
   readonly platformKey: string;
@@ -90,12 +89,7 @@ export interface GateReport {
   readonly tests: readonly GateReportTest[];
   readonly counts: Readonly<Record<GateVerdict, number>>;
   /** Changed tests the gate could not run one by one, with why (they do not fail the gate). */
-  readonly notRun: readonly {
-    readonly file: string;
-    readonly name: string;
-    readonly line: number;
-    readonly reason: string;
-  }[];
+  readonly notRun: readonly (TestId & { readonly line: number; readonly reason: string })[];
   readonly unchanged: number;
   readonly proposals: readonly GateProposal[];
   readonly notices: readonly string[];
@@ -115,6 +109,18 @@ interface GateCost {
   readonly loadedWallMs: number;
   readonly triesMs: number;
 }
+
+/** The report as `--json` prints it and `--merge` reads it: the full name is 0.1.0's `name`. */
+export function toGateReportJson(report: GateReport) {
+  return {
+    ...report,
+    tests: report.tests.map(toTestJson),
+    notRun: report.notRun.map((n) => fullNameAs(n, 'name')),
+    proposals: report.proposals.map((p) => fullNameAs(p, 'name')),
+  };
+}
+
+export type GateReportJson = ReturnType<typeof toGateReportJson>;
 
 export interface GateReportInput {
   readonly base: string;

@@ -132,7 +132,9 @@ function checkNoneMissing(seen: ReadonlyMap<number, string>, count: number): voi
 
 export function mergeGateReports(reports: readonly GateReport[], names: readonly string[]): GateReport {
   const { first, count } = checkShardReports(reports, names);
-  const tests = reports.flatMap((r) => r.tests).sort((a, b) => compare(a.file, b.file) || compare(a.name, b.name));
+  const tests = reports
+    .flatMap((r) => r.tests)
+    .sort((a, b) => compare(a.file, b.file) || compare(a.fullName, b.fullName));
   const counts = Object.fromEntries(GATE_VERDICTS.map((v) => [v, 0])) as Record<GateVerdict, number>;
   for (const t of tests) counts[t.verdict] += 1;
   const unique = (items: readonly string[]): string[] => [...new Set(items)];

@@ -50,7 +50,7 @@ function testLines(t: HistoryTest, indent: string): string[] {
   const project = t.project === '' ? '' : ` [${t.project}]`;
   const owners = formatOwners(t.owners);
   const lines = [
-    `${indent}${u(`${t.file}${project}  ${t.name}`)}${owners === '' ? '' : `  (${owners})`}`,
+    `${indent}${u(`${t.file}${project}  ${t.fullName}`)}${owners === '' ? '' : `  (${owners})`}`,
     `${indent}  ${describeFlakes(t)}`,
     ...causeLines(t).map((l) => `${indent}  ${u(l)}`),
   ];
@@ -102,11 +102,11 @@ export function formatHistoryMarkdown(report: HistoryReport): string {
       ? `${formatDuration(head.durationMs.median)} / ${formatDuration(head.durationMs.p95)} (${head.platform})`
       : '-';
     out.push(
-      `| \`${cell(t.file)}\` ${cell(t.name)}${(t.owners ?? []).length > 0 ? ` (${cell(formatOwners(t.owners))})` : ''} | ${t.runs} | ${t.flakyRuns} | ${rate} | ${durations} | ${head ? formatDuration(head.limitMs) : '-'} | ${head ? cell(describeTrend(head)) : '-'} |`,
+      `| \`${cell(t.file)}\` ${cell(t.fullName)}${(t.owners ?? []).length > 0 ? ` (${cell(formatOwners(t.owners))})` : ''} | ${t.runs} | ${t.flakyRuns} | ${rate} | ${durations} | ${head ? formatDuration(head.limitMs) : '-'} | ${head ? cell(describeTrend(head)) : '-'} |`,
     );
   }
   const why = report.tests.filter((t) => causeLines(t).length > 0);
   if (why.length > 0) out.push('');
-  for (const t of why) out.push(`- \`${cell(t.file)}\` ${cell(t.name)}: ${causeLines(t).map(cell).join('; ')}`);
+  for (const t of why) out.push(`- \`${cell(t.file)}\` ${cell(t.fullName)}: ${causeLines(t).map(cell).join('; ')}`);
   return `${out.join('\n')}\n`;
 }

@@ -10,6 +10,7 @@ import type { IsoDay } from '../calendar.js';
 import type { CauseFinding } from '../cause/cause.js';
 import { findHistoryCause, type HistoryRun } from '../cause/history-cause.js';
 import { failureRateUpperBound } from '../failure-rate.js';
+import { fullNameAs, type TestId } from '../test-id.js';
 import {
   byUrgency,
   computePlatform,
@@ -26,11 +27,9 @@ export type { HistoryPlatform, PlatformAggregate, SeriesPoint } from './history-
 const HISTORY_REPORT_VERSION = 1 as const;
 
 /** Counts for one test over the window, from the store. */
-export interface TestAggregate {
+export interface TestAggregate extends TestId {
   readonly testId: number;
   readonly project: string;
-  readonly file: string;
-  readonly name: string;
   /** Runs in which the test passed or failed (skipped and unfinished runs are not counted). */
   readonly runs: number;
   readonly failedRuns: number;
@@ -43,7 +42,8 @@ export interface TestAggregate {
 export interface HistoryQuery {
   readonly since: IsoDay;
   readonly branch: string | null;
-  readonly test: string | null;
+  /** --test: part of the full name (a filter, not a test's full name). */
+  readonly fullNamePart: string | null;
   readonly file: string | null;
   /** How many tests each list of the default view shows. */
   readonly top: number;
@@ -67,9 +67,7 @@ export type TestHistoryRun = HistoryRun & { readonly testId: number };
 
 type ListedFor = 'flaky' | 'near-limit' | 'match';
 
-export interface HistoryTest extends TrendFigures {
-  readonly file: string;
-  readonly name: string;
+export interface HistoryTest extends TrendFigures, TestId {
   readonly project: string;
   readonly runs: number;
   readonly failedRuns: number;
@@ -102,7 +100,7 @@ export interface HistoryReport {
 const flakyRunsOf = (t: TestAggregate): number => t.retriedRuns + t.rerunPassedRuns;
 
 function isFiltered(query: HistoryQuery): boolean {
-  return query.test !== null || query.file !== null;
+  return query.fullNamePart !== null || query.file !== null;
 }
 
 /** Which tests need their series (trends and charts): every match, or the default view's candidates. */
@@ -163,7 +161,7 @@ function computeTest(
   const head = sorted[0] ?? null;
   return {
     file: t.file,
-    name: t.name,
+    fullName: t.fullName,
     project: t.project,
     runs: t.runs,
     failedRuns: t.failedRuns,
@@ -212,7 +210,9 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
   if (isFiltered(query)) {
     const tests = input.tests
       .map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], ['match'], runsOf.get(t.testId) ?? []))
-      .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      .sort((a, b) =>
+        a.file < b.file ? -1 : a.file > b.file ? 1 : a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0,
+      );
     return { ...base, view: 'filtered', tests };
   }
   const all = input.tests.map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], [], runsOf.get(t.testId) ?? []));
@@ -229,13 +229,12 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
   return { ...base, view: 'default', tests };
 }
 
-/** The report as the JSON that leaves the program (chart points left out). */
+/** The report as the JSON that leaves the program (chart points left out; a test's full name is 0.1.0's `name`). */
 export function toHistoryJson(report: HistoryReport): unknown {
   return {
     ...report,
-    tests: report.tests.map((t) => ({
-      ...t,
-      platforms: t.platforms.map(({ points: _points, trend: _trend, ...p }) => p),
-    })),
+    tests: report.tests.map((t) =>
+      fullNameAs({ ...t, platforms: t.platforms.map(({ points: _points, trend: _trend, ...p }) => p) }, 'name'),
+    ),
   };
 }

@@ -40,10 +40,10 @@ function testSection(t: HistoryTest, warnAt: number): string {
   const platforms = t.platforms.map(
     (p) =>
       `<div class="platform" data-platform="${h(p.platform)}"><p>${h(`${describeDurations(p)}; ${describeTrend(p)}`)}</p>` +
-      `<div class="chart">${renderHistoryChart(p, `${t.name}: durations on ${p.platform} against the ${formatTime(p.limitMs)} limit`, warnAt)}</div></div>`,
+      `<div class="chart">${renderHistoryChart(p, `${t.fullName}: durations on ${p.platform} against the ${formatTime(p.limitMs)} limit`, warnAt)}</div></div>`,
   );
   return (
-    `<article class="card ${tone} history-test" data-test="${h(`${t.file}::${t.name}`)}"><div class="head">${badges}<h3>${h(t.name)}</h3></div>` +
+    `<article class="card ${tone} history-test" data-test="${h(`${t.file}::${t.fullName}`)}"><div class="head">${badges}<h3>${h(t.fullName)}</h3></div>` +
     `<div class="where">${h(t.project === '' ? t.file : `${t.file} [${t.project}]`)}</div><p>${h(describeFlakes(t))}</p>${causeLines(
       t,
     )

@@ -63,8 +63,8 @@ export function tryMarks(t: GateHtmlTest): TryMark[] {
 function toSeries(t: GateHtmlTest, warnAt: number): ChartSeries {
   const marks = tryMarks(t);
   return {
-    id: `${t.file} > ${t.name}`,
-    label: t.name,
+    id: `${t.file} > ${t.fullName}`,
+    label: t.fullName,
     sublabel: `${t.file}:${t.line}`,
     tries: t.tries.map((x, i) => ({ durationMs: x.durationMs, mark: marks[i] ?? 'unknown' })),
     limitMs: t.limitMs,
@@ -81,7 +81,7 @@ function ownersText(owners: readonly string[] | undefined): string {
 
 function selectionText(t: GateReportTest): string {
   if (t.previous === null) return '';
-  const from = t.previous.file === t.file ? t.previous.name : `${t.previous.file} > ${t.previous.name}`;
+  const from = t.previous.file === t.file ? t.previous.fullName : `${t.previous.file} > ${t.previous.fullName}`;
   return ` \u00b7 ${t.selection} from \u201c${from}\u201d`;
 }
 
@@ -106,7 +106,7 @@ function testCard(t: GateHtmlTest, report: Pick<GateReport, 'contention'>): stri
     badge(tone, t.verdict),
     t.loadSensitive ? badge('warn', 'load-sensitive', 'failed every try under load, passed some without load') : '',
     badge(SELECTION_TONE[t.selection], t.selection),
-    `<h3>${h(t.name)}</h3>`,
+    `<h3>${h(t.fullName)}</h3>`,
     '</div>',
     `<div class="where">${h(`${t.file}:${t.line}${selectionText(t)}${ownersText(t.owners)}`)}</div>`,
     `<div class="figures">${figures.join('')}</div>`,
@@ -157,7 +157,7 @@ function proposalsSection(report: GateReport): string {
     : 'Add these to the change (or run the gate again with --write-allowances), so the allowance ships with the test.';
   const items = report.proposals.map(
     (p) =>
-      `<article class="card warn"><div class="head">${badge(p.written ? 'good' : 'warn', p.written ? 'written' : 'to add')}<h3>${h(p.name)}</h3></div>` +
+      `<article class="card warn"><div class="head">${badge(p.written ? 'good' : 'warn', p.written ? 'written' : 'to add')}<h3>${h(p.fullName)}</h3></div>` +
       `<div class="where">${h(`${p.storeFile} \u00b7 limit ${formatTime(p.limitMs)} on ${p.platformKey}`)}</div><p class="dim">${h(p.reason)}</p><pre>${h(p.yaml.trimEnd())}</pre></article>`,
   );
   return `<h2>Proposed allowances</h2><p>${h(intro)}</p><div class="cards">${items.join('')}</div>`;
@@ -210,7 +210,7 @@ export function renderGateHtml(report: GateHtmlReport, options: GateHtmlOptions 
     listSection(
       'Changed but not run one by one',
       report.notRun.map(
-        (r) => `<code>${h(`${r.file}:${r.line}`)}</code> ${h(r.name)}: <span class="dim">${h(r.reason)}</span>`,
+        (r) => `<code>${h(`${r.file}:${r.line}`)}</code> ${h(r.fullName)}: <span class="dim">${h(r.reason)}</span>`,
       ),
     ),
     listSection(

@@ -6,19 +6,18 @@
 import { formatWhere } from '../allowances/allowance.js';
 import type { Resolution } from '../allowances/allowance-resolve.js';
 import { formatOwners, hasOwner, NO_OWNERS, type OwnersOf } from '../owners/codeowners.js';
+import { fullNameAs, type TestId } from '../test-id.js';
 import { escapeTerminal as esc } from '../untrusted-text.js';
 import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
 
-export const QUARANTINE_LIST_VERSION = 1 as const;
+const QUARANTINE_LIST_VERSION = 1 as const;
 
 type QuarantineState = 'applies' | 'expired' | 'orphan' | 'ambiguous';
 
-export interface QuarantineRow {
+/** One quarantine; its test is the one it applies to now, else the name and file the entry stores. */
+export interface QuarantineRow extends TestId {
   readonly id: string;
   readonly where: string;
-  /** The test it applies to now, else the name and file the entry stores. */
-  readonly test: string;
-  readonly file: string;
   readonly match: Resolution['match']['kind'];
   readonly state: QuarantineState;
   readonly reason: string;
@@ -41,8 +40,8 @@ export function computeQuarantineList(
     const state: QuarantineState =
       kind === 'orphan' ? 'orphan' : kind === 'ambiguous' ? 'ambiguous' : q.expired ? 'expired' : 'applies';
     const current = r.test
-      ? { test: r.test.namePattern ? a.test : r.test.fullName, file: r.test.file }
-      : { test: a.test, file: a.file };
+      ? { fullName: r.test.namePattern ? a.fullName : r.test.fullName, file: r.test.file }
+      : { fullName: a.fullName, file: a.file };
     const owners = a.quarantine.owners ?? ownersOf(current.file);
     return [
       {
@@ -61,6 +60,11 @@ export function computeQuarantineList(
 }
 
 /** `quarantine list --owner`: the quarantines this owner owns. */
+/** `quarantine list --json`: the rows with the full name under 0.1.0's `test`. */
+export function toQuarantineListJson(rows: readonly QuarantineRow[], today: string) {
+  return { version: QUARANTINE_LIST_VERSION, today, quarantines: rows.map((r) => fullNameAs(r, 'test')) };
+}
+
 export function filterQuarantinesByOwner(rows: readonly QuarantineRow[], owner: string): QuarantineRow[] {
   return rows.filter((r) => hasOwner(r.owners, owner));
 }
@@ -76,7 +80,7 @@ export function formatQuarantineList(rows: readonly QuarantineRow[], today: stri
       expires: row.expires,
       expired: row.state === 'expired',
     };
-    lines.push(`${row.id}  ${esc(row.test)}  (${esc(row.file)})`);
+    lines.push(`${row.id}  ${esc(row.fullName)}  (${esc(row.file)})`);
     const state =
       row.state === 'orphan'
         ? 'ORPHAN: no test matches'
@@ -98,13 +102,13 @@ export function computeQuarantineFindings(rows: readonly QuarantineRow[]): strin
     switch (row.state) {
       case 'orphan':
         return [
-          `${row.where}: quarantine ${row.id} has no test: "${esc(row.test)}" (${esc(row.file)}) is gone; remove it (flakeguard quarantine remove --id ${row.id}) or run flakeguard allowances migrate after a rename`,
+          `${row.where}: quarantine ${row.id} has no test: "${esc(row.fullName)}" (${esc(row.file)}) is gone; remove it (flakeguard quarantine remove --id ${row.id}) or run flakeguard allowances migrate after a rename`,
         ];
       case 'ambiguous':
         return [`${row.where}: quarantine ${row.id} fits more than one test; it applies to none until one is renamed`];
       case 'expired':
         return [
-          `${row.where}: quarantine ${row.id} of "${esc(row.test)}" expired on ${row.expires ?? '?'}; the test fails runs again: fix it, or renew the date on purpose`,
+          `${row.where}: quarantine ${row.id} of "${esc(row.fullName)}" expired on ${row.expires ?? '?'}; the test fails runs again: fix it, or renew the date on purpose`,
         ];
       case 'applies':
         return [];

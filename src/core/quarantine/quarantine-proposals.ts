@@ -5,8 +5,9 @@
  * there. Pure: the edge reads the store and writes the entries.
  */
 
+import { allowanceKey } from '../allowances/allowance-match.js';
 import { failureRateUpperBound, formatRatePercent } from '../failure-rate.js';
-import { testKey } from '../test-id.js';
+import { fullNameAs, type TestId } from '../test-id.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 
 export interface QuarantinePolicy {
@@ -18,35 +19,27 @@ export interface QuarantinePolicy {
 
 export const DEFAULT_QUARANTINE_POLICY: QuarantinePolicy = { quarantineAbove: 0.05, releaseAfter: 20 };
 
-export interface FlakeCounts {
-  readonly file: string;
-  readonly name: string;
+export interface FlakeCounts extends TestId {
   readonly runs: number;
   /** Runs that passed only after a retry, or failed on a commit that passed in another run. */
   readonly flakyRuns: number;
 }
 
-export interface QuarantinedEntry {
+export interface QuarantinedEntry extends TestId {
   readonly id: string;
-  readonly file: string;
-  readonly name: string;
   /** The test's last runs on the branch, newest first. */
   readonly lastRuns: readonly { readonly state: string; readonly flaky: boolean }[];
 }
 
-export interface QuarantineProposal {
-  readonly file: string;
-  readonly name: string;
+export interface QuarantineProposal extends TestId {
   readonly runs: number;
   readonly flakyRuns: number;
   /** At 95% confidence the flake rate is at least this. */
   readonly lowerBound: number;
 }
 
-interface ReleaseProposal {
+interface ReleaseProposal extends TestId {
   readonly id: string;
-  readonly file: string;
-  readonly name: string;
   readonly passedRuns: number;
 }
 
@@ -69,19 +62,20 @@ export function computeQuarantineProposals(input: {
   readonly tests: readonly FlakeCounts[];
   readonly quarantined: readonly QuarantinedEntry[];
 }): QuarantineProposals {
-  const held = new Set(input.quarantined.map((q) => testKey({ file: q.file, fullName: q.name })));
+  const held = new Set(input.quarantined.map((q) => allowanceKey(q)));
   const quarantine = input.tests
-    .filter((t) => t.runs > 0 && t.flakyRuns > 0 && !held.has(testKey({ file: t.file, fullName: t.name })))
+    .filter((t) => t.runs > 0 && t.flakyRuns > 0 && !held.has(allowanceKey(t)))
     .map((t) => ({
       file: t.file,
-      name: t.name,
+      fullName: t.fullName,
       runs: t.runs,
       flakyRuns: t.flakyRuns,
       lowerBound: rateLowerBound(t.flakyRuns, t.runs),
     }))
     .filter((p) => p.lowerBound >= input.policy.quarantineAbove)
     .sort(
-      (a, b) => b.lowerBound - a.lowerBound || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.name < b.name ? -1 : 1),
+      (a, b) =>
+        b.lowerBound - a.lowerBound || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.fullName < b.fullName ? -1 : 1),
     );
   const release = input.quarantined
     .filter(
@@ -89,8 +83,17 @@ export function computeQuarantineProposals(input: {
         q.lastRuns.length >= input.policy.releaseAfter &&
         q.lastRuns.slice(0, input.policy.releaseAfter).every((r) => r.state === 'passed' && !r.flaky),
     )
-    .map((q) => ({ id: q.id, file: q.file, name: q.name, passedRuns: input.policy.releaseAfter }));
+    .map((q) => ({ id: q.id, file: q.file, fullName: q.fullName, passedRuns: input.policy.releaseAfter }));
   return { branch: input.branch, policy: input.policy, quarantine, release };
+}
+
+/** The proposals as `history --json` prints them: the full name under 0.1.0's `name`. */
+export function toQuarantineProposalsJson(proposals: QuarantineProposals) {
+  return {
+    ...proposals,
+    quarantine: proposals.quarantine.map((p) => fullNameAs(p, 'name')),
+    release: proposals.release.map((r) => fullNameAs(r, 'name')),
+  };
 }
 
 /** The reason written into a quarantine proposed from history. */
@@ -106,10 +109,12 @@ export function formatQuarantineProposals(proposals: QuarantineProposals, write:
   ];
   for (const p of proposals.quarantine)
     lines.push(
-      `  quarantine  ${u(p.file)}  ${u(p.name)}  flaky in ${p.flakyRuns} of ${p.runs} runs (at least ${formatRatePercent(p.lowerBound)})`,
+      `  quarantine  ${u(p.file)}  ${u(p.fullName)}  flaky in ${p.flakyRuns} of ${p.runs} runs (at least ${formatRatePercent(p.lowerBound)})`,
     );
   for (const r of proposals.release)
-    lines.push(`  release     ${u(r.file)}  ${u(r.name)}  quarantine ${r.id}: passed its last ${r.passedRuns} runs`);
+    lines.push(
+      `  release     ${u(r.file)}  ${u(r.fullName)}  quarantine ${r.id}: passed its last ${r.passedRuns} runs`,
+    );
   lines.push(
     write
       ? '  written: see the lines above this block.'

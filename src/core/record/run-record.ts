@@ -4,6 +4,8 @@
  * Schema documented field by field in docs/run-record.md. Bump `version` on any incompatible
  * change; fields added later are optional so that records written before them still read.
  */
+
+import type { FullNameAs, TestId } from '../test-id.js';
 import type { CiContext } from './ci-context.js';
 
 export const RUN_RECORD_VERSION = 1 as const;
@@ -21,11 +23,10 @@ export interface RecordedError {
   readonly type?: string;
 }
 
-export interface RecordedTest {
+/** A test as the record writes it: its identity with the full name under 0.1.0's `name` (docs/run-record.md "Field names"). */
+export interface RecordedTest extends FullNameAs<TestId, 'name'> {
   /** `<file relative to root>::<full name with ' > '>`: stable across runs, unlike Vitest's id. */
   readonly key: string;
-  readonly file: string;
-  readonly name: string;
   readonly line: number | null;
   readonly state: TestState;
   readonly durationMs: number | null;
@@ -39,8 +40,6 @@ export interface RecordedTest {
   /** Per-try durations when a repeat/retry runner recorded them (gate runs). */
   readonly triesMs?: readonly number[];
   readonly tryStates?: readonly ('passed' | 'failed')[];
-  /** Vitest project name ('' when unnamed). */
-  readonly project?: string;
   readonly column?: number | null;
   /** Key of the budget or allowance value that gave the limit: a platform, default, all, built-in. */
   readonly limitKey?: string;

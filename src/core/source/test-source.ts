@@ -8,16 +8,12 @@
  * Babel is pure JS, so it runs wherever Node runs.
  */
 import type { CallExpression, Node, Program, VariableDeclarator } from '@babel/types';
-import { TEST_NAME_SEPARATOR } from '../test-id.js';
+import { TEST_NAME_SEPARATOR, type TestId } from '../test-id.js';
 import { type AstNode, fingerprintNode, isNode } from './fingerprint.js';
 import { createLineIndex, type SourcePosition } from './source-position.js';
 import { chainOf, modeOf, parseTestSource, type SourceTestMode } from './test-source-syntax.js';
 
-export interface SourceTest {
-  /** The file as the caller named it (relative to the root, with `/`). */
-  readonly file: string;
-  /** Titles joined with ' > ', as Vitest's `TestCase.fullName`. */
-  readonly fullName: string;
+export interface SourceTest extends TestId {
   readonly titles: readonly string[];
   /** 1-based, where Vitest's `TestCase.location` points for this call. */
   readonly line: number;

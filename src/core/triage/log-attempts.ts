@@ -37,7 +37,7 @@ function parseOne(item: string): AttemptRef | 'unlabelled' | null {
  */
 export function splitAttemptSuffix(
   fullName: string,
-): { readonly name: string; readonly label: string; readonly attempts: readonly AttemptRef[] } | null {
+): { readonly fullName: string; readonly label: string; readonly attempts: readonly AttemptRef[] } | null {
   const m = SUFFIX.exec(fullName);
   if (!m?.[1]) return null;
   const attempts: AttemptRef[] = [];
@@ -46,7 +46,7 @@ export function splitAttemptSuffix(
     if (one === null) return null;
     if (one !== 'unlabelled') attempts.push(one);
   }
-  return { name: fullName.slice(0, m.index), label: m[1], attempts };
+  return { fullName: fullName.slice(0, m.index), label: m[1], attempts };
 }
 
 export function formatAttempt(a: AttemptRef): string {

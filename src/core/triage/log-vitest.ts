@@ -14,7 +14,7 @@ import type { LogEvent, LogScan, ObservedTest, ObservedUnhandled } from './triag
 export interface LogFailure {
   readonly file: string;
   /** Full name with ' > ', or '' when the whole file failed (import error). */
-  readonly name: string;
+  readonly fullName: string;
   readonly message: string;
   readonly evidence: string;
   /** Vitest 5: the name as printed, with its attempt label (`name (initial run, 1st retry)`). */
@@ -25,7 +25,7 @@ export interface LogFailure {
 
 export interface ParsedFailLine {
   readonly file: string;
-  readonly name: string;
+  readonly fullName: string;
   /** Vitest 5's attempt label, when the line had one: the name as printed and the failed attempts. */
   readonly printedName?: string;
   readonly attempts?: readonly AttemptRef[];
@@ -76,8 +76,8 @@ export function parseFailLine(text: string): ParsedFailLine | null {
   if (!/\.[cm]?[jt]sx?$|\.vue$|\.svelte$/.test(file)) return null;
   const printed = m[2] !== undefined ? m[2].trim() : '';
   const split = splitAttemptSuffix(printed);
-  if (split === null) return { file, name: printed };
-  return { file, name: split.name, printedName: printed, attempts: split.attempts };
+  if (split === null) return { file, fullName: printed };
+  return { file, fullName: split.fullName, printedName: printed, attempts: split.attempts };
 }
 
 function firstMessage(after: readonly string[]): string {
@@ -91,7 +91,7 @@ export function readLogFailures(scan: LogScan): LogFailure[] {
     if (e.id !== 'vitest:fail') continue;
     const parsed = parseFailLine(e.text);
     if (!parsed) continue;
-    const key = testKey({ file: parsed.file, fullName: parsed.name });
+    const key = testKey({ file: parsed.file, fullName: parsed.fullName });
     const at = seen.get(key);
     const earlier = at === undefined ? undefined : out[at];
     if (earlier !== undefined && at !== undefined) {
@@ -122,7 +122,7 @@ export function readLogUnhandled(scan: LogScan): (ObservedUnhandled & { readonly
     type: string;
     message: string;
     file: string | null;
-    test: string | null;
+    fullName: string | null;
     line: number;
     cause: string | null;
   } | null = null;
@@ -146,14 +146,14 @@ export function readLogUnhandled(scan: LogScan): (ObservedUnhandled & { readonly
         type: `Unhandled ${m[1]}`,
         message: firstMessage(e.after),
         file: null,
-        test: null,
+        fullName: null,
         line: e.line,
         cause: null,
       };
     } else if (e.id === 'vitest:origin' && current) {
       current.file = originFile(e.text);
     } else if (e.id === 'vitest:latest' && current) {
-      current.test = latestTest(e.text);
+      current.fullName = latestTest(e.text);
     } else if (e.id === 'vitest:worker-exit' && current) {
       // Vitest 5 names the file the dead worker was running ("Caused by: Error: Worker exited ...").
       const exit = parseWorkerExit(e.text);
@@ -180,11 +180,11 @@ export function logFailuresAsTests(
     const literal =
       f.printedName !== undefined &&
       known.has(testKey({ file, fullName: f.printedName })) &&
-      !known.has(testKey({ file, fullName: f.name }));
+      !known.has(testKey({ file, fullName: f.fullName }));
     return {
-      kind: f.name === '' ? 'file' : 'test',
+      kind: f.fullName === '' ? 'file' : 'test',
       file,
-      name: literal ? (f.printedName ?? f.name) : f.name,
+      fullName: literal ? (f.printedName ?? f.fullName) : f.fullName,
       line: null,
       state: 'failed',
       durationMs: null,

@@ -29,15 +29,15 @@ export function measureExcesses(
   const seen = new Set<string>();
   for (const t of tests) {
     if (t.kind !== 'test' || t.state !== 'passed' || t.file === null || t.durationMs === null) continue;
-    const key = testKey({ file: t.file, fullName: t.name });
+    const key = testKey({ file: t.file, fullName: t.fullName });
     if (seen.has(key)) continue;
-    const limit = limits.test(t.file, t.name);
+    const limit = limits.test(t.file, t.fullName);
     if (limit === null || t.durationMs <= limit.limitMs) continue;
     seen.add(key);
     out.push({
       kind: 'test',
       file: t.file,
-      name: t.name,
+      fullName: t.fullName,
       durationMs: t.durationMs,
       limitMs: limit.limitMs,
       origin: `${t.origin}: duration ${formatDuration(t.durationMs)} > ${formatDuration(limit.limitMs)} (limit: ${limit.from})`,
@@ -51,7 +51,7 @@ export function measureExcesses(
       out.push({
         kind: 'file',
         file: f.file,
-        name: null,
+        fullName: null,
         durationMs: f.durationMs,
         limitMs: fileLimit.limitMs,
         origin: `${f.origin}: file duration ${formatDuration(f.durationMs)} > ${formatDuration(fileLimit.limitMs)} (limit: ${fileLimit.from})`,

@@ -40,9 +40,10 @@ function distinct(checks: readonly (CaughtBy | undefined)[]): CaughtBy[] {
 function matchingChecks(f: Finding, inputs: TriageInputs): CaughtBy[] {
   const sameFile = (file: string | null): boolean => f.file !== null && file === f.file;
   if (f.class === 'budget')
-    return distinct(inputs.excesses.filter((x) => sameFile(x.file) && x.name === f.test).map((x) => x.check));
+    return distinct(inputs.excesses.filter((x) => sameFile(x.file) && x.fullName === f.fullName).map((x) => x.check));
   const shown = inputs.tests.filter((t) => sameFile(t.file) && (t.state !== 'passed' || t.errors.length > 0));
-  const ofTest = f.test === null ? [] : distinct(shown.filter((t) => t.name === f.test).map((t) => t.check));
+  const ofTest =
+    f.fullName === null ? [] : distinct(shown.filter((t) => t.fullName === f.fullName).map((t) => t.check));
   if (ofTest.length > 0) return ofTest;
   return distinct([
     ...shown.map((t) => t.check),
@@ -76,7 +77,7 @@ export function describeCheck(c: CaughtBy): string | null {
 }
 
 /** The lines printed under a finding: the check that caught it (with its page) and the others that saw it. */
-export function checkLines(f: Finding): string[] {
+export function checkLines(f: Pick<Finding, 'caughtBy' | 'seenBy'>): string[] {
   const lines: string[] = [];
   const first = f.caughtBy === undefined ? null : describeCheck(f.caughtBy);
   if (first !== null) lines.push(`caught by: ${first}${f.caughtBy?.runUrl ? ` ${f.caughtBy.runUrl}` : ''}`);

@@ -46,15 +46,15 @@ export function attachFlakeCauses(
   history: TriageHistory | null = null,
 ): Finding[] {
   const pastOf = new Map(
-    (history?.tests ?? []).map((t) => [testKey({ file: t.file, fullName: t.name }), t.outcomes ?? []]),
+    (history?.tests ?? []).map((t) => [testKey({ file: t.file, fullName: t.fullName }), t.outcomes ?? []]),
   );
   return findings.map((f) => {
     if (f.class !== 'flake') return f;
-    const observed = tests.filter((t) => t.name === f.test && (f.file === null || t.file === f.file));
+    const observed = tests.filter((t) => t.fullName === f.fullName && (f.file === null || t.file === f.file));
     const errors = observed.flatMap((t) => t.errors);
     const line = observed.find((t) => t.line !== null)?.line ?? null;
     const past =
-      f.file === null || f.test === null ? undefined : pastOf.get(testKey({ file: f.file, fullName: f.test }));
+      f.file === null || f.fullName === null ? undefined : pastOf.get(testKey({ file: f.file, fullName: f.fullName }));
     return { ...f, flakeCause: findTriageCause({ file: f.file, line, errors, ...(past ? { history: past } : {}) }) };
   });
 }

@@ -63,7 +63,7 @@ export function applyExitCode(
   if (joined) return joined;
   const finding = {
     class: 'infrastructure' as const,
-    test: null,
+    fullName: null,
     file: null,
     cause: own?.cause ?? known?.cause ?? `killed by signal ${code - 128} (exit ${code})`,
     evidence: [line],
@@ -91,7 +91,7 @@ export function applyUnfinishedFiles(
     // The crash finding on this file: the report's pending entries are its evidence too.
     const named = updateFirst(
       out,
-      (d) => d.finding.file === file && d.finding.test === null && d.finding.class === 'infrastructure',
+      (d) => d.finding.file === file && d.finding.fullName === null && d.finding.class === 'infrastructure',
       (d) => addEvidence(d, origins.slice(0, 1)),
     );
     if (named) {
@@ -106,7 +106,7 @@ export function applyUnfinishedFiles(
     }
     const finding = {
       class: 'infrastructure' as const,
-      test: null,
+      fullName: null,
       file,
       cause: `the file never finished: its tests were left pending (its worker died, was killed, or the run stopped) and no input says why`,
       evidence: [
@@ -134,7 +134,7 @@ export function silenceDraft(inputs: TriageInputs, signatures: readonly LogSigna
     return makeDraft(
       {
         class: fallback.class,
-        test: null,
+        fullName: null,
         file: null,
         cause: `${exit} with no failing test: ${fallback.cause}`,
         evidence: evidenceLines(entry),
@@ -157,7 +157,7 @@ export function silenceDraft(inputs: TriageInputs, signatures: readonly LogSigna
   ];
   const finding = {
     class: 'infrastructure' as const,
-    test: null,
+    fullName: null,
     file: null,
     cause: `${exit} that no test explains: a step before or after the tests failed, or the test output is missing from the inputs`,
     evidence,

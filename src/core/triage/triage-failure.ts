@@ -35,7 +35,7 @@ export function rerunKey(file: string, name: string | null): string {
 }
 
 export interface FailureInput {
-  readonly test: string | null;
+  readonly fullName: string | null;
   readonly file: string | null;
   /** What failed, for the cause: "the test", "suite or hook", "the file did not load", "unhandled rejection". */
   readonly what: string;
@@ -57,8 +57,8 @@ function reproduceWith(input: FailureInput): string {
   if (input.foreign !== null)
     return `the tool that wrote it (the file is from ${JSON.stringify(input.foreign)}, not Vitest: no Vitest re-run command can be given)`;
   // A test without a known line is reproduced with its whole file (a name pattern would need escaping and can match others).
-  const line = input.test === null || input.test === '' ? null : input.line;
-  return `${reproduceCommand(input.file, line)}${input.test !== null && input.test !== '' && line === null && input.file !== null ? ` (its whole file: no line is known for the test)` : ''}`;
+  const line = input.fullName === null || input.fullName === '' ? null : input.line;
+  return `${reproduceCommand(input.file, line)}${input.fullName !== null && input.fullName !== '' && line === null && input.file !== null ? ` (its whole file: no line is known for the test)` : ''}`;
 }
 
 function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
@@ -66,9 +66,9 @@ function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
   return {
     rerunTarget: {
       file: input.file,
-      name: input.test,
+      fullName: input.fullName,
       line: input.line,
-      wholeFile: input.wholeFile || input.test === null,
+      wholeFile: input.wholeFile || input.fullName === null,
       check: input.check,
     },
   };
@@ -84,7 +84,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
   if (sig && sig.class === 'infrastructure') {
     const finding = {
       class: 'infrastructure',
-      test: input.test,
+      fullName: input.fullName,
       file: input.file,
       cause: `${sig.cause}: ${detail}`,
       evidence: input.rerun ? [...evidence, rerunLine(input.rerun)] : evidence,
@@ -103,7 +103,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
     : why;
   const finding = {
     class: 'escape',
-    test: input.test,
+    fullName: input.fullName,
     file: input.file,
     cause: `escape (inferred: not re-run): ${input.what === 'the test' ? '' : `${input.what}: `}${why2}`,
     evidence: rerun ? [...evidence, rerunLine(rerun)] : evidence,
@@ -130,7 +130,7 @@ function rerunDraft(
   const kind = reproduced ? 'rerun-failed' : 'rerun-passed';
   const finding = {
     class: reproduced ? 'escape' : 'flake',
-    test: input.test,
+    fullName: input.fullName,
     file: input.file,
     cause: reproduced
       ? `${input.what} fails on every re-run (${rerun.failed}/${effective}): ${why}`
@@ -148,7 +148,7 @@ function rerunDraft(
 
 function rerunLine(r: RerunResult): string {
   const ran = r.runs - r.notRun;
-  const target = r.name === null ? r.file : `${r.file} > ${r.name}`;
+  const target = r.fullName === null ? r.file : `${r.file} > ${r.fullName}`;
   return `re-ran ${target} ${r.runs} time${r.runs === 1 ? '' : 's'}: ${r.failed}/${ran} failed${r.notRun > 0 ? `, ${r.notRun} did not run it` : ''}${r.firstError ? ` (first error: ${r.firstError})` : ''}`;
 }
 
@@ -162,7 +162,7 @@ export function retryFlake(
   return makeDraft(
     {
       class: 'flake',
-      test,
+      fullName: test,
       file,
       cause: `failed ${errors.length} time${errors.length === 1 ? '' : 's'}, then passed on a retry in the same run${line ? `: ${line}` : ''}`,
       evidence: [...evidence, ...errors.slice(0, 3).map((e, i) => `attempt ${i + 1} failed: ${firstLine([e])}`)],
@@ -193,7 +193,7 @@ export function attemptFlake(
   return makeDraft(
     {
       class: 'flake',
-      test,
+      fullName: test,
       file,
       cause: `failed on ${v.failed.map(formatAttempt).join(', ')} but passed on ${v.passed.map(formatAttempt).join(', ')} in the same run${line ? `: ${line}` : ''}`,
       evidence: [

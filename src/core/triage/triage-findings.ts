@@ -36,12 +36,12 @@ export function failureDrafts(
     failed.filter((t) => t.kind !== 'file' || t.errors.length > 0).map((t) => t.file),
   );
   const isSuite = (t: MergedTest): boolean =>
-    inputs.tests.some((o) => o.file === t.file && o.name.startsWith(`${t.name} > `));
+    inputs.tests.some((o) => o.file === t.file && o.fullName.startsWith(`${t.fullName} > `));
   const drafts: Draft[] = [];
   for (const t of failed) {
     // A report's "file failed, empty message" is the shadow of a suite failure another input names.
     if (t.kind === 'file' && t.errors.length === 0 && filesWithNamedFailure.has(t.file)) continue;
-    const test = t.kind === 'file' ? null : t.name;
+    const test = t.kind === 'file' ? null : t.fullName;
     const attempts = judgeAttempts(t.failedAttempts);
     if (test !== null && attempts.passed.length > 0) {
       drafts.push(attemptFlake(test, t.file, t.errors, t.origins, attempts));
@@ -51,7 +51,7 @@ export function failureDrafts(
   }
   for (const t of merged) {
     if (t.state === 'passed' && t.errors.length > 0 && t.kind === 'test')
-      drafts.push(retryFlake(t.name, t.file, t.errors, t.origins));
+      drafts.push(retryFlake(t.fullName, t.file, t.errors, t.origins));
   }
   return drafts;
 }
@@ -59,13 +59,13 @@ export function failureDrafts(
 /** What classifyFailure needs to know of one failed test (or file, or suite). */
 function failureInputOf(
   t: MergedTest,
-  test: string | null,
+  fullName: string | null,
   attempts: AttemptVerdict,
   suite: boolean,
   inputs: TriageInputs,
 ): FailureInput {
   return {
-    test,
+    fullName,
     file: t.file,
     what: failureWhat(t, suite),
     errors: t.errors,
@@ -73,7 +73,7 @@ function failureInputOf(
     rerun:
       t.file === null
         ? undefined
-        : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(t.file ?? '', test)),
+        : inputs.reruns?.find((r) => rerunKey(r.file, r.fullName) === rerunKey(t.file ?? '', fullName)),
     rerunAsked: inputs.rerunCount,
     // A name that other entries of the file sit under is a suite (a hook or suite error).
     wholeFile: t.kind !== 'test' || suite,
@@ -140,7 +140,7 @@ export function unhandledDrafts(
   for (const group of groupUnhandled(inputs.unhandled)) {
     const u = group.find((g) => g.file !== null) ?? group[0];
     if (!u) continue;
-    const test = group.find((g) => g.test !== null)?.test ?? null;
+    const test = group.find((g) => g.fullName !== null)?.fullName ?? null;
     const cause = group.find((g) => g.cause !== undefined)?.cause;
     const crash = matchSignature([u.message, cause ?? ''].join('\n'), signatures);
     const file =
@@ -153,14 +153,16 @@ export function unhandledDrafts(
     drafts.push(
       classifyFailure(
         {
-          test: null,
+          fullName: null,
           file,
           what: `${u.type.toLowerCase()}${where}`,
           // The cause says how the worker died (`with signal SIGKILL during started state`); the file is the finding's own.
           errors: cause === undefined ? [u.message] : [cause.replace(/ while running test files? .*$/, ''), u.message],
           evidence,
           rerun:
-            file === null ? undefined : inputs.reruns?.find((r) => rerunKey(r.file, r.name) === rerunKey(file, null)),
+            file === null
+              ? undefined
+              : inputs.reruns?.find((r) => rerunKey(r.file, r.fullName) === rerunKey(file, null)),
           rerunAsked: inputs.rerunCount,
           wholeFile: true,
           check: 'unhandled',
@@ -178,21 +180,21 @@ export function unhandledDrafts(
 export function budgetDrafts(inputs: TriageInputs, merged: readonly MergedTest[]): Draft[] {
   const failedFiles = new Set(merged.filter((t) => t.state === 'failed' && t.file !== null).map((t) => t.file));
   const failedTests = new Set(
-    merged.filter((t) => t.state === 'failed').map((t) => testKey({ file: t.file, fullName: t.name })),
+    merged.filter((t) => t.state === 'failed').map((t) => testKey({ file: t.file, fullName: t.fullName })),
   );
   const drafts: Draft[] = [];
   const seen = new Set<string>();
   for (const x of inputs.excesses) {
-    const key = `${x.kind}:${testKey({ file: x.file, fullName: x.name })}`;
+    const key = `${x.kind}:${testKey({ file: x.file, fullName: x.fullName })}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (x.kind === 'test' && failedTests.has(testKey({ file: x.file, fullName: x.name }))) continue;
+    if (x.kind === 'test' && failedTests.has(testKey({ file: x.file, fullName: x.fullName }))) continue;
     if (x.kind === 'file' && failedFiles.has(x.file)) continue;
     const over = x.durationMs - x.limitMs;
     const kind = x.kind === 'test' ? 'budget-test' : 'budget-file';
     const finding = {
       class: 'budget' as const,
-      test: x.kind === 'test' ? x.name : null,
+      fullName: x.kind === 'test' ? x.fullName : null,
       file: x.file,
       cause: `${x.kind === 'test' ? 'test' : 'file'} took ${formatDuration(x.durationMs)}, over its ${formatDuration(x.limitMs)} limit by ${formatDuration(over)}; its assertions passed`,
       evidence: [x.origin],
@@ -228,7 +230,7 @@ export function problemDraft(p: InputProblem): Draft {
           : `no report was written at ${p.input} (Vitest did not start, or stopped before its reporters ran)`;
   const finding = {
     class: 'infrastructure' as const,
-    test: null,
+    fullName: null,
     file: null,
     cause,
     evidence: [p.detail],

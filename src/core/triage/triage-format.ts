@@ -5,6 +5,7 @@
 
 import { describeCause } from '../cause/cause.js';
 import { formatOwners } from '../owners/codeowners.js';
+import type { FullNameAs } from '../test-id.js';
 import { type Paint, plainText } from '../text-style.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import { checkLines, UNKNOWN_CHECK } from './triage-caught-by.js';
@@ -21,7 +22,7 @@ export function formatCounts(report: TriageReport): string {
 }
 
 export function subject(f: Finding): string {
-  if (f.test !== null) return `${f.file ?? '?'} > ${f.test}`;
+  if (f.fullName !== null) return `${f.file ?? '?'} > ${f.fullName}`;
   if (f.file !== null) return f.file;
   return '(run)';
 }
@@ -73,7 +74,7 @@ export interface TriageJson {
   readonly exitCode: number | null;
   readonly counts: Readonly<Record<FindingClass, number>>;
   /** A finding as printed: everything but what `--rerun` would run; `caughtBy` and `seenBy` always written. */
-  readonly findings: readonly Omit<Finding, 'rerunTarget'>[];
+  readonly findings: readonly FullNameAs<Omit<Finding, 'rerunTarget'>, 'test'>[];
   /** The history store's branch and window when history was used, else null. */
   readonly history?: TriageReport['history'];
   /** `--owner`: the owner the findings were filtered to and how many were left out. */
@@ -88,7 +89,7 @@ export function toTriageJson(report: TriageReport): TriageJson {
     counts: report.counts,
     findings: report.findings.map((f) => ({
       class: f.class,
-      test: f.test,
+      test: f.fullName,
       file: f.file,
       cause: f.cause,
       evidence: f.evidence,

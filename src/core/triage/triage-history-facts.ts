@@ -1,6 +1,7 @@
 /** What the edge found in the history store, as plain facts triage reads (core/triage/triage-history.ts). */
 import type { HistoryRun } from '../cause/history-cause.js';
 import type { CaughtBy } from '../record/ci-context.js';
+import type { TestId } from '../test-id.js';
 
 /** One recorded run of a test: its commit (null when the run was not in git) and when it started (ISO). */
 export interface HistoryRunFact {
@@ -21,9 +22,7 @@ interface HistoryDurationFact {
 }
 
 /** What the store says about one test on one branch (the run being triaged left out). */
-export interface TestHistoryFacts {
-  readonly file: string;
-  readonly name: string;
+export interface TestHistoryFacts extends TestId {
   /** Runs in which it passed or failed, among the newest `TriageHistory.window`. */
   readonly runs: number;
   readonly failedRuns: number;

@@ -124,9 +124,9 @@ function withHistory(d: Draft, f: TestHistoryFacts, branch: string): Draft {
 /** The pass: each failure and budget draft of a test the store knows gets its history. */
 export function applyHistory(drafts: readonly Draft[], history: TriageHistory | null | undefined): readonly Draft[] {
   if (!history) return drafts;
-  const byKey = new Map(history.tests.map((t) => [testKey({ file: t.file, fullName: t.name }), t]));
+  const byKey = new Map(history.tests.map((t) => [testKey({ file: t.file, fullName: t.fullName }), t]));
   return drafts.map((d) => {
-    const { file, test } = d.finding;
+    const { file, fullName: test } = d.finding;
     const facts = file === null || test === null ? undefined : byKey.get(testKey({ file, fullName: test }));
     return facts === undefined || facts.runs === 0 ? d : withHistory(d, facts, history.branch);
   });
@@ -136,7 +136,7 @@ export function applyHistory(drafts: readonly Draft[], history: TriageHistory | 
 export function historyQuestions(findings: readonly Finding[]): TestId[] {
   const seen = new Map<string, TestId>();
   for (const f of findings) {
-    const { file, test } = f;
+    const { file, fullName: test } = f;
     if (file === null || test === null || f.class === 'infrastructure') continue;
     seen.set(testKey({ file, fullName: test }), { file, fullName: test });
   }

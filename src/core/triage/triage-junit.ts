@@ -82,7 +82,7 @@ function unhandledOf(c: OpenCase, input: string, mapFile: (path: string) => stri
     type,
     message,
     file: raw === null || raw === undefined ? null : mapFile(raw),
-    test,
+    fullName: test,
     origin: `${input}: testcase classname="${c.attrs['classname'] ?? ''}" name="${name}" <error>`,
     ...(cause === undefined ? {} : { cause }),
   };
@@ -174,7 +174,7 @@ function testOfCase(c: OpenCase, input: string, mapFile: (path: string) => strin
   return {
     kind: wholeFile ? 'file' : 'test',
     file,
-    name: wholeFile ? '' : rawName,
+    fullName: wholeFile ? '' : rawName,
     line: null,
     state: c.state,
     durationMs: Number.isFinite(time) ? Math.round(time * 1e6) / 1e3 : null,

@@ -12,7 +12,7 @@ import type { ObservationSource, ObservedState, ObservedTest } from './triage-ty
 export interface MergedTest {
   readonly kind: ObservedTest['kind'];
   readonly file: string | null;
-  readonly name: string;
+  readonly fullName: string;
   readonly line: number | null;
   readonly state: ObservedState;
   readonly durationMs: number | null;
@@ -28,8 +28,8 @@ export interface MergedTest {
 
 const PRIORITY: Record<ObservationSource, number> = { record: 0, report: 1, junit: 2, log: 3 };
 
-function keyOf(file: string | null, name: string): string {
-  return testKey({ file, fullName: name });
+function keyOf(file: string | null, fullName: string): string {
+  return testKey({ file, fullName });
 }
 
 export function mergeObservations(observations: readonly ObservedTest[]): MergedTest[] {
@@ -38,14 +38,14 @@ export function mergeObservations(observations: readonly ObservedTest[]): Merged
   const byName = new Map<string, Set<string>>();
   for (const o of sorted) {
     if (o.file === null) continue;
-    const key = keyOf(o.file, o.name);
+    const key = keyOf(o.file, o.fullName);
     byKey.set(key, [...(byKey.get(key) ?? []), o]);
-    byName.set(o.name, (byName.get(o.name) ?? new Set()).add(key));
+    byName.set(o.fullName, (byName.get(o.fullName) ?? new Set()).add(key));
   }
   for (const o of sorted) {
     if (o.file !== null) continue;
-    const candidates = byName.get(o.name);
-    const key = candidates?.size === 1 ? ([...candidates][0] ?? keyOf(null, o.name)) : keyOf(null, o.name);
+    const candidates = byName.get(o.fullName);
+    const key = candidates?.size === 1 ? ([...candidates][0] ?? keyOf(null, o.fullName)) : keyOf(null, o.fullName);
     byKey.set(key, [...(byKey.get(key) ?? []), o]);
   }
   const merged: MergedTest[] = [];
@@ -66,7 +66,7 @@ export function mergeObservations(observations: readonly ObservedTest[]): Merged
           ? 'file'
           : chosen.kind,
       file: group.find((o) => o.file !== null)?.file ?? null,
-      name: chosen.name,
+      fullName: chosen.fullName,
       line: group.find((o) => o.line !== null)?.line ?? null,
       state: chosen.state,
       durationMs: group.find((o) => o.durationMs !== null)?.durationMs ?? null,
@@ -89,7 +89,7 @@ export function foldSuiteShadows(merged: readonly MergedTest[]): MergedTest[] {
   const out = [...merged];
   for (let i = 0; i < out.length; i += 1) {
     const hook = out[i];
-    if (!hook || hook.kind !== 'suite' || hook.name !== '' || hook.state !== 'failed') continue;
+    if (!hook || hook.kind !== 'suite' || hook.fullName !== '' || hook.state !== 'failed') continue;
     const shadows = out.filter(
       (t) =>
         t !== hook &&
@@ -101,7 +101,7 @@ export function foldSuiteShadows(merged: readonly MergedTest[]): MergedTest[] {
     if (shadows.length === 0) continue;
     out[i] = {
       ...hook,
-      name: shadows[0]?.name ?? '',
+      fullName: shadows[0]?.fullName ?? '',
       errors: [...hook.errors, ...shadows.flatMap((s) => s.errors).filter((e) => !hook.errors.includes(e))],
       origins: [...hook.origins, ...shadows.flatMap((s) => s.origins)],
       sources: [...new Set([...hook.sources, ...shadows.flatMap((s) => s.sources)])],

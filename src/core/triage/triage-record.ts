@@ -45,7 +45,7 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     type: u.type,
     message: u.message,
     file: u.file,
-    test: u.test,
+    fullName: u.test,
     ...check,
     origin: `${input}: unhandled ${u.type}${u.file ? ` from ${u.file}` : ''}: ${u.message.split('\n')[0] ?? ''}`,
   }));
@@ -57,7 +57,7 @@ function testOfRecordEntry(t: RunRecord['tests'][number], input: string, check: 
   return {
     kind: 'test',
     file: t.file,
-    name: t.name,
+    fullName: t.name,
     line: t.line,
     state: t.state,
     durationMs: t.durationMs,
@@ -90,7 +90,7 @@ function failureOfRecordFile(
   return {
     kind: hook.length > 0 && own.length === 0 ? 'suite' : 'file',
     file: f.file,
-    name: '',
+    fullName: '',
     line: null,
     state: 'failed',
     durationMs: null,
@@ -106,7 +106,7 @@ function excessOfViolation(v: RunRecord['violations'][number], input: string, ch
   return {
     kind: v.kind,
     file: v.file,
-    name: v.name,
+    fullName: v.name,
     durationMs: v.durationMs,
     limitMs: v.limitMs,
     ...check,
@@ -153,7 +153,7 @@ export function salvageRecordTests(
     tests.push({
       kind: 'test',
       file: r['file'],
-      name: r['name'],
+      fullName: r['name'],
       line: typeof r['line'] === 'number' ? r['line'] : null,
       state,
       durationMs: typeof r['durationMs'] === 'number' ? r['durationMs'] : null,

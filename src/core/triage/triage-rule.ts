@@ -55,7 +55,10 @@ export function addEvidence(d: Draft, lines: readonly string[]): Draft {
 /** A finding about the run as a whole (no test, no file) that the log or the exit code decided: what a signal exit or a missing report joins. */
 export function isRunLevelCause(d: Draft): boolean {
   return (
-    d.finding.class === 'infrastructure' && d.finding.test === null && d.finding.file === null && d.source !== 'input'
+    d.finding.class === 'infrastructure' &&
+    d.finding.fullName === null &&
+    d.finding.file === null &&
+    d.source !== 'input'
   );
 }
 

@@ -23,7 +23,7 @@ export interface ObservedTest {
   /** Relative to the root with `/`, or null when the input did not say (salvaged entries). */
   readonly file: string | null;
   /** Full name joined with ' > '; for kind 'file' the empty string. */
-  readonly name: string;
+  readonly fullName: string;
   readonly line: number | null;
   readonly state: ObservedState;
   readonly durationMs: number | null;
@@ -55,7 +55,7 @@ export interface ObservedUnhandled {
   readonly type: string;
   readonly message: string;
   readonly file: string | null;
-  readonly test: string | null;
+  readonly fullName: string | null;
   readonly origin: string;
   /** The error's cause when it says more (Vitest 5: `Worker exited unexpectedly with signal SIGKILL ...`). */
   readonly cause?: string;
@@ -65,7 +65,7 @@ export interface ObservedUnhandled {
 export interface BudgetExcess {
   readonly kind: 'test' | 'file';
   readonly file: string;
-  readonly name: string | null;
+  readonly fullName: string | null;
   readonly durationMs: number;
   readonly limitMs: number;
   readonly origin: string;
@@ -103,7 +103,7 @@ export interface LogScan {
 /** Re-running one failed test (or a whole file when `name` is null) n times in the checkout. */
 export interface RerunResult {
   readonly file: string;
-  readonly name: string | null;
+  readonly fullName: string | null;
   readonly runs: number;
   readonly failed: number;
   /** Runs in which the target did not run at all (filter matched nothing, startup failure). */
@@ -134,7 +134,7 @@ export interface TriageInputs {
 
 export interface Finding {
   readonly class: FindingClass;
-  readonly test: string | null;
+  readonly fullName: string | null;
   readonly file: string | null;
   readonly cause: string;
   readonly evidence: readonly string[];
@@ -157,7 +157,7 @@ export interface Finding {
 export interface RerunTarget {
   readonly file: string;
   /** Full test (or suite) name with ' > ', or null for a file-level failure. */
-  readonly name: string | null;
+  readonly fullName: string | null;
   readonly line: number | null;
   /** Re-run the whole file (suite, hook, load and unhandled errors) instead of one test. */
   readonly wholeFile: boolean;

@@ -102,7 +102,7 @@ function readAssertion(a: Record<string, unknown>, file: string | null, origin: 
   return {
     kind: 'test',
     file,
-    name,
+    fullName: name,
     line: location,
     state: toState(a['status']),
     durationMs: typeof a['duration'] === 'number' ? a['duration'] : null,
@@ -134,7 +134,7 @@ function readFileFailure(
   return {
     kind: 'file',
     file,
-    name: '',
+    fullName: '',
     line: null,
     state,
     durationMs: null,

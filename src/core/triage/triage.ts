@@ -73,15 +73,15 @@ function excuseQuarantined(drafts: readonly Draft[], inputs: TriageInputs): read
   const excused = new Set(
     inputs.tests
       .filter((t) => t.quarantined === true && t.file !== null)
-      .map((t) => testKey({ file: t.file as string, fullName: t.name })),
+      .map((t) => testKey({ file: t.file as string, fullName: t.fullName })),
   );
   if (excused.size === 0) return drafts;
   return drafts.filter(
     (d) =>
       d.finding.class === 'budget' ||
       d.finding.file === null ||
-      d.finding.test === null ||
-      !excused.has(testKey({ file: d.finding.file, fullName: d.finding.test })),
+      d.finding.fullName === null ||
+      !excused.has(testKey({ file: d.finding.file, fullName: d.finding.fullName })),
   );
 }
 
@@ -92,7 +92,7 @@ function compareFindings(a: Finding, b: Finding): number {
   return (
     CLASS_ORDER.indexOf(a.class) - CLASS_ORDER.indexOf(b.class) ||
     (a.file ?? '').localeCompare(b.file ?? '') ||
-    (a.test ?? '').localeCompare(b.test ?? '') ||
+    (a.fullName ?? '').localeCompare(b.fullName ?? '') ||
     a.rule.localeCompare(b.rule) ||
     a.cause.localeCompare(b.cause)
   );
@@ -124,7 +124,10 @@ export function planTriage(given: TriageInputs, signatures: readonly LogSignatur
   const targets = new Map<string, RerunTarget>();
   for (const { finding } of drafts)
     if (finding.rerunTarget)
-      targets.set(testKey({ file: finding.rerunTarget.file, fullName: finding.rerunTarget.name }), finding.rerunTarget);
+      targets.set(
+        testKey({ file: finding.rerunTarget.file, fullName: finding.rerunTarget.fullName }),
+        finding.rerunTarget,
+      );
   return { historyQuestions: historyQuestions(drafts.map((d) => d.finding)), rerunTargets: [...targets.values()] };
 }
 

@@ -8,14 +8,13 @@ import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { isPlatformKey, PLATFORMS, type PlatformValue } from '../../core/platform-value.js';
 import type { SourceTest } from '../../core/source/test-source.js';
+import type { TestId } from '../../core/test-id.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import { updateAllowanceFile } from './allowance-store.js';
 import { findEntryTarget, writeNewEntry } from './allowance-target.js';
 import type { AllowanceState } from './allowances-state.js';
 
-export interface AddOptions {
-  readonly file: string;
-  readonly test: string;
+export interface AddOptions extends TestId {
   readonly budget: string;
   readonly platform: string | undefined;
   readonly reason: string;
@@ -24,11 +23,11 @@ export interface AddOptions {
 
 /** Adds an allowance; returns the line to print. */
 export function addAllowance(state: AllowanceState, options: AddOptions, cwd: string): string {
-  const { file, test, holder } = findEntryTarget(state, options.file, options.test, cwd);
+  const { file, test, holder } = findEntryTarget(state, options.file, options.fullName, cwd);
   if (holder && holder.allowance.budget !== null) {
     throw new FlakeguardError(
       'USAGE',
-      `${quoteName(options.test)} already has allowance ${holder.allowance.id} at ${holder.allowance.at.storeFile}:${holder.allowance.at.line}; edit its budget there`,
+      `${quoteName(options.fullName)} already has allowance ${holder.allowance.id} at ${holder.allowance.at.storeFile}:${holder.allowance.at.line}; edit its budget there`,
     );
   }
   const budget = parseBudgetOptions(options);
@@ -74,7 +73,7 @@ function addBudgetToEntry(
   updateAllowanceFile(state.root, at.storeFile, (text) =>
     keys.reduce((t, [key, value]) => setEntryKey(t, id, key, [`${key}: ${value}`], at.storeFile), text),
   );
-  return `added a budget to entry ${id} for ${quoteName(options.test)} (${escapeTerminal(file)}) in ${escapeTerminal(at.storeFile)}`;
+  return `added a budget to entry ${id} for ${quoteName(options.fullName)} (${escapeTerminal(file)}) in ${escapeTerminal(at.storeFile)}`;
 }
 
 /** A new entry, in the allowance file of the test's file. */
@@ -88,7 +87,7 @@ function addEntry(
   const { id, storeFile } = writeNewEntry(
     state,
     {
-      test: options.test,
+      fullName: options.fullName,
       file,
       fingerprint: test.fingerprint,
       budget,
@@ -97,5 +96,5 @@ function addEntry(
     },
     'allowance',
   );
-  return `added allowance ${id} for ${quoteName(options.test)} (${escapeTerminal(file)}) to ${escapeTerminal(storeFile)}`;
+  return `added allowance ${id} for ${quoteName(options.fullName)} (${escapeTerminal(file)}) to ${escapeTerminal(storeFile)}`;
 }

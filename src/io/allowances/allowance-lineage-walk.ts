@@ -122,8 +122,8 @@ function advance(w: Walker, blobs: ReadonlyMap<string, string | null>, parse: Pa
       w.result = endLineage(w.state, carry, c);
       return [];
     }
-    const { name, file: at, fingerprint } = carry.state;
-    if (name !== w.state.name || at !== w.state.file || fingerprint !== w.state.fingerprint) w.steps++;
+    const { fullName: name, file: at, fingerprint } = carry.state;
+    if (name !== w.state.fullName || at !== w.state.file || fingerprint !== w.state.fingerprint) w.steps++;
     w.state = carry.state;
   }
   w.result = { kind: 'traced', state: w.state, steps: w.steps };

@@ -82,7 +82,7 @@ export function findEntryTarget(state: AllowanceState, fileArg: string, testArg:
       r.test &&
       r.test.file === file &&
       r.test.fullName === test.fullName &&
-      (r.test.namePattern === undefined || r.allowance.test === options.test),
+      (r.test.namePattern === undefined || r.allowance.fullName === options.test),
   );
   return { file, test, holder };
 }

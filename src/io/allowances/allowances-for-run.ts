@@ -88,7 +88,7 @@ async function traceFollowed(
     followed.map((a) => ({
       id: a.id,
       commit: a.commit,
-      state: { file: a.file, name: a.test, fingerprint: a.fingerprint },
+      state: { file: a.file, fullName: a.fullName, fingerprint: a.fingerprint },
     })),
   );
   return { lineage: new Map(trace.byId), worktree: worktreeOf(trace.worktree) };
@@ -205,7 +205,7 @@ export async function loadAllowancesForRun(input: AllowancesForRunInput): Promis
     const key = allowanceKey(r.test);
     if (a.quarantine !== null) quarantine.set(key, toRunQuarantine(a.id, a.quarantine, input.today));
     if (a.budget === null || r.expired) continue;
-    applied.set(key, { id: a.id, budget: a.budget, match: r.kind, storedName: a.test, storedFile: a.file });
+    applied.set(key, { id: a.id, budget: a.budget, match: r.kind, storedName: a.fullName, storedFile: a.file });
     const notice = formatFollowNotice(r);
     if (notice) notices.push(notice);
   }

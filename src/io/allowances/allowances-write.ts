@@ -32,7 +32,7 @@ export function pruneAllowances(state: AllowanceState, dryRun: boolean): string[
   const verb = dryRun ? 'would remove' : 'removed';
   return orphans.map(
     (r) =>
-      `${verb} orphan ${r.allowance.id} ${quoteName(r.allowance.test)} (${escapeTerminal(r.allowance.file)}) from ${r.allowance.at.storeFile}`,
+      `${verb} orphan ${r.allowance.id} ${quoteName(r.allowance.fullName)} (${escapeTerminal(r.allowance.file)}) from ${r.allowance.at.storeFile}`,
   );
 }
 
@@ -41,7 +41,7 @@ function changesFor(r: Resolution, head: string | null): EntryChanges {
   const a = r.allowance;
   const t = r.test!;
   const changes: EntryChanges = {};
-  if (!t.namePattern && a.test !== t.fullName) changes.test = t.fullName;
+  if (!t.namePattern && a.fullName !== t.fullName) changes.test = t.fullName;
   if (a.file !== t.file) changes.file = t.file;
   if (t.fingerprint !== null && a.fingerprint !== t.fingerprint) changes.fingerprint = t.fingerprint;
   if (head !== null && a.commit !== head && (Object.keys(changes).length > 0 || a.commit === null))
@@ -67,7 +67,7 @@ export function migrateAllowances(
     const moves = target !== a.at.storeFile;
     if (Object.keys(changes).length === 0 && !moves) continue;
     const what = [
-      changes.test !== undefined ? `name ${quoteName(a.test)} -> ${quoteName(changes.test)}` : '',
+      changes.test !== undefined ? `name ${quoteName(a.fullName)} -> ${quoteName(changes.test)}` : '',
       changes.file !== undefined ? `file ${escapeTerminal(a.file)} -> ${escapeTerminal(changes.file)}` : '',
       changes.fingerprint !== undefined ? 'fingerprint' : '',
       changes.commit !== undefined ? `commit ${changes.commit.slice(0, 10)}` : '',
@@ -87,7 +87,7 @@ export function migrateAllowances(
     });
     if (block === '') continue;
     updateAllowanceFile(state.root, target, (text) =>
-      insertEntryText(text, block, { test: changes.test ?? a.test, id: a.id }, target),
+      insertEntryText(text, block, { fullName: changes.test ?? a.fullName, id: a.id }, target),
     );
     updateAllowanceFile(state.root, a.at.storeFile, (text) => removeEntries(text, new Set([a.id]), a.at.storeFile));
   }

@@ -23,7 +23,7 @@ const RUNS_SQL = `SELECT u.id, u.run_id AS "runId",
   WHERE ($1::timestamptz IS NULL OR u.started_at >= $1::timestamptz)
   ORDER BY u.started_at DESC, u.id DESC LIMIT ${RUNS_LOOKED_AT}`;
 
-const DURATIONS_SQL = `SELECT r.run_id AS id, t.project, t.file, t.name, r.duration_ms AS "durationMs"
+const DURATIONS_SQL = `SELECT r.run_id AS id, t.project, t.file, t.name AS "fullName", r.duration_ms AS "durationMs"
   FROM flakeguard_results r JOIN flakeguard_tests t ON t.id = r.test_id
   WHERE r.run_id = ANY($1::int[]) AND r.state = 'passed' AND r.duration_ms IS NOT NULL`;
 
@@ -44,12 +44,11 @@ export async function readCalibrationSample(
     const picked = sampleCalibrationRuns(await q.query<RunRow>(RUNS_SQL, [since]), here, newest);
     const runs = [...picked.local, ...[...picked.platforms.values()].flat()];
     const durations = new Map<number, Map<string, number>>(runs.map((r) => [r.id, new Map()]));
-    const rows = await q.query<{ id: number; project: string; file: string; name: string; durationMs: number }>(
+    const rows = await q.query<{ id: number; project: string; file: string; fullName: string; durationMs: number }>(
       DURATIONS_SQL,
       [runs.map((r) => r.id)],
     );
-    for (const row of rows)
-      durations.get(row.id)?.set(testKey({ project: row.project, file: row.file, fullName: row.name }), row.durationMs);
+    for (const row of rows) durations.get(row.id)?.set(testKey(row), row.durationMs);
     const toSpeedRun = (r: RunRow): SpeedRun => ({
       runId: r.runId,
       startedAt: r.startedAt,

@@ -19,7 +19,7 @@ export interface HistoryFilter {
   readonly cutoffMs: number;
   readonly branch: string | null;
   /** Part of the full test name. */
-  readonly test: string | null;
+  readonly fullNamePart: string | null;
   /** A test file, or a folder of them, relative to the root. */
   readonly file: string | null;
 }
@@ -35,14 +35,14 @@ const FROM = `FROM flakeguard_results r
 const params = (f: HistoryFilter): unknown[] => [
   new Date(f.cutoffMs).toISOString(),
   f.branch,
-  f.test,
+  f.fullNamePart,
   f.file === null ? null : f.file.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, ''),
 ];
 
 // Rows come in the order of the test's name (then platform): the report's lists keep that order
 // among tests whose figures tie, and without ORDER BY each engine picks its own (PGlite hashes, a
 // PostgreSQL server may walk an index), so the same records listed different tests on each store.
-const TESTS_SQL = `SELECT t.id AS "testId", t.project, t.file, t.name,
+const TESTS_SQL = `SELECT t.id AS "testId", t.project, t.file, t.name AS "fullName",
     count(*) FILTER (WHERE r.state IN ('passed', 'failed'))::int AS runs,
     count(*) FILTER (WHERE r.state = 'failed')::int AS "failedRuns",
     count(*) FILTER (WHERE r.state = 'passed' AND r.flaky)::int AS "retriedRuns",

@@ -10,15 +10,14 @@ import { quoteName } from '../../core/allowances/allowance-text.js';
 import type { QuarantineTerms } from '../../core/allowances/quarantine-terms.js';
 import { checkExpiryDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
+import type { TestId } from '../../core/test-id.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import { updateAllowanceFile } from '../allowances/allowance-store.js';
 import { findEntryTarget, writeNewEntry } from '../allowances/allowance-target.js';
 import type { AllowanceState } from '../allowances/allowances-state.js';
 import { readProjectOwners } from '../owners/codeowners-file.js';
 
-export interface QuarantineAddOptions {
-  readonly file: string;
-  readonly test: string;
+export interface QuarantineAddOptions extends TestId {
   readonly reason: string;
   readonly expires: string | undefined;
   readonly link: string | undefined;
@@ -41,11 +40,11 @@ const ownedBy = (owners: readonly string[]): string =>
 /** Quarantines one test; returns the line to print. */
 export function addQuarantine(state: AllowanceState, options: QuarantineAddOptions, cwd: string): string {
   const checked = termsOf(options, state.today);
-  const { file, test, holder } = findEntryTarget(state, options.file, options.test, cwd);
+  const { file, test, holder } = findEntryTarget(state, options.file, options.fullName, cwd);
   // The owners at the time: CODEOWNERS may change, the record of who owned the fix stays.
   const owners = readProjectOwners(state.root).ownersOf(file);
   const terms = { ...checked, ...(owners.length > 0 ? { owners } : {}) };
-  const what = `${quoteName(options.test)} (${escapeTerminal(file)})`;
+  const what = `${quoteName(options.fullName)} (${escapeTerminal(file)})`;
   if (holder) {
     const entry = holder.allowance;
     if (entry.quarantine !== null) {
@@ -62,7 +61,7 @@ export function addQuarantine(state: AllowanceState, options: QuarantineAddOptio
   const { id, storeFile } = writeNewEntry(
     state,
     {
-      test: options.test,
+      fullName: options.fullName,
       file,
       fingerprint: test.fingerprint,
       budget: null,
@@ -88,8 +87,8 @@ export function removeQuarantine(state: AllowanceState, id: string): string {
   const storeFile = entry.at.storeFile;
   if (entry.budget === null) {
     updateAllowanceFile(state.root, storeFile, (text) => removeEntries(text, new Set([id]), storeFile));
-    return `removed quarantine ${id} (${quoteName(entry.test)}) and its entry from ${escapeTerminal(storeFile)}`;
+    return `removed quarantine ${id} (${quoteName(entry.fullName)}) and its entry from ${escapeTerminal(storeFile)}`;
   }
   updateAllowanceFile(state.root, storeFile, (text) => removeEntryKey(text, id, 'quarantine', storeFile));
-  return `removed quarantine ${id} (${quoteName(entry.test)}) from ${escapeTerminal(storeFile)}; the entry keeps its budget`;
+  return `removed quarantine ${id} (${quoteName(entry.fullName)}) from ${escapeTerminal(storeFile)}; the entry keeps its budget`;
 }

@@ -78,7 +78,7 @@ async function factsOfTest(
   const lastPass = newest !== null && keep(newest) ? newest : (counted.find((r) => r.state === 'passed') ?? null);
   return {
     file: test.file,
-    name: test.fullName,
+    fullName: test.fullName,
     runs: counted.length,
     failedRuns: counted.filter((r) => r.state === 'failed').length,
     retried: flaky.retried.filter(keep).map(fact),

@@ -125,7 +125,7 @@ async function scanLogInputs(
 ): Promise<void> {
   const matcher = compileLogMatcher(signatures);
   // Names the reports and records know, so a log name that ends like an attempt label stays whole.
-  const known = new Set(tally.tests.map((t) => testKey({ file: t.file, fullName: t.name })));
+  const known = new Set(tally.tests.map((t) => testKey({ file: t.file, fullName: t.fullName })));
   for (const file of logs) {
     if (checkInputPath('log', file, display(file)) === 'missing')
       throw badInput('log', display(file), 'does not exist');
@@ -137,7 +137,7 @@ async function scanLogInputs(
         type: u.type,
         message: u.message,
         file: u.file === null ? null : mapFile(u.file),
-        test: u.test,
+        fullName: u.fullName,
         origin: u.origin,
         ...(u.cause === undefined ? {} : { cause: u.cause }),
       })),

@@ -63,8 +63,8 @@ async function checkoutLimits(settings: LimitSettings, tests: readonly ObservedT
   if (inCheckout.length === 0) return { test: () => baseTest, file, notes: [], quarantine: new Map() };
   const unique = new Map(
     inCheckout.map((t) => [
-      testKey({ file: t.file, fullName: t.name }),
-      { file: t.file, fullName: t.name, line: t.line },
+      testKey({ file: t.file, fullName: t.fullName }),
+      { file: t.file, fullName: t.fullName, line: t.line },
     ]),
   );
   const allowances = await loadAllowancesForRun({
@@ -109,14 +109,14 @@ export async function applyCheckout(
   const marked = tests.map((t) => {
     const q =
       t.kind === 'test' && t.file !== null
-        ? limits.quarantine.get(allowanceKey({ file: t.file, fullName: t.name }))
+        ? limits.quarantine.get(allowanceKey({ file: t.file, fullName: t.fullName }))
         : undefined;
     if (!isQuarantineActive(q) || t.file === null) return t;
-    const key = testKey({ file: t.file, fullName: t.name });
+    const key = testKey({ file: t.file, fullName: t.fullName });
     if (t.state === 'failed' && !excused.has(key)) {
       excused.add(key);
       onNote(
-        `${t.file} > ${t.name}: failed under ${describeQuarantine(q)}; the quarantine in the checkout applied as the reporter applies it: its failure fails nothing`,
+        `${t.file} > ${t.fullName}: failed under ${describeQuarantine(q)}; the quarantine in the checkout applied as the reporter applies it: its failure fails nothing`,
       );
     }
     return { ...t, quarantined: true as const };

@@ -49,7 +49,7 @@ function firstErrorOf(target: RerunTarget, output: string): string | null {
     target.check === 'unhandled'
       ? lines.findIndex((l) => /Unhandled (?:Rejection|Error)\s*⎯/.test(l))
       : target.check === 'suite'
-        ? lines.findIndex((l) => parseFailLine(l)?.name === target.name)
+        ? lines.findIndex((l) => parseFailLine(l)?.fullName === target.fullName)
         : lines.findIndex((l) => /^FAIL\s/.test(l));
   const after = header === -1 ? lines : lines.slice(header + 1);
   return after.find((l) => l !== '' && !l.startsWith('⎯')) ?? lines.find((l) => /Error/.test(l)) ?? null;
@@ -61,7 +61,7 @@ function failedAgain(target: RerunTarget, exitCode: number | undefined, output: 
     case 'unhandled':
       return /Unhandled (?:Rejection|Error)\s*⎯/.test(output);
     case 'suite':
-      return output.split('\n').some((l) => parseFailLine(l)?.name === target.name);
+      return output.split('\n').some((l) => parseFailLine(l)?.fullName === target.fullName);
     case 'file':
     case 'test':
       return exitCode !== 0;
@@ -76,7 +76,7 @@ function failedAgain(target: RerunTarget, exitCode: number | undefined, output: 
 function judgeTest(target: RerunTarget, report: unknown, root: string): OneRun {
   const toRel = (p: string): string => path.relative(root, path.resolve(root, p)).split(path.sep).join('/');
   const { tests } = readVitestJsonReport(report, new Set(), 're-run', toRel);
-  const own = tests.find((t) => t.kind === 'test' && t.file === target.file && t.name === target.name);
+  const own = tests.find((t) => t.kind === 'test' && t.file === target.file && t.fullName === target.fullName);
   if (!own || (own.state !== 'passed' && own.state !== 'failed')) {
     const fileError = tests.find((t) => t.kind === 'file' && t.file === target.file && t.errors.length > 0)?.errors[0];
     return {
@@ -93,7 +93,7 @@ function judgeTest(target: RerunTarget, report: unknown, root: string): OneRun {
 }
 
 async function runOnce(options: RerunOptions, entry: string, target: RerunTarget, out: string): Promise<OneRun> {
-  const byTest = !target.wholeFile && target.name !== null;
+  const byTest = !target.wholeFile && target.fullName !== null;
   const filter = byTest && target.line !== null ? `${target.file}:${target.line}` : target.file;
   const own = options.vitest ?? { config: null, projects: [] };
   const args = [
@@ -140,7 +140,7 @@ async function rerunTarget(
   target: RerunTarget,
   tmp: string,
 ): Promise<RerunResult> {
-  const base = { file: target.file, name: target.name, runs: options.runs };
+  const base = { file: target.file, fullName: target.fullName, runs: options.runs };
   if (!existsSync(path.join(options.root, target.file)))
     return {
       ...base,
@@ -153,7 +153,7 @@ async function rerunTarget(
   let firstError: string | null = null;
   for (let i = 0; i < options.runs; i += 1) {
     options.onProgress?.(
-      `re-running ${target.name === null || target.wholeFile ? target.file : `${target.file} > ${target.name}`} (${i + 1}/${options.runs})`,
+      `re-running ${target.fullName === null || target.wholeFile ? target.file : `${target.file} > ${target.fullName}`} (${i + 1}/${options.runs})`,
     );
     const r = await runOnce(options, entry, target, path.join(tmp, 'run.json'));
     if (!r.ran) notRun += 1;

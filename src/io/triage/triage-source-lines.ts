@@ -10,7 +10,7 @@ import type { ObservedTest } from '../../core/triage/triage-types.js';
 
 export async function addSourceLines(root: string, tests: readonly ObservedTest[]): Promise<ObservedTest[]> {
   const wanted = tests.filter(
-    (t) => t.kind !== 'file' && t.state === 'failed' && t.line === null && t.file !== null && t.name !== '',
+    (t) => t.kind !== 'file' && t.state === 'failed' && t.line === null && t.file !== null && t.fullName !== '',
   );
   const files = new Set(wanted.map((t) => t.file as string).filter((f) => existsSync(path.join(root, f))));
   if (files.size === 0) return [...tests];
@@ -19,7 +19,7 @@ export async function addSourceLines(root: string, tests: readonly ObservedTest[
   const sources = readSourceTests(root, files).tests;
   return tests.map((t) => {
     if (!wanted.includes(t) || t.file === null) return t;
-    const found = findSourceTest({ file: t.file, fullName: t.name, line: null }, sources.get(t.file) ?? []);
+    const found = findSourceTest({ file: t.file, fullName: t.fullName, line: null }, sources.get(t.file) ?? []);
     return found ? { ...t, line: found.line } : t;
   });
 }

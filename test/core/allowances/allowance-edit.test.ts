@@ -25,7 +25,7 @@ describe('allowance file edits', () => {
   expires: 2027-01-01
 `);
     expect(parseAllowanceFile(text, W).allowances[0]).toMatchObject({
-      test: 'g > t: "quoted" #1',
+      fullName: 'g > t: "quoted" #1',
       budget: { kind: 'map', values: { linux: 9000, default: 1500 } },
     });
   });
@@ -34,7 +34,7 @@ describe('allowance file edits', () => {
     const one = insertEntry('', entry('b0000001', 'b'), W);
     const two = insertEntry(one, entry('a0000001', 'a'), W);
     const three = insertEntry(two, entry('c0000001', 'c'), W);
-    expect(parseAllowanceFile(three, W).allowances.map((a) => a.test)).toEqual(['a', 'b', 'c']);
+    expect(parseAllowanceFile(three, W).allowances.map((a) => a.fullName)).toEqual(['a', 'b', 'c']);
     expect(insertEntry('# header\n', entry('a0000001', 'a'), W)).toBe(
       `# header\n${serializeEntry(entry('a0000001', 'a'))}`,
     );
@@ -118,7 +118,7 @@ describe('allowance file edit properties', () => {
         const parsed = parseAllowanceFile(out, W);
         expect(parsed.problems).toEqual([]);
         expect(parsed.allowances.map((a) => a.id).sort()).toEqual([...expectedIds].sort());
-        const order = entryBlocks(out, W).map((b) => [b.test, b.id].join('\u0000'));
+        const order = entryBlocks(out, W).map((b) => [b.fullName, b.id].join('\u0000'));
         expect(order).toEqual([...order].sort());
       }),
     );

@@ -6,7 +6,7 @@ export const W = 'allowances/x.test.ts.yaml';
 
 export const entry = (id: string, test: string, extra: Partial<NewAllowanceEntry> = {}): NewAllowanceEntry => ({
   id,
-  test,
+  fullName: test,
   file: 'x.test.ts',
   fingerprint: null,
   budget: { kind: 'single', value: 7000 },

@@ -9,14 +9,14 @@ import {
 import { type MatchAllowance, type MatchTest, matchAllowances } from '../../../src/core/allowances/allowance-match.js';
 
 const v = (fullName: string, fingerprint: string | null): VersionTest => ({ fullName, fingerprint });
-const state = { file: 'a.test.ts', name: 'g > slow', fingerprint: 'f1' };
+const state = { file: 'a.test.ts', fullName: 'g > slow', fingerprint: 'f1' };
 
 describe('carrying a test across one change', () => {
   it('keeps the test by name when its body was edited, recording the new body', () => {
     expect(carryInFile(state, 'a.test.ts', [v('g > other', 'f1x'), v('g > slow', 'f2')])).toEqual({
       kind: 'kept',
       index: 1,
-      state: { file: 'a.test.ts', name: 'g > slow', fingerprint: 'f2' },
+      state: { file: 'a.test.ts', fullName: 'g > slow', fingerprint: 'f2' },
     });
   });
 
@@ -24,7 +24,7 @@ describe('carrying a test across one change', () => {
     expect(carryInFile(state, 'b.test.ts', [v('h > slow too', 'f1')])).toEqual({
       kind: 'kept',
       index: 0,
-      state: { file: 'b.test.ts', name: 'h > slow too', fingerprint: 'f1' },
+      state: { file: 'b.test.ts', fullName: 'h > slow too', fingerprint: 'f1' },
     });
   });
 
@@ -48,7 +48,7 @@ describe('carrying a test across one change', () => {
     expect(carryAcrossFiles(state, files)).toEqual({
       kind: 'kept',
       index: 0,
-      state: { file: 'b.test.ts', name: 'moved here', fingerprint: 'f1' },
+      state: { file: 'b.test.ts', fullName: 'moved here', fingerprint: 'f1' },
     });
     expect(carryAcrossFiles(state, new Map([['b.test.ts', [v('one', 'f1'), v('two', 'f1')]]]))).toMatchObject({
       kind: 'ambiguous',
@@ -56,11 +56,11 @@ describe('carrying a test across one change', () => {
   });
 });
 
-const A: MatchAllowance = { id: 'a1', file: 'a.test.ts', test: 'g > slow', fingerprint: 'f1' };
+const A: MatchAllowance = { id: 'a1', file: 'a.test.ts', fullName: 'g > slow', fingerprint: 'f1' };
 const t = (file: string, fullName: string, fingerprint: string | null): MatchTest => ({ file, fullName, fingerprint });
 const traced = (file: string, name: string, fingerprint: string): Lineage => ({
   kind: 'traced',
-  state: { file, name, fingerprint },
+  state: { file, fullName: name, fingerprint },
   steps: 2,
 });
 
@@ -135,7 +135,7 @@ describe('matching with lineage', () => {
         if (m && 'test' in m) {
           const got = tests[m.test];
           // Either the exact name at the stored file (stage 1) or the test the lineage names.
-          const exact = got?.file === A.file && got.fullName === A.test;
+          const exact = got?.file === A.file && got.fullName === A.fullName;
           expect(exact || (got?.file === target?.file && got?.fullName === target?.fullName)).toBe(true);
         }
       }),

@@ -11,7 +11,7 @@ const t = (file: string, fullName: string, fingerprint: string | null): MatchTes
 const a = (id: string, file: string, test: string, fingerprint: string | null): MatchAllowance => ({
   id,
   file,
-  test,
+  fullName: test,
   fingerprint,
 });
 const none = new Map<string, string>();
@@ -115,7 +115,7 @@ describe('matchAllowances properties', () => {
   const print = fc.option(fc.constantFrom('f1', 'f2', 'f3', 'f4'), { nil: null });
   const tests = fc.array(fc.record({ file, fullName: name, fingerprint: print }), { maxLength: 12 });
   const allowances = fc
-    .array(fc.record({ file, test: name, fingerprint: print }), { maxLength: 8 })
+    .array(fc.record({ file, fullName: name, fingerprint: print }), { maxLength: 8 })
     .map((list) => list.map((x, i) => ({ ...x, id: `id${i}` })));
   const renames = fc.array(fc.tuple(file, file), { maxLength: 2 }).map((pairs) => new Map(pairs));
 
@@ -136,7 +136,7 @@ describe('matchAllowances properties', () => {
       fc.property(allowances, tests, file, fc.constantFrom('copy', 'g > copy'), (al, ts, copyFile, copyName) => {
         const first = al[0];
         fc.pre(first !== undefined && first.fingerprint !== null);
-        const original = { file: first.file, fullName: first.test, fingerprint: first.fingerprint };
+        const original = { file: first.file, fullName: first.fullName, fingerprint: first.fingerprint };
         const all = [...ts, original, { file: copyFile, fullName: copyName, fingerprint: first.fingerprint }];
         const copyIndex = all.length - 1;
         const matches = matchAllowances({ allowances: al, tests: all, renames: new Map() });

@@ -66,7 +66,7 @@ describe('allowance values round-trip', () => {
         const parsed = parseAllowanceFile(text, W);
         expect(parsed.problems).toEqual([]);
         const got = parsed.allowances.find((a) => a.id === 'a0000001');
-        expect(got?.test).toBe(name);
+        expect(got?.fullName).toBe(name);
         expect(got?.reason).toBe(reason.trim());
         expect(parsed.allowances).toHaveLength(2);
         // Every entry line stays inside its entry: no value spills onto a line of its own.
@@ -92,7 +92,7 @@ describe('allowance values round-trip', () => {
         const out = updateEntry(text, 'a0000001', { test: to }, W);
         expect(
           parseAllowanceFile(out, W)
-            .allowances.map((a) => [a.id, a.test])
+            .allowances.map((a) => [a.id, a.fullName])
             .sort(),
         ).toEqual([
           ['a0000001', to],
@@ -132,7 +132,7 @@ describe('line endings', () => {
     const crlf = `# header\r\n${serializeEntry(entry('b0000001', 'b')).replace(/\n/g, '\r\n')}`;
     const out = keepLineEndings(crlf, (lf) => insertEntry(lf, entry('a0000001', 'a'), W));
     expect(out.replace(/\r\n/g, '')).not.toContain('\n');
-    expect(parseAllowanceFile(out, W).allowances.map((a) => a.test)).toEqual(['a', 'b']);
+    expect(parseAllowanceFile(out, W).allowances.map((a) => a.fullName)).toEqual(['a', 'b']);
   });
 
   it('an LF file stays LF', () => {

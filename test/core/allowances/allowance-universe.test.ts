@@ -49,7 +49,7 @@ describe('buildUniverse', () => {
       new Map([['a.test.ts', source]]),
     );
     const [m] = matchAllowances({
-      allowances: [{ id: 'a1', file: 'a.test.ts', test: 'g > row 2', fingerprint: null }],
+      allowances: [{ id: 'a1', file: 'a.test.ts', fullName: 'g > row 2', fingerprint: null }],
       tests: universe,
       renames: new Map(),
     });

@@ -33,7 +33,7 @@ describe('parseAllowanceFile', () => {
     expect(allowances).toEqual([
       {
         id: 'a1b2c3d4',
-        test: 'tracker > reloads journal',
+        fullName: 'tracker > reloads journal',
         file: 'test/hub/tracker.test.ts',
         fingerprint: '0123456789abcdef',
         commit: null,

@@ -133,14 +133,14 @@ describe('history report: the cause of its flaky tests', () => {
   it('history report: its flaky tests carry the cause in JSON, text, Markdown and HTML', () => {
     const outcomes: TestHistoryRun[] = winOnly.map((r) => ({ ...r, testId: 1 }));
     const report = computeHistoryReport({
-      query: { since: '2026-11-01', branch: 'main', test: null, file: null, top: 5, warnAt: 0.8 },
+      query: { since: '2026-11-01', branch: 'main', fullNamePart: null, file: null, top: 5, warnAt: 0.8 },
       runs: 45,
       tests: [
         {
           testId: 1,
           project: '',
           file: 'test/api.test.ts',
-          name: 'api > gets',
+          fullName: 'api > gets',
           runs: 45,
           failedRuns: 5,
           retriedRuns: 0,

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeGatePlan, type GatePlanInput, type GatePlanSelected } from '../../../src/core/gate/gate-plan.js';
+import {
+  computeGatePlan,
+  type GatePlanInput,
+  type GatePlanSelected,
+  toGatePlanJson,
+} from '../../../src/core/gate/gate-plan.js';
 
 const test = (file: string, fullName: string, line = 1) => ({ file, fullName, line });
 
@@ -45,14 +50,17 @@ describe('computeGatePlan', () => {
       ),
     );
     expect(plan.version).toBe(2);
+    const json = toGatePlanJson(plan).tests[0];
+    expect(Object.keys(json ?? {}).slice(0, 3)).toEqual(['file', 'name', 'line']);
+    expect(json?.previous).toEqual({ file: 'a.test.ts', name: 'sums' });
     expect(plan.tests).toEqual([
       {
         file: 'a.test.ts',
-        name: 'adds',
+        fullName: 'adds',
         line: 3,
         project: null,
         selection: 'renamed',
-        previous: { file: 'a.test.ts', name: 'sums' },
+        previous: { file: 'a.test.ts', fullName: 'sums' },
         affectedBy: [],
         limitMs: 9000,
         limitSource: 'allowance',
@@ -60,7 +68,7 @@ describe('computeGatePlan', () => {
       },
       {
         file: 'b.test.ts',
-        name: 'doubles',
+        fullName: 'doubles',
         line: 2,
         project: null,
         selection: 'affected',
@@ -99,7 +107,7 @@ describe('computeGatePlan', () => {
           const projectsOf = new Map(Object.entries(projects));
           const plan = computeGatePlan(input(selected, { projectsOf }));
           const expected = tests.flatMap((t) => (projectsOf.get(t.file) ?? ['']).map(() => t.name));
-          expect(plan.tests.map((r) => r.name)).toEqual(expected);
+          expect(plan.tests.map((r) => r.fullName)).toEqual(expected);
         },
       ),
     );

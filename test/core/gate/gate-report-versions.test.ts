@@ -22,9 +22,16 @@ const v2Test = {
 };
 
 describe('upgradeGateReport', () => {
-  it('reads the current version as it is', () => {
+  it('reads the current version as it is, each name of a test as its fullName', () => {
     const report = { version: GATE_REPORT_VERSION, verdict: 'pass', tests: [] };
-    expect(upgradeGateReport(report, 'shard-1.json')).toBe(report);
+    expect(upgradeGateReport(report, 'shard-1.json')).toEqual(report);
+    const named = {
+      ...report,
+      tests: [{ file: 'a.test.ts', name: 'adds', previous: { file: 'a.test.ts', name: 'sums' } }],
+    };
+    expect(upgradeGateReport(named, 'shard-1.json').tests).toEqual([
+      { file: 'a.test.ts', fullName: 'adds', previous: { file: 'a.test.ts', fullName: 'sums' } },
+    ]);
   });
 
   it('reads a version 2 shard report: its tries kept, the parallel arrays dropped, runs renamed', () => {
@@ -35,7 +42,7 @@ describe('upgradeGateReport', () => {
     expect(out).toMatchObject({ version: GATE_REPORT_VERSION, tries: 5, maxTries: 10 });
     expect(out).not.toHaveProperty('runs');
     expect(out.tests[0]).toEqual({
-      name: 'cart > pays',
+      fullName: 'cart > pays',
       verdict: 'flaky',
       passes: 1,
       tryCount: 2,

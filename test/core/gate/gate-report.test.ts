@@ -12,7 +12,7 @@ const limit = { limitMs: 1000, source: 'budget' as const, platformKey: 'linux' }
 
 const makeTest = (name: string, tries: GateTry[], over: Partial<GateTestInput> = {}): GateTestInput => ({
   file: 'test/cart.test.ts',
-  name,
+  fullName: name,
   line: 3,
   selection: 'new',
   previous: null,
@@ -50,7 +50,7 @@ describe('computeGateReport', () => {
     expect(ok).toMatchObject({ version: 4, verdict: 'pass', base: 'a'.repeat(40), tries: 5, wallMs: 5400 });
     expect(ok.tests[0]).toMatchObject({
       file: 'test/cart.test.ts',
-      name: 'a',
+      fullName: 'a',
       selection: 'new',
       verdict: 'stable',
       passes: 5,
@@ -63,7 +63,7 @@ describe('computeGateReport', () => {
         makeTest('a', [pass(1)]),
         makeTest('b', [pass(1), fail(1)], {
           selection: 'renamed',
-          previous: { file: 'test/cart.test.ts', name: 'old b' },
+          previous: { file: 'test/cart.test.ts', fullName: 'old b' },
         }),
       ]),
     );
@@ -78,7 +78,7 @@ describe('gate formats', () => {
     makeInput([
       makeTest('cart > pays', [pass(10), fail(12), pass(9), pass(11), fail(10)], {
         selection: 'renamed',
-        previous: { file: 'test/cart.test.ts', name: 'cart > paid' },
+        previous: { file: 'test/cart.test.ts', fullName: 'cart > paid' },
       }),
     ]),
   );
@@ -116,7 +116,7 @@ describe('gate formats', () => {
         tests: 7,
         attempt: 3,
         maxTries: 5,
-        name: 'a.test.ts > x',
+        label: 'a.test.ts > x',
         state: 'passed',
         elapsedMs: 4200,
         load: 2,

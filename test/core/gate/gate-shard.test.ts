@@ -70,7 +70,7 @@ function shardReport(
     },
     tests: tests.map((t) => ({
       file: 'test/a.test.ts',
-      name: t.name,
+      fullName: t.name,
       line: 1,
       project: null,
       selection: 'new',
@@ -112,7 +112,7 @@ describe('mergeGateReports', () => {
       ['s2.json', 's1.json'],
     );
     expect(merged.verdict).toBe('fail');
-    expect(merged.tests.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(merged.tests.map((t) => t.fullName)).toEqual(['a', 'b']);
     expect(merged.counts).toMatchObject({ stable: 1, flaky: 1 });
     expect(merged.shard).toBeNull();
     expect(merged.mergedShards).toBe(2);

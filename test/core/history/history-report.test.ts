@@ -17,7 +17,7 @@ const T0 = Date.parse('2026-11-01T00:00:00Z');
 const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({
   since: '2026-11-01',
   branch: 'main',
-  test: null,
+  fullNamePart: null,
   file: null,
   top: 2,
   warnAt: 0.8,
@@ -27,7 +27,7 @@ const agg = (testId: number, over: Partial<TestAggregate> = {}): TestAggregate =
   testId,
   project: '',
   file: `test/t${testId}.test.ts`,
-  name: `t${testId}`,
+  fullName: `t${testId}`,
   runs: 20,
   failedRuns: 0,
   retriedRuns: 0,
@@ -72,7 +72,7 @@ describe('computeHistoryReport', () => {
   it('lists the flakiest tests and the ones near their limit, and only those', () => {
     const report = computeHistoryReport(input());
     expect(report.view).toBe('default');
-    const byName = new Map(report.tests.map((t) => [t.name, t]));
+    const byName = new Map(report.tests.map((t) => [t.fullName, t]));
     // t3 runs a steady 3 s of 5 s: under 80% of its limit and not rising, so not near it.
     expect([...byName.keys()].sort()).toEqual(['t1', 't2', 't4']);
     expect(byName.get('t1')!.listedFor).toEqual(['flaky']);
@@ -89,7 +89,7 @@ describe('computeHistoryReport', () => {
     expect(t2.daysToLimitRange).toEqual([6, 6]);
     expect(t2.nearLimit).toBe('warn');
     expect(t2.platforms[0]!.points.filter((p) => p.state === 'failed')).toHaveLength(1);
-    const t3 = computeHistoryReport(input({ query: query({ test: 't3' }) })).tests[0]!;
+    const t3 = computeHistoryReport(input({ query: query({ fullNamePart: 't3' }) })).tests[0]!;
     expect({ near: t3.nearLimit, days: t3.daysToLimit, runs: t3.runsToLimit }).toEqual({
       near: null,
       days: null,
@@ -99,7 +99,7 @@ describe('computeHistoryReport', () => {
 
   it('leaves the per-day trend out when the runs span less than a day', () => {
     const report = computeHistoryReport(input({ series: series(2, (i) => 4500 + 20 * i, 20, 60_000) }));
-    const t2 = report.tests.find((t) => t.name === 't2')!;
+    const t2 = report.tests.find((t) => t.fullName === 't2')!;
     expect(t2.trendMsPerDay).toBeNull();
     expect(t2.daysToLimit).toBeNull();
     expect(t2.runsToLimit).toBeCloseTo(6, 6);
@@ -108,13 +108,13 @@ describe('computeHistoryReport', () => {
   it('lists every matching test with --test or --file', () => {
     const report = computeHistoryReport(input({ query: query({ file: 'test' }) }));
     expect(report.view).toBe('filtered');
-    expect(report.tests.map((t) => t.name)).toEqual(['t1', 't2', 't3', 't4']);
+    expect(report.tests.map((t) => t.fullName)).toEqual(['t1', 't2', 't3', 't4']);
     expect(report.tests.every((t) => t.listedFor.includes('match'))).toBe(true);
   });
 
   it('fits trends only for the candidates of the default view', () => {
     expect(selectTrendCandidates(input().tests, input().platforms, query({ top: 1 })).sort()).toEqual([1, 2, 3]);
-    expect(selectTrendCandidates(input().tests, input().platforms, query({ test: 't' }))).toEqual([1, 2, 3, 4]);
+    expect(selectTrendCandidates(input().tests, input().platforms, query({ fullNamePart: 't' }))).toEqual([1, 2, 3, 4]);
   });
 
   it('gives the JSON the issue names, with a version and without chart points', () => {
@@ -167,7 +167,9 @@ describe('history for people', () => {
   });
 
   it('draws each test: its limit line, a point per run and failed runs as crosses, all escaped', () => {
-    const html = renderHistoryHtml(computeHistoryReport(input({ tests: [agg(2, { name: 'renders <b>bold</b>' })] })));
+    const html = renderHistoryHtml(
+      computeHistoryReport(input({ tests: [agg(2, { fullName: 'renders <b>bold</b>' })] })),
+    );
     expect(html).toContain('data-test="test/t2.test.ts::renders &lt;b&gt;bold&lt;/b&gt;"');
     expect(html).not.toContain('<b>bold</b>');
     expect(html.match(/class="limit"/g)).toHaveLength(1);

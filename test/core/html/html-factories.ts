@@ -31,7 +31,7 @@ interface GateCase {
   readonly name: string;
   readonly line: number;
   readonly selection: SelectionKind;
-  readonly previous?: { readonly file: string; readonly name: string };
+  readonly previous?: { readonly file: string; readonly fullName: string };
   readonly tries: readonly GateTry[];
   readonly idle?: readonly GateTry[];
   readonly alone?: readonly GateTry[];
@@ -47,7 +47,7 @@ function gateTest(c: GateCase): GateTestInput {
     limit: c.limit ?? BUDGET,
     warnAt: WARN_AT,
   });
-  return { file: c.file, name: c.name, line: c.line, selection: c.selection, previous: c.previous ?? null, result };
+  return { file: c.file, fullName: c.name, line: c.line, selection: c.selection, previous: c.previous ?? null, result };
 }
 
 export const GATE_CASES: readonly GateCase[] = [
@@ -116,7 +116,7 @@ export const GATE_CASES: readonly GateCase[] = [
     name: 'parser > handles "<script>alert(1)</script>" & \'quotes\' (regex .*?[a-z]+$)',
     line: 5,
     selection: 'renamed',
-    previous: { file: 'test/parse/names.test.ts', name: 'parser > handles quotes' },
+    previous: { file: 'test/parse/names.test.ts', fullName: 'parser > handles quotes' },
     tries: ok(58, 61, 55, 57, 60),
   },
   {
@@ -124,7 +124,7 @@ export const GATE_CASES: readonly GateCase[] = [
     name: 'import > loads 10k rows from CSV',
     line: 20,
     selection: 'moved',
-    previous: { file: 'test/rows.test.ts', name: 'import > loads 10k rows from CSV' },
+    previous: { file: 'test/rows.test.ts', fullName: 'import > loads 10k rows from CSV' },
     tries: ok(8210, 8530, 8120, 8890, 8340),
     limit: { limitMs: 12_000, source: 'allowance', platformKey: 'linux', allowanceId: 'b41c09e2' },
   },
@@ -144,12 +144,12 @@ export function makeGateReport(cases: readonly GateCase[] = GATE_CASES, load: Ga
   const tests = cases.map(gateTest);
   const proposals: GateProposal[] = [];
   for (const t of tests) {
-    const p = proposeAllowance({ file: t.file, fullName: t.name }, t.result, BUDGET.limitMs, 'linux', load.workers);
+    const p = proposeAllowance({ file: t.file, fullName: t.fullName }, t.result, BUDGET.limitMs, 'linux', load.workers);
     if (p === null) continue;
     const id = `gate${proposals.length + 1}`.padEnd(8, '0');
     const entry = {
       id,
-      test: t.name,
+      fullName: t.fullName,
       file: t.file,
       fingerprint: 'f3a9c2d1',
       budget: { kind: 'map' as const, values: { linux: p.limitMs } },
@@ -159,7 +159,7 @@ export function makeGateReport(cases: readonly GateCase[] = GATE_CASES, load: Ga
     };
     proposals.push({
       file: t.file,
-      name: t.name,
+      fullName: t.fullName,
       id,
       limitMs: p.limitMs,
       platformKey: 'linux',
@@ -180,7 +180,7 @@ export function makeGateReport(cases: readonly GateCase[] = GATE_CASES, load: Ga
     notRun: [
       {
         file: 'test/hub/tracker.test.ts',
-        name: 'tracker > each row %s',
+        fullName: 'tracker > each row %s',
         line: 88,
         reason: 'a test.each row name is only known at run time',
       },
@@ -192,14 +192,14 @@ export function makeGateReport(cases: readonly GateCase[] = GATE_CASES, load: Ga
   });
 }
 
-const observed = (over: Partial<ObservedTest> & Pick<ObservedTest, 'file' | 'name' | 'state'>): ObservedTest => ({
+const observed = (over: Partial<ObservedTest> & Pick<ObservedTest, 'file' | 'fullName' | 'state'>): ObservedTest => ({
   kind: 'test',
   line: 10,
   durationMs: 120,
   errors: [],
   limitMs: 5000,
   source: 'record',
-  origin: `record .flakeguard/records/run.json: ${over.file} > ${over.name}`,
+  origin: `record .flakeguard/records/run.json: ${over.file} > ${over.fullName}`,
   ...over,
 });
 
@@ -209,29 +209,29 @@ export function makeTriageInputs(): TriageInputs {
     tests: [
       observed({
         file: 'test/api/orders.test.ts',
-        name: 'orders > totals <b>bold</b> & "quoted"',
+        fullName: 'orders > totals <b>bold</b> & "quoted"',
         state: 'failed',
         errors: [`AssertionError: expected 41.99 to be 42\n${stack.join('\n')}`],
       }),
       observed({
         file: 'test/api/payments.test.ts',
-        name: 'payments > retries on 503',
+        fullName: 'payments > retries on 503',
         state: 'failed',
         errors: ['Error: Test timed out in 5000ms.'],
       }),
       observed({
         file: 'test/db/pool.test.ts',
-        name: 'pool > connects',
+        fullName: 'pool > connects',
         state: 'failed',
         errors: ['Error: connect ECONNREFUSED 127.0.0.1:5432'],
       }),
       observed({
         file: 'test/ui/menu.test.ts',
-        name: 'menu > opens on hover',
+        fullName: 'menu > opens on hover',
         state: 'passed',
         errors: ['AssertionError: expected false to be true'],
       }),
-      observed({ file: 'test/hub/tracker.test.ts', name: 'tracker > reloads', state: 'passed', durationMs: 5310 }),
+      observed({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads', state: 'passed', durationMs: 5310 }),
     ],
     files: [],
     unhandled: [],
@@ -239,7 +239,7 @@ export function makeTriageInputs(): TriageInputs {
       {
         kind: 'test',
         file: 'test/hub/tracker.test.ts',
-        name: 'tracker > reloads',
+        fullName: 'tracker > reloads',
         durationMs: 5310,
         limitMs: 5000,
         origin: 'record .flakeguard/records/run.json: tests[4] took 5310ms, limit 5000ms',
@@ -271,7 +271,7 @@ export function makeTriageInputs(): TriageInputs {
     reruns: [
       {
         file: 'test/api/orders.test.ts',
-        name: 'orders > totals <b>bold</b> & "quoted"',
+        fullName: 'orders > totals <b>bold</b> & "quoted"',
         runs: 5,
         failed: 5,
         notRun: 0,
@@ -279,7 +279,7 @@ export function makeTriageInputs(): TriageInputs {
       },
       {
         file: 'test/api/payments.test.ts',
-        name: 'payments > retries on 503',
+        fullName: 'payments > retries on 503',
         runs: 5,
         failed: 0,
         notRun: 0,

@@ -42,7 +42,7 @@ describe('renderGateHtml on a realistic failed gate', () => {
 
   it('charts one series per test, the near-budget test as 4.90 s of 5.00 s', () => {
     expect(count(html, /<g class="series"/g)).toBe(report.tests.length);
-    for (const t of report.tests) expect(html).toContain(`data-test="${escapeHtml(`${t.file} > ${t.name}`)}"`);
+    for (const t of report.tests) expect(html).toContain(`data-test="${escapeHtml(`${t.file} > ${t.fullName}`)}"`);
     expect(html).toContain('>max 4.90 s</text>');
     expect(html).toContain('>of 5.00 s \u00b7 98%</text>');
     expect(html).toContain('>limit 12.00 s</text>');
@@ -50,7 +50,7 @@ describe('renderGateHtml on a realistic failed gate', () => {
 
   it('shows each test with its verdict, selection, figures, failure-rate bound and first error, all escaped', () => {
     for (const t of report.tests) {
-      expect(html).toContain(`<h3>${escapeHtml(t.name)}</h3>`);
+      expect(html).toContain(`<h3>${escapeHtml(t.fullName)}</h3>`);
       expect(html).toContain(escapeHtml(t.reason));
       if (t.failureRateText) expect(html).toContain(escapeHtml(t.failureRateText));
     }
@@ -202,20 +202,20 @@ describe('renderGateHtml property: data never changes the markup', () => {
           notices: [d.notice],
           tests: report.tests.map((t, i) => ({
             ...t,
-            name: d.names[i] ?? '',
+            fullName: d.names[i] ?? '',
             file: d.files[i] ?? '',
             reason: d.reason,
             error: t.error === null ? null : d.error,
-            previous: t.previous && { file: d.notice, name: d.reason },
+            previous: t.previous && { file: d.notice, fullName: d.reason },
           })),
           proposals: report.proposals.map((p) => ({
             ...p,
-            name: d.names[0] ?? '',
+            fullName: d.names[0] ?? '',
             yaml: d.yaml,
             reason: d.reason,
             storeFile: d.notice,
           })),
-          notRun: report.notRun.map((n) => ({ ...n, name: d.error, reason: d.yaml })),
+          notRun: report.notRun.map((n) => ({ ...n, fullName: d.error, reason: d.yaml })),
         };
         const html = renderGateHtml(r);
         const bland = renderGateHtml(blandStrings(r, (path) => ENUMS.has(path[path.length - 1] ?? '')));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../../src/core/html/html-page.js';
 import { renderTriageHtml } from '../../../src/core/html/html-triage.js';
 import { computeTriage } from '../../../src/core/triage/triage.js';
-import type { TriageJson } from '../../../src/core/triage/triage-format.js';
+import { type TriageJson, toTriageJson } from '../../../src/core/triage/triage-format.js';
 import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.js';
 import { makeTriageInputs, makeTriageReport } from './html-factories.js';
 import { blandStrings, markupSkeleton } from './html-markup.js';
@@ -79,8 +79,8 @@ describe('renderTriageHtml', () => {
     expect(count(page, /owners:/g)).toBe(1);
   });
 
-  it('takes the TriageReport itself or the JSON read back, with the same page', () => {
-    const direct = renderTriageHtml(computeTriage(makeTriageInputs(), BUILT_IN_SIGNATURES));
+  it('gives the same page from the JSON built here or read back', () => {
+    const direct = renderTriageHtml(toTriageJson(computeTriage(makeTriageInputs(), BUILT_IN_SIGNATURES)));
     expect(renderTriageHtml(JSON.parse(JSON.stringify(makeTriageReport())) as TriageJson)).toBe(direct);
   });
 

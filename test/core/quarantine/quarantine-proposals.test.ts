@@ -30,13 +30,13 @@ describe('quarantine proposals', () => {
       branch: 'main',
       policy: DEFAULT_QUARANTINE_POLICY,
       tests: [
-        { file: 'a.test.ts', name: 'rare', runs: 200, flakyRuns: 3 },
-        { file: 'a.test.ts', name: 'often', runs: 200, flakyRuns: 30 },
-        { file: 'a.test.ts', name: 'held', runs: 200, flakyRuns: 50 },
+        { file: 'a.test.ts', fullName: 'rare', runs: 200, flakyRuns: 3 },
+        { file: 'a.test.ts', fullName: 'often', runs: 200, flakyRuns: 30 },
+        { file: 'a.test.ts', fullName: 'held', runs: 200, flakyRuns: 50 },
       ],
-      quarantined: [{ id: 'q1', file: 'a.test.ts', name: 'held', lastRuns: [] }],
+      quarantined: [{ id: 'q1', file: 'a.test.ts', fullName: 'held', lastRuns: [] }],
     });
-    expect(proposals.quarantine.map((p) => p.name)).toEqual(['often']);
+    expect(proposals.quarantine.map((p) => p.fullName)).toEqual(['often']);
     expect(proposals.quarantine[0]?.lowerBound).toBeGreaterThan(0.1);
     expect(proposals.release).toEqual([]);
   });
@@ -48,7 +48,7 @@ describe('quarantine proposals', () => {
         branch: null,
         policy,
         tests: [],
-        quarantined: [{ id: 'q1', file: 'a.test.ts', name: 't', lastRuns }],
+        quarantined: [{ id: 'q1', file: 'a.test.ts', fullName: 't', lastRuns }],
       }).release.length;
     expect(run([passed, passed, passed])).toBe(1);
     expect(run([passed, passed])).toBe(0);

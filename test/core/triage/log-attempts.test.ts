@@ -27,7 +27,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
     expect(parsed).toEqual([
       {
         file: 'test/math.test.ts',
-        name: 'math > adds [1+1] (edge)',
+        fullName: 'math > adds [1+1] (edge)',
         printedName: 'math > adds [1+1] (edge) (initial run, 1st retry)',
         attempts: [
           { repeat: 0, retry: 0 },
@@ -36,7 +36,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
       },
       {
         file: 'test/rep.test.ts',
-        name: 'fails every time',
+        fullName: 'fails every time',
         printedName: 'fails every time (initial run, 1st retry, 2nd retry)',
         attempts: [
           { repeat: 0, retry: 0 },
@@ -46,13 +46,13 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
       },
       {
         file: 'test/rep.test.ts',
-        name: 'fails on the second run only',
+        fullName: 'fails on the second run only',
         printedName: 'fails on the second run only (1st repeat)',
         attempts: [{ repeat: 1, retry: 0 }],
       },
       {
         file: 'test/rep.test.ts',
-        name: 'fails twice the same',
+        fullName: 'fails twice the same',
         printedName: 'fails twice the same (initial run, 2nd repeat)',
         attempts: [
           { repeat: 0, retry: 0 },
@@ -61,19 +61,19 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
       },
       {
         file: 'test/rep.test.ts',
-        name: 'fails differently',
+        fullName: 'fails differently',
         printedName: 'fails differently (initial run)',
         attempts: [{ repeat: 0, retry: 0 }],
       },
       {
         file: 'test/rep.test.ts',
-        name: 'fails differently',
+        fullName: 'fails differently',
         printedName: 'fails differently (1st repeat)',
         attempts: [{ repeat: 1, retry: 0 }],
       },
       {
         file: 'test/rep.test.ts',
-        name: 'fails always',
+        fullName: 'fails always',
         printedName: 'fails always (initial run, 1st retry, 1st repeat, 1st retry of 1st repeat)',
         attempts: [
           { repeat: 0, retry: 0 },
@@ -84,7 +84,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
       },
       {
         file: 'test/rep.test.ts',
-        name: 'passes only the first run',
+        fullName: 'passes only the first run',
         printedName: 'passes only the first run (1st repeat, 1st retry of 1st repeat)',
         attempts: [
           { repeat: 1, retry: 0 },
@@ -100,7 +100,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
       { repeat: 0, retry: 0 },
       { repeat: 0, retry: 1 },
     ]);
-    expect(splitAttemptSuffix('t (2 times)')).toEqual({ name: 't', label: '2 times', attempts: [] });
+    expect(splitAttemptSuffix('t (2 times)')).toEqual({ fullName: 't', label: '2 times', attempts: [] });
   });
 
   it('leaves names that merely end in parentheses whole, and Vitest 4 lines as they were', () => {
@@ -109,7 +109,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
     expect(splitAttemptSuffix('runs (initial run, later)')).toBeNull();
     expect(parseFailLine(' FAIL  test/math.test.ts > math > adds [1+1] (edge)')).toEqual({
       file: 'test/math.test.ts',
-      name: 'math > adds [1+1] (edge)',
+      fullName: 'math > adds [1+1] (edge)',
     });
   });
 
@@ -118,7 +118,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
     fc.assert(
       fc.property(fc.array(attempt, { minLength: 1, maxLength: 6 }), (attempts) => {
         const split = splitAttemptSuffix(`grp > t (x) (${attempts.map(formatAttempt).join(', ')})`);
-        expect(split?.name).toBe('grp > t (x)');
+        expect(split?.fullName).toBe('grp > t (x)');
         expect(split?.attempts).toEqual(attempts);
       }),
     );

@@ -93,10 +93,10 @@ describe('Vitest log structures', () => {
       parseFailLine(
         '\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m a.test.ts\u001b[2m > \u001b[22mgrp\u001b[2m > \u001b[22mfails [x] (y)',
       ),
-    ).toEqual({ file: 'a.test.ts', name: 'grp > fails [x] (y)' });
-    expect(parseFailLine(' FAIL  test/db.test.ts:2:1 > db')).toEqual({ file: 'test/db.test.ts', name: 'db' });
-    expect(parseFailLine(' FAIL  b.test.ts [ b.test.ts ]')).toEqual({ file: 'b.test.ts', name: '' });
-    expect(parseFailLine(' FAIL  |unit| a.test.ts > x')).toEqual({ file: 'a.test.ts', name: 'x' });
+    ).toEqual({ file: 'a.test.ts', fullName: 'grp > fails [x] (y)' });
+    expect(parseFailLine(' FAIL  test/db.test.ts:2:1 > db')).toEqual({ file: 'test/db.test.ts', fullName: 'db' });
+    expect(parseFailLine(' FAIL  b.test.ts [ b.test.ts ]')).toEqual({ file: 'b.test.ts', fullName: '' });
+    expect(parseFailLine(' FAIL  |unit| a.test.ts > x')).toEqual({ file: 'a.test.ts', fullName: 'x' });
     expect(parseFailLine('TEST FAIL something else')).toBeNull();
     expect(stripAnsi('\u001b[31mred\u001b[39m')).toBe('red');
   });
@@ -128,13 +128,13 @@ describe('Vitest log structures', () => {
     expect(readLogFailures(scan)).toEqual([
       {
         file: 'a.test.ts',
-        name: 't',
+        fullName: 't',
         message: 'AssertionError: nope',
         evidence: 'ci.log:3:  FAIL  a.test.ts > t | AssertionError: nope'.replace(':  FAIL', ': FAIL'),
       },
     ]);
     expect(readLogUnhandled(scan)).toMatchObject([
-      { type: 'Unhandled Rejection', message: 'Error: late', file: 'a.test.ts', test: 't', line: 6 },
+      { type: 'Unhandled Rejection', message: 'Error: late', file: 'a.test.ts', fullName: 't', line: 6 },
     ]);
   });
 });

@@ -56,7 +56,7 @@ describe('salvageJson', () => {
         for (const t of read.tests.filter((x) => x.kind === 'test')) {
           const match = original.tests.find(
             (o) =>
-              o.name === t.name &&
+              o.fullName === t.fullName &&
               o.state === t.state &&
               o.durationMs === t.durationMs &&
               JSON.stringify(o.errors) === JSON.stringify(t.errors),
@@ -86,7 +86,7 @@ describe('salvageJson', () => {
     const s = salvageJson(text.slice(0, text.indexOf('"two"') + 3));
     expect(s.complete).toBe(false);
     const read = readVitestJsonReport(s.value, s.partial, 'r.json', (p) => p);
-    expect(read.tests.map((t) => t.name)).toEqual(['a > one']);
+    expect(read.tests.map((t) => t.fullName)).toEqual(['a > one']);
     expect(read.tests[0]?.file).toBeNull();
   });
 

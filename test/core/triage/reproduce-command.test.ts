@@ -22,7 +22,7 @@ const nasty = fc.stringMatching(/^[a-z $`'"()[\]{}*?+.\\|;&<>!#~^=%@,:\-\n\t]{1,
 const fileArb = nasty.map((s) => `test/${s.replace(/\n/g, ' ')}.test.ts`);
 
 const inputs = (file: string, name: string, line: number | null): TriageInputs =>
-  makeTriageInputs({ tests: [makeObservedTest({ file, name, line, durationMs: 3 })] });
+  makeTriageInputs({ tests: [makeObservedTest({ file, fullName: name, line, durationMs: 3 })] });
 
 describe('reproduce command', () => {
   it('names the test by file and line, never by a name pattern', () => {

@@ -31,7 +31,7 @@ const MAC: CaughtBy = {
 const makeTest = (over: Partial<ObservedTest> = {}): ObservedTest =>
   makeObservedTest({
     file: FILE,
-    name: NAME,
+    fullName: NAME,
     errors: ['AssertionError: expected 3 to be 4'],
     limitMs: 5000,
     source: 'record',
@@ -64,7 +64,10 @@ describe('caughtBy and seenBy', () => {
 
   it('a failure only one job saw names only that job, even when another job is triaged with it', () => {
     const r = triage({
-      tests: [makeTest({ check: LINUX }), makeTest({ name: 'cart > other', state: 'passed', errors: [], check: MAC })],
+      tests: [
+        makeTest({ check: LINUX }),
+        makeTest({ fullName: 'cart > other', state: 'passed', errors: [], check: MAC }),
+      ],
     });
     expect(r.findings[0]).toMatchObject({ caughtBy: LINUX, seenBy: [LINUX] });
   });
@@ -72,7 +75,9 @@ describe('caughtBy and seenBy', () => {
   it("with one check among the inputs, a run-level finding is that check's; unknown inputs give null fields and print nothing", () => {
     const budget = triage({
       tests: [makeTest({ state: 'passed', errors: [], check: LINUX })],
-      excesses: [{ kind: 'file', file: FILE, name: null, durationMs: 9000, limitMs: 1000, origin: 'x', check: LINUX }],
+      excesses: [
+        { kind: 'file', file: FILE, fullName: null, durationMs: 9000, limitMs: 1000, origin: 'x', check: LINUX },
+      ],
     });
     expect(budget.findings[0]).toMatchObject({ class: 'budget', caughtBy: LINUX });
     const unknown = triage({ tests: [makeTest({ source: 'report', origin: 'r.json' })] });
@@ -91,7 +96,7 @@ describe('caughtBy and seenBy', () => {
     const tests = [
       makeTest({ check: LINUX }),
       makeTest({ check: MAC, origin: 'mac.json' }),
-      makeTest({ name: 'b', check: MAC, origin: 'mac.json b' }),
+      makeTest({ fullName: 'b', check: MAC, origin: 'mac.json b' }),
     ];
     fc.assert(
       fc.property(fc.shuffledSubarray(tests, { minLength: tests.length, maxLength: tests.length }), (shuffled) => {
@@ -138,8 +143,8 @@ describe('an escape in history', () => {
     check: { ...MAC, job: 'test' },
   };
   const facts = (over: Partial<TestHistoryFacts>): TestHistoryFacts =>
-    makeHistoryFacts({ file: FILE, name: NAME, lastPass, ...over });
-  const rerun = { file: FILE, name: NAME, runs: 3, failed: 3, notRun: 0, firstError: null };
+    makeHistoryFacts({ file: FILE, fullName: NAME, lastPass, ...over });
+  const rerun = { file: FILE, fullName: NAME, runs: 3, failed: 3, notRun: 0, firstError: null };
 
   it('says which check caught it first since it last passed, and the job of that last pass', () => {
     const firstFailure = {
@@ -182,9 +187,15 @@ describe('an escape in history', () => {
 describe('planTriage', () => {
   it('names the tests to ask history about and the failures to re-run, once each, before the one computeTriage', () => {
     const inputs = makeInputs({
-      tests: [makeTest(), makeTest({ origin: 'other.json' }), makeTest({ name: 'slow', state: 'passed', errors: [] })],
-      excesses: [{ kind: 'test', file: FILE, name: 'slow', durationMs: 6000, limitMs: 5000, origin: 'v' }],
-      unhandled: [{ type: 'Unhandled Rejection', message: 'boom', file: 'test/u.test.ts', test: null, origin: 'u' }],
+      tests: [
+        makeTest(),
+        makeTest({ origin: 'other.json' }),
+        makeTest({ fullName: 'slow', state: 'passed', errors: [] }),
+      ],
+      excesses: [{ kind: 'test', file: FILE, fullName: 'slow', durationMs: 6000, limitMs: 5000, origin: 'v' }],
+      unhandled: [
+        { type: 'Unhandled Rejection', message: 'boom', file: 'test/u.test.ts', fullName: null, origin: 'u' },
+      ],
       rerunCount: 2,
     });
     const plan = planTriage(inputs, BUILT_IN_SIGNATURES);
@@ -195,7 +206,7 @@ describe('planTriage', () => {
       ]),
     );
     expect(plan.historyQuestions).toHaveLength(2);
-    expect(plan.rerunTargets.map((t) => [t.file, t.name, t.check])).toEqual(
+    expect(plan.rerunTargets.map((t) => [t.file, t.fullName, t.check])).toEqual(
       expect.arrayContaining([
         [FILE, NAME, 'test'],
         ['test/u.test.ts', null, 'unhandled'],

@@ -5,10 +5,10 @@ import { attachFlakeCauses, findTriageCause } from '../../../src/core/triage/tri
 import type { TriageHistory } from '../../../src/core/triage/triage-history-facts.js';
 import type { Finding, ObservedTest } from '../../../src/core/triage/triage-types.js';
 
-const FLAKE = { class: 'flake', test: 'api > gets', file: 'test/api.test.ts' } as Finding;
+const FLAKE = { class: 'flake', fullName: 'api > gets', file: 'test/api.test.ts' } as Finding;
 /** The flaky test as the run observed it: test/api.test.ts:9 with these errors. */
 const observedWith = (...errors: string[]): ObservedTest =>
-  ({ name: 'api > gets', file: 'test/api.test.ts', line: 9, errors }) as unknown as ObservedTest;
+  ({ fullName: 'api > gets', file: 'test/api.test.ts', line: 9, errors }) as unknown as ObservedTest;
 
 describe('findTriageCause', () => {
   it('network from a port or socket error, timing from a timeout, else unknown; all inferred', () => {
@@ -64,7 +64,7 @@ describe('findTriageCause', () => {
       tests: [
         {
           file: 'test/api.test.ts',
-          name: 'api > gets',
+          fullName: 'api > gets',
           runs: 45,
           failedRuns: 5,
           retried: [],

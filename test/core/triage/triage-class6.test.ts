@@ -9,7 +9,7 @@ import { makeObservedTest, makeTriageInputs } from './triage-factories.js';
 const makeTest = (over: Partial<ObservedTest> = {}): ObservedTest =>
   makeObservedTest({
     file: 'test/q.test.ts',
-    name: 'bad',
+    fullName: 'bad',
     line: 2,
     durationMs: 3,
     source: 'record',
@@ -22,7 +22,7 @@ const inputs = (over: Partial<TriageInputs>): TriageInputs =>
 describe('triage applies quarantine as the reporter does', () => {
   it('a green run whose only failure is under an applying quarantine is green, with no finding', () => {
     const r = computeTriage(
-      inputs({ tests: [makeTest({ quarantined: true }), makeTest({ name: 'ok', state: 'passed', errors: [] })] }),
+      inputs({ tests: [makeTest({ quarantined: true }), makeTest({ fullName: 'ok', state: 'passed', errors: [] })] }),
       BUILT_IN_SIGNATURES,
     );
     expect(r).toMatchObject({ verdict: 'green', findings: [] });
@@ -30,11 +30,11 @@ describe('triage applies quarantine as the reporter does', () => {
 
   it('a failure without an applying quarantine is still a finding', () => {
     const r = computeTriage(
-      inputs({ tests: [makeTest({ quarantined: true }), makeTest({ name: 'other' })], exitCode: 1 }),
+      inputs({ tests: [makeTest({ quarantined: true }), makeTest({ fullName: 'other' })], exitCode: 1 }),
       BUILT_IN_SIGNATURES,
     );
     expect(r.verdict).toBe('red');
-    expect(r.findings.map((f) => f.test)).toEqual(['other']);
+    expect(r.findings.map((f) => f.fullName)).toEqual(['other']);
   });
 });
 

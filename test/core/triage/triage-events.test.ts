@@ -28,7 +28,7 @@ const log = (input: string, events: readonly LogEvent[]): LogScan => makeLogScan
 const pending = (name: string, origin: string): ObservedTest =>
   makeObservedTest({
     file: 'test/big.test.ts',
-    name,
+    fullName: name,
     line: null,
     state: 'pending',
     durationMs: null,
@@ -47,7 +47,7 @@ const workerError = (origin: string, cause: string): ObservedUnhandled => ({
   type: 'Unhandled Error',
   message: '[vitest-pool]: Worker forks emitted error.',
   file: null,
-  test: null,
+  fullName: null,
   origin,
   cause,
 });
@@ -61,7 +61,7 @@ describe('one event, one finding', () => {
           type: 'Unhandled Rejection',
           message: `Error: ${message}`,
           file: 'test/report.test.ts',
-          test: 'writes',
+          fullName: 'writes',
           origin: 'ci.log:40: Unhandled Rejection',
         },
       ],
@@ -96,7 +96,7 @@ describe('one event, one finding', () => {
       exitCode: 1,
     });
     expect(r.findings).toMatchObject([
-      { class: 'infrastructure', file: 'test/big.test.ts', test: null, rule: 'heap-out-of-memory' },
+      { class: 'infrastructure', file: 'test/big.test.ts', fullName: null, rule: 'heap-out-of-memory' },
     ]);
     const evidence = r.findings[0]?.evidence ?? [];
     expect(evidence.some((e) => e.startsWith('ci.log:12: FATAL ERROR'))).toBe(true);
@@ -127,7 +127,7 @@ describe('one event, one finding: the kernel OOM killer', () => {
       ],
     });
     expect(r.findings).toMatchObject([
-      { class: 'infrastructure', file: 'test/big.test.ts', test: null, rule: 'oom-killer' },
+      { class: 'infrastructure', file: 'test/big.test.ts', fullName: null, rule: 'oom-killer' },
     ]);
     expect(r.findings[0]?.evidence).toContain(
       'ci.log:52: Out of memory: Killed process 4242 (node) total-vm:4097000kB',
@@ -144,14 +144,14 @@ const unhandledArb: fc.Arbitrary<ObservedUnhandled> = fc.record({
     '[vitest-pool]: Worker forks emitted error.',
   ),
   file: fc.constantFrom(null, 'test/a.test.ts', 'test/b.test.ts'),
-  test: fc.constantFrom(null, 'starts'),
+  fullName: fc.constantFrom(null, 'starts'),
   origin: fc.constantFrom('run.json: unhandled', 'ci.log:9', 'junit.xml: testcase'),
 });
 
 const testArb: fc.Arbitrary<ObservedTest> = fc.record({
   kind: fc.constantFrom('test' as const, 'suite' as const, 'file' as const),
   file: fc.constantFrom(null, 'test/a.test.ts', 'test/b.test.ts'),
-  name: fc.constantFrom('', 'grp', 'grp > t', 'grp > u [1+1] (edge)'),
+  fullName: fc.constantFrom('', 'grp', 'grp > t', 'grp > u [1+1] (edge)'),
   line: fc.constantFrom(null, 3, 7),
   state: fc.constantFrom('passed' as const, 'failed' as const, 'skipped' as const, 'pending' as const),
   durationMs: fc.constantFrom(null, 12, 900),
@@ -233,10 +233,10 @@ describe('the order of the inputs', () => {
         });
         const plan = planTriage(inputs, BUILT_IN_SIGNATURES);
         const r = computeTriage(inputs, BUILT_IN_SIGNATURES);
-        const planned = new Set(plan.rerunTargets.map((t) => testKey({ file: t.file, fullName: t.name })));
+        const planned = new Set(plan.rerunTargets.map((t) => testKey({ file: t.file, fullName: t.fullName })));
         for (const f of r.findings)
           if (f.rerunTarget)
-            expect(planned).toContain(testKey({ file: f.rerunTarget.file, fullName: f.rerunTarget.name }));
+            expect(planned).toContain(testKey({ file: f.rerunTarget.file, fullName: f.rerunTarget.fullName }));
         const asked = new Set(plan.historyQuestions.map(testKey));
         for (const q of historyQuestions(r.findings)) expect(asked).toContain(testKey(q));
       }),

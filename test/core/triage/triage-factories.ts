@@ -21,7 +21,7 @@ export function makeObservedTest(over: Partial<ObservedTest> = {}): ObservedTest
   return {
     kind: 'test',
     file: FILE,
-    name: NAME,
+    fullName: NAME,
     line: 3,
     state: 'failed',
     durationMs: 12,
@@ -67,7 +67,7 @@ export function makeLogScan(
 export function makeHistoryFacts(over: Partial<TestHistoryFacts> = {}): TestHistoryFacts {
   return {
     file: FILE,
-    name: NAME,
+    fullName: NAME,
     runs: 40,
     failedRuns: 0,
     retried: [],
@@ -80,5 +80,5 @@ export function makeHistoryFacts(over: Partial<TestHistoryFacts> = {}): TestHist
 
 /** A re-run of `grp > t` in which `failed` of `runs` failed. */
 export function makeRerun(failed: number, runs: number, over: Partial<RerunResult> = {}): RerunResult {
-  return { file: FILE, name: NAME, runs, failed, notRun: 0, firstError: null, ...over };
+  return { file: FILE, fullName: NAME, runs, failed, notRun: 0, firstError: null, ...over };
 }

@@ -35,7 +35,7 @@ const dailyDurations = (n: number, first: number, step: number): TestHistoryFact
 const overLimitWithHistory = (durations: TestHistoryFacts['durations']) =>
   triage({
     tests: [],
-    excesses: [{ kind: 'test', file: FILE, name: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }],
+    excesses: [{ kind: 'test', file: FILE, fullName: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }],
     history: history(makeFacts({ durations })),
   });
 
@@ -53,7 +53,7 @@ describe('triage with history facts', () => {
     });
     const r = triage({ history: history(facts) });
     expect(r.findings).toMatchObject([
-      { class: 'flake', measured: true, rule: 'history-flake', test: NAME, file: FILE },
+      { class: 'flake', measured: true, rule: 'history-flake', fullName: NAME, file: FILE },
     ]);
     expect(r.findings[0]?.cause).toMatch(/^a known flake: .* on main .*now: AssertionError: expected 1 to be 2$/);
     expect(r.findings[0]?.evidence).toContain(
@@ -124,15 +124,15 @@ describe('triage with history facts', () => {
 
   it('facts about other tests, or with no recorded run, change nothing; no history gives the same findings as before', () => {
     const without = triage({});
-    expect(triage({ history: history(makeFacts({ name: 'other' })) }).findings).toEqual(without.findings);
+    expect(triage({ history: history(makeFacts({ fullName: 'other' })) }).findings).toEqual(without.findings);
     expect(triage({ history: history(makeFacts({ runs: 0, lastPass: null })) }).findings).toEqual(without.findings);
     expect(without.history).toBeNull();
   });
 
   it('asks about failed and slow tests, never about run-level or infrastructure findings', () => {
     const r = triage({
-      tests: [makeTest(), makeTest({ name: 'db', errors: ['Error: connect ECONNREFUSED 127.0.0.1:5432'] })],
-      excesses: [{ kind: 'test', file: FILE, name: 'slow', durationMs: 9, limitMs: 5, origin: 'x' }],
+      tests: [makeTest(), makeTest({ fullName: 'db', errors: ['Error: connect ECONNREFUSED 127.0.0.1:5432'] })],
+      excesses: [{ kind: 'test', file: FILE, fullName: 'slow', durationMs: 9, limitMs: 5, origin: 'x' }],
     });
     expect(historyQuestions(r.findings)).toEqual(
       expect.arrayContaining([

@@ -10,7 +10,7 @@ import type { ObservedTest, TriageInputs } from '../../../src/core/triage/triage
 import { makeObservedTest, makeTriageInputs } from './triage-factories.js';
 
 const failed = (file: string, name: string): ObservedTest =>
-  makeObservedTest({ file, name, errors: [`AssertionError: ${name} broke`] });
+  makeObservedTest({ file, fullName: name, errors: [`AssertionError: ${name} broke`] });
 const inputs = (tests: ObservedTest[]): TriageInputs => makeTriageInputs({ tests });
 const codeowners = parseCodeowners('* @org/all\n/web/ @org/web\n/api/ @org/api @dana\n', 'CODEOWNERS');
 const ownersOf = (file: string): string[] => ownersOfPath(codeowners, file);

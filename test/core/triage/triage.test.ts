@@ -9,7 +9,9 @@ const makeLog = (events: LogScan['events'], tail: LogScan['tail'] = []): LogScan
 describe('computeTriage', () => {
   it('a failed test without re-run is an escape, inferred, and says so', () => {
     const r = triage({ tests: [makeTest()] });
-    expect(r.findings).toMatchObject([{ class: 'escape', test: 'grp > t', file: 'test/a.test.ts', measured: false }]);
+    expect(r.findings).toMatchObject([
+      { class: 'escape', fullName: 'grp > t', file: 'test/a.test.ts', measured: false },
+    ]);
     expect(r.findings[0]?.cause).toMatch(/^escape \(inferred: not re-run\)/);
     expect(r.findings[0]?.action).toContain('--rerun');
   });
@@ -40,7 +42,7 @@ describe('computeTriage', () => {
 
   it('an infrastructure signature in a failure decides its class', () => {
     const r = triage({ tests: [makeTest({ errors: ['Error: connect ECONNREFUSED 127.0.0.1:5432'] })] });
-    expect(r.findings).toMatchObject([{ class: 'infrastructure', test: 'grp > t', rule: 'econnrefused' }]);
+    expect(r.findings).toMatchObject([{ class: 'infrastructure', fullName: 'grp > t', rule: 'econnrefused' }]);
   });
 
   it('exit 137 alone is a SIGKILL, not out of memory; with an OOM line it joins that finding', () => {
@@ -74,7 +76,7 @@ describe('computeTriage', () => {
     const excess = {
       kind: 'test' as const,
       file: 'test/a.test.ts',
-      name: 'grp > t',
+      fullName: 'grp > t',
       durationMs: 5310,
       limitMs: 5000,
       origin: 'record',
@@ -127,7 +129,7 @@ describe('computeTriage', () => {
   });
 
   it('formats a table of counts, findings with evidence and action, Markdown and the JSON document', () => {
-    const r = triage({ tests: [makeTest(), makeTest({ name: 'other', state: 'passed', errors: ['flaky'] })] });
+    const r = triage({ tests: [makeTest(), makeTest({ fullName: 'other', state: 'passed', errors: ['flaky'] })] });
     expect(formatCounts(r)).toBe('infrastructure 0, escape 1, flake 1, budget 0');
     const text = formatTriage(r);
     expect(text).toContain('1. escape (inferred) test/a.test.ts > grp > t');
@@ -158,14 +160,14 @@ describe('computeTriage with Vitest 5 inputs', () => {
         type: 'Unhandled Error',
         message: '[vitest-pool]: Worker forks emitted error.',
         file: null,
-        test: null,
+        fullName: null,
         origin: 'run.json: unhandled',
       },
       {
         type: 'Unhandled Error',
         message: 'Error: [vitest-pool]: Worker forks emitted error.',
         file: 'test/addon.test.ts',
-        test: null,
+        fullName: null,
         origin: 'ci.log:11',
         cause:
           'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /w/test/addon.test.ts',
@@ -174,7 +176,7 @@ describe('computeTriage with Vitest 5 inputs', () => {
         type: 'Unhandled Error',
         message: '[vitest-pool]: Worker forks emitted error.',
         file: 'test/addon.test.ts',
-        test: null,
+        fullName: null,
         origin: 'junit.xml: testcase',
       },
     ];
@@ -193,7 +195,7 @@ describe('computeTriage with Vitest 5 inputs', () => {
       type: 'Unhandled Rejection',
       message: 'Error: boom',
       file,
-      test: null,
+      fullName: null,
       origin: `ci.log: ${file}`,
     });
     expect(triage({ unhandled: [u('test/a.test.ts'), u('test/b.test.ts')] }).findings.map((f) => f.file)).toEqual([
@@ -205,7 +207,7 @@ describe('computeTriage with Vitest 5 inputs', () => {
   it('an unfinished file joins the finding that explains the stop, else is its own', () => {
     const pending = makeTest({
       kind: 'file',
-      name: '',
+      fullName: '',
       state: 'pending',
       errors: [],
       origin: 'r.json: testResults[0] unfinished',
@@ -231,7 +233,7 @@ describe('computeTriage with Vitest 5 inputs', () => {
   it('failed attempts named by the log decide: a passed attempt is a measured flake', () => {
     const log = makeTest({ source: 'log', origin: 'ci.log:9: FAIL', failedAttempts: [{ repeat: 1, retry: 0 }] });
     expect(triage({ tests: [makeTest(), log] }).findings).toMatchObject([
-      { class: 'flake', test: 'grp > t', measured: true, rule: 'attempt-pass' },
+      { class: 'flake', fullName: 'grp > t', measured: true, rule: 'attempt-pass' },
     ]);
     const every = makeTest({
       source: 'log',

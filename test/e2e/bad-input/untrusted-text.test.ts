@@ -48,7 +48,7 @@ function hostileGateReport(): GateReport {
     // A merged report is a file from another job: its base ref is text flakeguard did not write either.
     baseRef: `main${NAME}`,
     shard: { index: 1, count: 1 },
-    notRun: [{ file: 'test/x.test.ts', name: NAME, line: 4, reason: ERROR }],
+    notRun: [{ file: 'test/x.test.ts', fullName: NAME, line: 4, reason: ERROR }],
     notices: [REASON],
   };
 }

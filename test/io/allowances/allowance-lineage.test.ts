@@ -40,7 +40,7 @@ const fingerprintOf = (text: string, rel: string, name: string): string =>
 
 function start(): {
   commit: string;
-  request: { id: string; commit: string; state: { file: string; name: string; fingerprint: string } };
+  request: { id: string; commit: string; state: { file: string; fullName: string; fingerprint: string } };
 } {
   git(root, 'init', '-q', '-b', 'main');
   const text = file(['slow', 'wait(300);'], ['fast', 'ok();']);
@@ -51,7 +51,7 @@ function start(): {
     request: {
       id: 'a1',
       commit,
-      state: { file: 'a.test.ts', name: 'slow', fingerprint: fingerprintOf(text, 'a.test.ts', 'slow') },
+      state: { file: 'a.test.ts', fullName: 'slow', fingerprint: fingerprintOf(text, 'a.test.ts', 'slow') },
     },
   };
 }
@@ -69,7 +69,7 @@ describe('traceLineage', () => {
     const trace = await traceLineage(root, null, [request]);
     expect(trace.byId.get('a1')).toMatchObject({
       kind: 'traced',
-      state: { file: 'b.test.ts', name: 'slow renamed' },
+      state: { file: 'b.test.ts', fullName: 'slow renamed' },
       steps: 3,
     });
   });
@@ -116,7 +116,7 @@ describe('traceLineage', () => {
     commitAll('rename again');
     expect((await traceLineage(root, cache, [request])).byId.get('a1')).toMatchObject({
       kind: 'traced',
-      state: { name: 'slow 3' },
+      state: { fullName: 'slow 3' },
       steps: 2,
     });
   });

@@ -41,7 +41,7 @@ describe('allowance store', () => {
     put('allowances/test/b.test.ts.yaml', entry('a1a1a1a1', 'two') + entry('b2b2b2b2', 'three'));
     put('allowances/test/c.test.ts.yaml', '- id: [\n');
     const store = loadAllowanceStore(root, 'allowances');
-    expect(store.allowances.map((a) => `${a.id} ${a.test}`)).toEqual(['a1a1a1a1 one', 'b2b2b2b2 three']);
+    expect(store.allowances.map((a) => `${a.id} ${a.fullName}`)).toEqual(['a1a1a1a1 one', 'b2b2b2b2 three']);
     expect(store.problems.map((p) => `${p.kind} ${p.where}`)).toEqual([
       'duplicate-id allowances/test/b.test.ts.yaml:1:3',
       expect.stringMatching(/^syntax allowances\/test\/c\.test\.ts\.yaml:\d+:\d+$/),

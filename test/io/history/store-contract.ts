@@ -17,16 +17,18 @@ const DAY_MS = 86_400_000;
 const query = (over: Partial<HistoryQuery> = {}): HistoryQuery => ({
   since: '2026-10-31',
   branch: null,
-  test: null,
+  fullNamePart: null,
   file: null,
   top: 10,
   warnAt: 0.8,
   ...over,
 });
-const filter = (over: { branch?: string | null; test?: string | null; file?: string | null; days?: number } = {}) => ({
+const filter = (
+  over: { branch?: string | null; fullNamePart?: string | null; file?: string | null; days?: number } = {},
+) => ({
   cutoffMs: NOW - (over.days ?? 30) * DAY_MS,
   branch: over.branch ?? null,
-  test: over.test ?? null,
+  fullNamePart: over.fullNamePart ?? null,
   file: over.file ?? null,
 });
 const ctx = { branch: 'main', job: 'ci-1' };
@@ -141,7 +143,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       ];
       for (const r of records) await ingestRunRecord(store, r, ctx);
       const report = computeHistoryReport(
-        await readHistoryInput(store, filter({ test: 'flaky' }), query({ test: 'flaky' })),
+        await readHistoryInput(store, filter({ fullNamePart: 'flaky' }), query({ fullNamePart: 'flaky' })),
       );
       expect(report.runs).toBe(4);
       expect(report.tests).toHaveLength(1);
@@ -162,7 +164,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       expect(t.flakeRateUpper).toBeGreaterThan(0.5);
       expect(t.flakeRateUpper).toBeLessThan(1);
       const solid = computeHistoryReport(
-        await readHistoryInput(store, filter({ test: 'solid' }), query({ test: 'solid' })),
+        await readHistoryInput(store, filter({ fullNamePart: 'solid' }), query({ fullNamePart: 'solid' })),
       ).tests[0]!;
       expect(solid.runs).toBe(3);
       expect(solid.flakeRate).toBe(0);
@@ -190,7 +192,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       const runs = dailyRuns(20, NOW - DAY_MS, (i) => (i === 7 ? 9000 : 4500 + 40 * i));
       for (const r of runs) await ingestRunRecord(store, r, ctx);
       const report = computeHistoryReport(await readHistoryInput(store, filter(), query({ top: 1 })));
-      const tracker = report.tests.find((t) => t.name === 'tracker > reloads')!;
+      const tracker = report.tests.find((t) => t.fullName === 'tracker > reloads')!;
       expect(tracker.listedFor).toEqual(['near-limit']);
       expect(tracker.trendMsPerDay).toBeCloseTo(40, 5);
       expect(tracker.trendMsPerRun).toBeCloseTo(40, 5);
@@ -199,7 +201,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       expect(tracker.nearLimit).toBe('over');
       expect(tracker.durationMs!.median).toBeGreaterThan(4800);
       expect(tracker.platforms[0]!.points).toHaveLength(20);
-      expect(report.tests.some((t) => t.name === 'steady > adds')).toBe(false);
+      expect(report.tests.some((t) => t.fullName === 'steady > adds')).toBe(false);
     } finally {
       await store.close();
     }
@@ -222,7 +224,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
         await ingestRunRecord(store, makeRecord({ runId: `tie-${r}`, startedAt, platform, tests }), ctx);
       }
       const report = computeHistoryReport(await readHistoryInput(store, filter(), query({ top: 10 })));
-      const listed = report.tests.map((t) => `${t.file} ${t.name}`);
+      const listed = report.tests.map((t) => `${t.file} ${t.fullName}`);
       const byName = names.map((name, i) => `test/t${i % 3}.test.ts ${name}`).sort();
       expect(listed).toEqual(byName.slice(0, 10));
       expect(report.tests[0]!.platforms.map((p) => p.platform)).toEqual(['darwin', 'linux']);

@@ -25,7 +25,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('JUnit reader', () => {
   it('reads testcases, entities, CDATA, single quotes, self-closing tags and file-level failures', () => {
     const { tests } = readJunitReport(XML, 'j.xml', (p) => p);
-    expect(tests.map((t) => [t.kind, t.file, t.name, t.state, t.durationMs])).toEqual([
+    expect(tests.map((t) => [t.kind, t.file, t.fullName, t.state, t.durationMs])).toEqual([
       ['test', 'test/a.test.ts', 'grp > fails & A', 'failed', 4.1],
       ['test', 'test/a.test.ts', 'skipped one', 'skipped', 0],
       ['test', 'test/a.test.ts', 'passes', 'passed', 500],
@@ -43,7 +43,7 @@ describe('JUnit reader', () => {
     const file = path.join(dir, 'cut.xml');
     writeFileSync(file, XML.slice(0, XML.indexOf('name="passes"')));
     const read = readJunitFile(file, 'cut.xml', (p) => p);
-    expect(read.tests.map((t) => t.name)).toEqual(['grp > fails & A', 'skipped one']);
+    expect(read.tests.map((t) => t.fullName)).toEqual(['grp > fails & A', 'skipped one']);
     expect(read.problem).toMatchObject({ kind: 'truncated', salvaged: 2 });
     expect(readJunitFile(path.join(dir, 'none.xml'), 'none.xml', (p) => p).problem?.kind).toBe('missing-report');
   });

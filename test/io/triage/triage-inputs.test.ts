@@ -37,7 +37,7 @@ describe('gatherTriageInputs', () => {
     const inputs = await gatherTriageInputs(sources({ records: [record] }), mergeSignatures([]));
     expect(inputs.problems).toEqual([]);
     expect(inputs.exitCode).toBe(1);
-    expect(inputs.tests.filter((t) => t.state === 'failed').map((t) => [t.file, t.name])).toEqual([
+    expect(inputs.tests.filter((t) => t.state === 'failed').map((t) => [t.file, t.fullName])).toEqual([
       ['test/many.test.ts', 'case 2'],
     ]);
   });
@@ -48,10 +48,10 @@ describe('gatherTriageInputs', () => {
     writeFileSync(cut, text.slice(0, text.indexOf('"case 20"')));
     const inputs = await gatherTriageInputs(sources({ records: [cut] }), mergeSignatures([]));
     expect(inputs.problems).toMatchObject([{ kind: 'truncated', cutAtByte: statSync(cut).size }]);
-    const salvaged = inputs.tests.map((t) => t.name);
+    const salvaged = inputs.tests.map((t) => t.fullName);
     expect(salvaged).toContain('case 2');
     expect(salvaged).not.toContain('case 20');
-    expect(inputs.tests.find((t) => t.name === 'case 2')?.state).toBe('failed');
+    expect(inputs.tests.find((t) => t.fullName === 'case 2')?.state).toBe('failed');
   });
 
   it('maps paths from a CI runner onto the root', () => {

@@ -64,7 +64,7 @@ describe('Vitest 5 log', () => {
         type: 'Unhandled Rejection',
         message: 'Error: job rejected after start',
         file: 'test/job.test.ts',
-        test: 'starts the job',
+        fullName: 'starts the job',
         line: 11,
       },
     ]);
@@ -72,7 +72,7 @@ describe('Vitest 5 log', () => {
 
   it('merges the FAIL blocks of one test and keeps their attempts', async () => {
     const scan = await scanLog(sample('repeats.log'), compileLogMatcher(signatures), 'ci.log');
-    expect(readLogFailures(scan).map((f) => [f.name, f.attempts])).toEqual([
+    expect(readLogFailures(scan).map((f) => [f.fullName, f.attempts])).toEqual([
       ['fails on the second run only', [{ repeat: 1, retry: 0 }]],
       [
         'fails twice the same',
@@ -95,13 +95,13 @@ describe('Vitest 5 log', () => {
 describe('Vitest 5 JUnit', () => {
   it('reads the "vitest unhandled errors" testcase as an unhandled error from its file, not as a test', () => {
     const read = readJunitFile(sample('unhandled-rejection.junit.xml'), 'junit.xml', (p) => p);
-    expect(read.tests.map((t) => t.name)).toEqual(['starts the job', 'checks the job']);
+    expect(read.tests.map((t) => t.fullName)).toEqual(['starts the job', 'checks the job']);
     expect(read.unhandled).toEqual([
       {
         type: 'Unhandled Rejection',
         message: 'job rejected after start',
         file: 'test/job.test.ts',
-        test: 'starts the job',
+        fullName: 'starts the job',
         origin:
           'junit.xml: testcase classname="vitest unhandled errors" name="Unhandled Rejection: job rejected after start" <error>',
       },
@@ -116,7 +116,7 @@ describe('Vitest 5 JUnit', () => {
         type: 'Unhandled Error',
         message: '[vitest-pool]: Worker forks emitted error.',
         file: '/tmp/flakeguard-fx-Mga7BY/test/addon.test.ts',
-        test: null,
+        fullName: null,
         cause:
           'Error: Worker exited unexpectedly with signal SIGKILL during started state while running test file /tmp/flakeguard-fx-Mga7BY/test/addon.test.ts',
       },
@@ -158,7 +158,7 @@ describe('triage of the Vitest 5 samples', () => {
     );
     const report = computeTriage(inputs, signatures);
     expect(report.findings).toMatchObject([
-      { class: 'infrastructure', file: 'test/addon.test.ts', test: null, rule: 'worker-crash' },
+      { class: 'infrastructure', file: 'test/addon.test.ts', fullName: null, rule: 'worker-crash' },
     ]);
     expect(report.findings[0]?.cause).toBe(
       'a Vitest worker process died (killed by a signal, crashed or out of memory): Error: Worker exited unexpectedly with signal SIGKILL during started state',
@@ -175,14 +175,14 @@ describe('triage of the Vitest 5 samples', () => {
   it('the unhandled rejection from JUnit alone is an escape from its file', async () => {
     const inputs = await gatherTriageInputs(sources({ junit: [sample('unhandled-rejection.junit.xml')] }), signatures);
     expect(computeTriage(inputs, signatures).findings).toMatchObject([
-      { class: 'escape', file: 'test/job.test.ts', test: null, measured: false },
+      { class: 'escape', file: 'test/job.test.ts', fullName: null, measured: false },
     ]);
   });
 
   it('a test that failed only on later repeats is a measured flake; one that failed every attempt stays an inferred escape', async () => {
     const inputs = await gatherTriageInputs(sources({ logs: [sample('retry-repeat.log')] }), signatures);
     const findings = computeTriage(inputs, signatures).findings;
-    expect(findings.map((f) => [f.class, f.test, f.measured, f.rule])).toEqual([
+    expect(findings.map((f) => [f.class, f.fullName, f.measured, f.rule])).toEqual([
       ['escape', 'fails always', false, 'failed-not-rerun'],
       ['flake', 'passes only the first run', true, 'attempt-pass'],
     ]);
