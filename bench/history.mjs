@@ -14,6 +14,8 @@
  *   npm run build && node bench/history.mjs                    # scaled: 200 runs x 2,000 tests, 3 rounds
  *   npm run build && node bench/history.mjs --runs 1000 --rounds 7   # the issue's full size
  *   options: --runs N --tests N --rounds N --skip-ingest --skip-reporter --skip-postgres
+ *            --wasm-tier-up (PGlite compiled with V8's tier-up, FLAKEGUARD_WASM_TIER_UP=1: the other
+ *            half of the comparison in src/io/history/wasm-baseline.ts; run the bench once each way)
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -31,7 +33,7 @@ const { openHistoryStore } = await dist('io/history/history-store.js');
 const { ingestRunRecord } = await dist('io/history/history-ingest.js');
 const { readHistoryInput } = await dist('io/history/history-query.js');
 const { computeHistoryReport } = await dist('core/history/history-report.js');
-const { writeRunRecord } = await dist('io/files/run-record-file.js');
+const { writeRunRecord } = await dist('io/record/run-record-file.js');
 
 const { values } = parseArgs({
   options: {
@@ -41,8 +43,10 @@ const { values } = parseArgs({
     'skip-reporter': { type: 'boolean', default: false },
     'skip-postgres': { type: 'boolean', default: false },
     'skip-ingest': { type: 'boolean', default: false },
+    'wasm-tier-up': { type: 'boolean', default: false },
   },
 });
+if (values['wasm-tier-up']) process.env.FLAKEGUARD_WASM_TIER_UP = '1';
 const RUNS = Number(values.runs);
 const TESTS = Number(values.tests);
 const ROUNDS = Number(values.rounds);
