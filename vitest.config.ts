@@ -96,10 +96,12 @@ export default defineConfig({
     // in flakeguard.yaml and the allowances in allowances/ (both tiers, one record per run).
     reporters: ['default', './src/reporter/index.ts'],
     projects: [
-      // unit and e2e-timing: Vitest's default worker count (one fewer than the cores: one file at a
-      // time on 2 cores); the unit tier shares one worker process (isolate: false). e2e: one file per
-      // core (e2eWorkers). The timing files (gates, the pacer, budgets) never run two at a time: two
-      // CPU-bound fixture processes at once made each 1.1-4x slower and pushed tests over budgets.
+      // unit and e2e run side by side, one file per core (e2eWorkers; Vitest runs the projects of one
+      // sequence.groupOrder as one pool, so they share its worker count): the unit files fill the
+      // cores while e2e files wait on their child processes, instead of running alone first with
+      // one core idle. e2e-timing runs after them, one file at a time: the timing files (gates, the
+      // pacer, budgets) never run beside another file: two CPU-bound fixture processes at once made
+      // each 1.1-4x slower and pushed tests over budgets.
       {
         extends: true,
         test: {
@@ -112,9 +114,11 @@ export default defineConfig({
           // modules or changes the cwd or environment without putting them back (the in-process CLI
           // harness restores what it changes); the tier passed shuffled (--sequence.shuffle, 2 seeds).
           isolate: false,
+          ...e2eWorkers(),
+          sequence: { groupOrder: 1 },
         },
       },
-      // Projects run one group after another (sequence.groupOrder): unit, then e2e, then e2e-timing.
+      // Projects run one group after another (sequence.groupOrder): unit and e2e, then e2e-timing.
       {
         extends: true,
         test: {
