@@ -108,9 +108,10 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: [...EXCLUDE, ...E2E_TESTS],
-          // One worker process for all unit files instead of a fresh fork per file: the fork start,
-          // module graph and transform per file were most of the tier (quiet machine: 45.3 s Vitest
-          // duration, 57 CPU s isolated; 17.0 s, 23 CPU s shared). No unit file stubs globals, mocks
+          // Worker processes shared by the unit files instead of a fresh fork per file: the fork
+          // start, module graph and transform per file were most of the tier (quiet machine: 45.3 s
+          // Vitest duration, 57 CPU s isolated; 17.0 s, 23 CPU s in one shared worker; two shared
+          // workers, at load 10: 35.6 CPU s against 37.4 for one). No unit file stubs globals, mocks
           // modules or changes the cwd or environment without putting them back (the in-process CLI
           // harness restores what it changes); the tier passed shuffled (--sequence.shuffle, 2 seeds).
           isolate: false,
