@@ -109,7 +109,9 @@ describe('triage with history from real runs', () => {
   });
 
   it('with --rerun, the test that always passed and fails every re-run is an escape naming its last green run, commit and date', async () => {
-    const triage = await flakeguardInProcess(fx, ['triage', '--rerun', '2', '--json']);
+    // One re-run per failure (a Vitest process each): how many re-runs and what each decides is
+    // test/e2e/triage-rerun.test.ts's subject; here, what history adds to an escape the re-run measured.
+    const triage = await flakeguardInProcess(fx, ['triage', '--rerun', '1', '--json']);
     expect(triage.exitCode, triage.output).toBe(1);
     const escaped = (JSON.parse(triage.stdout) as Json).findings.find((f) => f.test === 'value is one');
     expect(escaped).toMatchObject({ class: 'escape', measured: true, rule: 'rerun-failed' });
