@@ -1,16 +1,20 @@
 /**
- * History end to end, on the real Vitest with the built reporter and CLI: the reporter stores each
- * run in the embedded store; `flakeguard history` reports it; `history ingest` of the same records
- * stores nothing twice; a store that is down or newer never fails the run. The reporter runs in a
- * real Vitest and concurrent writers are spawned; the single queries run in this process
- * (test/helpers/in-process-cli.ts; test/e2e/cli-smoke.test.ts spawns each command once).
+ * History end to end, on the real Vitest with the built reporter and CLI: the reporter creates the
+ * embedded store on a project's first run and stores each run there, while a `history ingest` that
+ * comes at the same time waits on the store's lock and loses no run; `flakeguard history` reports
+ * them; `history ingest` of the same records stores nothing twice; a store that is down or newer
+ * never fails the run. The reporter runs in a real Vitest; the CLI runs in this process
+ * (test/helpers/in-process-cli.ts; test/e2e/cli-smoke.test.ts spawns each command once). The one
+ * store creation here is the reporter's (the subject: no template copy); the CLI's, when a damaged
+ * store was moved aside, is test/e2e/bad-input/stores-locks.test.ts's.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../core/history/history-factories.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
-import { flakeguardInProcess } from '../helpers/in-process-cli.js';
+import { flakeguardInProcess, runCliInProcess } from '../helpers/in-process-cli.js';
 
 // Fails its first try in every process (a counter file), passes the retry: flaky, deterministically.
 const FLAKY_TEST = `import { expect, test } from 'vitest';
@@ -39,13 +43,42 @@ describe('history with the embedded store', () => {
   });
   afterAll(() => fx?.remove());
 
-  it('stores every run; the report shows the test that passed only on retry; ingesting the records again stores nothing', async () => {
-    for (let i = 0; i < 2; i += 1) {
-      const run = await fx.vitest([], { FLAKEGUARD_BRANCH: 'main' });
-      expect(run.exitCode, run.output).toBe(0);
-      expect(run.output).toContain('flakeguard: history <root>/.flakeguard/runs/history: run stored');
+  it('the first run creates the store while an ingest waits on its lock; every run is stored, none lost', async () => {
+    // Records of another branch for the ingest that comes while the reporter creates the store.
+    for (let r = 0; r < 3; r += 1) {
+      const record = makeRecord({
+        runId: `side-${r}`,
+        startedAt: new Date().toISOString(),
+        tests: [{ name: `case ${r}` }, { name: 'shared' }],
+      });
+      fx.write(`artifacts/${record.runId}.json`, JSON.stringify(record));
     }
-    const json = await flakeguardInProcess(fx, ['history', '--json', '--test', 'first try']);
+    // No template copy: the reporter of the first run creates the store, holding its lock (the
+    // cache folder beside the records folder) from before PGlite's initdb until the run is stored.
+    const lock = path.join(fx.root, '.flakeguard/cache/history.lock');
+    let ended = false;
+    const first = fx.vitest([], { FLAKEGUARD_BRANCH: 'main' }).finally(() => {
+      ended = true;
+    });
+    while (!existsSync(lock) && !ended) await sleep(20);
+    // In this process (a second process on the store); not counted as a creation: the reporter makes it.
+    const ingest = await runCliInProcess(fx.root, ['history', 'ingest', 'artifacts', '--branch', 'side']);
+    const run = await first;
+    expect(run.exitCode, run.output).toBe(0);
+    expect(run.output).toContain('flakeguard: history <root>/.flakeguard/runs/history: run stored');
+    expect(ingest.exitCode, ingest.output).toBe(0);
+    expect(ingest.stderr).toMatch(/^flakeguard: notice: waiting for history store \S+: in use by process \d+/m);
+    expect(ingest.stdout).toContain('3 run records read, 3 stored, 0 already there');
+    const side = await flakeguardInProcess(fx, ['history', '--json', '--branch', 'side', '--file', 'test']);
+    expect(JSON.parse(side.stdout)).toMatchObject({ runs: 3 });
+    expect((JSON.parse(side.stdout) as { tests: unknown[] }).tests).toHaveLength(4);
+  });
+
+  it('stores every run; the report shows the test that passed only on retry; ingesting the records again stores nothing', async () => {
+    const second = await fx.vitest([], { FLAKEGUARD_BRANCH: 'main' });
+    expect(second.exitCode, second.output).toBe(0);
+    expect(second.output).toContain('flakeguard: history <root>/.flakeguard/runs/history: run stored');
+    const json = await flakeguardInProcess(fx, ['history', '--json', '--branch', 'main', '--test', 'first try']);
     expect(json.exitCode, json.output).toBe(0);
     const report = JSON.parse(json.stdout) as { version: number; runs: number; tests: Record<string, unknown>[] };
     expect(report.version).toBe(1);
@@ -107,32 +140,6 @@ describe('history with the embedded store', () => {
     expect(run.output).toMatch(
       /flakeguard: warning: the run was not stored in history \(<root>\/\.flakeguard\/runs\/history\): .*schema version 9.*load it later with flakeguard history ingest \.flakeguard\/runs\/\S+\.json/,
     );
-  });
-});
-
-describe('the embedded store with several writers', () => {
-  it('4 ingest processes at once take turns through the lock and lose no run', async () => {
-    const fx = await createFixture({ files: { 'flakeguard.yaml': 'history: true\n' } });
-    // No template copy: the first writer creates the store while the others wait on its lock.
-    try {
-      for (let w = 0; w < 4; w += 1) {
-        for (let r = 0; r < 3; r += 1) {
-          const record = makeRecord({
-            runId: `w${w}-r${r}`,
-            startedAt: new Date().toISOString(),
-            tests: [{ name: `case ${r}` }, { name: `writer ${w}` }],
-          });
-          fx.write(`artifacts/${w}/${record.runId}.json`, JSON.stringify(record));
-        }
-      }
-      const runs = await Promise.all([0, 1, 2, 3].map((w) => fx.flakeguard(['history', 'ingest', `artifacts/${w}`])));
-      for (const run of runs) expect(run.exitCode, run.output).toBe(0);
-      const report = await flakeguardInProcess(fx, ['history', '--json', '--file', 'test']);
-      expect(JSON.parse(report.stdout)).toMatchObject({ runs: 12 });
-      expect((JSON.parse(report.stdout) as { tests: unknown[] }).tests).toHaveLength(7);
-    } finally {
-      fx.remove();
-    }
   });
 });
 

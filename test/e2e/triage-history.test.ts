@@ -3,7 +3,9 @@
  * checkout (the reporter's records, stored with history ingest as the reporter stores them:
  * test/helpers/history-template.ts's ingestRunRecords); triage of a red run then classifies a test that
  * failed and passed on a re-run of the same commit as a known flake without --rerun, and names the
- * last green run (commit, date) of a test that always passed and now fails every re-run.
+ * last green run (commit, date) of a test that always passed and now fails every re-run. Triage runs
+ * in this process (test/helpers/in-process-cli.ts; test/e2e/cli-smoke.test.ts spawns it once), its
+ * re-runs in real Vitest processes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
@@ -107,7 +109,9 @@ describe('triage with history from real runs', () => {
   });
 
   it('with --rerun, the test that always passed and fails every re-run is an escape naming its last green run, commit and date', async () => {
-    const triage = await fx.flakeguard(['triage', '--rerun', '2', '--json']);
+    // One re-run per failure (a Vitest process each): how many re-runs and what each decides is
+    // test/e2e/triage-rerun.test.ts's subject; here, what history adds to an escape the re-run measured.
+    const triage = await flakeguardInProcess(fx, ['triage', '--rerun', '1', '--json']);
     expect(triage.exitCode, triage.output).toBe(1);
     const escaped = (JSON.parse(triage.stdout) as Json).findings.find((f) => f.test === 'value is one');
     expect(escaped).toMatchObject({ class: 'escape', measured: true, rule: 'rerun-failed' });

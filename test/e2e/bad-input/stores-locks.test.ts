@@ -31,6 +31,7 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatLockOwner } from '../../../src/core/lock-owner.js';
+import { makeRecord } from '../../core/history/history-factories.js';
 import { CLI_BUILT, createFixture, type Fixture, vitestConfigWithReporter } from '../../helpers/fixture.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
 import { flakeguardInProcess, runCliInProcess } from '../../helpers/in-process-cli.js';
@@ -105,33 +106,33 @@ beforeAll(async () => {
       'test/a.test.ts': "import { it } from 'vitest';\nit('adds', () => {});\n",
     },
   });
-  // A copy of the run's template store (the damaged and locked stores below are made from it).
+  // A copy of the run's template store (the damaged and locked stores below are made from it), with
+  // one run record stored (the reporter storing real runs is test/e2e/history.test.ts's subject;
+  // the two reporter runs below meet the damaged store).
   seedHistoryStore(fx.root);
-  const first = await fx.vitest();
+  const record = makeRecord({ runId: 'first', startedAt: new Date().toISOString(), tests: [{ name: 'adds' }] });
+  fx.write(`${RUNS}/first.json`, JSON.stringify(record));
+  const first = await runCliInProcess(fx.root, ['history', 'ingest', RUNS]);
   expect(first.exitCode, first.output).toBe(0);
   store = path.join(fx.root, RUNS, 'history');
   // Under .flakeguard, which the catalogue's file check skips (the store's thousands of files are not the user's).
   good = path.join(fx.root, '.flakeguard/good-store');
   cpSync(store, good, { recursive: true, preserveTimestamps: true });
-  // Many records for ingest to work through (copies of the real one under new run ids).
-  const record = readdirSync(path.join(fx.root, RUNS)).find((n) => n.endsWith('.json')) ?? '';
-  const text = readFileSync(path.join(fx.root, RUNS, record), 'utf8');
+  // Many records for ingest to work through (copies of that one under new run ids).
   mkdirSync(path.join(fx.root, 'artifacts'));
   for (let i = 0; i < 200; i++)
-    writeFileSync(
-      path.join(fx.root, 'artifacts', `r${i}.json`),
-      text.replace(/"runId":"[^"]+"/, `"runId":"copy-${i}"`),
-    );
+    writeFileSync(path.join(fx.root, 'artifacts', `r${i}.json`), JSON.stringify({ ...record, runId: `copy-${i}` }));
 }, 120_000);
 afterAll(() => fx.remove());
 
+// Both locks judge and take over a lock through the same io/files/file-lock.ts (tryLock), and each
+// take-over of the store's lock opens the store (a PGlite start): the store's lock with one lock of
+// each kind of stale (no owner named; an owner that has ended), the allowance lock with every kind.
 describe('a lock that names no live owner is stale: taken over with one notice, for both locks', () => {
   const owner = (pid: number) =>
     formatLockOwner({ pid, host: hostname(), takenAt: new Date().toISOString(), token: 'feedfacefeedface' });
   it.each([
-    ['empty', () => '', 'it is empty'],
     ['garbage', () => 'garbage\u0000\u0001\n', 'it does not name an owner (pid, host, time)'],
-    ['an older format (pid and host only)', () => `${deadPid()}\n${hostname()}\n`, 'it does not name an owner'],
     ['a dead pid on this host', () => owner(deadPid()), 'has ended'],
   ])('history.lock %s: flakeguard history reads the store', async (_, content, reason) => {
     mkdirSync(path.dirname(LOCK()), { recursive: true });
@@ -147,6 +148,7 @@ describe('a lock that names no live owner is stale: taken over with one notice, 
   it.each([
     ['empty', () => '', 'it is empty'],
     ['garbage', () => 'x', 'it does not name an owner'],
+    ['an older format (pid and host only)', () => `${deadPid()}\n${hostname()}\n`, 'it does not name an owner'],
     ['a dead pid on this host', () => owner(deadPid()), 'has ended'],
   ])('an allowance file lock %s: quarantine add writes the entry', async (_, content, reason) => {
     mkdirSync(path.join(fx.root, 'allowances/test'), { recursive: true });
@@ -371,30 +373,30 @@ describe('history ingest stops on SIGINT and SIGTERM with 130 and leaves nothing
     }
   });
 
-  it.each(['SIGINT', 'SIGTERM'] as const)(
-    '%s while it stores records: each record whole, the lock removed',
-    async (signal) => {
-      restoreStore();
-      countProcess('cli');
-      const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], {
-        cwd: fx.root,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      // The lock appears once every record was checked and the store is being opened (a child that
-      // ended before it fails the assertions below with its stderr, instead of waiting for the timeout).
-      while (!existsSync(LOCK()) && child.exitCode === null && child.signalCode === null)
-        await new Promise((r) => setTimeout(r, 20));
-      child.kill(signal);
-      expect(await exited, stderr).toBe(130);
-      expect(stderr).toMatch(
-        /^flakeguard: interrupted; history ingest \(\d+ of 200 records stored, each whole\) stopped$/m,
-      );
-      expect(leftovers()).toEqual([]);
-      const after = await runCliInProcess(fx.root, ['history', '--json']);
-      expect(after.exitCode, after.output).toBe(0);
-    },
-  );
+  // One signal here: both reach the command the same way (src/cli.ts listens for SIGINT and SIGTERM
+  // alike, src/io/process/interrupt.ts), as the two tests above show while it waits; each run here
+  // opens the store in a process of its own.
+  it('SIGINT while it stores records: each record whole, the lock removed', async () => {
+    restoreStore();
+    countProcess('cli');
+    const child = spawn(process.execPath, [CLI_BUILT, 'history', 'ingest', 'artifacts'], {
+      cwd: fx.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // The lock appears once every record was checked and the store is being opened (a child that
+    // ended before it fails the assertions below with its stderr, instead of waiting for the timeout).
+    while (!existsSync(LOCK()) && child.exitCode === null && child.signalCode === null)
+      await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(130);
+    expect(stderr).toMatch(
+      /^flakeguard: interrupted; history ingest \(\d+ of 200 records stored, each whole\) stopped$/m,
+    );
+    expect(leftovers()).toEqual([]);
+    const after = await runCliInProcess(fx.root, ['history', '--json']);
+    expect(after.exitCode, after.output).toBe(0);
+  });
 });

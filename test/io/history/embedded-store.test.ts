@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
 import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
-import { type HistoryTarget, openHistoryStore } from '../../../src/io/history/history-store.js';
+import { type HistoryStore, type HistoryTarget, openHistoryStore } from '../../../src/io/history/history-store.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
 import { storeContract } from './store-contract.js';
 
@@ -17,7 +17,18 @@ beforeAll(() => seedHistoryStore(base));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe('embedded store (PGlite)', () => {
-  storeContract(() => openHistoryStore(target));
+  describe('the store contract', () => {
+    // The contract's tests ask the store questions: they share one open store (each open is a PGlite
+    // start, about a second of CPU), closed after them; opening it is the subject of the tests below.
+    let shared: Promise<HistoryStore> | undefined;
+    afterAll(async () => {
+      await (await shared)?.close();
+    });
+    storeContract(async () => {
+      shared ??= openHistoryStore(target);
+      return { ...(await shared), close: async () => {} };
+    });
+  });
 
   it('lets one process in at a time and waits for the other to close', async () => {
     const first = await openHistoryStore(target);
