@@ -3,7 +3,15 @@
  * file, for tests whose names hold quotes with a newline, spaces at the ends, control characters,
  * unicode and 2,000 characters. Every entry is kept, `list --json` gives back each exact name, the
  * file parses (`check` is clean), and what `add` printed has its control characters escaped.
+ *
+ * The fixture has no Vitest installed (its node_modules link is removed): every `allowances` command
+ * then takes the test files Vitest's default include takes (io/vitest/list-test-files.ts) instead of
+ * starting the project's Vitest to ask, which cost about 0.7 CPU-s in each of the twenty adds. Which
+ * files are tests is not the subject here (test/io/vitest/list-test-files.test.ts asks Vitest, with
+ * and without it installed); twenty processes writing one file at once is.
  */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
@@ -38,6 +46,7 @@ describe('allowance writers', () => {
       },
     });
     fixture = fx;
+    rmSync(path.join(fx.root, 'node_modules'));
     const adds = await Promise.all(
       NAMES.map((name) =>
         fx.flakeguard([
