@@ -55,7 +55,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/triage-corpus.test.ts': { gate: 0, vitest: 32, cli: 7, storeCreate: 0 },
   'test/e2e/triage-history.test.ts': { gate: 0, vitest: 3, cli: 1, storeCreate: 0 },
   'test/e2e/triage-inputs.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
-  'test/e2e/triage-rerun.test.ts': { gate: 0, vitest: 2, cli: 4, storeCreate: 0 },
+  'test/e2e/triage-rerun.test.ts': { gate: 0, vitest: 2, cli: 0, storeCreate: 0 },
   'test/e2e/triage.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },
   'test/io/history/embedded-store.test.ts': { gate: 0, vitest: 0, cli: 0, storeCreate: 0 },
   'test/io/triage/triage-inputs.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
