@@ -1,5 +1,11 @@
-/** `flakeguard allowances` on fixture projects: add errors, migrate, bad input, list --json fields. */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+/**
+ * `flakeguard allowances` on fixture projects: add errors, migrate, bad input, list --json fields.
+ * The fixtures have no Vitest installed (no node_modules): the commands take the test files Vitest's
+ * default include takes (io/vitest/list-test-files.ts) instead of starting the project's Vitest to
+ * ask (about 0.6 CPU-s per command); which files are tests is test/io/vitest/list-test-files.test.ts's
+ * subject, not this file's.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
@@ -25,6 +31,7 @@ async function make(git = false): Promise<Fixture> {
     git,
     files: { 'flakeguard.yaml': 'budget:\n  test: 200ms\n', 'test/hub/tracker.test.ts': TRACKER },
   });
+  rmSync(path.join(fixture.root, 'node_modules'));
   return fixture;
 }
 

@@ -1,9 +1,20 @@
 /**
- * The writer cannot corrupt: twenty `flakeguard allowances add` processes at once on one allowance
- * file, for tests whose names hold quotes with a newline, spaces at the ends, control characters,
- * unicode and 2,000 characters. Every entry is kept, `list --json` gives back each exact name, the
- * file parses (`check` is clean), and what `add` printed has its control characters escaped.
+ * The writer cannot corrupt: twenty `flakeguard allowances add` at once on one allowance file, ten
+ * spawned processes and ten in the test's own process (test/helpers/in-process-cli.ts, one after
+ * another while the ten processes run), for tests whose names hold quotes with a newline, spaces at
+ * the ends, control characters, unicode and 2,000 characters. Every entry is kept, `list --json`
+ * gives back each exact name, the file parses (`check` is clean), and what `add` printed has its
+ * control characters escaped. Eleven processes contend for the file's lock (a process start costs
+ * about 0.5 CPU-s; the lock is across processes, so contention needs processes, not twenty).
+ *
+ * The fixture has no Vitest installed (its node_modules link is removed): every `allowances` command
+ * then takes the test files Vitest's default include takes (io/vitest/list-test-files.ts) instead of
+ * starting the project's Vitest to ask, which cost about 0.7 CPU-s in each add. Which files are tests
+ * is not the subject here (test/io/vitest/list-test-files.test.ts asks Vitest, with and without it
+ * installed); processes writing one file at once is.
  */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
@@ -38,20 +49,13 @@ describe('allowance writers', () => {
       },
     });
     fixture = fx;
+    rmSync(path.join(fx.root, 'node_modules'));
     const adds = await Promise.all(
-      NAMES.map((name) =>
-        fx.flakeguard([
-          'allowances',
-          'add',
-          '--file',
-          'test/names.test.ts',
-          `--test=${name}`,
-          '--budget',
-          '1s',
-          '--reason',
-          'slow',
-        ]),
-      ),
+      NAMES.map((name, i) => {
+        const args = ['allowances', 'add', '--file', 'test/names.test.ts', `--test=${name}`];
+        const add = [...args, '--budget', '1s', '--reason', 'slow'];
+        return i % 2 === 0 ? fx.flakeguard(add) : flakeguardInProcess(fx, add);
+      }),
     );
     for (const add of adds) expect(add.exitCode, add.output).toBe(0);
     const printed = adds.map((a) => a.stdout).join('\n');

@@ -3,13 +3,16 @@
  * Vitest is hoisted to the workspace root (the project has no node_modules of its own) with a
  * config file Vitest would not find by itself (--config), and a pnpm layout (node_modules/vitest a
  * link into node_modules/.pnpm, no hoisted copy) with a `projects` config (--project). Setup files
- * write which config and project ran, so the pass-through is seen, not assumed.
+ * write which config and project ran, so the pass-through is seen, not assumed. Triage runs in this
+ * process (test/helpers/in-process-cli.ts: the subject is the re-runs it starts, which stay real
+ * Vitest processes); test/e2e/cli-smoke.test.ts spawns the built triage once.
  */
 import { existsSync, mkdirSync, readFileSync, symlinkSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, REPO_ROOT } from '../helpers/fixture.js';
+import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { countProcess } from '../helpers/process-budget.js';
 
 const VITEST = path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs');
@@ -81,7 +84,7 @@ describe('triage --rerun with the project’s Vitest and config', () => {
   }, 120_000);
 
   it('npm workspace, Vitest hoisted to the workspace root: --config reaches every re-run; escape and flake are measured', async () => {
-    const r = await ws.flakeguard([
+    const r = await flakeguardInProcess(ws, [
       'triage',
       '--json',
       '--root',
@@ -114,7 +117,7 @@ describe('triage --rerun with the project’s Vitest and config', () => {
   }, 120_000);
 
   it('without --config the re-runs cannot find the tests (Vitest looks for vitest.config.*): the findings say so and stay inferred', async () => {
-    const r = await ws.flakeguard([
+    const r = await flakeguardInProcess(ws, [
       'triage',
       '--json',
       '--root',
@@ -155,7 +158,7 @@ describe('triage --rerun with the project’s Vitest and config', () => {
     symlinkSync('.pnpm/vitest@4.1.12/node_modules/vitest', path.join(fx.root, 'app/node_modules/vitest'), 'dir');
     const appDir = path.join(fx.root, 'app');
     expect(await vitestIn(appDir, ['--project', 'unit', '--reporter=json', '--outputFile=out/report.json'])).toBe(1);
-    const r = await fx.flakeguard([
+    const r = await flakeguardInProcess(fx, [
       'triage',
       '--json',
       '--root',
@@ -189,7 +192,15 @@ describe('triage --rerun with the project’s Vitest and config', () => {
     });
     fixtures.push(fx);
     unlinkSync(path.join(fx.root, 'node_modules'));
-    const r = await fx.flakeguard(['triage', '--root', 'lone', '--report', 'lone/out/report.json', '--rerun', '1']);
+    const r = await flakeguardInProcess(fx, [
+      'triage',
+      '--root',
+      'lone',
+      '--report',
+      'lone/out/report.json',
+      '--rerun',
+      '1',
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('Vitest is not installed for');
     expect(r.stderr).toContain('looked for node_modules/vitest in');

@@ -6,8 +6,8 @@
  * written in place and never replaced, a folder is refused naming the user's path, and the report is
  * on stdout first in every case. FIFOs and links are made in the fixture's temp folder, never /dev.
  * The commands run in this process (test/helpers/in-process-cli.ts: the subject is the file
- * written, not a process start); a FIFO's reader is a separate process, as `cat pipe` in another
- * shell. The history store is a copy of the run's template (seedHistoryStore) holding one ingested
+ * written, not a process start), each writing `--markdown` and `--html` at once to two paths of one
+ * kind; a FIFO's reader is a separate process, `cat pipe` as in another shell. The history store is a copy of the run's template (seedHistoryStore) holding one ingested
  * run record, and the report `gate --merge` prints is built by the real computeGateReport (no gate
  * runs: its subject is the report file, not the tries). Needs `npm run build` (the CLI is the built one).
  */
@@ -19,6 +19,7 @@ import {
   readFileSync,
   readlinkSync,
   rmSync,
+  type Stats,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -27,7 +28,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRecord } from '../../core/history/history-factories.js';
 import { makeGateReport } from '../../core/html/html-factories.js';
-import { createFixture, type Fixture } from '../../helpers/fixture.js';
+import { createFixture, type Fixture, type RunResult } from '../../helpers/fixture.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
 import { runCliInProcess } from '../../helpers/in-process-cli.js';
 import { messageLine } from './catalogue.js';
@@ -141,21 +142,63 @@ const TARGETS: readonly Target[] = [
 
 const CASES = WRITERS.flatMap((w) => TARGETS.map((t) => ({ name: `${w.command[0]} ${w.flag} <${t.kind}>`, w, t })));
 
-describe('report writers on paths that are not plain files', () => {
-  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, { w, t }) => {
-    const dir = path.join(fx.root, 'out', `${w.command[0]}-${w.flag.slice(2)}-${t.kind.replace(/\W+/g, '-')}`);
+/** A path made for one flag of one run, as it was before the run, with the FIFO's reader if it is one. */
+interface Made {
+  readonly target: string;
+  readonly before: Stats | undefined;
+  readonly isFifo: boolean;
+  /** What the FIFO's reader read. */
+  readonly reader: Promise<{ readonly stdout: unknown }> | null;
+}
+
+/** One command run that writes its report to paths of one kind, and those paths by flag. */
+interface SharedRun {
+  readonly run: RunResult;
+  readonly made: ReadonlyMap<Writer['flag'], Made>;
+}
+
+/**
+ * The run a case reads: one per command and kind of path, writing `--markdown` and `--html` at once,
+ * each to its own path of that kind (the two cases of a kind read the same run: a history run opens
+ * the store, about 0.8 CPU-s). A folder gets one run per flag: the first refused path ends the
+ * command, so a second flag would never be tried.
+ */
+const runs = new Map<string, Promise<SharedRun>>();
+function runFor(w: Writer, t: Target): Promise<SharedRun> {
+  const flags: readonly Writer['flag'][] = t.refused ? [w.flag] : ['--markdown', '--html'];
+  const key = `${w.command[0]} ${flags.join(' ')} <${t.kind}>`;
+  let shared = runs.get(key);
+  if (!shared) {
+    shared = writeReports(w.command, t, flags);
+    runs.set(key, shared);
+  }
+  return shared;
+}
+
+async function writeReports(
+  command: readonly string[],
+  t: Target,
+  flags: readonly Writer['flag'][],
+): Promise<SharedRun> {
+  const made = new Map<Writer['flag'], Made>();
+  for (const flag of flags) {
+    const dir = path.join(fx.root, 'out', `${command[0]}-${flag.slice(2)}-${t.kind.replace(/\W+/g, '-')}`);
     mkdirSync(dir, { recursive: true });
     const target = t.make(dir);
-    const rel = path.relative(fx.root, target);
-    const before = lstatSync(target, { throwIfNoEntry: false });
     const isFifo = lstatSync(linkTarget(target), { throwIfNoEntry: false })?.isFIFO() === true;
-    // A FIFO needs its reader: started first, like `cat pipe` in another shell.
-    const reader = isFifo
-      ? execa(process.execPath, ['-e', 'process.stdout.write(require("fs").readFileSync(process.argv[1]))', target], {
-          reject: false,
-        })
-      : null;
-    const run = await runCliInProcess(fx.root, [...w.command, w.flag, rel]);
+    // A FIFO needs its reader: started first, `cat pipe` as in another shell.
+    const reader = isFifo ? execa('cat', [target], { reject: false }) : null;
+    made.set(flag, { target, before: lstatSync(target, { throwIfNoEntry: false }), isFifo, reader });
+  }
+  const args = [...made].flatMap(([flag, m]) => [flag, path.relative(fx.root, m.target)]);
+  return { run: await runCliInProcess(fx.root, [...command, ...args]), made };
+}
+
+describe('report writers on paths that are not plain files', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, { w, t }) => {
+    const { run, made } = await runFor(w, t);
+    const { target, before, isFifo, reader } = made.get(w.flag) as Made;
+    const rel = path.relative(fx.root, target);
     expect(run.stdout, run.output).toMatch(w.stdout);
     if (t.refused) {
       expect(run.exitCode, run.output).toBe(2);

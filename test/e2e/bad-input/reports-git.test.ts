@@ -3,16 +3,25 @@
  * invalid UTF-8, an XXE entity in JUnit), a shallow clone without the base ref, a broken
  * vitest.config.ts in the gate, and test names with `$(...)` in the commands flakeguard prints.
  * Needs `npm run build`. No user file changes unless the case is a command that writes by design.
- * Triage runs in this process (test/helpers/in-process-cli.ts: what it reads and prints is the
- * subject); the gate and the pasted commands are spawned.
+ * Triage and the gate's refusals run in this process (test/helpers/in-process-cli.ts: what they read
+ * and print is the subject; the gate's Vitest list child that fails to load the config stays a real
+ * process); the pasted commands are spawned from a shell, the pasted `allowances add` with Vitest
+ * uninstalled for the while (withoutVitest: no Vitest started to list the test files).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BUILT, createFixture, type Fixture, REPO_ROOT, vitestConfigWithReporter } from '../../helpers/fixture.js';
-import { flakeguardInProcess } from '../../helpers/in-process-cli.js';
+import {
+  CLI_BUILT,
+  createFixture,
+  type Fixture,
+  REPO_ROOT,
+  vitestConfigWithReporter,
+  withoutVitest,
+} from '../../helpers/fixture.js';
+import { flakeguardInProcess, runCliInProcess } from '../../helpers/in-process-cli.js';
 import { countProcess } from '../../helpers/process-budget.js';
 import { expectBadInputInProcess, hashFiles } from './catalogue.js';
 
@@ -83,12 +92,7 @@ describe('git', () => {
       const repo = path.join(clone, 'repo');
       symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(repo, 'node_modules'), 'dir');
       const before = hashFiles(repo);
-      countProcess('gate');
-      const run = await execa(process.execPath, [CLI_BUILT, 'gate', '--base', 'origin/main'], {
-        cwd: repo,
-        reject: false,
-        env: { NO_COLOR: '1' },
-      });
+      const run = await runCliInProcess(repo, ['gate', '--base', 'origin/main']);
       expect(run.exitCode).toBe(2);
       expect(run.stderr.trim().split('\n')).toEqual([
         'flakeguard: base "origin/main" is not in this clone (a shallow clone); fetch it: git fetch --no-tags --depth=50 origin main (or git fetch --unshallow origin for the whole history), or name another with --base <ref>',
@@ -107,7 +111,7 @@ describe('Vitest cannot start in the gate', () => {
     fx.write('vitest.config.ts', "import x from 'nope-missing-pkg';\nexport default { test: { x } };\n");
     try {
       const before = hashFiles(fx.root);
-      const run = await fx.flakeguard(['gate', '--base', 'main', '--load', '0', '--tries', '1']);
+      const run = await flakeguardInProcess(fx, ['gate', '--base', 'main', '--load', '0', '--tries', '1']);
       expect(run.exitCode, run.output).toBe(2);
       expect(run.stderr).toMatch(/^flakeguard: Vitest .*nope-missing-pkg/m);
       expect(run.stderr).not.toContain('\u001b');
@@ -149,8 +153,11 @@ describe('a test named $(...)', () => {
       ?.trim();
     expect(command, red.output).toBeDefined();
     countProcess('cli');
-    const pasted = await shell(
-      `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_BUILT)} ${(command ?? '').slice('flakeguard '.length)}`,
+    // Without Vitest installed for the while (withoutVitest): which files are tests is not the subject.
+    const pasted = await withoutVitest(project, () =>
+      shell(
+        `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_BUILT)} ${(command ?? '').slice('flakeguard '.length)}`,
+      ),
     );
     expect(pasted.exitCode, `${pasted.stdout}\n${pasted.stderr}`).toBe(0);
     expect(pwned()).toEqual([]);

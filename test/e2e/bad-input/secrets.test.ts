@@ -4,9 +4,9 @@
  * FLAKEGUARD_HISTORY_URL, `history.url` in flakeguard.yaml), through every command that reads it
  * (history query, ingest, prune, triage, the gate, the reporter): the password is never printed.
  * The rule: core/secrets.ts `redactSecrets`, used by every message that may hold the URL.
- * Needs `npm run build`. The commands other than the gate run in this process (what they print is
- * the subject); the reporter and the gate run as the user runs them, in Vitest and as a spawned
- * CLI; test/e2e/cli-smoke.test.ts spawns each command once.
+ * Needs `npm run build`. The commands other than the whole gate run in this process (what they
+ * print is the subject); the reporter and the gate that runs its tries run as the user runs them,
+ * in Vitest and as a spawned CLI; test/e2e/cli-smoke.test.ts spawns each command once.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -81,11 +81,14 @@ const PLACES: readonly Place[] = [
     what: 'triage --history',
     run: (url) => cli(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--history', '--branch', 'main'], env(url)),
   },
+  // A wrong scheme stops the gate before it starts anything: in this process, as the commands above.
+  { source: 'env', what: 'gate', only: [0], run: (url) => cli(gateAtNoSlowdown(1, 0, '--base', 'main'), env(url)) },
   {
     source: 'env',
     what: 'gate',
-    only: [0, 4],
-    // At no slowdown, one try: the subject is the URL kept out of what the gate prints.
+    only: [4],
+    // A URL the gate gets as far as connecting with, after its tries: a whole gate, spawned as the
+    // user runs it. At no slowdown, one try: the subject is the URL kept out of what the gate prints.
     run: (url) => fx.flakeguard(gateAtNoSlowdown(1, 0, '--base', 'main'), env(url)),
   },
   { source: 'config', what: 'history', run: (url) => withConfig(url, () => cli(['history'])) },

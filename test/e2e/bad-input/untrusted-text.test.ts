@@ -9,15 +9,21 @@
  * one whole gate (names and errors reaching the gate through Vitest) stay spawned. What the gate
  * prints of every field of its report is tried by `gate --merge` of a report carrying the hostile
  * text in each (built by the real computeGateReport). The store is a copy of the run's template.
- * Needs `npm run build`.
+ * History is on (flakeguard.yaml) only for the commands that read or write the store: the
+ * reporter's record is stored by `history ingest` in this process (the code the reporter stores
+ * with, ingestRunRecord; test/e2e/history.test.ts keeps the reporter storing), so neither the
+ * reporter's Vitest nor the gate starts PGlite (over a CPU-s each). The commands that resolve
+ * quarantines and allowances run with Vitest uninstalled for the while (withoutVitest: the test files
+ * are then those of Vitest's default include, not asked of a Vitest started per command): what they
+ * print is the subject, not which files are tests. Needs `npm run build`.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReport } from '../../../src/core/gate/gate-report.js';
 import { makeGateReport } from '../../core/html/html-factories.js';
-import { createFixture, type Fixture, REPORTER_BUILT, type RunResult } from '../../helpers/fixture.js';
-import { seedHistoryStore } from '../../helpers/history-template.js';
+import { createFixture, type Fixture, REPORTER_BUILT, type RunResult, withoutVitest } from '../../helpers/fixture.js';
+import { ingestRunRecords, seedHistoryStore } from '../../helpers/history-template.js';
 import { runCliInProcess } from '../../helpers/in-process-cli.js';
 import { gateAtNoSlowdown } from '../gate-fixtures.js';
 
@@ -58,6 +64,8 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2
 /** flakeguard's own annotations: ::error/::warning, escaped properties, a title that starts with flakeguard. */
 const OWN_ANNOTATION = /^::(error|warning) (file=[^,:]*,)?(line=\d+,)?title=flakeguard[^,:]*::[^\r]*$/;
 
+const CONFIG = 'budget:\n  test: 100ms\n';
+
 let fx: Fixture;
 let summary: string;
 const env = (): Record<string, string> => ({ GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
@@ -66,7 +74,7 @@ beforeAll(async () => {
     git: true,
     files: {
       'vitest.config.ts': `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: [${JSON.stringify(REPORTER_BUILT)}] } });\n`,
-      'flakeguard.yaml': 'history: true\nbudget:\n  test: 100ms\n',
+      'flakeguard.yaml': CONFIG,
       'test/a.test.ts': "import { it } from 'vitest';\nit('plain', () => {});\n",
       'ci/bad.json': '\u001b[2J\n::error title=pwned::from a record\n\u0000',
     },
@@ -94,6 +102,16 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => fx.remove());
 
+/** `run` with history on in flakeguard.yaml (the embedded store), then off again as committed. */
+async function withHistory<T>(run: () => Promise<T>): Promise<T> {
+  fx.write('flakeguard.yaml', `history: true\n${CONFIG}`);
+  try {
+    return await run();
+  } finally {
+    fx.write('flakeguard.yaml', CONFIG);
+  }
+}
+
 function expectSafe(run: RunResult): void {
   for (const line of `${run.stdout}\n${run.stderr}`.split('\n')) {
     expect(line, JSON.stringify(line)).not.toMatch(CONTROL);
@@ -105,17 +123,29 @@ const cli = (args: readonly string[], vars: Record<string, string>): Promise<Run
   runCliInProcess(fx.root, args, vars);
 
 const CASES: readonly (readonly [string, () => Promise<RunResult>])[] = [
-  ['the reporter (block, warnings, annotations)', () => fx.vitest([], env())],
-  ['triage of the run record', () => cli(['triage', '--exit-code', '1', '--html', 'ci/triage.html'], env())],
+  [
+    'the reporter (block, warnings, annotations)',
+    async () => {
+      const run = await fx.vitest([], env());
+      // Its run record into the store, for triage and history below.
+      await ingestRunRecords(fx, `history: true\n${CONFIG}`);
+      fx.write('flakeguard.yaml', CONFIG);
+      return run;
+    },
+  ],
+  [
+    'triage of the run record',
+    () => withHistory(() => cli(['triage', '--exit-code', '1', '--html', 'ci/triage.html'], env())),
+  ],
   [
     'triage --log with ESC, binary and workflow commands',
     () => cli(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--markdown', 'ci/triage.md'], env()),
   ],
-  ['quarantine list', () => cli(['quarantine', 'list'], env())],
-  ['quarantine check', () => cli(['quarantine', 'check'], env())],
-  ['allowances list', () => cli(['allowances', 'list'], env())],
-  ['history ingest of a garbage record', () => cli(['history', 'ingest', 'ci/bad.json'], env())],
-  ['history (names from the store)', () => cli(['history'], env())],
+  ['quarantine list', () => withoutVitest(fx, () => cli(['quarantine', 'list'], env()))],
+  ['quarantine check', () => withoutVitest(fx, () => cli(['quarantine', 'check'], env()))],
+  ['allowances list', () => withoutVitest(fx, () => cli(['allowances', 'list'], env()))],
+  ['history ingest of a garbage record', () => withHistory(() => cli(['history', 'ingest', 'ci/bad.json'], env()))],
+  ['history (names from the store)', () => withHistory(() => cli(['history'], env()))],
   [
     'gate (names and first errors of new tests)',
     // At no slowdown, one try each: the subject is what the gate prints, not the factor or the count.
