@@ -18,7 +18,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/commands/init/init.test.ts': { gate: 0, vitest: 0, cli: 3, storeCreate: 0 },
   'test/e2e/allowances-cli.test.ts': { gate: 0, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/allowances-follow.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
-  'test/e2e/allowances-lineage.test.ts': { gate: 1, vitest: 9, cli: 0, storeCreate: 0 },
+  'test/e2e/allowances-lineage.test.ts': { gate: 1, vitest: 3, cli: 0, storeCreate: 0 },
   'test/e2e/allowances-writers.test.ts': { gate: 0, vitest: 0, cli: 20, storeCreate: 0 },
   'test/e2e/bad-input/arguments.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/bad-input/output-paths.test.ts': { gate: 0, vitest: 0, cli: 0, storeCreate: 0 },
