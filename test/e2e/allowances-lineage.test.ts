@@ -11,9 +11,9 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testKey } from '../../src/core/test-id.js';
-import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, fixtureCopies } from '../helpers/fixture.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { addAllowance, commit, commitAndRun, listed, seam, sourceTests } from './allowances-helpers.js';
 import { gateAtNoSlowdown } from './gate-fixtures.js';
@@ -27,26 +27,24 @@ const SLOW = `  it('reloads journal', async () => {
 const source = (describeTitle: string, tests: string): string =>
   `import { describe, it, expect } from 'vitest';\n\ndescribe('${describeTitle}', () => {\n${tests}\n  it('flushes', () => {\n    expect(2 + 2).toBe(4);\n  });\n});\n`;
 
-let fixture: Fixture | undefined;
-afterEach(() => {
-  fixture?.remove();
-  fixture = undefined;
-});
-
 /**
  * A git fixture with the slow test in test/hub/tracker.test.ts and its allowance, not committed: 3 s,
- * ten times the 300 ms sleep, so a run beside another file (project e2e) stays within it.
+ * ten times the 300 ms sleep, so a run beside another file (project e2e) stays within it. Made once
+ * (the allowance added through the CLI); each test changes its own copy.
  */
-async function withAllowance(reason: string): Promise<Fixture> {
+const withAllowance = fixtureCopies(async () => {
   const fx = await createFixture({
     git: true,
     files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) },
   });
-  fixture = fx;
-  const add = await addAllowance(fx, { test: 'tracker > reloads journal', budget: '3s', reason });
+  const add = await addAllowance(fx, {
+    test: 'tracker > reloads journal',
+    budget: '3s',
+    reason: 'reads a large journal',
+  });
   expect(add.exitCode, add.output).toBe(0);
   return fx;
-}
+});
 
 /** Commits; the run is green, the slow test `name` in `file` gets the allowance, and no warning is printed. */
 async function commitAndExpectKept(fx: Fixture, message: string, file: string, name: string): Promise<void> {
@@ -76,7 +74,7 @@ async function step(fx: Fixture, message: string, file: string, text: string, na
 
 describe('an allowance through a team that never migrates', () => {
   it('follows each change through history, never to a copy, and ends as an orphan when the test is deleted', async () => {
-    const fx = await withAllowance('reads a large journal');
+    const fx = withAllowance();
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     const stored = readFileSync(path.join(fx.root, store), 'utf8');
     expect(stored).toMatch(/\n {2}commit: [0-9a-f]{40}\n/);
@@ -152,7 +150,7 @@ describe('an allowance through a team that never migrates', () => {
   });
 
   it('says so and matches by name and body when the recorded commit is not in the clone', async () => {
-    const fx = await withAllowance('journal');
+    const fx = withAllowance();
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     const missing = 'f'.repeat(40);
     fx.write(
@@ -170,7 +168,7 @@ describe('an allowance through a team that never migrates', () => {
   });
 
   it('gate --write-allowances records the new name of a followed allowance in the change that renamed it', async () => {
-    const fx = await withAllowance('journal');
+    const fx = withAllowance();
     await commit(fx, 'allowance');
     await fx.git(['checkout', '-q', '-b', 'feature']);
     fx.write('test/hub/tracker.test.ts', source('tracker', SLOW.replace("'reloads journal'", "'reloads the journal'")));
