@@ -4,10 +4,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
-import { makeRecord } from '../core/history/history-factories.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
-import { seedHistoryStore } from '../helpers/history-template.js';
-import { flakeguardInProcess, runCliInProcess } from '../helpers/in-process-cli.js';
+import { ingestEarlierRuns, seedHistoryStore } from '../helpers/history-template.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 const TEST = (body: string) => `import { expect, it } from 'vitest';
@@ -39,17 +38,7 @@ describe('flakeguard gate with history', () => {
     // Two earlier green runs of the test, as the reporter records them (the record factory), stored
     // with history ingest as the reporter stores them: the subject is what the gate reads back, not
     // the reporter's storing (test/e2e/history.test.ts keeps that with real runs).
-    const start = Date.now() - 3_600_000;
-    for (const n of [1, 2]) {
-      const record = makeRecord({
-        runId: `earlier-${n}`,
-        startedAt: new Date(start + n * 60_000).toISOString(),
-        tests: [{ file: 'test/cart.test.ts', name: 'totals the cart', durationMs: 5 }],
-      });
-      fx.write(`.flakeguard/earlier/${record.runId}.json`, JSON.stringify(record));
-    }
-    const ingest = await flakeguardInProcess(fx, ['history', 'ingest', '.flakeguard/earlier']);
-    expect(ingest.stdout, ingest.output).toContain('2 run records read, 2 stored');
+    await ingestEarlierRuns(fx, [{ file: 'test/cart.test.ts', name: 'totals the cart', durationMs: 5 }]);
     await fx.git(['checkout', '-q', '-b', 'feature']);
     fx.write('test/cart.test.ts', TEST('expect(2 + 2).toBe(4);'));
     await fx.git(['commit', '-qam', 'change the test']);

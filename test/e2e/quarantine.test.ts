@@ -7,7 +7,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeRecord } from '../core/history/history-factories.js';
 import {
   createFixture,
   type Fixture,
@@ -15,7 +14,7 @@ import {
   type RunResult,
   vitestConfigWithReporter,
 } from '../helpers/fixture.js';
-import { seedHistoryStore } from '../helpers/history-template.js';
+import { ingestEarlierRuns, seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { lastLine, records } from '../reporter/reporter-fixture.js';
 
@@ -84,21 +83,10 @@ function runWithHistory(): Promise<{ fx: Fixture; run: RunResult }> {
     historyFixtures.push(own);
     writeFileSync(path.join(own.root, 'flakeguard.yaml'), 'budget:\n  test: 5s\nhistory: true\n');
     seedHistoryStore(own.root);
-    const start = Date.now() - 3_600_000;
-    for (const n of [1, 2]) {
-      const record = makeRecord({
-        runId: `earlier-${n}`,
-        startedAt: new Date(start + n * 60_000).toISOString(),
-        tests: [
-          { file: 'test/api.test.ts', name: 'api > aborts a slow request', state: 'failed' },
-          { file: 'test/api.test.ts', name: 'api > answers' },
-        ],
-      });
-      own.write(`artifacts/${record.runId}.json`, JSON.stringify(record));
-    }
-    const ingest = await flakeguardInProcess(own, ['history', 'ingest', 'artifacts']);
-    expect(ingest.exitCode, ingest.output).toBe(0);
-    expect(ingest.stdout).toContain('2 run records read, 2 stored');
+    await ingestEarlierRuns(own, [
+      { file: 'test/api.test.ts', name: 'api > aborts a slow request', state: 'failed' },
+      { file: 'test/api.test.ts', name: 'api > answers' },
+    ]);
     return { fx: own, run: await own.vitest() };
   })();
   return withHistory;
