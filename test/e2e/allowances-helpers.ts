@@ -2,10 +2,11 @@
  * Shared by the allowance e2e tests: a run of the real Vitest with flakeguard's reporter (and the
  * JSON one, for durations and lines), and the engine fed with what Vitest reported.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { parseConfig } from '../../src/core/config.js';
+import { extractTests } from '../../src/core/source/test-source.js';
 import { loadAllowancesForRun } from '../../src/io/allowances/allowances-for-run.js';
 import { type Fixture, REPORTER_BUILT, type RunResult } from '../helpers/fixture.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
@@ -50,14 +51,41 @@ export async function vitestTests(fx: Fixture, exitCode = 0): Promise<VitestTest
   return Object.assign(tests, { output: run.output });
 }
 
-export function seam(fx: Fixture, config: string, tests: readonly Omit<VitestTest, 'durationMs'>[]) {
+/**
+ * The engine as the reporter calls it, on `tests`. With `testFiles`, the project's test files are
+ * that list, as the reporter passes its running Vitest's (else the engine asks the project's Vitest,
+ * a listing process).
+ */
+export function seam(
+  fx: Fixture,
+  config: string,
+  tests: readonly Omit<VitestTest, 'durationMs'>[],
+  testFiles?: readonly string[],
+) {
   return loadAllowancesForRun({
     root: fx.root,
     config: parseConfig(config, 'flakeguard.yaml'),
     tests,
     platform: process.platform,
     today: '2026-11-30',
+    ...(testFiles ? { testFiles: async () => testFiles } : {}),
   });
+}
+
+/** The fixture's test files under test/ (`*.test.ts`, sorted): what its Vitest's default include takes there. */
+function sourceTestFiles(fx: Fixture): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(`${fx.root}/${dir}`, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith('.test.ts') ? [`${dir}/${e.name}`] : [],
+    );
+  return walk('test').sort();
+}
+
+/** The fixture's tests read from the source (file, full name, line), as the gate reads them: no Vitest run. */
+export function sourceTests(fx: Fixture): { file: string; fullName: string; line: number }[] {
+  return sourceTestFiles(fx)
+    .flatMap((file) => extractTests(readFileSync(`${fx.root}/${file}`, 'utf8'), file))
+    .map((t) => ({ file: t.file, fullName: t.fullName, line: t.line }));
 }
 
 export async function listed(fx: Fixture): Promise<ListedRow[]> {

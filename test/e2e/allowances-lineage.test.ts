@@ -1,18 +1,21 @@
 /**
  * The team that never runs `allowances migrate`: one allowance, then a commit per change (retitle,
- * describe rename, move, move plus retitle, body edit, a copy of the old body, delete), the real
- * Vitest with flakeguard's reporter after each. Lineage carries the allowance through every change
- * one at a time: the run stays green through the body edit, the copy of the old body gets no
- * allowance (over budget) while the original keeps it, and after the delete the orphan is reported
- * (with where its lineage ended), then pruned. A shallow clone has no lineage: it says so.
+ * describe rename, move, move plus retitle, body edit, a copy of the old body, delete), the
+ * allowance engine after each, as the reporter calls it (loadAllowancesForRun, its lineage cache
+ * walked one commit further each time). Lineage carries the allowance through every change one at
+ * a time; the real Vitest with flakeguard's reporter runs after the body edit (green: the reporter
+ * follows the whole chain) and after the copy of the old body, which gets no allowance (over budget)
+ * while the original keeps it; after the delete the orphan is reported (with where its lineage
+ * ended), then pruned. A shallow clone has no lineage: it says so.
+ * Each single change with one run of the reporter: test/e2e/allowances-follow.test.ts.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testKey } from '../../src/core/test-id.js';
-import { createFixture, type Fixture } from '../helpers/fixture.js';
+import { createFixture, type Fixture, fixtureCopies } from '../helpers/fixture.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
-import { addAllowance, commit, commitAndRun, listed } from './allowances-helpers.js';
+import { addAllowance, commit, commitAndRun, listed, seam, sourceTests } from './allowances-helpers.js';
 import { gateAtNoSlowdown } from './gate-fixtures.js';
 
 const CONFIG = 'budget:\n  test: 200ms\n';
@@ -24,26 +27,24 @@ const SLOW = `  it('reloads journal', async () => {
 const source = (describeTitle: string, tests: string): string =>
   `import { describe, it, expect } from 'vitest';\n\ndescribe('${describeTitle}', () => {\n${tests}\n  it('flushes', () => {\n    expect(2 + 2).toBe(4);\n  });\n});\n`;
 
-let fixture: Fixture | undefined;
-afterEach(() => {
-  fixture?.remove();
-  fixture = undefined;
-});
-
 /**
  * A git fixture with the slow test in test/hub/tracker.test.ts and its allowance, not committed: 3 s,
- * ten times the 300 ms sleep, so a run beside another file (project e2e) stays within it.
+ * ten times the 300 ms sleep, so a run beside another file (project e2e) stays within it. Made once
+ * (the allowance added through the CLI); each test changes its own copy.
  */
-async function withAllowance(reason: string): Promise<Fixture> {
+const withAllowance = fixtureCopies(async () => {
   const fx = await createFixture({
     git: true,
     files: { 'flakeguard.yaml': CONFIG, 'test/hub/tracker.test.ts': source('tracker', SLOW) },
   });
-  fixture = fx;
-  const add = await addAllowance(fx, { test: 'tracker > reloads journal', budget: '3s', reason });
+  const add = await addAllowance(fx, {
+    test: 'tracker > reloads journal',
+    budget: '3s',
+    reason: 'reads a large journal',
+  });
   expect(add.exitCode, add.output).toBe(0);
   return fx;
-}
+});
 
 /** Commits; the run is green, the slow test `name` in `file` gets the allowance, and no warning is printed. */
 async function commitAndExpectKept(fx: Fixture, message: string, file: string, name: string): Promise<void> {
@@ -53,19 +54,31 @@ async function commitAndExpectKept(fx: Fixture, message: string, file: string, n
   expect(tests.find((t) => t.file === file && t.fullName === name)?.durationMs).toBeGreaterThan(200);
 }
 
-/** Writes `text` to `file`, commits, and expects the allowance kept by `file` > `name`. */
+/**
+ * Commits and feeds the engine the tests read from the source (and their files, as the reporter
+ * passes its Vitest's): no Vitest run. Returns what it decided.
+ */
+async function commitAndResolve(fx: Fixture, message: string) {
+  await commit(fx, message);
+  const tests = sourceTests(fx);
+  return seam(fx, CONFIG, tests, [...new Set(tests.map((t) => t.file))]);
+}
+
+/** Writes `text` to `file`, commits, and expects the engine to give the allowance to `file` > `name`, with no warning. */
 async function step(fx: Fixture, message: string, file: string, text: string, name: string): Promise<void> {
   fx.write(file, text);
-  await commitAndExpectKept(fx, message, file, name);
+  const result = await commitAndResolve(fx, message);
+  expect([...result.applied.keys()]).toEqual([testKey({ file, fullName: name })]);
+  expect(result.warnings).toEqual([]);
 }
 
 describe('an allowance through a team that never migrates', () => {
   it('follows each change through history, never to a copy, and ends as an orphan when the test is deleted', async () => {
-    const fx = await withAllowance('reads a large journal');
+    const fx = withAllowance();
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     const stored = readFileSync(path.join(fx.root, store), 'utf8');
     expect(stored).toMatch(/\n {2}commit: [0-9a-f]{40}\n/);
-    await commitAndExpectKept(fx, 'allowance', 'test/hub/tracker.test.ts', 'tracker > reloads journal');
+    await step(fx, 'allowance', 'test/hub/tracker.test.ts', source('tracker', SLOW), 'tracker > reloads journal');
 
     const retitled = SLOW.replace("'reloads journal'", "'reloads the journal'");
     await step(fx, 'retitle', 'test/hub/tracker.test.ts', source('tracker', retitled), 'tracker > reloads the journal');
@@ -78,7 +91,13 @@ describe('an allowance through a team that never migrates', () => {
     );
 
     await fx.git(['mv', 'test/hub/tracker.test.ts', 'test/tracker.test.ts']);
-    await commitAndExpectKept(fx, 'move', 'test/tracker.test.ts', 'journal tracker > reloads the journal');
+    await step(
+      fx,
+      'move',
+      'test/tracker.test.ts',
+      source('journal tracker', retitled),
+      'journal tracker > reloads the journal',
+    );
 
     mkdirSync(path.join(fx.root, 'test/core'));
     await fx.git(['mv', 'test/tracker.test.ts', 'test/core/journal.test.ts']);
@@ -90,14 +109,11 @@ describe('an allowance through a team that never migrates', () => {
       source('journal tracker', movedTitle),
       'journal tracker > reloads from disk',
     );
+    // The real Vitest with the reporter: green, the 300 ms test under the allowance it followed
+    // through every commit since the one the allowance records.
     const edited = movedTitle.replace('setTimeout(resolve, 300)', 'setTimeout(resolve, 310)');
-    await step(
-      fx,
-      'body edit',
-      'test/core/journal.test.ts',
-      source('journal tracker', edited),
-      'journal tracker > reloads from disk',
-    );
+    fx.write('test/core/journal.test.ts', source('journal tracker', edited));
+    await commitAndExpectKept(fx, 'body edit', 'test/core/journal.test.ts', 'journal tracker > reloads from disk');
 
     // A copy of the test's original body (the fingerprint the allowance stored) under a new name.
     const copy = SLOW.replace("'reloads journal'", "'reloads a copy'");
@@ -117,7 +133,7 @@ describe('an allowance through a team that never migrates', () => {
 
     // Delete the original: the copy, with the body the allowance stored, still does not get it.
     fx.write('test/core/journal.test.ts', source('journal tracker', copy));
-    const { result: afterDelete } = await commitAndRun(fx, 'delete the original', CONFIG, 1);
+    const afterDelete = await commitAndResolve(fx, 'delete the original');
     expect(afterDelete.applied.size).toBe(0);
     expect(afterDelete.warnings).toEqual([
       expect.stringMatching(
@@ -134,7 +150,7 @@ describe('an allowance through a team that never migrates', () => {
   });
 
   it('says so and matches by name and body when the recorded commit is not in the clone', async () => {
-    const fx = await withAllowance('journal');
+    const fx = withAllowance();
     const store = 'allowances/test/hub/tracker.test.ts.yaml';
     const missing = 'f'.repeat(40);
     fx.write(
@@ -152,7 +168,7 @@ describe('an allowance through a team that never migrates', () => {
   });
 
   it('gate --write-allowances records the new name of a followed allowance in the change that renamed it', async () => {
-    const fx = await withAllowance('journal');
+    const fx = withAllowance();
     await commit(fx, 'allowance');
     await fx.git(['checkout', '-q', '-b', 'feature']);
     fx.write('test/hub/tracker.test.ts', source('tracker', SLOW.replace("'reloads journal'", "'reloads the journal'")));

@@ -2,12 +2,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { GatePlanJson } from '../../src/core/gate/gate-plan.js';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
+import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { createGateFixture, gateAtNoSlowdown, SETUP_FIXTURES } from './gate-fixtures.js';
 
 // Needs `npm run build`. The project's Vitest as configured: which files are tests, in which
 // projects, from where Vitest is installed, and which tests import a changed module. The subject
-// is which tests would run, so `gate --plan` answers (the same selection, no test runs); one whole
-// gate, at no slowdown (--slowdown 1), shows a file in two projects tried and reported in each.
+// is which tests would run, so `gate --plan` answers (the same selection, no test runs), in this
+// process (test/helpers/in-process-cli.ts: its Vitest listing child still starts; a spawned
+// `gate --plan` is in gate.test.ts); one whole gate, at no slowdown (--slowdown 1), shows a file in
+// two projects tried and reported in each.
 const fixtures: Fixture[] = [];
 afterAll(() => {
   for (const f of fixtures) f.remove();
@@ -24,7 +27,7 @@ async function plan(
   fixture: Fixture,
   args: readonly string[],
 ): Promise<{ code: number; plan: GatePlanJson; stderr: string }> {
-  const run = await fixture.flakeguard(['gate', '--plan', ...args]);
+  const run = await runCliInProcess(fixture.root, ['gate', '--plan', ...args]);
   return { code: run.exitCode, plan: JSON.parse(run.stdout || 'null') as GatePlanJson, stderr: run.stderr };
 }
 
@@ -64,7 +67,7 @@ describe('flakeguard gate reads the project the way Vitest does', () => {
     const one = await plan(fixture, ['--project', 'unit']);
     expect(planned(one.plan), one.stderr).toEqual(['unit test/shared.test.ts > runs without the database [new]']);
     expect(one.code).toBe(0);
-    const bad = await fixture.flakeguard(['gate', '--plan', '--project', 'nope']);
+    const bad = await runCliInProcess(fixture.root, ['gate', '--plan', '--project', 'nope']);
     expect(bad.exitCode).toBe(2);
     // Vitest's own words name the project: 4.1 'No projects matched the filter "nope"', 5.x 'The filter matched no projects: nope'.
     expect(bad.stderr).toMatch(/No projects matched the filter "nope"|The filter matched no projects: nope/);

@@ -1,11 +1,18 @@
 /**
- * Proposals from history on a store filled by real runs (the reporter's records, stored with history
- * ingest as the reporter stores them: test/helpers/history-template.ts's ingestRunRecords): a test that fails its first try in every
- * run and passes its retry (a counter file) is proposed for quarantine on the default branch; a
- * quarantined test that passed its last runs is proposed for release; --write writes both.
+ * Proposals from history on a store filled by a real run (the reporter's record, stored with history
+ * ingest as the reporter stores it: test/helpers/history-template.ts's ingestRunRecords): a test that
+ * fails its first try in every run and passes its retry (a counter file) is proposed for quarantine
+ * on the default branch; a quarantined test that passed its last runs is proposed for release;
+ * --write writes both. Every run of the fixture is the same (the counter makes each one fail the
+ * first try and pass the retry), so the real run's record, stored again as two earlier runs (their
+ * own run ids and times), makes the three runs the proposals need.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeRunId } from '../../src/core/budget/run-record-build.js';
+import type { RunRecord } from '../../src/core/record/run-record.js';
+import { listRunRecords } from '../../src/io/record/run-record-file.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { ingestRunRecords, seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
@@ -61,9 +68,18 @@ describe('quarantine proposals from history', () => {
     expect(held.exitCode, held.output).toBe(0);
     await fx.git(['add', '-A']);
     await fx.git(['commit', '-qm', 'tests']);
-    for (let i = 0; i < 3; i++) {
-      const run = await fx.vitest();
-      expect(run.exitCode, run.output).toBe(0);
+    const run = await fx.vitest();
+    expect(run.exitCode, run.output).toBe(0);
+    const written = listRunRecords(fx.root, '.flakeguard/runs');
+    expect(written).toHaveLength(1);
+    const record = JSON.parse(readFileSync(written[0] as string, 'utf8')) as RunRecord;
+    expect(record.tests.find((t) => t.name === 'sync > retries a dropped connection')).toMatchObject({ flaky: true });
+    for (const minutes of [1, 2]) {
+      const earlier = (iso: string): string => new Date(Date.parse(iso) - minutes * 60_000).toISOString();
+      const startedAt = earlier(record.startedAt);
+      const runId = makeRunId(startedAt, `again${minutes}`, null, false);
+      const again = { ...record, runId, startedAt, endedAt: earlier(record.endedAt) };
+      fx.write(`.flakeguard/runs/${runId}.json`, JSON.stringify(again));
     }
     await ingestRunRecords(fx, 'budget:\n  test: 5s\nhistory: true\n');
     const branch = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], {

@@ -6,10 +6,15 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { makeRecord } from '../core/history/history-factories.js';
-import { createFixture, type Fixture, fixtureCopies, vitestConfigWithReporter } from '../helpers/fixture.js';
-import { seedHistoryStore } from '../helpers/history-template.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createFixture,
+  type Fixture,
+  fixtureCopies,
+  type RunResult,
+  vitestConfigWithReporter,
+} from '../helpers/fixture.js';
+import { ingestEarlierRuns, seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { lastLine, records } from '../reporter/reporter-fixture.js';
 
@@ -61,10 +66,36 @@ const setup = fixtureCopies(makeTemplate);
 
 const storeFile = (fx: Fixture): string => path.join(fx.root, 'allowances/test/api.test.ts.yaml');
 
-describe('quarantine', () => {
-  it('a failing quarantined test runs, is listed, and leaves the run green', async () => {
+/**
+ * The template's run with history on, made once for the two tests that read it: two earlier runs in
+ * which the test failed are ingested (records as the reporter writes them); the real run then reads
+ * them from the store at its start and counts itself.
+ */
+let withHistory: Promise<{ fx: Fixture; run: RunResult }> | undefined;
+const historyFixtures: Fixture[] = [];
+afterAll(() => {
+  for (const fx of historyFixtures) fx.remove();
+});
+function runWithHistory(): Promise<{ fx: Fixture; run: RunResult }> {
+  withHistory ??= (async () => {
     const fx = await setup();
-    const run = await fx.vitest();
+    const own = fx.copy();
+    historyFixtures.push(own);
+    writeFileSync(path.join(own.root, 'flakeguard.yaml'), 'budget:\n  test: 5s\nhistory: true\n');
+    seedHistoryStore(own.root);
+    await ingestEarlierRuns(own, [
+      { file: 'test/api.test.ts', name: 'api > aborts a slow request', state: 'failed' },
+      { file: 'test/api.test.ts', name: 'api > answers' },
+    ]);
+    return { fx: own, run: await own.vitest() };
+  })();
+  return withHistory;
+}
+
+describe('quarantine', () => {
+  // The run of runWithHistory: history on changes the block's note, not what it shows here.
+  it('a failing quarantined test runs, is listed, and leaves the run green', async () => {
+    const { fx, run } = await runWithHistory();
     expect(run.exitCode, run.output).toBe(0);
     expect(run.stdout).toContain('Quarantined (still run; their failures do not fail the run):');
     expect(run.stdout).toMatch(
@@ -143,29 +174,9 @@ describe('quarantine', () => {
     });
   });
 
-  // Two earlier runs in which the test failed are ingested (records as the reporter writes them); the
-  // real run then reads them from the store at its start and counts itself. The ordinals and the
-  // singular are formatted in test/core/quarantine/quarantine.test.ts.
+  // The ordinals and the singular are formatted in test/core/quarantine/quarantine.test.ts.
   it("with history on, the block counts the test's recent failures from the store", async () => {
-    const fx = await setup();
-    writeFileSync(path.join(fx.root, 'flakeguard.yaml'), 'budget:\n  test: 5s\nhistory: true\n');
-    seedHistoryStore(fx.root);
-    const start = Date.now() - 3_600_000;
-    for (const n of [1, 2]) {
-      const record = makeRecord({
-        runId: `earlier-${n}`,
-        startedAt: new Date(start + n * 60_000).toISOString(),
-        tests: [
-          { file: 'test/api.test.ts', name: 'api > aborts a slow request', state: 'failed' },
-          { file: 'test/api.test.ts', name: 'api > answers' },
-        ],
-      });
-      fx.write(`artifacts/${record.runId}.json`, JSON.stringify(record));
-    }
-    const ingest = await flakeguardInProcess(fx, ['history', 'ingest', 'artifacts']);
-    expect(ingest.exitCode, ingest.output).toBe(0);
-    expect(ingest.stdout).toContain('2 run records read, 2 stored');
-    const third = await fx.vitest();
+    const { run: third } = await runWithHistory();
     expect(third.exitCode, third.output).toBe(0);
     expect(third.stdout).toMatch(
       /api > aborts a slow request {2}failed under quarantine [0-9a-f]+ until 2999-01-01: .*; 3rd failure in the last 3 runs; /,

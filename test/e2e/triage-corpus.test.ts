@@ -2,7 +2,9 @@
  * Scores triage on the corpus: every case is a real red run (Vitest really ran on a fixture with a
  * fault injected; the steps before it really ran), and every label must be matched by its own
  * finding. Extra findings are reported too: a case lists every finding triage should make.
- * Triage runs in this process, or as the built CLI where it re-runs Vitest: `npm run build` first.
+ * Triage runs in this process (test/helpers/in-process-cli.ts; its --rerun starts the project's
+ * Vitest as a spawned CLI would; test/e2e/triage-rerun.test.ts spawns `triage --rerun`): `npm run
+ * build` first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
@@ -76,10 +78,7 @@ async function runGroup(group: readonly CorpusCase[]): Promise<void> {
 }
 
 async function triageCase(c: CorpusCase, fx: Fixture, run: BuiltRun): Promise<Outcome> {
-  const args = triageArgs(c, run);
-  // Triage reads files and prints JSON: in this process (test/helpers/in-process-cli.ts), except where
-  // it re-runs Vitest (--rerun), as a spawned CLI does.
-  const result = isRerun(c) ? await fx.flakeguard(args) : await runCliInProcess(fx.root, args);
+  const result = await runCliInProcess(fx.root, triageArgs(c, run));
   let parsed: { verdict: string; findings: JsonFinding[] } = { verdict: 'unparsed', findings: [] };
   try {
     parsed = JSON.parse(result.stdout) as typeof parsed;

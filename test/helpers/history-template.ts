@@ -10,6 +10,7 @@ import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { CACHE_FOLDER, EMBEDDED_FOLDER } from '../../src/io/places/project-places.js';
+import { makeRecord, type RecordSpec } from '../core/history/history-factories.js';
 import type { Fixture } from './fixture.js';
 import { flakeguardInProcess } from './in-process-cli.js';
 import { countProcess } from './process-budget.js';
@@ -44,4 +45,21 @@ export async function ingestRunRecords(fx: Fixture, yaml: string, folder = '.fla
   fx.write('flakeguard.yaml', yaml);
   const ingest = await flakeguardInProcess(fx, ['history', 'ingest', folder]);
   if (ingest.exitCode !== 0) throw new Error(`history ingest ${folder} exited ${ingest.exitCode}:\n${ingest.output}`);
+}
+
+/**
+ * Stores `count` earlier runs of `tests` (records as the reporter builds them: the record factory),
+ * a minute apart an hour ago, in the fixture's seeded store with `flakeguard history ingest`, in this
+ * process: a history for a test whose subject is what the reporter or the gate reads back, without
+ * a real run (and its store open) per earlier run.
+ */
+export async function ingestEarlierRuns(fx: Fixture, tests: RecordSpec['tests'], count = 2): Promise<void> {
+  const start = Date.now() - 3_600_000;
+  for (let n = 1; n <= count; n++) {
+    const record = makeRecord({ runId: `earlier-${n}`, startedAt: new Date(start + n * 60_000).toISOString(), tests });
+    fx.write(`.flakeguard/earlier/${record.runId}.json`, JSON.stringify(record));
+  }
+  const ingest = await flakeguardInProcess(fx, ['history', 'ingest', '.flakeguard/earlier']);
+  if (!ingest.stdout.includes(`${count} run records read, ${count} stored`))
+    throw new Error(`history ingest .flakeguard/earlier exited ${ingest.exitCode}:\n${ingest.output}`);
 }

@@ -74,7 +74,7 @@ export const LAYOUT_CASES: readonly CorpusCase[] = [
   {
     id: 'workspace-hoisted-rerun',
     fault:
-      'an npm workspace package (packages/app, no node_modules of its own: Vitest hoisted to the workspace root) run with a config Vitest would not find by itself; an escape and a first-run flake, re-run with --config',
+      'an npm workspace package (packages/app, no node_modules of its own: Vitest hoisted to the workspace root) run with a config Vitest would not find by itself; an escape and a first-run flake, re-run once each with --config (n re-runs: the cases of cases-tests.ts)',
     files: {
       'package.json': JSON.stringify({ name: 'ws', private: true, type: 'module', workspaces: ['packages/*'] }),
       'packages/app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
@@ -84,7 +84,7 @@ export const LAYOUT_CASES: readonly CorpusCase[] = [
     project: 'packages/app',
     configFile: 'vitest.ci.config.ts',
     vitestArgs: ['--config', 'vitest.ci.config.ts'],
-    triageArgs: ['--rerun', '2', '--config', 'packages/app/vitest.ci.config.ts'],
+    triageArgs: ['--rerun', '1', '--config', 'packages/app/vitest.ci.config.ts'],
     labels: [
       {
         class: 'escape',
@@ -105,7 +105,7 @@ export const LAYOUT_CASES: readonly CorpusCase[] = [
   {
     id: 'pnpm-layout-rerun',
     fault:
-      'a pnpm install (node_modules/vitest a link into node_modules/.pnpm, no hoisted copy) with an assertion failure, re-run',
+      'a pnpm install (node_modules/vitest a link into node_modules/.pnpm, no hoisted copy) with an assertion failure, re-run once',
     files: {
       'app/package.json': JSON.stringify({ name: 'app', private: true, type: 'module' }),
       'app/test/totals.test.ts': TAX,
@@ -113,7 +113,7 @@ export const LAYOUT_CASES: readonly CorpusCase[] = [
     },
     project: 'app',
     layout: 'pnpm',
-    triageArgs: ['--rerun', '2'],
+    triageArgs: ['--rerun', '1'],
     labels: [
       {
         class: 'escape',
