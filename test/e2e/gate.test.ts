@@ -5,7 +5,11 @@ import type { GatePlanJson } from '../../src/core/gate/gate-plan.js';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import { isProcessAlive } from '../../src/io/load/load-workers.js';
 import type { Fixture, RunResult } from '../helpers/fixture.js';
-import { BRANCH_FILES, createGateFixture, LOAD_FILES } from './gate-fixtures.js';
+import { BASE_FILES, BRANCH_FILES, createGateFixture, LOAD_FILES } from './gate-fixtures.js';
+
+/** test/slow.test.ts on main: the same two tests, before they got slow. */
+const QUICK =
+  "import { it } from 'vitest';\nit('exports the report', () => {});\nit('imports the catalogue', () => {});\n";
 
 // Needs `npm run build`. One gate run over every scenario; the assertions read its --json output.
 // It runs at no slowdown (--slowdown 1), so the tests that hold get no tries at higher factors: the
@@ -22,7 +26,12 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   const byName = (name: string) => report.tests.find((t) => t.name === name || t.name.endsWith(` > ${name}`));
 
   beforeAll(async () => {
-    fixture = await createGateFixture({ ...BRANCH_FILES, ...LOAD_FILES });
+    // The two slow tests exist on main, quick: the branch changes them (slow), so the gate spends no
+    // alone tries on them ('shows the user' and 'totals the cart' get theirs).
+    fixture = await createGateFixture(
+      { ...BRANCH_FILES, ...LOAD_FILES },
+      { ...BASE_FILES, 'test/slow.test.ts': QUICK },
+    );
     run = await fixture.flakeguard([
       'gate',
       '--slowdown',
@@ -64,8 +73,8 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
       'test/new-home.test.ts > travels': 'moved',
       'test/render.test.ts > renders the frame in time': 'new',
       'test/session.test.ts > shows the user': 'new',
-      'test/slow.test.ts > exports the report': 'new',
-      'test/slow.test.ts > imports the catalogue': 'new',
+      'test/slow.test.ts > exports the report': 'changed',
+      'test/slow.test.ts > imports the catalogue': 'changed',
     });
     expect(byName('adds numbers')?.previous).toEqual({ file: 'test/cart.test.ts', name: 'cart > to be renamed' });
     expect(byName('travels')?.previous).toEqual({ file: 'test/old.test.ts', name: 'travels' });
