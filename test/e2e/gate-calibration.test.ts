@@ -2,7 +2,7 @@
  * `gate --slowdown auto` end to end (issue 27): a fixture suite runs here with history on, then as
  * a GitHub Actions job on Linux (its process group slowed at x3 by the gate's own slowdown
  * machinery, test/helpers/slowed-run.ts); the gate on a branch then judges at the factor that CI
- * run really got relative to here, and a test whose limit breaks at x2.5 is not stable. Without
+ * run really got relative to here, and a test whose limit breaks at x2 is not stable. Without
  * history the gate falls back to the default and says so. The factor is checked against the tests'
  * own clocks (what each measured of its work in both runs), not against a timing window.
  */
@@ -53,7 +53,11 @@ for (let i = 0; i < 24; i++) {
 }
 `;
 
-/** Holds while its work takes less than 2.5x its CPU time (its own clocks): breaks at x2.5, holds at x2. */
+/**
+ * Holds while its work takes less than 2x its CPU time (its own clocks): breaks at x2, holds at x1.5.
+ * Below the x3 CI run's factor, so the gate's one try at that factor fails and it gets one try
+ * without slowdown, not the higher factors and 6 more tries at the reference of a test that held.
+ */
 const LIMIT_TEST = `import { expect, it } from 'vitest';
 import { work } from '../src/work.js';
 
@@ -63,7 +67,7 @@ it('answers within its limit', () => {
   work(150);
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  expect(wall / ((cpu.user + cpu.system) / 1000)).toBeLessThan(2.5);
+  expect(wall / ((cpu.user + cpu.system) / 1000)).toBeLessThan(2);
 });
 `;
 
@@ -115,9 +119,12 @@ describe('gate --slowdown auto', () => {
 
   afterAll(() => fx.remove());
 
-  it('judges at the factor CI ran at relative to here, says how it chose it, and the x2.5 limit is not stable', async () => {
+  it('judges at the factor CI ran at relative to here, says how it chose it, and the x2 limit is not stable', async () => {
+    // One try: "not stable" needs no more. A test that fails its reference try is not stable; one
+    // that holds there (a factor judged below x2) gets tries at twice the factor, where it breaks
+    // the x2 limit, and is then fragile or flaky: not stable either way.
     const gate = await fx.flakeguard(
-      ['gate', '--slowdown', 'auto', '--tries', '3', '--max-tries', '3', '--json', '--markdown', 'gate.md'],
+      ['gate', '--slowdown', 'auto', '--tries', '1', '--max-tries', '1', '--json', '--markdown', 'gate.md'],
       NO_CI,
     );
     expect(gate.exitCode, gate.output).toBe(1);

@@ -7,7 +7,7 @@ import { CLI_BUILT, DIST_AS_MODULES, type Fixture } from '../helpers/fixture.js'
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import { countProcess } from '../helpers/process-budget.js';
 import { sleep, survivors } from '../helpers/processes.js';
-import { A_ADDS, A_OLD, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
+import { A_ADDS, A_ADDS_EMPTY, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
 // Needs `npm run build`. The load workers and Vitest processes are gone after every ending.
 
@@ -33,7 +33,9 @@ const startedPids = (stderr: string): number[] => {
 describe('flakeguard gate: endings', () => {
   let fx: Fixture;
   beforeAll(async () => {
-    fx = await createGateFixture({ 'test/a.test.ts': A_ADDS }, { 'test/a.test.ts': A_OLD });
+    // 'adds' exists on main with an empty body: changed, not new, so the success gate starts no
+    // Vitest for an alone try (order dependence is gate.test.ts's subject, not the endings').
+    fx = await createGateFixture({ 'test/a.test.ts': A_ADDS }, { 'test/a.test.ts': A_ADDS_EMPTY });
   });
   afterAll(() => fx.remove());
 
@@ -59,23 +61,26 @@ describe('flakeguard gate: endings', () => {
     // At no slowdown: the subject is the load workers' end (Ctrl-C below keeps the default slowdown).
     // One worker: the subject is that it ends, not how many start (test/io/load/load-workers.test.ts
     // starts two and finds none left); a second one only spun a core the e2e file beside needs.
-    const r = await fx.flakeguard(gateAtNoSlowdown(2, 1, '--json'));
+    // One try: the subject is the ending, not the verdict.
+    const r = await fx.flakeguard(gateAtNoSlowdown(1, 1, '--json'));
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as GateReportJson;
-    expect(report.tests.map((t) => [t.name, t.selection, t.verdict])).toEqual([['adds', 'new', 'stable']]);
+    expect(report.tests.map((t) => [t.name, t.selection, t.verdict])).toEqual([['adds', 'changed', 'stable']]);
     expect(report.load.pids).toHaveLength(1);
     expect(await survivors(report.load.pids)).toEqual([]);
   });
 
-  it('Vitest cannot start (custom runner in the config): exit 2, load stopped', async () => {
+  // The load workers' stop when the tries end in an error: Ctrl-C below (the abort is thrown from the tries).
+  it('Vitest cannot run the tries or cannot start: exit 2, no load worker left', async () => {
+    // A custom runner is refused from the listing, before the load workers and the tries' Vitest start.
     fx.write('vitest.config.ts', "export default { test: { runner: './my-runner.ts' } };\n");
     try {
       const r = await fx.flakeguard(['gate', '--load', '1']);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('sets test.runner (');
-      const pids = startedPids(r.stderr);
-      expect(pids).toHaveLength(1);
-      expect(await survivors(pids)).toEqual([]);
+      expect(r.stderr).toContain('1 new or changed test');
+      expect(startedPids(r.stderr)).toEqual([]);
+      expect(r.stderr).not.toContain('run: ');
       fx.write('vitest.config.ts', "throw new Error('config boom');\n");
       const crash = await fx.flakeguard(['gate', '--load', '1']);
       expect(crash.exitCode).toBe(2);

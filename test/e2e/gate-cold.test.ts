@@ -8,12 +8,23 @@ import { COLD_FILES, createGateFixture, gateAtNoSlowdown } from './gate-fixtures
 // repeat inside one process shows (CI never repeats there) is not invented. At no slowdown
 // (--slowdown 1): the subject is the cold tries, not the factor (gate-contention.test.ts), and the
 // tests that hold then get no tries at higher factors.
+/** test/server.test.ts on main: the same three tests, empty. */
+const COLD_BASE = `import { it } from 'vitest';
+
+it('starts the server', () => {});
+it('answers the first request in time', () => {});
+it('serves once per process', () => {});
+`;
+
 describe('flakeguard gate: cold tries', () => {
   let fixture: Fixture;
   let report: GateReportJson;
   beforeAll(async () => {
+    // The tests exist on main with empty bodies: changed, not new, so the gate starts no Vitest for
+    // alone tries (order dependence is gate.test.ts's subject).
     fixture = await createGateFixture(COLD_FILES, {
       'test/keep.test.ts': "import { it } from 'vitest';\nit('keeps', () => {});\n",
+      'test/server.test.ts': COLD_BASE,
     });
     const run = await fixture.flakeguard(gateAtNoSlowdown(5, 0, '--json'));
     expect(run.exitCode, run.stderr).toBe(1);

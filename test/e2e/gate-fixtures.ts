@@ -3,7 +3,7 @@ import { createFixture, type Fixture } from '../helpers/fixture.js';
 
 // A wide near-budget window (200ms..800ms) so timer latency under load cannot push the near test
 // over: its 250 ms sleep has 550 ms to spare; the over-budget test sleeps 900 ms, which no timer cuts short.
-export const CONFIG = `budget:
+const CONFIG = `budget:
   test: 800ms
   warnAt: 25%
 `;

@@ -4,9 +4,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { A_OLD, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
+import { A_ADDS_EMPTY, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
 // The two shard gates run once (the first test); the second merges one of their reports alone.
+// The passing tests exist on main with another body: changed, not new, so neither shard's gate
+// starts a Vitest for alone tries (order dependence is gate.test.ts's subject, not the split's).
 let fx: Fixture;
 
 beforeAll(async () => {
@@ -17,7 +19,10 @@ beforeAll(async () => {
       'test/b.test.ts':
         "import { expect, it } from 'vitest';\nit('joins \"quoted\" <names>', () => { expect('a' + 'b').toBe('ab'); });\n",
     },
-    { 'test/a.test.ts': A_OLD },
+    {
+      'test/a.test.ts': A_ADDS_EMPTY,
+      'test/b.test.ts': "import { it } from 'vitest';\nit('joins \"quoted\" <names>', () => {});\n",
+    },
   );
 });
 

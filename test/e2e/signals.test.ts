@@ -127,10 +127,13 @@ describe('flakeguard gate killed mid-run', () => {
   // Under flakeguard: the Vitest child's guard, Vitest, a test worker, and the load worker. One load
   // worker, not two: a second proves nothing the first does not (each is started and stopped alike)
   // and spins a core from the gate's start to the signal, taken from the file running beside this one.
+  // The signal goes as soon as the tries are under way (the step that starts them, then a fourth
+  // process: the first test worker), not after a first try ended: the same tree, a core-second or two
+  // less of the load worker's spinning and of the first try's worker each time.
   it.each(SIGNALS)(
     '%s: no process of the run survives, no temp folder is left',
     async (signal) => {
-      const killed = await killMidRun(fx, ['gate', '--base', 'main', '--load', '1'], /try 1 of at most/, 4, signal);
+      const killed = await killMidRun(fx, ['gate', '--base', 'main', '--load', '1'], /cold tries each/, 4, signal);
       expectStopped(killed, signal);
     },
     180_000,

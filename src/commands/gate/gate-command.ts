@@ -24,6 +24,7 @@ import { readProjectOwners } from '../../io/owners/codeowners-file.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
 import { checkSettings } from '../../io/settings-check.js';
 import { detectScreen } from '../../io/terminal.js';
+import { customRunnerError } from '../../io/vitest/tries-outcome.js';
 import { type GateArgs, parseGateArgs } from './gate-args.js';
 import { checkPlatformOption, resolveGateSlowdown } from './gate-calibration.js';
 import { formatGateText } from './gate-format.js';
@@ -101,6 +102,9 @@ async function runSelectedGate(parsed: GateArgs, context: GateContext): Promise<
   const step = await placedStep((text) => progress.step(text), root, base.sha, whole);
   step(describeSelection(selection, base, parsed.affected));
   try {
+    // Refused here, from the listing, before any load worker or tries Vitest starts.
+    if (selection.selected.length > 0 && selection.customRunner !== null)
+      throw customRunnerError(selection.customRunner);
     const report = await runAndReport(parsed, context, selection, step, progress);
     const nothing =
       selection.selected.length === 0

@@ -28,6 +28,8 @@ export interface GateSelection {
   readonly affectedBy: ReadonlyMap<string, readonly string[]>;
   /** The Vitest config file that listed the tests (absolute), or null for Vitest's defaults. */
   readonly configFile: string | null;
+  /** A project's custom `test.runner`, or null (the gate refuses to run tries through one). */
+  readonly customRunner: string | null;
 }
 
 function whyNotRunnable(t: SourceTest): string | null {
@@ -80,6 +82,7 @@ export async function selectGateTests(
     projectsOf,
     affectedBy,
     configFile: listed.configFile,
+    customRunner: listed.customRunner,
   };
 }
 

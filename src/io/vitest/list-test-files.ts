@@ -30,6 +30,8 @@ export interface TestFileList {
   readonly affected: readonly (VitestTestFile & { readonly via: readonly string[] })[];
   /** The config file Vitest loaded (absolute), or null when it runs on its defaults. */
   readonly configFile: string | null;
+  /** A project's custom `test.runner` (the gate refuses it before it starts anything), or null. */
+  readonly customRunner: string | null;
 }
 
 export interface ListOptions {
@@ -84,6 +86,7 @@ export async function listTestFiles(options: ListOptions): Promise<TestFileList>
         .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.project < b.project ? -1 : 1)),
       affected: listed.affected.map((a) => ({ file: rel(a.file), project: a.project, via: a.via.map(rel) })),
       configFile: listed.configFile ?? null,
+      customRunner: listed.customRunner ?? null,
     };
   } finally {
     end();

@@ -40,13 +40,17 @@ export interface CallFigures {
   readonly cutShort: TriesOutcome['cutShort'];
 }
 
+/** A config with a custom `test.runner`: the gate times each try through its own runner. */
+export function customRunnerError(runner: string): FlakeguardError {
+  return new FlakeguardError(
+    'VITEST',
+    `the Vitest config sets test.runner (${runner}); flakeguard times each try through its own runner and cannot combine the two. Run the gate with a config without a custom runner (--config <file>) or see docs/gate.md "Limitations".`,
+  );
+}
+
 /** Why Vitest could not run the job: a custom runner in the config, or an unknown --project. */
 function jobError(result: Extract<VitestJobResult, { ok: false }>): FlakeguardError {
-  if (result.reason === 'custom-runner')
-    return new FlakeguardError(
-      'VITEST',
-      `the Vitest config sets test.runner (${result.runner}); flakeguard times each try through its own runner and cannot combine the two. Run the gate with a config without a custom runner (--config <file>) or see docs/gate.md "Limitations".`,
-    );
+  if (result.reason === 'custom-runner') return customRunnerError(result.runner);
   return new FlakeguardError(
     'USAGE',
     `--project "${result.project}" is not a project of this Vitest config; its projects: ${result.known.map((k) => `"${k}"`).join(', ') || 'none'}`,

@@ -31,6 +31,8 @@ export interface ListResult {
   readonly affected: readonly { readonly file: string; readonly project: string; readonly via: readonly string[] }[];
   /** The config file Vitest loaded (absolute), or null when it runs on its defaults. */
   readonly configFile: string | null;
+  /** The first project's custom `test.runner`, or null: the gate cannot time tries through one. */
+  readonly customRunner: string | null;
 }
 
 async function main(jobFile: string): Promise<void> {
@@ -76,6 +78,7 @@ async function main(jobFile: string): Promise<void> {
       files,
       affected: [...via.values()],
       configFile,
+      customRunner: vitest.projects.map((p) => p.config.runner).find((r) => typeof r === 'string' && r !== '') ?? null,
     };
     writeFileSync(job.resultFile, JSON.stringify(result));
   } finally {
