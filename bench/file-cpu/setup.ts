@@ -1,0 +1,27 @@
+/**
+ * Setup file of bench/file-cpu/vitest.config.ts: when a test file ends, appends one JSON line to
+ * FLAKEGUARD_FILE_CPU_OUT with the CPU seconds of this worker since the file's setup (its own and
+ * those of every child process it waited for, from /proc/self/stat: utime + stime + cutime +
+ * cstime), and the file's wall seconds. With `isolate: false` a worker runs several files, so the
+ * figure is a difference, not the worker's total. Linux only (/proc).
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { afterAll, expect } from 'vitest';
+
+const TICKS_PER_SECOND = 100;
+
+function cpuSeconds(): number {
+  const fields = (readFileSync('/proc/self/stat', 'utf8').split(') ')[1] ?? '').split(' ');
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return ticks / TICKS_PER_SECOND;
+}
+
+const out = process.env['FLAKEGUARD_FILE_CPU_OUT'];
+const wallStart = Date.now();
+const cpuStart = cpuSeconds();
+afterAll(() => {
+  if (!out) return;
+  const file = expect.getState().testPath ?? '?';
+  const cpu = Math.round((cpuSeconds() - cpuStart) * 100) / 100;
+  appendFileSync(out, `${JSON.stringify({ file, cpu, wall: (Date.now() - wallStart) / 1000 })}\n`);
+});
