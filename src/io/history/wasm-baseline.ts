@@ -6,8 +6,9 @@
  * query, triage's look-up), so that second compilation costs far more than it ever pays back:
  * measured on 2 cores (Node 20, PGlite 0.5), one process, one open and 50 catalogue joins 2.1-2.4
  * CPU-s and 1.2-1.4 s with tier-up against 0.7-0.9 CPU-s and 0.6-0.75 s without; initdb (a new store)
- * 7.1 against 5.1 CPU-s; 20,000 inserts after it 0.52 against 0.28 CPU-s. bench/history.mjs measures
- * both on a large ingest (`--wasm-tier-up` runs the other way).
+ * 7.1 against 5.1 CPU-s; 20,000 inserts after it 0.52 against 0.28 CPU-s. A long session pays for
+ * it: bench/history.mjs's ingest of 100 runs x 2,000 tests in one process takes 35% longer
+ * (`--wasm-tier-up` runs it the other way; docs/history.md has the figures).
  *
  * V8 reads the flag when it starts compiling a module and keeps the module's tiers for its life, so
  * it is set only while PGlite starts (which compiles the module) and put back after: WASM compiled
