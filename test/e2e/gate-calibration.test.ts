@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDuration } from '../../src/core/duration.js';
 import type { GatePlanJson } from '../../src/core/gate/gate-plan.js';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
@@ -164,7 +165,11 @@ describe('gate --slowdown auto', () => {
     expect(proposals.exitCode, proposals.output).toBe(0);
     console.log(proposals.stdout);
     expect(proposals.stdout).toContain('nothing was changed');
-    expect(proposals.stdout).toMatch(/\n {4}linux: [\d.]+s {3}# CI linux: 30s x [\d.]+(?:\n|$)/);
+    // The budget is written the shortest way it parses back (30s x 6 = "3m"), and is 30 s x the multiplier.
+    const proposed = /\n {4}linux: (\S+) {3}# CI linux: 30s x ([\d.]+)(?:\n|$)/.exec(proposals.stdout);
+    expect(proposed, proposals.stdout).not.toBeNull();
+    const [, budget, multiplier] = proposed as RegExpExecArray;
+    expect(parseDuration(budget)).toEqual({ ok: true, ms: 30_000 * Number(multiplier) });
   }, 120_000);
 
   // The subject is the chosen slowdown only: `gate --plan` resolves --slowdown auto the same way (gate-calibration.ts) and runs nothing.
