@@ -165,11 +165,12 @@ describe('gate --slowdown auto', () => {
     expect(proposals.exitCode, proposals.output).toBe(0);
     console.log(proposals.stdout);
     expect(proposals.stdout).toContain('nothing was changed');
-    // The budget is written the shortest way it parses back (30s x 6 = "3m"), and is 30 s x the multiplier.
+    // The budget is written the shortest way it parses back (30s x 6 = "3m") and is 30 s x the
+    // multiplier (a whole number of tenths, so 3 s x the tenths, exactly).
     const proposed = /\n {4}linux: (\S+) {3}# CI linux: 30s x ([\d.]+)(?:\n|$)/.exec(proposals.stdout);
     expect(proposed, proposals.stdout).not.toBeNull();
     const [, budget, multiplier] = proposed as RegExpExecArray;
-    expect(parseDuration(budget)).toEqual({ ok: true, ms: 30_000 * Number(multiplier) });
+    expect(parseDuration(budget)).toEqual({ ok: true, ms: 3_000 * Math.round(Number(multiplier) * 10) });
   }, 120_000);
 
   // The subject is the chosen slowdown only: `gate --plan` resolves --slowdown auto the same way (gate-calibration.ts) and runs nothing.

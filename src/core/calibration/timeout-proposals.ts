@@ -25,8 +25,12 @@ export interface TimeoutProposal {
 /** Vitest's testTimeout when a project sets none. */
 const VITEST_DEFAULT_TIMEOUT_MS = 5000;
 
-/** A limit x multiplier, rounded up to a tenth of a second. */
-const scaled = (ms: number, m: number): number => Math.ceil((ms * m) / 100) * 100;
+/**
+ * A limit x multiplier, rounded up to a tenth of a second. The multiplier is a whole number of
+ * tenths, and the product is taken in tenths: ms x 8.3 in floating point is 249000.00000000003 for
+ * 30 s, which rounded up would propose 249.1 s for "30s x 8.3".
+ */
+const scaled = (ms: number, m: number): number => Math.ceil((ms * Math.round(m * 10)) / 1000) * 100;
 
 export function proposeTimeouts(platforms: readonly CiPlatformSpeed[], budgetHereMs: number): TimeoutProposal[] {
   return platforms.flatMap(({ speed }) => {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SpeedRun } from '../../../src/core/calibration/ci-speed.js';
+import type { CiSpeedEstimate, SpeedRun } from '../../../src/core/calibration/ci-speed.js';
 import {
   computeCiSpeedReport,
   formatCiSpeedReport,
@@ -76,5 +77,30 @@ describe('history --propose-timeouts', () => {
     );
     expect(text).toContain('# CI job e2e: x2 (budget 10s, testTimeout 10000 ms)');
     expect(formatTimeoutProposals([], 5000, 'linux')).toContain('no timeout proposals');
+  });
+
+  it('rounds each limit x multiplier up to the next tenth of a second, never past it (30s x 8.3 is 249s)', () => {
+    const estimate = (upper: number): CiSpeedEstimate => ({
+      kind: 'estimated',
+      platform: 'linux',
+      ratio: upper,
+      interval: [1, upper],
+      tests: 24,
+      runs: 1,
+      localRuns: 1,
+    });
+    const [p] = proposeTimeouts([{ speed: estimate(8.3), trend: null }], 30_000);
+    expect([p?.multiplier, p?.budgetMs, p?.testTimeoutMs]).toEqual([8.3, 249_000, 41_500]);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 86_400_000 }), fc.integer({ min: 10, max: 500 }), (ms, tenths) => {
+        const [q] = proposeTimeouts([{ speed: estimate(tenths / 10), trend: null }], ms);
+        expect(q?.multiplier).toBe(tenths / 10);
+        // Whole numbers only: budgetMs is the least multiple of 100 ms at or above ms x tenths / 10.
+        const budget = q?.budgetMs ?? Number.NaN;
+        expect(budget % 100).toBe(0);
+        expect(budget * 10).toBeGreaterThanOrEqual(ms * tenths);
+        expect((budget - 100) * 10).toBeLessThan(ms * tenths);
+      }),
+    );
   });
 });
