@@ -1,7 +1,9 @@
 // Suite stability: runs this repository's test suite N times in a row (default 10) while 2 busy
 // loops per core load the machine (flakeguard's own load workers: they die with this script), and
 // prints passes/runs for every test. Target: N/N for every test. Each run keeps the repo's own
-// reporters (so a run over its duration budgets exits 1 and is counted) plus Vitest's JSON report.
+// reporters plus Vitest's JSON report. A test passes a run when its assertions passed and it was
+// within its duration budget (the run record's violations): a run that only flakeguard failed on a
+// budget is red in CI too, so its tests over budget count as not passing, in a column of their own.
 // The whole suite by default; --project unit|e2e runs one tier, and test files or folders after the
 // options run only those (as `vitest run` takes them), e.g. the files a fix is about.
 //
@@ -10,7 +12,7 @@
 // (FLAKEGUARD_KEEP_LOGS=1 keeps each run's output and JSON report in a temp folder.)
 // Prints the per-test table, then a summary; exits 1 if any test passed fewer than N times.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +53,7 @@ console.log(
   `suite-stability: ${runs} run(s) of ${what} under ${perCore * cores} busy loops (${perCore} per core, ${cores} cores); FLAKEGUARD_KEEP_LOGS=1 keeps each run's log`,
 );
 
-/** key -> { passes, seen } over the runs; a test missing from a run (its file failed to load) is a non-pass. */
+/** key -> { passes, seen, overBudget } over the runs; a test missing from a run (its file failed to load) is a non-pass. */
 const tally = new Map();
 const runLines = [];
 try {
@@ -85,16 +87,27 @@ try {
       runLines.push(`run ${i}: exit ${r.status}, ${seconds}s, no JSON report (see run-${i}.log)`);
       continue;
     }
+    // The tests over budget, from the run record flakeguard's reporter wrote (its path is on stdout).
+    const recordPath = /^flakeguard: run record (.+\.json)$/m.exec(r.stdout)?.[1];
+    const overBudget = new Set();
+    const filesOver = [];
+    if (recordPath && existsSync(path.resolve(ROOT, recordPath))) {
+      for (const v of JSON.parse(readFileSync(path.resolve(ROOT, recordPath), 'utf8')).violations ?? []) {
+        if (v.kind === 'test') overBudget.add(`${v.file} > ${v.name}`);
+        else filesOver.push(v.file);
+      }
+    }
     let passed = 0;
     let total = 0;
     for (const file of report.testResults) {
       const rel = path.relative(ROOT, file.name).split(path.sep).join('/');
       for (const t of file.assertionResults) {
         const key = `${rel} > ${[...t.ancestorTitles, t.title].join(' > ')}`;
-        const entry = tally.get(key) ?? { passes: 0, seen: 0 };
+        const entry = tally.get(key) ?? { passes: 0, seen: 0, overBudget: 0 };
         entry.seen += 1;
         total += 1;
-        if (t.status === 'passed') {
+        if (overBudget.has(key)) entry.overBudget += 1;
+        else if (t.status === 'passed') {
           entry.passes += 1;
           passed += 1;
         }
@@ -106,7 +119,10 @@ try {
         .split('\n')
         .filter((l) => l.startsWith('flakeguard: '))
         .at(-1) ?? '';
-    runLines.push(`run ${i}: exit ${r.status}, ${seconds}s, ${passed}/${total} tests passed; ${verdict}`);
+    const files = filesOver.length > 0 ? `; files over budget: ${filesOver.join(', ')}` : '';
+    runLines.push(
+      `run ${i}: exit ${r.status}, ${seconds}s, ${passed}/${total} tests passed within budget; ${verdict}${files}`,
+    );
     console.log(runLines.at(-1));
   }
 } finally {
@@ -116,12 +132,16 @@ try {
   runLines.push(`load: ${summary.workers} busy loops took ${share} over ${(summary.wallMs / 1000).toFixed(0)}s`);
 }
 
-const rows = [...tally].map(([key, e]) => ({ key, passes: e.passes }));
+const rows = [...tally].map(([key, e]) => ({ key, passes: e.passes, overBudget: e.overBudget }));
 rows.sort((a, b) => a.passes - b.passes || a.key.localeCompare(b.key));
 const width = String(runs).length;
-console.log('\npasses/runs  test');
-for (const row of rows)
-  console.log(`${String(row.passes).padStart(width)}/${runs}${' '.repeat(Math.max(1, 11 - 2 * width))}${row.key}`);
+console.log('\npasses/runs  over budget  test');
+for (const row of rows) {
+  const over = row.overBudget > 0 ? `${row.overBudget}/${runs}` : '-';
+  console.log(
+    `${String(row.passes).padStart(width)}/${runs}${' '.repeat(Math.max(1, 11 - 2 * width))}${over.padEnd(13)}${row.key}`,
+  );
+}
 const unstable = rows.filter((r) => r.passes < runs);
 console.log('');
 for (const line of runLines) console.log(line);
