@@ -7,13 +7,13 @@
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
+import { parseStat } from '../../src/core/gate/proc-text.js';
 
-const TICKS_PER_SECOND = 100;
-
+/** This process's CPU and that of the children it waited for (s), by the project's /proc parser. */
 function cpuSeconds(): number {
-  const fields = (readFileSync('/proc/self/stat', 'utf8').split(') ')[1] ?? '').split(' ');
-  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
-  return ticks / TICKS_PER_SECOND;
+  const stat = parseStat(readFileSync('/proc/self/stat', 'utf8'));
+  if (!stat) throw new Error('file-cpu: /proc/self/stat could not be read (the bench needs Linux /proc)');
+  return (stat.cpuMs + stat.childCpuMs) / 1000;
 }
 
 const out = process.env['FLAKEGUARD_FILE_CPU_OUT'];
