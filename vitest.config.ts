@@ -39,13 +39,14 @@ export const EXCLUDE = ['**/node_modules/**', 'test/fixtures/**'];
 
 /**
  * The e2e files that assert a duration, a slowdown factor or a time window (whole gates under a
- * controlled slowdown and their calibration, the pacer, sleeps against budgets, a near-budget
- * window, a factor as evidence of a cause): the project `e2e-timing`, one file at a time, after the
- * rest. The other gate files (selection, merge, comment, history, cold tries, endings, signals) and
- * allowances-lineage (a 300 ms sleep against a 200 ms budget and a 3 s allowance) assert no time
- * window the machine may miss, so they run in `e2e` beside another file (their stability beside a
- * CPU-bound file: issue 26's closing note). Processes "gone within 3 s" is not such a window: each
- * guard kills its group when its stdin pipe ends (src/io/process/guard-source.ts), at once.
+ * controlled slowdown and their calibration, the pacer, a try's factor against the test's own
+ * clock, sleeps against budgets, a near-budget window, a factor as evidence of a cause): the
+ * project `e2e-timing`, one file at a time, after the rest. The other gate files (selection, merge,
+ * comment, history, cold tries, endings, signals) and allowances-lineage (a 300 ms sleep against a
+ * 200 ms budget and a 3 s allowance) assert no time window the machine may miss, so they run in
+ * `e2e` beside another file (their stability beside a CPU-bound file: issue 26's closing note).
+ * Processes "gone within 3 s" is not such a window: each guard kills its group when its stdin pipe
+ * ends (src/io/process/guard-source.ts), at once.
  */
 export const E2E_TIMING = [
   'test/e2e/gate.test.ts',
@@ -53,6 +54,7 @@ export const E2E_TIMING = [
   'test/e2e/gate-contention.test.ts',
   'test/e2e/gate-cause.test.ts',
   'test/io/load/**/*.test.ts',
+  'test/io/vitest/try-factor.test.ts',
   'test/reporter/budget.test.ts',
   'test/reporter/github.test.ts',
 ];
