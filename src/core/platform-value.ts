@@ -48,3 +48,13 @@ export function resolvePlatformValue<T>(
     }
   }
 }
+
+/**
+ * `next` set over `prev` (`allowances add --replace`): a single value replaces everything; a map
+ * replaces only the keys it names, a single `prev` kept as the `default` of the others.
+ */
+export function withPlatformValue<T>(prev: PlatformValue<T>, next: PlatformValue<T>): PlatformValue<T> {
+  if (next.kind === 'single') return next;
+  const base = prev.kind === 'single' ? { default: prev.value } : prev.values;
+  return { kind: 'map', values: { ...base, ...next.values } };
+}

@@ -77,7 +77,7 @@ describe('allowances add', () => {
     const again = await addAllowance(fx, { test: 'tracker > flushes', budget: '2s', reason: 'x' });
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toMatch(
-      /"tracker > flushes" already has allowance [0-9a-f]{8} at allowances\/test\/hub\/tracker\.test\.ts\.yaml:\d+; edit its budget there/,
+      /"tracker > flushes" already has allowance [0-9a-f]{8} at allowances\/test\/hub\/tracker\.test\.ts\.yaml:\d+; edit its budget there, or add --replace to set a new budget and reason in it/,
     );
     const list = JSON.parse((await flakeguardInProcess(fx, ['allowances', 'list', '--json'])).stdout) as {
       version: number;
@@ -89,6 +89,75 @@ describe('allowances add', () => {
       ['exact', { test: 'tracker > replays 1', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
       ['exact', { test: 'tracker > replays 2', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
     ]);
+  });
+});
+
+describe('allowances add --replace', () => {
+  const STORE = 'allowances/test/hub/tracker.test.ts.yaml';
+  const replace = (fx: Fixture, test: string, budget: string, reason: string, ...more: string[]) =>
+    flakeguardInProcess(fx, [
+      'allowances',
+      'add',
+      '--file',
+      'test/hub/tracker.test.ts',
+      '--test',
+      test,
+      '--budget',
+      budget,
+      '--reason',
+      reason,
+      '--replace',
+      ...more,
+    ]);
+
+  it("sets a platform's limit or the whole budget in the entry the test has; its id, expiry and comments stay", async () => {
+    const fx = await make();
+    const first = await addAllowance(fx, { test: 'tracker > flushes', budget: '1.5s', platform: 'linux', reason: 'slow disk' });
+    expect(first.exitCode, first.output).toBe(0);
+    const id = /allowance ([0-9a-f]{8})/.exec(first.stdout)?.[1];
+    // The user's comments, above the entry and inside it, and an expiry of their own.
+    const stored = read(fx, STORE);
+    writeFileSync(
+      path.join(fx.root, STORE),
+      `# reviewed with the web team\n${stored.replace('  budget:', '  # CI runner 3 is slow\n  budget:')}  expires: 2099-01-31\n`,
+    );
+
+    const darwin = await replace(fx, 'tracker > flushes', '9s', 'slow disk; mac runners slower', '--platform', 'darwin');
+    expect(darwin.exitCode, darwin.output).toBe(0);
+    expect(darwin.stdout).toContain(
+      `replaced the budget of allowance ${id} for "tracker > flushes" (test/hub/tracker.test.ts) in ${STORE}: { linux: 1.5s } -> { linux: 1.5s, darwin: 9s }`,
+    );
+    const linux = await replace(fx, 'tracker > flushes', '3s', 'bigger journal', '--platform', 'linux');
+    expect(linux.stdout).toContain('{ linux: 1.5s, darwin: 9s } -> { linux: 3s, darwin: 9s }');
+    let text = read(fx, STORE);
+    expect(text).toContain('# reviewed with the web team');
+    expect(text).toContain('# CI runner 3 is slow');
+    expect(text).toContain('budget: { linux: 3s, darwin: 9s }');
+    expect(text).toContain('reason: bigger journal');
+    expect(text).toContain('expires: 2099-01-31');
+    expect([...text.matchAll(/- id: (\S+)/g)].map((m) => m[1])).toEqual([id]);
+
+    // Without --platform the budget is one value again; --expires given is set.
+    const whole = await replace(fx, 'tracker > flushes', '4s', 'one limit', '--expires', '2099-02-28');
+    expect(whole.stdout).toContain('{ linux: 3s, darwin: 9s } -> 4s');
+    text = read(fx, STORE);
+    expect(text).toContain('budget: 4s');
+    expect(text).toContain('expires: 2099-02-28');
+    expect(text).toContain('# CI runner 3 is slow');
+
+    // A test with no allowance yet: --replace adds one.
+    const fresh = await replace(fx, 'tracker > reloads journal', '2s', 'first');
+    expect(fresh.exitCode, fresh.output).toBe(0);
+    expect(fresh.stdout).toMatch(/^added allowance [0-9a-f]{8} for "tracker > reloads journal"/);
+
+    // Bad input with --replace still changes nothing.
+    const before = read(fx, STORE);
+    const bad = await replace(fx, 'tracker > flushes', '5 sec', 'x');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--budget "5 sec" is not a duration');
+    expect(read(fx, STORE)).toBe(before);
+    const check = await flakeguardInProcess(fx, ['allowances', 'check']);
+    expect(check.exitCode, check.output).toBe(0);
   });
 });
 

@@ -85,6 +85,7 @@ function runAdd(state: AllowanceState, values: Values, cwd: string): string {
       reason: required(values, 'reason'),
       platform: values.platform,
       expires: values.expires,
+      replace: values.replace === true,
     },
     cwd,
   );

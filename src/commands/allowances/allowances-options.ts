@@ -16,6 +16,10 @@ export const ALLOWANCES_OPTIONS = {
   platform: { type: 'string', value: '<p>', help: 'add: the limit applies on this process.platform only (or default)' },
   reason: { type: 'string', value: '"<text>"', help: 'add: why the test may take longer (required)' },
   expires: { type: 'string', value: 'YYYY-MM-DD', help: 'add: the last day the allowance applies' },
+  replace: {
+    type: 'boolean',
+    help: "add: the test already has an allowance: set this budget and reason in it (--platform sets that platform's limit only; id, comments and the rest stay)",
+  },
   json: { type: 'boolean', help: 'list: print JSON (docs/allowances.md)' },
   'dry-run': { type: 'boolean', help: 'prune, migrate: say what would change, write nothing' },
   help: { type: 'boolean', short: 'h', help: 'this text' },
@@ -24,7 +28,7 @@ export const ALLOWANCES_OPTIONS = {
 type OptionName = keyof typeof ALLOWANCES_OPTIONS;
 
 export const SUBCOMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>> = {
-  add: ['file', 'test', 'budget', 'platform', 'reason', 'expires'],
+  add: ['file', 'test', 'budget', 'platform', 'reason', 'expires', 'replace'],
   list: ['json'],
   check: [],
   prune: ['dry-run'],
@@ -33,14 +37,14 @@ export const SUBCOMMAND_OPTIONS: Readonly<Record<string, readonly OptionName[]>>
 
 export const ALLOWANCES_USAGE: UsageText & { readonly options: typeof ALLOWANCES_OPTIONS } = {
   synopsis: [
-    'flakeguard allowances add --file <test file> --test "<full name>" --budget <duration> [--platform <p>] --reason "<text>" [--expires YYYY-MM-DD]',
+    'flakeguard allowances add --file <test file> --test "<full name>" --budget <duration> [--platform <p>] --reason "<text>" [--expires YYYY-MM-DD] [--replace]',
     'flakeguard allowances list [--json]',
     'flakeguard allowances check',
     'flakeguard allowances prune [--dry-run]',
     'flakeguard allowances migrate [--dry-run]',
   ],
   summary:
-    "Allowances live in allowances/<test file>.yaml next to the config. add records one (with the test body's fingerprint and the commit); list shows each with the test it applies to now; check reports orphans, expired, ambiguous and invalid entries; prune removes orphans; migrate records the current name, file and commit of followed tests.",
+    "Allowances live in allowances/<test file>.yaml next to the config. add records one (with the test body's fingerprint and the commit), or with --replace sets a new budget in the one the test has; list shows each with the test it applies to now; check reports orphans, expired, ambiguous and invalid entries; prune removes orphans; migrate records the current name, file and commit of followed tests.",
   options: ALLOWANCES_OPTIONS,
   exit: '0 done, 1 check found problems, 2 could not run (usage, config)',
   docs: 'docs/allowances.md',

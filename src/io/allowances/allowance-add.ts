@@ -1,4 +1,7 @@
-/** `flakeguard allowances add`: a budget for one test, in a new entry or the entry that quarantines it. Atomic. */
+/**
+ * `flakeguard allowances add`: a budget for one test, in a new entry or the entry that quarantines it;
+ * with --replace, a new budget and reason in the entry that already gives it one. Atomic.
+ */
 import { setEntryKey, yamlScalar } from '../../core/allowances/allowance-edit.js';
 import type { Resolution } from '../../core/allowances/allowance-resolve.js';
 import { serializeBudget } from '../../core/allowances/allowance-serialize.js';
@@ -6,7 +9,7 @@ import { quoteName } from '../../core/allowances/allowance-text.js';
 import { checkExpiryDay } from '../../core/calendar.js';
 import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
-import { isPlatformKey, PLATFORMS, type PlatformValue } from '../../core/platform-value.js';
+import { isPlatformKey, PLATFORMS, type PlatformValue, withPlatformValue } from '../../core/platform-value.js';
 import type { SourceTest } from '../../core/source/test-source.js';
 import type { TestId } from '../../core/test-id.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
@@ -19,20 +22,30 @@ export interface AddOptions extends TestId {
   readonly platform: string | undefined;
   readonly reason: string;
   readonly expires: string | undefined;
+  /** Set the budget of the test's existing allowance instead of refusing (--replace). */
+  readonly replace?: boolean;
 }
 
 /** Adds an allowance; returns the line to print. */
 export function addAllowance(state: AllowanceState, options: AddOptions, cwd: string): string {
   const { file, test, holder } = findEntryTarget(state, options.file, options.fullName, cwd);
-  if (holder && holder.allowance.budget !== null) {
+  const prev = holder?.allowance.budget ?? null;
+  if (holder && prev !== null && options.replace !== true) {
     throw new FlakeguardError(
       'USAGE',
-      `${quoteName(options.fullName)} already has allowance ${holder.allowance.id} at ${holder.allowance.at.storeFile}:${holder.allowance.at.line}; edit its budget there`,
+      `${quoteName(options.fullName)} already has allowance ${holder.allowance.id} at ${holder.allowance.at.storeFile}:${holder.allowance.at.line}; edit its budget there, or add --replace to set a new budget and reason in it`,
     );
   }
   const budget = parseBudgetOptions(options);
   checkReasonAndExpiry(options, state.today);
-  return holder ? addBudgetToEntry(state, holder, budget, options, file) : addEntry(state, options, test, file, budget);
+  if (!holder) return addEntry(state, options, test, file, budget);
+  if (prev === null) {
+    setBudgetInEntry(state, holder, budget, options);
+    return `added a budget to entry ${holder.allowance.id} for ${quoteName(options.fullName)} (${escapeTerminal(file)}) in ${escapeTerminal(holder.allowance.at.storeFile)}`;
+  }
+  const next = withPlatformValue(prev, budget);
+  setBudgetInEntry(state, holder, next, options);
+  return `replaced the budget of allowance ${holder.allowance.id} for ${quoteName(options.fullName)} (${escapeTerminal(file)}) in ${escapeTerminal(holder.allowance.at.storeFile)}: ${serializeBudget(prev)} -> ${serializeBudget(next)}`;
 }
 
 /** --budget and --platform as the entry's budget. */
@@ -56,14 +69,16 @@ function checkReasonAndExpiry(options: AddOptions, today: string): void {
     throw new FlakeguardError('USAGE', `--expires "${escapeTerminal(options.expires ?? '')}" ${expiry.message}`);
 }
 
-/** The test's entry only quarantines it: the budget joins that entry. */
-function addBudgetToEntry(
+/**
+ * The budget and reason (and --expires when given) set in the test's entry: one that only quarantines
+ * it, or one whose budget --replace sets. Its id, lineage, other keys and comments stay.
+ */
+function setBudgetInEntry(
   state: AllowanceState,
   holder: Resolution,
   budget: PlatformValue<number>,
   options: AddOptions,
-  file: string,
-): string {
+): void {
   const { id, at } = holder.allowance;
   const keys: [string, string][] = [
     ['budget', serializeBudget(budget)],
@@ -73,7 +88,6 @@ function addBudgetToEntry(
   updateAllowanceFile(state.root, at.storeFile, (text) =>
     keys.reduce((t, [key, value]) => setEntryKey(t, id, key, [`${key}: ${value}`], at.storeFile), text),
   );
-  return `added a budget to entry ${id} for ${quoteName(options.fullName)} (${escapeTerminal(file)}) in ${escapeTerminal(at.storeFile)}`;
 }
 
 /** A new entry, in the allowance file of the test's file. */
