@@ -112,7 +112,12 @@ describe('allowances add --replace', () => {
 
   it("sets a platform's limit or the whole budget in the entry the test has; its id, expiry and comments stay", async () => {
     const fx = await make();
-    const first = await addAllowance(fx, { test: 'tracker > flushes', budget: '1.5s', platform: 'linux', reason: 'slow disk' });
+    const first = await addAllowance(fx, {
+      test: 'tracker > flushes',
+      budget: '1.5s',
+      platform: 'linux',
+      reason: 'slow disk',
+    });
     expect(first.exitCode, first.output).toBe(0);
     const id = /allowance ([0-9a-f]{8})/.exec(first.stdout)?.[1];
     // The user's comments, above the entry and inside it, and an expiry of their own.
@@ -122,7 +127,14 @@ describe('allowances add --replace', () => {
       `# reviewed with the web team\n${stored.replace('  budget:', '  # CI runner 3 is slow\n  budget:')}  expires: 2099-01-31\n`,
     );
 
-    const darwin = await replace(fx, 'tracker > flushes', '9s', 'slow disk; mac runners slower', '--platform', 'darwin');
+    const darwin = await replace(
+      fx,
+      'tracker > flushes',
+      '9s',
+      'slow disk; mac runners slower',
+      '--platform',
+      'darwin',
+    );
     expect(darwin.exitCode, darwin.output).toBe(0);
     expect(darwin.stdout).toContain(
       `replaced the budget of allowance ${id} for "tracker > flushes" (test/hub/tracker.test.ts) in ${STORE}: { linux: 1.5s } -> { linux: 1.5s, darwin: 9s }`,
