@@ -95,20 +95,7 @@ describe('allowances add', () => {
 describe('allowances add --replace', () => {
   const STORE = 'allowances/test/hub/tracker.test.ts.yaml';
   const replace = (fx: Fixture, test: string, budget: string, reason: string, ...more: string[]) =>
-    flakeguardInProcess(fx, [
-      'allowances',
-      'add',
-      '--file',
-      'test/hub/tracker.test.ts',
-      '--test',
-      test,
-      '--budget',
-      budget,
-      '--reason',
-      reason,
-      '--replace',
-      ...more,
-    ]);
+    addAllowance(fx, { test, budget, reason }, ['--replace', ...more]);
 
   it("sets a platform's limit or the whole budget in the entry the test has; its id, expiry and comments stay", async () => {
     const fx = await make();

@@ -106,6 +106,8 @@ const TRACKER_FILE = 'test/hub/tracker.test.ts';
 export function addAllowance(
   fx: Fixture,
   allowance: { test: string; budget: string; reason: string; file?: string; platform?: string },
+  /** More options after the usual ones, e.g. `--replace`, `--expires 2099-01-31`. */
+  more: readonly string[] = [],
 ): Promise<RunResult> {
   const { test, budget, reason, file = TRACKER_FILE, platform } = allowance;
   const where = platform === undefined ? [] : ['--platform', platform];
@@ -121,6 +123,7 @@ export function addAllowance(
     ...where,
     '--reason',
     reason,
+    ...more,
   ]);
 }
 
