@@ -4,8 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseDuration } from '../../core/duration.js';
+import { formatDuration, parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
+import { TIME_BUDGET_CAP_MS } from '../../core/gate/check-plan.js';
 import { DEFAULT_SLOWDOWN, MAX_SLOWDOWN, parseSlowdown } from '../../core/gate/gate-config.js';
 import { type GateShard, parseGateShard } from '../../core/gate/gate-shard.js';
 import type { OptionTable, UsageText } from '../../core/usage.js';
@@ -32,7 +33,7 @@ export const GATE_OPTIONS = {
   'time-budget': {
     type: 'string',
     value: '<duration>',
-    help: `wall time the loaded tries may take, extra tries included (default ${DEFAULT_TIME_BUDGET}; the --tries tries always run)`,
+    help: `wall time the gate may take (default ${DEFAULT_TIME_BUDGET}, grown to cover the must-have checks up to ${formatDuration(TIME_BUDGET_CAP_MS)}; a check it cuts leaves its test inconclusive)`,
   },
   slowdown: {
     type: 'string',
@@ -114,6 +115,8 @@ export interface GateArgs {
   readonly tries: number;
   readonly maxTries: number;
   readonly timeBudgetMs: number;
+  /** --time-budget was given (kept as it is; the default grows to cover the must-have checks). */
+  readonly timeBudgetGiven: boolean;
   readonly workers: number;
   /** --slowdown, or null for gate.slowdown from flakeguard.yaml. */
   readonly slowdown: number | 'auto' | null;
@@ -179,6 +182,7 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     tries,
     maxTries,
     timeBudgetMs: duration('--time-budget', values['time-budget']),
+    timeBudgetGiven: parsed.values['time-budget'] !== undefined,
     workers,
     slowdown,
     platform: values.platform ?? null,

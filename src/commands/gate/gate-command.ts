@@ -209,6 +209,8 @@ function gateRunOptions(
     tries: parsed.tries,
     maxTries: parsed.maxTries,
     timeBudgetMs: parsed.timeBudgetMs,
+    timeBudgetGiven: parsed.timeBudgetGiven,
+    started: context.started,
     workers: parsed.workers,
     slowdown,
     deadline: gateDeadline(context.started, parsed.timeBudgetMs, slowdown),

@@ -104,7 +104,10 @@ async function confirmAtReference<T extends RepeatTarget>(
   return confirm;
 }
 
-/** The targets that passed every try at the reference, at the higher factors: only when the gate slows tests down. */
+/**
+ * The targets that passed every try at the reference, at the higher factors: only when the gate
+ * slows tests down, and last (a nice-to-have: every must-have check is made before it).
+ */
 export async function escalateHeldTests(
   phase: GatePhase,
   targets: readonly GateTarget[],
@@ -126,7 +129,7 @@ export async function escalateHeldTests(
     setup: options.setup,
     targets: held,
     reference: options.slowdown,
-    deadline: options.deadline,
+    deadline: phase.deadline(),
     signal: options.signal,
     onStep: options.onStep,
     onProgress: phase.progress,

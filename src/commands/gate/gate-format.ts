@@ -33,6 +33,7 @@ const STYLE: Record<GateVerdict, Style> = {
   'over-budget': 'red',
   'near-budget': 'yellow',
   fragile: 'yellow',
+  inconclusive: 'red',
 };
 
 /** Above this many tests, the text report lists only the tests that are not stable. */
@@ -99,6 +100,7 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, conte
   if (onCi) out.push(`${indent}${paint(screen, 'dim', onCi)}`);
   if (t.failureRateText) out.push(`${indent}${paint(screen, 'dim', t.failureRateText)}`);
   if (t.history) out.push(`${indent}${paint(screen, 'dim', formatTestPast(t.history))}`);
+  for (const m of t.missing ?? []) out.push(`${indent}missing: ${u(m)}`);
   if (t.cause) out.push(`${indent}${u(describeCause(t.cause))}`, `${indent}fix: ${u(t.cause.fix)}`);
   if (t.error && t.verdict !== 'stable') out.push(`${indent}first error: ${u(t.error)}`);
   return out;

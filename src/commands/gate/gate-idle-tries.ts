@@ -1,39 +1,32 @@
 /**
- * The gate's check for load sensitivity: a test that failed a loaded try gets cold tries again
- * without slowdown or load, one try at a time (failed every loaded try and passes there:
- * load-sensitive; fails either way: really failing; flaky: the unthrottled rate tells timing from
- * randomness, core/gate/gate-cause.ts).
+ * The gate's tries without slowdown or load, one at a time, for tests that failed a reference try
+ * (a must-have check): failed every reference try and passes here: load-sensitive (flaky, cause
+ * timing); fails here too: failing; failed some: the rate here tells timing from randomness
+ * (core/gate/gate-cause.ts).
  */
 import { plural } from '../../core/budget/budget-text.js';
 import { runTestsRepeatedly, type TriesOutcome } from '../../io/vitest/vitest-tries.js';
 import type { GatePhase } from './gate-run-options.js';
-import type { GateTarget, TriesOf } from './gate-targets.js';
+import type { GateTarget } from './gate-targets.js';
 
 export async function runIdleTries(
   phase: GatePhase,
-  targets: readonly GateTarget[],
-  triesOf: TriesOf,
-  loaded: boolean,
+  tests: readonly GateTarget[],
+  tries: number,
+  why: string,
 ): Promise<TriesOutcome | null> {
   const { options } = phase;
-  const allFailed = loaded
-    ? targets.filter((t) => {
-        const r = triesOf.get(t);
-        // Every try failed: load-sensitive or failing? Some failed: is the slowdown what fails it (core/cause)?
-        return r?.found === true && r.tries.some((x) => x.state === 'failed');
-      })
-    : [];
-  if (allFailed.length === 0 || !phase.inTime()) return null;
+  if (tests.length === 0 || tries < 1 || !phase.inTime()) return null;
   options.onStep(
-    `run: ${plural(allFailed.length, 'test')} that failed a try, again without slowdown or load, one try at a time`,
+    `run: ${plural(tests.length, 'test')} ${why}, ${plural(tries, 'try', 'tries')} each without slowdown or load, one at a time`,
   );
   return runTestsRepeatedly({
     root: options.root,
     setup: options.setup,
-    tests: allFailed,
-    tries: options.tries,
+    tests,
+    tries,
     serial: true,
-    deadline: options.deadline,
+    deadline: phase.deadline(),
     signal: options.signal,
     onProgress: phase.progress('without load'),
   });

@@ -1,8 +1,9 @@
 /**
- * The gate's first phase: cold tries at the reference slowdown and under load (every target, each
- * try a fresh worker running the test's file: `tries` tries, then more up to `maxTries` while the
- * time budget lasts). The load starts before Vitest, so its workers start under it, and always
- * stops (finally).
+ * The gate's tries at the reference slowdown and under load: first `--tries` cold tries of every
+ * target (a must-have check: each try a fresh worker running the test's file), later, once every
+ * must-have check is made, extra tries up to `--max-tries` for the tests whose verdict can still
+ * change, while the time budget lasts (a nice-to-have). The load starts before Vitest, so its
+ * workers start under it, and always stops (finally).
  */
 import { plural } from '../../core/budget/budget-text.js';
 import { interruptedError } from '../../core/errors.js';
@@ -22,7 +23,23 @@ export interface LoadedTries {
   readonly condition: string;
 }
 
-export async function runLoadedTries(phase: GatePhase, targets: readonly GateTarget[]): Promise<LoadedTries> {
+/** Which reference tries a call makes: the first `--tries` of every target, or the extra ones. */
+export interface ReferenceWave {
+  /** Tries every target of the call gets. */
+  readonly tries: number;
+  /** Tries a target may get while `budgetMs` lasts (at least `tries`). */
+  readonly maxTries: number;
+  /** Wall time the tries beyond `tries` may take. */
+  readonly budgetMs: number;
+  /** How the step line says it. */
+  readonly what: string;
+}
+
+export async function runLoadedTries(
+  phase: GatePhase,
+  targets: readonly GateTarget[],
+  wave: ReferenceWave,
+): Promise<LoadedTries> {
   const { options, progress } = phase;
   let loadSummary: LoadSummary | null = null;
   let outcome: TriesOutcome;
@@ -31,18 +48,16 @@ export async function runLoadedTries(phase: GatePhase, targets: readonly GateTar
   const loaded = load !== null || options.slowdown > 1;
   const asked = `${options.slowdown > 1 ? ` at x${options.slowdown}` : ''}${load ? ' under load' : ''}`;
   try {
-    options.onStep(
-      `run: ${plural(targets.length, 'test')}, ${options.tries} to ${Math.max(options.tries, options.maxTries)} cold tries each (each a fresh worker running its file)${asked}`,
-    );
+    options.onStep(`run: ${plural(targets.length, 'test')}, ${wave.what}${asked}`);
     outcome = await runTestsRepeatedly({
       root: options.root,
       setup: options.setup,
       tests: targets,
-      tries: options.tries,
-      maxTries: options.maxTries,
-      budgetMs: options.slowdown > 1 ? options.timeBudgetMs * 0.6 : options.timeBudgetMs,
+      tries: wave.tries,
+      maxTries: wave.maxTries,
+      budgetMs: wave.budgetMs,
       slowdown: options.slowdown,
-      deadline: options.deadline,
+      deadline: phase.deadline(),
       signal: options.signal,
       onProgress: progress(loaded ? asked.trim() : 'tries'),
     });

@@ -20,10 +20,14 @@ export interface GateRunOptions {
   readonly tries: number;
   readonly maxTries: number;
   readonly timeBudgetMs: number;
+  /** --time-budget was given: it is kept as it is (the default grows to cover the must-have checks). */
+  readonly timeBudgetGiven: boolean;
+  /** performance.now() when the command started: the time budget counts from it. */
+  readonly started: number;
   readonly workers: number;
   /** The reference slowdown factor asked for (1: no stops). */
   readonly slowdown: number;
-  /** performance.now() by which every try ends (core/gate/try-ceiling.ts gateDeadline). */
+  /** performance.now() by which every try ends (core/gate/try-ceiling.ts gateDeadline), as first set. */
   readonly deadline: number;
   readonly signal: AbortSignal;
   /** The limit of a test (budget or its allowance). */
@@ -39,4 +43,6 @@ export interface GatePhase {
   readonly progress: (phase: string) => (line: ProgressLine) => void;
   /** True while performance.now() is before the gate's deadline. */
   readonly inTime: () => boolean;
+  /** The deadline now: the default time budget grows to cover the must-have checks (gate-budget-fit.ts). */
+  readonly deadline: () => number;
 }

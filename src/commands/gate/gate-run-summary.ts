@@ -3,6 +3,7 @@
  * tests' share of the CPU), the slowdown the tries got, and the notices for the report.
  */
 import type { GateLoad } from '../../core/gate/gate-report.js';
+import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { describeLoadShortfall } from '../../core/gate/load-check.js';
 import { defaultWorkerCount, type LoadSummary } from '../../io/load/load-workers.js';
 import type { TriesOf } from './gate-targets.js';
@@ -39,8 +40,10 @@ export function summarizeGateLoad(workers: number, summary: LoadSummary | null, 
 }
 
 export interface NoticeFacts {
-  /** The gate reached its deadline. */
-  readonly cut: boolean;
+  /** Where the gate reached its deadline: in the must-have checks, in the nice-to-have ones, or not at all. */
+  readonly cut: 'must-have' | 'nice-to-have' | null;
+  /** The verdicts: an inconclusive one names its missing checks and the budget that allows them. */
+  readonly tests: readonly GateTestInput[];
   readonly unhandledErrors: readonly string[];
   readonly load: GateLoad;
   /** The reference tries' measured factor against the target, when they differ (core/gate/slowdown.ts describeShortfall). */
@@ -49,9 +52,16 @@ export interface NoticeFacts {
 
 export function gatherRunNotices(facts: NoticeFacts): string[] {
   const notices: string[] = [];
-  if (facts.cut) {
+  if (facts.cut === 'must-have') {
+    const inconclusive = facts.tests.filter((t) => t.result.verdict === 'inconclusive');
+    const allows = facts.tests.flatMap((t) => t.missing ?? []).find((m) => m.includes('--time-budget'));
+    const command = allows?.match(/--time-budget \S+/)?.[0];
     notices.push(
-      "the gate reached its deadline (--time-budget plus one try's ceiling): the tries still running were stopped and later checks skipped; the verdicts stand on the tries that finished",
+      `the gate reached its deadline before every must-have check was made: ${inconclusive.length} test${inconclusive.length === 1 ? ' is' : 's are'} inconclusive (each names what is missing)${command ? `; run flakeguard gate ${command} to make them` : ''}`,
+    );
+  } else if (facts.cut === 'nice-to-have') {
+    notices.push(
+      'every must-have check was made; the gate reached its deadline in the nice-to-have ones (extra tries, where tests break): the tries still running were stopped, and the verdicts stand on the tries that finished',
     );
   }
   for (const e of facts.unhandledErrors) notices.push(`Vitest reported an unhandled error during the tries: ${e}`);

@@ -40,3 +40,25 @@ export function expandTargets(
     }));
   });
 }
+
+/** Tries of each target gathered over several calls (the tries without slowdown, the alone tries). */
+export type TryMap = Map<GateTarget, readonly GateTry[]>;
+
+/** Adds each target's tries in a call's outcome to what it has. */
+export function addTries(map: TryMap, targets: readonly GateTarget[], outcome: TriesOutcome | null): void {
+  if (outcome === null) return;
+  for (const t of targets) {
+    const found = findTries(t, outcome);
+    if (found === undefined || found.tries.length === 0) continue;
+    map.set(t, [...(map.get(t) ?? []), ...found.tries]);
+  }
+}
+
+const failed = (x: GateTry): boolean => x.state === 'failed' || x.state === 'hung';
+
+/** It ran and failed (or hung in) a try. */
+export const failedSome = (r: TestTries | undefined): boolean => r?.found === true && r.tries.some(failed);
+
+/** It ran, and passed every try. */
+export const passedAll = (r: TestTries | undefined): boolean =>
+  r?.found === true && r.tries.length > 0 && r.tries.every((x) => x.state === 'passed');

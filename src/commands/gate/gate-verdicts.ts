@@ -1,32 +1,40 @@
 /**
- * Each target's verdict from all of its tries (core/gate/gate-verdict.ts): loaded, without load and
- * alone, then where it broke above the reference (core/gate/breaking-point.ts), as the input of
- * the gate report.
+ * Each target's verdict from all of its tries (core/gate/gate-verdict.ts): at the reference, without
+ * slowdown and alone, then where it broke above the reference (core/gate/breaking-point.ts), with
+ * each check it needed and did not get said with the time budget that would have allowed it, as the
+ * input of the gate report.
  */
 import type { CauseFinding } from '../../core/cause/cause.js';
 import { applyBreakingPoint } from '../../core/gate/breaking-point.js';
 import { findGateCause, needsCause } from '../../core/gate/gate-cause.js';
+import { formatMissingCheck, type MissingCheck } from '../../core/gate/gate-evidence.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
-import { readSourceSignals } from '../../io/source/source-files.js';
+import type { GateTry } from '../../core/gate/runner-protocol.js';
 import type { TriesOutcome } from '../../io/vitest/vitest-tries.js';
-import type { AloneTries } from './gate-alone-tries.js';
+import { describeAllowance, missingCostMs } from './gate-budget-fit.js';
+import { findStateWriter, readCauseSignals } from './gate-cause-source.js';
 import type { HigherFactors } from './gate-escalate.js';
 import type { LoadedTries } from './gate-loaded-tries.js';
 import type { GateRunOptions } from './gate-run-options.js';
-import { findTries, type GateTarget, type TriesOf, triesIn } from './gate-targets.js';
+import type { GateTarget, TriesOf, TryMap } from './gate-targets.js';
+import { triesIn } from './gate-targets.js';
 
-/** The outcomes of every phase of the gate's tries. */
+/** The outcomes of every check of the gate's tries. */
 export interface GateOutcomes {
   readonly main: LoadedTries;
+  /** The reference tries of each target (the first --tries and any extra ones). */
   readonly triesOf: TriesOf;
+  readonly idleOf: TryMap;
+  readonly aloneOf: TryMap;
   readonly higher: HigherFactors<GateTarget>;
-  readonly idle: TriesOutcome | null;
-  readonly alone: AloneTries;
+  readonly moduleErrors: TriesOutcome['moduleErrors'];
   /** The factor the loaded tries measurably got (else the one asked), and the one asked. */
   readonly reference: { readonly factor: number; readonly asked: number };
-  /** True when the gate reached its deadline: a test not run was cut, not missing. */
+  /** True when the gate reached its deadline: a check not made was cut, not unneeded. */
   readonly cut: boolean;
+  /** The time budget the gate kept to. */
+  readonly budgetMs: number;
 }
 
 export function decideTargetVerdicts(
@@ -34,19 +42,30 @@ export function decideTargetVerdicts(
   targets: readonly GateTarget[],
   outcomes: GateOutcomes,
 ): GateTestInput[] {
-  const moduleErrors = [...outcomes.main.outcome.moduleErrors, ...(outcomes.idle?.moduleErrors ?? [])];
-  return targets.map((t) => {
-    const result = decideTargetVerdict(options, t, outcomes, moduleErrors);
+  const results = targets.map((t) => decideTargetVerdict(options, t, outcomes));
+  const missing = targets.flatMap((target, i) => (results[i]?.missing ?? []).map((check) => ({ target, check })));
+  // Every cut check at once: the budget that allows them is the time so far and their cost.
+  const neededMs =
+    Math.ceil((performance.now() - options.started + missingCostMs(missing, outcomes.main.outcome)) / 10_000) * 10_000;
+  const allowance = outcomes.cut ? describeAllowance(outcomes.budgetMs, neededMs) : null;
+  return targets.map((t, i) => {
+    const result = results[i] as GateTestResult;
+    const described = result.missing.map((m: MissingCheck) => formatMissingCheck(m, allowance));
     const before = targets.filter(
       (o) => o.file === t.file && o.project === t.project && o.selected.test.line < t.selected.test.line,
     );
-    return { ...toGateTestInput(options, t, result), ...causeOf(options.root, t, result, outcomes, before) };
+    return {
+      ...toGateTestInput(options, t, result),
+      missing: described,
+      ...causeOf(options.root, t, result, outcomes, before, described),
+    };
   });
 }
 
 /**
- * Why a flaky, fragile or order-dependent test fails, from all of its tries (core/gate/gate-cause.ts),
- * with the signals in its source as supporting evidence (io/source/source-files.ts).
+ * Why a test is not stable, from all of its tries (core/gate/gate-cause.ts), with the signals in
+ * its source as supporting evidence and, for an order-dependent test, the earlier test that writes
+ * the state it reads.
  */
 function causeOf(
   root: string,
@@ -54,12 +73,13 @@ function causeOf(
   result: GateTestResult,
   outcomes: GateOutcomes,
   before: readonly GateTarget[],
+  missing: readonly string[],
 ): { cause?: CauseFinding } {
   if (!needsCause(result.verdict)) return {};
   const r = outcomes.triesOf.get(t);
   const reference = r?.found ? triesIn(r) : [];
-  const idle = findTries(t, outcomes.idle);
-  const alone = [...triesIn(findTries(t, outcomes.alone.alone)), ...triesIn(findTries(t, outcomes.alone.again))];
+  const idle = outcomes.idleOf.get(t);
+  const alone = outcomes.aloneOf.get(t) ?? [];
   const cause = findGateCause({
     file: t.selected.test.file,
     line: t.selected.test.line,
@@ -67,45 +87,42 @@ function causeOf(
     reference: { ...outcomes.reference, tries: reference },
     higher: outcomes.higher.levels.get(t) ?? [],
     confirm: outcomes.higher.confirm.get(t) ?? [],
-    unthrottled: idle ? triesIn(idle) : null,
+    unthrottled: idle ?? null,
     referenceUnthrottled: !outcomes.main.loaded,
     alone: alone.length > 0 ? alone : null,
     before: before.map((b) => b.fullName),
-    signals: readSourceSignals(root, t.selected.test),
+    leavesState: result.verdict === 'order-dependent' ? findStateWriter(root, t.selected.test) : null,
+    signals: readCauseSignals(root, t.selected.test),
+    missing,
   });
   return { cause };
 }
 
-function decideTargetVerdict(
-  options: GateRunOptions,
-  t: GateTarget,
-  outcomes: GateOutcomes,
-  moduleErrors: TriesOutcome['moduleErrors'],
-): GateTestResult {
+function decideTargetVerdict(options: GateRunOptions, t: GateTarget, outcomes: GateOutcomes): GateTestResult {
   const r = outcomes.triesOf.get(t);
-  const aloneTries = [...triesIn(findTries(t, outcomes.alone.alone)), ...triesIn(findTries(t, outcomes.alone.again))];
-  const idleRun = findTries(t, outcomes.idle);
-  const moduleError = moduleErrors.find(
+  const tries: readonly GateTry[] = r?.found ? triesIn(r) : [];
+  const aloneTries = outcomes.aloneOf.get(t) ?? [];
+  const moduleError = outcomes.moduleErrors.find(
     (m) => m.file === t.selected.test.file && (t.project === null || m.project === t.project),
   )?.message;
+  const notRunReason =
+    moduleError ??
+    (outcomes.cut ? undefined : 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)');
   const decided = decideGateVerdict({
-    tries: r?.found ? triesIn(r) : [],
+    tries,
     loaded: outcomes.main.loaded,
     condition: outcomes.main.condition,
     asked: outcomes.reference.asked,
-    idle: idleRun ? triesIn(idleRun) : null,
+    idle: outcomes.idleOf.get(t) ?? null,
     alone: aloneTries.length > 0 ? aloneTries : null,
     limit: options.limitFor(t.selected.test),
     warnAt: options.config.budget.warnAt,
-    notRunReason:
-      moduleError ??
-      (outcomes.cut
-        ? 'the gate reached its deadline before it ran (raise --time-budget)'
-        : 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)'),
+    ...(notRunReason === undefined ? {} : { notRunReason }),
+    rules: { minTries: options.tries, isNew: t.selected.kind === 'new', cut: outcomes.cut },
   });
   return applyBreakingPoint(
     decided,
-    { ...outcomes.reference, tries: r?.found ? triesIn(r) : [] },
+    { ...outcomes.reference, tries },
     outcomes.higher.levels.get(t) ?? [],
     outcomes.higher.confirm.get(t) ?? [],
   );

@@ -48,10 +48,11 @@ export function describeBreakRange(holdsAt: number | null, breaksAt: number | nu
 
 /**
  * The verdict with the higher factors' answer (core/gate/factor-evidence.ts): a test that was
- * `stable` at the reference and broke higher is `fragile` when the factor explains its failures,
- * `flaky` when it failed a confirm try at the reference or when the failures higher are too few to
- * blame the factor; any other verdict stays (a budget finding or a flake at the reference is the
- * finding), with holdsAt/breaksAt added.
+ * `stable` at the reference and broke higher is `flaky` only when it failed a confirm try at the
+ * reference (a failure the factor does not explain); failures seen only above the reference are
+ * fragility evidence, `fragile`, whether the factor test shows them significant or they are too
+ * few to be sure of the limit (the reason says which). Any other verdict stays (a budget finding or
+ * a flake at the reference is the finding), with holdsAt/breaksAt added.
  */
 export function applyBreakingPoint(
   result: GateTestResult,
@@ -90,11 +91,12 @@ export function applyBreakingPoint(
       reason: `passes at ${at} (${result.passes}/${result.tryCount}${confirmed > 0 ? `, then ${confirmed}/${confirmed} again` : ''}) but ${higherText} (${test}): ${range}`,
     };
   }
+  // One failure far above the reference is no evidence of randomness: nothing failed at or below it.
   return {
     ...result,
     ...point,
-    verdict: 'flaky',
+    verdict: 'fragile',
     firstError,
-    reason: `${higherText} (${test}, needs < ${FRAGILE_ALPHA}): too few failures to blame the slowdown, so a flake until more tries there fail (${range})`,
+    reason: `passes at ${at} (${result.passes}/${result.tryCount}${confirmed > 0 ? `, then ${confirmed}/${confirmed} again` : ''}) and ${higherText} (${test}, not below ${FRAGILE_ALPHA}): a possible limit, too few failures to be sure of it, and none at or below ${at}, so no evidence of a flake (${range})`,
   };
 }

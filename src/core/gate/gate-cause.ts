@@ -41,12 +41,19 @@ export interface GateCauseInput {
   readonly alone: readonly GateTry[] | null;
   /** The tests before it in its file (they run first in every try with its file). */
   readonly before?: readonly string[];
+  /**
+   * The earlier test of its file whose body writes module-level state (core/cause/source-signals.ts
+   * `module-state`), with that line: the test an order-dependent test takes its state from.
+   */
+  readonly leavesState?: { readonly fullName: string; readonly signal: SourceSignal } | null;
+  /** The checks its verdict needed that were not made (inconclusive), as the report says them. */
+  readonly missing?: readonly string[];
   /** Supporting lines of its source (core/source/source-signals.ts). */
   readonly signals?: readonly SourceSignal[];
 }
 
-/** The verdicts that get a cause. */
-export const needsCause = (v: GateVerdict): boolean => v === 'flaky' || v === 'fragile' || v === 'order-dependent';
+/** The verdicts that get a cause: every one that is not stable and not a budget finding (those get a proposed allowance). */
+export const needsCause = (v: GateVerdict): boolean => v !== 'stable' && v !== 'over-budget' && v !== 'near-budget';
 
 interface Decided {
   readonly class: CauseClass;
@@ -60,8 +67,36 @@ export function findGateCause(input: GateCauseInput): CauseFinding {
   const rules = [networkRule, orderRule, coldRule, timingRule, randomRule];
   const decided = rules.map((rule) => rule(input)).find((d): d is Decided => d !== null);
   const signals = input.signals ?? [];
-  if (!decided) return makeCause('unknown', 'measured', [], input, signals);
-  return makeCause(decided.class, 'measured', decided.evidence, input, signals);
+  const at = `${input.file}:${input.line}`;
+  if (decided) {
+    const found = makeCause(decided.class, 'measured', decided.evidence, input, signals);
+    const writer = decided.class === 'order' ? input.leavesState : null;
+    // The shared state is written in the earlier test: its line is where the fix goes.
+    if (writer) return { ...found, fix: `${writer.signal.fix} at ${input.file}:${writer.signal.line}` };
+    return found;
+  }
+  if (input.verdict === 'failing') {
+    const error = allTries(input).find(failedTry)?.error ?? 'no error text';
+    const evidence = [{ kind: 'error' as const, text: `fails every try, with and without slowdown: ${error}` }];
+    return {
+      ...makeCause('unknown', 'measured', evidence, input, signals),
+      fix: `fix what the first error names (${error}) at ${at}`,
+    };
+  }
+  if (input.verdict === 'inconclusive') {
+    const missing = input.missing ?? [];
+    const evidence = [
+      {
+        kind: 'factor' as const,
+        text: `not decided: ${missing.length > 0 ? missing.join('; ') : 'a check it needs was not made'}`,
+      },
+    ];
+    return {
+      ...makeCause('unknown', 'measured', evidence, input, signals),
+      fix: `give the gate the time its checks need (see missing), then read the cause; the test is at ${at}`,
+    };
+  }
+  return makeCause('unknown', 'measured', [], input, signals);
 }
 
 function allTries(i: GateCauseInput): GateTry[] {
@@ -91,8 +126,18 @@ function orderRule(i: GateCauseInput): Decided | null {
   if (i.verdict !== 'order-dependent' || !i.alone) return null;
   const withFile = countFailures(i.reference.tries);
   const alone = countFailures(i.alone);
-  const names = (i.before ?? []).map((n) => `"${n}"`);
+  const writer = i.leavesState ?? null;
+  const names = writer ? [`"${writer.fullName}"`] : (i.before ?? []).map((n) => `"${n}"`);
   const on = names.length > 0 ? `${names.join(', ')} in ${i.file}` : `the tests before it in ${i.file}`;
+  const leaves = writer
+    ? [
+        {
+          kind: 'source' as const,
+          text: `"${writer.fullName}" leaves the state: ${writer.signal.text}`,
+          line: writer.signal.line,
+        },
+      ]
+    : [];
   return {
     class: 'order',
     evidence: [
@@ -100,6 +145,7 @@ function orderRule(i: GateCauseInput): Decided | null {
         kind: 'alone',
         text: `passed ${withFile.trials - withFile.failures}/${withFile.trials} after ${on}, failed ${alone.failures}/${alone.trials} alone: it depends on ${on}`,
       },
+      ...leaves,
     ],
   };
 }
@@ -127,8 +173,9 @@ function coldRule(i: GateCauseInput): Decided | null {
 function timingRule(i: GateCauseInput): Decided | null {
   if (i.verdict === 'fragile') {
     const e = weighFactorEvidence(i.reference, i.higher, i.confirm);
-    if (!e.explained || e.breaksAt === null) return null;
-    const text = `failed ${share(e.above)} tries from ${x(e.breaksAt)} up, ${share(e.below)} below (one-sided Fisher ${formatPValue(e.pValue ?? 1)})`;
+    if (e.breaksAt === null) return null;
+    const weak = e.explained ? '' : `, not below ${CAUSE_ALPHA}: a possible limit, too few failures to be sure`;
+    const text = `failed ${share(e.above)} tries from ${x(e.breaksAt)} up, ${share(e.below)} at and below ${x(i.reference.factor)} and the factors it held at (one-sided Fisher ${formatPValue(e.pValue ?? 1)}${weak})`;
     return { class: 'timing', evidence: [{ kind: 'factor', text }] };
   }
   if (!i.unthrottled) return null;

@@ -32,7 +32,8 @@ const TABLE = [
 
 function row(t: GateReportTest, contention: GateContention | undefined): string {
   const onCi = describeTestOnCi(t, contention);
-  const cause = t.cause ? `; **${cell(describeCause(t.cause))}**; fix: ${cell(t.cause.fix)}` : '';
+  const missing = (t.missing ?? []).map((m) => `; missing: ${cell(m)}`).join('');
+  const cause = `${missing}${t.cause ? `; **${cell(describeCause(t.cause))}**; fix: ${cell(t.cause.fix)}` : ''}`;
   const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}${onCi ? `; ${cell(onCi)}` : ''}${cause}`;
   const owners = (t.owners ?? []).map(cell).join(' ');
   return `| ${verdictLabel(t)} | \`${cell(t.file)}:${t.line}\` ${cell(t.fullName)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.tryCount} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;

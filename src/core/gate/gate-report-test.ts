@@ -6,6 +6,7 @@ import type { CauseFinding } from '../cause/cause.js';
 import { describeFailureRate } from '../failure-rate.js';
 import type { TestPast } from '../history/test-history-summary.js';
 import { fullNameAs, type TestId } from '../test-id.js';
+import { describeMissingCheck } from './gate-evidence.js';
 import type { GateTestResult, GateVerdict } from './gate-verdict.js';
 import type { GateTry } from './runner-protocol.js';
 import type { SelectionKind } from './test-selection.js';
@@ -24,6 +25,8 @@ export interface GateTestInput extends Omit<TestId, 'project'> {
   readonly result: GateTestResult;
   /** Why it is flaky, fragile or order-dependent (core/gate/gate-cause.ts); absent for the others. */
   readonly cause?: CauseFinding;
+  /** The checks not made, as the report says them with what would have allowed them (default: result.missing described). */
+  readonly missing?: readonly string[];
 }
 
 export interface GateReportTest extends Omit<TestId, 'project'> {
@@ -59,8 +62,13 @@ export interface GateReportTest extends Omit<TestId, 'project'> {
   readonly history?: TestPast;
   /** Its owners from the repository's CODEOWNERS (empty: none, or no CODEOWNERS). */
   readonly owners?: readonly string[];
-  /** Why it is flaky, fragile or order-dependent; null for the other verdicts (absent in older reports). */
+  /** Why it is not stable; null for stable and budget verdicts (absent in older reports). */
   readonly cause?: CauseFinding | null;
+  /**
+   * The checks its verdict or cause needed that the time budget cut, each with what would have
+   * allowed it (core/gate/gate-evidence.ts); empty when every check was made (absent in older reports).
+   */
+  readonly missing?: readonly string[];
 }
 
 /**
@@ -101,5 +109,6 @@ export function toReportTest(t: GateTestInput): GateReportTest {
     breaksAt: r.breaksAt ?? null,
     error: r.firstError,
     cause: t.cause ?? null,
+    missing: t.missing ?? r.missing.map(describeMissingCheck),
   };
 }

@@ -33,6 +33,7 @@ export const GATE_VERDICTS: readonly GateVerdict[] = [
   'order-dependent',
   'over-budget',
   'near-budget',
+  'inconclusive',
   'fragile',
   'stable',
 ];

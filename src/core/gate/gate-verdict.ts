@@ -1,107 +1,32 @@
 /**
- * One gate verdict per selected test, from its tries: under load (the main phase), without load (a
- * phase of its own when every loaded try failed) and alone (new tests, once, only it from its file).
- * Pure: tries and the limit in, verdict and figures out.
+ * One gate verdict per selected test, from its tries: at the reference (the main phase), without
+ * slowdown (tests that failed a reference try) and alone (new tests that passed with their file).
+ * Evidence first: a verdict names only what its tries show, and where a check it needs was not made
+ * (the time budget cut it) the verdict is `inconclusive`, with `missing` naming each check
+ * (core/gate/gate-evidence.ts). Pure: tries and the limit in, verdict and figures out.
  */
 import { max, median } from 'simple-statistics';
-import { formatDuration } from '../duration.js';
-import { type FailureRateBound, failureRateUpperBound } from '../failure-rate.js';
+import { failureRateUpperBound } from '../failure-rate.js';
+import { decideBudget } from './gate-budget-verdict.js';
+import { DEFAULT_EVIDENCE_RULES } from './gate-evidence.js';
+import { causeNeeds, decideAllFailed, decideAlone, inconclusive } from './gate-verdict-checks.js';
+import type {
+  Decision,
+  GateTestResult,
+  GateVerdictInput,
+  TryCount,
+  TryFigures,
+  Wording,
+} from './gate-verdict-types.js';
 import { durationAtAsked } from './judged-duration.js';
 import type { GateTry } from './runner-protocol.js';
 
-/** fragile: stable at the reference slowdown, fails at a higher one (core/gate/breaking-point.ts). */
-export type GateVerdict =
-  | 'stable'
-  | 'flaky'
-  | 'failing'
-  | 'order-dependent'
-  | 'over-budget'
-  | 'near-budget'
-  | 'fragile';
-
-export interface GateLimit {
-  readonly limitMs: number;
-  readonly source: 'budget' | 'allowance';
-  readonly platformKey: string;
-  readonly allowanceId?: string;
-}
-
-export interface GateVerdictInput {
-  /** The main tries (the reference phase): under load when load was on. */
-  readonly tries: readonly GateTry[];
-  readonly loaded: boolean;
-  /** How the main tries ran, for the reasons (e.g. " at x2"); default " under load" when loaded. */
-  readonly condition?: string;
-  /**
-   * The factor the main tries were asked to run at: a passing try that got more than 10% above it
-   * is judged for its budget at its duration adjusted to it (core/gate/judged-duration.ts).
-   * Absent: every try at its own duration.
-   */
-  readonly asked?: number;
-  /** Tried again without load, when every loaded try failed; null when not tried. */
-  readonly idle: readonly GateTry[] | null;
-  /** New tests: tried alone (once; three times when the first failed); null when not tried. */
-  readonly alone: readonly GateTry[] | null;
-  readonly limit: GateLimit;
-  /** Share of the limit at or above which a test is near budget (config budget.warnAt). */
-  readonly warnAt: number;
-  /** Why the test did not run at all (module error), when it did not. */
-  readonly notRunReason?: string;
-}
-
-export interface TryCount {
-  readonly passes: number;
-  readonly tryCount: number;
-}
-
-export interface GateTestResult {
-  readonly verdict: GateVerdict;
-  /** Flaky because of load: failed every loaded try, passed some without load. */
-  readonly loadSensitive: boolean;
-  readonly passes: number;
-  readonly tryCount: number;
-  /** Each try of the main phase, in order, as the report shows it (reportedTry). */
-  readonly tries: readonly GateTry[];
-  readonly medianMs: number | null;
-  readonly maxMs: number | null;
-  /** Slowest passing try at the asked factor (its atAskedMs, else its duration): what the budget is checked against. */
-  readonly maxPassingMs: number | null;
-  readonly failureRate: FailureRateBound | null;
-  readonly idle: TryCount | null;
-  readonly alone: TryCount | null;
-  readonly limit: GateLimit;
-  readonly warnAt: number;
-  /** First error of a failed try. */
-  readonly firstError: string | null;
-  /** One sentence: why this verdict, with figures. */
-  readonly reason: string;
-  /** Highest slowdown factor with every try passed, and lowest with a failed one (breaking-point.ts). */
-  readonly holdsAt?: number | null;
-  readonly breaksAt?: number | null;
-}
+export type { GateLimit, GateTestResult, GateVerdict, GateVerdictInput, TryCount } from './gate-verdict-types.js';
 
 const count = (tries: readonly GateTry[]): TryCount => ({
   passes: tries.filter((t) => t.state === 'passed').length,
   tryCount: tries.length,
 });
-const ms = formatDuration;
-
-/** The figures of a test's tries, as its result carries them whatever the verdict. */
-type TryFigures = Omit<GateTestResult, 'verdict' | 'loadSensitive' | 'reason' | 'holdsAt' | 'breaksAt'>;
-
-/** A verdict and why; loadSensitive only for a test that failed under load and passed without. */
-interface Decision {
-  readonly verdict: GateVerdict;
-  readonly reason: string;
-  readonly loadSensitive?: boolean;
-}
-
-/** How the tries ran, as a reason says it: ' cold' / ' (2 cold)', and ' under load' / ' at x2 under load'. */
-interface Wording {
-  readonly kind: string;
-  readonly under: string;
-}
-
 export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
   const figures = measureTries(input);
   const cold = input.tries.filter((t) => t.cold).length;
@@ -115,6 +40,7 @@ export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
     verdict: decision.verdict,
     loadSensitive: decision.loadSensitive ?? false,
     reason: decision.reason,
+    missing: [...(decision.missing ?? []), ...causeNeeds(input, figures, decision.verdict)],
   };
 }
 
@@ -161,83 +87,32 @@ function measureTries(input: GateVerdictInput): TryFigures {
   };
 }
 
-/** Did it run, did it pass, with its file and alone; then, when it passed every time, its budget. */
-function decideFromFigures(input: GateVerdictInput, f: TryFigures, { kind, under }: Wording): Decision {
-  const { passes, tryCount, alone } = f;
-  if (tryCount === 0)
+/**
+ * Did it run, did it pass at the reference, without slowdown and alone; then, when it passed every
+ * time, its budget. Each verdict only from the checks it needs.
+ */
+function decideFromFigures(input: GateVerdictInput, f: TryFigures, wording: Wording): Decision {
+  const rules = input.rules ?? DEFAULT_EVIDENCE_RULES;
+  const { passes, tryCount } = f;
+  const { kind, under } = wording;
+  if (tryCount === 0) {
+    if (rules.cut && input.notRunReason === undefined)
+      return inconclusive('the time budget ran out before its first try', [
+        { check: 'reference', needed: rules.minTries, made: 0, for: 'verdict' },
+      ]);
     return { verdict: 'failing', reason: `did not run: ${input.notRunReason ?? 'Vitest did not report it'}` };
-  if (passes === 0) return decideAllFailed(input.tries, f, { kind, under });
+  }
+  if (passes === 0) return decideAllFailed(input, f, wording, rules);
   if (passes < tryCount)
     return { verdict: 'flaky', reason: `failed ${tryCount - passes} of ${tryCount}${kind} tries${under}` };
-  if (alone && alone.passes > 0 && alone.passes < alone.tryCount) {
-    return {
-      verdict: 'flaky',
-      reason: `passed ${passes}/${tryCount} with its file, but alone only ${alone.passes}/${alone.tryCount}`,
-    };
-  }
-  if (alone && alone.passes < alone.tryCount) {
-    return {
-      verdict: 'order-dependent',
-      reason: `passes with its file (${passes}/${tryCount}) but failed alone (${alone.passes}/${alone.tryCount}): it needs state from another test`,
-    };
-  }
-  return decideBudget(f, { kind, under }, input.asked);
-}
-
-/** Failed every try: load-sensitive when it passed without load, else a real failure. */
-function decideAllFailed(tries: readonly GateTry[], f: TryFigures, { kind, under }: Wording): Decision {
-  const { tryCount, idle } = f;
-  if (idle && idle.passes > 0) {
-    return {
-      verdict: 'flaky',
-      reason: `load-sensitive: failed ${tryCount}/${tryCount} tries under load, passed ${idle.passes}/${idle.tryCount} without load`,
-      loadSensitive: true,
-    };
-  }
-  const without = idle ? `, and ${idle.tryCount - idle.passes}/${idle.tryCount} without load` : '';
-  const hung = tries.filter((t) => t.state === 'hung').length;
-  const how = hung === tryCount ? 'hung in' : hung > 0 ? `failed (${hung} hung)` : 'failed';
-  return {
-    verdict: 'failing',
-    reason: `${how} ${tryCount}/${tryCount}${kind} tries${under}${without}: a real failure, not a flake`,
-  };
-}
-
-/**
- * The slowest passing try as a reason names it: "800ms" at its own duration, or, when it got more
- * than asked, "800ms (asked x2, got x3.2: ~500ms at x2)", its raw duration beside the judged one.
- */
-function slowestText(f: TryFigures, asked: number | undefined): string {
-  const slowest = f.tries
-    .filter((t) => t.state === 'passed')
-    .reduce<GateTry | null>(
-      (a, t) => (a === null || (t.atAskedMs ?? t.durationMs) > (a.atAskedMs ?? a.durationMs) ? t : a),
-      null,
-    );
-  if (slowest === null) return ms(0);
-  if (slowest.atAskedMs === undefined || asked === undefined) return ms(slowest.durationMs);
-  return `${ms(slowest.durationMs)} (asked x${asked}, got x${slowest.slowdown}: ~${ms(slowest.atAskedMs)} at x${asked})`;
-}
-
-/** Passed every try: over, near or within its limit, by its slowest passing try at the asked factor. */
-function decideBudget(f: TryFigures, { kind, under }: Wording, asked: number | undefined): Decision {
-  const { limit, warnAt, maxPassingMs, passes, tryCount } = f;
-  const slowest = slowestText(f, asked);
-  const limitText = `${ms(limit.limitMs)} (${limit.source === 'allowance' ? `allowance ${limit.allowanceId ?? ''}`.trim() : limit.platformKey === 'all' ? 'budget' : `${limit.platformKey} budget`})`;
-  if (maxPassingMs !== null && maxPassingMs > limit.limitMs) {
-    return {
-      verdict: 'over-budget',
-      reason: `slowest passing try ${slowest}${under} is over its limit ${limitText}`,
-    };
-  }
-  if (maxPassingMs !== null && maxPassingMs >= limit.limitMs * warnAt) {
-    return {
-      verdict: 'near-budget',
-      reason: `slowest try ${slowest}${under} is ${Math.round((maxPassingMs / limit.limitMs) * 100)}% of its limit ${limitText}; add the proposed allowance to this change`,
-    };
-  }
-  return {
-    verdict: 'stable',
-    reason: `${passes}/${tryCount}${kind} tries passed${under}, slowest ${slowest} of ${limitText}`,
-  };
+  if (tryCount < rules.minTries && rules.cut)
+    return inconclusive(`passed ${passes}/${tryCount}${kind} tries${under} before the time budget ran out`, [
+      { check: 'reference', needed: rules.minTries, made: tryCount, for: 'verdict' },
+    ]);
+  const alone = decideAlone(input.alone, f, rules);
+  if (alone !== null && alone.verdict !== 'inconclusive') return alone;
+  const budget = decideBudget(f, wording, input.asked);
+  // A budget finding stands on the reference tries; only `stable` needs the alone check too.
+  if (alone === null || budget.verdict !== 'stable') return { ...budget, missing: alone?.missing ?? [] };
+  return alone;
 }

@@ -45,6 +45,7 @@ const VERDICT_TONE: Readonly<Record<GateVerdict, Tone>> = {
   'over-budget': 'bad',
   'near-budget': 'warn',
   fragile: 'warn',
+  inconclusive: 'bad',
 };
 
 const SELECTION_TONE: Readonly<Record<SelectionKind, Tone>> = {
@@ -113,6 +114,7 @@ function testCard(t: GateHtmlTest, report: Pick<GateReport, 'contention'>): stri
     `<p>${h(t.reason)}</p>`,
     t.failureRateText ? `<p class="dim">${h(t.failureRateText)}</p>` : '',
     onCi ? `<p class="dim">${h(onCi)}</p>` : '',
+    ...(t.missing ?? []).map((m) => `<p class="missing"><b>missing:</b> ${h(m)}</p>`),
     t.cause ? `<p class="cause">${h(describeCause(t.cause))}</p><p><b>fix:</b> ${h(t.cause.fix)}</p>` : '',
     unknown,
     t.error !== null && t.verdict !== 'stable' ? foldedPre('First error', t.error.split('\n')) : '',

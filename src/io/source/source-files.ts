@@ -78,3 +78,25 @@ export function readSourceSignals(
     return [];
   }
 }
+
+/**
+ * The tests declared before a test in its file (by line), each with the signals in its body: none
+ * when the file is gone, does not parse, or no longer has the test.
+ */
+export function readEarlierSignals(
+  root: string,
+  test: { readonly file: string; readonly fullName: string; readonly line: number | null },
+): { readonly fullName: string; readonly line: number; readonly signals: SourceSignal[] }[] {
+  const full = path.join(root, test.file);
+  if (!existsSync(full) || test.line === null) return [];
+  const line = test.line;
+  try {
+    const code = readFileSync(full, 'utf8');
+    return extractTests(code, test.file)
+      .filter((t) => t.line < line)
+      .map((t) => ({ fullName: t.fullName, line: t.line, signals: findSourceSignals(code, test.file, t) }));
+  } catch (error) {
+    if (!isFlakeguardError(error)) throw error;
+    return [];
+  }
+}

@@ -89,6 +89,8 @@ export function toOutcome(
     moduleErrors: result.moduleErrors.map((m) => ({ file: rel(m.file), project: m.project, message: m.message })),
     unhandledErrors: result.unhandledErrors,
     waves: result.waves,
+    fileCosts: fileCostsOf(lines, rel),
+    busyMs: lines.reduce((s, l) => s + (l.kind === 'file' ? l.costMs : 0), 0),
     wallMs: call.wallMs,
     pace: {
       method: call.pacer.method,
@@ -97,6 +99,19 @@ export function toOutcome(
     },
     cutShort: call.cutShort,
   };
+}
+
+/** The slowest try of each file (in each project) in the call: worker start to the file's end. */
+function fileCostsOf(lines: readonly RunnerLine[], rel: (f: string) => string): TriesOutcome['fileCosts'] {
+  const costs = new Map<string, { file: string; project: string; costMs: number }>();
+  for (const l of lines) {
+    if (l.kind !== 'file') continue;
+    const key = JSON.stringify([l.file, l.project]);
+    const was = costs.get(key);
+    if (was === undefined || l.costMs > was.costMs)
+      costs.set(key, { file: rel(l.file), project: l.project, costMs: l.costMs });
+  }
+  return [...costs.values()];
 }
 
 /** The result Vitest would have written, from the specs and the tries that came back. */

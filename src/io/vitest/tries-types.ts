@@ -42,6 +42,10 @@ export interface TriesOutcome {
   readonly moduleErrors: readonly { readonly file: string; readonly project: string; readonly message: string }[];
   readonly unhandledErrors: readonly string[];
   readonly waves: readonly WaveSummary[];
+  /** The slowest try of each file in each project ('' unnamed): worker start to the file's end. */
+  readonly fileCosts: readonly { readonly file: string; readonly project: string; readonly costMs: number }[];
+  /** Every file try's cost summed: over the waves' wall time, how many ran at once. */
+  readonly busyMs: number;
   /** Wall time of the whole call (Vitest start included). */
   readonly wallMs: number;
   readonly pace: CallPace;

@@ -66,8 +66,11 @@ describe('applyBreakingPoint', () => {
     expect(applyBreakingPoint(stable, level(2, pass, pass, pass), [level(4, fail, fail)], again).verdict).toBe(
       'fragile',
     );
-    // One failure higher, after passing everywhere else: too little to blame the factor.
-    expect(applyBreakingPoint(stable, level(2, pass), [level(4, fail)], again).verdict).toBe('flaky');
+    // One failure higher, after passing everywhere else: too little to blame the factor, and no
+    // evidence of a flake either (nothing failed at or below the reference): fragile, saying so.
+    const weak = applyBreakingPoint(stable, level(2, pass), [level(4, fail)], again);
+    expect(weak.verdict).toBe('fragile');
+    expect(weak.reason).toContain('too few failures to be sure of it, and none at or below x2.0');
   });
   it('held everywhere: stable, with how far it held', () => {
     expect(applyBreakingPoint(stable, level(2, pass), [level(4, pass), level(8, pass)])).toMatchObject({

@@ -78,7 +78,9 @@ describe('findGateCause', () => {
       }),
     );
     expect(c.class).toBe('timing');
-    expect(c.evidence[0]?.text).toContain('failed 2/2 tries from x4.1 up, 0/11 below');
+    expect(c.evidence[0]?.text).toContain(
+      'failed 2/2 tries from x4.1 up, 0/11 at and below x2.0 and the factors it held at (one-sided Fisher p = 0.013)',
+    );
   });
   it('cold start: fails its cold tries, passes its warm ones', () => {
     const c = findGateCause(

@@ -23,12 +23,15 @@ describe('decideGateVerdict', () => {
     expect(r).toMatchObject({ verdict: 'flaky', passes: 3, loadSensitive: false, firstError: 'boom' });
   });
 
-  it('load-sensitive flaky: failed every loaded try, passed without load; else failing', () => {
+  it('load-sensitive flaky: failed every loaded try, passed without slowdown; failing only when it failed there too', () => {
     const all = [fail(), fail(), fail(), fail(), fail()];
     const sensitive = decideGateVerdict(makeInput({ tries: all, idle: [pass(), pass(), pass(), pass(), pass()] }));
     expect(sensitive).toMatchObject({ verdict: 'flaky', loadSensitive: true, idle: { passes: 5, tryCount: 5 } });
-    expect(sensitive.reason).toContain('failed 5/5 tries under load, passed 5/5 without load');
+    expect(sensitive.reason).toContain('failed 5/5 tries under load, passed 5/5 without slowdown');
     expect(decideGateVerdict(makeInput({ tries: all, idle: all })).verdict).toBe('failing');
+    // Without the tries without slowdown, a test that failed every loaded try is not called failing.
+    const unchecked = decideGateVerdict(makeInput({ tries: all, idle: null }));
+    expect(unchecked).toMatchObject({ verdict: 'inconclusive', missing: [{ check: 'unthrottled', made: 0 }] });
     expect(decideGateVerdict(makeInput({ tries: [], notRunReason: 'import failed' })).reason).toBe(
       'did not run: import failed',
     );
@@ -64,7 +67,11 @@ describe('decideGateVerdict', () => {
   });
 
   it('order-dependent: passes with its file, fails alone', () => {
-    expect(decideGateVerdict(makeInput({ alone: [fail()] })).verdict).toBe('order-dependent');
+    // One failed alone try is order dependence or a flake: the two more alone tries decide.
+    expect(decideGateVerdict(makeInput({ alone: [fail()] }))).toMatchObject({
+      verdict: 'inconclusive',
+      missing: [{ check: 'alone-again', needed: 3, made: 1 }],
+    });
     expect(decideGateVerdict(makeInput({ alone: [pass()] })).verdict).toBe('stable');
     expect(decideGateVerdict(makeInput({ alone: [fail(), fail(), fail()] })).verdict).toBe('order-dependent');
     // Failing alone only sometimes is flakiness, not order dependence.

@@ -1,0 +1,95 @@
+/**
+ * The gate's nice-to-have checks, made only after every must-have one and only with the time left
+ * (gate-run.ts): extra reference tries up to `--max-tries` for tests whose verdict can still change,
+ * then (d) the tries without slowdown a cause needs: for a test whose first failure came in those
+ * extra tries, and more for a flaky test whose tries so far do not tell timing from randomness.
+ * Where the break is (gate-escalate.ts) comes after these.
+ */
+
+import { CAUSE_ALPHA } from '../../core/cause/cause.js';
+import { fisherOneSidedP } from '../../core/fisher-exact.js';
+import { countFailures } from '../../core/gate/factor-evidence.js';
+import type { GateTry } from '../../core/gate/runner-protocol.js';
+import { tryCeilingMs } from '../../core/gate/try-ceiling.js';
+import { wantsMoreTries } from '../../core/gate/try-schedule.js';
+import type { FittedBudget } from './gate-budget-fit.js';
+import { costsOf, startCostOf } from './gate-budget-fit.js';
+import { runIdleTries } from './gate-idle-tries.js';
+import { type LoadedTries, runLoadedTries } from './gate-loaded-tries.js';
+import type { GatePhase } from './gate-run-options.js';
+import { addTries, findTries, type GateTarget, type TryMap, triesIn } from './gate-targets.js';
+
+/** Share of the time left that the extra reference tries may take; where tests break gets the rest. */
+const EXTRA_SHARE = 0.6;
+
+export interface NiceToHaveState {
+  readonly main: LoadedTries;
+  /** Each target's reference tries: the extra ones are added here. */
+  readonly triesOf: Map<GateTarget, ReturnType<typeof findTries>>;
+  /** Each target's tries without slowdown: the cause's are added here. */
+  readonly idleOf: TryMap;
+  readonly fit: FittedBudget;
+}
+
+export async function runNiceToHaves(
+  phase: GatePhase,
+  targets: readonly GateTarget[],
+  state: NiceToHaveState,
+): Promise<{ cut: boolean; loadedWallMs: number }> {
+  const { options } = phase;
+  let cut = false;
+  let loadedWallMs = 0;
+  const tally = (t: GateTarget) => {
+    const tries = triesIn(state.triesOf.get(t)).filter((x) => x.state !== 'skipped');
+    const failed = countFailures(tries).failures;
+    return { passed: tries.length - failed, failed };
+  };
+  const open = targets.filter(
+    (t) => state.triesOf.get(t)?.found === true && wantsMoreTries(tally(t), options.maxTries),
+  );
+  const cost = costsOf(state.main.outcome);
+  const leftMs = phase.deadline() - performance.now() - tryCeilingMs(0, options.slowdown);
+  const budgetMs = leftMs * EXTRA_SHARE - startCostOf(state.main.outcome);
+  const oneWaveMs = Math.max(0, ...open.map(cost));
+  if (open.length > 0 && options.maxTries > options.tries && budgetMs > oneWaveMs && phase.inTime()) {
+    const extra = await runLoadedTries(phase, open, {
+      tries: 1,
+      maxTries: options.maxTries - options.tries,
+      budgetMs,
+      what: `extra cold tries up to ${options.maxTries} each while the time left lasts (their verdict can still change)`,
+    });
+    loadedWallMs += extra.outcome.wallMs;
+    cut ||= extra.outcome.cutShort === 'deadline';
+    for (const t of open) {
+      const more = findTries(t, extra.outcome);
+      const was = state.triesOf.get(t);
+      if (more === undefined || was === undefined) continue;
+      state.triesOf.set(t, { ...was, tries: [...was.tries, ...more.tries], errors: [...was.errors, ...more.errors] });
+    }
+  }
+  if (!state.main.loaded) return { cut, loadedWallMs };
+  const fresh = targets.filter(
+    (t) => failedIn(triesIn(state.triesOf.get(t))) && (state.idleOf.get(t)?.length ?? 0) === 0,
+  );
+  const first = await runIdleTries(phase, fresh, options.tries, 'whose first failure came in the extra tries');
+  addTries(state.idleOf, fresh, first);
+  const undecided = targets.filter((t) => causeUndecided(triesIn(state.triesOf.get(t)), state.idleOf.get(t) ?? []));
+  const moreTries = options.maxTries - options.tries;
+  const more = await runIdleTries(phase, undecided, moreTries, 'whose tries so far do not tell timing from randomness');
+  addTries(state.idleOf, undecided, more);
+  cut ||= [first, more].some((o) => o?.cutShort === 'deadline');
+  return { cut, loadedWallMs };
+}
+
+const failedIn = (tries: readonly GateTry[]): boolean => countFailures(tries).failures > 0;
+
+/**
+ * Flaky at the reference, passed every try without slowdown, and the two rates not significantly
+ * apart: neither timing (needs fewer failures without) nor randomness (needs failures without) shows yet.
+ */
+function causeUndecided(reference: readonly GateTry[], idle: readonly GateTry[]): boolean {
+  const ref = countFailures(reference);
+  const without = countFailures(idle);
+  if (without.trials === 0 || without.failures > 0 || ref.failures === 0 || ref.failures === ref.trials) return false;
+  return fisherOneSidedP(without, ref) >= CAUSE_ALPHA;
+}
