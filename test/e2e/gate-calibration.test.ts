@@ -123,13 +123,14 @@ describe('gate --slowdown auto', () => {
   it('judges at the factor CI ran at relative to here, says how it chose it, and the x2 limit is not stable', async () => {
     // One try: "not stable" needs no more. A test that fails its reference try is not stable; one
     // that holds there (a factor judged below x2) gets tries at twice the factor, where it breaks
-    // the x2 limit, and is then fragile or flaky: not stable either way.
+    // the x2 limit, and is then fragile (failures only above the reference: a warning, exit 0 with
+    // gate.fragile: warn) or flaky: not stable either way.
     const gate = await fx.flakeguard(
       ['gate', '--slowdown', 'auto', '--tries', '1', '--max-tries', '1', '--json', '--markdown', 'gate.md'],
       NO_CI,
     );
-    expect(gate.exitCode, gate.output).toBe(1);
     const report = JSON.parse(gate.stdout) as GateReportJson;
+    expect(gate.exitCode, gate.output).toBe(report.tests.every((t) => t.verdict === 'fragile') ? 0 : 1);
     const c = report.contention;
     const truth = clockRatio(fx.root);
     console.log(

@@ -152,12 +152,13 @@ describe('flakeguard gate: the cause of each flaky test', () => {
     );
   });
 
-  it('order dependence: names the test and the file it depends on, and its own line', () => {
+  it('order dependence: names the test that leaves the state, and the line that writes it', () => {
     const t = test('reads the store');
     expect(t).toMatchObject({ verdict: 'order-dependent', cause: { class: 'order', confidence: 'measured' } });
     expect(t?.cause?.evidence[0]?.text).toContain('"fills the store" in test/order.test.ts');
+    expect(t?.cause?.evidence[1]).toMatchObject({ kind: 'source', line: lineOf('test/order.test.ts', 'store.push') });
     expect(t?.cause?.fix).toBe(
-      `reset the module state in beforeEach, or set up what the test needs in the test itself, at test/order.test.ts:${lineOf('test/order.test.ts', "it('reads")}`,
+      `reset \`store\` in beforeEach (or declare it inside the test) at test/order.test.ts:${lineOf('test/order.test.ts', 'store.push')}`,
     );
     expect(test('fills the store')).toMatchObject({ verdict: 'stable', cause: null });
   });

@@ -94,6 +94,7 @@ function causeOf(
     leavesState: result.verdict === 'order-dependent' ? findStateWriter(root, t.selected.test) : null,
     signals: readCauseSignals(root, t.selected.test),
     missing,
+    reason: result.reason,
   });
   return { cause };
 }

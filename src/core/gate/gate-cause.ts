@@ -50,10 +50,12 @@ export interface GateCauseInput {
   readonly missing?: readonly string[];
   /** Supporting lines of its source (core/source/source-signals.ts). */
   readonly signals?: readonly SourceSignal[];
+  /** The verdict's reason: a budget finding's cause is its slowest try against its limit. */
+  readonly reason?: string;
 }
 
-/** The verdicts that get a cause: every one that is not stable and not a budget finding (those get a proposed allowance). */
-export const needsCause = (v: GateVerdict): boolean => v !== 'stable' && v !== 'over-budget' && v !== 'near-budget';
+/** The verdicts that get a cause: every one that is not stable. */
+export const needsCause = (v: GateVerdict): boolean => v !== 'stable';
 
 interface Decided {
   readonly class: CauseClass;
@@ -68,6 +70,13 @@ export function findGateCause(input: GateCauseInput): CauseFinding {
   const decided = rules.map((rule) => rule(input)).find((d): d is Decided => d !== null);
   const signals = input.signals ?? [];
   const at = `${input.file}:${input.line}`;
+  if (input.verdict === 'over-budget' || input.verdict === 'near-budget') {
+    const evidence = [{ kind: 'factor' as const, text: input.reason ?? 'its slowest passing try against its limit' }];
+    const found = makeCause('timing', 'measured', evidence, input, signals);
+    // A fixed wait in its source is where the time goes; else the test itself, or an allowance.
+    const own = signals.some((s) => s.classes.includes('timing'));
+    return own ? found : { ...found, fix: `make it faster, or ship the proposed allowance with it, at ${at}` };
+  }
   if (decided) {
     const found = makeCause(decided.class, 'measured', decided.evidence, input, signals);
     const writer = decided.class === 'order' ? input.leavesState : null;
