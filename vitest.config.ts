@@ -53,6 +53,7 @@ export const E2E_TIMING = [
   'test/e2e/gate-calibration.test.ts',
   'test/e2e/gate-contention.test.ts',
   'test/e2e/gate-cause.test.ts',
+  'test/e2e/gate-evidence.test.ts',
   'test/io/load/**/*.test.ts',
   'test/io/vitest/try-factor.test.ts',
   'test/reporter/budget.test.ts',

@@ -1,7 +1,8 @@
 /**
  * The gate's nice-to-have checks, made only after every must-have one and only with the time left
  * (gate-run.ts): extra reference tries up to `--max-tries` for tests whose verdict can still change,
- * then (d) the tries without slowdown a cause needs: for a test whose first failure came in those
+ * then (d) the tries without slowdown a verdict or cause still needs: again for a test whose tries
+ * there the busy machine slowed (they did not count), for a test whose first failure came in the
  * extra tries, and more for a flaky test whose tries so far do not tell timing from randomness.
  * Where the break is (gate-escalate.ts) comes after these.
  */
@@ -9,6 +10,7 @@
 import { CAUSE_ALPHA } from '../../core/cause/cause.js';
 import { fisherOneSidedP } from '../../core/fisher-exact.js';
 import { countFailures } from '../../core/gate/factor-evidence.js';
+import { countsAtFactorOne } from '../../core/gate/gate-evidence.js';
 import type { GateTry } from '../../core/gate/runner-protocol.js';
 import { tryCeilingMs } from '../../core/gate/try-ceiling.js';
 import { wantsMoreTries } from '../../core/gate/try-schedule.js';
@@ -68,16 +70,37 @@ export async function runNiceToHaves(
     }
   }
   if (!state.main.loaded) return { cut, loadedWallMs };
+  // Tries without slowdown that failed while the busy machine slowed them above OFF_FACTOR do not
+  // count (core/gate/gate-evidence.ts): a test that failed every reference try gets them again.
+  const slowed = targets.filter((t) => {
+    const ref = triesIn(state.triesOf.get(t));
+    const idle = state.idleOf.get(t) ?? [];
+    return (
+      ref.length > 0 &&
+      countFailures(ref).failures === ref.length &&
+      countsAtFactorOne(idle).length < options.tries &&
+      idle.length > 0
+    );
+  });
+  const again = await runIdleTries(
+    phase,
+    slowed,
+    options.tries,
+    'whose tries without slowdown the busy machine slowed (they did not count)',
+  );
+  addTries(state.idleOf, slowed, again);
   const fresh = targets.filter(
     (t) => failedIn(triesIn(state.triesOf.get(t))) && (state.idleOf.get(t)?.length ?? 0) === 0,
   );
   const first = await runIdleTries(phase, fresh, options.tries, 'whose first failure came in the extra tries');
   addTries(state.idleOf, fresh, first);
-  const undecided = targets.filter((t) => causeUndecided(triesIn(state.triesOf.get(t)), state.idleOf.get(t) ?? []));
+  const undecided = targets.filter((t) =>
+    causeUndecided(triesIn(state.triesOf.get(t)), countsAtFactorOne(state.idleOf.get(t) ?? [])),
+  );
   const moreTries = options.maxTries - options.tries;
   const more = await runIdleTries(phase, undecided, moreTries, 'whose tries so far do not tell timing from randomness');
   addTries(state.idleOf, undecided, more);
-  cut ||= [first, more].some((o) => o?.cutShort === 'deadline');
+  cut ||= [again, first, more].some((o) => o?.cutShort === 'deadline');
   return { cut, loadedWallMs };
 }
 

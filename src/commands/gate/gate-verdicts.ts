@@ -7,7 +7,7 @@
 import type { CauseFinding } from '../../core/cause/cause.js';
 import { applyBreakingPoint } from '../../core/gate/breaking-point.js';
 import { findGateCause, needsCause } from '../../core/gate/gate-cause.js';
-import { formatMissingCheck, type MissingCheck } from '../../core/gate/gate-evidence.js';
+import { countsAtFactorOne, formatMissingCheck, type MissingCheck } from '../../core/gate/gate-evidence.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
 import type { GateTry } from '../../core/gate/runner-protocol.js';
@@ -87,7 +87,7 @@ function causeOf(
     reference: { ...outcomes.reference, tries: reference },
     higher: outcomes.higher.levels.get(t) ?? [],
     confirm: outcomes.higher.confirm.get(t) ?? [],
-    unthrottled: idle ?? null,
+    unthrottled: idle ? countsAtFactorOne(idle) : null,
     referenceUnthrottled: !outcomes.main.loaded,
     alone: alone.length > 0 ? alone : null,
     before: before.map((b) => b.fullName),

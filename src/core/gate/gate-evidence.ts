@@ -6,6 +6,9 @@
  * Pure.
  */
 
+import { OFF_FACTOR } from './factor-evidence.js';
+import type { GateTry } from './runner-protocol.js';
+
 /** The checks of the gate, in the order it makes them (gate-run.ts). */
 type GateCheck = 'reference' | 'unthrottled' | 'alone' | 'alone-again';
 
@@ -14,6 +17,8 @@ export interface MissingCheck {
   readonly check: GateCheck;
   readonly needed: number;
   readonly made: number;
+  /** Tries of it that were made but do not count: failed at more than OFF_FACTOR (the machine was busy). */
+  readonly slowed?: number;
   /** What it was for: the verdict itself, or only its cause. */
   readonly for: 'verdict' | 'cause';
 }
@@ -38,12 +43,26 @@ const CHECK_WORDS: Readonly<Record<GateCheck, (n: number) => string>> = {
   reference: (n) => `${n} reference ${n === 1 ? 'try' : 'tries'} at the slowdown`,
   unthrottled: (n) => `${n} ${n === 1 ? 'try' : 'tries'} without slowdown, one at a time`,
   alone: (n) => `${n} alone ${n === 1 ? 'try' : 'tries'} (order dependence)`,
-  'alone-again': (n) => `${n} more alone ${n === 1 ? 'try' : 'tries'} (order dependence or flake)`,
+  'alone-again': (n) => `${n} more alone ${n === 1 ? 'try' : 'tries'} to tell order dependence from a flake`,
 };
+
+/**
+ * The tries without slowdown that are evidence about x1: every pass (it passed at least that
+ * slowed), every failure whose factor was not measured, and each failure that got at most
+ * OFF_FACTOR. A failure the busy machine slowed to x1.9 says how the test fares at x1.9, not at x1.
+ */
+export function countsAtFactorOne(tries: readonly GateTry[]): GateTry[] {
+  return tries.filter(
+    (t) => t.state === 'passed' || t.slowdown === null || t.slowdown === undefined || t.slowdown <= OFF_FACTOR,
+  );
+}
 
 /** "5 tries without slowdown, one at a time (2 made), for the verdict". */
 export function describeMissingCheck(m: MissingCheck): string {
-  const made = m.made > 0 ? ` (${m.made} made)` : '';
+  const slowed = m.slowed
+    ? `; ${m.slowed} more failed slowed above x${OFF_FACTOR} by the machine's own load, so they do not count`
+    : '';
+  const made = m.made > 0 || slowed ? ` (${m.made} made${slowed})` : '';
   return `${CHECK_WORDS[m.check](m.needed - m.made)}${made}, for the ${m.for}`;
 }
 

@@ -72,7 +72,7 @@ export function decideAllFailed(
     const made = idle?.tryCount ?? 0;
     return inconclusive(
       `${how} ${tryCount}/${tryCount}${kind} tries${under}${made > 0 ? ` and ${made}/${made} without slowdown` : ''}: a real failure or a slowdown it cannot take`,
-      [{ check: 'unthrottled', needed: rules.minTries, made, for: 'verdict' }],
+      [{ check: 'unthrottled', needed: rules.minTries, made, for: 'verdict', slowed: input.idleSlowed ?? 0 }],
     );
   }
   const without = idle ? `, and ${idle.tryCount - idle.passes}/${idle.tryCount} without slowdown` : '';
@@ -88,8 +88,8 @@ export function decideAllFailed(
  */
 export function causeNeeds(input: GateVerdictInput, f: TryFigures, verdict: GateVerdict): MissingCheck[] {
   const rules = input.rules ?? DEFAULT_EVIDENCE_RULES;
-  if (verdict !== 'flaky' || !input.loaded || !rules.cut) return [];
+  if (verdict !== 'flaky' || !input.loaded || (!rules.cut && !input.idleSlowed)) return [];
   const made = f.idle?.tryCount ?? 0;
   if (f.passes === 0 || made >= rules.minTries) return [];
-  return [{ check: 'unthrottled', needed: rules.minTries, made, for: 'cause' }];
+  return [{ check: 'unthrottled', needed: rules.minTries, made, for: 'cause', slowed: input.idleSlowed ?? 0 }];
 }

@@ -44,6 +44,8 @@ export interface GateVerdictInput {
   readonly notRunReason?: string;
   /** What the verdict needs (default: one try of each check, not new, not cut). */
   readonly rules?: EvidenceRules;
+  /** Set by decideGateVerdict: failed tries without slowdown left out, the machine slowed them above OFF_FACTOR. */
+  readonly idleSlowed?: number;
 }
 
 export interface TryCount {

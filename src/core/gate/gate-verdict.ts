@@ -8,7 +8,7 @@
 import { max, median } from 'simple-statistics';
 import { failureRateUpperBound } from '../failure-rate.js';
 import { decideBudget } from './gate-budget-verdict.js';
-import { DEFAULT_EVIDENCE_RULES } from './gate-evidence.js';
+import { countsAtFactorOne, DEFAULT_EVIDENCE_RULES } from './gate-evidence.js';
 import { causeNeeds, decideAllFailed, decideAlone, inconclusive } from './gate-verdict-checks.js';
 import type {
   Decision,
@@ -27,7 +27,10 @@ const count = (tries: readonly GateTry[]): TryCount => ({
   passes: tries.filter((t) => t.state === 'passed').length,
   tryCount: tries.length,
 });
-export function decideGateVerdict(input: GateVerdictInput): GateTestResult {
+export function decideGateVerdict(given: GateVerdictInput): GateTestResult {
+  // A failure without slowdown that the busy machine slowed above OFF_FACTOR is no evidence about x1.
+  const idle = given.idle === null ? null : countsAtFactorOne(given.idle);
+  const input = { ...given, idle, idleSlowed: (given.idle?.length ?? 0) - (idle?.length ?? 0) };
   const figures = measureTries(input);
   const cold = input.tries.filter((t) => t.cold).length;
   const wording = {

@@ -120,6 +120,26 @@ describe('evidence first: a verdict never claims a check it did not make', () =>
     );
   });
 
+  it('a failure without slowdown that the busy machine slowed to x1.9 is no evidence about x1: not failing, not counted', () => {
+    const all = [fail(), fail(), fail(), fail(), fail()];
+    const slowed = { ...fail(), slowdown: 1.9 };
+    const r = decideGateVerdict(
+      makeInput({
+        tries: all,
+        idle: [slowed, slowed, slowed, fail(), fail()],
+        rules: { minTries: 5, isNew: false, cut: false },
+      }),
+    );
+    expect(r).toMatchObject({ verdict: 'inconclusive', idle: { passes: 0, tryCount: 2 } });
+    const [m] = r.missing;
+    expect(m && describeMissingCheck(m)).toBe(
+      "3 tries without slowdown, one at a time (2 made; 3 more failed slowed above x1.25 by the machine's own load, so they do not count), for the verdict",
+    );
+    // A pass counts however slowed it was: it passed at least that slowed.
+    const passed = decideGateVerdict(makeInput({ tries: all, idle: [{ ...pass(), slowdown: 1.9 }] }));
+    expect(passed).toMatchObject({ verdict: 'flaky', loadSensitive: true });
+  });
+
   it('a new test is stable only after its alone try; a budget finding stands without it, naming it missing', () => {
     const rules = { minTries: 5, isNew: true, cut: true };
     expect(decideGateVerdict(makeInput({ rules })).verdict).toBe('inconclusive');
