@@ -38,9 +38,19 @@ export async function runNiceToHaves(
   targets: readonly GateTarget[],
   state: NiceToHaveState,
 ): Promise<{ cut: boolean; loadedWallMs: number }> {
+  const extra = await runExtraTries(phase, targets, state);
+  if (!state.main.loaded) return { cut: extra.cut, loadedWallMs: extra.loadedWallMs };
+  const cut = await runCauseTries(phase, targets, state);
+  return { cut: extra.cut || cut, loadedWallMs: extra.loadedWallMs };
+}
+
+/** Extra reference tries up to --max-tries for the tests whose verdict can still change, with a share of the time left. */
+async function runExtraTries(
+  phase: GatePhase,
+  targets: readonly GateTarget[],
+  state: NiceToHaveState,
+): Promise<{ cut: boolean; loadedWallMs: number }> {
   const { options } = phase;
-  let cut = false;
-  let loadedWallMs = 0;
   const tally = (t: GateTarget) => {
     const tries = triesIn(state.triesOf.get(t)).filter((x) => x.state !== 'skipped');
     const failed = countFailures(tries).failures;
@@ -53,23 +63,30 @@ export async function runNiceToHaves(
   const leftMs = phase.deadline() - performance.now() - tryCeilingMs(0, options.slowdown);
   const budgetMs = leftMs * EXTRA_SHARE - startCostOf(state.main.outcome);
   const oneWaveMs = Math.max(0, ...open.map(cost));
-  if (open.length > 0 && options.maxTries > options.tries && budgetMs > oneWaveMs && phase.inTime()) {
-    const extra = await runLoadedTries(phase, open, {
-      tries: 1,
-      maxTries: options.maxTries - options.tries,
-      budgetMs,
-      what: `extra cold tries up to ${options.maxTries} each while the time left lasts (their verdict can still change)`,
-    });
-    loadedWallMs += extra.outcome.wallMs;
-    cut ||= extra.outcome.cutShort === 'deadline';
-    for (const t of open) {
-      const more = findTries(t, extra.outcome);
-      const was = state.triesOf.get(t);
-      if (more === undefined || was === undefined) continue;
-      state.triesOf.set(t, { ...was, tries: [...was.tries, ...more.tries], errors: [...was.errors, ...more.errors] });
-    }
+  if (open.length === 0 || options.maxTries <= options.tries || budgetMs <= oneWaveMs || !phase.inTime())
+    return { cut: false, loadedWallMs: 0 };
+  const extra = await runLoadedTries(phase, open, {
+    tries: 1,
+    maxTries: options.maxTries - options.tries,
+    budgetMs,
+    what: `extra cold tries up to ${options.maxTries} each while the time left lasts (their verdict can still change)`,
+  });
+  for (const t of open) {
+    const more = findTries(t, extra.outcome);
+    const was = state.triesOf.get(t);
+    if (more === undefined || was === undefined) continue;
+    state.triesOf.set(t, { ...was, tries: [...was.tries, ...more.tries], errors: [...was.errors, ...more.errors] });
   }
-  if (!state.main.loaded) return { cut, loadedWallMs };
+  return { cut: extra.outcome.cutShort === 'deadline', loadedWallMs: extra.outcome.wallMs };
+}
+
+/** (d) The tries without slowdown a verdict or its cause still needs; true when the deadline cut them. */
+async function runCauseTries(
+  phase: GatePhase,
+  targets: readonly GateTarget[],
+  state: NiceToHaveState,
+): Promise<boolean> {
+  const { options } = phase;
   // Tries without slowdown that failed while the busy machine slowed them above OFF_FACTOR do not
   // count (core/gate/gate-evidence.ts): a test that failed every reference try gets them again.
   const slowed = targets.filter((t) => {
@@ -78,16 +95,12 @@ export async function runNiceToHaves(
     return (
       ref.length > 0 &&
       countFailures(ref).failures === ref.length &&
-      countsAtFactorOne(idle).length < options.tries &&
-      idle.length > 0
+      idle.length > 0 &&
+      countsAtFactorOne(idle).length < options.tries
     );
   });
-  const again = await runIdleTries(
-    phase,
-    slowed,
-    options.tries,
-    'whose tries without slowdown the busy machine slowed (they did not count)',
-  );
+  const why = 'whose tries without slowdown the busy machine slowed (they did not count)';
+  const again = await runIdleTries(phase, slowed, options.tries, why);
   addTries(state.idleOf, slowed, again);
   const fresh = targets.filter(
     (t) => failedIn(triesIn(state.triesOf.get(t))) && (state.idleOf.get(t)?.length ?? 0) === 0,
@@ -100,8 +113,7 @@ export async function runNiceToHaves(
   const moreTries = options.maxTries - options.tries;
   const more = await runIdleTries(phase, undecided, moreTries, 'whose tries so far do not tell timing from randomness');
   addTries(state.idleOf, undecided, more);
-  cut ||= [again, first, more].some((o) => o?.cutShort === 'deadline');
-  return { cut, loadedWallMs };
+  return [again, first, more].some((o) => o?.cutShort === 'deadline');
 }
 
 const failedIn = (tries: readonly GateTry[]): boolean => countFailures(tries).failures > 0;

@@ -17,15 +17,25 @@ import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import { type Contention, decideContention, describeShortfall, formatContention } from '../../core/gate/slowdown.js';
 import { gateDeadline } from '../../core/gate/try-ceiling.js';
 import { testKey } from '../../core/test-id.js';
+import type { TriesOutcome } from '../../io/vitest/vitest-tries.js';
 import { runAloneTries } from './gate-alone-tries.js';
 import { fitGateBudget } from './gate-budget-fit.js';
-import { escalateHeldTests } from './gate-escalate.js';
+import { escalateHeldTests, type HigherFactors } from './gate-escalate.js';
 import { runIdleTries } from './gate-idle-tries.js';
-import { runLoadedTries } from './gate-loaded-tries.js';
+import { type LoadedTries, runLoadedTries } from './gate-loaded-tries.js';
 import { runNiceToHaves } from './gate-nice-to-have.js';
 import type { GatePhase, GateRunOptions } from './gate-run-options.js';
 import { gatherRunNotices, summarizeGateLoad, sumTryTimes } from './gate-run-summary.js';
-import { addTries, expandTargets, failedSome, findTries, passedAll, type TryMap } from './gate-targets.js';
+import {
+  addTries,
+  expandTargets,
+  failedSome,
+  findTries,
+  type GateTarget,
+  passedAll,
+  type TriesOf,
+  type TryMap,
+} from './gate-targets.js';
 import { decideTargetVerdicts } from './gate-verdicts.js';
 
 export interface GateRunResult {
@@ -41,18 +51,8 @@ export interface GateRunResult {
 
 export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   const targets = expandTargets(options.selected, options.projectsOf);
-  const index = new Map(targets.map((t, i) => [testKey(t), i + 1]));
-  // A given --time-budget holds from the start; the default grows to cover the must-have checks,
-  // so until they are planned the reference tries may run up to its cap.
-  let deadline = options.timeBudgetGiven
-    ? options.deadline
-    : gateDeadline(options.started, TIME_BUDGET_CAP_MS, options.slowdown);
-  const phase: GatePhase = {
-    options,
-    progress: (name: string) => (line: ProgressLine) => options.onProgress(name, line, index.get(testKey(line)) ?? 0),
-    inTime: () => performance.now() < deadline,
-    deadline: () => deadline,
-  };
+  const clock = { deadline: startingDeadline(options) };
+  const phase = makePhase(options, targets, clock);
   // (a) the reference tries: --tries each.
   const main = await runLoadedTries(phase, targets, {
     tries: options.tries,
@@ -64,34 +64,90 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   const failed = main.loaded ? targets.filter((t) => failedSome(triesOf.get(t))) : [];
   const aloneTargets = targets.filter((t) => t.selected.kind === 'new' && passedAll(triesOf.get(t)));
   const fit = fitGateBudget(options, main.outcome, failed, aloneTargets);
-  deadline = gateDeadline(options.started, fit.budgetMs, options.slowdown);
+  clock.deadline = gateDeadline(options.started, fit.budgetMs, options.slowdown);
   options.onStep(`plan: ${fit.text}`);
-  // (b) without slowdown, (c) alone: the must-have checks.
+  const must = await runMustHaves(phase, failed, aloneTargets, main);
+  // Nice-to-haves, with the time left: extra reference tries, (d) what a cause needs, (e) where it breaks.
+  const nice = await runNiceToHaves(phase, targets, { main, triesOf, idleOf: must.idleOf, fit });
+  const higher = await escalateHeldTests(phase, targets, triesOf);
+  const cut = must.cut || nice.cut || !phase.inTime();
+  const tests = decideTargetVerdicts(options, targets, {
+    main,
+    triesOf,
+    idleOf: must.idleOf,
+    aloneOf: must.aloneOf,
+    higher,
+    moduleErrors: [...main.outcome.moduleErrors, ...(must.idle?.moduleErrors ?? [])],
+    reference: { asked: options.slowdown, factor: main.outcome.pace.factor ?? options.slowdown },
+    cut,
+    budgetMs: fit.budgetMs,
+  });
+  return summarizeRun(options, {
+    tests,
+    main,
+    triesOf,
+    higher,
+    idle: must.idle,
+    cut: must.cut ? 'must-have' : cut ? 'nice-to-have' : null,
+    niceWallMs: nice.loadedWallMs,
+  });
+}
+
+/**
+ * A given --time-budget holds from the start; the default grows to cover the must-have checks, so
+ * until they are planned the reference tries may run up to its cap.
+ */
+function startingDeadline(options: GateRunOptions): number {
+  return options.timeBudgetGiven
+    ? options.deadline
+    : gateDeadline(options.started, TIME_BUDGET_CAP_MS, options.slowdown);
+}
+
+/** What every phase reads: the options, its progress sink, and the deadline as it is now. */
+function makePhase(options: GateRunOptions, targets: readonly GateTarget[], clock: { deadline: number }): GatePhase {
+  const index = new Map(targets.map((t, i) => [testKey(t), i + 1]));
+  return {
+    options,
+    progress: (name: string) => (line: ProgressLine) => options.onProgress(name, line, index.get(testKey(line)) ?? 0),
+    inTime: () => performance.now() < clock.deadline,
+    deadline: () => clock.deadline,
+  };
+}
+
+/** (b) without slowdown for the tests that failed a reference try, (c) alone for the new tests that passed: the must-have checks. */
+async function runMustHaves(
+  phase: GatePhase,
+  failed: readonly GateTarget[],
+  aloneTargets: readonly GateTarget[],
+  main: LoadedTries,
+): Promise<{ idleOf: TryMap; aloneOf: TryMap; idle: TriesOutcome | null; cut: boolean }> {
   const idleOf: TryMap = new Map();
-  const idle = await runIdleTries(phase, failed, options.tries, 'that failed a reference try');
+  const idle = await runIdleTries(phase, failed, phase.options.tries, 'that failed a reference try');
   addTries(idleOf, failed, idle);
   const alone = await runAloneTries(phase, aloneTargets);
   const aloneOf: TryMap = new Map();
   addTries(aloneOf, aloneTargets, alone.alone);
   addTries(aloneOf, aloneTargets, alone.again);
-  const mustHaveCut =
-    [main.outcome, idle, alone.alone, alone.again].some((o) => o?.cutShort === 'deadline') || !phase.inTime();
-  // Nice-to-haves, with the time left: extra reference tries, (d) what a cause needs, (e) where it breaks.
-  const nice = await runNiceToHaves(phase, targets, { main, triesOf, idleOf, fit });
-  const higher = await escalateHeldTests(phase, targets, triesOf);
-  const cut = mustHaveCut || nice.cut || !phase.inTime();
-  const tests = decideTargetVerdicts(options, targets, {
-    main,
-    triesOf,
-    idleOf,
-    aloneOf,
-    higher,
-    moduleErrors: [...main.outcome.moduleErrors, ...(idle?.moduleErrors ?? [])],
-    reference: { asked: options.slowdown, factor: main.outcome.pace.factor ?? options.slowdown },
-    cut,
-    budgetMs: fit.budgetMs,
-  });
-  const times = sumTryTimes(triesOf);
+  const outcomes = [main.outcome, idle, alone.alone, alone.again];
+  const cut = outcomes.some((o) => o?.cutShort === 'deadline') || !phase.inTime();
+  return { idleOf, aloneOf, idle, cut };
+}
+
+/** The verdicts with the load, the slowdown each phase got and the notices. */
+function summarizeRun(
+  options: GateRunOptions,
+  run: {
+    readonly tests: readonly GateTestInput[];
+    readonly main: LoadedTries;
+    readonly triesOf: TriesOf;
+    readonly higher: HigherFactors<GateTarget>;
+    readonly idle: TriesOutcome | null;
+    readonly cut: 'must-have' | 'nice-to-have' | null;
+    readonly niceWallMs: number;
+  },
+): GateRunResult {
+  const { main, idle, tests } = run;
+  const times = sumTryTimes(run.triesOf);
   const load = summarizeGateLoad(options.workers, main.loadSummary, times);
   const pace = main.outcome.pace;
   const contention = decideContention({
@@ -102,7 +158,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
     busyWorkers: options.workers,
     phases: [
       { phase: 'reference', asked: pace.asked, got: pace.factor },
-      ...higher.phases,
+      ...run.higher.phases,
       ...(idle ? [{ phase: 'unthrottled', asked: 1, got: idle.pace.factor }] : []),
     ],
   });
@@ -112,7 +168,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
     tests,
     vitestVersion: main.outcome.vitestVersion,
     notices: gatherRunNotices({
-      cut: mustHaveCut ? 'must-have' : cut ? 'nice-to-have' : null,
+      cut: run.cut,
       unhandledErrors: main.outcome.unhandledErrors,
       load,
       slowdownShortfall,
@@ -121,6 +177,6 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
     load,
     contention,
     triesMs: times.triesMs,
-    loadedWallMs: main.outcome.wallMs + nice.loadedWallMs,
+    loadedWallMs: main.outcome.wallMs + run.niceWallMs,
   };
 }
