@@ -3,8 +3,10 @@
  * limit and the settings the tries would run with, printed as JSON (core/gate/gate-plan.ts); no
  * test runs, no load starts. Exit 0: a plan is not a verdict.
  */
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../core/config.js';
+import { formatBudget } from '../../core/gate/check-plan.js';
 import { computeGatePlan, type GatePlan, toGatePlanJson } from '../../core/gate/gate-plan.js';
 import { systemClock } from '../../io/clock.js';
 import type { HistoryTarget } from '../../io/history/history-store.js';
@@ -27,6 +29,10 @@ export interface GatePlanSources {
 
 export async function printGatePlan(s: GatePlanSources): Promise<number> {
   const plan = await planGate(s);
+  const m = plan.mustHave;
+  s.step(
+    `plan: must-have checks at their most: ${m.referenceTries} reference tries, ${m.triesWithoutSlowdownAtMost} without slowdown, ${m.aloneTriesAtMost} alone: about ${formatBudget(m.estimateMs)} at ${m.assumption}; time budget ${formatBudget(m.timeBudgetMs)}`,
+  );
   process.stdout.write(`${JSON.stringify(toGatePlanJson(plan), null, 2)}\n`);
   return 0;
 }
@@ -54,6 +60,8 @@ async function planGate({ parsed, root, config, base, selection, step, history }
       loadWorkers: parsed.workers,
       warnAt: config.budget.warnAt,
     },
+    cpus: availableParallelism(),
+    timeBudgetGiven: parsed.timeBudgetGiven,
     selected: selection.selected,
     projectsOf: selection.projectsOf,
     affectedBy: selection.affectedBy,

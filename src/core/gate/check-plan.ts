@@ -121,3 +121,55 @@ function describePlan(plan: CheckPlan): string {
   ].filter((p) => p !== '');
   return `must-have checks: ${parts.length > 0 ? parts.join(', ') : 'none'}`;
 }
+
+/** What `gate --plan` says of the must-have checks before any try: counts, and a time at an assumed cost. */
+export interface MustHaveEstimate {
+  /** Reference tries: each test file (in each project) --tries times. */
+  readonly referenceTries: number;
+  /** Tries without slowdown if every selected test's file failed a reference try (one at a time). */
+  readonly triesWithoutSlowdownAtMost: number;
+  /** Alone tries if every new test passed with its file (one each; three for one that fails alone). */
+  readonly aloneTriesAtMost: number;
+  /** The time all of them would take at the assumed cost of a try. */
+  readonly estimateMs: number;
+  /** The assumption, said: the gate measures the real cost in its reference tries and plans again. */
+  readonly assumption: string;
+  /** The time budget the gate would keep to at that estimate (the default grows to cover it, up to its cap). */
+  readonly timeBudgetMs: number;
+}
+
+/** One try of a test file at x1 on one core, before the gate has measured any: a Vitest worker's start and a short file. */
+export const ASSUMED_TRY_MS = 1000;
+
+export function estimateMustHave(input: {
+  readonly files: number;
+  readonly newTests: number;
+  readonly tries: number;
+  readonly slowdown: number;
+  readonly cpus: number;
+  readonly timeBudgetMs: number;
+  readonly given: boolean;
+}): MustHaveEstimate {
+  const cpus = Math.max(1, input.cpus);
+  const referenceTries = input.files * input.tries;
+  const triesWithoutSlowdownAtMost = input.slowdown > 1 ? input.files * input.tries : 0;
+  const aloneTriesAtMost = input.newTests * 3;
+  const estimateMs = Math.ceil(
+    ((referenceTries * ASSUMED_TRY_MS * input.slowdown) / cpus +
+      triesWithoutSlowdownAtMost * ASSUMED_TRY_MS +
+      (aloneTriesAtMost * ASSUMED_TRY_MS) / cpus) *
+      ESTIMATE_MARGIN,
+  );
+  const needed = roundUp10s(estimateMs);
+  const timeBudgetMs = input.given
+    ? input.timeBudgetMs
+    : Math.min(TIME_BUDGET_CAP_MS, Math.max(input.timeBudgetMs, needed));
+  return {
+    referenceTries,
+    triesWithoutSlowdownAtMost,
+    aloneTriesAtMost,
+    estimateMs,
+    assumption: `${formatBudget(ASSUMED_TRY_MS)} a try of a file at x1 on each of ${cpus} cores, every check at its most; the gate measures the cost in its reference tries and plans again (its "plan:" line)`,
+    timeBudgetMs,
+  };
+}

@@ -7,6 +7,7 @@
 import type { Calibration } from '../calibration/auto-slowdown.js';
 import type { LimitSource } from '../record/run-record.js';
 import { fullNameAs, type TestId } from '../test-id.js';
+import { estimateMustHave, type MustHaveEstimate } from './check-plan.js';
 import type { GateReport } from './gate-report.js';
 import { type GateReportTest, toTestJson } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
@@ -50,6 +51,8 @@ export interface GatePlan {
     readonly warnAt: number;
   };
   readonly tests: readonly GatePlanTest[];
+  /** The must-have checks before any try, at their most, and the time they would take (core/gate/check-plan.ts). */
+  readonly mustHave: MustHaveEstimate;
   readonly notRun: GateReport['notRun'];
   readonly unchanged: number;
   readonly changedFiles: number;
@@ -68,7 +71,10 @@ export interface GatePlanSelected<T extends PlanTestSource = PlanTestSource> {
   readonly previous: Pick<TestId, 'file' | 'fullName'> | null;
 }
 
-export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 'version' | 'tests'> {
+export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 'version' | 'tests' | 'mustHave'> {
+  /** Cores the tries would share (the estimate's parallelism), and whether --time-budget was given. */
+  readonly cpus: number;
+  readonly timeBudgetGiven: boolean;
   readonly selected: readonly GatePlanSelected<T>[];
   /** The Vitest projects each file runs in ('' for an unnamed one); a file not listed runs once. */
   readonly projectsOf: ReadonlyMap<string, readonly string[]>;
@@ -89,7 +95,7 @@ export type GatePlanJson = ReturnType<typeof toGatePlanJson>;
 
 /** One row per selected test and project it runs in, in the selection's order. */
 export function computeGatePlan<T extends PlanTestSource>(input: GatePlanInput<T>): GatePlan {
-  const { selected, projectsOf, affectedBy, limitFor, ...rest } = input;
+  const { selected, projectsOf, affectedBy, limitFor, cpus, timeBudgetGiven, ...rest } = input;
   const tests = selected.flatMap((s) => {
     const limit = limitFor(s.test);
     const projects = projectsOf.get(s.test.file) ?? [''];
@@ -108,5 +114,14 @@ export function computeGatePlan<T extends PlanTestSource>(input: GatePlanInput<T
       }),
     );
   });
-  return { version: GATE_PLAN_VERSION, ...rest, tests };
+  const mustHave = estimateMustHave({
+    files: new Set(tests.map((t) => JSON.stringify([t.file, t.project]))).size,
+    newTests: tests.filter((t) => t.selection === 'new').length,
+    tries: input.limits.tries,
+    slowdown: input.limits.slowdown,
+    cpus,
+    timeBudgetMs: input.limits.timeBudgetMs,
+    given: timeBudgetGiven,
+  });
+  return { version: GATE_PLAN_VERSION, ...rest, tests, mustHave };
 }

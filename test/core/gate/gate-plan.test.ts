@@ -28,6 +28,8 @@ function input(
     unchanged: 0,
     changedFiles: 1,
     notices: [],
+    cpus: 2,
+    timeBudgetGiven: false,
     ...more,
   };
 }
