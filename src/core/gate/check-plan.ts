@@ -139,7 +139,7 @@ export interface MustHaveEstimate {
 }
 
 /** One try of a test file at x1 on one core, before the gate has measured any: a Vitest worker's start and a short file. */
-export const ASSUMED_TRY_MS = 1000;
+const ASSUMED_TRY_MS = 1000;
 
 export function estimateMustHave(input: {
   readonly files: number;
