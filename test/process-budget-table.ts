@@ -63,6 +63,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/reporter/budget.test.ts': { gate: 0, vitest: 6, cli: 0, storeCreate: 0 },
   'test/reporter/config-errors.test.ts': { gate: 0, vitest: 4, cli: 0, storeCreate: 0 },
   'test/reporter/github.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
+  'test/reporter/process-state.test.ts': { gate: 0, vitest: 2, cli: 0, storeCreate: 0 },
   'test/reporter/red-run.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },
   'test/reporter/shard.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },
   'test/reporter/watch.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
