@@ -133,7 +133,7 @@ describe('history with the embedded store', () => {
     const query = await flakeguardInProcess(fx, ['history']);
     expect(query.exitCode).toBe(2);
     expect(query.stderr).toMatch(
-      /schema version 9, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/,
+      /schema version 9, written by a newer flakeguard \(this one reads up to 3\); upgrade flakeguard/,
     );
     const run = await fx.vitest();
     expect(run.exitCode, run.output).toBe(0);

@@ -5,6 +5,7 @@
 
 import { resolvePlatformValue } from '../platform-value.js';
 import type { CiContext } from '../record/ci-context.js';
+import type { MachineIdentity } from '../record/machine.js';
 import { type RecordedFile, type RecordedTest, RUN_RECORD_VERSION, type RunRecord } from '../record/run-record.js';
 import { causeKinds } from '../record/run-verdict.js';
 import { resolveTestLimit } from './budget.js';
@@ -34,6 +35,8 @@ export type RunFacts = Pick<
 > & {
   /** Where the run ran (CI variables, read once by the reporter); null outside a known CI. */
   readonly ci: CiContext | null;
+  /** The machine the run ran on (io/machine.ts). */
+  readonly machine: MachineIdentity | null;
   readonly watch: boolean;
   readonly vitestExitCode: number | null;
 };
@@ -107,6 +110,7 @@ export function buildRunRecord(
     git: facts.git,
     shard: facts.shard,
     ci: facts.ci,
+    machine: facts.machine,
     merged: facts.merged,
     watch: facts.watch,
     exitReason: facts.exitReason,
