@@ -88,12 +88,21 @@ function toRecordedFile(f: CheckedFile): RecordedFile {
   };
 }
 
+/** The record's `budget`: the configured limits resolved for the run's platform. */
+function recordedBudget(config: { readonly budget: BudgetConfig }, platform: string): RunRecord['budget'] {
+  const file = config.budget.file === null ? undefined : resolvePlatformValue(config.budget.file, platform);
+  return {
+    testMs: resolveTestLimit({ config, platform }).limitMs,
+    fileMs: file?.value ?? null,
+    warnAt: config.budget.warnAt,
+  };
+}
+
 export function buildRunRecord(
   report: BudgetReport,
   facts: RunFacts,
   config: { readonly budget: BudgetConfig },
 ): RunRecord {
-  const file = config.budget.file === null ? undefined : resolvePlatformValue(config.budget.file, facts.platform);
   return {
     version: RUN_RECORD_VERSION,
     runId: facts.runId,
@@ -117,11 +126,7 @@ export function buildRunRecord(
     vitestExitCode: facts.vitestExitCode,
     exitCode: facts.exitCode,
     unhandledErrors: report.unhandledErrors,
-    budget: {
-      testMs: resolveTestLimit({ config, platform: facts.platform }).limitMs,
-      fileMs: file?.value ?? null,
-      warnAt: config.budget.warnAt,
-    },
+    budget: recordedBudget(config, facts.platform),
     violations: report.violations.map(({ fullName, ...v }) => ({
       ...v,
       name: fullName,
