@@ -42,6 +42,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/gate-shard.test.ts': { gate: 2, vitest: 0, cli: 2, storeCreate: 0 },
   'test/e2e/gate.test.ts': { gate: 1, vitest: 0, cli: 1, storeCreate: 0 },
   'test/e2e/history-html.test.ts': { gate: 0, vitest: 0, cli: 0, storeCreate: 0 },
+  'test/e2e/history-machines.test.ts': { gate: 0, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/history-postgres.test.ts': { gate: 0, vitest: 1, cli: 4, storeCreate: 0 },
   'test/e2e/history-trend.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },
   'test/e2e/history.test.ts': { gate: 0, vitest: 4, cli: 0, storeCreate: 1 },
