@@ -16,6 +16,9 @@
  *   options: --runs N --tests N --rounds N --skip-ingest --skip-reporter --skip-postgres
  *            --wasm-tier-up (PGlite compiled with V8's tier-up, FLAKEGUARD_WASM_TIER_UP=1: the other
  *            half of the comparison in src/io/history/wasm-baseline.ts; run the bench once each way)
+ *  The reporter part also runs `flakeguard+history+liftoff`: the same run with Vitest started with
+ *  `node --liftoff-only`, the tier the reporter compiled PGlite at before issue 37 (it flipped the flag
+ *  in the user's process; now it leaves V8's flags alone): the CPU the reporter pays for that.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -47,6 +50,8 @@ const { values } = parseArgs({
   },
 });
 if (values['wasm-tier-up']) process.env.FLAKEGUARD_WASM_TIER_UP = '1';
+// This process ingests and queries as `flakeguard history ingest` does: V8 flags as the CLI entry sets them.
+(await dist('io/history/wasm-baseline.js')).compileWasmAtBaselineOnly({ env: process.env, execArgv: process.execArgv });
 const RUNS = Number(values.runs);
 const TESTS = Number(values.tests);
 const ROUNDS = Number(values.rounds);
@@ -181,11 +186,18 @@ if (!values['skip-reporter']) {
   );
   const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
   const timeFile = path.join(scratch, 'time.txt');
-  const cpu = { default: [], flakeguard: [], 'flakeguard+history': [], 'flakeguard+postgres': [] };
+  const cpu = {
+    default: [],
+    flakeguard: [],
+    'flakeguard+history': [],
+    'flakeguard+history+liftoff': [],
+    'flakeguard+postgres': [],
+  };
   const server = values['skip-postgres'] ? null : await startPostgres();
   const run = async (root, fg, name) => {
     const command = [
       process.execPath,
+      ...(name === 'flakeguard+history+liftoff' ? ['--liftoff-only'] : []),
       path.join(root, 'node_modules/vitest/vitest.mjs'),
       'run',
       '--reporter=default',
@@ -220,12 +232,13 @@ if (!values['skip-reporter']) {
   await run(plain, false);
   await run(plain, true);
   await run(withHistory, true);
-  const ratios = { vsDefault: [], vsNoHistory: [], pgVsDefault: [] };
+  const ratios = { vsDefault: [], vsNoHistory: [], pgVsDefault: [], vsLiftoff: [] };
   for (let round = 0; round < ROUNDS; round += 1) {
     const configs = [
       ['default', plain, false],
       ['flakeguard', plain, true],
       ['flakeguard+history', withHistory, true],
+      ['flakeguard+history+liftoff', withHistory, true],
     ];
     if (server) configs.push(['flakeguard+postgres', plain, true]);
     const order = round % 2 === 0 ? configs : [...configs].reverse();
@@ -233,10 +246,13 @@ if (!values['skip-reporter']) {
     for (const [name, root, fg] of order) ms[name] = await run(root, fg, name);
     ratios.vsDefault.push(ms['flakeguard+history'] / ms.default);
     ratios.vsNoHistory.push(ms['flakeguard+history'] / ms.flakeguard);
+    ratios.vsLiftoff.push(ms['flakeguard+history'] / ms['flakeguard+history+liftoff']);
     if (server) ratios.pgVsDefault.push(ms['flakeguard+postgres'] / ms.default);
     out(
-      `reporter round ${round + 1}/${ROUNDS}: default ${s(ms.default)}, flakeguard ${s(ms.flakeguard)}, flakeguard with history ${s(ms['flakeguard+history'])}` +
-        (server ? `, with PostgreSQL history ${s(ms['flakeguard+postgres'])}` : ''),
+      `reporter round ${round + 1}/${ROUNDS}: default ${s(ms.default)}, flakeguard ${s(ms.flakeguard)}, flakeguard with history ${s(ms['flakeguard+history'])}, with history under --liftoff-only ${s(ms['flakeguard+history+liftoff'])}; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}` + (server ? `, with PostgreSQL history ${s(ms['flakeguard+postgres'])}` : ''),
     );
   }
   const vd = median(ratios.vsDefault);
@@ -245,6 +261,9 @@ if (!values['skip-reporter']) {
   );
   out(
     `reporter with history on, median ratio to the same reporter without history: ${median(ratios.vsNoHistory).toFixed(3)}`,
+  );
+  out(
+    `reporter with history on, median ratio to the same run with Vitest under --liftoff-only: ${median(ratios.vsLiftoff).toFixed(3)}`,
   );
   if (server)
     out(
@@ -257,6 +276,9 @@ if (!values['skip-reporter']) {
     );
     out(
       `  CPU ratio, history on to default alone: ${(c('flakeguard+history') / c('default')).toFixed(3)}; to flakeguard without history: ${(c('flakeguard+history') / c('flakeguard')).toFixed(3)}`,
+    );
+    out(
+      `  CPU with history under --liftoff-only ${s(c('flakeguard+history+liftoff'))}: history at V8's default tiering costs ${s(c('flakeguard+history') - c('flakeguard+history+liftoff'))} more (ratio ${(c('flakeguard+history') / c('flakeguard+history+liftoff')).toFixed(3)})`,
     );
     if (server)
       out(

@@ -8,7 +8,12 @@
  */
 import { runCommandLine } from './commands/cli-main.js';
 import { describeFailure } from './commands/describe-failure.js';
+import { compileWasmAtBaselineOnly } from './io/history/wasm-baseline.js';
 import { isInterruptHandled } from './io/process/interrupt.js';
+
+// Only flakeguard's code runs in this process (Vitest runs in children): the history store's WASM
+// is compiled at V8's baseline tier, set once before any is compiled (io/history/wasm-baseline.ts).
+compileWasmAtBaselineOnly({ env: process.env, execArgv: process.execArgv });
 
 let failed = false;
 function fail(error: unknown): void {

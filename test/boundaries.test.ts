@@ -126,6 +126,19 @@ describe('the layers of src/', () => {
     expect(offenders).toEqual([]);
   });
 
+  // V8 flags are process-wide: only the CLI entry, whose process runs flakeguard's code alone, sets
+  // one (issue 37); the reporter's path (the user's Vitest process) never reaches the setter.
+  it('only the CLI entry changes V8 flags, through io/history/wasm-baseline.ts', () => {
+    const setters = files
+      .filter((f) => /setFlagsFromString/.test(readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '')))
+      .map((f) => path.relative(SRC, f).split(path.sep).join('/'));
+    expect(setters).toEqual(['io/history/wasm-baseline.ts']);
+    const importers = files
+      .filter((f) => importsOf(f).some((spec) => /(^|\/)wasm-baseline\.js$/.test(spec)))
+      .map((f) => path.relative(SRC, f).split(path.sep).join('/'));
+    expect(importers).toEqual(['cli.ts']);
+  });
+
   it('has no import cycle', () => {
     const graph = new Map<string, string[]>();
     for (const file of files) {

@@ -11,6 +11,7 @@ import { readCiContext } from '../core/record/ci-context.js';
 import type { RunRecord } from '../core/record/run-record.js';
 import type { GitState } from '../io/git/git-state.js';
 import type { HistorySession } from '../io/history/reporter-history.js';
+import { readMachineIdentity } from '../io/machine.js';
 import type { ProjectPlaces } from '../io/places/project-places.js';
 import { writeRunRecord } from '../io/record/run-record-file.js';
 import { toRelative } from './observe.js';
@@ -48,6 +49,7 @@ export function describeRunFacts(end: RunEnd): RunFacts {
     git: { commit: end.git?.commit ?? null, dirty: end.git?.dirty ?? null },
     shard,
     ci: readCiContext(process.env, shard),
+    machine: readMachineIdentity(),
     merged,
     watch: vitest.config.watch,
     exitReason: end.reason,

@@ -137,13 +137,15 @@ describe('gate --slowdown auto', () => {
       `calibration: target x${c?.target}, ratio ${c?.calibration?.ratio}, interval ${c?.calibration?.interval?.join('-')}; the tests' own clocks x${truth.toFixed(2)}; the pacer (${paced})`,
     );
     expect(c?.calibration).toMatchObject({ source: 'history', platform: 'linux', tests: 24, runs: 1, reason: null });
+    // Against the run here, on this machine (issue 37).
+    expect(c?.calibration?.local).toMatchObject({ match: 'machine', runs: 1, machines: 1, others: 0 });
     // The gate never judges below x1 (a CI faster than here is judged at x1).
     expect(Math.abs((c?.target ?? 0) / Math.max(1, truth) - 1)).toBeLessThanOrEqual(0.15);
     const [lo, hi] = c?.calibration?.interval ?? [0, 0];
     expect(lo).toBeLessThanOrEqual(c?.calibration?.ratio ?? 0);
     expect(hi).toBeGreaterThanOrEqual(c?.calibration?.ratio ?? 0);
     expect(gate.stderr).toMatch(
-      /contention: target x[\d.]+ \(auto: CI linux runs (?:[\d.]+x slower than here|faster than here \([\d.]+x the time\)), 95% CI [\d.]+-[\d.]+, from 24 tests in the last 1 run(?:, judged at x1)?\)/,
+      /contention: target x[\d.]+ \(auto: CI linux runs (?:[\d.]+x slower than here|faster than here \([\d.]+x the time\)), 95% CI [\d.]+-[\d.]+, from 24 tests in the last 1 run, against 1 run of this machine [0-9a-f]{12}(?:, judged at x1)?\)/,
     );
     expect(report.tests.map((t) => [t.name, t.verdict === 'stable'])).toEqual([['answers within its limit', false]]);
     const markdown = readFileSync(path.join(fx.root, 'gate.md'), 'utf8');

@@ -12,6 +12,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeMachine } from '../../src/core/record/machine.js';
+import { readMachineIdentity } from '../../src/io/machine.js';
 import { makeRecord } from '../core/history/history-factories.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { flakeguardInProcess, runCliInProcess } from '../helpers/in-process-cli.js';
@@ -93,6 +95,11 @@ describe('history with the embedded store', () => {
       flakeRate: 1,
       limitMs: 2000,
     });
+    // Both runs ran here: the machine the reporter recorded is this machine (issue 37).
+    const here = readMachineIdentity();
+    expect(report.tests[0]?.['machines']).toMatchObject([
+      { id: here.id, cpuModel: here.cpuModel, cores: here.cores, runs: 2 },
+    ]);
     // Why it flakes, inferred from the stored runs' first errors (core/cause/history-cause.ts).
     expect(report.tests[0]?.['cause']).toMatchObject({
       class: 'network',
@@ -118,6 +125,7 @@ describe('history with the embedded store', () => {
     expect(text.stdout).toMatch(
       /Flakiest:\n {2}test\/flaky\.test\.ts {2}first try fails\n {4}2 of 2 runs flaky \(100%\): 0 failed, 2 passed on retry/,
     );
+    expect(text.stdout).toContain(`    ran on 1 machine: ${describeMachine(here)} 2 runs`);
     expect(existsSync(path.join(fx.root, 'history.html'))).toBe(true);
     expect(existsSync(path.join(fx.root, 'history.md'))).toBe(true);
 
@@ -133,7 +141,7 @@ describe('history with the embedded store', () => {
     const query = await flakeguardInProcess(fx, ['history']);
     expect(query.exitCode).toBe(2);
     expect(query.stderr).toMatch(
-      /schema version 9, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/,
+      /schema version 9, written by a newer flakeguard \(this one reads up to 3\); upgrade flakeguard/,
     );
     const run = await fx.vitest();
     expect(run.exitCode, run.output).toBe(0);

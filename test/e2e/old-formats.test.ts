@@ -4,8 +4,8 @@
  * test/fixtures/0.1.0/project (two Vitest projects, `node` and `edge`, holding the same file; a
  * passing, a flaky, a failing and a skipped test), run twice. The store is the PGlite folder as a
  * brotli-compressed tar (1.3 MB; the folder is 39 MB, mostly PostgreSQL's own catalogs and WAL).
- * Its history schema is version 2, today's too: a later schema must migrate it on open, and this
- * file says so when it cannot. Read with today's code in this process (test/helpers/in-process-cli.ts).
+ * Its history schema is version 2: today's (3: the runs' machine, issue 37) migrates it on open, and
+ * this file says so when it cannot. Read with today's code in this process (test/helpers/in-process-cli.ts).
  */
 import { cpSync, createReadStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -73,9 +73,20 @@ describe('run records and a history store written by 0.1.0', () => {
     expect(history.exitCode, history.output).toBe(0);
     const report = JSON.parse(history.stdout) as {
       runs: number;
-      tests: { project: string; file: string; name: string; runs: number; flakyRuns: number; failedRuns: number }[];
+      tests: {
+        project: string;
+        file: string;
+        name: string;
+        runs: number;
+        flakyRuns: number;
+        failedRuns: number;
+        machines: unknown[];
+      }[];
     };
     expect(report.runs).toBe(2);
+    // 0.1.0 recorded no machine: its runs are one entry with none.
+    for (const t of report.tests)
+      expect(t.machines).toMatchObject([{ id: null, cpuModel: null, cores: null, runs: t.runs }]);
     const retried = report.tests.filter((t) => t.name === 'cart > retries once');
     expect(retried.map((t) => [t.project, t.file, t.runs, t.flakyRuns]).sort()).toEqual([
       ['edge', 'test/cart.test.ts', 2, 2],

@@ -54,8 +54,9 @@ async function calibrate(asked: SlowdownAsked): Promise<AutoSlowdown> {
     const { readCalibrationSample } = await import('../../io/history/ci-speed-read.js');
     const store = await openHistoryStore(asked.history, { mustExist: true, wait: 'test-run' });
     try {
-      const sample = await readCalibrationSample(store, asked.here);
-      return decideAutoSlowdown(estimateCiSpeeds(sample), asked.platform, DEFAULT_SLOWDOWN);
+      const { readMachineIdentity } = await import('../../io/machine.js');
+      const sample = await readCalibrationSample(store, { platform: asked.here, machine: readMachineIdentity() });
+      return decideAutoSlowdown(estimateCiSpeeds(sample), asked.platform, DEFAULT_SLOWDOWN, sample.here);
     } finally {
       await store.close();
     }

@@ -11,10 +11,12 @@ import type { Config } from '../../core/config.js';
 import { resolvePlatformValue } from '../../core/platform-value.js';
 import { readCalibrationSample } from '../../io/history/ci-speed-read.js';
 import type { HistoryStore } from '../../io/history/history-store.js';
+import { readMachineIdentity } from '../../io/machine.js';
 
 /** Each CI platform's speed relative to here, from the runs started at or after `cutoffMs`. */
 export async function readCiSpeeds(store: HistoryStore, cutoffMs: number): Promise<CiPlatformSpeed[]> {
-  return computeCiSpeedReport(await readCalibrationSample(store, process.platform, cutoffMs));
+  const here = { platform: process.platform, machine: readMachineIdentity() };
+  return computeCiSpeedReport(await readCalibrationSample(store, here, cutoffMs));
 }
 
 /** Prints the --propose-timeouts text (budgets from budget.test here); exit 0. */

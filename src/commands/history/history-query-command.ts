@@ -5,6 +5,7 @@ import { isoDayOf } from '../../core/calendar.js';
 import { type CiPlatformSpeed, formatCiSpeedReport, toCiSpeedJson } from '../../core/calibration/ci-speed-report.js';
 import { parseAge } from '../../core/history/history-age.js';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../core/history/history-format.js';
+import { withTestMachines } from '../../core/history/history-machines.js';
 import { ownerFilterOf, withHistoryOwners } from '../../core/history/history-owners.js';
 import { computeHistoryReport, toHistoryJson } from '../../core/history/history-report.js';
 import { renderHistoryHtml } from '../../core/html/history-html.js';
@@ -13,13 +14,14 @@ import {
   formatQuarantineProposals,
   toQuarantineProposalsJson,
 } from '../../core/quarantine/quarantine-proposals.js';
+import { testKey } from '../../core/test-id.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import { systemClock } from '../../io/clock.js';
 import { loadConfig } from '../../io/config/config-file.js';
 import { writeFileAtomic } from '../../io/files/atomic-write.js';
 import { writeHtmlReport } from '../../io/files/html-file.js';
 import { displayPath, writeReportFile } from '../../io/files/input-file.js';
-import { readHistoryInput } from '../../io/history/history-query.js';
+import { readHistoryInput, readTestMachines } from '../../io/history/history-query.js';
 import { readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
 import { printProposedTimeouts, readCiSpeeds } from './history-ci-speed.js';
 import { parsePolicy, proposalBranch, readQuarantineProposals, writeQuarantineProposals } from './history-proposals.js';
@@ -59,6 +61,7 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
   let input: Awaited<ReturnType<typeof readHistoryInput>>;
   let proposals: Awaited<ReturnType<typeof readQuarantineProposals>>;
   let ciSpeeds: CiPlatformSpeed[];
+  let report: ReturnType<typeof withHistoryOwners>;
   try {
     ciSpeeds = await readCiSpeeds(store, age.cutoffMs);
     input = await readHistoryInput(store, filter, query, ownerFilterOf(flags.owner, owners.ownersOf));
@@ -72,14 +75,30 @@ export async function runHistoryQuery(args: string[]): Promise<number> {
       query,
       queried: input,
     });
+    report = await withMachines(store, filter, input, withHistoryOwners(computeHistoryReport(input), owners.ownersOf));
   } finally {
     await store.close();
   }
   if (flags['propose-timeouts']) return printProposedTimeouts(ciSpeeds, config);
-  const report = withHistoryOwners(computeHistoryReport(input), owners.ownersOf);
   if (flags.write) await writeProposals(place.root, config, proposals);
   printHistoryQuery(report, proposals, flags, ciSpeeds);
   return 0;
+}
+
+/** The listed tests with the machines they ran on (read for them only). */
+async function withMachines<R extends ReturnType<typeof withHistoryOwners>>(
+  store: Parameters<typeof readTestMachines>[0],
+  filter: Parameters<typeof readTestMachines>[1],
+  input: Awaited<ReturnType<typeof readHistoryInput>>,
+  report: R,
+): Promise<R> {
+  const listed = new Set(report.tests.map(testKey));
+  const machines = await readTestMachines(
+    store,
+    filter,
+    input.tests.filter((t) => listed.has(testKey(t))),
+  );
+  return { ...report, tests: withTestMachines(report.tests, machines) };
 }
 
 function printHistoryQuery(

@@ -5,6 +5,7 @@
 
 import { resolvePlatformValue } from '../platform-value.js';
 import type { CiContext } from '../record/ci-context.js';
+import type { MachineIdentity } from '../record/machine.js';
 import { type RecordedFile, type RecordedTest, RUN_RECORD_VERSION, type RunRecord } from '../record/run-record.js';
 import { causeKinds } from '../record/run-verdict.js';
 import { resolveTestLimit } from './budget.js';
@@ -34,6 +35,8 @@ export type RunFacts = Pick<
 > & {
   /** Where the run ran (CI variables, read once by the reporter); null outside a known CI. */
   readonly ci: CiContext | null;
+  /** The machine the run ran on (io/machine.ts). */
+  readonly machine: MachineIdentity | null;
   readonly watch: boolean;
   readonly vitestExitCode: number | null;
 };
@@ -85,12 +88,21 @@ function toRecordedFile(f: CheckedFile): RecordedFile {
   };
 }
 
+/** The record's `budget`: the configured limits resolved for the run's platform. */
+function recordedBudget(config: { readonly budget: BudgetConfig }, platform: string): RunRecord['budget'] {
+  const file = config.budget.file === null ? undefined : resolvePlatformValue(config.budget.file, platform);
+  return {
+    testMs: resolveTestLimit({ config, platform }).limitMs,
+    fileMs: file?.value ?? null,
+    warnAt: config.budget.warnAt,
+  };
+}
+
 export function buildRunRecord(
   report: BudgetReport,
   facts: RunFacts,
   config: { readonly budget: BudgetConfig },
 ): RunRecord {
-  const file = config.budget.file === null ? undefined : resolvePlatformValue(config.budget.file, facts.platform);
   return {
     version: RUN_RECORD_VERSION,
     runId: facts.runId,
@@ -107,17 +119,14 @@ export function buildRunRecord(
     git: facts.git,
     shard: facts.shard,
     ci: facts.ci,
+    machine: facts.machine,
     merged: facts.merged,
     watch: facts.watch,
     exitReason: facts.exitReason,
     vitestExitCode: facts.vitestExitCode,
     exitCode: facts.exitCode,
     unhandledErrors: report.unhandledErrors,
-    budget: {
-      testMs: resolveTestLimit({ config, platform: facts.platform }).limitMs,
-      fileMs: file?.value ?? null,
-      warnAt: config.budget.warnAt,
-    },
+    budget: recordedBudget(config, facts.platform),
     violations: report.violations.map(({ fullName, ...v }) => ({
       ...v,
       name: fullName,

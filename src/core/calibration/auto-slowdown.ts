@@ -7,6 +7,7 @@
  * runs is not. Too little in common falls back to the fixed default, saying why. Pure.
  */
 import { MAX_SLOWDOWN } from '../slowdown-factor.js';
+import type { LocalRuns } from './calibration-runs.js';
 import type { CiSpeed, CiSpeedEstimate } from './ci-speed.js';
 
 /** How the target factor was chosen: `contention.calibration` in the gate's JSON. */
@@ -22,6 +23,8 @@ export interface Calibration {
   readonly runs: number;
   /** Why the default was used (null for source history). */
   readonly reason: string | null;
+  /** The runs here compared with CI: this machine's, else its class's (absent when history was not read). */
+  readonly local?: LocalRuns;
 }
 
 export interface AutoSlowdown {
@@ -57,12 +60,21 @@ function fromEstimate(e: CiSpeedEstimate): AutoSlowdown {
   };
 }
 
-/** The target factor from the platforms' speeds (`asked`: --platform, or null for the slowest). */
+/**
+ * The target factor from the platforms' speeds (`asked`: --platform, or null for the slowest), with
+ * the runs here they were measured against (`local`, kept in the calibration when given).
+ */
 export function decideAutoSlowdown(
   speeds: readonly CiSpeed[],
   asked: string | null,
   fallbackTarget: number,
+  local: LocalRuns | null = null,
 ): AutoSlowdown {
+  const auto = chooseAutoSlowdown(speeds, asked, fallbackTarget);
+  return local === null ? auto : { ...auto, calibration: { ...auto.calibration, local } };
+}
+
+function chooseAutoSlowdown(speeds: readonly CiSpeed[], asked: string | null, fallbackTarget: number): AutoSlowdown {
   const names = speeds.map((s) => s.platform).join(', ');
   if (asked !== null) {
     const speed = speeds.find((s) => s.platform.toLowerCase() === asked.trim().toLowerCase());

@@ -5,7 +5,7 @@
  * got 30% slower in a month" is a finding, the noise of a few runs is not. Pure.
  */
 import { describeRatio } from './calibration-phrases.js';
-import type { CalibrationSample } from './calibration-runs.js';
+import { type CalibrationSample, describeLocalRuns, type LocalRuns, noLocalRunsReason } from './calibration-runs.js';
 import { type CiSpeed, type CiSpeedEstimate, estimateCiSpeed } from './ci-speed.js';
 
 /** Runs each half needs for a trend. */
@@ -25,6 +25,8 @@ export interface CiPlatformSpeed {
   readonly speed: CiSpeed;
   /** null when a half has too few runs or no estimate. */
   readonly trend: CiSpeedTrend | null;
+  /** The runs here it was measured against: this machine's, else its class's. */
+  readonly local: LocalRuns;
 }
 
 function trendOf(older: CiSpeed, newer: CiSpeed): CiSpeedTrend | null {
@@ -39,13 +41,15 @@ export function computeCiSpeedReport(sample: CalibrationSample): CiPlatformSpeed
   return [...sample.platforms]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([label, runs]) => {
-      const speed = estimateCiSpeed(label, runs, sample.local);
+      const none = noLocalRunsReason(sample.here);
+      const local = sample.here;
+      const speed = estimateCiSpeed(label, runs, sample.local, none);
       const half = Math.floor(runs.length / 2);
-      if (half < TREND_HALF_RUNS) return { speed, trend: null };
+      if (half < TREND_HALF_RUNS) return { speed, trend: null, local };
       // Runs come newest first.
-      const newer = estimateCiSpeed(label, runs.slice(0, half), sample.local);
-      const older = estimateCiSpeed(label, runs.slice(runs.length - half), sample.local);
-      return { speed, trend: trendOf(older, newer) };
+      const newer = estimateCiSpeed(label, runs.slice(0, half), sample.local, none);
+      const older = estimateCiSpeed(label, runs.slice(runs.length - half), sample.local, none);
+      return { speed, trend: trendOf(older, newer), local };
     });
 }
 
@@ -65,8 +69,9 @@ function describeTrend(p: CiPlatformSpeed): string {
 
 /** The text section, or '' when history has no CI run. */
 export function formatCiSpeedReport(platforms: readonly CiPlatformSpeed[]): string {
-  if (platforms.length === 0) return '';
-  const lines = ['', 'CI speed relative to this machine (runs without CI context here; docs/history.md):'];
+  const first = platforms[0];
+  if (first === undefined) return '';
+  const lines = ['', `CI speed relative to this machine (here: ${describeLocalRuns(first.local)}; docs/history.md):`];
   for (const p of platforms)
     lines.push(
       p.speed.kind === 'estimated'
@@ -78,7 +83,7 @@ export function formatCiSpeedReport(platforms: readonly CiPlatformSpeed[]): stri
 
 /** The JSON form (`ciSpeed` in `history --json`). */
 export function toCiSpeedJson(platforms: readonly CiPlatformSpeed[]): unknown[] {
-  return platforms.map(({ speed, trend }) =>
+  return platforms.map(({ speed, trend, local }) =>
     speed.kind === 'estimated'
       ? {
           platform: speed.platform,
@@ -87,6 +92,7 @@ export function toCiSpeedJson(platforms: readonly CiPlatformSpeed[]): unknown[] 
           tests: speed.tests,
           runs: speed.runs,
           localRuns: speed.localRuns,
+          local,
           trend,
         }
       : {
@@ -96,6 +102,7 @@ export function toCiSpeedJson(platforms: readonly CiPlatformSpeed[]): unknown[] 
           tests: speed.tests,
           runs: speed.runs,
           localRuns: speed.localRuns,
+          local,
           trend: null,
         },
   );

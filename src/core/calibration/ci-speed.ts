@@ -107,15 +107,12 @@ export function estimateCiSpeed(
   platform: string,
   ciRuns: readonly SpeedRun[],
   localRuns: readonly SpeedRun[],
+  noLocalRuns = 'no run on this machine in history (runs without CI context); run the suite here once with history on',
 ): CiSpeed {
   const counts = { platform, runs: ciRuns.length, localRuns: localRuns.length };
   const refuse = (reason: string, tests: number): CiSpeedRefusal => ({ kind: 'refused', reason, tests, ...counts });
   if (ciRuns.length === 0) return refuse(`no CI run of ${platform} in history`, 0);
-  if (localRuns.length === 0)
-    return refuse(
-      'no run on this machine in history (runs without CI context); run the suite here once with history on',
-      0,
-    );
+  if (localRuns.length === 0) return refuse(noLocalRuns, 0);
   const ratios = commonRatios(medianDurations(ciRuns), medianDurations(localRuns));
   if (ratios.length < MIN_COMMON_TESTS)
     return refuse(

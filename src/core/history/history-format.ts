@@ -8,6 +8,7 @@ import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../failure-rate.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
+import { describeTestMachines } from './history-machines.js';
 import { type HistoryPlatform, type HistoryReport, type HistoryTest, nearestFirst } from './history-report.js';
 import { NEAR_HORIZON_DAYS, NEAR_HORIZON_RUNS } from './history-trend.js';
 import { describeDurationTrend } from './history-trend-text.js';
@@ -56,6 +57,8 @@ function testLines(t: HistoryTest, indent: string): string[] {
   ];
   for (const p of t.platforms) lines.push(`${indent}  ${describeDurations(p)}, ${describeTrend(p)}`);
   if (t.platforms.length === 0) lines.push(`${indent}  no passing run with a duration in the window`);
+  const machines = describeTestMachines(t.machines ?? []);
+  if (machines !== '') lines.push(`${indent}  ${u(machines)}`);
   return lines;
 }
 

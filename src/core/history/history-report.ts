@@ -11,6 +11,7 @@ import type { CauseFinding } from '../cause/cause.js';
 import { findHistoryCause, type HistoryRun } from '../cause/history-cause.js';
 import { failureRateUpperBound } from '../failure-rate.js';
 import { fullNameAs, type TestId } from '../test-id.js';
+import type { TestMachine } from './history-machines.js';
 import {
   byUrgency,
   computePlatform,
@@ -85,6 +86,8 @@ export interface HistoryTest extends TrendFigures, TestId {
   readonly owners?: readonly string[];
   /** Why it is flaky, inferred from its runs' platforms, shards and errors; only on a test with flaky runs. */
   readonly cause?: CauseFinding;
+  /** The machines it ran on in the window (history-machines.ts); absent until they are read. */
+  readonly machines?: readonly TestMachine[];
 }
 
 export interface HistoryReport {

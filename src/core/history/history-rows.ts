@@ -5,6 +5,7 @@
  * twice in a record (a crashed worker re-queued) is kept once.
  */
 import { type CiContext, ciJobLabel } from '../record/ci-context.js';
+import type { MachineIdentity } from '../record/machine.js';
 import type { RunRecord, TestState } from '../record/run-record.js';
 import { testKey } from '../test-id.js';
 
@@ -30,6 +31,8 @@ interface HistoryRunRow {
   readonly shardCount: number | null;
   /** The record's CI context (null: outside CI, or a record written before it was recorded). */
   readonly ci: CiContext | null;
+  /** The machine it ran on (null: a record written before issue 37). */
+  readonly machine: MachineIdentity | null;
   readonly exitReason: string;
   readonly red: boolean;
   readonly testCount: number;
@@ -76,6 +79,7 @@ export function toHistoryRows(record: RunRecord, context: RunContext): HistoryRo
       shardIndex: record.shard?.index ?? null,
       shardCount: record.shard?.count ?? null,
       ci: record.ci ?? null,
+      machine: record.machine ?? null,
       exitReason: record.exitReason,
       red,
       testCount: results.file.length,

@@ -5,7 +5,7 @@
  * flakeguard (a higher version) is refused rather than misread.
  */
 
-export const HISTORY_SCHEMA_VERSION = 2;
+export const HISTORY_SCHEMA_VERSION = 3;
 
 export interface Migration {
   /** The schema version the store has after this migration. */
@@ -73,6 +73,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // stored before, and for records written before the reporter recorded it.
     version: 2,
     statements: ['ALTER TABLE flakeguard_runs ADD COLUMN ci jsonb'],
+  },
+  {
+    // The machine the run ran on, as the record carries it (core/record/machine.ts: { id, cpuModel,
+    // cores }): null for runs stored before, and for records written before issue 37.
+    version: 3,
+    statements: ['ALTER TABLE flakeguard_runs ADD COLUMN machine jsonb'],
   },
 ];
 

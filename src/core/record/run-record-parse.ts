@@ -3,6 +3,7 @@
  * is wrong with the file (cut off, not JSON, another version, a field of the wrong type). Pure.
  */
 import { FlakeguardError } from '../errors.js';
+import { isMachineIdentity } from './machine.js';
 import { RUN_RECORD_VERSION, type RunRecord } from './run-record.js';
 
 type Check = (value: unknown) => boolean;
@@ -155,6 +156,12 @@ export function parseRunRecord(text: string, fileName: string): RunRecord {
     throw invalid(
       fileName,
       `run record field ci must be null or { provider, workflow, job, runId, attempt, runUrl, branch, commit, runnerOs, shard }, found ${JSON.stringify(record['ci'])?.slice(0, 40)}`,
+    );
+  const machine = record['machine'];
+  if (!(machine === undefined || machine === null || isMachineIdentity(machine)))
+    throw invalid(
+      fileName,
+      `run record field machine must be null or { id: 12 hex digits, cpuModel, cores }, found ${JSON.stringify(machine)?.slice(0, 60)}`,
     );
   (record['tests'] as unknown[]).forEach((t, i) => {
     if (!isObject(t)) throw invalid(fileName, `run record field tests[${i}] must be an object`);

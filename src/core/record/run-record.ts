@@ -7,6 +7,7 @@
 
 import type { FullNameAs, TestId } from '../test-id.js';
 import type { CiContext } from './ci-context.js';
+import type { MachineIdentity } from './machine.js';
 
 export const RUN_RECORD_VERSION = 1 as const;
 
@@ -151,4 +152,6 @@ export interface RunRecord {
   readonly notices?: readonly RecordedNotice[];
   /** Where the run ran, from the CI provider's variables; null outside a known CI (docs/run-record.md). */
   readonly ci?: CiContext | null;
+  /** The machine it ran on: a hash of host name, CPU model and core count, and its class (core/record/machine.ts); absent before issue 37. */
+  readonly machine?: MachineIdentity | null;
 }

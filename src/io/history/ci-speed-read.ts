@@ -1,15 +1,18 @@
 /**
  * The runs that calibrate `gate.slowdown: auto` and `history`'s CI speeds, from the history store:
- * where and when each run ran, the newest per CI platform and here picked in core
+ * where and when each run ran and on which machine, the newest per CI platform and here (this
+ * machine, else its class) picked in core
  * (core/calibration/calibration-runs.ts), then the passed durations of the picked runs only.
  */
 import {
   CALIBRATION_RUNS,
   type CalibrationRunMeta,
   type CalibrationSample,
+  type Here,
   sampleCalibrationRuns,
 } from '../../core/calibration/calibration-runs.js';
 import type { SpeedRun } from '../../core/calibration/ci-speed.js';
+import { isMachineIdentity } from '../../core/record/machine.js';
 import { testKey } from '../../core/test-id.js';
 import type { HistoryStore } from './history-store.js';
 
@@ -18,7 +21,7 @@ const RUNS_LOOKED_AT = 5000;
 
 const RUNS_SQL = `SELECT u.id, u.run_id AS "runId",
     to_char(u.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "startedAt",
-    u.platform, u.ci, u.ci_job AS "job"
+    u.platform, u.ci, u.ci_job AS "job", u.machine
   FROM flakeguard_runs u
   WHERE ($1::timestamptz IS NULL OR u.started_at >= $1::timestamptz)
   ORDER BY u.started_at DESC, u.id DESC LIMIT ${RUNS_LOOKED_AT}`;
@@ -29,19 +32,23 @@ const DURATIONS_SQL = `SELECT r.run_id AS id, t.project, t.file, t.name AS "full
 
 type RunRow = CalibrationRunMeta & { readonly id: number };
 
+/** A stored machine that is not one (written by hand, or by another tool) reads as none. */
+const withMachine = (row: RunRow): RunRow => (isMachineIdentity(row.machine) ? row : { ...row, machine: null });
+
 /**
- * The newest `newest` runs here (no CI context, no CI job, on `here`) and per CI platform, with
+ * The newest `newest` runs here (no CI context, no CI job, on this machine's OS, of this machine or
+ * else of its class) and per CI platform, with
  * their passed tests' durations. `sinceMs`: only runs started then or later (null: any).
  */
 export async function readCalibrationSample(
   store: HistoryStore,
-  here: string,
+  here: Here,
   sinceMs: number | null = null,
   newest = CALIBRATION_RUNS,
 ): Promise<CalibrationSample> {
   return store.transaction(async (q) => {
     const since = sinceMs === null ? null : new Date(sinceMs).toISOString();
-    const picked = sampleCalibrationRuns(await q.query<RunRow>(RUNS_SQL, [since]), here, newest);
+    const picked = sampleCalibrationRuns((await q.query<RunRow>(RUNS_SQL, [since])).map(withMachine), here, newest);
     const runs = [...picked.local, ...[...picked.platforms.values()].flat()];
     const durations = new Map<number, Map<string, number>>(runs.map((r) => [r.id, new Map()]));
     const rows = await q.query<{ id: number; project: string; file: string; fullName: string; durationMs: number }>(
@@ -56,6 +63,7 @@ export async function readCalibrationSample(
     });
     return {
       local: picked.local.map(toSpeedRun),
+      here: picked.here,
       platforms: new Map([...picked.platforms].map(([label, list]) => [label, list.map(toSpeedRun)])),
     };
   });

@@ -20,8 +20,8 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const ATTEMPTS = 5;
 
 const INSERT_RUN = `INSERT INTO flakeguard_runs
-  (run_id, started_at, ended_at, platform, arch, node_version, vitest_version, branch, commit_sha, ci_job, shard_index, shard_count, exit_reason, red, test_count, ci)
-  VALUES ($1, $2::timestamptz, $3::timestamptz, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb)
+  (run_id, started_at, ended_at, platform, arch, node_version, vitest_version, branch, commit_sha, ci_job, shard_index, shard_count, exit_reason, red, test_count, ci, machine)
+  VALUES ($1, $2::timestamptz, $3::timestamptz, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb, $17::jsonb)
   ON CONFLICT (run_id) DO NOTHING RETURNING id`;
 
 // Only the tests not stored yet (usually none): an anti-join probes the index more cheaply than
@@ -93,5 +93,6 @@ function runRowValues(run: ReturnType<typeof toHistoryRows>['run']): unknown[] {
     run.red,
     run.testCount,
     run.ci === null ? null : JSON.stringify(run.ci),
+    run.machine === null ? null : JSON.stringify(run.machine),
   ];
 }

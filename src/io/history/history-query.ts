@@ -3,6 +3,8 @@
  * (computed by the database), and the series of the tests whose trend is fitted. One SQL text for
  * both engines. Also retention (`history prune`).
  */
+
+import type { TestMachine } from '../../core/history/history-machines.js';
 import type {
   HistoryInput,
   HistoryQuery,
@@ -12,6 +14,8 @@ import type {
   TestHistoryRun,
 } from '../../core/history/history-report.js';
 import { selectTrendCandidates } from '../../core/history/history-report.js';
+import { isMachineIdentity } from '../../core/record/machine.js';
+import { type TestId, testKey } from '../../core/test-id.js';
 import type { HistoryStore, Queryable } from './history-store.js';
 
 export interface HistoryFilter {
@@ -130,6 +134,50 @@ function runsOfGroup(g: OutcomeGroup): TestHistoryRun[] {
     ...Array.from({ length: g.runs - g.flaked }, () => run(false, null)),
   ];
 }
+
+// The machines the listed tests ran on (runs stored before machines were recorded: machine null).
+const MACHINES_SQL = `SELECT t.project, t.file, t.name AS "fullName", u.machine, count(*)::int AS runs,
+    count(*) FILTER (WHERE u.ci IS NOT NULL OR u.ci_job IS NOT NULL)::int AS "ciRuns"
+  ${FROM} AND r.test_id = ANY($5::int[]) AND r.state IN ('passed', 'failed')
+  GROUP BY t.id, t.project, t.file, t.name, u.machine`;
+
+/** Per test (testKey) of `tests`, the machines it ran on in the window. */
+export async function readTestMachines(
+  store: HistoryStore,
+  filter: HistoryFilter,
+  tests: readonly Pick<TestAggregate, 'testId'>[],
+): Promise<Map<string, TestMachine[]>> {
+  const found = new Map<string, TestMachine[]>();
+  if (tests.length === 0) return found;
+  const rows = await store.query<TestId & { machine: unknown; runs: number; ciRuns: number }>(MACHINES_SQL, [
+    ...params(filter),
+    tests.map((t) => t.testId),
+  ]);
+  for (const row of rows) {
+    const m = isMachineIdentity(row.machine) ? row.machine : null;
+    const list = found.get(testKey(row)) ?? [];
+    list.push({
+      id: m?.id ?? null,
+      cpuModel: m?.cpuModel ?? null,
+      cores: m?.cores ?? null,
+      runs: row.runs,
+      ciRuns: row.ciRuns,
+    });
+    found.set(testKey(row), list);
+  }
+  // Rows of a malformed machine and of none are one "no machine recorded" entry.
+  for (const [key, list] of found) {
+    const none = list.filter((m) => m.id === null);
+    if (none.length > 1)
+      found.set(key, [
+        ...list.filter((m) => m.id !== null),
+        { ...NO_MACHINE, runs: none.reduce((n, m) => n + m.runs, 0), ciRuns: none.reduce((n, m) => n + m.ciRuns, 0) },
+      ]);
+  }
+  return found;
+}
+
+const NO_MACHINE = { id: null, cpuModel: null, cores: null } as const;
 
 export interface PruneResult {
   readonly runs: number;

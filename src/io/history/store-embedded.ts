@@ -9,7 +9,6 @@ import { FlakeguardError } from '../../core/errors.js';
 import { damagedStoreError, isStoreDamage } from './store-damage.js';
 import { acquireFileLock } from './store-lock.js';
 import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
-import { withBaselineWasm } from './wasm-baseline.js';
 
 interface EngineQueryable {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
@@ -42,7 +41,7 @@ export async function openEmbeddedStore(
   const lock = await acquireFileLock(lockFile, lockTimeoutMs, `history store ${folder}`, options.signal);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const db = await withBaselineWasm(() => PGlite.create(folder)).catch((error: unknown) => {
+    const db = await PGlite.create(folder).catch((error: unknown) => {
       throw damagedStoreError(folder, error);
     });
     const guard = <T>(work: Promise<T>): Promise<T> => guardDamage(folder, work);

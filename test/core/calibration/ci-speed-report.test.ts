@@ -8,6 +8,14 @@ import {
 } from '../../../src/core/calibration/ci-speed-report.js';
 import { formatTimeoutProposals, proposeTimeouts } from '../../../src/core/calibration/timeout-proposals.js';
 
+const HERE = {
+  match: 'machine',
+  machine: { id: '3f9a1c2b7d10', cpuModel: 'Example CPU', cores: 8 },
+  runs: 1,
+  machines: 1,
+  others: 0,
+} as const;
+
 /** 25 tests of 10-34 ms x scale. */
 const run = (id: string, scale: number): SpeedRun => ({
   runId: id,
@@ -21,6 +29,7 @@ describe("history's CI speeds", () => {
     const linux = [run('l4', 3.9), run('l3', 3.9), run('l2', 3), run('l1', 3)];
     const report = computeCiSpeedReport({
       local: [run('h', 1)],
+      here: HERE,
       platforms: new Map([
         ['linux', linux],
         ['windows', [run('w1', 2)]],
@@ -32,18 +41,26 @@ describe("history's CI speeds", () => {
     expect(formatCiSpeedReport(report)).toBe(
       [
         '',
-        'CI speed relative to this machine (runs without CI context here; docs/history.md):',
+        'CI speed relative to this machine (here: 1 run of this machine 3f9a1c2b7d10; docs/history.md):',
         '  linux: 3.4x slower than here (95% CI 3.4-3.4, 25 tests, last 4 runs); trend: 3.0x -> 3.9x (+30%) from the older half of the runs to the newer: got slower',
         '  windows: 2.0x slower than here (95% CI 2.0-2.0, 25 tests, last 1 run); trend: needs 4 runs',
         '',
       ].join('\n'),
     );
-    expect(toCiSpeedJson(report)[1]).toMatchObject({ platform: 'windows', ratio: 2, tests: 25, runs: 1, trend: null });
+    expect(toCiSpeedJson(report)[1]).toMatchObject({
+      platform: 'windows',
+      ratio: 2,
+      tests: 25,
+      runs: 1,
+      local: HERE,
+      trend: null,
+    });
   });
 
   it('says steady when the halves overlap, and why a platform has no estimate', () => {
     const report = computeCiSpeedReport({
       local: [run('h', 1)],
+      here: HERE,
       platforms: new Map([
         ['linux', [run('a', 3), run('b', 3), run('c', 3), run('d', 3)]],
         ['lint-job', []],
@@ -59,6 +76,7 @@ describe('history --propose-timeouts', () => {
   it("proposes budgets and testTimeout per platform from the interval's upper end, as text to review", () => {
     const report = computeCiSpeedReport({
       local: [run('h', 1)],
+      here: HERE,
       platforms: new Map([
         ['windows', [run('w', 3.1)]],
         ['e2e', [run('e', 2)]],
@@ -89,11 +107,11 @@ describe('history --propose-timeouts', () => {
       runs: 1,
       localRuns: 1,
     });
-    const [p] = proposeTimeouts([{ speed: estimate(8.3), trend: null }], 30_000);
+    const [p] = proposeTimeouts([{ speed: estimate(8.3), trend: null, local: HERE }], 30_000);
     expect([p?.multiplier, p?.budgetMs, p?.testTimeoutMs]).toEqual([8.3, 249_000, 41_500]);
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 86_400_000 }), fc.integer({ min: 10, max: 500 }), (ms, tenths) => {
-        const [q] = proposeTimeouts([{ speed: estimate(tenths / 10), trend: null }], ms);
+        const [q] = proposeTimeouts([{ speed: estimate(tenths / 10), trend: null, local: HERE }], ms);
         expect(q?.multiplier).toBe(tenths / 10);
         // Whole numbers only: budgetMs is the least multiple of 100 ms at or above ms x tenths / 10.
         const budget = q?.budgetMs ?? Number.NaN;

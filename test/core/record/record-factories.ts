@@ -21,6 +21,7 @@ export const SAMPLE_FACTS: RunFacts = {
   git: { commit: 'a'.repeat(40), dirty: false },
   shard: null,
   ci: null,
+  machine: { id: '3f9a1c2b7d10', cpuModel: 'Example CPU @ 2.20GHz', cores: 2 },
   merged: false,
   watch: false,
   exitReason: 'passed',

@@ -48,7 +48,7 @@ describe('embedded store (PGlite)', () => {
       await store.close();
     }
     await expect(openHistoryStore(target)).rejects.toThrow(
-      /schema version 7, written by a newer flakeguard \(this one reads up to 2\); upgrade flakeguard/,
+      /schema version 7, written by a newer flakeguard \(this one reads up to 3\); upgrade flakeguard/,
     );
     // Put it back for the other tests (the migration runner refuses; write the row directly).
     const { PGlite } = await import('@electric-sql/pglite');

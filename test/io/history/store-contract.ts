@@ -5,9 +5,10 @@
 import { expect, it } from 'vitest';
 import { computeHistoryReport, type HistoryQuery } from '../../../src/core/history/history-report.js';
 import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
+import { readCalibrationSample } from '../../../src/io/history/ci-speed-read.js';
 import { ingestRunRecord } from '../../../src/io/history/history-ingest.js';
 import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
-import { pruneHistory, readHistoryInput } from '../../../src/io/history/history-query.js';
+import { pruneHistory, readHistoryInput, readTestMachines } from '../../../src/io/history/history-query.js';
 import type { HistoryStore } from '../../../src/io/history/history-store.js';
 import { failedThenPassed, lastPassingRun, lastRunsOfTest } from '../../../src/io/history/test-history.js';
 import { dailyRuns, makeRecord } from '../../core/history/history-factories.js';
@@ -70,6 +71,36 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       expect(runs.map((r) => [r.runId, r.ci])).toEqual([
         ['with-ci', ci],
         ['old', null],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps the run's machine (schema 3) for calibration and for the tests' machines; an older record has none", async () => {
+    const store = await open();
+    // Local runs: no CI job.
+    const here = { branch: 'main', job: null };
+    try {
+      const mine = { id: 'aaaaaaaaaaaa', cpuModel: 'Example CPU', cores: 8 };
+      const twin = { ...mine, id: 'bbbbbbbbbbbb' };
+      const record = (runId: string, hour: number) =>
+        makeRecord({ runId, startedAt: `2026-11-29T${String(hour).padStart(2, '0')}:00:00Z`, tests: [{ name: 'a' }] });
+      await ingestRunRecord(store, { ...record('mine', 10), machine: mine }, here);
+      await ingestRunRecord(store, { ...record('twin', 11), machine: twin }, here);
+      // Written before issue 37: no machine.
+      const { machine: _none, ...old } = record('old', 9);
+      await ingestRunRecord(store, old, here);
+      const sample = await readCalibrationSample(store, { platform: record('x', 1).platform, machine: mine });
+      expect(sample.local.map((r) => r.runId)).toEqual(['mine']);
+      expect(sample.here).toMatchObject({ match: 'machine', runs: 1, others: 2 });
+      const [a] = await store.query<{ testId: number }>(`SELECT id AS "testId" FROM flakeguard_tests WHERE name = 'a'`);
+      const filter = { cutoffMs: Date.parse('2026-11-01T00:00:00Z'), branch: null, fullNamePart: null, file: null };
+      const machines = await readTestMachines(store, filter, a === undefined ? [] : [a]);
+      expect([...machines.values()][0]?.sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1))).toEqual([
+        { id: null, cpuModel: null, cores: null, runs: 1, ciRuns: 0 },
+        { ...mine, runs: 1, ciRuns: 0 },
+        { ...twin, runs: 1, ciRuns: 0 },
       ]);
     } finally {
       await store.close();
