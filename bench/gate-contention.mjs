@@ -10,7 +10,11 @@
 // average before the call; then each fixture's verdicts across all calls. Run it with nothing
 // else on the machine. --only <text> keeps the fixture files whose path contains it (e.g. self-20:
 // the 20 ms fixture alone, a short check of one fixture; the issue's figures need all of them).
-// Usage: npm run build && node bench/gate-contention.mjs [--calls 5] [--slowdown 2] [--only self-20]
+// --selection 20: instead, the 21-test branch of test/e2e/gate-evidence.test.ts (9 files, known
+// truths), the gate under its defaults (no --time-budget) --calls times quiet and with 2 busy loops
+// per core: per call the wall time against one `vitest run` of the same files in the same
+// condition (the ratio), verdicts and causes right against the truth, and the tests inconclusive.
+// Usage: npm run build && node bench/gate-contention.mjs [--calls 5] [--slowdown 2] [--only self-20] [--selection 20]
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +24,12 @@ import { CLI, fmt, median, numberArg, REPO, scratchRepo, timed } from './gate-li
 const { LOAD_WORKER_SOURCE } = await import(path.join(REPO, 'dist/io/load/load-worker-child.js'));
 const calls = numberArg('calls', 5);
 const slowdown = numberArg('slowdown', 2);
+const selection = process.argv.includes('--selection');
+if (selection) {
+  const { runSelectionBench } = await import('./gate-selection-bench.mjs');
+  await runSelectionBench({ calls, startLoad: (n) => startLoadWith(LOAD_WORKER_SOURCE, n) });
+  process.exit(0);
+}
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? '' : (process.argv[onlyAt + 1] ?? '');
 
@@ -110,14 +120,15 @@ it('stable b', () => { expect('x'.repeat(3)).toBe('xxx'); });
 `,
 };
 
-function startLoad(count) {
+function startLoadWith(source, count) {
   const workers = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['-e', LOAD_WORKER_SOURCE], { stdio: ['pipe', 'ignore', 'ignore'] }),
+    spawn(process.execPath, ['-e', source], { stdio: ['pipe', 'ignore', 'ignore'] }),
   );
   return () => {
     for (const w of workers) w.kill('SIGKILL');
   };
 }
+const startLoad = (count) => startLoadWith(LOAD_WORKER_SOURCE, count);
 
 const repo = scratchRepo({
   'flakeguard.yaml': 'budget:\n  test: 1s\n',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { EVIDENCE_BASE, EVIDENCE_BRANCH, EVIDENCE_TRUTH } from './gate-evidence-fixtures.js';
+import { EVIDENCE_BASE, EVIDENCE_BRANCH, EVIDENCE_TRUTH } from './gate-evidence-fixtures.mjs';
 import { createGateFixture } from './gate-fixtures.js';
 
 // Needs `npm run build`. Issue 36: on a branch of 21 selected tests in 9 files, the gate under its

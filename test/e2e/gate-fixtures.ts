@@ -43,24 +43,9 @@ it('logs in', () => {
 `,
 };
 
-/**
- * A counter on disk (ignored by git), so a test fails on a fixed set of tries: 2 and 5. Each try
- * claims the lowest free number with mkdir, which is atomic, so tries running side by side in
- * several workers still get 1, 2, 3... once each.
- */
-export const COUNTER = `function nextTry(name: string): number {
-  for (let n = 1; ; n += 1) {
-    try {
-      mkdirSync('.flakeguard/tries-' + name + '/' + n, { recursive: false });
-      return n;
-    } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT') mkdirSync('.flakeguard/tries-' + name, { recursive: true });
-      else if ((error as { code?: string }).code !== 'EEXIST') throw error;
-      else continue;
-      n -= 1;
-    }
-  }
-}`;
+export { COUNTER } from './gate-evidence-fixtures.mjs';
+
+import { COUNTER } from './gate-evidence-fixtures.mjs';
 
 export const BRANCH_FILES: Record<string, string> = {
   'test/cart.test.ts': `import { mkdirSync } from 'node:fs';

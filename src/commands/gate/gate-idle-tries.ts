@@ -26,6 +26,8 @@ export async function runIdleTries(
     tests,
     tries,
     serial: true,
+    // The machine's own load must not slow the tries that check x1: the highest CPU weight it allows.
+    unslowed: true,
     deadline: phase.deadline(),
     signal: options.signal,
     onProgress: phase.progress('without load'),

@@ -74,21 +74,34 @@ function removeStale(home: string): void {
   }
 }
 
-function makeDir(home: string, version: 1 | 2): CgroupPlace {
+/**
+ * The CPU weight of a call's folder: 8x the default for paced workers (the quota, not the
+ * neighbours, sets their pace), the kernel's maximum for tries without slowdown (the machine's own
+ * load must not slow them: a try "without slowdown" that a busy machine runs at x1.9 says nothing
+ * about x1).
+ */
+const WEIGHTS = {
+  paced: { v1: 8192, v2: 800, text: '8x the default' },
+  unslowed: { v1: 262_144, v2: 10_000, text: 'the maximum' },
+} as const;
+export type CgroupWeight = keyof typeof WEIGHTS;
+
+function makeDir(home: string, version: 1 | 2, weight: CgroupWeight): CgroupPlace {
   removeStale(home);
   counter += 1;
   const dir = path.join(home, `flakeguard-${process.pid}-${counter}`);
   mkdirSync(dir);
+  const w = WEIGHTS[weight];
   if (version === 2) {
     writeFileSync(path.join(dir, 'cgroup.subtree_control'), '+cpu');
-    writeFileSync(path.join(dir, 'cpu.weight'), '800');
-  } else writeFileSync(path.join(dir, 'cpu.shares'), '8192');
-  const weight = version === 2 ? 'cpu.weight 800 (8x the default)' : 'cpu.shares 8192 (8x the default)';
-  return { version, home, dir, weight };
+    writeFileSync(path.join(dir, 'cpu.weight'), String(w.v2));
+  } else writeFileSync(path.join(dir, 'cpu.shares'), String(w.v1));
+  const text = version === 2 ? `cpu.weight ${w.v2} (${w.text})` : `cpu.shares ${w.v1} (${w.text})`;
+  return { version, home, dir, weight: text };
 }
 
 /** A folder for this call, or why none can be made (the signal pacer runs then). */
-export function openCgroupPlace(): { place: CgroupPlace } | { why: string } {
+export function openCgroupPlace(weight: CgroupWeight = 'paced'): { place: CgroupPlace } | { why: string } {
   const reasons: string[] = [];
   const v2 = mountOf('v2');
   if (v2) {
@@ -96,7 +109,7 @@ export function openCgroupPlace(): { place: CgroupPlace } | { why: string } {
     const control = read(path.join(home, 'cgroup.subtree_control')) ?? '';
     if (control.split(/\s+/).includes('cpu')) {
       try {
-        return { place: track(makeDir(home, 2)) };
+        return { place: track(makeDir(home, 2, weight)) };
       } catch (e) {
         reasons.push(`cgroup v2 at ${home}: ${(e as Error).message}`);
       }
@@ -109,7 +122,7 @@ export function openCgroupPlace(): { place: CgroupPlace } | { why: string } {
   if (!v1) return { why: [...reasons, 'no cgroup v1 cpu controller mounted'].join('; ') };
   const home = path.join(v1, ownPath('v1'));
   try {
-    return { place: track(makeDir(home, 1)) };
+    return { place: track(makeDir(home, 1, weight)) };
   } catch (e) {
     reasons.push(`cgroup v1 at ${home}: ${(e as Error).message} (needs root or a delegated cpu controller)`);
     return { why: reasons.join('; ') };

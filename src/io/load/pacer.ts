@@ -83,10 +83,18 @@ function chooseMethod(
   factor: number,
   canSignal: boolean,
   cgroups: boolean,
+  unslowed: boolean,
 ): { method: PaceMethod; place: CgroupPlace | null } {
   if (!canSignal)
     return { method: { kind: 'none', why: 'no /proc schedstat on this machine', weight: null }, place: null };
-  if (factor <= 1) return { method: { kind: 'measure-only', why: null, weight: null }, place: null };
+  if (factor <= 1) {
+    // Tries without slowdown: measured, not paced; with `unslowed`, in a folder at the kernel's
+    // maximum CPU weight where there is one, so the machine's own load does not slow them.
+    const opened = unslowed && cgroups ? openCgroupPlace('unslowed') : null;
+    if (opened !== null && 'place' in opened)
+      return { method: { kind: 'measure-only', why: null, weight: opened.place.weight }, place: opened.place };
+    return { method: { kind: 'measure-only', why: opened === null ? null : opened.why, weight: null }, place: null };
+  }
   if (!cgroups) return { method: { kind: 'signals', why: 'cgroups not asked for', weight: null }, place: null };
   const opened = openCgroupPlace();
   if ('place' in opened) {
@@ -145,11 +153,14 @@ function hookExit(): void {
 }
 
 /** `cgroups: false` skips the cgroup quota and paces by signals (the fallback, tested on its own). */
-export function startPacer(factor: number, options: { readonly cgroups?: boolean } = {}): Pacer {
+export function startPacer(
+  factor: number,
+  options: { readonly cgroups?: boolean; readonly unslowed?: boolean } = {},
+): Pacer {
   const canSignal = readThreadSchedstat(process.pid, process.pid) !== null;
   const state: PacerState = {
     factor,
-    ...chooseMethod(factor, canSignal, options.cgroups ?? true),
+    ...chooseMethod(factor, canSignal, options.cgroups ?? true, options.unslowed ?? false),
     workers: new Map(),
     priority: { raise: null, settled: false, refusal: priorityRefusal() },
   };

@@ -67,6 +67,8 @@ export interface TryOptions {
   readonly slowdown?: number;
   /** One try at a time (default false). */
   readonly serial?: boolean;
+  /** Without slowdown, at the kernel's maximum CPU weight where a cgroup can be made (io/load/pacer.ts). */
+  readonly unslowed?: boolean;
   /** performance.now() at which every try still running is stopped and the outcome is what came back. */
   readonly deadline?: number;
   readonly env?: Readonly<Record<string, string>>;

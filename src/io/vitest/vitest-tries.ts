@@ -191,7 +191,7 @@ async function runJob(
   if (options.signal?.aborted) throw interrupted();
   const started = performance.now();
   const factor = Math.max(1, options.slowdown ?? 1);
-  const pacer = startPacer(factor);
+  const pacer = startPacer(factor, { unslowed: options.unslowed ?? false });
   // The workers announce themselves in the results file: the tail reads it from its start.
   // With a cgroup, each worker waits until it is in it before its first test (PACED_CGROUP_ENV).
   const paced =

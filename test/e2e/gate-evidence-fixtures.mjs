@@ -4,9 +4,28 @@
  * clock, and checks the wall time it took against a deadline), random flakes (counters on disk:
  * deterministic), an order-dependent test, a cold-start flake (a worker-global flag: the project
  * reuses its workers), a near- and an over-budget test, and stable ones. test/e2e/gate-evidence.test.ts
- * runs the gate on it; bench/gate-contention.mjs --selection 20 times it.
+ * runs the gate on it; bench/gate-contention.mjs --selection 20 times it. Plain JavaScript (types in
+ * gate-evidence-fixtures.d.mts) so the bench reads the same fixture.
  */
-import { COUNTER } from './gate-fixtures.js';
+
+/**
+ * A counter on disk (ignored by git), so a test fails on a fixed set of tries: 2 and 5. Each try
+ * claims the lowest free number with mkdir, which is atomic, so tries running side by side in
+ * several workers still get 1, 2, 3... once each.
+ */
+export const COUNTER = `function nextTry(name: string): number {
+  for (let n = 1; ; n += 1) {
+    try {
+      mkdirSync('.flakeguard/tries-' + name + '/' + n, { recursive: false });
+      return n;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOENT') mkdirSync('.flakeguard/tries-' + name, { recursive: true });
+      else if ((error as { code?: string }).code !== 'EEXIST') throw error;
+      else continue;
+      n -= 1;
+    }
+  }
+}`;
 
 const CONFIG = `import { defineConfig } from 'vitest/config';
 
@@ -30,11 +49,13 @@ const SPIN = `function spin(ms: number): number {
   }
 }`;
 
-const STABLE = (names: readonly string[]): string => `import { expect, it } from 'vitest';
+/** @param {readonly string[]} names */
+const STABLE = (names) => `import { expect, it } from 'vitest';
 
 ${names.map((n, i) => `it('${n}', () => {\n  expect([${i}, ${i + 1}].length).toBe(2);\n});\n`).join('\n')}`;
 
-export const EVIDENCE_BASE: Record<string, string> = {
+/** @type {Record<string, string>} */
+export const EVIDENCE_BASE = {
   'vitest.config.ts': CONFIG,
   'flakeguard.yaml': FLAKEGUARD,
   'test/cart.test.ts': `import { expect, it } from 'vitest';
@@ -56,7 +77,8 @@ it('logs in', () => {
 `,
 };
 
-export const EVIDENCE_BRANCH: Record<string, string> = {
+/** @type {Record<string, string>} */
+export const EVIDENCE_BRANCH = {
   // Three deadline tests: a debounce and a parser in one file, a cache batch in another.
   'test/debounce.test.ts': `import { expect, it } from 'vitest';
 
@@ -166,17 +188,8 @@ it('removes an item', () => {
   'test/text.test.ts': STABLE(['trims', 'pads', 'splits']),
 };
 
-type Truth = 'stable' | 'flaky' | 'order-dependent' | 'near-budget' | 'over-budget';
-type CauseClass = 'timing' | 'random-or-concurrency' | 'order' | 'cold-start';
-
 /** What each selected test is (file, name): its verdict, and for a flake its cause and load sensitivity. */
-export const EVIDENCE_TRUTH: readonly {
-  readonly file: string;
-  readonly name: string;
-  readonly verdict: Truth;
-  readonly cause?: CauseClass;
-  readonly loadSensitive?: boolean;
-}[] = [
+export const EVIDENCE_TRUTH = [
   {
     file: 'test/debounce.test.ts',
     name: 'flushes the debounced save before its deadline',
