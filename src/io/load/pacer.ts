@@ -153,10 +153,10 @@ function hookExit(): void {
 }
 
 /** `cgroups: false` skips the cgroup quota and paces by signals (the fallback, tested on its own). */
-export function startPacer(
-  factor: number,
-  options: { readonly cgroups?: boolean; readonly unslowed?: boolean } = {},
-): Pacer {
+/** `unslowed` (factor 1 only): the workers at the kernel's maximum CPU weight. */
+type PacerOptions = { readonly cgroups?: boolean; readonly unslowed?: boolean };
+
+export function startPacer(factor: number, options: PacerOptions = {}): Pacer {
   const canSignal = readThreadSchedstat(process.pid, process.pid) !== null;
   const state: PacerState = {
     factor,
