@@ -2,8 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyBreakingPoint } from '../../../src/core/gate/breaking-point.js';
 import { describeMissingCheck, formatMissingCheck } from '../../../src/core/gate/gate-evidence.js';
+import { formatGateMarkdown } from '../../../src/core/gate/gate-markdown.js';
+import { computeGateReport, toGateReportJson } from '../../../src/core/gate/gate-report.js';
 import { decideGateVerdict } from '../../../src/core/gate/gate-verdict.js';
 import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
+import { renderGateHtml } from '../../../src/core/html/html-gate.js';
 import { fail, makeInput, pass } from './gate-verdict-factories.js';
 
 const hung: GateTry = { state: 'hung', durationMs: 10, error: 'hung' };
@@ -161,5 +164,44 @@ describe('evidence first: a verdict never claims a check it did not make', () =>
       makeInput({ tries: [pass(), fail(), pass()], rules: { minTries: 5, isNew: false, cut: true } }),
     );
     expect(r).toMatchObject({ verdict: 'flaky', missing: [{ check: 'unthrottled', for: 'cause', made: 0 }] });
+  });
+});
+
+describe('the reports say what is missing', () => {
+  it('JSON, Markdown and HTML name each missing check of an inconclusive test; it fails the gate', () => {
+    const result = decideGateVerdict(
+      makeInput({ tries: [fail(), fail(), fail()], rules: { minTries: 3, isNew: false, cut: true } }),
+    );
+    const missing = [
+      '3 tries without slowdown, one at a time, for the verdict: cut by the time budget 30s; --time-budget 90s allows it',
+    ];
+    const report = computeGateReport({
+      base: 'abc',
+      baseRef: 'main',
+      tries: 3,
+      platform: 'linux',
+      vitestVersion: '4.1.12',
+      load: {
+        workers: 0,
+        pids: [],
+        cpus: 2,
+        loadavgBefore: null,
+        loadavgAfter: null,
+        workersMachineShare: null,
+        testsCpuShare: null,
+      },
+      tests: [
+        { file: 'test/a.test.ts', fullName: 'waits', line: 3, selection: 'new', previous: null, result, missing },
+      ],
+      notRun: [],
+      unchanged: 0,
+      proposals: [],
+      notices: [],
+      wallMs: 1000,
+    });
+    expect(report).toMatchObject({ verdict: 'fail', counts: { inconclusive: 1 } });
+    expect(toGateReportJson(report).tests[0]).toMatchObject({ verdict: 'inconclusive', missing });
+    expect(formatGateMarkdown(report)).toContain(`missing: ${missing[0]}`);
+    expect(renderGateHtml(report, { warnAt: 0.8 })).toContain('<b>missing:</b> 3 tries without slowdown');
   });
 });
