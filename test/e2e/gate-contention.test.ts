@@ -85,10 +85,12 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
     expect(['cgroup-v2', 'cgroup-v1', 'signals']).toContain(c?.method);
     // Judged at what the reference tries measurably got.
     expect(c?.reference).toBe(c?.achieved ?? 2);
+    // The hanging test failed its reference try: it is tried without slowdown (a must-have check).
     expect(c?.phases.map((p) => [p.phase, p.asked])).toEqual([
       ['reference', 2],
       ['x4', 4],
       ['x8', 8],
+      ['unthrottled', 1],
     ]);
     const cpu = report.tests.find((x) => x.name === 'spins 100ms of cpu');
     expect(cpu?.verdict).toBe('stable');
