@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testKey } from '../../src/core/test-id.js';
+import { allowanceKey } from '../../src/core/allowances/allowance-match.js';
 import { createFixture, type Fixture, fixtureCopies } from '../helpers/fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import {
@@ -99,8 +99,8 @@ async function expectFollowed(
     tests = ran;
   }
   const result = await seam(fx, tests);
-  expect([...result.applied.keys()]).toEqual([testKey({ file, fullName: name })]);
-  expect(result.applied.get(testKey({ file, fullName: name }))).toMatchObject({
+  expect([...result.applied.keys()]).toEqual([allowanceKey({ file, fullName: name })]);
+  expect(result.applied.get(allowanceKey({ file, fullName: name }))).toMatchObject({
     match,
     budget: { kind: 'single', value: 1000 },
     storedName: 'tracker > reloads journal',
@@ -201,7 +201,7 @@ describe('allowances follow their test', () => {
     const result = await seam(fx, tests);
     // The copy (300 ms against the 200 ms budget) gets no allowance: a run fails on it.
     expect([...result.applied.keys()]).toEqual([
-      testKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' }),
+      allowanceKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' }),
     ]);
   });
 });

@@ -11,6 +11,7 @@ import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import { type Contention, decideContention, describeShortfall, formatContention } from '../../core/gate/slowdown.js';
 import { testKey } from '../../core/test-id.js';
+import { targetKey } from '../../io/vitest/vitest-tries.js';
 import { runAloneTries } from './gate-alone-tries.js';
 import { escalateHeldTests } from './gate-escalate.js';
 import { runIdleTries } from './gate-idle-tries.js';
@@ -33,7 +34,7 @@ export interface GateRunResult {
 
 export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   const targets = expandTargets(options.selected, options.projectsOf);
-  const index = new Map(targets.map((t, i) => [testKey(t), i + 1]));
+  const index = new Map(targets.map((t, i) => [targetKey(t), i + 1]));
   const phase: GatePhase = {
     options,
     progress: (name: string) => (line: ProgressLine) => options.onProgress(name, line, index.get(testKey(line)) ?? 0),

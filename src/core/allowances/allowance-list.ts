@@ -6,7 +6,7 @@
 
 import { formatDuration } from '../duration.js';
 import { resolvePlatformValue } from '../platform-value.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import { fullNameAs, type TestRef } from '../test-id.js';
 import { escapeTerminal as esc } from '../untrusted-text.js';
 import { type AllowanceProblem, formatWhere } from './allowance.js';
 import { allowanceKey } from './allowance-match.js';
@@ -25,9 +25,9 @@ interface AllowanceRow {
   readonly id: string;
   /** storeFile:line:column of the entry. */
   readonly where: string;
-  readonly stored: TestId;
+  readonly stored: TestRef;
   /** The test it applies to now; null when orphan or ambiguous. */
-  readonly current: TestId | null;
+  readonly current: TestRef | null;
   readonly match: Resolution['match']['kind'];
   readonly expired: boolean;
   readonly expires: string | null;

@@ -4,11 +4,11 @@
  */
 
 import type { SourceTest } from '../source/test-source.js';
-import type { TestId } from '../test-id.js';
+import type { TestRef } from '../test-id.js';
 import { eachNamePattern } from './allowance-match.js';
 import type { UniverseTest } from './allowance-resolve.js';
 
-export interface RunTest extends TestId {
+export interface RunTest extends TestRef {
   readonly line: number | null;
 }
 

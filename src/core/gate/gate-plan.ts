@@ -6,7 +6,7 @@
  */
 import type { Calibration } from '../calibration/auto-slowdown.js';
 import type { LimitSource } from '../record/run-record.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import { fullNameAs, type TestRef } from '../test-id.js';
 import type { GateReport } from './gate-report.js';
 import { type GateReportTest, toTestJson } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
@@ -65,7 +65,7 @@ interface PlanTestSource {
 export interface GatePlanSelected<T extends PlanTestSource = PlanTestSource> {
   readonly kind: SelectionKind;
   readonly test: T;
-  readonly previous: Pick<TestId, 'file' | 'fullName'> | null;
+  readonly previous: Pick<TestRef, 'file' | 'fullName'> | null;
 }
 
 export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 'version' | 'tests'> {

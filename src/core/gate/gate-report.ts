@@ -6,7 +6,7 @@
 
 import { DEFAULT_BUDGET_CONFIG } from '../budget/budget-config.js';
 import type { Calibration } from '../calibration/auto-slowdown.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import { fullNameAs, type TestRef } from '../test-id.js';
 import { type GateReportTest, type GateTestInput, toReportTest, toTestJson } from './gate-report-test.js';
 import type { GateVerdict } from './gate-verdict.js';
 import type { Contention } from './slowdown.js';
@@ -52,7 +52,7 @@ export interface GateLoad {
 }
 
 /** An allowance the gate proposes for a near- or over-budget test (see proposeAllowance). */
-export interface GateProposal extends TestId {
+export interface GateProposal extends TestRef {
   readonly id: string;
   readonly limitMs: number;
   readonly platformKey: string;
@@ -89,7 +89,7 @@ export interface GateReport {
   readonly tests: readonly GateReportTest[];
   readonly counts: Readonly<Record<GateVerdict, number>>;
   /** Changed tests the gate could not run one by one, with why (they do not fail the gate). */
-  readonly notRun: readonly (TestId & { readonly line: number; readonly reason: string })[];
+  readonly notRun: readonly (TestRef & { readonly line: number; readonly reason: string })[];
   readonly unchanged: number;
   readonly proposals: readonly GateProposal[];
   readonly notices: readonly string[];

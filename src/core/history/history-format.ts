@@ -7,6 +7,7 @@ import { describeCause } from '../cause/cause.js';
 import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../failure-rate.js';
 import { formatOwners } from '../owners/codeowners.js';
+import { projectTag } from '../test-id.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import { type HistoryPlatform, type HistoryReport, type HistoryTest, nearestFirst } from './history-report.js';
 import { NEAR_HORIZON_DAYS, NEAR_HORIZON_RUNS } from './history-trend.js';
@@ -47,7 +48,7 @@ function header(report: HistoryReport): string {
 }
 
 function testLines(t: HistoryTest, indent: string): string[] {
-  const project = t.project === '' ? '' : ` [${t.project}]`;
+  const project = projectTag(t.project);
   const owners = formatOwners(t.owners);
   const lines = [
     `${indent}${u(`${t.file}${project}  ${t.fullName}`)}${owners === '' ? '' : `  (${owners})`}`,

@@ -6,7 +6,7 @@
 import { formatWhere } from '../allowances/allowance.js';
 import type { Resolution } from '../allowances/allowance-resolve.js';
 import { formatOwners, hasOwner, NO_OWNERS, type OwnersOf } from '../owners/codeowners.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import { fullNameAs, type TestRef } from '../test-id.js';
 import { escapeTerminal as esc } from '../untrusted-text.js';
 import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
 
@@ -15,7 +15,7 @@ const QUARANTINE_LIST_VERSION = 1 as const;
 type QuarantineState = 'applies' | 'expired' | 'orphan' | 'ambiguous';
 
 /** One quarantine; its test is the one it applies to now, else the name and file the entry stores. */
-export interface QuarantineRow extends TestId {
+export interface QuarantineRow extends TestRef {
   readonly id: string;
   readonly where: string;
   readonly match: Resolution['match']['kind'];

@@ -108,6 +108,8 @@ export interface RecordedUnhandledError {
 
 export interface BudgetViolation {
   readonly kind: 'test' | 'file';
+  /** The Vitest project of the test or file ('' unnamed); absent in records written before 0.2. */
+  readonly project?: string;
   readonly file: string;
   readonly name: string | null;
   readonly line: number | null;

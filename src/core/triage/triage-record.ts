@@ -56,6 +56,8 @@ export function readRecordObservations(record: RunRecord, input: string): Record
 function testOfRecordEntry(t: RunRecord['tests'][number], input: string, check: CheckField): ObservedTest {
   return {
     kind: 'test',
+    // A record written before projects were recorded (0.1.0 wrote none) leaves it unknown.
+    project: t.project ?? null,
     file: t.file,
     fullName: t.name,
     line: t.line,
@@ -89,6 +91,7 @@ function failureOfRecordFile(
     return null;
   return {
     kind: hook.length > 0 && own.length === 0 ? 'suite' : 'file',
+    project: f.project ?? null,
     file: f.file,
     fullName: '',
     line: null,
@@ -105,6 +108,7 @@ function failureOfRecordFile(
 function excessOfViolation(v: RunRecord['violations'][number], input: string, check: CheckField): BudgetExcess {
   return {
     kind: v.kind,
+    project: v.project ?? null,
     file: v.file,
     fullName: v.name,
     durationMs: v.durationMs,
@@ -152,6 +156,7 @@ export function salvageRecordTests(
       : [];
     tests.push({
       kind: 'test',
+      project: typeof r['project'] === 'string' ? r['project'] : null,
       file: r['file'],
       fullName: r['name'],
       line: typeof r['line'] === 'number' ? r['line'] : null,

@@ -12,6 +12,7 @@ describe('computeBudgetReport', () => {
     expect(report.violations).toEqual([
       {
         kind: 'test',
+        project: '',
         file: 'test/hub/tracker.test.ts',
         fullName: 'tracker > reloads journal',
         line: 42,
@@ -106,6 +107,7 @@ describe('computeBudgetReport', () => {
     const report = computeBudgetReport(makeInput({ tests: [makeTest({ retries: 1, flaky: true, errors: [first] })] }));
     expect(report.flaky).toEqual([
       {
+        project: '',
         file: 'test/hub/tracker.test.ts',
         fullName: 'tracker > reloads journal',
         line: 42,

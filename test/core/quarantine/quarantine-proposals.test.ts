@@ -30,9 +30,9 @@ describe('quarantine proposals', () => {
       branch: 'main',
       policy: DEFAULT_QUARANTINE_POLICY,
       tests: [
-        { file: 'a.test.ts', fullName: 'rare', runs: 200, flakyRuns: 3 },
-        { file: 'a.test.ts', fullName: 'often', runs: 200, flakyRuns: 30 },
-        { file: 'a.test.ts', fullName: 'held', runs: 200, flakyRuns: 50 },
+        { project: '', file: 'a.test.ts', fullName: 'rare', runs: 200, flakyRuns: 3 },
+        { project: '', file: 'a.test.ts', fullName: 'often', runs: 200, flakyRuns: 30 },
+        { project: '', file: 'a.test.ts', fullName: 'held', runs: 200, flakyRuns: 50 },
       ],
       quarantined: [{ id: 'q1', file: 'a.test.ts', fullName: 'held', lastRuns: [] }],
     });

@@ -76,7 +76,16 @@ describe('caughtBy and seenBy', () => {
     const budget = triage({
       tests: [makeTest({ state: 'passed', errors: [], check: LINUX })],
       excesses: [
-        { kind: 'file', file: FILE, fullName: null, durationMs: 9000, limitMs: 1000, origin: 'x', check: LINUX },
+        {
+          kind: 'file',
+          project: null,
+          file: FILE,
+          fullName: null,
+          durationMs: 9000,
+          limitMs: 1000,
+          origin: 'x',
+          check: LINUX,
+        },
       ],
     });
     expect(budget.findings[0]).toMatchObject({ class: 'budget', caughtBy: LINUX });
@@ -144,7 +153,7 @@ describe('an escape in history', () => {
   };
   const facts = (over: Partial<TestHistoryFacts>): TestHistoryFacts =>
     makeHistoryFacts({ file: FILE, fullName: NAME, lastPass, ...over });
-  const rerun = { file: FILE, fullName: NAME, runs: 3, failed: 3, notRun: 0, firstError: null };
+  const rerun = { project: null, file: FILE, fullName: NAME, runs: 3, failed: 3, notRun: 0, firstError: null };
 
   it('says which check caught it first since it last passed, and the job of that last pass', () => {
     const firstFailure = {
@@ -192,7 +201,9 @@ describe('planTriage', () => {
         makeTest({ origin: 'other.json' }),
         makeTest({ fullName: 'slow', state: 'passed', errors: [] }),
       ],
-      excesses: [{ kind: 'test', file: FILE, fullName: 'slow', durationMs: 6000, limitMs: 5000, origin: 'v' }],
+      excesses: [
+        { kind: 'test', project: null, file: FILE, fullName: 'slow', durationMs: 6000, limitMs: 5000, origin: 'v' },
+      ],
       unhandled: [
         { type: 'Unhandled Rejection', message: 'boom', file: 'test/u.test.ts', fullName: null, origin: 'u' },
       ],
@@ -201,8 +212,8 @@ describe('planTriage', () => {
     const plan = planTriage(inputs, BUILT_IN_SIGNATURES);
     expect(plan.historyQuestions).toEqual(
       expect.arrayContaining([
-        { file: FILE, fullName: NAME },
-        { file: FILE, fullName: 'slow' },
+        { project: null, file: FILE, fullName: NAME },
+        { project: null, file: FILE, fullName: 'slow' },
       ]),
     );
     expect(plan.historyQuestions).toHaveLength(2);
