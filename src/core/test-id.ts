@@ -55,22 +55,15 @@ export function refKey(ref: TestRef): string {
   return JSON.stringify([ref.file, ref.fullName]);
 }
 
-/** A shape with its `fullName` under the field name 0.1.0's JSON or YAML gives it (`name`, `test`). */
-export type FullNameAs<T, K extends string> = { [P in keyof T as P extends 'fullName' ? K : P]: T[P] };
-
 const withField = (o: object, from: string, to: string): Record<string, unknown> =>
   Object.fromEntries(Object.entries(o).map(([k, v]) => [k === from ? to : k, v]));
 
 /**
- * The one translation of the full name at the JSON edge: `fullName` written as `as`, every other
- * field kept where it was (the JSON's key order does not change). Inside flakeguard the field is
- * `fullName`; files and JSON output keep 0.1.0's names (docs/run-record.md "Field names").
+ * Every format flakeguard writes names a test's full name `fullName` (issue 37). Reading what an
+ * older release wrote (a version 1 run record, a version 4 gate report, a version 1 lineage cache):
+ * a JSON object's `from` field (0.1.0's `name` or `test`) read as `fullName`, every other field
+ * kept where it was. The allowance YAML keeps `test:` (docs/allowances.md).
  */
-export function fullNameAs<T extends { readonly fullName: unknown }, K extends string>(t: T, as: K): FullNameAs<T, K> {
-  return withField(t, 'fullName', as) as FullNameAs<T, K>;
-}
-
-/** The way back in: a JSON object's `from` field (0.1.0's `name` or `test`) read as `fullName`, the rest as it is. */
 export function fullNameFrom(o: object, from: 'name' | 'test'): Record<string, unknown> {
   return withField(o, from, 'fullName');
 }

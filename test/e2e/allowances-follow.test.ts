@@ -89,7 +89,7 @@ async function expectFollowed(
   vitest = false,
 ): Promise<string[]> {
   const rows = await listed(fx);
-  expect(rows).toEqual([expect.objectContaining({ match, current: { test: name, file }, limitMs: 1000 })]);
+  expect(rows).toEqual([expect.objectContaining({ match, current: { fullName: name, file }, limitMs: 1000 })]);
   let tests: readonly Omit<VitestTest, 'durationMs'>[] = sourceTests(fx);
   if (vitest) {
     const ran = await vitestTests(fx);
@@ -193,7 +193,7 @@ describe('allowances follow their test', () => {
     expect(rows).toEqual([
       expect.objectContaining({
         match: 'exact',
-        current: { test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts' },
+        current: { fullName: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts' },
       }),
     ]);
     const tests = sourceTests(fx);

@@ -127,7 +127,7 @@ describe('an allowance through a team that never migrates', () => {
     expect(await listed(fx)).toEqual([
       expect.objectContaining({
         match: 'moved-renamed',
-        current: { test: 'journal tracker > reloads from disk', file: 'test/core/journal.test.ts' },
+        current: { fullName: 'journal tracker > reloads from disk', file: 'test/core/journal.test.ts' },
       }),
     ]);
 

@@ -75,7 +75,7 @@ export function formatUnhandled(error: RecordedUnhandledError): string {
   const from =
     error.file === null
       ? '(Vitest named no test file)'
-      : `from ${error.file}${error.test ? ` (test "${error.test}")` : ''}`;
+      : `from ${error.file}${error.fullName ? ` (test "${error.fullName}")` : ''}`;
   return `${error.type} ${from}: ${oneLine(error.message)}`;
 }
 

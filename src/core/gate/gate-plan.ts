@@ -6,14 +6,15 @@
  */
 import type { Calibration } from '../calibration/auto-slowdown.js';
 import type { LimitSource } from '../record/run-record.js';
-import { fullNameAs, type TestRef } from '../test-id.js';
+import type { TestRef } from '../test-id.js';
 import type { GateReport } from './gate-report.js';
-import { type GateReportTest, toTestJson } from './gate-report-test.js';
+import type { GateReportTest } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
 import type { SelectionKind } from './test-selection.js';
 
 /** 2: `limits.runs`/`limits.maxRuns` are `limits.tries`/`limits.maxTries` (--tries, --max-tries). Nothing reads a plan back. */
-const GATE_PLAN_VERSION = 2;
+/** 3: every full name is `fullName` (was `name`). */
+const GATE_PLAN_VERSION = 3;
 
 /** A report row's place, selection and limit (core/gate/gate-report-test.ts): what the gate would try. */
 type GatePlanTest = Pick<
@@ -80,9 +81,9 @@ export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 
   };
 }
 
-/** The plan as `--plan` prints it: the full name is `name`, as in the gate report's JSON. */
-export function toGatePlanJson(plan: GatePlan) {
-  return { ...plan, tests: plan.tests.map(toTestJson), notRun: plan.notRun.map((n) => fullNameAs(n, 'name')) };
+/** The plan as `--plan` prints it: as it is in memory (version 3: every full name is `fullName`, as in the gate report). */
+export function toGatePlanJson(plan: GatePlan): GatePlan {
+  return plan;
 }
 
 export type GatePlanJson = ReturnType<typeof toGatePlanJson>;

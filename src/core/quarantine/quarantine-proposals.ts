@@ -7,7 +7,7 @@
 
 import { allowanceKey } from '../allowances/allowance-match.js';
 import { failureRateUpperBound, formatRatePercent } from '../failure-rate.js';
-import { fullNameAs, projectTag, type TestId, type TestRef } from '../test-id.js';
+import { projectTag, type TestId, type TestRef } from '../test-id.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 
 export interface QuarantinePolicy {
@@ -89,13 +89,9 @@ export function computeQuarantineProposals(input: {
   return { branch: input.branch, policy: input.policy, quarantine, release };
 }
 
-/** The proposals as `history --json` prints them: the full name under 0.1.0's `name`. */
-export function toQuarantineProposalsJson(proposals: QuarantineProposals) {
-  return {
-    ...proposals,
-    quarantine: proposals.quarantine.map((p) => fullNameAs(p, 'name')),
-    release: proposals.release.map((r) => fullNameAs(r, 'name')),
-  };
+/** The proposals as `history --json` prints them (history report version 2: `fullName`, and each proposal's `project`). */
+export function toQuarantineProposalsJson(proposals: QuarantineProposals): QuarantineProposals {
+  return proposals;
 }
 
 /** The reason written into a quarantine proposed from history. */

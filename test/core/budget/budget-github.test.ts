@@ -29,7 +29,9 @@ describe('GitHub output of the budget report', () => {
 
   it('adds an error without a file that says why a run is red with no failing test', () => {
     const report = computeBudgetReport(
-      makeInput({ unhandledErrors: [{ message: 'boom', type: 'Unhandled Rejection', file: 'a.test.ts', test: null }] }),
+      makeInput({
+        unhandledErrors: [{ message: 'boom', type: 'Unhandled Rejection', file: 'a.test.ts', fullName: null }],
+      }),
     );
     expect(formatGithubAnnotations(report)).toBe(
       '::error title=flakeguard%3A why the run is red::flakeguard: run failed with no failing test: 1 unhandled error (Unhandled Rejection from a.test.ts)\n',

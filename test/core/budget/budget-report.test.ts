@@ -130,8 +130,13 @@ describe('computeBudgetReport', () => {
           makeFile({ file: 'c.test.ts', state: 'pending' }),
         ],
         unhandledErrors: [
-          { message: 'late', type: 'Unhandled Rejection', file: 'd.test.ts', test: null },
-          { message: '[vitest-pool]: Worker forks emitted error.', type: 'Unhandled Error', file: null, test: null },
+          { message: 'late', type: 'Unhandled Rejection', file: 'd.test.ts', fullName: null },
+          {
+            message: '[vitest-pool]: Worker forks emitted error.',
+            type: 'Unhandled Error',
+            file: null,
+            fullName: null,
+          },
         ],
         reason: 'passed',
         vitestExitCode: 1,

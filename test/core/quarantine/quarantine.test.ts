@@ -109,7 +109,14 @@ describe('a quarantine in the run', () => {
           errors: failed ? [{ message: 'e', frame: null }] : [],
         });
         const unhandled = crash
-          ? [{ message: '[vitest-pool]: Worker forks emitted error.', type: 'Unhandled Error', file: null, test: null }]
+          ? [
+              {
+                message: '[vitest-pool]: Worker forks emitted error.',
+                type: 'Unhandled Error',
+                file: null,
+                fullName: null,
+              },
+            ]
           : [];
         const report = computeBudgetReport(
           makeInput({
