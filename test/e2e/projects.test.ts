@@ -98,6 +98,15 @@ describe('two Vitest projects running one test file', () => {
     expect(findingsOf(both), both.output).toEqual([edge]);
   });
 
+  it('triage --rerun re-runs the failure in its own project: every re-run fails, a measured escape', async () => {
+    // In both projects the node pass would read as a flake; --project edge keeps the re-run to edge.
+    const rerun = await flakeguardInProcess(fx, ['triage', '--json', '--no-history', '--rerun', '2']);
+    expect(rerun.exitCode, rerun.output).toBe(1);
+    const [finding] = (JSON.parse(rerun.stdout) as TriageJson & { findings: { measured: boolean }[] }).findings;
+    expect(finding, rerun.output).toMatchObject({ class: 'escape', project: 'edge', fullName: NAME, measured: true });
+    expect(rerun.stderr).toContain(`re-running test/cart.test.ts [edge] > ${NAME} (1/2)`);
+  });
+
   it('history keeps a row per project: failed in every edge run, never in node', async () => {
     const json = await flakeguardInProcess(fx, ['history', '--json', '--branch', 'main', '--test', NAME]);
     expect(json.exitCode, json.output).toBe(0);
