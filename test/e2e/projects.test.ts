@@ -76,6 +76,7 @@ describe('two Vitest projects running one test file', () => {
     expect(findingsOf(fromRecords)).toEqual([edge]);
     const text = await flakeguardInProcess(fx, ['triage', '--no-history']);
     expect(text.stdout).toContain(`escape (inferred) test/cart.test.ts [edge] > ${NAME}`);
+    expect(text.stdout).toMatch(new RegExp(`\\.json: test "${NAME}" \\[edge\\] failed`));
     expect(text.stdout).not.toContain('[node]');
     // Vitest's log names the project (FAIL |edge| ...): the log alone and the log beside the record agree.
     writeFileSync(path.join(fx.root, 'ci.log'), runs[1]?.output ?? '');

@@ -5,6 +5,7 @@
  */
 
 import type { RecordedError, RunRecord } from '../record/run-record.js';
+import { projectTag } from '../test-id.js';
 import { salvageJson } from './report-salvage.js';
 import { checkOfRecord } from './triage-caught-by.js';
 import type { BudgetExcess, ObservedFile, ObservedTest, ObservedUnhandled } from './triage-types.js';
@@ -71,7 +72,7 @@ function testOfRecordEntry(t: RunRecord['tests'][number], input: string, check: 
     source: 'record',
     ...check,
     ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
-    origin: `${input}: test "${t.fullName}" ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
+    origin: `${input}: test "${t.fullName}"${projectTag(t.project ?? null)} ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
   };
 }
 
@@ -114,7 +115,7 @@ function excessOfViolation(v: RunRecord['violations'][number], input: string, ch
     durationMs: v.durationMs,
     limitMs: v.limitMs,
     ...check,
-    origin: `${input}: budget violation: ${v.kind} ${v.file}${v.fullName ? ` > ${v.fullName}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
+    origin: `${input}: budget violation: ${v.kind} ${v.file}${projectTag(v.project ?? null)}${v.fullName ? ` > ${v.fullName}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
   };
 }
 
