@@ -10,7 +10,7 @@
  * computeTriage: which tests to ask the history store about and which failures to re-run.
  */
 
-import { type TestId, testKey } from '../test-id.js';
+import { refKey, type TestId, testKey } from '../test-id.js';
 import { canonicalInputs } from './triage-canonical.js';
 import { attachChecks } from './triage-caught-by.js';
 import { attachFlakeCauses } from './triage-cause.js';
@@ -67,17 +67,23 @@ const PASSES: readonly Pass[] = [
 
 /**
  * Quarantine exactly as the reporter applies it: a test under a quarantine that applied in the run
- * fails nothing, so its failure is no finding (its budget excess still is, as in the reporter).
+ * fails nothing, so its failure is no finding (its budget excess still is, as in the reporter). A
+ * quarantine names no project: it excuses the test in every project (`refKey`), also where the
+ * input that carried it (a JSON report under the checkout's quarantine) could not name the project.
  */
 function excuseQuarantined(drafts: readonly Draft[], inputs: TriageInputs): readonly Draft[] {
-  const excused = new Set(inputs.tests.filter((t) => t.quarantined === true && t.file !== null).map(testKey));
+  const excused = new Set(
+    inputs.tests.flatMap((t) =>
+      t.quarantined === true && t.file !== null ? [refKey({ file: t.file, fullName: t.fullName })] : [],
+    ),
+  );
   if (excused.size === 0) return drafts;
   return drafts.filter(
     (d) =>
       d.finding.class === 'budget' ||
       d.finding.file === null ||
       d.finding.fullName === null ||
-      !excused.has(testKey(d.finding)),
+      !excused.has(refKey({ file: d.finding.file, fullName: d.finding.fullName })),
   );
 }
 

@@ -66,6 +66,14 @@ describe('mergeObservations: the Vitest project keeps two tests of one file and 
 });
 
 describe('triage names the project of each finding', () => {
+  it('a quarantine (no project) excuses the failure in its project, also when the quarantined input named none', () => {
+    // A JSON report under the checkout's quarantine (project unknown) and the log's FAIL |edge| line.
+    const report = makeObservedTest({ source: 'report', project: null, quarantined: true, origin: 'r.json' });
+    const log = makeObservedTest({ source: 'log', project: 'edge', origin: 'ci.log:3' });
+    expect(triageOf({ tests: [report, log], exitCode: 0 }).findings).toEqual([]);
+    expect(triageOf({ tests: [log] }).findings.map((f) => [f.project, f.class])).toEqual([['edge', 'escape']]);
+  });
+
   it('in the text and in the JSON (version 2: fullName and project)', () => {
     const r = triageOf({ tests: inBoth });
     expect(r.findings.map((f) => [f.project, f.fullName, f.class])).toEqual([['edge', NAME, 'escape']]);
