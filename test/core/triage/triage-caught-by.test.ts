@@ -44,6 +44,19 @@ const makeInputs = (over: Partial<TriageInputs> = {}): TriageInputs =>
 const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
 
 describe('caughtBy and seenBy', () => {
+  it('one test failing in project edge on one job and in project node on another: each finding names only its job', () => {
+    const r = triage({
+      tests: [
+        makeTest({ project: 'edge', check: LINUX }),
+        makeTest({ project: 'node', check: MAC, origin: 'mac.json: test failed' }),
+      ],
+    });
+    expect(r.findings.map((f) => [f.project, f.seenBy?.map((c) => c.job)])).toEqual([
+      ['edge', ['test-linux']],
+      ['node', ['test-macos']],
+    ]);
+  });
+
   it("two jobs' records that saw the same failure: one finding naming both checks, the first as caughtBy", () => {
     const r = triage({
       tests: [makeTest({ check: MAC, origin: 'mac.json: test failed' }), makeTest({ check: LINUX })],
