@@ -12,8 +12,10 @@ import type { GateReportTest } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
 import type { SelectionKind } from './test-selection.js';
 
-/** 2: `limits.runs`/`limits.maxRuns` are `limits.tries`/`limits.maxTries` (--tries, --max-tries). Nothing reads a plan back. */
-/** 3: every full name is `fullName` (was `name`). */
+/**
+ * 3: every full name is `fullName` (was `name`). 2: `limits.runs`/`limits.maxRuns` are
+ * `limits.tries`/`limits.maxTries` (--tries, --max-tries). Nothing reads a plan back.
+ */
 const GATE_PLAN_VERSION = 3;
 
 /** A report row's place, selection and limit (core/gate/gate-report-test.ts): what the gate would try. */
