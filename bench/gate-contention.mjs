@@ -191,14 +191,14 @@ try {
       const report = JSON.parse(r.stdout);
       const self = readSelf(repo.root);
       for (const t of report.tests) {
-        const row = rows.get(t.name) ?? [];
+        const row = rows.get(t.fullName) ?? [];
         row.push(t.verdict);
-        rows.set(t.name, row);
+        rows.set(t.fullName, row);
       }
       calls_.push({ condition, call: i + 1, loadavg, report, self, ms: r.ms });
       console.error(`${condition} call ${i + 1}: ${fmt(r.ms)}, contention ${JSON.stringify(report.contention)}`);
       for (const [name, got] of Object.entries(self)) {
-        const tries = report.tests.find((y) => y.name === name)?.tries ?? [];
+        const tries = report.tests.find((y) => y.fullName === name)?.tries ?? [];
         if (got.length === 0 && tries.length === 0) continue;
         const list = (xs) => xs.map((v) => (typeof v === 'number' ? v.toFixed(2) : '-')).join(' ');
         console.error(`  ${name}: self ${list(got)}; gate ${list(tries.map((y) => y.slowdown))}`);
@@ -219,7 +219,7 @@ console.log(
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const c of calls_) {
   for (const name of Object.keys(SELF)) {
-    const t = c.report.tests.find((y) => y.name === name);
+    const t = c.report.tests.find((y) => y.fullName === name);
     if (!t) continue;
     const selfMedian = c.self[name].length > 0 ? median(c.self[name]) : null;
     const gate = (t?.tries ?? []).map((y) => y.slowdown).filter((y) => typeof y === 'number');

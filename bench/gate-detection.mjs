@@ -102,12 +102,12 @@ try {
       wall[design] += r.ms;
       const report = JSON.parse(r.stdout);
       for (const [kind, name] of Object.entries(TARGET)) {
-        const t = report.tests.find((x) => x.name === name);
+        const t = report.tests.find((x) => x.fullName === name);
         tries[design] += t?.tryCount ?? t?.runs ?? 0; // the old design writes a report before version 4 (runs)
         caught[design][kind] = (caught[design][kind] ?? 0) + (t && t.verdict !== 'stable' ? 1 : 0);
       }
       const line = Object.entries(TARGET).map(([kind, name]) => {
-        const t = report.tests.find((x) => x.name === name);
+        const t = report.tests.find((x) => x.fullName === name);
         return `${kind} ${t?.verdict} ${t?.passes}/${t?.tryCount ?? t?.runs}`;
       });
       process.stderr.write(`call ${call + 1}/${calls} ${design}: ${line.join(', ')}\n`);

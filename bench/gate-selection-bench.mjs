@@ -28,7 +28,7 @@ function judge(report) {
   let causes = 0;
   const wrong = [];
   for (const truth of EVIDENCE_TRUTH) {
-    const t = report.tests.find((x) => x.file === truth.file && x.name === truth.name);
+    const t = report.tests.find((x) => x.file === truth.file && x.fullName === truth.name);
     if (t?.verdict === truth.verdict) verdicts += 1;
     else wrong.push(`${truth.name}: ${t?.verdict ?? 'missing'} (truth ${truth.verdict})`);
     if (truth.verdict === 'stable' || (t?.cause && (!truth.cause || t.cause.class === truth.cause))) causes += 1;
@@ -60,7 +60,7 @@ export async function runSelectionBench({ calls, startLoad }) {
       console.error(
         `${condition} call ${i + 1} (load ${before}): gate ${fmt(gate.ms)}, vitest run ${fmt(suite.ms)}; verdicts ${j.verdicts}/${EVIDENCE_TRUTH.length}, causes ${j.causes}/${EVIDENCE_TRUTH.length}, inconclusive ${j.inconclusive.length}${j.wrong.length > 0 ? `; wrong: ${j.wrong.join('; ')}` : ''}`,
       );
-      for (const t of j.inconclusive) console.error(`  inconclusive ${t.name}: ${(t.missing ?? []).join('; ')}`);
+      for (const t of j.inconclusive) console.error(`  inconclusive ${t.fullName}: ${(t.missing ?? []).join('; ')}`);
     }
   }
   console.log(

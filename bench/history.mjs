@@ -151,7 +151,7 @@ async function ingestAll(label, target) {
     await readHistoryInput(store, { cutoffMs, branch: null, test: null, file: null }, query),
   );
   const queryMs = performance.now() - q0;
-  const crossing = report.tests.find((t) => t.name === 'group > case 0');
+  const crossing = report.tests.find((t) => t.fullName === 'group > case 0');
   out(
     `${label} default query over ${report.runs} runs: ${s(queryMs)} (${report.tests.length} tests listed; the creeping test: ${crossing?.durationMs?.median ?? '?'} ms median, +${crossing?.trendMsPerDay ?? '?'} ms a day, crosses in ${crossing?.daysToLimit ?? '?'} days)`,
   );

@@ -268,6 +268,78 @@ describe('the size of functions in src/', () => {
 });
 
 /**
+ * One key per test (issue 37): `testKey` is built from the project, the file and the full name, and
+ * its parameter type requires the project, so a key without it does not compile; no other code
+ * joins a file and a full name into a key. What applies in every project on purpose (an allowance,
+ * its quarantine, a place in source) uses `refKey`, named for that. The run record's `key` field
+ * (0.1.0's `<file>::<full name>`, never read back), the HTML's `data-test` attribute and the gate's
+ * allowance id hash are not keys.
+ */
+const HAND_KEYS_ALLOWED = new Set([
+  'core/budget/run-record-build.ts',
+  'core/html/history-html.ts',
+  // an allowance id's hash input, not a key
+  'commands/gate/gate-proposals.ts',
+]);
+
+function memberOf(source: ts.SourceFile, iface: string, member: string): ts.PropertySignature | undefined {
+  let found: ts.PropertySignature | undefined;
+  const visit = (node: ts.Node): void => {
+    if (ts.isInterfaceDeclaration(node) && node.name.text === iface)
+      for (const m of node.members) if (ts.isPropertySignature(m) && m.name.getText(source) === member) found = m;
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('test identity', () => {
+  it("a test key's type requires the Vitest project (string, or null for unknown), never optional", () => {
+    const file = path.join(SRC, 'core/test-id.ts');
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    for (const iface of ['TestId', 'TestKeyParts']) {
+      const project = memberOf(source, iface, 'project');
+      expect(project, `${iface} has no project`).toBeDefined();
+      expect(project?.questionToken, `${iface}.project is optional: make it required`).toBeUndefined();
+      expect(project?.type?.getText(source)).toBe('string | null');
+    }
+  });
+
+  it('every testKey call on an object literal names the project', () => {
+    const offenders: string[] = [];
+    for (const file of files) {
+      const rel = path.relative(SRC, file).split(path.sep).join('/');
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+      const visit = (node: ts.Node): void => {
+        const arg =
+          ts.isCallExpression(node) && node.expression.getText(source) === 'testKey' ? node.arguments[0] : undefined;
+        if (
+          arg &&
+          ts.isObjectLiteralExpression(arg) &&
+          !arg.properties.some((p) => ts.isSpreadAssignment(p) || p.name?.getText(source) === 'project')
+        )
+          offenders.push(`${rel}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('no code outside core/test-id.ts joins a file and a full name into a key by hand', () => {
+    const offenders = files
+      .map((f) => path.relative(SRC, f).split(path.sep).join('/'))
+      .filter((rel) => rel !== 'core/test-id.ts' && !HAND_KEYS_ALLOWED.has(rel))
+      .filter((rel) =>
+        /file\}::\$\{|JSON\.stringify\(\[[^\]]*\bfile\b[^\]]*\b(?:fullName|name)\b/.test(
+          readFileSync(path.join(SRC, rel), 'utf8'),
+        ),
+      );
+    expect(offenders).toEqual([]);
+  });
+});
+
+/**
  * The two tiers (vitest.config.ts): a test file that starts a process (a fixture project's Vitest,
  * the CLI, git, a shell, Chromium, load workers) is in the e2e tier, so `npm run test:unit` stays
  * fast and needs no build. Patterns there are a folder (`dir/**\/*.test.ts`) or one file.

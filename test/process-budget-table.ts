@@ -51,6 +51,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/owners.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
   'test/e2e/packed-install.test.ts': { gate: 2, vitest: 10, cli: 8, storeCreate: 0 },
   'test/e2e/pnpm-workspace.test.ts': { gate: 1, vitest: 2, cli: 2, storeCreate: 0 },
+  'test/e2e/projects.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },
   'test/e2e/quarantine-history.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
   'test/e2e/quarantine.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },
   'test/e2e/signals.test.ts': { gate: 3, vitest: 1, cli: 3, storeCreate: 0 },

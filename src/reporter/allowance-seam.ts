@@ -1,7 +1,7 @@
 /**
  * Where the allowance engine (src/io/allowances/allowances-for-run.ts, its loadAllowancesForRun) plugs into the reporter. The reporter
  * calls loadReporterAllowances once per run, after the tests finished and before budgets are checked:
- * - `allowances` maps a test key (testKey({ file, fullName })) to the allowance that applies to it;
+ * - `allowances` maps a test's `allowanceKey` (file and full name: an allowance names no project) to the allowance that applies to it;
  *   its budget then replaces the configured test budget for that test (see resolveTestLimit).
  * - `notices` are printed with the report and stored in the run record: an allowance that followed
  *   a renamed or moved test, orphans, expired entries and invalid allowance files (warnings: the

@@ -115,7 +115,7 @@ export function observeUnhandledError(error: ErrorLike, root: string): RecordedU
   const file = typeof error['VITEST_TEST_PATH'] === 'string' ? toRelative(root, error['VITEST_TEST_PATH']) : null;
   const test = typeof error['VITEST_TEST_NAME'] === 'string' ? error['VITEST_TEST_NAME'] : null;
   const type = typeof error.type === 'string' ? error.type : typeof error.name === 'string' ? error.name : 'Error';
-  return { message: typeof error.message === 'string' ? error.message : String(error), type, file, test };
+  return { message: typeof error.message === 'string' ? error.message : String(error), type, file, fullName: test };
 }
 
 export function observeRun(

@@ -5,13 +5,12 @@
  * files the report names costs nothing when every test is within budget.
  */
 
-import type { TestPlace } from '../core/budget/budget-places.js';
+import { placeKey, type TestPlace } from '../core/budget/budget-places.js';
 import type { ObservedTest } from '../core/budget/budget-report.js';
-import { testKey } from '../core/test-id.js';
 
 export type { TestPlace };
 
-/** Declared places by test key, for tests whose full name appears once in their file's source. */
+/** Declared places by `placeKey` (the same in every project), for tests whose full name appears once in their file's source. */
 export async function findTestPlaces(
   root: string,
   wanted: readonly Pick<ObservedTest, 'file' | 'line'>[],
@@ -25,7 +24,7 @@ export async function findTestPlaces(
   for (const [file, tests] of read.tests) {
     for (const t of tests) {
       if (t.each || t.dynamicTitle) continue;
-      const key = testKey({ file, fullName: t.fullName });
+      const key = placeKey({ file, fullName: t.fullName });
       if (seen.has(key)) places.delete(key);
       else places.set(key, { line: t.line, column: t.column });
       seen.add(key);

@@ -77,6 +77,9 @@ function testsInOrder(task: RunnerTask): RunnerTask[] {
 }
 
 const nameOf = (test: RunnerTask): string => test.fullTestName ?? test.name;
+/** A test as the gate's plan names it: its spec's project ('' unnamed), its file and full name. */
+const keyOf = (test: RunnerTask): string =>
+  testKey({ project: test.file.projectName ?? '', file: test.file.filepath, fullName: nameOf(test) });
 
 export default class FlakeguardRunner extends TestRunner {
   private plan: RunnerPlan | null = null;
@@ -156,7 +159,7 @@ export default class FlakeguardRunner extends TestRunner {
 
   private isPlanned(test: RunnerTask): test is RunnerTestCase {
     if (test.type !== 'test' || this.plan === null) return false;
-    return this.planned.has(testKey({ file: test.file.filepath, fullName: nameOf(test) }));
+    return this.planned.has(keyOf(test));
   }
 
   private append(line: RunnerLine): void {
@@ -214,7 +217,7 @@ export default class FlakeguardRunner extends TestRunner {
     const failed = errors.length > start.errors;
     const state = failed ? 'failed' : test.result?.state === 'skip' ? 'skipped' : 'passed';
     const seen = seenInWorker();
-    const key = testKey({ file: test.file.filepath, fullName: nameOf(test) });
+    const key = keyOf(test);
     const cold = !seen.has(key);
     seen.add(key);
     const record: GateTry = {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { allowanceKey } from '../../src/core/allowances/allowance-match.js';
 import { formatBudgetReport } from '../../src/core/budget/budget-format.js';
 import { formatGithubAnnotations } from '../../src/core/budget/budget-github.js';
 import { computeBudgetReport } from '../../src/core/budget/budget-report.js';
-import { testKey } from '../../src/core/test-id.js';
 import { formatTriage } from '../../src/core/triage/triage-format.js';
 import { escapeTerminal, escapeWorkflowData, escapeWorkflowProperty } from '../../src/core/untrusted-text.js';
 import { makeInput, makeTest } from './budget/budget-factories.js';
@@ -110,7 +110,7 @@ function hostileReport(name: string, reason: string, message: string) {
   });
   const quarantine = new Map([
     [
-      testKey({ file: quarantined.file, fullName: quarantined.fullName }),
+      allowanceKey({ file: quarantined.file, fullName: quarantined.fullName }),
       { id: 'q1', reason, link: null, expires: null, expired: false },
     ],
   ]);

@@ -83,11 +83,11 @@ describe('allowances add', () => {
       version: number;
       allowances: { match: string; current: unknown; budget: string }[];
     };
-    expect(list.version).toBe(1);
+    expect(list.version).toBe(2);
     expect(list.allowances.map((a) => [a.match, a.current, a.budget])).toEqual([
-      ['exact', { test: 'tracker > flushes', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
-      ['exact', { test: 'tracker > replays 1', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
-      ['exact', { test: 'tracker > replays 2', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
+      ['exact', { fullName: 'tracker > flushes', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
+      ['exact', { fullName: 'tracker > replays 1', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
+      ['exact', { fullName: 'tracker > replays 2', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
     ]);
   });
 });

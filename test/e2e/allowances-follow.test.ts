@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testKey } from '../../src/core/test-id.js';
+import { allowanceKey } from '../../src/core/allowances/allowance-match.js';
 import { createFixture, type Fixture, fixtureCopies } from '../helpers/fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
 import {
@@ -89,7 +89,7 @@ async function expectFollowed(
   vitest = false,
 ): Promise<string[]> {
   const rows = await listed(fx);
-  expect(rows).toEqual([expect.objectContaining({ match, current: { test: name, file }, limitMs: 1000 })]);
+  expect(rows).toEqual([expect.objectContaining({ match, current: { fullName: name, file }, limitMs: 1000 })]);
   let tests: readonly Omit<VitestTest, 'durationMs'>[] = sourceTests(fx);
   if (vitest) {
     const ran = await vitestTests(fx);
@@ -99,8 +99,8 @@ async function expectFollowed(
     tests = ran;
   }
   const result = await seam(fx, tests);
-  expect([...result.applied.keys()]).toEqual([testKey({ file, fullName: name })]);
-  expect(result.applied.get(testKey({ file, fullName: name }))).toMatchObject({
+  expect([...result.applied.keys()]).toEqual([allowanceKey({ file, fullName: name })]);
+  expect(result.applied.get(allowanceKey({ file, fullName: name }))).toMatchObject({
     match,
     budget: { kind: 'single', value: 1000 },
     storedName: 'tracker > reloads journal',
@@ -193,7 +193,7 @@ describe('allowances follow their test', () => {
     expect(rows).toEqual([
       expect.objectContaining({
         match: 'exact',
-        current: { test: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts' },
+        current: { fullName: 'tracker > reloads journal', file: 'test/hub/tracker.test.ts' },
       }),
     ]);
     const tests = sourceTests(fx);
@@ -201,7 +201,7 @@ describe('allowances follow their test', () => {
     const result = await seam(fx, tests);
     // The copy (300 ms against the 200 ms budget) gets no allowance: a run fails on it.
     expect([...result.applied.keys()]).toEqual([
-      testKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' }),
+      allowanceKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' }),
     ]);
   });
 });

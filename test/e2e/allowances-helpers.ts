@@ -20,7 +20,7 @@ export interface VitestTest {
 export interface ListedRow {
   id: string;
   match: string;
-  current: { test: string; file: string } | null;
+  current: { fullName: string; file: string } | null;
   limitMs: number | null;
 }
 

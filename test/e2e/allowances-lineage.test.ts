@@ -12,7 +12,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testKey } from '../../src/core/test-id.js';
+import { allowanceKey } from '../../src/core/allowances/allowance-match.js';
 import { createFixture, type Fixture, fixtureCopies } from '../helpers/fixture.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { addAllowance, commit, commitAndRun, listed, seam, sourceTests } from './allowances-helpers.js';
@@ -49,7 +49,7 @@ const withAllowance = fixtureCopies(async () => {
 /** Commits; the run is green, the slow test `name` in `file` gets the allowance, and no warning is printed. */
 async function commitAndExpectKept(fx: Fixture, message: string, file: string, name: string): Promise<void> {
   const { tests, result } = await commitAndRun(fx, message, CONFIG);
-  expect([...result.applied.keys()]).toEqual([testKey({ file, fullName: name })]);
+  expect([...result.applied.keys()]).toEqual([allowanceKey({ file, fullName: name })]);
   expect(result.warnings).toEqual([]);
   expect(tests.find((t) => t.file === file && t.fullName === name)?.durationMs).toBeGreaterThan(200);
 }
@@ -68,7 +68,7 @@ async function commitAndResolve(fx: Fixture, message: string) {
 async function step(fx: Fixture, message: string, file: string, text: string, name: string): Promise<void> {
   fx.write(file, text);
   const result = await commitAndResolve(fx, message);
-  expect([...result.applied.keys()]).toEqual([testKey({ file, fullName: name })]);
+  expect([...result.applied.keys()]).toEqual([allowanceKey({ file, fullName: name })]);
   expect(result.warnings).toEqual([]);
 }
 
@@ -120,14 +120,14 @@ describe('an allowance through a team that never migrates', () => {
     fx.write('test/core/journal.test.ts', source('journal tracker', `${edited}\n${copy}`));
     const { tests: withCopy, result } = await commitAndRun(fx, 'copy of the old body', CONFIG, 1);
     expect([...result.applied.keys()]).toEqual([
-      testKey({ file: 'test/core/journal.test.ts', fullName: 'journal tracker > reloads from disk' }),
+      allowanceKey({ file: 'test/core/journal.test.ts', fullName: 'journal tracker > reloads from disk' }),
     ]);
     expect(withCopy.find((t) => t.fullName === 'journal tracker > reloads a copy')?.durationMs).toBeGreaterThan(200);
     expect(withCopy.output).toContain('journal tracker > reloads a copy');
     expect(await listed(fx)).toEqual([
       expect.objectContaining({
         match: 'moved-renamed',
-        current: { test: 'journal tracker > reloads from disk', file: 'test/core/journal.test.ts' },
+        current: { fullName: 'journal tracker > reloads from disk', file: 'test/core/journal.test.ts' },
       }),
     ]);
 
@@ -161,7 +161,7 @@ describe('an allowance through a team that never migrates', () => {
     const { tests, result } = await commitAndRun(fx, 'allowance and a retitle', CONFIG);
     expect(tests.output).toContain(`no lineage to follow (commit ${missing.slice(0, 10)} is not in this clone`);
     expect(
-      result.applied.get(testKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads the journal' })),
+      result.applied.get(allowanceKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads the journal' })),
     ).toMatchObject({
       match: 'renamed',
     });

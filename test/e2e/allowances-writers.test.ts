@@ -64,8 +64,9 @@ describe('allowance writers', () => {
     expect(printed).toContain('escape \\u001b[2J clears the screen');
     const list = await flakeguardInProcess(fx, ['allowances', 'list', '--json']);
     expect(list.exitCode, list.output).toBe(0);
-    const rows = (JSON.parse(list.stdout) as { allowances: { stored: { test: string }; match: string }[] }).allowances;
-    expect(rows.map((r) => r.stored.test).sort()).toEqual([...NAMES].sort());
+    const rows = (JSON.parse(list.stdout) as { allowances: { stored: { fullName: string }; match: string }[] })
+      .allowances;
+    expect(rows.map((r) => r.stored.fullName).sort()).toEqual([...NAMES].sort());
     expect(rows.every((r) => r.match === 'exact')).toBe(true);
     const check = await flakeguardInProcess(fx, ['allowances', 'check']);
     expect(check.stdout).toBe(`${NAMES.length} allowances checked: no problems.`);

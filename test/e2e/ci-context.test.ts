@@ -112,16 +112,16 @@ describe('the run record carries where it ran', () => {
     expect(json.exitCode, json.output).toBe(1);
     const findings = (
       JSON.parse(json.stdout) as {
-        findings: { test: string; caughtBy: { job: string }; seenBy: { provider: string; job: string }[] }[];
+        findings: { fullName: string; caughtBy: { job: string }; seenBy: { provider: string; job: string }[] }[];
       }
     ).findings;
-    const shared = findings.find((f) => f.test === 'totals');
+    const shared = findings.find((f) => f.fullName === 'totals');
     expect(shared?.seenBy.map((c) => [c.provider, c.job])).toEqual([
       ['github-actions', 'test-linux'],
       ['gitlab-ci', 'unit 2/2'],
     ]);
     expect(shared?.caughtBy.job).toBe('test-linux');
-    expect(findings.find((f) => f.test === 'paths')?.seenBy.map((c) => c.job)).toEqual(['test-linux']);
+    expect(findings.find((f) => f.fullName === 'paths')?.seenBy.map((c) => c.job)).toEqual(['test-linux']);
     const text = await flakeguardInProcess(fx, ['triage', '--record', github, '--record', gitlab]);
     expect(text.stdout).toContain(
       '   caught by: GitHub Actions CI / test-linux https://github.com/acme/shop/actions/runs/7001',

@@ -147,7 +147,9 @@ describe('gate --slowdown auto', () => {
     expect(gate.stderr).toMatch(
       /contention: target x[\d.]+ \(auto: CI linux runs (?:[\d.]+x slower than here|faster than here \([\d.]+x the time\)), 95% CI [\d.]+-[\d.]+, from 24 tests in the last 1 run, against 1 run of this machine [0-9a-f]{12}(?:, judged at x1)?\)/,
     );
-    expect(report.tests.map((t) => [t.name, t.verdict === 'stable'])).toEqual([['answers within its limit', false]]);
+    expect(report.tests.map((t) => [t.fullName, t.verdict === 'stable'])).toEqual([
+      ['answers within its limit', false],
+    ]);
     const markdown = readFileSync(path.join(fx.root, 'gate.md'), 'utf8');
     expect(markdown).toMatch(/x[\d.]+ here = x[\d.]+ on CI linux/);
     expect(markdown).toContain('(auto: CI linux runs');

@@ -126,7 +126,7 @@ describe('flakeguard gate: the cause of each flaky test', () => {
     report = JSON.parse(run.stdout) as GateReportJson;
   });
   afterAll(() => fixture.remove());
-  const test = (name: string) => report.tests.find((t) => t.name === name);
+  const test = (name: string) => report.tests.find((t) => t.fullName === name);
 
   it('timer race (fails under load, passes unthrottled): timing, measured; the fix names the sleep helper call', () => {
     const t = test('renders the frame in time');

@@ -65,7 +65,7 @@ describe('flakeguard gate: endings', () => {
     const r = await fx.flakeguard(gateAtNoSlowdown(1, 1, '--json'));
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as GateReportJson;
-    expect(report.tests.map((t) => [t.name, t.selection, t.verdict])).toEqual([['adds', 'changed', 'stable']]);
+    expect(report.tests.map((t) => [t.fullName, t.selection, t.verdict])).toEqual([['adds', 'changed', 'stable']]);
     expect(report.load.pids).toHaveLength(1);
     expect(await survivors(report.load.pids)).toEqual([]);
   });

@@ -31,7 +31,7 @@ describe('flakeguard gate: cold tries', () => {
     report = JSON.parse(run.stdout) as GateReportJson;
   });
   afterAll(() => fixture.remove());
-  const test = (name: string) => report.tests.find((t) => t.name === name);
+  const test = (name: string) => report.tests.find((t) => t.fullName === name);
 
   it('calls the cold-start flake flaky: the second fresh worker failed its first request', () => {
     expect(test('answers the first request in time')).toMatchObject({ verdict: 'flaky', passes: 4, tryCount: 5 });

@@ -78,7 +78,7 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
     const r = await fx.flakeguard(['gate', '--slowdown', '2', '--tries', '1', '--max-tries', '1', '--json']);
     expect(r.exitCode, r.stderr).toBe(1);
     const report = JSON.parse(r.stdout) as GateReportJson;
-    expect(report.version).toBe(4);
+    expect(report.version).toBe(5);
     expect(report.tests.map((t) => t.selection)).toEqual(['changed', 'changed', 'changed']);
     const c = report.contention;
     expect(c?.target).toBe(2);
@@ -92,7 +92,7 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
       ['x8', 8],
       ['unthrottled', 1],
     ]);
-    const cpu = report.tests.find((x) => x.name === 'spins 100ms of cpu');
+    const cpu = report.tests.find((x) => x.fullName === 'spins 100ms of cpu');
     expect(cpu?.verdict).toBe('stable');
     expect(cpu?.tries).toHaveLength(1);
     for (const x of cpu?.tries ?? []) {
@@ -101,7 +101,7 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
       expect(x.slowdownNote).toBeUndefined();
       expect(x.slowdown).toBeGreaterThanOrEqual(1);
     }
-    const hang = report.tests.find((t) => t.name === 'hangs');
+    const hang = report.tests.find((t) => t.fullName === 'hangs');
     expect(hang?.verdict).toBe('failing');
     expect(hang?.tries.map((t) => t.state)).toEqual(['hung']);
     expect(hang?.reason).toMatch(/^hung in 1\/1/);
@@ -109,7 +109,7 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
     // Killed past its ceiling (its 500 ms timeout at the factor, plus the margin).
     expect(hang?.tries[0]?.durationMs).toBeGreaterThan(500);
     expect(tryCeilingMs(500, 2)).toBeLessThan(30_000);
-    expect(report.tests.find((t) => t.name === 'starts a detached child')?.verdict).toBe('stable');
+    expect(report.tests.find((t) => t.fullName === 'starts a detached child')?.verdict).toBe('stable');
     const pids = detachedPids(fx.root);
     expect(pids.length).toBeGreaterThan(0);
     expect(await survivors(pids)).toEqual([]);

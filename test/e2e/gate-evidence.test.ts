@@ -13,7 +13,7 @@ const NO_CI = { CI: '', GITHUB_ACTIONS: '' };
 
 type Test = GateReportJson['tests'][number];
 const find = (report: GateReportJson, file: string, name: string): Test | undefined =>
-  report.tests.find((t) => t.file === file && t.name === name);
+  report.tests.find((t) => t.file === file && t.fullName === name);
 
 describe('flakeguard gate: evidence first, on a branch of 21 tests', () => {
   let fx: Fixture;
@@ -42,7 +42,7 @@ describe('flakeguard gate: evidence first, on a branch of 21 tests', () => {
       ['--time-budget 1s', tight],
     ] as const)
       console.log(
-        `${name}: exit ${r.exitCode}, ${Math.round(r.report.wallMs / 1000)} s\n${r.report.tests.map((t) => `  ${t.verdict} ${t.file} > ${t.name}: ${t.reason}${(t.missing ?? []).map((m) => `\n      missing: ${m}`).join('')}${t.cause ? `\n      cause: ${t.cause.class}: ${t.cause.evidence.map((e) => e.text).join('; ')}` : ''}`).join('\n')}\n${r.stderr
+        `${name}: exit ${r.exitCode}, ${Math.round(r.report.wallMs / 1000)} s\n${r.report.tests.map((t) => `  ${t.verdict} ${t.file} > ${t.fullName}: ${t.reason}${(t.missing ?? []).map((m) => `\n      missing: ${m}`).join('')}${t.cause ? `\n      cause: ${t.cause.class}: ${t.cause.evidence.map((e) => e.text).join('; ')}` : ''}`).join('\n')}\n${r.stderr
           .split('\n')
           .filter((l) => /plan:|run:|contention:/.test(l))
           .join('\n')}`,

@@ -32,7 +32,7 @@ async function plan(
 }
 
 const planned = (p: GatePlanJson): string[] =>
-  p.tests.map((t) => `${t.project ?? '-'} ${t.file} > ${t.name} [${t.selection}]`);
+  p.tests.map((t) => `${t.project ?? '-'} ${t.file} > ${t.fullName} [${t.selection}]`);
 
 describe('flakeguard gate reads the project the way Vitest does', () => {
   it('a custom include: only the files Vitest runs are selected', async () => {
@@ -53,7 +53,7 @@ describe('flakeguard gate reads the project the way Vitest does', () => {
     const run = await fixture.flakeguard(gateAtNoSlowdown(2, 0, '--json'));
     const report = JSON.parse(run.stdout) as GateReportJson;
     expect(
-      report.tests.map((t) => `${t.project} ${t.file} > ${t.name} ${t.verdict} ${t.passes}/${t.tryCount}`),
+      report.tests.map((t) => `${t.project} ${t.file} > ${t.fullName} ${t.verdict} ${t.passes}/${t.tryCount}`),
       run.stderr,
     ).toEqual([
       'integration test/shared.test.ts > runs without the database failing 0/2',

@@ -41,7 +41,7 @@ describe('flakeguard gate across shards', () => {
     const r1 = JSON.parse(one.stdout) as GateReportJson;
     const r2 = JSON.parse(two.stdout) as GateReportJson;
     expect(r1.shard).toEqual({ index: 1, count: 2 });
-    const names = [...r1.tests, ...r2.tests].map((t) => t.name).sort();
+    const names = [...r1.tests, ...r2.tests].map((t) => t.fullName).sort();
     expect(names).toEqual(['adds', 'fails', 'joins "quoted" <names>']);
 
     const merged = await fx.flakeguard(['gate', '--merge', 'shard-1.json', 'shard-2.json', '--html', 'gate.html']);

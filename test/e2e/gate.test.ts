@@ -28,7 +28,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   let fixture: Fixture;
   let run: RunResult;
   let report: GateReportJson;
-  const byName = (name: string) => report.tests.find((t) => t.name === name || t.name.endsWith(` > ${name}`));
+  const byName = (name: string) => report.tests.find((t) => t.fullName === name || t.fullName.endsWith(` > ${name}`));
 
   beforeAll(async () => {
     // The two slow tests exist on main, quick: the branch changes them (slow), so the gate spends no
@@ -45,7 +45,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   it('exits 1 with a versioned JSON report against the merge base', async () => {
     expect(run.exitCode, run.stderr).toBe(1);
     expect(report).toMatchObject({
-      version: 4,
+      version: 5,
       verdict: 'fail',
       tries: 3,
       maxTries: 3,
@@ -54,7 +54,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   });
 
   it('selects new, changed, renamed and moved tests and leaves unchanged ones out', () => {
-    const selection = Object.fromEntries(report.tests.map((t) => [`${t.file} > ${t.name}`, t.selection]));
+    const selection = Object.fromEntries(report.tests.map((t) => [`${t.file} > ${t.fullName}`, t.selection]));
     expect(selection).toEqual({
       'test/cart.test.ts > cart > adds numbers': 'renamed',
       'test/cart.test.ts > cart > edited': 'changed',
@@ -72,7 +72,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   });
 
   it('gives each test its verdict with passes, tries and durations', () => {
-    const verdicts = Object.fromEntries(report.tests.map((t) => [t.name, t.verdict]));
+    const verdicts = Object.fromEntries(report.tests.map((t) => [t.fullName, t.verdict]));
     expect(verdicts).toEqual({
       'cart > adds numbers': 'stable',
       'cart > edited': 'stable',
@@ -124,7 +124,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   });
 
   it('--write-allowances writes the proposals next to the test; then the near- and over-budget tests pass the gate', async () => {
-    expect(report.proposals.map((p) => [p.name, p.storeFile, p.written])).toEqual([
+    expect(report.proposals.map((p) => [p.fullName, p.storeFile, p.written])).toEqual([
       ['exports the report', 'allowances/test/slow.test.ts.yaml', true],
       ['imports the catalogue', 'allowances/test/slow.test.ts.yaml', true],
     ]);
@@ -138,7 +138,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
     expect(again.exitCode, again.stderr).toBe(0);
     const plan = JSON.parse(again.stdout) as GatePlanJson;
     const allowed = plan.tests.filter((t) => t.limitSource === 'allowance');
-    expect(allowed.map((t) => t.name)).toEqual(['exports the report', 'imports the catalogue']);
-    for (const t of allowed) expect(byName(t.name)?.maxMs, t.name).toBeLessThan(t.limitMs * report.warnAt);
+    expect(allowed.map((t) => t.fullName)).toEqual(['exports the report', 'imports the catalogue']);
+    for (const t of allowed) expect(byName(t.fullName)?.maxMs, t.fullName).toBeLessThan(t.limitMs * report.warnAt);
   });
 });

@@ -108,8 +108,8 @@ describe('history in PostgreSQL', () => {
       expect(JSON.parse(report.stdout)).toMatchObject({
         runs: 1,
         tests: [
-          { name: 'one', runs: 1 },
-          { name: 'two', runs: 1 },
+          { fullName: 'one', runs: 1 },
+          { fullName: 'two', runs: 1 },
         ],
       });
     } finally {

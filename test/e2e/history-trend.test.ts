@@ -23,7 +23,7 @@ import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 import { type PostgresServer, startPostgres } from '../io/history/postgres-server.mjs';
 
 interface JsonTest {
-  readonly name: string;
+  readonly fullName: string;
   readonly trendMsPerRun: number | null;
   readonly trendMsPerRunBounds: [number | null, number | null] | null;
   readonly runsToLimit: number | null;
@@ -267,7 +267,7 @@ describe('twelve runs of a test 100 ms slower each time', () => {
       expect(t.runsToLimitRange).toEqual([19, 19]);
       expect(t.daysToLimit).toBeNull();
       expect(t.nearLimit).toBe('crossing');
-      expect(tests(asked.all).map((x) => [x.name, x.listedFor])).toEqual([['sync > uploads', ['near-limit']]]);
+      expect(tests(asked.all).map((x) => [x.fullName, x.listedFor])).toEqual([['sync > uploads', ['near-limit']]]);
       const html = readFileSync(pageOf(twelve, kind, 'history.html'), 'utf8');
       expect(html).toContain('+100ms a run (95% CI +100ms to +100ms): crosses in about 19 runs');
       expect(html).toContain('crosses in ~19 runs');

@@ -83,12 +83,13 @@ describe('history with the embedded store', () => {
     const json = await flakeguardInProcess(fx, ['history', '--json', '--branch', 'main', '--test', 'first try']);
     expect(json.exitCode, json.output).toBe(0);
     const report = JSON.parse(json.stdout) as { version: number; runs: number; tests: Record<string, unknown>[] };
-    expect(report.version).toBe(1);
+    expect(report.version).toBe(2);
     expect(report.runs).toBe(2);
     expect(report.tests).toHaveLength(1);
+    expect(report.tests[0]).not.toHaveProperty('name');
     expect(report.tests[0]).toMatchObject({
       file: 'test/flaky.test.ts',
-      name: 'first try fails',
+      fullName: 'first try fails',
       runs: 2,
       failedRuns: 0,
       retriedRuns: 2,

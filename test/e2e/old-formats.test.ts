@@ -42,10 +42,12 @@ describe('run records and a history store written by 0.1.0', () => {
 
   it('reads the run records: every test with its project, file and full name', () => {
     for (const name of RECORDS) {
+      expect(JSON.parse(readFileSync(path.join(OLD, name), 'utf8'))).toMatchObject({ version: 1 });
+      // Read as the current version: 0.1.0's `name` is `fullName`.
       const record = readRunRecord(path.join(OLD, name));
-      expect(record.version).toBe(1);
+      expect(record.version).toBe(2);
       expect(record.tests).toHaveLength(10);
-      const ids = record.tests.map((t) => `${t.project}|${t.file}|${t.name}|${t.state}`);
+      const ids = record.tests.map((t) => `${t.project}|${t.file}|${t.fullName}|${t.state}`);
       for (const project of ['node', 'edge'])
         expect(ids).toEqual(
           expect.arrayContaining([
@@ -58,13 +60,17 @@ describe('run records and a history store written by 0.1.0', () => {
     }
   });
 
-  it('triages the newest record: the failing test is an escape, the retried one a flake', async () => {
+  it('triages the newest record: the failing test is an escape, the retried one a flake, in each of its two projects', async () => {
     const triage = await flakeguardInProcess(fx, ['triage', '--json', '--no-history']);
     expect(triage.exitCode, triage.output).toBe(1);
-    const report = JSON.parse(triage.stdout) as { findings: { class: string; test: string; file: string }[] };
-    expect(report.findings.map((f) => [f.class, f.file, f.test])).toEqual([
-      ['escape', 'test/cart.test.ts', 'cart > totals the order'],
-      ['flake', 'test/cart.test.ts', 'cart > retries once'],
+    const report = JSON.parse(triage.stdout) as {
+      findings: { class: string; project: string | null; fullName: string; file: string }[];
+    };
+    expect(report.findings.map((f) => [f.class, f.file, f.project, f.fullName])).toEqual([
+      ['escape', 'test/cart.test.ts', 'edge', 'cart > totals the order'],
+      ['escape', 'test/cart.test.ts', 'node', 'cart > totals the order'],
+      ['flake', 'test/cart.test.ts', 'edge', 'cart > retries once'],
+      ['flake', 'test/cart.test.ts', 'node', 'cart > retries once'],
     ]);
   });
 
@@ -76,7 +82,7 @@ describe('run records and a history store written by 0.1.0', () => {
       tests: {
         project: string;
         file: string;
-        name: string;
+        fullName: string;
         runs: number;
         flakyRuns: number;
         failedRuns: number;
@@ -87,7 +93,7 @@ describe('run records and a history store written by 0.1.0', () => {
     // 0.1.0 recorded no machine: its runs are one entry with none.
     for (const t of report.tests)
       expect(t.machines).toMatchObject([{ id: null, cpuModel: null, cores: null, runs: t.runs }]);
-    const retried = report.tests.filter((t) => t.name === 'cart > retries once');
+    const retried = report.tests.filter((t) => t.fullName === 'cart > retries once');
     expect(retried.map((t) => [t.project, t.file, t.runs, t.flakyRuns]).sort()).toEqual([
       ['edge', 'test/cart.test.ts', 2, 2],
       ['node', 'test/cart.test.ts', 2, 2],

@@ -89,9 +89,9 @@ describe('owners from CODEOWNERS in every output', () => {
     const json = await flakeguardInProcess(fx, ['triage', '--json', '--no-history']);
     expect(json.exitCode, json.output).toBe(1);
     const findings = (
-      JSON.parse(json.stdout) as { findings: { file: string | null; test: string | null; owners: string[] }[] }
+      JSON.parse(json.stdout) as { findings: { file: string | null; fullName: string | null; owners: string[] }[] }
     ).findings;
-    const ownersOf = Object.fromEntries(findings.map((f) => [`${f.file} > ${f.test}`, f.owners]));
+    const ownersOf = Object.fromEntries(findings.map((f) => [`${f.file} > ${f.fullName}`, f.owners]));
     expect(ownersOf).toMatchObject({
       'test/cart.test.ts > checks out slowly': QA,
       'test/payments/card.test.ts > declines the card': PAYMENTS,
@@ -147,8 +147,8 @@ describe('owners from CODEOWNERS in every output', () => {
   it("history: the lists name the owners; --owner keeps one team's tests", async () => {
     const all = await flakeguardInProcess(fx, ['history', '--json', '--file', 'test']);
     expect(all.exitCode, all.output).toBe(0);
-    const tests = (JSON.parse(all.stdout) as { tests: { file: string; name: string; owners: string[] }[] }).tests;
-    expect(Object.fromEntries(tests.map((t) => [t.name, t.owners]))).toEqual({
+    const tests = (JSON.parse(all.stdout) as { tests: { file: string; fullName: string; owners: string[] }[] }).tests;
+    expect(Object.fromEntries(tests.map((t) => [t.fullName, t.owners]))).toEqual({
       'checks out slowly': QA,
       'retries the charge': PAYMENTS,
       'declines the card': PAYMENTS,

@@ -81,9 +81,12 @@ async function userJourney(dir: string, node: string) {
     '--json',
   );
   expect(triage.exitCode, triage.all).toBe(1);
-  const triaged = JSON.parse(triage.stdout) as { verdict: string; findings: { class: string; test: string | null }[] };
+  const triaged = JSON.parse(triage.stdout) as {
+    verdict: string;
+    findings: { class: string; fullName: string | null }[];
+  };
   expect(triaged.verdict).toBe('red');
-  expect(triaged.findings.map((f) => [f.class, f.test])).toEqual([
+  expect(triaged.findings.map((f) => [f.class, f.fullName])).toEqual([
     ['budget', 'journal > replays "all" entries [slow]'],
   ]);
 
@@ -114,10 +117,10 @@ async function userJourney(dir: string, node: string) {
   expect(gate.exitCode, gate.all).toBe(0);
   const gated = JSON.parse(gate.stdout) as {
     verdict: string;
-    tests: { name: string; verdict: string; passes: number; tryCount: number }[];
+    tests: { fullName: string; verdict: string; passes: number; tryCount: number }[];
   };
   expect(gated.verdict).toBe('pass');
-  expect(gated.tests.map((t) => [t.name, t.verdict, t.passes, t.tryCount])).toEqual([['adds', 'stable', 3, 3]]);
+  expect(gated.tests.map((t) => [t.fullName, t.verdict, t.passes, t.tryCount])).toEqual([['adds', 'stable', 3, 3]]);
 
   const check = await flakeguard('allowances', 'check');
   expect(check.exitCode, check.all).toBe(0);

@@ -89,10 +89,10 @@ describe('the packed tarball in a pnpm workspace', () => {
     expect(gate.exitCode, gate.all).toBe(0);
     const gated = JSON.parse(gate.stdout) as {
       verdict: string;
-      tests: { file: string; name: string; verdict: string }[];
+      tests: { file: string; fullName: string; verdict: string }[];
     };
     expect(gated.verdict).toBe('pass');
-    expect(gated.tests.map((t) => [t.file, t.name, t.verdict])).toEqual([['test/new.test.ts', 'adds', 'stable']]);
+    expect(gated.tests.map((t) => [t.file, t.fullName, t.verdict])).toEqual([['test/new.test.ts', 'adds', 'stable']]);
 
     // triage --rerun: the failure re-runs in the package's own Vitest.
     write(
@@ -105,9 +105,9 @@ describe('the packed tarball in a pnpm workspace', () => {
     const triage = await pnpm(app, 'exec', 'flakeguard', 'triage', '--rerun', '2', '--json');
     expect(triage.exitCode, triage.all).toBe(1);
     const triaged = JSON.parse(triage.stdout) as {
-      findings: { class: string; file: string; test: string; measured: boolean; evidence: string[] }[];
+      findings: { class: string; file: string; fullName: string; measured: boolean; evidence: string[] }[];
     };
-    const escaped = triaged.findings.find((f) => f.test === 'breaks');
+    const escaped = triaged.findings.find((f) => f.fullName === 'breaks');
     expect(escaped, triage.all).toMatchObject({ class: 'escape', file: 'test/fail.test.ts', measured: true });
     expect(escaped?.evidence.join('\n')).toContain('2/2 failed');
   }, 600_000);

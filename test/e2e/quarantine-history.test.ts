@@ -73,7 +73,9 @@ describe('quarantine proposals from history', () => {
     const written = listRunRecords(fx.root, '.flakeguard/runs');
     expect(written).toHaveLength(1);
     const record = JSON.parse(readFileSync(written[0] as string, 'utf8')) as RunRecord;
-    expect(record.tests.find((t) => t.name === 'sync > retries a dropped connection')).toMatchObject({ flaky: true });
+    expect(record.tests.find((t) => t.fullName === 'sync > retries a dropped connection')).toMatchObject({
+      flaky: true,
+    });
     for (const minutes of [1, 2]) {
       const earlier = (iso: string): string => new Date(Date.parse(iso) - minutes * 60_000).toISOString();
       const startedAt = earlier(record.startedAt);
@@ -92,16 +94,16 @@ describe('quarantine proposals from history', () => {
       JSON.parse(query.stdout) as {
         proposals: {
           branch: string;
-          quarantine: { name: string; flakyRuns: number; runs: number }[];
-          release: { name: string }[];
+          quarantine: { fullName: string; flakyRuns: number; runs: number }[];
+          release: { fullName: string }[];
         };
       }
     ).proposals;
     expect(proposals.branch).toBe(branch);
     expect(proposals.quarantine).toEqual([
-      expect.objectContaining({ name: 'sync > retries a dropped connection', flakyRuns: 3, runs: 3 }),
+      expect.objectContaining({ fullName: 'sync > retries a dropped connection', flakyRuns: 3, runs: 3 }),
     ]);
-    expect(proposals.release).toEqual([expect.objectContaining({ name: 'sync > is steady' })]);
+    expect(proposals.release).toEqual([expect.objectContaining({ fullName: 'sync > is steady' })]);
 
     const text = await flakeguardInProcess(fx, ['history', '--release-after', '3']);
     expect(text.stdout).toContain(`Proposals on ${branch}`);
@@ -112,9 +114,9 @@ describe('quarantine proposals from history', () => {
     const write = await flakeguardInProcess(fx, ['history', '--release-after', '3', '--write']);
     expect(write.exitCode, write.output).toBe(0);
     const list = JSON.parse((await flakeguardInProcess(fx, ['quarantine', 'list', '--json'])).stdout) as {
-      quarantines: { test: string; reason: string; expires: string }[];
+      quarantines: { fullName: string; reason: string; expires: string }[];
     };
-    expect(list.quarantines.map((q) => q.test)).toEqual(['sync > retries a dropped connection']);
+    expect(list.quarantines.map((q) => q.fullName)).toEqual(['sync > retries a dropped connection']);
     expect(list.quarantines[0]?.reason).toContain('flaky in 3 of 3 runs');
     expect(list.quarantines[0]?.expires).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });

@@ -103,7 +103,7 @@ describe('quarantine', () => {
     );
     expect(lastLine(run.stdout)).toContain('1 quarantined test failed (not counted)');
     const [record] = records(fx);
-    const test = record?.tests.find((t) => t.name === 'api > aborts a slow request');
+    const test = record?.tests.find((t) => t.fullName === 'api > aborts a slow request');
     expect(test?.state).toBe('failed');
     expect(test?.quarantine).toMatchObject({
       expires: '2999-01-01',
@@ -146,12 +146,12 @@ describe('quarantine', () => {
     expect(list.exitCode, list.output).toBe(0);
     const rows = (
       JSON.parse(list.stdout) as {
-        quarantines: { id: string; test: string; expires: string | null; link: string | null; state: string }[];
+        quarantines: { id: string; fullName: string; expires: string | null; link: string | null; state: string }[];
       }
     ).quarantines;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      test: 'api > aborts a slow request',
+      fullName: 'api > aborts a slow request',
       expires: '2999-01-01',
       link: 'https://tracker.example/T-19',
       state: 'applies',
@@ -169,7 +169,7 @@ describe('quarantine', () => {
     const remove = await flakeguardInProcess(fx, ['quarantine', 'remove', '--id', id]);
     expect(remove.exitCode, remove.output).toBe(0);
     expect(JSON.parse((await flakeguardInProcess(fx, ['quarantine', 'list', '--json'])).stdout)).toMatchObject({
-      version: 1,
+      version: 2,
       quarantines: [],
     });
   });

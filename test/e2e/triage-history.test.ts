@@ -36,7 +36,7 @@ const RED = { FLAKEGUARD_BRANCH: 'main' };
 interface Json {
   findings: {
     class: string;
-    test: string | null;
+    fullName: string | null;
     measured: boolean;
     rule: string;
     cause: string;
@@ -80,7 +80,7 @@ describe('triage with history from real runs', () => {
     expect(triage.exitCode, triage.output).toBe(1);
     const json = JSON.parse(triage.stdout) as Json;
     expect(json.history).toEqual({ branch: 'main', window: 200, tests: 2 });
-    const flake = json.findings.find((f) => f.test === 'polls the queue');
+    const flake = json.findings.find((f) => f.fullName === 'polls the queue');
     expect(flake).toMatchObject({ class: 'flake', measured: true, rule: 'history-flake' });
     expect(flake?.evidence).toContainEqual(
       expect.stringMatching(
@@ -89,7 +89,7 @@ describe('triage with history from real runs', () => {
         ),
       ),
     );
-    const escaped = json.findings.find((f) => f.test === 'value is one');
+    const escaped = json.findings.find((f) => f.fullName === 'value is one');
     expect(escaped).toMatchObject({ class: 'escape', measured: false, rule: 'failed-not-rerun' });
     expect(escaped?.evidence).toContainEqual(
       expect.stringMatching(
@@ -102,7 +102,7 @@ describe('triage with history from real runs', () => {
     const plain = await flakeguardInProcess(fx, ['triage', '--no-history', '--json']);
     const without = JSON.parse(plain.stdout) as Json;
     expect(without.history).toBeNull();
-    expect(without.findings.find((f) => f.test === 'polls the queue')).toMatchObject({
+    expect(without.findings.find((f) => f.fullName === 'polls the queue')).toMatchObject({
       class: 'escape',
       measured: false,
     });
@@ -113,7 +113,7 @@ describe('triage with history from real runs', () => {
     // test/e2e/triage-rerun.test.ts's subject; here, what history adds to an escape the re-run measured.
     const triage = await flakeguardInProcess(fx, ['triage', '--rerun', '1', '--json']);
     expect(triage.exitCode, triage.output).toBe(1);
-    const escaped = (JSON.parse(triage.stdout) as Json).findings.find((f) => f.test === 'value is one');
+    const escaped = (JSON.parse(triage.stdout) as Json).findings.find((f) => f.fullName === 'value is one');
     expect(escaped).toMatchObject({ class: 'escape', measured: true, rule: 'rerun-failed' });
     expect(escaped?.cause).toMatch(
       new RegExp(

@@ -95,9 +95,9 @@ describe('triage inputs', () => {
   it('a plain JSON report in a checkout: each test held to its allowance, else the budget, and the evidence says which and where from', async () => {
     const r = await flakeguardInProcess(fx, ['triage', '--json', '--report', 'out/report.json', '--exit-code', '0']);
     expect(r.exitCode, r.output).toBe(1);
-    const json = JSON.parse(r.stdout) as { findings: { class: string; test: string | null; evidence: string[] }[] };
+    const json = JSON.parse(r.stdout) as { findings: { class: string; fullName: string | null; evidence: string[] }[] };
     // 'renders the invoice' took ~350ms, inside its 2s allowance: no finding. 'exports the ledger' is over the 200ms budget.
-    expect(json.findings.map((f) => [f.class, f.test])).toEqual([['budget', 'exports the ledger']]);
+    expect(json.findings.map((f) => [f.class, f.fullName])).toEqual([['budget', 'exports the ledger']]);
     expect(json.findings[0]?.evidence.join('\n')).toMatch(
       /duration \d+ms > 200ms \(limit: budget\.test in flakeguard\.yaml \(all platforms\)\)/,
     );
@@ -112,13 +112,13 @@ describe('triage inputs', () => {
       '100ms',
     ]);
     const withFlag = JSON.parse(flag.stdout) as typeof json;
-    expect(withFlag.findings.map((f) => f.test)).toEqual(['exports the ledger']);
+    expect(withFlag.findings.map((f) => f.fullName)).toEqual(['exports the ledger']);
     expect(withFlag.findings[0]?.evidence.join('\n')).toContain('(limit: --budget)');
     // JUnit alone: the same durations, the same limits.
     const junit = JSON.parse(
       (await flakeguardInProcess(fx, ['triage', '--json', '--junit', 'out/junit.xml', '--exit-code', '0'])).stdout,
     ) as typeof json;
-    expect(junit.findings.map((f) => [f.class, f.test])).toEqual([['budget', 'exports the ledger']]);
+    expect(junit.findings.map((f) => [f.class, f.fullName])).toEqual([['budget', 'exports the ledger']]);
     // An allowance tighter than the duration: the finding names the allowance and its file.
     await flakeguardInProcess(fx, [
       'allowances',
@@ -135,7 +135,7 @@ describe('triage inputs', () => {
     const tight = JSON.parse(
       (await flakeguardInProcess(fx, ['triage', '--json', '--report', 'out/report.json', '--exit-code', '0'])).stdout,
     ) as typeof json;
-    expect(tight.findings.map((f) => f.test)).toEqual(['exports the ledger']);
+    expect(tight.findings.map((f) => f.fullName)).toEqual(['exports the ledger']);
     expect(tight.findings[0]?.evidence.join('\n')).toMatch(
       /> 300ms \(limit: allowance [0-9a-f]+ in allowances\/test\/billing\.test\.ts\.yaml \(all platforms\)\)/,
     );

@@ -37,7 +37,7 @@ const SEEN = (label: string) =>
 interface Json {
   findings: {
     class: string;
-    test: string | null;
+    fullName: string | null;
     file: string | null;
     measured: boolean;
     evidence: string[];
@@ -104,7 +104,7 @@ describe('triage --rerun with the project’s Vitest and config', () => {
       /^flakeguard triage: project root packages\/app, Vitest config packages\/app\/vitest\.ci\.config\.ts$/m,
     );
     const json = JSON.parse(r.stdout) as Json;
-    expect(json.findings.map((f) => [f.class, f.file, f.test, f.measured])).toEqual([
+    expect(json.findings.map((f) => [f.class, f.file, f.fullName, f.measured])).toEqual([
       ['escape', 'checks/totals.check.ts', 'totals > adds tax [20%] (`$(date)`)', true],
       ['flake', 'checks/cache.check.ts', 'reads the cache once warm', true],
     ]);
@@ -175,7 +175,7 @@ describe('triage --rerun with the project’s Vitest and config', () => {
     expect(r.exitCode, r.output).toBe(1);
     expect(r.stderr).toMatch(/^flakeguard triage: project root app, Vitest config app\/vitest\.config\.ts$/m);
     const json = JSON.parse(r.stdout) as Json;
-    expect(json.findings.map((f) => [f.class, f.file, f.test, f.measured])).toEqual([
+    expect(json.findings.map((f) => [f.class, f.file, f.fullName, f.measured])).toEqual([
       ['escape', 'test/totals.test.ts', 'totals > adds tax [20%] (`$(date)`)', true],
     ]);
     expect(readFileSync(path.join(appDir, '.seen'), 'utf8').trim().split('\n')).toEqual(['unit', 'unit']);

@@ -42,7 +42,7 @@ interface Json {
   verdict: string;
   findings: {
     class: string;
-    test: string | null;
+    fullName: string | null;
     file: string | null;
     cause: string;
     evidence: string[];
@@ -75,8 +75,8 @@ describe('flakeguard triage', () => {
     ]);
     expect(r.exitCode).toBe(1);
     const json = JSON.parse(r.stdout) as Json;
-    expect(json.version).toBe(1);
-    expect(json.findings.map((f) => [f.class, f.file, f.test, f.measured]).sort()).toEqual([
+    expect(json.version).toBe(2);
+    expect(json.findings.map((f) => [f.class, f.file, f.fullName, f.measured]).sort()).toEqual([
       ['escape', 'test/one.test.ts', 'fails 1', false],
       ['escape', 'test/two.test.ts', 'fails 2', false],
     ]);
@@ -87,7 +87,7 @@ describe('flakeguard triage', () => {
       (await flakeguardInProcess(fx, ['triage', '--json', '--report', 'out/green.json', '--exit-code', '0'])).stdout,
     ) as Json;
     expect(fromConfig.findings).toMatchObject([
-      { class: 'budget', test: 'slow [x] (y)', file: 'test/slow.test.ts', measured: true },
+      { class: 'budget', fullName: 'slow [x] (y)', file: 'test/slow.test.ts', measured: true },
     ]);
     const r = await flakeguardInProcess(fx, [
       'triage',

@@ -26,7 +26,7 @@ test('passes on its second attempt', { retry: 2 }, async () => {
     });
     const run = await fx.vitest();
     expect(run.exitCode, run.output).toBe(0);
-    const test = records(fx)[0]?.tests.find((t) => t.name === 'passes on its second attempt');
+    const test = records(fx)[0]?.tests.find((t) => t.fullName === 'passes on its second attempt');
     expect(test?.flaky).toBe(true);
     if (vitestMajor >= 5) {
       expect(test?.tryStates).toEqual(['failed', 'passed']);

@@ -69,7 +69,7 @@ export function printedForms(recordedMs: number): string {
 export function printedDuration(fixture: Fixture, name: string): string {
   const test = records(fixture)
     .flatMap((r) => r.tests)
-    .find((t) => t.name === name);
+    .find((t) => t.fullName === name);
   if (test?.durationMs == null) throw new Error(`no recorded duration for "${name}"`);
   return printedForms(test.durationMs);
 }

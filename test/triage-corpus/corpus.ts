@@ -210,7 +210,7 @@ export function scoreLabels(
       (f) =>
         f.class === label.class &&
         (label.file === undefined || f.file === label.file) &&
-        (label.test === undefined || f.test === label.test) &&
+        (label.test === undefined || f.fullName === label.test) &&
         (label.measured === undefined || f.measured === label.measured) &&
         (label.rule === undefined || f.rule === label.rule),
     );

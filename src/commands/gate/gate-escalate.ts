@@ -9,7 +9,7 @@ import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
 import type { PhaseFactor } from '../../core/gate/slowdown.js';
 import { testKey } from '../../core/test-id.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
-import { type RepeatTarget, runTestsRepeatedly } from '../../io/vitest/vitest-tries.js';
+import { type RepeatTarget, runTestsRepeatedly, targetKey } from '../../io/vitest/vitest-tries.js';
 import type { GatePhase } from './gate-run-options.js';
 import { type GateTarget, type TriesOf, triesIn } from './gate-targets.js';
 
@@ -65,7 +65,7 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
     const byKey = new Map(outcome.tests.map((t) => [testKey(t), t]));
     phases.push({ phase: `x${factor}`, asked: factor, got: outcome.pace.factor });
     holding = holding.filter((t) => {
-      const tries = triesIn(byKey.get(testKey(t)));
+      const tries = triesIn(byKey.get(targetKey(t)));
       out.get(t)?.push({ factor: outcome.pace.factor ?? factor, asked: factor, tries });
       return keepsClimbing(tries);
     });
@@ -100,7 +100,7 @@ async function confirmAtReference<T extends RepeatTarget>(
   });
   const byKey = new Map(again.tests.map((t) => [testKey(t), t]));
   phases.push({ phase: 'confirm', asked: input.reference, got: again.pace.factor });
-  for (const t of broke) confirm.set(t, triesIn(byKey.get(testKey(t))));
+  for (const t of broke) confirm.set(t, triesIn(byKey.get(targetKey(t))));
   return confirm;
 }
 

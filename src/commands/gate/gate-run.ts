@@ -17,7 +17,7 @@ import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import { type Contention, decideContention, describeShortfall, formatContention } from '../../core/gate/slowdown.js';
 import { gateDeadline } from '../../core/gate/try-ceiling.js';
 import { testKey } from '../../core/test-id.js';
-import type { TriesOutcome } from '../../io/vitest/vitest-tries.js';
+import { type TriesOutcome, targetKey } from '../../io/vitest/vitest-tries.js';
 import { runAloneTries } from './gate-alone-tries.js';
 import { fitGateBudget } from './gate-budget-fit.js';
 import { escalateHeldTests, type HigherFactors } from './gate-escalate.js';
@@ -105,7 +105,7 @@ function startingDeadline(options: GateRunOptions): number {
 
 /** What every phase reads: the options, its progress sink, and the deadline as it is now. */
 function makePhase(options: GateRunOptions, targets: readonly GateTarget[], clock: { deadline: number }): GatePhase {
-  const index = new Map(targets.map((t, i) => [testKey(t), i + 1]));
+  const index = new Map(targets.map((t, i) => [targetKey(t), i + 1]));
   return {
     options,
     progress: (name: string) => (line: ProgressLine) => options.onProgress(name, line, index.get(testKey(line)) ?? 0),

@@ -6,7 +6,7 @@ import type { GateTry } from '../../core/gate/runner-protocol.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
 import { testKey } from '../../core/test-id.js';
-import type { RepeatTarget, TestTries, TriesOutcome } from '../../io/vitest/vitest-tries.js';
+import { type RepeatTarget, type TestTries, type TriesOutcome, targetKey } from '../../io/vitest/vitest-tries.js';
 
 export interface GateTarget extends RepeatTarget {
   readonly project: string | null;
@@ -21,7 +21,7 @@ export const triesIn = (t: TestTries | undefined): readonly GateTry[] => t?.trie
 
 /** A target's tries in one run's outcome: undefined when that run did not happen or did not report it. */
 export function findTries(target: GateTarget, outcome: TriesOutcome | null): TestTries | undefined {
-  return new Map((outcome?.tests ?? []).map((t) => [testKey(t), t])).get(testKey(target));
+  return new Map((outcome?.tests ?? []).map((t) => [testKey(t), t])).get(targetKey(target));
 }
 
 /** Every selected test once per Vitest project its file runs in ('' = the only, unnamed one). */

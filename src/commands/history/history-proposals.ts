@@ -4,6 +4,7 @@
  * through the quarantine commands' writer.
  */
 
+import { allowanceKey } from '../../core/allowances/allowance-match.js';
 import type { Config } from '../../core/config.js';
 import type { HistoryInput, HistoryQuery } from '../../core/history/history-report.js';
 import {
@@ -74,6 +75,7 @@ export async function readQuarantineProposals(input: {
       ? input.queried
       : await readHistoryInput(store, { ...input.filter, branch }, { ...input.query, branch });
   const tests = onBranch.tests.map((t) => ({
+    project: t.project,
     file: t.file,
     fullName: t.fullName,
     runs: t.runs,
@@ -84,7 +86,8 @@ export async function readQuarantineProposals(input: {
   for (const a of held) {
     const lastRuns = await lastRunsOfTest(
       store,
-      { file: a.file, fullName: a.fullName },
+      // A quarantine applies in every project: its runs in all of them (project null matches any).
+      { project: null, file: a.file, fullName: a.fullName },
       { branch, limit: policy.releaseAfter },
     );
     quarantined.push({ id: a.id, file: a.file, fullName: a.fullName, lastRuns });
@@ -100,7 +103,11 @@ export async function writeQuarantineProposals(
   expires: string,
 ): Promise<string[]> {
   const lines: string[] = [];
+  // A quarantine names no project: a test flaky in two projects gets one.
+  const written = new Set<string>();
   for (const p of proposals.quarantine) {
+    if (written.has(allowanceKey(p))) continue;
+    written.add(allowanceKey(p));
     const state = await gatherProjectState(root, config);
     lines.push(
       addQuarantine(

@@ -5,6 +5,7 @@
  */
 
 import type { HistoryConfig } from '../../core/history/history-config.js';
+import type { TestId } from '../../core/test-id.js';
 import type { TriageHistory } from '../../core/triage/triage-history.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import type { ProjectPlaces } from '../../io/places/project-places.js';
@@ -16,7 +17,7 @@ export interface TriageHistoryStep {
   readonly flags: { readonly history?: boolean; readonly 'no-history'?: boolean; readonly branch?: string };
   /** Run ids of the run records triaged (gathered once with them): their runs are left out of the history. */
   readonly runIds: readonly string[];
-  readonly tests: readonly { readonly file: string; readonly fullName: string }[];
+  readonly tests: readonly TestId[];
   readonly warn?: (line: string) => void;
 }
 

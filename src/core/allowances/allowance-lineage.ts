@@ -9,9 +9,9 @@
  * Pure: the versions come from git (io/allowances/allowance-lineage.ts) and the working tree (the caller).
  */
 
-import type { TestId } from '../test-id.js';
+import type { TestRef } from '../test-id.js';
 
-export interface LineageState extends TestId {
+export interface LineageState extends TestRef {
   readonly fingerprint: string | null;
 }
 

@@ -6,7 +6,7 @@
 
 import { formatDuration } from '../duration.js';
 import { resolvePlatformValue } from '../platform-value.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import type { TestRef } from '../test-id.js';
 import { escapeTerminal as esc } from '../untrusted-text.js';
 import { type AllowanceProblem, formatWhere } from './allowance.js';
 import { allowanceKey } from './allowance-match.js';
@@ -19,15 +19,16 @@ import {
 } from './allowance-resolve.js';
 import { serializeBudget } from './allowance-serialize.js';
 
-const ALLOWANCE_LIST_VERSION = 1 as const;
+/** 2: a test's full name is `fullName` (was `test`) in `stored` and `current`. */
+const ALLOWANCE_LIST_VERSION = 2 as const;
 
 interface AllowanceRow {
   readonly id: string;
   /** storeFile:line:column of the entry. */
   readonly where: string;
-  readonly stored: TestId;
+  readonly stored: TestRef;
   /** The test it applies to now; null when orphan or ambiguous. */
-  readonly current: TestId | null;
+  readonly current: TestRef | null;
   readonly match: Resolution['match']['kind'];
   readonly expired: boolean;
   readonly expires: string | null;
@@ -82,16 +83,9 @@ export function computeAllowanceList(
   };
 }
 
-/** `allowances list --json`: each row's tests with the full name under 0.1.0's `test`. */
-export function toAllowanceListJson(list: AllowanceList) {
-  return {
-    ...list,
-    allowances: list.allowances.map((row) => ({
-      ...row,
-      stored: fullNameAs(row.stored, 'test'),
-      current: row.current === null ? null : fullNameAs(row.current, 'test'),
-    })),
-  };
+/** `allowances list --json`: the list as it is (version 2: `fullName`). */
+export function toAllowanceListJson(list: AllowanceList): AllowanceList {
+  return list;
 }
 
 export function formatAllowanceList(list: AllowanceList): string {

@@ -4,17 +4,17 @@
  * one; nothing is shared between stages but what is passed.
  */
 
-import type { TestId } from '../test-id.js';
+import type { TestRef } from '../test-id.js';
 import type { Lineage } from './allowance-lineage.js';
 
 export type MatchKind = 'exact' | 'renamed' | 'moved' | 'moved-renamed' | 'git-renamed';
 
-export interface MatchAllowance extends TestId {
+export interface MatchAllowance extends TestRef {
   readonly id: string;
   readonly fingerprint: string | null;
 }
 
-export interface MatchTest extends TestId {
+export interface MatchTest extends TestRef {
   /** null when the test's source could not be read. */
   readonly fingerprint: string | null;
   /**

@@ -10,7 +10,7 @@
  * function from the state (results so far, tests claimed) to the next state.
  */
 
-import { testKey } from '../test-id.js';
+import { refKey, type TestRef } from '../test-id.js';
 import { tupleKey } from '../tuple-key.js';
 import { lineageStage } from './allowance-lineage-stage.js';
 import {
@@ -41,8 +41,7 @@ export { eachNamePattern } from './each-name-pattern.js';
  * The key an allowance (and its quarantine) is found by: the test's file and full name without its
  * project. An allowance file names no project, so it applies in every project that holds the test.
  */
-export const allowanceKey = (t: { readonly file: string; readonly fullName: string }): string =>
-  testKey({ file: t.file, fullName: t.fullName });
+export const allowanceKey = (t: TestRef): string => refKey(t);
 
 type Stage = (index: MatchIndex, state: MatchState) => MatchState;
 

@@ -4,11 +4,11 @@
  */
 
 import type { SourceTest } from '../source/test-source.js';
-import type { TestId } from '../test-id.js';
+import { refKey, type TestRef } from '../test-id.js';
 import { eachNamePattern } from './allowance-match.js';
 import type { UniverseTest } from './allowance-resolve.js';
 
-export interface RunTest extends TestId {
+export interface RunTest extends TestRef {
   readonly line: number | null;
 }
 
@@ -45,7 +45,10 @@ export function buildUniverse(
   sources: ReadonlyMap<string, readonly SourceTest[]>,
 ): UniverseTest[] {
   const runFiles = new Set(runTests.map((t) => t.file));
-  const universe: UniverseTest[] = runTests.map((t) => {
+  // A file two Vitest projects run reports each test once per project: an allowance names no
+  // project, so those are one test to match (not two tests of one name, which would be ambiguous).
+  const once = [...new Map(runTests.map((t) => [refKey(t), t])).values()];
+  const universe: UniverseTest[] = once.map((t) => {
     const source = sources.get(t.file);
     const found = source ? findSourceTest(t, source) : null;
     const base: UniverseTest = {

@@ -8,11 +8,11 @@
 
 import { hasExpired } from '../calendar.js';
 import type { PlatformValue } from '../platform-value.js';
-import type { TestId } from '../test-id.js';
+import type { TestRef } from '../test-id.js';
 import type { QuarantineTerms } from './quarantine-terms.js';
 
 /** One entry; its test (file and full name, YAML `test:`) is the one the entry named when last written. */
-export interface Allowance extends TestId {
+export interface Allowance extends TestRef {
   readonly id: string;
   readonly fingerprint: string | null;
   /**

@@ -50,11 +50,9 @@ export interface CheckedFile extends ObservedFile {
 
 /**
  * A test or file over its limit (a violation) or at or above warnAt of it (near): the run record's
- * BudgetViolation with the test's full name as `fullName` (the record writes it as `name`:
- * run-record-build.ts); null for a file.
+ * BudgetViolation (`fullName` null for a file).
  */
-export interface BudgetExcessEntry extends Omit<BudgetViolation, 'name'> {
-  readonly fullName: string | null;
+export interface BudgetExcessEntry extends BudgetViolation {
   readonly allowanceId?: string;
 }
 

@@ -17,6 +17,7 @@ export function splitTestExcesses(tests: readonly CheckedTest[]): {
     if ((t.status !== 'over' && t.status !== 'near') || t.durationMs === null) continue;
     const entry = {
       kind: 'test' as const,
+      project: t.project,
       file: t.file,
       fullName: t.fullName,
       line: t.line,
@@ -39,6 +40,7 @@ export function splitFileExcesses(files: readonly CheckedFile[]): { over: Budget
     if ((f.status !== 'over' && f.status !== 'near') || f.durationMs === null || f.limitMs === null) continue;
     const entry = {
       kind: 'file' as const,
+      project: f.project,
       file: f.file,
       fullName: null,
       line: null,
@@ -57,6 +59,7 @@ export function listFlakyTests(tests: readonly CheckedTest[]): FlakyTest[] {
   return tests
     .filter((t) => t.state === 'passed' && (t.flaky || (t.retries > 0 && t.errors.length > 0)))
     .map((t) => ({
+      project: t.project,
       file: t.file,
       fullName: t.fullName,
       line: t.line,

@@ -144,15 +144,13 @@ function formatQuarantinedSection(report: BudgetReport, screen: ReportScreen): s
 function formatFailingSection(report: BudgetReport, screen: ReportScreen): string[] {
   const p = screen.paint;
   if (report.failing.length === 0) return [];
-  const ended = new Map(
-    expiredQuarantineFailures(report).map((q) => [testKey({ file: q.file, fullName: q.fullName }), q.quarantine]),
-  );
+  const ended = new Map(expiredQuarantineFailures(report).map((q) => [testKey(q), q.quarantine]));
   return [
     p('red', 'Failed tests:'),
     ...capped(
       report.failing,
       (t) => {
-        const q = ended.get(testKey({ file: t.file, fullName: t.fullName }));
+        const q = ended.get(testKey(t));
         const note = q ? `  (its ${u(describeQuarantine(q))}; it fails the run again)` : '';
         return `  ${p('red', 'failed')}  ${u(formatPlace(t))}  ${u(t.fullName)}  ${u(formatError(t.errors[0] ?? null))}${note}${ownersNote(report, t.file)}`;
       },

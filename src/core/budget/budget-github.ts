@@ -5,6 +5,7 @@
 
 import { formatDuration } from '../duration.js';
 import { describeQuarantine } from '../quarantine/run-quarantine.js';
+import { projectTag } from '../test-id.js';
 import { escapeTerminal, escapeWorkflowData, escapeWorkflowProperty } from '../untrusted-text.js';
 import type { BudgetReport } from './budget-report.js';
 import {
@@ -55,7 +56,7 @@ export function formatGithubAnnotations(report: BudgetReport): string {
 function budgetAnnotations(report: BudgetReport): string[] {
   const out: string[] = [];
   for (const v of report.violations) {
-    const what = v.kind === 'test' ? (v.fullName ?? '') : 'whole file';
+    const what = `${v.kind === 'test' ? (v.fullName ?? '') : 'whole file'}${projectTag(v.project ?? null)}`;
     const fix =
       v.kind === 'test'
         ? `\nTo allow it: ${formatAllowanceCommand(v)}`
@@ -70,7 +71,7 @@ function budgetAnnotations(report: BudgetReport): string[] {
     );
   }
   for (const n of report.near) {
-    const what = n.kind === 'test' ? (n.fullName ?? '') : 'whole file';
+    const what = `${n.kind === 'test' ? (n.fullName ?? '') : 'whole file'}${projectTag(n.project ?? null)}`;
     out.push(
       annotation(
         'warning',
@@ -92,7 +93,7 @@ function failureAnnotations(report: BudgetReport): string[] {
         'warning',
         f,
         'flakeguard: flaky test',
-        `flaky  ${f.fullName}  ${formatFlaky(f)}${ownersNote(report, f.file)}`,
+        `flaky  ${f.fullName}${projectTag(f.project)}  ${formatFlaky(f)}${ownersNote(report, f.file)}`,
       ),
     );
   }
@@ -102,7 +103,7 @@ function failureAnnotations(report: BudgetReport): string[] {
         'warning',
         q,
         'flakeguard: quarantined test failed',
-        `quarantined  ${q.fullName}  ${formatQuarantined(q)}${ownersNote(report, q.file)}`,
+        `quarantined  ${q.fullName}${projectTag(q.project)}  ${formatQuarantined(q)}${ownersNote(report, q.file)}`,
       ),
     );
   }
@@ -112,7 +113,7 @@ function failureAnnotations(report: BudgetReport): string[] {
         'error',
         q,
         'flakeguard: quarantine expired',
-        `failed  ${q.fullName}  its ${describeQuarantine(q.quarantine)}; it fails the run again${ownersNote(report, q.file)}`,
+        `failed  ${q.fullName}${projectTag(q.project)}  its ${describeQuarantine(q.quarantine)}; it fails the run again${ownersNote(report, q.file)}`,
       ),
     );
   }

@@ -5,7 +5,7 @@
  * tests before whole files. Pure.
  */
 
-import { testKey } from '../test-id.js';
+import { refKey, type TestRef, testKey } from '../test-id.js';
 import type { BudgetReport, CheckedTest } from './budget-report.js';
 import { byPlace } from './budget-report.js';
 
@@ -15,15 +15,14 @@ export interface TestPlace {
 }
 
 /** A test's place in its source is the same in every Vitest project: keyed without the project. */
-const placeKey = (t: { readonly file: string; readonly fullName: string }): string =>
-  testKey({ file: t.file, fullName: t.fullName });
+export const placeKey = (t: TestRef): string => refKey(t);
 
 /** The tests without a line that the report names: over or near budget, failed, flaky, quarantined. */
 export function testsNamedWithoutLine(report: BudgetReport): CheckedTest[] {
-  const flaky = new Set(report.flaky.map(placeKey));
+  const flaky = new Set(report.flaky.map(testKey));
   return report.tests.filter(
     (t) =>
-      t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flaky.has(placeKey(t))),
+      t.line === null && (t.status === 'over' || t.status === 'near' || t.state === 'failed' || flaky.has(testKey(t))),
   );
 }
 

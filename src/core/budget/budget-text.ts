@@ -8,6 +8,7 @@ import { formatOwners } from '../owners/codeowners.js';
 import { describeQuarantine, formatRecentFailures, type QuarantinedTest } from '../quarantine/run-quarantine.js';
 import type { BudgetViolation, RecordedError, RecordedUnhandledError } from '../record/run-record.js';
 import type { RedCause } from '../record/run-verdict.js';
+import { projectTag } from '../test-id.js';
 import { describeLimit } from './budget.js';
 import type { BudgetReport, FlakyTest, NearBudget } from './budget-report.js';
 
@@ -22,8 +23,13 @@ export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
 
-export function formatPlace(entry: { readonly file: string; readonly line: number | null }): string {
-  return entry.line === null ? entry.file : `${entry.file}:${entry.line}`;
+/** `test/a.test.ts:12 [node]`: the file, its line when known, and the Vitest project when it has a name. */
+export function formatPlace(entry: {
+  readonly file: string;
+  readonly line: number | null;
+  readonly project?: string | null | undefined;
+}): string {
+  return `${entry.line === null ? entry.file : `${entry.file}:${entry.line}`}${projectTag(entry.project ?? null)}`;
 }
 
 export function limitLabel(entry: Entry, platform: string): string {
@@ -69,7 +75,7 @@ export function formatUnhandled(error: RecordedUnhandledError): string {
   const from =
     error.file === null
       ? '(Vitest named no test file)'
-      : `from ${error.file}${error.test ? ` (test "${error.test}")` : ''}`;
+      : `from ${error.file}${error.fullName ? ` (test "${error.fullName}")` : ''}`;
   return `${error.type} ${from}: ${oneLine(error.message)}`;
 }
 

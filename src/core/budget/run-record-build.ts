@@ -53,7 +53,7 @@ function toRecordedTest(t: CheckedTest): RecordedTest {
   return {
     key: recordedKey(t),
     file: t.file,
-    name: t.fullName,
+    fullName: t.fullName,
     line: t.line,
     column: t.column,
     project: t.project,
@@ -127,11 +127,7 @@ export function buildRunRecord(
     exitCode: facts.exitCode,
     unhandledErrors: report.unhandledErrors,
     budget: recordedBudget(config, facts.platform),
-    violations: report.violations.map(({ fullName, ...v }) => ({
-      ...v,
-      name: fullName,
-      durationMs: round(v.durationMs) ?? 0,
-    })),
+    violations: report.violations.map((v) => ({ ...v, durationMs: round(v.durationMs) ?? 0 })),
     verdict: {
       red: report.verdict.red,
       failedByFlakeguard: report.verdict.failedByFlakeguard,

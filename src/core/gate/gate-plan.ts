@@ -6,15 +6,18 @@
  */
 import type { Calibration } from '../calibration/auto-slowdown.js';
 import type { LimitSource } from '../record/run-record.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import type { TestRef } from '../test-id.js';
 import { estimateMustHave, type MustHaveEstimate } from './check-plan.js';
 import type { GateReport } from './gate-report.js';
-import { type GateReportTest, toTestJson } from './gate-report-test.js';
+import type { GateReportTest } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
 import type { SelectionKind } from './test-selection.js';
 
-/** 2: `limits.runs`/`limits.maxRuns` are `limits.tries`/`limits.maxTries` (--tries, --max-tries). Nothing reads a plan back. */
-const GATE_PLAN_VERSION = 2;
+/**
+ * 3: every full name is `fullName` (was `name`). 2: `limits.runs`/`limits.maxRuns` are
+ * `limits.tries`/`limits.maxTries` (--tries, --max-tries). Nothing reads a plan back.
+ */
+const GATE_PLAN_VERSION = 3;
 
 /** A report row's place, selection and limit (core/gate/gate-report-test.ts): what the gate would try. */
 type GatePlanTest = Pick<
@@ -68,7 +71,7 @@ interface PlanTestSource {
 export interface GatePlanSelected<T extends PlanTestSource = PlanTestSource> {
   readonly kind: SelectionKind;
   readonly test: T;
-  readonly previous: Pick<TestId, 'file' | 'fullName'> | null;
+  readonly previous: Pick<TestRef, 'file' | 'fullName'> | null;
 }
 
 export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 'version' | 'tests' | 'mustHave'> {
@@ -86,9 +89,9 @@ export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 
   };
 }
 
-/** The plan as `--plan` prints it: the full name is `name`, as in the gate report's JSON. */
-export function toGatePlanJson(plan: GatePlan) {
-  return { ...plan, tests: plan.tests.map(toTestJson), notRun: plan.notRun.map((n) => fullNameAs(n, 'name')) };
+/** The plan as `--plan` prints it: as it is in memory (version 3: every full name is `fullName`, as in the gate report). */
+export function toGatePlanJson(plan: GatePlan): GatePlan {
+  return plan;
 }
 
 export type GatePlanJson = ReturnType<typeof toGatePlanJson>;

@@ -5,7 +5,7 @@
 import type { CauseFinding } from '../cause/cause.js';
 import { describeFailureRate } from '../failure-rate.js';
 import type { TestPast } from '../history/test-history-summary.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import type { TestId } from '../test-id.js';
 import { describeMissingCheck } from './gate-evidence.js';
 import type { GateTestResult, GateVerdict } from './gate-verdict.js';
 import type { GateTry } from './runner-protocol.js';
@@ -69,14 +69,6 @@ export interface GateReportTest extends Omit<TestId, 'project'> {
    * allowed it (core/gate/gate-evidence.ts); empty when every check was made (absent in older reports).
    */
   readonly missing?: readonly string[];
-}
-
-/**
- * A test's row as the JSON prints it (the report's and the plan's): the full name under 0.1.0's
- * `name`, in its place and in its previous place.
- */
-export function toTestJson<T extends { readonly fullName: string; readonly previous: Previous | null }>(t: T) {
-  return fullNameAs({ ...t, previous: t.previous === null ? null : fullNameAs(t.previous, 'name') }, 'name');
 }
 
 /** A test's line in the report, from its place and its result. */

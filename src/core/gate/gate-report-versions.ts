@@ -5,13 +5,14 @@
  * - 2 -> 3: its `tries` already held every try; the parallel `durationsMs`/`tryStates` arrays are dropped.
  * - 3 -> 4: `runs`/`maxRuns` become `tries`/`maxTries`; a test's `runs`, and its idle and alone
  *   counts' `runs`, become `tryCount` (one word per concept: a gate execution of one test is a try).
+ * - 4 -> 5: every full name `name` becomes `fullName` (one field name in every format).
  */
 import { FlakeguardError } from '../errors.js';
 import { fullNameFrom } from '../test-id.js';
 import { GATE_REPORT_VERSION, type GateReport } from './gate-report.js';
 
 /** The versions `gate --merge` reads. */
-const READABLE_GATE_REPORT_VERSIONS = [2, 3, GATE_REPORT_VERSION] as const;
+const READABLE_GATE_REPORT_VERSIONS = [2, 3, 4, GATE_REPORT_VERSION] as const;
 
 type Loose = Record<string, unknown>;
 
@@ -25,7 +26,8 @@ export function upgradeGateReport(parsed: unknown, file: string): GateReport {
       `gate report ${file} is not a flakeguard gate report (expected {"version":${GATE_REPORT_VERSION},"tests":[...]}); ${rewrite}`,
     );
   const version = parsed.version;
-  if (version === GATE_REPORT_VERSION) return fromGateReportJson(parsed);
+  if (version === GATE_REPORT_VERSION) return parsed as unknown as GateReport;
+  if (version === 4) return fromGateReportJson({ ...parsed, version: GATE_REPORT_VERSION });
   if (version !== 2 && version !== 3)
     throw new FlakeguardError(
       'INPUT_UNREADABLE',
@@ -37,7 +39,7 @@ export function upgradeGateReport(parsed: unknown, file: string): GateReport {
 
 const withFullName = (o: unknown): unknown => (isObject(o) ? fullNameFrom(o, 'name') : o);
 
-/** The report in memory: every `name` of a test (its own, its previous place's, a not-run row's, a proposal's) is `fullName`. */
+/** A version 4 report as 5: every `name` of a test (its own, its previous place's, a not-run row's, a proposal's) is `fullName`. */
 function fromGateReportJson(parsed: Loose): GateReport {
   const list = (v: unknown): unknown => (Array.isArray(v) ? v.map(withFullName) : v);
   const tests = (parsed.tests as unknown[]).map((t) =>

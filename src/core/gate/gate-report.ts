@@ -6,8 +6,8 @@
 
 import { DEFAULT_BUDGET_CONFIG } from '../budget/budget-config.js';
 import type { Calibration } from '../calibration/auto-slowdown.js';
-import { fullNameAs, type TestId } from '../test-id.js';
-import { type GateReportTest, type GateTestInput, toReportTest, toTestJson } from './gate-report-test.js';
+import type { TestRef } from '../test-id.js';
+import { type GateReportTest, type GateTestInput, toReportTest } from './gate-report-test.js';
 import type { GateVerdict } from './gate-verdict.js';
 import type { Contention } from './slowdown.js';
 
@@ -18,6 +18,8 @@ import type { Contention } from './slowdown.js';
 export type GateContention = Contention & { readonly calibration?: Calibration };
 
 /**
+ * 5: every full name (a test's, its previous place's, a not-run row's, a proposal's) is `fullName`
+ * (was `name`; gate-report-versions.ts reads a version 4, 3 or 2).
  * 4: one word per concept, a gate execution of one test is a try: `runs`/`maxRuns` are `tries`/`maxTries`
  * (--tries, --max-tries), a test's and its idle/alone counts' `runs` is `tryCount` (gate-report-versions.ts
  * reads a version 3 or 2).
@@ -26,7 +28,7 @@ export type GateContention = Contention & { readonly calibration?: Calibration }
  * 2: contention has method (how the workers were paced), methodWhy, weight, busyWorkers, phases; no
  * ambient; a try's slowdown may be null with slowdownNote.
  */
-export const GATE_REPORT_VERSION = 4 as const;
+export const GATE_REPORT_VERSION = 5 as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [
   'failing',
   'flaky',
@@ -53,7 +55,7 @@ export interface GateLoad {
 }
 
 /** An allowance the gate proposes for a near- or over-budget test (see proposeAllowance). */
-export interface GateProposal extends TestId {
+export interface GateProposal extends TestRef {
   readonly id: string;
   readonly limitMs: number;
   readonly platformKey: string;
@@ -90,7 +92,7 @@ export interface GateReport {
   readonly tests: readonly GateReportTest[];
   readonly counts: Readonly<Record<GateVerdict, number>>;
   /** Changed tests the gate could not run one by one, with why (they do not fail the gate). */
-  readonly notRun: readonly (TestId & { readonly line: number; readonly reason: string })[];
+  readonly notRun: readonly (TestRef & { readonly line: number; readonly reason: string })[];
   readonly unchanged: number;
   readonly proposals: readonly GateProposal[];
   readonly notices: readonly string[];
@@ -111,14 +113,9 @@ interface GateCost {
   readonly triesMs: number;
 }
 
-/** The report as `--json` prints it and `--merge` reads it: the full name is 0.1.0's `name`. */
-export function toGateReportJson(report: GateReport) {
-  return {
-    ...report,
-    tests: report.tests.map(toTestJson),
-    notRun: report.notRun.map((n) => fullNameAs(n, 'name')),
-    proposals: report.proposals.map((p) => fullNameAs(p, 'name')),
-  };
+/** The report as `--json` prints it and `--merge` reads it: as it is in memory (since version 5, `fullName`). */
+export function toGateReportJson(report: GateReport): GateReport {
+  return report;
 }
 
 export type GateReportJson = ReturnType<typeof toGateReportJson>;

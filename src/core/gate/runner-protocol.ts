@@ -13,6 +13,8 @@ export const PLAN_ENV = 'FLAKEGUARD_RUNNER_PLAN';
 export const PACED_CGROUP_ENV = 'FLAKEGUARD_PACED_CGROUP';
 
 export interface PlannedTest {
+  /** The Vitest project of its spec ('' unnamed): a file two projects run is tried in each apart. */
+  readonly project: string;
   /** Absolute path of the test file. */
   readonly file: string;
   /** Titles joined with ' > ', without the file. */

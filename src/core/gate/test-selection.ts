@@ -9,7 +9,7 @@
  * - new: none of the above.
  * A base test is matched at most once, so two head tests never claim the same old test.
  */
-import { testKey } from '../test-id.js';
+import { refKey, type TestRef } from '../test-id.js';
 
 export interface SelectableTest {
   readonly file: string;
@@ -33,7 +33,8 @@ export interface TestSelection<T extends SelectableTest = SelectableTest> {
   readonly unchanged: number;
 }
 
-const identity = (t: { readonly file: string; readonly fullName: string }): string => testKey(t);
+// Tests read from source name no project: a selected test is tried in every project that runs its file.
+const identity = (t: TestRef): string => refKey(t);
 
 /** What the passes of selectTests share: the base tests already matched, and each head test's selection. */
 interface Matching<T extends SelectableTest> {

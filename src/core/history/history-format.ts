@@ -7,6 +7,7 @@ import { describeCause } from '../cause/cause.js';
 import { formatDuration } from '../duration.js';
 import { formatRatePercent } from '../failure-rate.js';
 import { formatOwners } from '../owners/codeowners.js';
+import { projectTag } from '../test-id.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import { describeTestMachines } from './history-machines.js';
 import { type HistoryPlatform, type HistoryReport, type HistoryTest, nearestFirst } from './history-report.js';
@@ -48,7 +49,7 @@ function header(report: HistoryReport): string {
 }
 
 function testLines(t: HistoryTest, indent: string): string[] {
-  const project = t.project === '' ? '' : ` [${t.project}]`;
+  const project = projectTag(t.project);
   const owners = formatOwners(t.owners);
   const lines = [
     `${indent}${u(`${t.file}${project}  ${t.fullName}`)}${owners === '' ? '' : `  (${owners})`}`,

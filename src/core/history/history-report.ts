@@ -10,7 +10,7 @@ import type { IsoDay } from '../calendar.js';
 import type { CauseFinding } from '../cause/cause.js';
 import { findHistoryCause, type HistoryRun } from '../cause/history-cause.js';
 import { failureRateUpperBound } from '../failure-rate.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import type { TestId } from '../test-id.js';
 import type { TestMachine } from './history-machines.js';
 import {
   byUrgency,
@@ -25,7 +25,8 @@ import {
 
 export type { HistoryPlatform, PlatformAggregate, SeriesPoint } from './history-platform.js';
 
-const HISTORY_REPORT_VERSION = 1 as const;
+/** 2: a test's full name is `fullName` (was `name`), in `tests` and in the quarantine proposals. */
+const HISTORY_REPORT_VERSION = 2 as const;
 
 /** Counts for one test over the window, from the store. */
 export interface TestAggregate extends TestId {
@@ -232,12 +233,13 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
   return { ...base, view: 'default', tests };
 }
 
-/** The report as the JSON that leaves the program (chart points left out; a test's full name is 0.1.0's `name`). */
+/** The report as the JSON that leaves the program (chart points left out). */
 export function toHistoryJson(report: HistoryReport): unknown {
   return {
     ...report,
-    tests: report.tests.map((t) =>
-      fullNameAs({ ...t, platforms: t.platforms.map(({ points: _points, trend: _trend, ...p }) => p) }, 'name'),
-    ),
+    tests: report.tests.map((t) => ({
+      ...t,
+      platforms: t.platforms.map(({ points: _points, trend: _trend, ...p }) => p),
+    })),
   };
 }

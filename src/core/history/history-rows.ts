@@ -91,7 +91,7 @@ export function toHistoryRows(record: RunRecord, context: RunContext): HistoryRo
 /** One row per test (project, file, name order; a test recorded twice counts once), as columns. */
 function toResultColumns(record: RunRecord): HistoryResultColumns {
   const tests = [...record.tests].sort(
-    (a, b) => compare(a.project ?? '', b.project ?? '') || compare(a.file, b.file) || compare(a.name, b.name),
+    (a, b) => compare(a.project ?? '', b.project ?? '') || compare(a.file, b.file) || compare(a.fullName, b.fullName),
   );
   const results: HistoryResultColumns = {
     project: [],
@@ -106,12 +106,12 @@ function toResultColumns(record: RunRecord): HistoryResultColumns {
   };
   let previous: string | null = null;
   for (const t of tests) {
-    const identity = testKey({ project: t.project ?? '', file: t.file, fullName: t.name });
+    const identity = testKey({ project: t.project ?? '', file: t.file, fullName: t.fullName });
     if (identity === previous) continue;
     previous = identity;
     results.project.push(t.project ?? '');
     results.file.push(t.file);
-    results.name.push(t.name);
+    results.name.push(t.fullName);
     results.state.push(t.state);
     results.durationMs.push(t.durationMs);
     results.retries.push(t.retries);

@@ -6,6 +6,7 @@
 
 import { causeLines, describeDurations, describeFlakes, describeTrend } from '../history/history-format.js';
 import type { HistoryReport, HistoryTest } from '../history/history-report.js';
+import { projectTag } from '../test-id.js';
 import { HISTORY_CHART_CSS, renderHistoryChart } from './history-chart.js';
 import { badge, countTile, formatTime, h, plural, renderPage } from './html-page.js';
 import { TONE_COLOURS } from './html-style.js';
@@ -43,10 +44,8 @@ function testSection(t: HistoryTest, warnAt: number): string {
       `<div class="chart">${renderHistoryChart(p, `${t.fullName}: durations on ${p.platform} against the ${formatTime(p.limitMs)} limit`, warnAt)}</div></div>`,
   );
   return (
-    `<article class="card ${tone} history-test" data-test="${h(`${t.file}::${t.fullName}`)}"><div class="head">${badges}<h3>${h(t.fullName)}</h3></div>` +
-    `<div class="where">${h(t.project === '' ? t.file : `${t.file} [${t.project}]`)}</div><p>${h(describeFlakes(t))}</p>${causeLines(
-      t,
-    )
+    `<article class="card ${tone} history-test" data-test="${h(`${t.file}::${t.fullName}`)}"${t.project ? ` data-project="${h(t.project)}"` : ''}><div class="head">${badges}<h3>${h(t.fullName)}</h3></div>` +
+    `<div class="where">${h(`${t.file}${projectTag(t.project)}`)}</div><p>${h(describeFlakes(t))}</p>${causeLines(t)
       .map((l) => `<p>${h(l)}</p>`)
       .join('')}${platforms.join('')}</article>`
   );

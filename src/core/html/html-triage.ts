@@ -6,6 +6,7 @@
 
 import { describeCause } from '../cause/cause.js';
 import { formatOwners } from '../owners/codeowners.js';
+import { projectTag } from '../test-id.js';
 import { checkLines } from '../triage/triage-caught-by.js';
 import type { FindingClass } from '../triage/triage-config.js';
 import type { TriageJson } from '../triage/triage-format.js';
@@ -30,8 +31,8 @@ const CLASS_MEANS: Readonly<Record<FindingClass, string>> = {
 type TriageFinding = TriageJson['findings'][number];
 
 function subject(f: TriageFinding): string {
-  if (f.test !== null) return f.test;
-  if (f.file !== null) return f.file;
+  if (f.fullName !== null) return `${f.fullName}${projectTag(f.project)}`;
+  if (f.file !== null) return `${f.file}${projectTag(f.project)}`;
   return 'the run';
 }
 
@@ -48,7 +49,7 @@ function classBar(report: TriageJson): string {
 function findingCard(f: TriageFinding, index: number): string {
   const tone = CLASS_TONE[f.class];
   const owners = formatOwners(f.owners);
-  const place = [f.test !== null && f.file !== null ? f.file : '', owners].filter((x) => x !== '').join(' \u00b7 ');
+  const place = [f.fullName !== null && f.file !== null ? f.file : '', owners].filter((x) => x !== '').join(' \u00b7 ');
   const where = place === '' ? '' : `<div class="where">${h(place)}</div>`;
   return [
     `<article class="card ${tone}" id="finding-${index + 1}">`,

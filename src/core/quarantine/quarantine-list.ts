@@ -6,16 +6,17 @@
 import { formatWhere } from '../allowances/allowance.js';
 import type { Resolution } from '../allowances/allowance-resolve.js';
 import { formatOwners, hasOwner, NO_OWNERS, type OwnersOf } from '../owners/codeowners.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import type { TestRef } from '../test-id.js';
 import { escapeTerminal as esc } from '../untrusted-text.js';
 import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
 
-const QUARANTINE_LIST_VERSION = 1 as const;
+/** 2: a quarantine's full name is `fullName` (was `test`). */
+const QUARANTINE_LIST_VERSION = 2 as const;
 
 type QuarantineState = 'applies' | 'expired' | 'orphan' | 'ambiguous';
 
 /** One quarantine; its test is the one it applies to now, else the name and file the entry stores. */
-export interface QuarantineRow extends TestId {
+export interface QuarantineRow extends TestRef {
   readonly id: string;
   readonly where: string;
   readonly match: Resolution['match']['kind'];
@@ -60,9 +61,9 @@ export function computeQuarantineList(
 }
 
 /** `quarantine list --owner`: the quarantines this owner owns. */
-/** `quarantine list --json`: the rows with the full name under 0.1.0's `test`. */
+/** `quarantine list --json`: the rows as they are (version 2: `fullName`). */
 export function toQuarantineListJson(rows: readonly QuarantineRow[], today: string) {
-  return { version: QUARANTINE_LIST_VERSION, today, quarantines: rows.map((r) => fullNameAs(r, 'test')) };
+  return { version: QUARANTINE_LIST_VERSION, today, quarantines: rows };
 }
 
 export function filterQuarantinesByOwner(rows: readonly QuarantineRow[], owner: string): QuarantineRow[] {

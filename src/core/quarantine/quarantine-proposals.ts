@@ -7,7 +7,7 @@
 
 import { allowanceKey } from '../allowances/allowance-match.js';
 import { failureRateUpperBound, formatRatePercent } from '../failure-rate.js';
-import { fullNameAs, type TestId } from '../test-id.js';
+import { projectTag, type TestId, type TestRef } from '../test-id.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 
 export interface QuarantinePolicy {
@@ -25,7 +25,8 @@ export interface FlakeCounts extends TestId {
   readonly flakyRuns: number;
 }
 
-export interface QuarantinedEntry extends TestId {
+/** A quarantine held in an allowance file: it names no project (it applies in every project). */
+export interface QuarantinedEntry extends TestRef {
   readonly id: string;
   /** The test's last runs on the branch, newest first. */
   readonly lastRuns: readonly { readonly state: string; readonly flaky: boolean }[];
@@ -38,7 +39,7 @@ export interface QuarantineProposal extends TestId {
   readonly lowerBound: number;
 }
 
-interface ReleaseProposal extends TestId {
+interface ReleaseProposal extends TestRef {
   readonly id: string;
   readonly passedRuns: number;
 }
@@ -66,6 +67,7 @@ export function computeQuarantineProposals(input: {
   const quarantine = input.tests
     .filter((t) => t.runs > 0 && t.flakyRuns > 0 && !held.has(allowanceKey(t)))
     .map((t) => ({
+      project: t.project,
       file: t.file,
       fullName: t.fullName,
       runs: t.runs,
@@ -87,18 +89,14 @@ export function computeQuarantineProposals(input: {
   return { branch: input.branch, policy: input.policy, quarantine, release };
 }
 
-/** The proposals as `history --json` prints them: the full name under 0.1.0's `name`. */
-export function toQuarantineProposalsJson(proposals: QuarantineProposals) {
-  return {
-    ...proposals,
-    quarantine: proposals.quarantine.map((p) => fullNameAs(p, 'name')),
-    release: proposals.release.map((r) => fullNameAs(r, 'name')),
-  };
+/** The proposals as `history --json` prints them (history report version 2: `fullName`, and each proposal's `project`). */
+export function toQuarantineProposalsJson(proposals: QuarantineProposals): QuarantineProposals {
+  return proposals;
 }
 
 /** The reason written into a quarantine proposed from history. */
 export function proposalReason(p: QuarantineProposal, branch: string | null): string {
-  return `flakeguard history: flaky in ${p.flakyRuns} of ${p.runs} runs${branch ? ` on ${branch}` : ''} (at least ${formatRatePercent(p.lowerBound)} at 95% confidence); find an owner`;
+  return `flakeguard history: flaky in ${p.flakyRuns} of ${p.runs} runs${p.project ? ` in project ${p.project}` : ''}${branch ? ` on ${branch}` : ''} (at least ${formatRatePercent(p.lowerBound)} at 95% confidence); find an owner`;
 }
 
 export function formatQuarantineProposals(proposals: QuarantineProposals, write: boolean): string {
@@ -109,7 +107,7 @@ export function formatQuarantineProposals(proposals: QuarantineProposals, write:
   ];
   for (const p of proposals.quarantine)
     lines.push(
-      `  quarantine  ${u(p.file)}  ${u(p.fullName)}  flaky in ${p.flakyRuns} of ${p.runs} runs (at least ${formatRatePercent(p.lowerBound)})`,
+      `  quarantine  ${u(`${p.file}${projectTag(p.project)}`)}  ${u(p.fullName)}  flaky in ${p.flakyRuns} of ${p.runs} runs (at least ${formatRatePercent(p.lowerBound)})`,
     );
   for (const r of proposals.release)
     lines.push(

@@ -1,8 +1,10 @@
 /**
  * parseRunRecord: text of a run-record file to a RunRecord, or a FlakeguardError that says what
- * is wrong with the file (cut off, not JSON, another version, a field of the wrong type). Pure.
+ * is wrong with the file (cut off, not JSON, another version, a field of the wrong type). Reads
+ * version 2 and 0.1.0's version 1 (its full names under `name` and `test`, upgraded here). Pure.
  */
 import { FlakeguardError } from '../errors.js';
+import { fullNameFrom } from '../test-id.js';
 import { isMachineIdentity } from './machine.js';
 import { RUN_RECORD_VERSION, type RunRecord } from './run-record.js';
 
@@ -49,7 +51,7 @@ const TOP: Record<string, [Check, string]> = {
 const TEST: Record<string, [Check, string]> = {
   key: [isString, 'text'],
   file: [isString, 'text'],
-  name: [isString, 'text'],
+  fullName: [isString, 'text'],
   line: [orNull(isNumber), 'a number or null'],
   state: [oneOf('passed', 'failed', 'skipped', 'pending'), 'passed, failed, skipped or pending'],
   durationMs: [orNull(isNumber), 'a number or null'],
@@ -145,13 +147,30 @@ export function parseRunRecord(text: string, fileName: string): RunRecord {
   const record = data as Record<string, unknown>;
   for (const field of ['version', 'runId'])
     if (record[field] === undefined) throw notOurs(fileName, `has no "${field}" field`);
-  if (record['version'] !== RUN_RECORD_VERSION) {
+  if (record['version'] !== RUN_RECORD_VERSION && record['version'] !== 1) {
     throw invalid(
       fileName,
-      `run record version ${JSON.stringify(record['version'])} is not the version ${RUN_RECORD_VERSION} this flakeguard reads (written by another flakeguard release; update flakeguard or re-run)`,
+      `run record version ${JSON.stringify(record['version'])} is not a version this flakeguard reads (1 or ${RUN_RECORD_VERSION}; written by another flakeguard release; update flakeguard or re-run)`,
     );
   }
   checkFields(record, TOP, fileName, '');
+  return checkEntries(record['version'] === 1 ? upgradeVersion1(record) : record, fileName);
+}
+
+/** A version 1 record (0.1.0) as version 2: each full name under `fullName` (was `name`, and `test` in unhandledErrors). */
+function upgradeVersion1(record: Record<string, unknown>): Record<string, unknown> {
+  const each = (field: string, from: 'name' | 'test'): unknown[] =>
+    (record[field] as unknown[]).map((x) => (isObject(x) ? fullNameFrom(x as object, from) : x));
+  return {
+    ...record,
+    version: RUN_RECORD_VERSION,
+    tests: each('tests', 'name'),
+    violations: each('violations', 'name'),
+    unhandledErrors: each('unhandledErrors', 'test'),
+  };
+}
+
+function checkEntries(record: Record<string, unknown>, fileName: string): RunRecord {
   if (!isCi(record['ci']))
     throw invalid(
       fileName,
@@ -171,5 +190,5 @@ export function parseRunRecord(text: string, fileName: string): RunRecord {
     if (!isObject(f)) throw invalid(fileName, `run record field files[${i}] must be an object`);
     checkFields(f as Record<string, unknown>, FILE, fileName, `files[${i}].`);
   });
-  return data as RunRecord;
+  return record as unknown as RunRecord;
 }

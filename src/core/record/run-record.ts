@@ -5,11 +5,16 @@
  * change; fields added later are optional so that records written before them still read.
  */
 
-import type { FullNameAs, TestId } from '../test-id.js';
+import type { TestRef } from '../test-id.js';
 import type { CiContext } from './ci-context.js';
 import type { MachineIdentity } from './machine.js';
 
-export const RUN_RECORD_VERSION = 1 as const;
+/**
+ * 2: a test's full name is `fullName` everywhere (version 1, 0.1.0's, wrote `name` in `tests[]` and
+ * `violations[]` and `test` in `unhandledErrors[]`); `violations[]` carry `project`. Version 1
+ * records are read (run-record-parse.ts upgrades them in memory).
+ */
+export const RUN_RECORD_VERSION = 2 as const;
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
 export type FileState = 'passed' | 'failed' | 'skipped' | 'pending' | 'queued';
@@ -24,8 +29,10 @@ export interface RecordedError {
   readonly type?: string;
 }
 
-/** A test as the record writes it: its identity with the full name under 0.1.0's `name` (docs/run-record.md "Field names"). */
-export interface RecordedTest extends FullNameAs<TestId, 'name'> {
+/** A test as the record writes it: its file and full name, and its Vitest project (docs/run-record.md "Field names"). */
+export interface RecordedTest extends TestRef {
+  /** The Vitest project ('' when unnamed); absent in records written before it was recorded. */
+  readonly project?: string;
   /** `<file relative to root>::<full name with ' > '>`: stable across runs, unlike Vitest's id. */
   readonly key: string;
   readonly line: number | null;
@@ -104,13 +111,17 @@ export interface RecordedUnhandledError {
   readonly type: string;
   /** Test file the error came from, relative to root, when Vitest said so. */
   readonly file: string | null;
-  readonly test: string | null;
+  /** The full name of the test running at the time, or null. */
+  readonly fullName: string | null;
 }
 
 export interface BudgetViolation {
   readonly kind: 'test' | 'file';
+  /** The Vitest project of the test or file ('' unnamed); absent in records written before 0.2. */
+  readonly project?: string;
   readonly file: string;
-  readonly name: string | null;
+  /** The test's full name; null for a file. */
+  readonly fullName: string | null;
   readonly line: number | null;
   readonly durationMs: number;
   readonly limitMs: number;

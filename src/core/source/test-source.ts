@@ -8,12 +8,12 @@
  * Babel is pure JS, so it runs wherever Node runs.
  */
 import type { CallExpression, Node, Program, VariableDeclarator } from '@babel/types';
-import { TEST_NAME_SEPARATOR, type TestId } from '../test-id.js';
+import { TEST_NAME_SEPARATOR, type TestRef } from '../test-id.js';
 import { type AstNode, fingerprintNode, isNode } from './fingerprint.js';
 import { createLineIndex, type SourcePosition } from './source-position.js';
 import { chainOf, modeOf, parseTestSource, type SourceTestMode } from './test-source-syntax.js';
 
-export interface SourceTest extends TestId {
+export interface SourceTest extends TestRef {
   readonly titles: readonly string[];
   /** 1-based, where Vitest's `TestCase.location` points for this call. */
   readonly line: number;

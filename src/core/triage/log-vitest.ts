@@ -6,12 +6,14 @@
  * report is all a team has.
  */
 
-import { testKey } from '../test-id.js';
+import { refKey, testKey } from '../test-id.js';
 import { type AttemptRef, splitAttemptSuffix } from './log-attempts.js';
 import { stripAnsi } from './log-matcher.js';
 import type { LogEvent, LogScan, ObservedTest, ObservedUnhandled } from './triage-types.js';
 
 export interface LogFailure {
+  /** The project the FAIL line names, or null (unknown). */
+  readonly project: string | null;
   readonly file: string;
   /** Full name with ' > ', or '' when the whole file failed (import error). */
   readonly fullName: string;
@@ -24,6 +26,8 @@ export interface LogFailure {
 }
 
 export interface ParsedFailLine {
+  /** The project Vitest printed (`FAIL |node| a.test.ts`), or null (unknown) when the line names none. */
+  readonly project: string | null;
   readonly file: string;
   readonly fullName: string;
   /** Vitest 5's attempt label, when the line had one: the name as printed and the failed attempts. */
@@ -31,7 +35,7 @@ export interface ParsedFailLine {
   readonly attempts?: readonly AttemptRef[];
 }
 
-const FAIL_LINE = /\bFAIL\s+(?:\|[^|]*\|\s+)?(\S+?)(?::\d+:\d+)?(?:\s+>\s+(.+?)|\s+\[\s*(.+?)\s*\])?\s*$/;
+const FAIL_LINE = /\bFAIL\s+(?:\|([^|]*)\|\s+)?(\S+?)(?::\d+:\d+)?(?:\s+>\s+(.+?)|\s+\[\s*(.+?)\s*\])?\s*$/;
 const UNHANDLED_LINE = /Unhandled (Rejection|Error)\s*(?:⎯|$)/;
 const ORIGIN_LINE = /This error originated in "(.+?)" test file/;
 // Vitest 4: `The latest test that might've caused the error is "t".`; Vitest 5: `The last test to run before this error was "t".`
@@ -71,13 +75,16 @@ export function latestTest(text: string): string | null {
 
 export function parseFailLine(text: string): ParsedFailLine | null {
   const m = FAIL_LINE.exec(stripAnsi(text));
-  if (!m?.[1]) return null;
-  const file = m[1];
+  if (!m?.[2]) return null;
+  const file = m[2];
   if (!/\.[cm]?[jt]sx?$|\.vue$|\.svelte$/.test(file)) return null;
-  const printed = m[2] !== undefined ? m[2].trim() : '';
+  // Vitest prints `|name|` for a named project; a line without one is an unnamed project's, or a
+  // single-project suite's, or another tool's: unknown (null), matched to the one project that has it.
+  const project = m[1] === undefined ? null : m[1].trim();
+  const printed = m[3] !== undefined ? m[3].trim() : '';
   const split = splitAttemptSuffix(printed);
-  if (split === null) return { file, fullName: printed };
-  return { file, fullName: split.fullName, printedName: printed, attempts: split.attempts };
+  if (split === null) return { project, file, fullName: printed };
+  return { project, file, fullName: split.fullName, printedName: printed, attempts: split.attempts };
 }
 
 function firstMessage(after: readonly string[]): string {
@@ -91,7 +98,7 @@ export function readLogFailures(scan: LogScan): LogFailure[] {
     if (e.id !== 'vitest:fail') continue;
     const parsed = parseFailLine(e.text);
     if (!parsed) continue;
-    const key = testKey({ file: parsed.file, fullName: parsed.fullName });
+    const key = testKey(parsed);
     const at = seen.get(key);
     const earlier = at === undefined ? undefined : out[at];
     if (earlier !== undefined && at !== undefined) {
@@ -167,7 +174,7 @@ export function readLogUnhandled(scan: LogScan): (ObservedUnhandled & { readonly
 
 /**
  * Log failures as observations, so that they merge with the reports' entries for the same test.
- * `known` (`file::name` of the other inputs' tests) keeps a name that really ends in what looks
+ * `known` (`refKey` of the other inputs' tests, in any project) keeps a name that really ends in what looks
  * like an attempt label (a test named `retries (1st retry)`) whole.
  */
 export function logFailuresAsTests(
@@ -179,10 +186,11 @@ export function logFailuresAsTests(
     const file = mapFile(f.file);
     const literal =
       f.printedName !== undefined &&
-      known.has(testKey({ file, fullName: f.printedName })) &&
-      !known.has(testKey({ file, fullName: f.fullName }));
+      known.has(refKey({ file, fullName: f.printedName })) &&
+      !known.has(refKey({ file, fullName: f.fullName }));
     return {
       kind: f.fullName === '' ? 'file' : 'test',
+      project: f.project,
       file,
       fullName: literal ? (f.printedName ?? f.fullName) : f.fullName,
       line: null,

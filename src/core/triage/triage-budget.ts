@@ -29,13 +29,14 @@ export function measureExcesses(
   const seen = new Set<string>();
   for (const t of tests) {
     if (t.kind !== 'test' || t.state !== 'passed' || t.file === null || t.durationMs === null) continue;
-    const key = testKey({ file: t.file, fullName: t.fullName });
+    const key = testKey(t);
     if (seen.has(key)) continue;
     const limit = limits.test(t.file, t.fullName);
     if (limit === null || t.durationMs <= limit.limitMs) continue;
     seen.add(key);
     out.push({
       kind: 'test',
+      project: t.project,
       file: t.file,
       fullName: t.fullName,
       durationMs: t.durationMs,
@@ -50,6 +51,7 @@ export function measureExcesses(
       seen.add(`file:${f.file}`);
       out.push({
         kind: 'file',
+        project: null,
         file: f.file,
         fullName: null,
         durationMs: f.durationMs,

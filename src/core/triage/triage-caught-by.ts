@@ -38,16 +38,24 @@ function distinct(checks: readonly (CaughtBy | undefined)[]): CaughtBy[] {
 }
 
 function matchingChecks(f: Finding, inputs: TriageInputs): CaughtBy[] {
-  const sameFile = (file: string | null): boolean => f.file !== null && file === f.file;
+  // The finding's project, or any when it or the input names none: one project's failure is not the other's check.
+  const sameProject = (project: string | null): boolean =>
+    f.project === null || project === null || project === f.project;
+  const sameFile = (file: string | null, project: string | null): boolean =>
+    f.file !== null && file === f.file && sameProject(project);
   if (f.class === 'budget')
-    return distinct(inputs.excesses.filter((x) => sameFile(x.file) && x.fullName === f.fullName).map((x) => x.check));
-  const shown = inputs.tests.filter((t) => sameFile(t.file) && (t.state !== 'passed' || t.errors.length > 0));
+    return distinct(
+      inputs.excesses.filter((x) => sameFile(x.file, x.project) && x.fullName === f.fullName).map((x) => x.check),
+    );
+  const shown = inputs.tests.filter(
+    (t) => sameFile(t.file, t.project) && (t.state !== 'passed' || t.errors.length > 0),
+  );
   const ofTest =
     f.fullName === null ? [] : distinct(shown.filter((t) => t.fullName === f.fullName).map((t) => t.check));
   if (ofTest.length > 0) return ofTest;
   return distinct([
     ...shown.map((t) => t.check),
-    ...inputs.unhandled.filter((u) => sameFile(u.file)).map((u) => u.check),
+    ...inputs.unhandled.filter((u) => sameFile(u.file, null)).map((u) => u.check),
   ]);
 }
 

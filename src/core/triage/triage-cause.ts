@@ -45,16 +45,18 @@ export function attachFlakeCauses(
   tests: readonly ObservedTest[],
   history: TriageHistory | null = null,
 ): Finding[] {
-  const pastOf = new Map(
-    (history?.tests ?? []).map((t) => [testKey({ file: t.file, fullName: t.fullName }), t.outcomes ?? []]),
-  );
+  const pastOf = new Map((history?.tests ?? []).map((t) => [testKey(t), t.outcomes ?? []]));
   return findings.map((f) => {
     if (f.class !== 'flake') return f;
-    const observed = tests.filter((t) => t.fullName === f.fullName && (f.file === null || t.file === f.file));
+    const observed = tests.filter(
+      (t) =>
+        t.fullName === f.fullName &&
+        (f.file === null || t.file === f.file) &&
+        (f.project === null || t.project === null || t.project === f.project),
+    );
     const errors = observed.flatMap((t) => t.errors);
     const line = observed.find((t) => t.line !== null)?.line ?? null;
-    const past =
-      f.file === null || f.fullName === null ? undefined : pastOf.get(testKey({ file: f.file, fullName: f.fullName }));
+    const past = f.file === null || f.fullName === null ? undefined : pastOf.get(testKey(f));
     return { ...f, flakeCause: findTriageCause({ file: f.file, line, errors, ...(past ? { history: past } : {}) }) };
   });
 }

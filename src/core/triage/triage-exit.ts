@@ -63,6 +63,7 @@ export function applyExitCode(
   if (joined) return joined;
   const finding = {
     class: 'infrastructure' as const,
+    project: null,
     fullName: null,
     file: null,
     cause: own?.cause ?? known?.cause ?? `killed by signal ${code - 128} (exit ${code})`,
@@ -106,6 +107,7 @@ export function applyUnfinishedFiles(
     }
     const finding = {
       class: 'infrastructure' as const,
+      project: null,
       fullName: null,
       file,
       cause: `the file never finished: its tests were left pending (its worker died, was killed, or the run stopped) and no input says why`,
@@ -134,6 +136,7 @@ export function silenceDraft(inputs: TriageInputs, signatures: readonly LogSigna
     return makeDraft(
       {
         class: fallback.class,
+        project: null,
         fullName: null,
         file: null,
         cause: `${exit} with no failing test: ${fallback.cause}`,
@@ -157,6 +160,7 @@ export function silenceDraft(inputs: TriageInputs, signatures: readonly LogSigna
   ];
   const finding = {
     class: 'infrastructure' as const,
+    project: null,
     fullName: null,
     file: null,
     cause: `${exit} that no test explains: a step before or after the tests failed, or the test output is missing from the inputs`,

@@ -5,7 +5,7 @@
  * finding says so. A pass after a retry in the run itself is a measured flake.
  */
 
-import { testKey } from '../test-id.js';
+import { projectTag, testKey } from '../test-id.js';
 import { type AttemptVerdict, formatAttempt } from './log-attempts.js';
 import { reproduceCommand } from './reproduce-command.js';
 import { type Draft, type FindingSource, makeDraft } from './triage-rule.js';
@@ -30,11 +30,13 @@ function firstLine(errors: readonly string[]): string {
   return '';
 }
 
-export function rerunKey(file: string, name: string | null): string {
-  return testKey({ file, fullName: name });
+export function rerunKey(project: string | null, file: string, name: string | null): string {
+  return testKey({ project, file, fullName: name });
 }
 
 export interface FailureInput {
+  /** As in ObservedTest: null when no input said. */
+  readonly project: string | null;
   readonly fullName: string | null;
   readonly file: string | null;
   /** What failed, for the cause: "the test", "suite or hook", "the file did not load", "unhandled rejection". */
@@ -65,6 +67,7 @@ function targetOf(input: FailureInput): { rerunTarget?: RerunTarget } {
   if (input.file === null || input.foreign !== null) return {};
   return {
     rerunTarget: {
+      project: input.project,
       file: input.file,
       fullName: input.fullName,
       line: input.line,
@@ -84,6 +87,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
   if (sig && sig.class === 'infrastructure') {
     const finding = {
       class: 'infrastructure',
+      project: input.project,
       fullName: input.fullName,
       file: input.file,
       cause: `${sig.cause}: ${detail}`,
@@ -103,6 +107,7 @@ export function classifyFailure(input: FailureInput, signatures: readonly LogSig
     : why;
   const finding = {
     class: 'escape',
+    project: input.project,
     fullName: input.fullName,
     file: input.file,
     cause: `escape (inferred: not re-run): ${input.what === 'the test' ? '' : `${input.what}: `}${why2}`,
@@ -130,6 +135,7 @@ function rerunDraft(
   const kind = reproduced ? 'rerun-failed' : 'rerun-passed';
   const finding = {
     class: reproduced ? 'escape' : 'flake',
+    project: input.project,
     fullName: input.fullName,
     file: input.file,
     cause: reproduced
@@ -148,11 +154,12 @@ function rerunDraft(
 
 function rerunLine(r: RerunResult): string {
   const ran = r.runs - r.notRun;
-  const target = r.fullName === null ? r.file : `${r.file} > ${r.fullName}`;
+  const target = `${r.file}${projectTag(r.project)}${r.fullName === null ? '' : ` > ${r.fullName}`}`;
   return `re-ran ${target} ${r.runs} time${r.runs === 1 ? '' : 's'}: ${r.failed}/${ran} failed${r.notRun > 0 ? `, ${r.notRun} did not run it` : ''}${r.firstError ? ` (first error: ${r.firstError})` : ''}`;
 }
 
 export function retryFlake(
+  project: string | null,
   test: string,
   file: string | null,
   errors: readonly string[],
@@ -162,6 +169,7 @@ export function retryFlake(
   return makeDraft(
     {
       class: 'flake',
+      project,
       fullName: test,
       file,
       cause: `failed ${errors.length} time${errors.length === 1 ? '' : 's'}, then passed on a retry in the same run${line ? `: ${line}` : ''}`,
@@ -183,6 +191,7 @@ export function attemptsLine(v: AttemptVerdict): string {
 
 /** Vitest 5 names the attempts that failed: an attempt that ran and is not among them passed. */
 export function attemptFlake(
+  project: string | null,
   test: string,
   file: string | null,
   errors: readonly string[],
@@ -193,6 +202,7 @@ export function attemptFlake(
   return makeDraft(
     {
       class: 'flake',
+      project,
       fullName: test,
       file,
       cause: `failed on ${v.failed.map(formatAttempt).join(', ')} but passed on ${v.passed.map(formatAttempt).join(', ')} in the same run${line ? `: ${line}` : ''}`,

@@ -44,14 +44,14 @@ export function failureDrafts(
     const test = t.kind === 'file' ? null : t.fullName;
     const attempts = judgeAttempts(t.failedAttempts);
     if (test !== null && attempts.passed.length > 0) {
-      drafts.push(attemptFlake(test, t.file, t.errors, t.origins, attempts));
+      drafts.push(attemptFlake(t.project, test, t.file, t.errors, t.origins, attempts));
       continue;
     }
     drafts.push(classifyFailure(failureInputOf(t, test, attempts, isSuite(t), inputs), signatures));
   }
   for (const t of merged) {
     if (t.state === 'passed' && t.errors.length > 0 && t.kind === 'test')
-      drafts.push(retryFlake(t.fullName, t.file, t.errors, t.origins));
+      drafts.push(retryFlake(t.project, t.fullName, t.file, t.errors, t.origins));
   }
   return drafts;
 }
@@ -65,6 +65,7 @@ function failureInputOf(
   inputs: TriageInputs,
 ): FailureInput {
   return {
+    project: t.project,
     fullName,
     file: t.file,
     what: failureWhat(t, suite),
@@ -73,7 +74,9 @@ function failureInputOf(
     rerun:
       t.file === null
         ? undefined
-        : inputs.reruns?.find((r) => rerunKey(r.file, r.fullName) === rerunKey(t.file ?? '', fullName)),
+        : inputs.reruns?.find(
+            (r) => rerunKey(r.project, r.file, r.fullName) === rerunKey(t.project, t.file ?? '', fullName),
+          ),
     rerunAsked: inputs.rerunCount,
     // A name that other entries of the file sit under is a suite (a hook or suite error).
     wholeFile: t.kind !== 'test' || suite,
@@ -153,6 +156,7 @@ export function unhandledDrafts(
     drafts.push(
       classifyFailure(
         {
+          project: null,
           fullName: null,
           file,
           what: `${u.type.toLowerCase()}${where}`,
@@ -162,7 +166,7 @@ export function unhandledDrafts(
           rerun:
             file === null
               ? undefined
-              : inputs.reruns?.find((r) => rerunKey(r.file, r.fullName) === rerunKey(file, null)),
+              : inputs.reruns?.find((r) => rerunKey(r.project, r.file, r.fullName) === rerunKey(null, file, null)),
           rerunAsked: inputs.rerunCount,
           wholeFile: true,
           check: 'unhandled',
@@ -179,21 +183,20 @@ export function unhandledDrafts(
 
 export function budgetDrafts(inputs: TriageInputs, merged: readonly MergedTest[]): Draft[] {
   const failedFiles = new Set(merged.filter((t) => t.state === 'failed' && t.file !== null).map((t) => t.file));
-  const failedTests = new Set(
-    merged.filter((t) => t.state === 'failed').map((t) => testKey({ file: t.file, fullName: t.fullName })),
-  );
+  const failedTests = new Set(merged.filter((t) => t.state === 'failed').map(testKey));
   const drafts: Draft[] = [];
   const seen = new Set<string>();
   for (const x of inputs.excesses) {
-    const key = `${x.kind}:${testKey({ file: x.file, fullName: x.fullName })}`;
+    const key = `${x.kind}:${testKey(x)}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    if (x.kind === 'test' && failedTests.has(testKey({ file: x.file, fullName: x.fullName }))) continue;
+    if (x.kind === 'test' && failedTests.has(testKey(x))) continue;
     if (x.kind === 'file' && failedFiles.has(x.file)) continue;
     const over = x.durationMs - x.limitMs;
     const kind = x.kind === 'test' ? 'budget-test' : 'budget-file';
     const finding = {
       class: 'budget' as const,
+      project: x.project,
       fullName: x.kind === 'test' ? x.fullName : null,
       file: x.file,
       cause: `${x.kind === 'test' ? 'test' : 'file'} took ${formatDuration(x.durationMs)}, over its ${formatDuration(x.limitMs)} limit by ${formatDuration(over)}; its assertions passed`,
@@ -230,6 +233,7 @@ export function problemDraft(p: InputProblem): Draft {
           : `no report was written at ${p.input} (Vitest did not start, or stopped before its reporters ran)`;
   const finding = {
     class: 'infrastructure' as const,
+    project: null,
     fullName: null,
     file: null,
     cause,

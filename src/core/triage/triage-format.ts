@@ -5,13 +5,13 @@
 
 import { describeCause } from '../cause/cause.js';
 import { formatOwners } from '../owners/codeowners.js';
-import type { FullNameAs } from '../test-id.js';
+import { projectTag } from '../test-id.js';
 import { type Paint, plainText } from '../text-style.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import { checkLines, UNKNOWN_CHECK } from './triage-caught-by.js';
 import type { FindingClass } from './triage-config.js';
 import { describeOwnerFilter } from './triage-owners.js';
-import type { Finding, TriageReport } from './triage-types.js';
+import type { Finding, TRIAGE_VERSION, TriageReport } from './triage-types.js';
 
 export type { Paint };
 
@@ -22,8 +22,9 @@ export function formatCounts(report: TriageReport): string {
 }
 
 export function subject(f: Finding): string {
-  if (f.fullName !== null) return `${f.file ?? '?'} > ${f.fullName}`;
-  if (f.file !== null) return f.file;
+  const project = projectTag(f.project);
+  if (f.fullName !== null) return `${f.file ?? '?'}${project} > ${f.fullName}`;
+  if (f.file !== null) return `${f.file}${project}`;
   return '(run)';
 }
 
@@ -69,12 +70,12 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
 }
 
 export interface TriageJson {
-  readonly version: 1;
+  readonly version: typeof TRIAGE_VERSION;
   readonly verdict: 'red' | 'green';
   readonly exitCode: number | null;
   readonly counts: Readonly<Record<FindingClass, number>>;
   /** A finding as printed: everything but what `--rerun` would run; `caughtBy` and `seenBy` always written. */
-  readonly findings: readonly FullNameAs<Omit<Finding, 'rerunTarget'>, 'test'>[];
+  readonly findings: readonly Omit<Finding, 'rerunTarget'>[];
   /** The history store's branch and window when history was used, else null. */
   readonly history?: TriageReport['history'];
   /** `--owner`: the owner the findings were filtered to and how many were left out. */
@@ -89,7 +90,8 @@ export function toTriageJson(report: TriageReport): TriageJson {
     counts: report.counts,
     findings: report.findings.map((f) => ({
       class: f.class,
-      test: f.fullName,
+      project: f.project,
+      fullName: f.fullName,
       file: f.file,
       cause: f.cause,
       evidence: f.evidence,

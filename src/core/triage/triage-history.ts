@@ -124,10 +124,10 @@ function withHistory(d: Draft, f: TestHistoryFacts, branch: string): Draft {
 /** The pass: each failure and budget draft of a test the store knows gets its history. */
 export function applyHistory(drafts: readonly Draft[], history: TriageHistory | null | undefined): readonly Draft[] {
   if (!history) return drafts;
-  const byKey = new Map(history.tests.map((t) => [testKey({ file: t.file, fullName: t.fullName }), t]));
+  const byKey = new Map(history.tests.map((t) => [testKey(t), t]));
   return drafts.map((d) => {
     const { file, fullName: test } = d.finding;
-    const facts = file === null || test === null ? undefined : byKey.get(testKey({ file, fullName: test }));
+    const facts = file === null || test === null ? undefined : byKey.get(testKey(d.finding));
     return facts === undefined || facts.runs === 0 ? d : withHistory(d, facts, history.branch);
   });
 }
@@ -136,9 +136,10 @@ export function applyHistory(drafts: readonly Draft[], history: TriageHistory | 
 export function historyQuestions(findings: readonly Finding[]): TestId[] {
   const seen = new Map<string, TestId>();
   for (const f of findings) {
-    const { file, fullName: test } = f;
+    const { project, file, fullName: test } = f;
     if (file === null || test === null || f.class === 'infrastructure') continue;
-    seen.set(testKey({ file, fullName: test }), { file, fullName: test });
+    // project null (no input named it): the store answers for the test in every project.
+    seen.set(testKey(f), { project, file, fullName: test });
   }
   return [...seen.values()];
 }

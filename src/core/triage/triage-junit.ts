@@ -173,6 +173,8 @@ function testOfCase(c: OpenCase, input: string, mapFile: (path: string) => strin
   const file = classname === '' ? null : mapFile(classname);
   return {
     kind: wholeFile ? 'file' : 'test',
+    // JUnit names no Vitest project: unknown, merged into the one project that has the test.
+    project: null,
     file,
     fullName: wholeFile ? '' : rawName,
     line: null,

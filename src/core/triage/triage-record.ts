@@ -5,6 +5,7 @@
  */
 
 import type { RecordedError, RunRecord } from '../record/run-record.js';
+import { projectTag } from '../test-id.js';
 import { salvageJson } from './report-salvage.js';
 import { checkOfRecord } from './triage-caught-by.js';
 import type { BudgetExcess, ObservedFile, ObservedTest, ObservedUnhandled } from './triage-types.js';
@@ -45,7 +46,7 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     type: u.type,
     message: u.message,
     file: u.file,
-    fullName: u.test,
+    fullName: u.fullName,
     ...check,
     origin: `${input}: unhandled ${u.type}${u.file ? ` from ${u.file}` : ''}: ${u.message.split('\n')[0] ?? ''}`,
   }));
@@ -56,8 +57,10 @@ export function readRecordObservations(record: RunRecord, input: string): Record
 function testOfRecordEntry(t: RunRecord['tests'][number], input: string, check: CheckField): ObservedTest {
   return {
     kind: 'test',
+    // A record written before projects were recorded (0.1.0 wrote none) leaves it unknown.
+    project: t.project ?? null,
     file: t.file,
-    fullName: t.name,
+    fullName: t.fullName,
     line: t.line,
     state: t.state,
     durationMs: t.durationMs,
@@ -69,7 +72,7 @@ function testOfRecordEntry(t: RunRecord['tests'][number], input: string, check: 
     source: 'record',
     ...check,
     ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
-    origin: `${input}: test "${t.name}" ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
+    origin: `${input}: test "${t.fullName}"${projectTag(t.project ?? null)} ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
   };
 }
 
@@ -89,6 +92,7 @@ function failureOfRecordFile(
     return null;
   return {
     kind: hook.length > 0 && own.length === 0 ? 'suite' : 'file',
+    project: f.project ?? null,
     file: f.file,
     fullName: '',
     line: null,
@@ -105,12 +109,13 @@ function failureOfRecordFile(
 function excessOfViolation(v: RunRecord['violations'][number], input: string, check: CheckField): BudgetExcess {
   return {
     kind: v.kind,
+    project: v.project ?? null,
     file: v.file,
-    fullName: v.name,
+    fullName: v.fullName,
     durationMs: v.durationMs,
     limitMs: v.limitMs,
     ...check,
-    origin: `${input}: budget violation: ${v.kind} ${v.file}${v.name ? ` > ${v.name}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
+    origin: `${input}: budget violation: ${v.kind} ${v.file}${projectTag(v.project ?? null)}${v.fullName ? ` > ${v.fullName}` : ''} ${Math.round(v.durationMs)}ms > ${Math.round(v.limitMs)}ms (limit: ${v.limitSource === 'allowance' ? `allowance ${v.allowanceId ?? '?'}` : v.kind === 'file' ? 'budget.file' : 'budget.test'}, ${v.platformKey}; applied by the reporter in the run)`,
   };
 }
 
@@ -137,7 +142,9 @@ export function salvageRecordTests(
   for (const t of raw) {
     if (typeof t !== 'object' || t === null || s.partial.has(t)) continue;
     const r = t as Partial<Record<string, unknown>>;
-    if (typeof r['file'] !== 'string' || typeof r['name'] !== 'string' || typeof r['state'] !== 'string') continue;
+    // A version 2 record names the full name `fullName`; 0.1.0's version 1 `name`.
+    const fullName = typeof r['fullName'] === 'string' ? r['fullName'] : r['name'];
+    if (typeof r['file'] !== 'string' || typeof fullName !== 'string' || typeof r['state'] !== 'string') continue;
     const state = ['passed', 'failed', 'skipped', 'pending'].includes(r['state'])
       ? (r['state'] as ObservedTest['state'])
       : 'skipped';
@@ -152,8 +159,9 @@ export function salvageRecordTests(
       : [];
     tests.push({
       kind: 'test',
+      project: typeof r['project'] === 'string' ? r['project'] : null,
       file: r['file'],
-      fullName: r['name'],
+      fullName,
       line: typeof r['line'] === 'number' ? r['line'] : null,
       state,
       durationMs: typeof r['durationMs'] === 'number' ? r['durationMs'] : null,

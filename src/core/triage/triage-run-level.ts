@@ -113,6 +113,7 @@ export function addLogSignatures(
     const crash = sig.id === 'worker-crash' && pendingFiles.length === 1 ? (pendingFiles[0] ?? null) : null;
     const finding = {
       class: sig.class,
+      project: null,
       fullName: null,
       file: crash,
       cause: `${sig.cause}: ${first.slice(0, 200)}`,

@@ -10,7 +10,8 @@ import type { AttemptRef } from './log-attempts.js';
 import type { FindingClass } from './triage-config.js';
 import type { TriageHistory } from './triage-history-facts.js';
 
-export const TRIAGE_VERSION = 1 as const;
+/** 2: a finding's full name is `fullName` (was `test`) and its Vitest project is `project`. */
+export const TRIAGE_VERSION = 2 as const;
 
 export type { CaughtBy } from '../record/ci-context.js';
 
@@ -20,6 +21,12 @@ export type ObservationSource = 'record' | 'report' | 'junit' | 'log';
 /** One test (or a suite/file-level failure when `kind` says so) as one input saw it. */
 export interface ObservedTest {
   readonly kind: 'test' | 'suite' | 'file';
+  /**
+   * The Vitest project ('' unnamed), or null where the input cannot say (a JSON report, JUnit, a
+   * log line without `|name|`, a record written before projects): merged into the one project
+   * that has the test (triage-merge.ts).
+   */
+  readonly project: string | null;
   /** Relative to the root with `/`, or null when the input did not say (salvaged entries). */
   readonly file: string | null;
   /** Full name joined with ' > '; for kind 'file' the empty string. */
@@ -64,6 +71,8 @@ export interface ObservedUnhandled {
 
 export interface BudgetExcess {
   readonly kind: 'test' | 'file';
+  /** As in ObservedTest: null when the input cannot say. */
+  readonly project: string | null;
   readonly file: string;
   readonly fullName: string | null;
   readonly durationMs: number;
@@ -102,6 +111,8 @@ export interface LogScan {
 
 /** Re-running one failed test (or a whole file when `name` is null) n times in the checkout. */
 export interface RerunResult {
+  /** The project it was re-run in (`--project`), or null: every project that runs the file. */
+  readonly project: string | null;
   readonly file: string;
   readonly fullName: string | null;
   readonly runs: number;
@@ -134,6 +145,8 @@ export interface TriageInputs {
 
 export interface Finding {
   readonly class: FindingClass;
+  /** The Vitest project the failure is in ('' unnamed), or null when no input said. */
+  readonly project: string | null;
   readonly fullName: string | null;
   readonly file: string | null;
   readonly cause: string;
@@ -155,6 +168,8 @@ export interface Finding {
 }
 
 export interface RerunTarget {
+  /** Re-run in this project (`--project`) when known; null: every project that runs the file. */
+  readonly project: string | null;
   readonly file: string;
   /** Full test (or suite) name with ' > ', or null for a file-level failure. */
   readonly fullName: string | null;

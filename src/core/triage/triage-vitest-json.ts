@@ -101,6 +101,8 @@ function readAssertion(a: Record<string, unknown>, file: string | null, origin: 
   const location = isRecord(a['location']) && typeof a['location']['line'] === 'number' ? a['location']['line'] : null;
   return {
     kind: 'test',
+    // Vitest's JSON report names no project: unknown, merged into the one project that has the test.
+    project: null,
     file,
     fullName: name,
     line: location,
@@ -133,6 +135,7 @@ function readFileFailure(
       : `: ${message.split('\n')[0] ?? ''}`;
   return {
     kind: 'file',
+    project: null,
     file,
     fullName: '',
     line: null,

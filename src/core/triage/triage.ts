@@ -10,7 +10,7 @@
  * computeTriage: which tests to ask the history store about and which failures to re-run.
  */
 
-import { testKey } from '../test-id.js';
+import { refKey, type TestId, testKey } from '../test-id.js';
 import { canonicalInputs } from './triage-canonical.js';
 import { attachChecks } from './triage-caught-by.js';
 import { attachFlakeCauses } from './triage-cause.js';
@@ -67,13 +67,15 @@ const PASSES: readonly Pass[] = [
 
 /**
  * Quarantine exactly as the reporter applies it: a test under a quarantine that applied in the run
- * fails nothing, so its failure is no finding (its budget excess still is, as in the reporter).
+ * fails nothing, so its failure is no finding (its budget excess still is, as in the reporter). A
+ * quarantine names no project: it excuses the test in every project (`refKey`), also where the
+ * input that carried it (a JSON report under the checkout's quarantine) could not name the project.
  */
 function excuseQuarantined(drafts: readonly Draft[], inputs: TriageInputs): readonly Draft[] {
   const excused = new Set(
-    inputs.tests
-      .filter((t) => t.quarantined === true && t.file !== null)
-      .map((t) => testKey({ file: t.file as string, fullName: t.fullName })),
+    inputs.tests.flatMap((t) =>
+      t.quarantined === true && t.file !== null ? [refKey({ file: t.file, fullName: t.fullName })] : [],
+    ),
   );
   if (excused.size === 0) return drafts;
   return drafts.filter(
@@ -81,7 +83,7 @@ function excuseQuarantined(drafts: readonly Draft[], inputs: TriageInputs): read
       d.finding.class === 'budget' ||
       d.finding.file === null ||
       d.finding.fullName === null ||
-      !excused.has(testKey({ file: d.finding.file, fullName: d.finding.fullName })),
+      !excused.has(refKey({ file: d.finding.file, fullName: d.finding.fullName })),
   );
 }
 
@@ -92,6 +94,7 @@ function compareFindings(a: Finding, b: Finding): number {
   return (
     CLASS_ORDER.indexOf(a.class) - CLASS_ORDER.indexOf(b.class) ||
     (a.file ?? '').localeCompare(b.file ?? '') ||
+    (a.project ?? '').localeCompare(b.project ?? '') ||
     (a.fullName ?? '').localeCompare(b.fullName ?? '') ||
     a.rule.localeCompare(b.rule) ||
     a.cause.localeCompare(b.cause)
@@ -109,7 +112,7 @@ function contextOf(given: TriageInputs, signatures: readonly LogSignature[]): Tr
 
 export interface TriagePlan {
   /** Each failed test and each test over its limit: what the history store is asked about. */
-  readonly historyQuestions: readonly { readonly file: string; readonly fullName: string }[];
+  readonly historyQuestions: readonly TestId[];
   /** What `--rerun` runs: each failure that is not explained by infrastructure, once. */
   readonly rerunTargets: readonly RerunTarget[];
 }
@@ -123,11 +126,7 @@ export function planTriage(given: TriageInputs, signatures: readonly LogSignatur
   );
   const targets = new Map<string, RerunTarget>();
   for (const { finding } of drafts)
-    if (finding.rerunTarget)
-      targets.set(
-        testKey({ file: finding.rerunTarget.file, fullName: finding.rerunTarget.fullName }),
-        finding.rerunTarget,
-      );
+    if (finding.rerunTarget) targets.set(testKey(finding.rerunTarget), finding.rerunTarget);
   return { historyQuestions: historyQuestions(drafts.map((d) => d.finding)), rerunTargets: [...targets.values()] };
 }
 

@@ -11,13 +11,13 @@ import { parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { isPlatformKey, PLATFORMS, type PlatformValue, withPlatformValue } from '../../core/platform-value.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import type { TestId } from '../../core/test-id.js';
+import type { TestRef } from '../../core/test-id.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import { updateAllowanceFile } from './allowance-store.js';
 import { findEntryTarget, writeNewEntry } from './allowance-target.js';
 import type { AllowanceState } from './allowances-state.js';
 
-export interface AddOptions extends TestId {
+export interface AddOptions extends TestRef {
   readonly budget: string;
   readonly platform: string | undefined;
   readonly reason: string;

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Lineage, LineageState } from '../../core/allowances/allowance-lineage.js';
-import { fullNameAs, fullNameFrom } from '../../core/test-id.js';
+import { fullNameFrom } from '../../core/test-id.js';
 import { tupleKey } from '../../core/tuple-key.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 
@@ -16,17 +16,15 @@ export interface CacheEntry {
   readonly lineage: Lineage;
 }
 
-const CACHE_VERSION = 1;
+/** 2: a traced state's full name is `fullName`; a version 1 cache (`name`) is read and written again as 2. */
+const CACHE_VERSION = 2;
 
 /** The cache key of a request: where its allowance starts (commit, file, name, fingerprint); not a test identity. */
 export const cacheKey = (r: { readonly commit: string | null; readonly state: LineageState }): string =>
   tupleKey([r.commit, r.state.file, r.state.fullName, r.state.fingerprint]);
 
-/** A traced lineage's state keeps the file's `name` for the full name (the cache's version 1 field names). */
-const entryOnDisk = (e: CacheEntry): unknown =>
-  e.lineage.kind === 'traced' ? { ...e, lineage: { ...e.lineage, state: fullNameAs(e.lineage.state, 'name') } } : e;
-
-const entryInMemory = (e: CacheEntry): CacheEntry =>
+/** A version 1 entry: its traced state's full name was `name`. */
+const entryOfVersion1 = (e: CacheEntry): CacheEntry =>
   e.lineage.kind === 'traced'
     ? { ...e, lineage: { ...e.lineage, state: fullNameFrom(e.lineage.state, 'name') as unknown as LineageState } }
     : e;
@@ -35,9 +33,9 @@ export function readLineageCache(file: string | null): Map<string, CacheEntry> {
   if (file === null || !existsSync(file)) return new Map();
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as { version?: number; entries?: Record<string, CacheEntry> };
-    return data.version === CACHE_VERSION && data.entries
-      ? new Map(Object.entries(data.entries).map(([k, e]) => [k, entryInMemory(e)]))
-      : new Map();
+    if (!data.entries || (data.version !== CACHE_VERSION && data.version !== 1)) return new Map();
+    const upgrade = data.version === 1 ? entryOfVersion1 : (e: CacheEntry): CacheEntry => e;
+    return new Map(Object.entries(data.entries).map(([k, e]) => [k, upgrade(e)]));
   } catch {
     return new Map();
   }
@@ -46,8 +44,7 @@ export function readLineageCache(file: string | null): Map<string, CacheEntry> {
 export function writeLineageCache(file: string | null, entries: Record<string, CacheEntry>): void {
   if (file === null) return;
   try {
-    const onDisk = Object.fromEntries(Object.entries(entries).map(([k, e]) => [k, entryOnDisk(e)]));
-    writeFileAtomic(file, `${JSON.stringify({ version: CACHE_VERSION, entries: onDisk })}\n`);
+    writeFileAtomic(file, `${JSON.stringify({ version: CACHE_VERSION, entries })}\n`);
   } catch {
     // A cache that cannot be written costs time, not results.
   }

@@ -53,7 +53,7 @@ export function lastDurations(
   for (const file of records) {
     try {
       for (const t of readRunRecord(file).tests) {
-        const key = allowanceKey({ file: t.file, fullName: t.name });
+        const key = allowanceKey(t);
         if (keys.has(key) && !found.has(key) && t.durationMs !== null) found.set(key, t.durationMs);
       }
     } catch (error) {

@@ -9,7 +9,7 @@ import type { TestState } from '../../core/record/run-record.js';
 import type { TestId } from '../../core/test-id.js';
 import type { Queryable } from './history-store.js';
 
-/** A test as history stores it: its identity (project '' when absent). */
+/** A test as history is asked about it: project null (a log's test, a quarantine's) matches every project. */
 export type StoredTestRef = TestId;
 
 export interface StoredTestRun {
@@ -47,10 +47,10 @@ const SELECT_RUNS = `SELECT u.run_id AS "runId", to_char(u.started_at AT TIME ZO
   FROM flakeguard_results r
   JOIN flakeguard_runs u ON u.id = r.run_id
   JOIN flakeguard_tests t ON t.id = r.test_id
-  WHERE t.project = $1 AND t.file = $2 AND t.name = $3 AND ($4::text IS NULL OR u.branch = $4)`;
+  WHERE ($1::text IS NULL OR t.project = $1) AND t.file = $2 AND t.name = $3 AND ($4::text IS NULL OR u.branch = $4)`;
 
 const ref = (test: StoredTestRef, branch: string | null | undefined): unknown[] => [
-  test.project ?? '',
+  test.project,
   test.file,
   test.fullName,
   branch ?? null,

@@ -10,14 +10,14 @@ import { quoteName } from '../../core/allowances/allowance-text.js';
 import type { QuarantineTerms } from '../../core/allowances/quarantine-terms.js';
 import { checkExpiryDay } from '../../core/calendar.js';
 import { FlakeguardError } from '../../core/errors.js';
-import type { TestId } from '../../core/test-id.js';
+import type { TestRef } from '../../core/test-id.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import { updateAllowanceFile } from '../allowances/allowance-store.js';
 import { findEntryTarget, writeNewEntry } from '../allowances/allowance-target.js';
 import type { AllowanceState } from '../allowances/allowances-state.js';
 import { readProjectOwners } from '../owners/codeowners-file.js';
 
-export interface QuarantineAddOptions extends TestId {
+export interface QuarantineAddOptions extends TestRef {
   readonly reason: string;
   readonly expires: string | undefined;
   readonly link: string | undefined;

@@ -6,6 +6,7 @@
  */
 import type { HistoryRun } from '../../core/cause/history-cause.js';
 import type { HistoryConfig } from '../../core/history/history-config.js';
+import type { TestId } from '../../core/test-id.js';
 import { checkOfRecord } from '../../core/triage/triage-caught-by.js';
 import type { HistoryRunFact, TestHistoryFacts, TriageHistory } from '../../core/triage/triage-history.js';
 import { findDefaultBranch } from '../git/git.js';
@@ -23,7 +24,7 @@ export interface TriageHistoryRequest {
   readonly force: boolean | undefined;
   /** --branch, else the default branch of the checkout. */
   readonly branch: string | undefined;
-  readonly tests: readonly { readonly file: string; readonly fullName: string }[];
+  readonly tests: readonly TestId[];
   /** Run ids of the run being triaged: its own results are not its history. */
   readonly excludeRunIds: ReadonlySet<string>;
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -65,7 +66,7 @@ function firstFailureOf(counted: readonly StoredTestRun[]): StoredTestRun | null
 
 async function factsOfTest(
   store: Queryable,
-  test: { file: string; fullName: string },
+  test: TestId,
   branch: string,
   exclude: ReadonlySet<string>,
 ): Promise<TestHistoryFacts> {
@@ -77,6 +78,7 @@ async function factsOfTest(
   const firstFailure = firstFailureOf(counted);
   const lastPass = newest !== null && keep(newest) ? newest : (counted.find((r) => r.state === 'passed') ?? null);
   return {
+    project: test.project,
     file: test.file,
     fullName: test.fullName,
     runs: counted.length,

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
-import { testKey } from '../../core/test-id.js';
+import { refKey } from '../../core/test-id.js';
 import { compileLogMatcher } from '../../core/triage/log-matcher.js';
 import { logFailuresAsTests, readLogFailures, readLogUnhandled } from '../../core/triage/log-vitest.js';
 import { mapPathOntoRoot } from '../../core/triage/path-mapping.js';
@@ -125,7 +125,9 @@ async function scanLogInputs(
 ): Promise<void> {
   const matcher = compileLogMatcher(signatures);
   // Names the reports and records know, so a log name that ends like an attempt label stays whole.
-  const known = new Set(tally.tests.map((t) => testKey({ file: t.file, fullName: t.fullName })));
+  const known = new Set(
+    tally.tests.flatMap((t) => (t.file === null ? [] : [refKey({ file: t.file, fullName: t.fullName })])),
+  );
   for (const file of logs) {
     if (checkInputPath('log', file, display(file)) === 'missing')
       throw badInput('log', display(file), 'does not exist');

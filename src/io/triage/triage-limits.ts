@@ -12,7 +12,7 @@ import { allowanceKey } from '../../core/allowances/allowance-match.js';
 import type { Config } from '../../core/config.js';
 import { resolvePlatformValue } from '../../core/platform-value.js';
 import { describeQuarantine, isQuarantineActive, type RunQuarantine } from '../../core/quarantine/run-quarantine.js';
-import { testKey } from '../../core/test-id.js';
+import { projectTag, testKey } from '../../core/test-id.js';
 import { measureExcesses, type TriageLimit, type TriageLimits } from '../../core/triage/triage-budget.js';
 import type { BudgetExcess, ObservedFile, ObservedTest } from '../../core/triage/triage-types.js';
 import { loadAllowancesForRun } from '../allowances/allowances-for-run.js';
@@ -62,10 +62,8 @@ async function checkoutLimits(settings: LimitSettings, tests: readonly ObservedT
   );
   if (inCheckout.length === 0) return { test: () => baseTest, file, notes: [], quarantine: new Map() };
   const unique = new Map(
-    inCheckout.map((t) => [
-      testKey({ file: t.file, fullName: t.fullName }),
-      { file: t.file, fullName: t.fullName, line: t.line },
-    ]),
+    // Allowances name no project: one entry per test in every project.
+    inCheckout.map((t) => [allowanceKey(t), { file: t.file, fullName: t.fullName, line: t.line }]),
   );
   const allowances = await loadAllowancesForRun({
     root,
@@ -112,11 +110,11 @@ export async function applyCheckout(
         ? limits.quarantine.get(allowanceKey({ file: t.file, fullName: t.fullName }))
         : undefined;
     if (!isQuarantineActive(q) || t.file === null) return t;
-    const key = testKey({ file: t.file, fullName: t.fullName });
+    const key = testKey(t);
     if (t.state === 'failed' && !excused.has(key)) {
       excused.add(key);
       onNote(
-        `${t.file} > ${t.fullName}: failed under ${describeQuarantine(q)}; the quarantine in the checkout applied as the reporter applies it: its failure fails nothing`,
+        `${t.file}${projectTag(t.project)} > ${t.fullName}: failed under ${describeQuarantine(q)}; the quarantine in the checkout applied as the reporter applies it: its failure fails nothing`,
       );
     }
     return { ...t, quarantined: true as const };

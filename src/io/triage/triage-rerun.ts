@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { interruptedError } from '../../core/errors.js';
+import { projectTag } from '../../core/test-id.js';
 import { stripAnsi } from '../../core/triage/log-matcher.js';
 import { parseFailLine } from '../../core/triage/log-vitest.js';
 import type { RerunResult, RerunTarget } from '../../core/triage/triage-types.js';
@@ -96,12 +97,14 @@ async function runOnce(options: RerunOptions, entry: string, target: RerunTarget
   const byTest = !target.wholeFile && target.fullName !== null;
   const filter = byTest && target.line !== null ? `${target.file}:${target.line}` : target.file;
   const own = options.vitest ?? { config: null, projects: [] };
+  // A failure whose project an input named re-runs in that project only (the other may pass it).
+  const projects = target.project !== null && target.project !== '' ? [target.project] : own.projects;
   const args = [
     entry,
     'run',
     filter,
     ...(own.config === null ? [] : ['--config', own.config]),
-    ...own.projects.flatMap((p) => ['--project', p]),
+    ...projects.flatMap((p) => ['--project', p]),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${out}`,
@@ -140,7 +143,7 @@ async function rerunTarget(
   target: RerunTarget,
   tmp: string,
 ): Promise<RerunResult> {
-  const base = { file: target.file, fullName: target.fullName, runs: options.runs };
+  const base = { project: target.project, file: target.file, fullName: target.fullName, runs: options.runs };
   if (!existsSync(path.join(options.root, target.file)))
     return {
       ...base,
@@ -153,7 +156,7 @@ async function rerunTarget(
   let firstError: string | null = null;
   for (let i = 0; i < options.runs; i += 1) {
     options.onProgress?.(
-      `re-running ${target.fullName === null || target.wholeFile ? target.file : `${target.file} > ${target.fullName}`} (${i + 1}/${options.runs})`,
+      `re-running ${target.file}${projectTag(target.project)}${target.fullName === null || target.wholeFile ? '' : ` > ${target.fullName}`} (${i + 1}/${options.runs})`,
     );
     const r = await runOnce(options, entry, target, path.join(tmp, 'run.json'));
     if (!r.ran) notRun += 1;

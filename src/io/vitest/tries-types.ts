@@ -2,6 +2,7 @@
  * The types of the gate's Vitest calls (vitest-tries.ts): what to run, and the tries that came back.
  */
 import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
+import { testKey } from '../../core/test-id.js';
 import type { PaceMethod } from '../load/pacer.js';
 import type { WaveSummary } from './vitest-job.js';
 import type { VitestSetup } from './vitest-setup.js';
@@ -16,6 +17,12 @@ export interface RepeatTarget {
   /** Vitest project to run it in; null or absent: the first project that includes the file. */
   readonly project?: string | null;
 }
+
+/**
+ * A target's key, as its tries come back: a target asked of the first project that includes its
+ * file (project null: the only, unnamed one) reports as project ''.
+ */
+export const targetKey = (t: RepeatTarget): string => testKey({ ...t, project: t.project ?? '' });
 
 export interface TestTries {
   readonly file: string;

@@ -130,7 +130,7 @@ async function runWaves(
   const writePlan = (): void => {
     const open = job.tests.filter((_, i) => wantsMoreTries(state.tally.get(tests[i]?.key ?? ''), job.maxTries));
     const plan: RunnerPlan = {
-      tests: open.map((t) => ({ file: t.file, fullName: t.fullName })),
+      tests: open.map((t) => ({ project: specProjects[t.spec] ?? '', file: t.file, fullName: t.fullName })),
       resultsFile: job.resultsFile,
     };
     writeFileSync(job.planFile, JSON.stringify(plan));

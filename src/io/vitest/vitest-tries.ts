@@ -25,6 +25,7 @@ import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.
 import { DEFAULT_SETUP } from './vitest-setup.js';
 
 export type { RepeatTarget, TestTries, TriesOutcome, TryOptions } from './tries-types.js';
+export { targetKey } from './tries-types.js';
 
 import { testKey } from '../../core/test-id.js';
 import { tupleKey } from '../../core/tuple-key.js';

@@ -56,4 +56,16 @@ describe('buildUniverse', () => {
     expect(m).toMatchObject({ kind: 'exact' });
     expect(universe[(m as { test: number }).test]?.fullName).toBe('g > row %i');
   });
+
+  it('holds a test two Vitest projects reported once: its allowance matches it exactly, not ambiguously', () => {
+    const ran = ['node', 'edge'].map((project) => ({ project, file: 'a.test.ts', fullName: 'g > plain', line: 3 }));
+    const universe = buildUniverse(ran, new Map([['a.test.ts', source]]));
+    expect(universe.filter((t) => t.inRun).map((t) => t.fullName)).toEqual(['g > plain']);
+    const [m] = matchAllowances({
+      allowances: [{ id: 'a1', file: 'a.test.ts', fullName: 'g > plain', fingerprint: null }],
+      tests: universe,
+      renames: new Map(),
+    });
+    expect(m).toMatchObject({ kind: 'exact' });
+  });
 });

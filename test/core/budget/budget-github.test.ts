@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
 import {
   escapeAnnotationData,
   escapeAnnotationProperty,
@@ -27,9 +28,25 @@ describe('GitHub output of the budget report', () => {
     );
   });
 
+  it('names the Vitest project of a test two projects run, in the text, the annotations and the summary', () => {
+    const edge = makeTest({ project: 'edge', durationMs: 5310 });
+    const report = computeBudgetReport(makeInput({ tests: [makeTest({ project: 'node', durationMs: 12 }), edge] }));
+    expect(report.violations.map((v) => v.project)).toEqual(['edge']);
+    expect(formatBudgetReport(report)).toMatch(
+      /over budget {2}test\/hub\/tracker\.test\.ts:42 \[edge\] {2}tracker > reloads journal/,
+    );
+    expect(formatGithubAnnotations(report)).toMatch(/::over budget {2}tracker > reloads journal \[edge\] {2}5\.31s/);
+    expect(formatStepSummary(report)).toContain('test/hub/tracker.test.ts:42 [edge]');
+    // One unnamed project reads as before: no tag.
+    const single = computeBudgetReport(makeInput({ tests: [makeTest({ project: '', durationMs: 5310 })] }));
+    expect(formatBudgetReport(single)).toMatch(/over budget {2}test\/hub\/tracker\.test\.ts:42 {2}tracker/);
+  });
+
   it('adds an error without a file that says why a run is red with no failing test', () => {
     const report = computeBudgetReport(
-      makeInput({ unhandledErrors: [{ message: 'boom', type: 'Unhandled Rejection', file: 'a.test.ts', test: null }] }),
+      makeInput({
+        unhandledErrors: [{ message: 'boom', type: 'Unhandled Rejection', file: 'a.test.ts', fullName: null }],
+      }),
     );
     expect(formatGithubAnnotations(report)).toBe(
       '::error title=flakeguard%3A why the run is red::flakeguard: run failed with no failing test: 1 unhandled error (Unhandled Rejection from a.test.ts)\n',

@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
 import { formatGithubAnnotations, formatStepSummary } from '../../../src/core/budget/budget-github.js';
-import { testsNamedWithoutLine, withReportPlaces } from '../../../src/core/budget/budget-places.js';
+import { placeKey, testsNamedWithoutLine, withReportPlaces } from '../../../src/core/budget/budget-places.js';
 import { computeBudgetReport } from '../../../src/core/budget/budget-report.js';
-import { testKey } from '../../../src/core/test-id.js';
 import { makeInput, makeTest } from './budget-factories.js';
 
 describe('a budget report computed once, lines added after', () => {
@@ -33,11 +32,9 @@ describe('a budget report computed once, lines added after', () => {
           );
           const once = computeBudgetReport(makeInput({ tests }));
           const named = testsNamedWithoutLine(once);
-          const places = new Map(named.map((t, i) => [t.key, { line: 100 + i, column: 3 }]));
+          const places = new Map(named.map((t, i) => [placeKey(t), { line: 100 + i, column: 3 }]));
           const placedTests = tests.map((t) =>
-            t.line === null && places.has(testKey({ file: t.file, fullName: t.fullName }))
-              ? { ...t, line: places.get(testKey({ file: t.file, fullName: t.fullName }))!.line, column: 3 }
-              : t,
+            t.line === null && places.has(placeKey(t)) ? { ...t, line: places.get(placeKey(t))!.line, column: 3 } : t,
           );
           expect(withReportPlaces(once, places)).toEqual(computeBudgetReport(makeInput({ tests: placedTests })));
         },

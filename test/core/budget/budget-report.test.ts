@@ -12,6 +12,7 @@ describe('computeBudgetReport', () => {
     expect(report.violations).toEqual([
       {
         kind: 'test',
+        project: '',
         file: 'test/hub/tracker.test.ts',
         fullName: 'tracker > reloads journal',
         line: 42,
@@ -106,6 +107,7 @@ describe('computeBudgetReport', () => {
     const report = computeBudgetReport(makeInput({ tests: [makeTest({ retries: 1, flaky: true, errors: [first] })] }));
     expect(report.flaky).toEqual([
       {
+        project: '',
         file: 'test/hub/tracker.test.ts',
         fullName: 'tracker > reloads journal',
         line: 42,
@@ -128,8 +130,13 @@ describe('computeBudgetReport', () => {
           makeFile({ file: 'c.test.ts', state: 'pending' }),
         ],
         unhandledErrors: [
-          { message: 'late', type: 'Unhandled Rejection', file: 'd.test.ts', test: null },
-          { message: '[vitest-pool]: Worker forks emitted error.', type: 'Unhandled Error', file: null, test: null },
+          { message: 'late', type: 'Unhandled Rejection', file: 'd.test.ts', fullName: null },
+          {
+            message: '[vitest-pool]: Worker forks emitted error.',
+            type: 'Unhandled Error',
+            file: null,
+            fullName: null,
+          },
         ],
         reason: 'passed',
         vitestExitCode: 1,

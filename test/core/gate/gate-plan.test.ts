@@ -51,10 +51,10 @@ describe('computeGatePlan', () => {
         },
       ),
     );
-    expect(plan.version).toBe(2);
-    const json = toGatePlanJson(plan).tests[0];
-    expect(Object.keys(json ?? {}).slice(0, 3)).toEqual(['file', 'name', 'line']);
-    expect(json?.previous).toEqual({ file: 'a.test.ts', name: 'sums' });
+    expect(plan.version).toBe(3);
+    const json = JSON.parse(JSON.stringify(toGatePlanJson(plan))).tests[0];
+    expect(Object.keys(json ?? {}).slice(0, 3)).toEqual(['file', 'fullName', 'line']);
+    expect(json?.previous).toEqual({ file: 'a.test.ts', fullName: 'sums' });
     expect(plan.tests).toEqual([
       {
         file: 'a.test.ts',

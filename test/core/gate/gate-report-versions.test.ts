@@ -22,16 +22,27 @@ const v2Test = {
 };
 
 describe('upgradeGateReport', () => {
-  it('reads the current version as it is, each name of a test as its fullName', () => {
-    const report = { version: GATE_REPORT_VERSION, verdict: 'pass', tests: [] };
-    expect(upgradeGateReport(report, 'shard-1.json')).toEqual(report);
-    const named = {
-      ...report,
-      tests: [{ file: 'a.test.ts', name: 'adds', previous: { file: 'a.test.ts', name: 'sums' } }],
+  it('reads the current version (5, fullName) as it is, and a version 4 report with each name of a test as its fullName', () => {
+    const report = {
+      version: GATE_REPORT_VERSION,
+      verdict: 'pass',
+      tests: [{ file: 'a.test.ts', fullName: 'adds', previous: null }],
     };
-    expect(upgradeGateReport(named, 'shard-1.json').tests).toEqual([
+    expect(upgradeGateReport(report, 'shard-1.json')).toEqual(report);
+    const v4 = {
+      version: 4,
+      verdict: 'pass',
+      tests: [{ file: 'a.test.ts', name: 'adds', previous: { file: 'a.test.ts', name: 'sums' } }],
+      notRun: [{ file: 'a.test.ts', name: 'rows', line: 3, reason: 'each' }],
+      proposals: [{ file: 'a.test.ts', name: 'adds', id: 'a1' }],
+    };
+    const out = upgradeGateReport(v4, 'shard-1.json');
+    expect(out.version).toBe(GATE_REPORT_VERSION);
+    expect(out.tests).toEqual([
       { file: 'a.test.ts', fullName: 'adds', previous: { file: 'a.test.ts', fullName: 'sums' } },
     ]);
+    expect(out.notRun).toEqual([{ file: 'a.test.ts', fullName: 'rows', line: 3, reason: 'each' }]);
+    expect(out.proposals).toMatchObject([{ fullName: 'adds', id: 'a1' }]);
   });
 
   it('reads a version 2 shard report: its tries kept, the parallel arrays dropped, runs renamed', () => {
@@ -71,7 +82,7 @@ describe('upgradeGateReport', () => {
 
   it('refuses another version, naming it, the versions it reads and how to write the report again', () => {
     expect(() => upgradeGateReport({ version: 1, tests: [] }, 'shard-1.json')).toThrow(
-      'gate report shard-1.json is version 1; gate --merge reads versions 2, 3, 4: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
+      'gate report shard-1.json is version 1; gate --merge reads versions 2, 3, 4, 5: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
     );
     expect(() => upgradeGateReport({ tests: [] }, 's.json')).toThrow('is version null');
   });

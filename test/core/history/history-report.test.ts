@@ -119,10 +119,10 @@ describe('computeHistoryReport', () => {
 
   it('gives the JSON the issue names, with a version and without chart points', () => {
     const json = toHistoryJson(computeHistoryReport(input())) as { version: number; tests: Record<string, unknown>[] };
-    expect(json.version).toBe(1);
+    expect(json.version).toBe(2);
     const keys = [
       'file',
-      'name',
+      'fullName',
       'runs',
       'failedRuns',
       'retriedRuns',
@@ -144,7 +144,8 @@ describe('computeHistoryReport', () => {
       'daysToLimitRange',
     ];
     for (const key of [...keys, ...trendKeys]) expect(json.tests[0]).toHaveProperty(key);
-    const t2 = json.tests.find((t) => t['name'] === 't2') as { platforms: Record<string, unknown>[] };
+    expect(json.tests[0]).not.toHaveProperty('name');
+    const t2 = json.tests.find((t) => t['fullName'] === 't2') as { platforms: Record<string, unknown>[] };
     for (const key of trendKeys) expect(t2.platforms[0]).toHaveProperty(key);
     expect(JSON.stringify(json)).not.toContain('"points"');
     expect(JSON.stringify(json)).not.toContain('"trend"');

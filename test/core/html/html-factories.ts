@@ -194,6 +194,7 @@ export function makeGateReport(cases: readonly GateCase[] = GATE_CASES, load: Ga
 
 const observed = (over: Partial<ObservedTest> & Pick<ObservedTest, 'file' | 'fullName' | 'state'>): ObservedTest => ({
   kind: 'test',
+  project: null,
   line: 10,
   durationMs: 120,
   errors: [],
@@ -238,6 +239,7 @@ export function makeTriageInputs(): TriageInputs {
     excesses: [
       {
         kind: 'test',
+        project: null,
         file: 'test/hub/tracker.test.ts',
         fullName: 'tracker > reloads',
         durationMs: 5310,
@@ -270,6 +272,7 @@ export function makeTriageInputs(): TriageInputs {
     exitCodeOrigin: '--exit-code 1',
     reruns: [
       {
+        project: null,
         file: 'test/api/orders.test.ts',
         fullName: 'orders > totals <b>bold</b> & "quoted"',
         runs: 5,
@@ -278,6 +281,7 @@ export function makeTriageInputs(): TriageInputs {
         firstError: 'AssertionError: expected 41.99 to be 42',
       },
       {
+        project: null,
         file: 'test/api/payments.test.ts',
         fullName: 'payments > retries on 503',
         runs: 5,

@@ -13,7 +13,8 @@ type Finding = TriageJson['findings'][number];
 
 const finding = (over: Partial<Finding> = {}): Finding => ({
   class: 'escape',
-  test: 'a > b',
+  project: null,
+  fullName: 'a > b',
   file: 'test/a.test.ts',
   cause: 'the test fails on every re-run (5/5)',
   evidence: ['re-ran 5 times: 5/5 failed'],
@@ -27,7 +28,7 @@ const report = (findings: readonly Finding[], over: Partial<TriageJson> = {}): T
   const counts = { infrastructure: 0, escape: 0, flake: 0, budget: 0 };
   for (const f of findings) counts[f.class] += 1;
   return {
-    version: 1,
+    version: 2,
     verdict: findings.length > 0 ? 'red' : 'green',
     exitCode: findings.length > 0 ? 1 : 0,
     counts,
@@ -73,7 +74,7 @@ describe('renderTriageHtml on a realistic red run', () => {
 describe('renderTriageHtml', () => {
   it("names a finding's owners next to its file, and nothing when it has none", () => {
     const page = renderTriageHtml(
-      report([finding({ owners: ['@org/web', '@dana'] }), finding({ test: 'c', owners: [] })]),
+      report([finding({ owners: ['@org/web', '@dana'] }), finding({ fullName: 'c', owners: [] })]),
     );
     expect(page).toContain('test/a.test.ts \u00b7 owners: @org/web @dana');
     expect(count(page, /owners:/g)).toBe(1);
@@ -87,7 +88,7 @@ describe('renderTriageHtml', () => {
   it('folds long evidence and shows short evidence open', () => {
     const long = Array.from({ length: 40 }, (_, i) => `ci.log:${1000 + i}: at frame${i}`);
     const html = renderTriageHtml(
-      report([finding({ evidence: long }), finding({ test: 'c', evidence: ['one line'] })]),
+      report([finding({ evidence: long }), finding({ fullName: 'c', evidence: ['one line'] })]),
     );
     expect(html).toContain('<details class="pre"><summary>Evidence <span class="dim">(40 lines)</span>');
     expect(html).toContain('<details class="pre" open><summary>Evidence <span class="dim">(1 line)</span>');
@@ -96,8 +97,8 @@ describe('renderTriageHtml', () => {
   it('names a run-level finding "the run" and a file-level one by its file', () => {
     const html = renderTriageHtml(
       report([
-        finding({ class: 'infrastructure', test: null, file: null, measured: false }),
-        finding({ class: 'infrastructure', test: null, file: 'test/x.test.ts' }),
+        finding({ class: 'infrastructure', fullName: null, file: null, measured: false }),
+        finding({ class: 'infrastructure', fullName: null, file: 'test/x.test.ts' }),
       ]),
     );
     expect(html).toContain('<h3>the run</h3>');
@@ -126,7 +127,8 @@ describe('renderTriageHtml', () => {
     const arb = fc.array(
       fc.record({
         class: fc.constantFrom('infrastructure', 'escape', 'flake', 'budget') as fc.Arbitrary<Finding['class']>,
-        test: fc.option(nasty, { nil: null }),
+        project: fc.option(nasty, { nil: null }),
+        fullName: fc.option(nasty, { nil: null }),
         file: fc.option(nasty, { nil: null }),
         cause: nasty,
         evidence: fc.array(nasty, { maxLength: 12 }),

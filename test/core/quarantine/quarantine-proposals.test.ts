@@ -5,6 +5,8 @@ import {
   computeQuarantineProposals,
   DEFAULT_QUARANTINE_POLICY,
   formatQuarantineProposals,
+  proposalReason,
+  type QuarantineProposal,
   rateLowerBound,
 } from '../../../src/core/quarantine/quarantine-proposals.js';
 
@@ -30,9 +32,9 @@ describe('quarantine proposals', () => {
       branch: 'main',
       policy: DEFAULT_QUARANTINE_POLICY,
       tests: [
-        { file: 'a.test.ts', fullName: 'rare', runs: 200, flakyRuns: 3 },
-        { file: 'a.test.ts', fullName: 'often', runs: 200, flakyRuns: 30 },
-        { file: 'a.test.ts', fullName: 'held', runs: 200, flakyRuns: 50 },
+        { project: '', file: 'a.test.ts', fullName: 'rare', runs: 200, flakyRuns: 3 },
+        { project: '', file: 'a.test.ts', fullName: 'often', runs: 200, flakyRuns: 30 },
+        { project: '', file: 'a.test.ts', fullName: 'held', runs: 200, flakyRuns: 50 },
       ],
       quarantined: [{ id: 'q1', file: 'a.test.ts', fullName: 'held', lastRuns: [] }],
     });
@@ -54,6 +56,27 @@ describe('quarantine proposals', () => {
     expect(run([passed, passed])).toBe(0);
     expect(run([passed, { state: 'passed', flaky: true }, passed])).toBe(0);
     expect(run([passed, passed, passed, { state: 'failed', flaky: false }])).toBe(1);
+  });
+
+  it('proposes a test flaky in one Vitest project in that project, naming it; one quarantine holds it in every project', () => {
+    const proposals = computeQuarantineProposals({
+      branch: 'main',
+      policy: DEFAULT_QUARANTINE_POLICY,
+      tests: [
+        { project: 'edge', file: 'a.test.ts', fullName: 'rounds', runs: 100, flakyRuns: 40 },
+        { project: 'node', file: 'a.test.ts', fullName: 'rounds', runs: 100, flakyRuns: 0 },
+        { project: 'node', file: 'a.test.ts', fullName: 'held', runs: 100, flakyRuns: 40 },
+      ],
+      // A quarantine names no project: held in node means held in edge too.
+      quarantined: [{ id: 'q1', file: 'a.test.ts', fullName: 'held', lastRuns: [] }],
+    });
+    expect(proposals.quarantine.map((p) => [p.project, p.fullName])).toEqual([['edge', 'rounds']]);
+    expect(formatQuarantineProposals(proposals, false)).toContain(
+      'quarantine  a.test.ts [edge]  rounds  flaky in 40 of 100',
+    );
+    expect(proposalReason(proposals.quarantine[0] as QuarantineProposal, 'main')).toContain(
+      'flaky in 40 of 100 runs in project edge on main',
+    );
   });
 
   it('prints nothing when there is nothing to propose', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Document, LineCounter, type Node, parseDocument } from 'yaml';
+import { allowanceKey } from '../../../src/core/allowances/allowance-match.js';
 import { parseQuarantineTerms, quarantineTermsToYaml } from '../../../src/core/allowances/quarantine-terms.js';
 import { formatBudgetReport } from '../../../src/core/budget/budget-format.js';
 import { formatGithubAnnotations } from '../../../src/core/budget/budget-github.js';
@@ -10,10 +11,9 @@ import {
   type RunQuarantine,
   recentFailuresOf,
 } from '../../../src/core/quarantine/run-quarantine.js';
-import { testKey } from '../../../src/core/test-id.js';
 import { makeFile, makeInput, makeTest } from '../budget/budget-factories.js';
 
-const KEY = testKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' });
+const KEY = allowanceKey({ file: 'test/hub/tracker.test.ts', fullName: 'tracker > reloads journal' });
 const active: RunQuarantine = {
   id: 'q1a2',
   reason: 'flaky on CI (T-19)',
@@ -109,7 +109,14 @@ describe('a quarantine in the run', () => {
           errors: failed ? [{ message: 'e', frame: null }] : [],
         });
         const unhandled = crash
-          ? [{ message: '[vitest-pool]: Worker forks emitted error.', type: 'Unhandled Error', file: null, test: null }]
+          ? [
+              {
+                message: '[vitest-pool]: Worker forks emitted error.',
+                type: 'Unhandled Error',
+                file: null,
+                fullName: null,
+              },
+            ]
           : [];
         const report = computeBudgetReport(
           makeInput({

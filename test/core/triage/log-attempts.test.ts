@@ -26,6 +26,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
     ].map(parseFailLine);
     expect(parsed).toEqual([
       {
+        project: null,
         file: 'test/math.test.ts',
         fullName: 'math > adds [1+1] (edge)',
         printedName: 'math > adds [1+1] (edge) (initial run, 1st retry)',
@@ -35,6 +36,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
         ],
       },
       {
+        project: null,
         file: 'test/rep.test.ts',
         fullName: 'fails every time',
         printedName: 'fails every time (initial run, 1st retry, 2nd retry)',
@@ -45,12 +47,14 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
         ],
       },
       {
+        project: null,
         file: 'test/rep.test.ts',
         fullName: 'fails on the second run only',
         printedName: 'fails on the second run only (1st repeat)',
         attempts: [{ repeat: 1, retry: 0 }],
       },
       {
+        project: null,
         file: 'test/rep.test.ts',
         fullName: 'fails twice the same',
         printedName: 'fails twice the same (initial run, 2nd repeat)',
@@ -60,18 +64,21 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
         ],
       },
       {
+        project: null,
         file: 'test/rep.test.ts',
         fullName: 'fails differently',
         printedName: 'fails differently (initial run)',
         attempts: [{ repeat: 0, retry: 0 }],
       },
       {
+        project: null,
         file: 'test/rep.test.ts',
         fullName: 'fails differently',
         printedName: 'fails differently (1st repeat)',
         attempts: [{ repeat: 1, retry: 0 }],
       },
       {
+        project: null,
         file: 'test/rep.test.ts',
         fullName: 'fails always',
         printedName: 'fails always (initial run, 1st retry, 1st repeat, 1st retry of 1st repeat)',
@@ -83,6 +90,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
         ],
       },
       {
+        project: null,
         file: 'test/rep.test.ts',
         fullName: 'passes only the first run',
         printedName: 'passes only the first run (1st repeat, 1st retry of 1st repeat)',
@@ -108,6 +116,7 @@ describe('Vitest 5 attempt labels on FAIL lines (real vitest 5.1.2 output)', () 
     expect(splitAttemptSuffix('retries (up to 3 times)')).toBeNull();
     expect(splitAttemptSuffix('runs (initial run, later)')).toBeNull();
     expect(parseFailLine(' FAIL  test/math.test.ts > math > adds [1+1] (edge)')).toEqual({
+      project: null,
       file: 'test/math.test.ts',
       fullName: 'math > adds [1+1] (edge)',
     });

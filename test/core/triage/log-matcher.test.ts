@@ -93,10 +93,16 @@ describe('Vitest log structures', () => {
       parseFailLine(
         '\u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m a.test.ts\u001b[2m > \u001b[22mgrp\u001b[2m > \u001b[22mfails [x] (y)',
       ),
-    ).toEqual({ file: 'a.test.ts', fullName: 'grp > fails [x] (y)' });
-    expect(parseFailLine(' FAIL  test/db.test.ts:2:1 > db')).toEqual({ file: 'test/db.test.ts', fullName: 'db' });
-    expect(parseFailLine(' FAIL  b.test.ts [ b.test.ts ]')).toEqual({ file: 'b.test.ts', fullName: '' });
-    expect(parseFailLine(' FAIL  |unit| a.test.ts > x')).toEqual({ file: 'a.test.ts', fullName: 'x' });
+    ).toEqual({ project: null, file: 'a.test.ts', fullName: 'grp > fails [x] (y)' });
+    expect(parseFailLine(' FAIL  test/db.test.ts:2:1 > db')).toEqual({
+      project: null,
+      file: 'test/db.test.ts',
+      fullName: 'db',
+    });
+    expect(parseFailLine(' FAIL  b.test.ts [ b.test.ts ]')).toEqual({ project: null, file: 'b.test.ts', fullName: '' });
+    // Vitest names a named project between bars: the line's test is that project's.
+    expect(parseFailLine(' FAIL  |unit| a.test.ts > x')).toEqual({ project: 'unit', file: 'a.test.ts', fullName: 'x' });
+    expect(parseFailLine(' FAIL  |jsdom env| a.test.ts > x')?.project).toBe('jsdom env');
     expect(parseFailLine('TEST FAIL something else')).toBeNull();
     expect(stripAnsi('\u001b[31mred\u001b[39m')).toBe('red');
   });
@@ -127,6 +133,7 @@ describe('Vitest log structures', () => {
     };
     expect(readLogFailures(scan)).toEqual([
       {
+        project: null,
         file: 'a.test.ts',
         fullName: 't',
         message: 'AssertionError: nope',

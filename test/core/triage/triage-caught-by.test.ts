@@ -44,6 +44,19 @@ const makeInputs = (over: Partial<TriageInputs> = {}): TriageInputs =>
 const triage = (over: Partial<TriageInputs>) => computeTriage(makeInputs(over), BUILT_IN_SIGNATURES);
 
 describe('caughtBy and seenBy', () => {
+  it('one test failing in project edge on one job and in project node on another: each finding names only its job', () => {
+    const r = triage({
+      tests: [
+        makeTest({ project: 'edge', check: LINUX }),
+        makeTest({ project: 'node', check: MAC, origin: 'mac.json: test failed' }),
+      ],
+    });
+    expect(r.findings.map((f) => [f.project, f.seenBy?.map((c) => c.job)])).toEqual([
+      ['edge', ['test-linux']],
+      ['node', ['test-macos']],
+    ]);
+  });
+
   it("two jobs' records that saw the same failure: one finding naming both checks, the first as caughtBy", () => {
     const r = triage({
       tests: [makeTest({ check: MAC, origin: 'mac.json: test failed' }), makeTest({ check: LINUX })],
@@ -76,7 +89,16 @@ describe('caughtBy and seenBy', () => {
     const budget = triage({
       tests: [makeTest({ state: 'passed', errors: [], check: LINUX })],
       excesses: [
-        { kind: 'file', file: FILE, fullName: null, durationMs: 9000, limitMs: 1000, origin: 'x', check: LINUX },
+        {
+          kind: 'file',
+          project: null,
+          file: FILE,
+          fullName: null,
+          durationMs: 9000,
+          limitMs: 1000,
+          origin: 'x',
+          check: LINUX,
+        },
       ],
     });
     expect(budget.findings[0]).toMatchObject({ class: 'budget', caughtBy: LINUX });
@@ -144,7 +166,7 @@ describe('an escape in history', () => {
   };
   const facts = (over: Partial<TestHistoryFacts>): TestHistoryFacts =>
     makeHistoryFacts({ file: FILE, fullName: NAME, lastPass, ...over });
-  const rerun = { file: FILE, fullName: NAME, runs: 3, failed: 3, notRun: 0, firstError: null };
+  const rerun = { project: null, file: FILE, fullName: NAME, runs: 3, failed: 3, notRun: 0, firstError: null };
 
   it('says which check caught it first since it last passed, and the job of that last pass', () => {
     const firstFailure = {
@@ -192,7 +214,9 @@ describe('planTriage', () => {
         makeTest({ origin: 'other.json' }),
         makeTest({ fullName: 'slow', state: 'passed', errors: [] }),
       ],
-      excesses: [{ kind: 'test', file: FILE, fullName: 'slow', durationMs: 6000, limitMs: 5000, origin: 'v' }],
+      excesses: [
+        { kind: 'test', project: null, file: FILE, fullName: 'slow', durationMs: 6000, limitMs: 5000, origin: 'v' },
+      ],
       unhandled: [
         { type: 'Unhandled Rejection', message: 'boom', file: 'test/u.test.ts', fullName: null, origin: 'u' },
       ],
@@ -201,8 +225,8 @@ describe('planTriage', () => {
     const plan = planTriage(inputs, BUILT_IN_SIGNATURES);
     expect(plan.historyQuestions).toEqual(
       expect.arrayContaining([
-        { file: FILE, fullName: NAME },
-        { file: FILE, fullName: 'slow' },
+        { project: null, file: FILE, fullName: NAME },
+        { project: null, file: FILE, fullName: 'slow' },
       ]),
     );
     expect(plan.historyQuestions).toHaveLength(2);

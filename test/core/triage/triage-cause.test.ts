@@ -63,6 +63,7 @@ describe('findTriageCause', () => {
       window: 200,
       tests: [
         {
+          project: null,
           file: 'test/api.test.ts',
           fullName: 'api > gets',
           runs: 45,

@@ -150,6 +150,7 @@ const unhandledArb: fc.Arbitrary<ObservedUnhandled> = fc.record({
 
 const testArb: fc.Arbitrary<ObservedTest> = fc.record({
   kind: fc.constantFrom('test' as const, 'suite' as const, 'file' as const),
+  project: fc.constantFrom(null, '', 'node', 'edge'),
   file: fc.constantFrom(null, 'test/a.test.ts', 'test/b.test.ts'),
   fullName: fc.constantFrom('', 'grp', 'grp > t', 'grp > u [1+1] (edge)'),
   line: fc.constantFrom(null, 3, 7),
@@ -233,10 +234,8 @@ describe('the order of the inputs', () => {
         });
         const plan = planTriage(inputs, BUILT_IN_SIGNATURES);
         const r = computeTriage(inputs, BUILT_IN_SIGNATURES);
-        const planned = new Set(plan.rerunTargets.map((t) => testKey({ file: t.file, fullName: t.fullName })));
-        for (const f of r.findings)
-          if (f.rerunTarget)
-            expect(planned).toContain(testKey({ file: f.rerunTarget.file, fullName: f.rerunTarget.fullName }));
+        const planned = new Set(plan.rerunTargets.map(testKey));
+        for (const f of r.findings) if (f.rerunTarget) expect(planned).toContain(testKey(f.rerunTarget));
         const asked = new Set(plan.historyQuestions.map(testKey));
         for (const q of historyQuestions(r.findings)) expect(asked).toContain(testKey(q));
       }),

@@ -20,6 +20,7 @@ export const NAME = 'grp > t';
 export function makeObservedTest(over: Partial<ObservedTest> = {}): ObservedTest {
   return {
     kind: 'test',
+    project: null,
     file: FILE,
     fullName: NAME,
     line: 3,
@@ -66,6 +67,7 @@ export function makeLogScan(
 /** History of one test on main: 40 runs, none failed, last passed at a1b2c3d4e5f6a7b8. */
 export function makeHistoryFacts(over: Partial<TestHistoryFacts> = {}): TestHistoryFacts {
   return {
+    project: null,
     file: FILE,
     fullName: NAME,
     runs: 40,
@@ -80,5 +82,5 @@ export function makeHistoryFacts(over: Partial<TestHistoryFacts> = {}): TestHist
 
 /** A re-run of `grp > t` in which `failed` of `runs` failed. */
 export function makeRerun(failed: number, runs: number, over: Partial<RerunResult> = {}): RerunResult {
-  return { file: FILE, fullName: NAME, runs, failed, notRun: 0, firstError: null, ...over };
+  return { project: null, file: FILE, fullName: NAME, runs, failed, notRun: 0, firstError: null, ...over };
 }

@@ -35,7 +35,17 @@ const dailyDurations = (n: number, first: number, step: number): TestHistoryFact
 const overLimitWithHistory = (durations: TestHistoryFacts['durations']) =>
   triage({
     tests: [],
-    excesses: [{ kind: 'test', file: FILE, fullName: NAME, durationMs: 5100, limitMs: 5000, origin: 'record r.json' }],
+    excesses: [
+      {
+        kind: 'test',
+        project: null,
+        file: FILE,
+        fullName: NAME,
+        durationMs: 5100,
+        limitMs: 5000,
+        origin: 'record r.json',
+      },
+    ],
     history: history(makeFacts({ durations })),
   });
 
@@ -132,12 +142,12 @@ describe('triage with history facts', () => {
   it('asks about failed and slow tests, never about run-level or infrastructure findings', () => {
     const r = triage({
       tests: [makeTest(), makeTest({ fullName: 'db', errors: ['Error: connect ECONNREFUSED 127.0.0.1:5432'] })],
-      excesses: [{ kind: 'test', file: FILE, fullName: 'slow', durationMs: 9, limitMs: 5, origin: 'x' }],
+      excesses: [{ kind: 'test', project: null, file: FILE, fullName: 'slow', durationMs: 9, limitMs: 5, origin: 'x' }],
     });
     expect(historyQuestions(r.findings)).toEqual(
       expect.arrayContaining([
-        { file: FILE, fullName: NAME },
-        { file: FILE, fullName: 'slow' },
+        { project: null, file: FILE, fullName: NAME },
+        { project: null, file: FILE, fullName: 'slow' },
       ]),
     );
     expect(historyQuestions(r.findings)).toHaveLength(2);

@@ -75,6 +75,7 @@ describe('computeTriage', () => {
   it('budget: an excess of a passed test is a finding, of a failed test it is not', () => {
     const excess = {
       kind: 'test' as const,
+      project: null,
       file: 'test/a.test.ts',
       fullName: 'grp > t',
       durationMs: 5310,
@@ -138,7 +139,8 @@ describe('computeTriage', () => {
     const json = toTriageJson(r);
     expect(Object.keys(json.findings[0] ?? {})).toEqual([
       'class',
-      'test',
+      'project',
+      'fullName',
       'file',
       'cause',
       'evidence',
@@ -149,7 +151,7 @@ describe('computeTriage', () => {
       'caughtBy',
       'seenBy',
     ]);
-    expect(JSON.parse(JSON.stringify(json))).toMatchObject({ version: 1, verdict: 'red' });
+    expect(JSON.parse(JSON.stringify(json))).toMatchObject({ version: 2, verdict: 'red' });
   });
 });
 

@@ -97,9 +97,9 @@ describe("the default base is the remote's default branch, never HEAD's own", ()
   it('a clone made with --branch feature: the gate compares with origin/main and finds the new test', async () => {
     const run = await runCliInProcess(clone, ['gate', '--root', 'web', '--plan']);
     expect(run.exitCode, run.output).toBe(0);
-    const plan = JSON.parse(run.stdout) as { baseRef: string; tests: { name: string }[] };
+    const plan = JSON.parse(run.stdout) as { baseRef: string; tests: { fullName: string }[] };
     expect(plan.baseRef).toBe('origin/main');
-    expect(plan.tests.map((t) => t.name)).toEqual(['new']);
+    expect(plan.tests.map((t) => t.fullName)).toEqual(['new']);
   });
 });
 

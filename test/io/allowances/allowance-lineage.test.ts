@@ -107,11 +107,22 @@ describe('traceLineage', () => {
     const first = await traceLineage(root, cache, [request]);
     expect(existsSync(cache)).toBe(true);
     const head = git(root, 'rev-parse', 'HEAD');
-    expect(JSON.parse(readFileSync(cache, 'utf8'))).toMatchObject({
-      version: 1,
-      entries: { [JSON.stringify([request.commit, 'a.test.ts', 'slow', request.state.fingerprint])]: { at: head } },
-    });
+    const key = JSON.stringify([request.commit, 'a.test.ts', 'slow', request.state.fingerprint]);
+    const written = JSON.parse(readFileSync(cache, 'utf8'));
+    expect(written).toMatchObject({ version: 2, entries: { [key]: { at: head } } });
+    expect(written.entries[key].lineage.state).toMatchObject({ fullName: 'slow 2' });
     expect((await traceLineage(root, cache, [request])).byId).toEqual(first.byId);
+    // A version 1 cache (0.1.0's, the full name under \`name\`) is still read: the same HEAD answers
+    // from it, so a state only that file holds comes back, as fullName.
+    const v1 = { ...written.entries[key], lineage: { ...written.entries[key].lineage } };
+    const { fullName: _fullName, ...state } = v1.lineage.state;
+    v1.lineage.state = { ...state, name: 'slow as cached' };
+    writeFileSync(cache, JSON.stringify({ version: 1, entries: { [key]: v1 } }));
+    expect((await traceLineage(root, cache, [request])).byId.get('a1')).toMatchObject({
+      kind: 'traced',
+      state: { fullName: 'slow as cached' },
+    });
+    writeFileSync(cache, JSON.stringify(written));
     put('a.test.ts', file(['slow 3', 'wait(300);'], ['fast', 'ok();']));
     commitAll('rename again');
     expect((await traceLineage(root, cache, [request])).byId.get('a1')).toMatchObject({

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { allowanceKey } from '../../../src/core/allowances/allowance-match.js';
 import { parseConfig } from '../../../src/core/config.js';
-import { testKey } from '../../../src/core/test-id.js';
 import { loadAllowancesForRun } from '../../../src/io/allowances/allowances-for-run.js';
 
 let root: string;
@@ -37,7 +37,7 @@ describe('loadAllowancesForRun', () => {
     put('allowances/a.test.ts.yaml', entry('a1a1a1a1', 'g > slow', 'a.test.ts'));
     const result = await run([{ file: 'a.test.ts', fullName: 'g > slow', line: 3 }]);
     expect(result.warnings).toEqual([]);
-    expect(result.applied.get(testKey({ file: 'a.test.ts', fullName: 'g > slow' }))).toEqual({
+    expect(result.applied.get(allowanceKey({ file: 'a.test.ts', fullName: 'g > slow' }))).toEqual({
       id: 'a1a1a1a1',
       budget: { kind: 'map', values: { linux: 2000, default: 1000 } },
       match: 'exact',

@@ -67,7 +67,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
         makeRecord({ runId: 'old', startedAt: '2026-11-28T10:00:00Z', tests: [{ name: 'a' }] }),
         ctx,
       );
-      const runs = await lastRunsOfTest(store, { file: 'test/a.test.ts', fullName: 'a' });
+      const runs = await lastRunsOfTest(store, { project: '', file: 'test/a.test.ts', fullName: 'a' });
       expect(runs.map((r) => [r.runId, r.ci])).toEqual([
         ['with-ci', ci],
         ['old', null],
@@ -200,7 +200,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       expect(solid.runs).toBe(3);
       expect(solid.flakeRate).toBe(0);
 
-      const test = { file: 'test/a.test.ts', fullName: 'flaky' };
+      const test = { project: '', file: 'test/a.test.ts', fullName: 'flaky' };
       const last = await lastRunsOfTest(store, test, { branch: 'main', limit: 2 });
       expect(last.map((r) => r.runId)).toEqual(['f4', 'f3']);
       expect(last[0]!.startedAt).toBe(at(2).replace(/\.\d+Z$/, (m) => m));
@@ -209,7 +209,7 @@ export function storeContract(connect: () => Promise<HistoryStore>): void {
       expect(evidence.rerun.map((p) => [p.failed.runId, p.passed.runId])).toEqual([['f1', 'f2']]);
       const passing = await lastPassingRun(store, test);
       expect({ runId: passing?.runId, commit: passing?.commit }).toEqual({ runId: 'f4', commit: 'z' });
-      expect(await lastPassingRun(store, { file: 'test/a.test.ts', fullName: 'never ran' })).toBeNull();
+      expect(await lastPassingRun(store, { project: '', file: 'test/a.test.ts', fullName: 'never ran' })).toBeNull();
       expect(await lastRunsOfTest(store, test, { branch: 'other' })).toEqual([]);
     } finally {
       await store.close();

@@ -78,14 +78,36 @@ describe('run-record files', () => {
     expect(errorOf(() => readRunRecord(file, 'runs/cut.json'))).toContain('run record is empty');
   });
 
-  it('rejects another version and names both', () => {
-    const file = path.join(root, 'v2.json');
-    writeFileSync(file, JSON.stringify({ ...sampleRecord(), version: 2 }));
-    expect(errorOf(() => readRunRecord(file, 'v2.json'))).toContain(
-      'v2.json: run record version 2 is not the version 1 this flakeguard reads',
+  it('rejects another version and names the ones it reads', () => {
+    const file = path.join(root, 'v3.json');
+    writeFileSync(file, JSON.stringify({ ...sampleRecord(), version: 3 }));
+    expect(errorOf(() => readRunRecord(file, 'v3.json'))).toContain(
+      'v3.json: run record version 3 is not a version this flakeguard reads (1 or 2;',
     );
     writeFileSync(file, JSON.stringify({ tests: [] }));
-    expect(errorOf(() => readRunRecord(file, 'v2.json'))).toContain('has no "version" field');
+    expect(errorOf(() => readRunRecord(file, 'v3.json'))).toContain('has no "version" field');
+  });
+
+  it("reads a version 1 record (0.1.0's field names) as version 2: every full name is fullName", () => {
+    const file = path.join(root, 'v1.json');
+    const v2 = sampleRecord();
+    const toV1 = (o: object, to: string): object =>
+      Object.fromEntries(Object.entries(o).map(([k, v]) => [k === 'fullName' ? to : k, v]));
+    const v1 = {
+      ...v2,
+      version: 1,
+      tests: v2.tests.map((t) => toV1(t, 'name')),
+      violations: v2.violations.map((v) => toV1(v, 'name')),
+      unhandledErrors: [{ message: 'late', type: 'Unhandled Rejection', file: 'a.test.ts', test: 't' }],
+    };
+    writeFileSync(file, JSON.stringify(v1));
+    const read = readRunRecord(file, 'v1.json');
+    expect(read.version).toBe(2);
+    expect(read.tests).toEqual(v2.tests);
+    expect(read.violations).toEqual(v2.violations);
+    expect(read.unhandledErrors).toEqual([
+      { message: 'late', type: 'Unhandled Rejection', file: 'a.test.ts', fullName: 't' },
+    ]);
   });
 
   it('names a field of the wrong type with its path', () => {

@@ -14,7 +14,7 @@ const request = (over: Partial<TriageHistoryRequest> = {}): TriageHistoryRequest
   config: { kind: 'off' },
   force: undefined,
   branch: 'main',
-  tests: [{ file: 'test/a.test.ts', fullName: 't' }],
+  tests: [{ project: '', file: 'test/a.test.ts', fullName: 't' }],
   excludeRunIds: new Set(),
   env: {},
   ...over,
