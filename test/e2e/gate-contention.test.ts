@@ -102,7 +102,9 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
       expect(x.slowdown).toBeGreaterThanOrEqual(1);
     }
     const hang = report.tests.find((t) => t.fullName === 'hangs');
-    expect(hang?.verdict).toBe('failing');
+    expect(hang?.verdict, JSON.stringify({ reason: hang?.reason, missing: hang?.missing, idle: hang?.idle })).toBe(
+      'failing',
+    );
     expect(hang?.tries.map((t) => t.state)).toEqual(['hung']);
     expect(hang?.reason).toMatch(/^hung in 1\/1/);
     expect(hang?.error).toContain('its worker and the processes it started were killed');

@@ -67,8 +67,8 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
       'test/slow.test.ts > exports the report': 'changed',
       'test/slow.test.ts > imports the catalogue': 'changed',
     });
-    expect(byName('adds numbers')?.previous).toEqual({ file: 'test/cart.test.ts', name: 'cart > to be renamed' });
-    expect(byName('travels')?.previous).toEqual({ file: 'test/old.test.ts', name: 'travels' });
+    expect(byName('adds numbers')?.previous).toEqual({ file: 'test/cart.test.ts', fullName: 'cart > to be renamed' });
+    expect(byName('travels')?.previous).toEqual({ file: 'test/old.test.ts', fullName: 'travels' });
   });
 
   it('gives each test its verdict with passes, tries and durations', () => {

@@ -64,7 +64,7 @@ describe('reporter: duration budgets', () => {
       expect.objectContaining({
         kind: 'test',
         file: 'slow.test.ts',
-        name: 'slow things > sleeps',
+        fullName: 'slow things > sleeps',
         line: 4,
         limitMs: 200,
         limitSource: 'budget',

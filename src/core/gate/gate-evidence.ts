@@ -48,12 +48,13 @@ const CHECK_WORDS: Readonly<Record<GateCheck, (n: number) => string>> = {
 
 /**
  * The tries without slowdown that are evidence about x1: every pass (it passed at least that
- * slowed), every failure whose factor was not measured, and each failure that got at most
- * OFF_FACTOR. A failure the busy machine slowed to x1.9 says how the test fares at x1.9, not at x1.
+ * slowed), every hang (it ran past its test timeout plus 5 s: no slowdown explains that), every
+ * failure whose factor was not measured, and each failure that got at most OFF_FACTOR. A failure the
+ * busy machine slowed to x1.9 says how the test fares at x1.9, not at x1.
  */
 export function countsAtFactorOne(tries: readonly GateTry[]): GateTry[] {
   return tries.filter(
-    (t) => t.state === 'passed' || t.slowdown === null || t.slowdown === undefined || t.slowdown <= OFF_FACTOR,
+    (t) => t.state !== 'failed' || t.slowdown === null || t.slowdown === undefined || t.slowdown <= OFF_FACTOR,
   );
 }
 
