@@ -5,7 +5,9 @@
  * flakeguard (a higher version) is refused rather than misread.
  */
 
-export const HISTORY_SCHEMA_VERSION = 2;
+import { SUMMARY_MIGRATIONS } from './history-schema-summaries.js';
+
+export const HISTORY_SCHEMA_VERSION = 4;
 
 export interface Migration {
   /** The schema version the store has after this migration. */
@@ -18,6 +20,8 @@ export const META_TABLE_SQL = 'CREATE TABLE IF NOT EXISTS flakeguard_meta (key t
 
 /** A constant for pg_advisory_xact_lock: migrations of one database run one at a time. */
 export const MIGRATION_LOCK_KEY = 4_172_031_914;
+/** A constant for pg_advisory_xact_lock: one writer of the summaries at a time (ingest, prune). */
+export const INGEST_LOCK_KEY = 4_172_031_915;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -74,6 +78,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 2,
     statements: ['ALTER TABLE flakeguard_runs ADD COLUMN ci jsonb'],
   },
+  // 3: results carry their run's start, platform and branch; 4: the summaries (history-schema-summaries.ts).
+  ...SUMMARY_MIGRATIONS,
 ];
 
 /** The migrations a store at `current` still needs, in order. */

@@ -37,7 +37,10 @@ const ctx = { branch: 'main', job: 'ci-1' };
 export function storeContract(connect: () => Promise<HistoryStore>): void {
   const open = async (): Promise<HistoryStore> => {
     const store = await connect();
-    await store.query('TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests RESTART IDENTITY');
+    await store.query(
+      'TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_test_keys, flakeguard_test_days, flakeguard_open_failures RESTART IDENTITY',
+    );
+    await store.query("DELETE FROM flakeguard_meta WHERE key = 'summary_newest_day'");
     return store;
   };
 
