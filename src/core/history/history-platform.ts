@@ -13,7 +13,6 @@ import {
   unitsToLimit,
   unitsToLimitRange,
 } from './history-trend.js';
-import { percentileCont } from './percentile.js';
 
 export interface SeriesPoint {
   readonly testId: number;
@@ -96,18 +95,10 @@ export function computePlatform(p: PlatformAggregate, points: readonly SeriesPoi
   const trendPoints = points.map((s) => ({ atMs: s.atMs, durationMs: s.durationMs, passed: s.state === 'passed' }));
   const trend = points.length === 0 ? null : computeDurationTrend(trendPoints, p.limitMs);
   const p95 = points.length === 0 ? p.p95Ms : recentP95(trendPoints);
-  // With its series read, a test's durations are those of the series' passed runs (the newest
-  // TREND_MAX_POINTS in the window); without, the store's (its newest RECENT_SUMMARY passed runs).
-  const passed = points
-    .filter((s) => s.state === 'passed')
-    .map((s) => s.durationMs)
-    .sort((a, b) => a - b);
-  const median = passed.length === 0 ? p.medianMs : percentileCont(passed, 0.5);
-  const p95All = passed.length === 0 ? p.p95Ms : percentileCont(passed, 0.95);
   return {
     platform: p.platform,
     runs: p.runs,
-    durationMs: { median: round(median, 2)!, p95: round(p95All, 2)! },
+    durationMs: { median: round(p.medianMs, 2)!, p95: round(p.p95Ms, 2)! },
     limitMs: p.limitMs,
     ...slopeFigures(trend),
     recentP95Ms: round(p95, 2),

@@ -16,7 +16,7 @@
  * re-run-passed. The backfill below is the same arithmetic as ingest (io/history/summary-write.ts),
  * done in bulk for a store written before.
  */
-import type { Migration } from './history-schema.js';
+import type { Migration } from './history-migration.js';
 
 /** The passed durations each summary row keeps (the p95 that screens tests: docs/history.md). */
 export const RECENT_SUMMARY = 20;

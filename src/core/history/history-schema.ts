@@ -5,15 +5,12 @@
  * flakeguard (a higher version) is refused rather than misread.
  */
 
+import type { Migration } from './history-migration.js';
 import { SUMMARY_MIGRATIONS } from './history-schema-summaries.js';
 
 export const HISTORY_SCHEMA_VERSION = 4;
 
-export interface Migration {
-  /** The schema version the store has after this migration. */
-  readonly version: number;
-  readonly statements: readonly string[];
-}
+export type { Migration } from './history-migration.js';
 
 /** Created before any migration, so the version can be read from any store. */
 export const META_TABLE_SQL = 'CREATE TABLE IF NOT EXISTS flakeguard_meta (key text PRIMARY KEY, value text NOT NULL)';

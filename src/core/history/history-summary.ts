@@ -5,7 +5,7 @@
  * the per-platform durations and the cause's per-shard groups. Pure.
  */
 import type { HistoryRun } from '../cause/history-cause.js';
-import type { PlatformAggregate, TestAggregate, TestHistoryRun } from './history-report.js';
+import type { PlatformAggregate, SeriesPoint, TestAggregate, TestHistoryRun } from './history-report.js';
 import { RECENT_SUMMARY } from './history-schema-summaries.js';
 import { percentileCont } from './percentile.js';
 import { TREND_MAX_POINTS } from './trend-interval.js';
@@ -207,4 +207,27 @@ export function newestSeries<T extends { readonly state: string }>(newestFirst: 
     if (point.state === 'passed') passed += 1;
   }
   return kept.reverse();
+}
+
+/**
+ * The platforms whose series was read get their median and p95 from its passed runs (the newest
+ * TREND_MAX_POINTS in the window, what the trend is fitted on); the others keep the summaries'.
+ */
+export function withSeriesDurations(
+  platforms: readonly PlatformAggregate[],
+  series: readonly SeriesPoint[],
+): PlatformAggregate[] {
+  const passed = new Map<string, number[]>();
+  for (const s of series) {
+    if (s.state !== 'passed') continue;
+    const key = `${s.testId}\u0000${s.platform}`;
+    const list = passed.get(key);
+    if (list) list.push(s.durationMs);
+    else passed.set(key, [s.durationMs]);
+  }
+  return platforms.map((p) => {
+    const durations = passed.get(`${p.testId}\u0000${p.platform}`)?.sort((a, b) => a - b);
+    if (durations === undefined || durations.length === 0) return p;
+    return { ...p, medianMs: percentileCont(durations, 0.5), p95Ms: percentileCont(durations, 0.95) };
+  });
 }

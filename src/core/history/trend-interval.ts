@@ -18,7 +18,7 @@
  * With few points C exceeds N and a side has no bound: it is null here (4 or fewer points never
  * bound the lower side at 95%), never a made-up number. Pure.
  */
-import { median } from 'simple-statistics';
+import { median, medianSorted } from 'simple-statistics';
 
 /** The two-sided 95% normal quantile, z(0.975) (to 16 digits). */
 const Z_95 = 1.959963984540054;
@@ -58,7 +58,7 @@ function tieTerm(ys: readonly number[]): number {
 }
 
 /** The k-th smallest (1-based, fractional k interpolated) of sorted values; null outside 1..length. */
-function rankValue(sorted: readonly number[], k: number): number | null {
+function rankValue(sorted: ArrayLike<number>, k: number): number | null {
   if (k < 1 - 1e-9 || k > sorted.length + 1e-9) return null;
   const at = Math.min(Math.max(k, 1), sorted.length) - 1;
   const below = Math.floor(at);
@@ -72,20 +72,27 @@ export function senSlope(xsIn: readonly number[], ysIn: readonly number[]): SenS
   const { xs, ys } = trendWindow(xsIn, ysIn);
   const n = xs.length;
   if (n < TREND_MIN_POINTS) return null;
-  const slopes: number[] = [];
+  // A typed array sorts numerically without a comparator: several times faster at 200 points
+  // (19,900 slopes), the history report fits two axes for each of its up to 40 x platforms series.
+  const all = new Float64Array((n * (n - 1)) / 2);
+  let count = 0;
   for (let i = 0; i < n; i += 1) {
     for (let j = i + 1; j < n; j += 1) {
       const dx = xs[j]! - xs[i]!;
-      if (dx !== 0) slopes.push((ys[j]! - ys[i]!) / dx);
+      if (dx !== 0) {
+        all[count] = (ys[j]! - ys[i]!) / dx;
+        count += 1;
+      }
     }
   }
-  if (slopes.length === 0) return null;
-  slopes.sort((a, b) => a - b);
+  if (count === 0) return null;
+  // +0 after -0 in a typed sort; the comparator sort kept them in place: the same values either way.
+  const slopes = Array.from(all.subarray(0, count).sort(), (v) => (v === 0 ? 0 : v));
   const variance = (n * (n - 1) * (2 * n + 5) - tieTerm(ys)) / 18;
   const c = Z_95 * Math.sqrt(Math.max(variance, 0));
   const m1 = (slopes.length - c) / 2;
   const m2 = (slopes.length + c) / 2;
-  return { slope: median(slopes), low: rankValue(slopes, m1), high: rankValue(slopes, m2 + 1), n };
+  return { slope: medianSorted(slopes), low: rankValue(slopes, m1), high: rankValue(slopes, m2 + 1), n };
 }
 
 /**

@@ -6,8 +6,9 @@
  * SQL text for both engines. The window starts at the start of its first UTC day (`since`).
  */
 import { isoDayOf } from '../../core/calendar.js';
+import { causeCandidates } from '../../core/history/cause-candidates.js';
 import type { HistoryInput, HistoryQuery, SeriesPoint, TestAggregate } from '../../core/history/history-report.js';
-import { computeHistoryReport, selectTrendCandidates } from '../../core/history/history-report.js';
+import { selectTrendCandidates } from '../../core/history/history-report.js';
 import { ALL_BRANCHES } from '../../core/history/history-schema-summaries.js';
 import {
   type FlakedError,
@@ -15,8 +16,9 @@ import {
   outcomesOf,
   type SummaryRow,
   summarizeWindow,
+  withSeriesDurations,
 } from '../../core/history/history-summary.js';
-import { testKey } from '../../core/test-id.js';
+import { TREND_MAX_POINTS } from '../../core/history/trend-interval.js';
 import type { HistoryStore, Queryable } from './history-store.js';
 
 export { type PruneResult, pruneHistory } from './history-prune.js';
@@ -34,8 +36,24 @@ export interface HistoryFilter {
 /** The start of the window: the start of the cutoff's UTC day. */
 export const windowStartMs = (cutoffMs: number): number => Date.parse(`${isoDayOf(cutoffMs)}T00:00:00Z`);
 
-/** Rows a key's series read stops at: enough for TREND_MAX_POINTS passed runs among failed ones. */
-const SERIES_ROWS = 1000;
+/**
+ * Rows a key's series read stops at: TREND_MAX_POINTS passed runs and the failed ones among them
+ * (1 in 5 failed); a key that had more failed runs is read again up to SERIES_ROWS_MORE.
+ */
+const SERIES_ROWS = 250;
+const SERIES_ROWS_MORE = 2000;
+
+/** The summary row with its arrays as PostgreSQL's text ({1.5,2}): node-postgres parses a float8[] element by element, 10x slower. */
+type SummaryText = Omit<SummaryRow, 'recentMs' | 'recentAt'> & { recentMs: string | null; recentAt: string | null };
+
+const floats = (text: string | null): number[] | null =>
+  text === null ? null : text.length <= 2 ? [] : text.slice(1, -1).split(',').map(Number);
+
+const withArrays = (r: SummaryText): SummaryRow => ({
+  ...r,
+  recentMs: floats(r.recentMs),
+  recentAt: floats(r.recentAt),
+});
 
 const DAY = (d: string) =>
   `${d}.scope = k.scope AND ${d}.test_id = k.test_id AND ${d}.platform = k.platform AND ${d}.shard = k.shard`;
@@ -48,7 +66,7 @@ const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS 
     c.rerun_passed_runs - coalesce(b.rerun_passed_runs, 0) AS "rerunPassedRuns",
     c.flaked_runs - coalesce(b.flaked_runs, 0) AS "flakedRuns", c.passed_runs - coalesce(b.passed_runs, 0) AS "passedRuns",
     c.last_passed_at AS "lastPassedAt", c.last_passed_run AS "lastPassedRun", c.last_limit_ms AS "lastLimitMs",
-    c.recent_ms AS "recentMs", c.recent_at AS "recentAt"
+    c.recent_ms::text AS "recentMs", c.recent_at::text AS "recentAt"
   FROM flakeguard_test_keys k JOIN flakeguard_tests t ON t.id = k.test_id
   CROSS JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE ${DAY('d')} ORDER BY d.day DESC LIMIT 1) c
   LEFT JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE ${DAY('d')} AND d.day < $2::date
@@ -70,18 +88,25 @@ const seriesSql = (branch: string | null) => `SELECT k.test_id AS "testId", k.pl
   CROSS JOIN LATERAL (SELECT round(extract(epoch FROM r.started_at) * 1000)::float8 AS at, r.started_at, r.run_id,
       r.duration_ms, r.state
     FROM flakeguard_results r
-    WHERE r.test_id = k.test_id AND r.platform = k.platform AND r.started_at >= $3::timestamptz ${onBranch(branch, '$4')}
+    WHERE r.test_id = k.test_id AND r.platform = k.platform AND r.started_at >= $3::timestamptz ${onBranch(branch, '$5')}
       AND r.state IN ('passed', 'failed') AND r.duration_ms IS NOT NULL
-    ORDER BY r.started_at DESC, r.run_id DESC LIMIT ${SERIES_ROWS}) s
+    ORDER BY r.started_at DESC, r.run_id DESC LIMIT $4) s
   ORDER BY k.test_id, k.platform, s.started_at DESC, s.run_id DESC`;
 
-// The first errors of the runs the tests flaked in: few (a partial index holds only those runs).
-const errorsSql = (branch: string | null) => `SELECT r.test_id AS "testId", r.platform,
-    coalesce(u.shard_index || '/' || u.shard_count, '') AS shard, r.first_error AS error
-  FROM flakeguard_results r JOIN flakeguard_runs u ON u.id = r.run_id
-  WHERE r.test_id = ANY($1::int[]) AND (r.state = 'failed' OR r.flaky) AND r.state IN ('passed', 'failed')
-    AND r.started_at >= $2::timestamptz AND r.first_error IS NOT NULL ${onBranch(branch, '$3')}
-  ORDER BY r.started_at, r.run_id`;
+/** The errors a test's cause reads: those of its newest flaked runs in the window, at most this many. */
+const CAUSE_ERRORS = 200;
+
+// The first errors of the runs the tests flaked in (a partial index holds only those runs), oldest first.
+const errorsSql = (
+  branch: string | null,
+) => `SELECT e."testId", e.platform, e.shard, e.error FROM unnest($1::int[]) AS i (id)
+  CROSS JOIN LATERAL (SELECT r.test_id AS "testId", r.platform, coalesce(u.shard_index || '/' || u.shard_count, '') AS shard,
+      r.first_error AS error, r.started_at, r.run_id
+    FROM flakeguard_results r JOIN flakeguard_runs u ON u.id = r.run_id
+    WHERE r.test_id = i.id AND (r.state = 'failed' OR r.flaky) AND r.state IN ('passed', 'failed')
+      AND r.started_at >= $2::timestamptz AND r.first_error IS NOT NULL ${onBranch(branch, '$3')}
+    ORDER BY r.started_at DESC, r.run_id DESC LIMIT ${CAUSE_ERRORS}) e
+  ORDER BY e.started_at, e.run_id`;
 
 const normalFile = (file: string | null): string | null =>
   file === null ? null : file.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
@@ -99,44 +124,52 @@ export async function readHistoryInput(
     const scope = filter.branch ?? ALL_BRANCHES;
     const withBranch = (p: unknown[]): unknown[] => (filter.branch === null ? p : [...p, filter.branch]);
     const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, [start, filter.branch]);
-    const rows = await q.query<SummaryRow>(SUMMARY_SQL, [
+    const rows = await q.query<SummaryText>(SUMMARY_SQL, [
       scope,
       isoDayOf(startMs),
       filter.fullNamePart,
       normalFile(filter.file),
     ]);
-    const summary = summarizeWindow(rows, startMs);
+    const summary = summarizeWindow(rows.map(withArrays), startMs);
     // --owner: CODEOWNERS is matched here, before the lists are chosen, not in SQL.
     const tests = summary.tests.filter((t) => keep === null || keep(t));
     const kept = new Set(tests.map((t) => t.testId));
     const platforms = summary.platforms.filter((p) => keep === null || kept.has(p.testId));
     const ids = selectTrendCandidates(tests, platforms, query);
-    const series = ids.length === 0 ? [] : await readSeries(q, filter.branch, [scope, ids, start]);
-    const input: HistoryInput = { query, runs, tests, platforms, series };
-    // The causes of the tests the report shows with flaky runs: their lists are chosen without them.
-    const shown = new Set(
-      computeHistoryReport(input)
-        .tests.filter((t) => t.flakyRuns > 0)
-        .map((t) => testKey(t)),
-    );
-    const idList = tests.filter((t) => shown.has(testKey(t))).map((t) => t.testId);
-    if (idList.length === 0) return { ...input, outcomes: [] };
-    const errors = await q.query<FlakedError>(errorsSql(filter.branch), withBranch([idList, start]));
-    return { ...input, outcomes: outcomesOf(summary.groups, errors, new Set(idList)) };
+    const series = ids.length === 0 ? [] : await readSeries(q, scope, ids, start, filter.branch);
+    // The causes of the tests the report may show with flaky runs, from their newest flaked runs' errors.
+    const causeIds = causeCandidates(tests, platforms, ids, query);
+    const errors =
+      causeIds.length === 0 ? [] : await q.query<FlakedError>(errorsSql(filter.branch), withBranch([causeIds, start]));
+    return {
+      query,
+      runs,
+      tests,
+      platforms: withSeriesDurations(platforms, series),
+      series,
+      outcomes: outcomesOf(summary.groups, errors, new Set(causeIds)),
+    };
   });
 }
 
 /** The candidates' newest results in the window per platform, cut to the trend's window, oldest first. */
-async function readSeries(q: Queryable, branch: string | null, params: unknown[]): Promise<SeriesPoint[]> {
-  const rows = await q.query<SeriesPoint>(seriesSql(branch), branch === null ? params : [...params, branch]);
-  const series: SeriesPoint[] = [];
-  let i = 0;
-  while (i < rows.length) {
-    let end = i;
-    while (end < rows.length && rows[end]!.testId === rows[i]!.testId && rows[end]!.platform === rows[i]!.platform)
-      end += 1;
-    series.push(...newestSeries(rows.slice(i, end)));
-    i = end;
-  }
-  return series;
+async function readSeries(q: Queryable, scope: string, ids: readonly number[], start: string, branch: string | null) {
+  const read = async (testIds: readonly number[], limit: number): Promise<SeriesPoint[][]> => {
+    const params = [scope, testIds, start, limit];
+    const rows = await q.query<SeriesPoint>(seriesSql(branch), branch === null ? params : [...params, branch]);
+    const keys: SeriesPoint[][] = [];
+    for (const row of rows) {
+      const last = keys[keys.length - 1];
+      if (last !== undefined && last[0]!.testId === row.testId && last[0]!.platform === row.platform) last.push(row);
+      else keys.push([row]);
+    }
+    return keys;
+  };
+  const first = await read(ids, SERIES_ROWS);
+  const short = (k: SeriesPoint[]) =>
+    k.length === SERIES_ROWS && k.filter((p) => p.state === 'passed').length < TREND_MAX_POINTS;
+  const again = [...new Set(first.filter(short).map((k) => k[0]!.testId))];
+  const more = again.length === 0 ? [] : await read(again, SERIES_ROWS_MORE);
+  const kept = first.filter((k) => !again.includes(k[0]!.testId));
+  return [...kept, ...more].flatMap((k) => newestSeries(k));
 }

@@ -7,6 +7,7 @@ import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js'
 import { type HistoryStore, type HistoryTarget, openHistoryStore } from '../../../src/io/history/history-store.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
 import { storeContract } from './store-contract.js';
+import { summaryContract } from './summary-contract.js';
 
 const base = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-hist-'));
 const target: HistoryTarget = { kind: 'embedded', folder: path.join(base, '.flakeguard/runs', 'history') };
@@ -25,6 +26,10 @@ describe('embedded store (PGlite)', () => {
       await (await shared)?.close();
     });
     storeContract(async () => {
+      shared ??= openHistoryStore(target);
+      return { ...(await shared), close: async () => {} };
+    });
+    summaryContract(async () => {
       shared ??= openHistoryStore(target);
       return { ...(await shared), close: async () => {} };
     });

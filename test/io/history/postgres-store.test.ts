@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistoryStore } from '../../../src/io/history/history-store.js';
 import { type PostgresServer, startPostgres } from './postgres-server.mjs';
 import { storeContract } from './store-contract.js';
+import { summaryContract } from './summary-contract.js';
 
 let server: PostgresServer;
 beforeAll(async () => {
@@ -15,6 +16,7 @@ describe('PostgreSQL store', () => {
     expect(['postgresql', 'pglite-socket']).toContain(server.engine);
   });
   storeContract(() => openHistoryStore({ kind: 'postgres', url: server.url }));
+  summaryContract(() => openHistoryStore({ kind: 'postgres', url: server.url }));
 
   it('says which server it could not reach', async () => {
     const url = server.url.replace(/:(\d+)\//, ':1/');
