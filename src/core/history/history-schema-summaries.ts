@@ -129,7 +129,8 @@ const SUMMARIES: Migration = {
         SELECT 1 FROM flakeguard_runs u2 JOIN flakeguard_results r2 ON r2.run_id = u2.id AND r2.test_id = r.test_id
         WHERE u2.commit_sha = u.commit_sha AND r2.state = 'passed')`,
     `INSERT INTO flakeguard_meta (key, value)
-      SELECT 'summary_newest_day', coalesce(max(day)::text, '') FROM flakeguard_test_days`,
+      SELECT 'summary_newest_day', coalesce(to_char(max(day), 'YYYY-MM-DD'), '') FROM flakeguard_test_days
+      WHERE day > '-infinity'`,
   ],
 };
 

@@ -19,6 +19,7 @@ import {
   withSeriesDurations,
 } from '../../core/history/history-summary.js';
 import { TREND_MAX_POINTS } from '../../core/history/trend-interval.js';
+import { numbersOfArrayText } from './array-text.js';
 import type { HistoryStore, Queryable } from './history-store.js';
 
 export { type PruneResult, pruneHistory } from './history-prune.js';
@@ -43,16 +44,13 @@ export const windowStartMs = (cutoffMs: number): number => Date.parse(`${isoDayO
 const SERIES_ROWS = 250;
 const SERIES_ROWS_MORE = 2000;
 
-/** The summary row with its arrays as PostgreSQL's text ({1.5,2}): node-postgres parses a float8[] element by element, 10x slower. */
+/** The summary row with its arrays as text (array-text.ts). */
 type SummaryText = Omit<SummaryRow, 'recentMs' | 'recentAt'> & { recentMs: string | null; recentAt: string | null };
-
-const floats = (text: string | null): number[] | null =>
-  text === null ? null : text.length <= 2 ? [] : text.slice(1, -1).split(',').map(Number);
 
 const withArrays = (r: SummaryText): SummaryRow => ({
   ...r,
-  recentMs: floats(r.recentMs),
-  recentAt: floats(r.recentAt),
+  recentMs: numbersOfArrayText(r.recentMs),
+  recentAt: numbersOfArrayText(r.recentAt),
 });
 
 const DAY = (d: string) =>
