@@ -21,7 +21,7 @@ const TEST_BATCH = 2000;
 
 const lock = (q: Queryable) => q.query('SELECT pg_advisory_xact_lock($1::bigint)', [String(INGEST_LOCK_KEY)]);
 
-const OLD_RUNS = `SELECT id FROM flakeguard_runs WHERE started_at < $1::timestamptz ORDER BY started_at, id LIMIT ${PRUNE_BATCH}`;
+const OLD_RUNS = 'SELECT id FROM flakeguard_runs WHERE started_at < $1::timestamptz ORDER BY started_at, id LIMIT $2';
 
 // Per key, every day row before the cutoff day but the newest; then that one becomes the floor.
 const DROP_OLD_DAYS = `DELETE FROM flakeguard_test_days d WHERE d.test_id >= $2 AND d.test_id < $3 AND d.day < $1::date
@@ -32,8 +32,20 @@ const FLOOR_DAYS = `UPDATE flakeguard_test_days SET day = '-infinity', recent_ms
 const GONE_TESTS = `DELETE FROM flakeguard_tests t WHERE t.id >= $1 AND t.id < $2
   AND NOT EXISTS (SELECT 1 FROM flakeguard_results r WHERE r.test_id = t.id) RETURNING id`;
 
+export interface PruneOptions {
+  /** Runs deleted per transaction (default PRUNE_BATCH). */
+  readonly batchRuns?: number;
+  /** Called after each batch of runs is committed (tests: an ingest then must not wait for the prune). */
+  readonly afterBatch?: () => Promise<void>;
+}
+
 /** Deletes the runs started before the cutoff's day, their results, and the tests left with no result. */
-export async function pruneHistory(store: HistoryStore, cutoffMs: number, dryRun = false): Promise<PruneResult> {
+export async function pruneHistory(
+  store: HistoryStore,
+  cutoffMs: number,
+  dryRun = false,
+  options: PruneOptions = {},
+): Promise<PruneResult> {
   const day = isoDayOf(cutoffMs);
   const cutoff = `${day}T00:00:00.000Z`;
   if (dryRun) {
@@ -47,7 +59,9 @@ export async function pruneHistory(store: HistoryStore, cutoffMs: number, dryRun
   for (;;) {
     const deleted = await store.transaction(async (q) => {
       await lock(q);
-      const ids = (await q.query<{ id: number }>(OLD_RUNS, [cutoff])).map((r) => r.id);
+      const ids = (await q.query<{ id: number }>(OLD_RUNS, [cutoff, options.batchRuns ?? PRUNE_BATCH])).map(
+        (r) => r.id,
+      );
       if (ids.length === 0) return 0;
       await q.query('DELETE FROM flakeguard_results WHERE run_id = ANY($1::int[])', [ids]);
       await q.query('DELETE FROM flakeguard_open_failures WHERE run_id = ANY($1::int[])', [ids]);
@@ -56,6 +70,7 @@ export async function pruneHistory(store: HistoryStore, cutoffMs: number, dryRun
     });
     runs += deleted;
     if (deleted === 0) break;
+    await options.afterBatch?.();
   }
   const [{ top } = { top: 0 }] = await store.query<{ top: number }>(
     'SELECT coalesce(max(id), 0)::int AS top FROM flakeguard_tests',
