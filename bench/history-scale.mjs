@@ -56,54 +56,56 @@ out(`history-scale: ${values.engine}, ${TESTS} tests, ${PER_DAY} runs a day, siz
 out(`machine: ${os.cpus().length} CPUs, shared with other engineers' work today; ${uptime()}`);
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-bench-scale-'));
-const results = [];
-let server = null;
+const servers = [];
+const opened = [];
 try {
+  // Both histories are built first and kept open; then every query's samples alternate between them,
+  // so a load that comes and goes on this shared machine weighs on both sizes alike.
   for (const size of sizes) {
     let target;
     if (values.engine === 'postgres') {
-      server?.stop && (await server.stop());
-      server = await startPostgres();
+      const server = await startPostgres();
+      servers.push(server);
       target = { kind: 'postgres', url: server.url };
     } else {
       target = { kind: 'embedded', folder: path.join(scratch, `store-${size}`) };
     }
     const store = await openHistoryStore(target, { wait: 'history-command' });
-    try {
-      const built = await buildSynthetic(store, { results: size, tests: TESTS, perDay: PER_DAY }, out);
-      const cases = queryCases(store, built);
-      const timings = new Map();
-      for (const c of cases) {
-        await c.run(0); // warm: the first read of a cold cache is the database's, not the query's
-        const times = [];
-        const reads = [];
-        for (let i = 1; i <= SAMPLES; i += 1) {
-          const t0 = performance.now();
-          const read = await c.run(i);
-          times.push(performance.now() - t0);
-          if (typeof read === 'number') reads.push(read);
-        }
-        times.sort((a, b) => a - b);
-        reads.sort((a, b) => a - b);
-        timings.set(c.name, { p50: pct(times, 0.5), p95: pct(times, 0.95) });
-        // A report's store read alone: the rest is core's computation (the trends), the same as before.
-        if (reads.length > 0) timings.set(`${c.name} [store read]`, { p50: pct(reads, 0.5), p95: pct(reads, 0.95) });
-        const readText = reads.length > 0 ? `; store read p50 ${ms(pct(reads, 0.5))}, p95 ${ms(pct(reads, 0.95))}` : '';
-        out(
-          `  ${c.name}: p50 ${ms(pct(times, 0.5))}, p95 ${ms(pct(times, 0.95))}${readText} (${SAMPLES} samples; ${uptime()})`,
-        );
+    opened.push(store);
+    const built = await buildSynthetic(store, { results: size, tests: TESTS, perDay: PER_DAY }, out);
+    opened[opened.length - 1] = { store, built, cases: queryCases(store, built), timings: new Map() };
+  }
+  const names = opened[0].cases.map((c) => c.name);
+  for (const [k, name] of names.entries()) {
+    const samples = opened.map(() => ({ times: [], reads: [] }));
+    for (const o of opened) await o.cases[k].run(0); // warm: the first read of a cold cache is the database's
+    for (let i = 1; i <= SAMPLES; i += 1) {
+      for (const [j, o] of opened.entries()) {
+        const t0 = performance.now();
+        const read = await o.cases[k].run(i);
+        samples[j].times.push(performance.now() - t0);
+        if (typeof read === 'number') samples[j].reads.push(read);
       }
-      results.push({ size, built, timings });
-      if (size === sizes[sizes.length - 1]) await benchIngest(store, built);
-    } finally {
-      await store.close();
+    }
+    for (const [j, o] of opened.entries()) {
+      const times = samples[j].times.sort((a, b) => a - b);
+      const reads = samples[j].reads.sort((a, b) => a - b);
+      o.timings.set(name, { p50: pct(times, 0.5), p95: pct(times, 0.95) });
+      // A report's store read alone: the rest is core's computation (the trends), the same as before.
+      if (reads.length > 0) o.timings.set(`${name} [store read]`, { p50: pct(reads, 0.5), p95: pct(reads, 0.95) });
+      const readText = reads.length > 0 ? `; store read p50 ${ms(pct(reads, 0.5))}, p95 ${ms(pct(reads, 0.95))}` : '';
+      out(
+        `  ${sizes[j]}: ${name}: p50 ${ms(pct(times, 0.5))}, p95 ${ms(pct(times, 0.95))}${readText} (${SAMPLES} samples; ${uptime()})`,
+      );
     }
   }
+  const last = opened[opened.length - 1];
+  await benchIngest(last.store, last.built);
   out('');
   out(
     `query (p95 target < 300 ms at ${sizes[1]}; ratio target <= 1.5x)  | p50 / p95 at ${sizes.join(' | ')} | p95 ratio`,
   );
-  const [small, large] = results;
+  const [small, large] = opened;
   for (const [name, a] of small?.timings ?? []) {
     const b = large?.timings.get(name);
     if (!b) continue;
@@ -113,7 +115,8 @@ try {
   }
   out(uptime());
 } finally {
-  await server?.stop?.();
+  for (const o of opened) await (o.store ?? o).close();
+  for (const server of servers) await server.stop();
   rmSync(scratch, { recursive: true, force: true });
 }
 
