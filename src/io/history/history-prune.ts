@@ -55,6 +55,13 @@ export async function pruneHistory(
     );
     return { runs: row?.runs ?? 0, tests: 0 };
   }
+  const runs = await pruneRuns(store, cutoff, options);
+  const tests = await tidySummariesAndTests(store, day);
+  return { runs, tests };
+}
+
+/** The old runs and their results, a batch per transaction. */
+async function pruneRuns(store: HistoryStore, cutoff: string, options: PruneOptions): Promise<number> {
   let runs = 0;
   for (;;) {
     const deleted = await store.transaction(async (q) => {
@@ -72,6 +79,11 @@ export async function pruneHistory(
     if (deleted === 0) break;
     await options.afterBatch?.();
   }
+  return runs;
+}
+
+/** Per range of test ids: the day rows before the cutoff's day folded into the floor, and the tests left without a result. */
+async function tidySummariesAndTests(store: HistoryStore, day: string): Promise<number> {
   const [{ top } = { top: 0 }] = await store.query<{ top: number }>(
     'SELECT coalesce(max(id), 0)::int AS top FROM flakeguard_tests',
   );
@@ -91,5 +103,5 @@ export async function pruneHistory(
       return gone.length;
     });
   }
-  return { runs, tests };
+  return tests;
 }
