@@ -102,7 +102,11 @@ export async function buildSynthetic(storeIn, { results, tests, perDay }, out) {
   await store.query('TRUNCATE flakeguard_test_days, flakeguard_test_keys, flakeguard_open_failures');
   await store.query("DELETE FROM flakeguard_meta WHERE key = 'summary_newest_day'");
   for (const s of v4.slice(3)) await store.query(s);
-  await store.query('ANALYZE');
+  // What autovacuum does on a live store: the visibility map lets the series read from the index alone.
+  await storeIn.query('VACUUM ANALYZE').catch(async (error) => {
+    out(`  VACUUM did not finish (${error.message}): ANALYZE only`);
+    await store.query('ANALYZE');
+  });
   const [{ n }] = await store.query('SELECT count(*)::int AS n FROM flakeguard_results');
   const [{ days }] = await store.query('SELECT count(*)::int AS days FROM flakeguard_test_days');
   const done = performance.now();
