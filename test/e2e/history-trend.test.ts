@@ -69,7 +69,9 @@ async function emptyPostgres(): Promise<void> {
   const client = new pg.Client({ connectionString: storeEnv('postgres')['FLAKEGUARD_HISTORY_URL'] });
   await client.connect();
   try {
-    await client.query('DROP TABLE IF EXISTS flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_meta');
+    await client.query(
+      'DROP TABLE IF EXISTS flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_meta, flakeguard_test_keys, flakeguard_test_days, flakeguard_open_failures',
+    );
     await client.query("ALTER DATABASE postgres SET timezone = 'Pacific/Chatham'");
   } finally {
     await client.end();

@@ -12,6 +12,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HISTORY_SCHEMA_VERSION } from '../../src/core/history/history-schema.js';
 import { describeMachine } from '../../src/core/record/machine.js';
 import { readMachineIdentity } from '../../src/io/machine.js';
 import { makeRecord } from '../core/history/history-factories.js';
@@ -142,7 +143,9 @@ describe('history with the embedded store', () => {
     const query = await flakeguardInProcess(fx, ['history']);
     expect(query.exitCode).toBe(2);
     expect(query.stderr).toMatch(
-      /schema version 9, written by a newer flakeguard \(this one reads up to 3\); upgrade flakeguard/,
+      new RegExp(
+        `schema version 9, written by a newer flakeguard \\(this one reads up to ${HISTORY_SCHEMA_VERSION}\\); upgrade flakeguard`,
+      ),
     );
     const run = await fx.vitest();
     expect(run.exitCode, run.output).toBe(0);

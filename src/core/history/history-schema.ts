@@ -5,19 +5,20 @@
  * flakeguard (a higher version) is refused rather than misread.
  */
 
-export const HISTORY_SCHEMA_VERSION = 3;
+import type { Migration } from './history-migration.js';
+import { SUMMARY_MIGRATIONS } from './history-schema-summaries.js';
 
-export interface Migration {
-  /** The schema version the store has after this migration. */
-  readonly version: number;
-  readonly statements: readonly string[];
-}
+export const HISTORY_SCHEMA_VERSION = 5;
+
+export type { Migration } from './history-migration.js';
 
 /** Created before any migration, so the version can be read from any store. */
 export const META_TABLE_SQL = 'CREATE TABLE IF NOT EXISTS flakeguard_meta (key text PRIMARY KEY, value text NOT NULL)';
 
 /** A constant for pg_advisory_xact_lock: migrations of one database run one at a time. */
 export const MIGRATION_LOCK_KEY = 4_172_031_914;
+/** A constant for pg_advisory_xact_lock: one writer of the summaries at a time (ingest, prune). */
+export const INGEST_LOCK_KEY = 4_172_031_915;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -80,6 +81,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     statements: ['ALTER TABLE flakeguard_runs ADD COLUMN machine jsonb'],
   },
+  // 4: results carry their run's start, platform and branch; 5: the summaries (history-schema-summaries.ts).
+  ...SUMMARY_MIGRATIONS,
 ];
 
 /** The migrations a store at `current` still needs, in order. */

@@ -57,14 +57,57 @@ function tieTerm(ys: readonly number[]): number {
   return sum;
 }
 
-/** The k-th smallest (1-based, fractional k interpolated) of sorted values; null outside 1..length. */
-function rankValue(sorted: readonly number[], k: number): number | null {
-  if (k < 1 - 1e-9 || k > sorted.length + 1e-9) return null;
-  const at = Math.min(Math.max(k, 1), sorted.length) - 1;
+/**
+ * Moves the k-th smallest of a[lo..hi] to a[k], none larger before it and none smaller after
+ * (Hoare's selection, as in Wirth's "Algorithms + Data Structures = Programs"): O(n) on average.
+ */
+function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): void {
+  let l = lo;
+  let r = hi;
+  while (r > l) {
+    const pivot = a[(l + r) >> 1]!;
+    let i = l;
+    let j = r;
+    while (i <= j) {
+      while (a[i]! < pivot) i += 1;
+      while (a[j]! > pivot) j -= 1;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i += 1;
+        j -= 1;
+      }
+    }
+    if (k <= j) r = j;
+    else if (k >= i) l = i;
+    else return;
+  }
+}
+
+/**
+ * The order statistics of a[0..count) at `indices` (0-based), as the sorted array would hold them:
+ * selected in increasing order, each in the part the one before left (its right side holds no
+ * smaller value). -0 reads as 0, as after a sort that kept them equal.
+ */
+function orderStatistics(a: Float64Array, count: number, indices: readonly number[]): Map<number, number> {
+  const found = new Map<number, number>();
+  let from = 0;
+  for (const k of [...new Set(indices)].sort((x, y) => x - y)) {
+    selectInPlace(a, k, from, count - 1);
+    const v = a[k]!;
+    found.set(k, v === 0 ? 0 : v);
+    from = k + 1;
+  }
+  return found;
+}
+
+/** Where the k-th smallest (1-based, fractional k between two neighbours) lies; null outside 1..count. */
+function rankIndex(count: number, k: number): { readonly below: number; readonly frac: number } | null {
+  if (k < 1 - 1e-9 || k > count + 1e-9) return null;
+  const at = Math.min(Math.max(k, 1), count) - 1;
   const below = Math.floor(at);
-  const frac = at - below;
-  const a = sorted[below]!;
-  return frac === 0 ? a : a + frac * (sorted[below + 1]! - a);
+  return { below, frac: at - below };
 }
 
 /** null with fewer than TREND_MIN_POINTS points, or when every x is the same. */
@@ -72,20 +115,35 @@ export function senSlope(xsIn: readonly number[], ysIn: readonly number[]): SenS
   const { xs, ys } = trendWindow(xsIn, ysIn);
   const n = xs.length;
   if (n < TREND_MIN_POINTS) return null;
-  const slopes: number[] = [];
+  // The slopes in a typed array, and only the ranks needed selected (the median and the interval's
+  // two ends): 200 points are 19,900 slopes, and the history report fits two axes for each of its
+  // up to 40 tests x platforms series.
+  const slopes = new Float64Array((n * (n - 1)) / 2);
+  let count = 0;
   for (let i = 0; i < n; i += 1) {
     for (let j = i + 1; j < n; j += 1) {
       const dx = xs[j]! - xs[i]!;
-      if (dx !== 0) slopes.push((ys[j]! - ys[i]!) / dx);
+      if (dx !== 0) {
+        slopes[count] = (ys[j]! - ys[i]!) / dx;
+        count += 1;
+      }
     }
   }
-  if (slopes.length === 0) return null;
-  slopes.sort((a, b) => a - b);
+  if (count === 0) return null;
   const variance = (n * (n - 1) * (2 * n + 5) - tieTerm(ys)) / 18;
   const c = Z_95 * Math.sqrt(Math.max(variance, 0));
-  const m1 = (slopes.length - c) / 2;
-  const m2 = (slopes.length + c) / 2;
-  return { slope: median(slopes), low: rankValue(slopes, m1), high: rankValue(slopes, m2 + 1), n };
+  const low = rankIndex(count, (count - c) / 2);
+  const high = rankIndex(count, (count + c) / 2 + 1);
+  const middle = count % 2 === 1 ? [(count - 1) / 2] : [count / 2 - 1, count / 2];
+  const ends = [low, high].flatMap((r) => (r === null ? [] : r.frac === 0 ? [r.below] : [r.below, r.below + 1]));
+  const at = orderStatistics(slopes, count, [...middle, ...ends]);
+  const value = (k: number): number => at.get(k)!;
+  const rank = (r: { below: number; frac: number } | null): number | null =>
+    r === null ? null : r.frac === 0 ? value(r.below) : value(r.below) + r.frac * (value(r.below + 1) - value(r.below));
+  // simple-statistics' median (type 7): the lower middle plus half the way to the upper one.
+  const slope =
+    middle.length === 1 ? value(middle[0]!) : value(middle[0]!) + 0.5 * (value(middle[1]!) - value(middle[0]!));
+  return { slope, low: rank(low), high: rank(high), n };
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 import type { SpeedRun } from '../../core/calibration/ci-speed.js';
 import { isMachineIdentity } from '../../core/record/machine.js';
 import { testKey } from '../../core/test-id.js';
+import { numbersOfArrayText } from './array-text.js';
 import type { HistoryStore } from './history-store.js';
 
 /** Runs looked at, newest first: enough for 30 runs of each of many platforms and here. */
@@ -26,9 +27,13 @@ const RUNS_SQL = `SELECT u.id, u.run_id AS "runId",
   WHERE ($1::timestamptz IS NULL OR u.started_at >= $1::timestamptz)
   ORDER BY u.started_at DESC, u.id DESC LIMIT ${RUNS_LOOKED_AT}`;
 
-const DURATIONS_SQL = `SELECT r.run_id AS id, t.project, t.file, t.name AS "fullName", r.duration_ms AS "durationMs"
-  FROM flakeguard_results r JOIN flakeguard_tests t ON t.id = r.test_id
-  WHERE r.run_id = ANY($1::int[]) AND r.state = 'passed' AND r.duration_ms IS NOT NULL`;
+// One row per run (its results are one range of the results' key, schema 3), its tests and
+// durations as array text; the tests' names once.
+const DURATIONS_SQL = `SELECT r.run_id AS id, array_agg(r.test_id)::text AS tests, array_agg(r.duration_ms)::text AS durations
+  FROM flakeguard_results r
+  WHERE r.run_id = ANY($1::int[]) AND r.state = 'passed' AND r.duration_ms IS NOT NULL GROUP BY r.run_id`;
+const NAMES_SQL = `SELECT t.id, t.project, t.file, t.name AS "fullName" FROM flakeguard_tests t
+  WHERE t.id IN (SELECT DISTINCT r.test_id FROM flakeguard_results r WHERE r.run_id = ANY($1::int[]))`;
 
 type RunRow = CalibrationRunMeta & { readonly id: number };
 
@@ -51,11 +56,23 @@ export async function readCalibrationSample(
     const picked = sampleCalibrationRuns((await q.query<RunRow>(RUNS_SQL, [since])).map(withMachine), here, newest);
     const runs = [...picked.local, ...[...picked.platforms.values()].flat()];
     const durations = new Map<number, Map<string, number>>(runs.map((r) => [r.id, new Map()]));
-    const rows = await q.query<{ id: number; project: string; file: string; fullName: string; durationMs: number }>(
-      DURATIONS_SQL,
-      [runs.map((r) => r.id)],
+    const ids = runs.map((r) => r.id);
+    const names = new Map(
+      (await q.query<{ id: number; project: string; file: string; fullName: string }>(NAMES_SQL, [ids])).map((t) => [
+        t.id,
+        testKey(t),
+      ]),
     );
-    for (const row of rows) durations.get(row.id)?.set(testKey(row), row.durationMs);
+    const rows = await q.query<{ id: number; tests: string; durations: string }>(DURATIONS_SQL, [ids]);
+    for (const row of rows) {
+      const tests = numbersOfArrayText(row.tests) ?? [];
+      const ms = numbersOfArrayText(row.durations) ?? [];
+      const map = durations.get(row.id);
+      tests.forEach((test, i) => {
+        const key = names.get(test);
+        if (key !== undefined && map !== undefined) map.set(key, ms[i]!);
+      });
+    }
     const toSpeedRun = (r: RunRow): SpeedRun => ({
       runId: r.runId,
       startedAt: r.startedAt,

@@ -22,6 +22,9 @@ export async function migrateHistoryStore(
   supported: number = HISTORY_SCHEMA_VERSION,
 ): Promise<number> {
   return store.transaction(async (q) => {
+    // A migration rewrites every result and builds the summaries from them (schema 3 and 4): minutes
+    // on a large store, which the connection's statement timeout (store-postgres.ts) would cancel.
+    await q.query('SET LOCAL statement_timeout = 0');
     await q.query('SELECT pg_advisory_xact_lock($1::bigint)', [String(MIGRATION_LOCK_KEY)]);
     await q.query(META_TABLE_SQL);
     const rows = await q.query<{ value: string }>("SELECT value FROM flakeguard_meta WHERE key = 'schema_version'");

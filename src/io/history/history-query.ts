@@ -1,25 +1,31 @@
 /**
- * The report's inputs from the store: counts per test, duration percentiles per test and platform
- * (computed by the database), and the series of the tests whose trend is fitted. One SQL text for
- * both engines. Also retention (`history prune`).
+ * The report's inputs from the store, at a cost that does not grow with the history: the counts
+ * per test, platform and shard from the summaries (two index probes a key: the newest day row and
+ * the newest before the window, history-schema-summaries.ts), then, for the few tests the report
+ * fits a trend for or lists, their newest results in the window (a bounded index range each). One
+ * SQL text for both engines. The window starts at the start of its first UTC day (`since`).
  */
-
-import type { TestMachine } from '../../core/history/history-machines.js';
-import type {
-  HistoryInput,
-  HistoryQuery,
-  PlatformAggregate,
-  SeriesPoint,
-  TestAggregate,
-  TestHistoryRun,
-} from '../../core/history/history-report.js';
+import { isoDayOf } from '../../core/calendar.js';
+import { causeCandidates } from '../../core/history/cause-candidates.js';
+import type { HistoryInput, HistoryQuery, SeriesPoint, TestAggregate } from '../../core/history/history-report.js';
 import { selectTrendCandidates } from '../../core/history/history-report.js';
-import { isMachineIdentity } from '../../core/record/machine.js';
-import { type TestId, testKey } from '../../core/test-id.js';
+import { ALL_BRANCHES } from '../../core/history/history-schema-summaries.js';
+import {
+  type FlakedError,
+  newestSeries,
+  outcomesOf,
+  type SummaryRow,
+  summarizeWindow,
+  withSeriesDurations,
+} from '../../core/history/history-summary.js';
+import { TREND_MAX_POINTS } from '../../core/history/trend-interval.js';
+import { numbersOfArrayText } from './array-text.js';
 import type { HistoryStore, Queryable } from './history-store.js';
 
+export { pruneHistory } from './history-prune.js';
+
 export interface HistoryFilter {
-  /** Only runs started at or after this moment (ms since the epoch). */
+  /** Only runs started on or after the UTC day of this moment (ms since the epoch). */
   readonly cutoffMs: number;
   readonly branch: string | null;
   /** Part of the full test name. */
@@ -28,61 +34,80 @@ export interface HistoryFilter {
   readonly file: string | null;
 }
 
-const FROM = `FROM flakeguard_results r
-  JOIN flakeguard_runs u ON u.id = r.run_id
-  JOIN flakeguard_tests t ON t.id = r.test_id
-  WHERE u.started_at >= $1::timestamptz
-    AND ($2::text IS NULL OR u.branch = $2)
+/** The start of the window: the start of the cutoff's UTC day. */
+export const windowStartMs = (cutoffMs: number): number => Date.parse(`${isoDayOf(cutoffMs)}T00:00:00Z`);
+
+/**
+ * Rows a key's series read stops at: TREND_MAX_POINTS passed runs and the failed ones among them
+ * (1 in 5 failed); a key that had more failed runs is read again up to SERIES_ROWS_MORE.
+ */
+const SERIES_ROWS = 250;
+const SERIES_ROWS_MORE = 2000;
+
+/** The summary row with its arrays as text (array-text.ts). */
+type SummaryText = Omit<SummaryRow, 'recentMs' | 'recentAt'> & { recentMs: string | null; recentAt: string | null };
+
+const withArrays = (r: SummaryText): SummaryRow => ({
+  ...r,
+  recentMs: numbersOfArrayText(r.recentMs),
+  recentAt: numbersOfArrayText(r.recentAt),
+});
+
+const DAY = (d: string) =>
+  `${d}.scope = k.scope AND ${d}.test_id = k.test_id AND ${d}.platform = k.platform AND ${d}.shard = k.shard`;
+
+// Rows in the order of the test's name (then platform): the report's lists keep that order among
+// tests whose figures tie, on both engines.
+const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS "fullName", k.platform, k.shard,
+    c.runs - coalesce(b.runs, 0) AS runs, c.failed_runs - coalesce(b.failed_runs, 0) AS "failedRuns",
+    c.retried_runs - coalesce(b.retried_runs, 0) AS "retriedRuns",
+    c.rerun_passed_runs - coalesce(b.rerun_passed_runs, 0) AS "rerunPassedRuns",
+    c.flaked_runs - coalesce(b.flaked_runs, 0) AS "flakedRuns", c.passed_runs - coalesce(b.passed_runs, 0) AS "passedRuns",
+    c.last_passed_at AS "lastPassedAt", c.last_passed_run AS "lastPassedRun", c.last_limit_ms AS "lastLimitMs",
+    c.recent_ms::text AS "recentMs", c.recent_at::text AS "recentAt"
+  FROM flakeguard_test_keys k JOIN flakeguard_tests t ON t.id = k.test_id
+  CROSS JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE ${DAY('d')} ORDER BY d.day DESC LIMIT 1) c
+  LEFT JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE ${DAY('d')} AND d.day < $2::date
+    ORDER BY d.day DESC LIMIT 1) b ON true
+  WHERE k.scope = $1 AND c.runs - coalesce(b.runs, 0) > 0
     AND ($3::text IS NULL OR strpos(t.name, $3) > 0)
-    AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')`;
-
-const params = (f: HistoryFilter): unknown[] => [
-  new Date(f.cutoffMs).toISOString(),
-  f.branch,
-  f.fullNamePart,
-  f.file === null ? null : f.file.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, ''),
-];
-
-// Rows come in the order of the test's name (then platform): the report's lists keep that order
-// among tests whose figures tie, and without ORDER BY each engine picks its own (PGlite hashes, a
-// PostgreSQL server may walk an index), so the same records listed different tests on each store.
-const TESTS_SQL = `SELECT t.id AS "testId", t.project, t.file, t.name AS "fullName",
-    count(*) FILTER (WHERE r.state IN ('passed', 'failed'))::int AS runs,
-    count(*) FILTER (WHERE r.state = 'failed')::int AS "failedRuns",
-    count(*) FILTER (WHERE r.state = 'passed' AND r.flaky)::int AS "retriedRuns",
-    count(*) FILTER (WHERE r.state = 'failed' AND u.commit_sha IS NOT NULL AND EXISTS (
-      SELECT 1 FROM flakeguard_results r2 JOIN flakeguard_runs u2 ON u2.id = r2.run_id
-      WHERE r2.test_id = r.test_id AND r2.state = 'passed' AND u2.commit_sha = u.commit_sha))::int AS "rerunPassedRuns"
-  ${FROM}
-  GROUP BY t.id, t.project, t.file, t.name
-  HAVING count(*) FILTER (WHERE r.state IN ('passed', 'failed')) > 0
-  ORDER BY t.project, t.file, t.name`;
-
-const PLATFORMS_SQL = `SELECT t.id AS "testId", u.platform, count(*)::int AS runs,
-    percentile_cont(0.5) WITHIN GROUP (ORDER BY r.duration_ms) AS "medianMs",
-    percentile_cont(0.95) WITHIN GROUP (ORDER BY r.duration_ms) AS "p95Ms",
-    (array_agg(r.limit_ms ORDER BY u.started_at DESC, u.id DESC))[1] AS "limitMs"
-  ${FROM} AND r.state = 'passed' AND r.duration_ms IS NOT NULL
-  GROUP BY t.id, u.platform
-  ORDER BY t.project, t.file, t.name, u.platform`;
-
-const SERIES_SQL = `SELECT r.test_id AS "testId", u.platform, (extract(epoch FROM u.started_at) * 1000)::float8 AS "atMs",
-    r.duration_ms AS "durationMs", r.state
-  ${FROM} AND r.test_id = ANY($5::int[]) AND r.state IN ('passed', 'failed') AND r.duration_ms IS NOT NULL
-  ORDER BY u.started_at, u.id`;
-
-// The runs of the flaky tests by platform and shard, with the first errors of those that failed a
-// try: what their causes are inferred from (core/cause/history-cause.ts).
-const OUTCOMES_SQL = `SELECT r.test_id AS "testId", u.platform, u.shard_index AS "shardIndex", u.shard_count AS "shardCount",
-    count(*)::int AS runs,
-    count(*) FILTER (WHERE r.state = 'failed' OR r.flaky)::int AS flaked,
-    coalesce(array_agg(r.first_error ORDER BY u.started_at, u.id) FILTER (WHERE (r.state = 'failed' OR r.flaky) AND r.first_error IS NOT NULL), '{}') AS errors
-  ${FROM} AND r.test_id = ANY($5::int[]) AND r.state IN ('passed', 'failed')
-  GROUP BY r.test_id, u.platform, u.shard_index, u.shard_count
-  ORDER BY r.test_id, u.platform, u.shard_index, u.shard_count`;
+    AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')
+  ORDER BY t.project, t.file, t.name, k.platform, k.shard`;
 
 const RUNS_SQL = `SELECT count(*)::int AS runs FROM flakeguard_runs u
   WHERE u.started_at >= $1::timestamptz AND ($2::text IS NULL OR u.branch = $2)`;
+
+/** A branch filter in its own SQL text, so each engine plans the index it can use. */
+const onBranch = (branch: string | null, param: string) => (branch === null ? '' : `AND r.branch = ${param}`);
+
+const seriesSql = (branch: string | null) => `SELECT k.test_id AS "testId", k.platform, s.at AS "atMs",
+    s.duration_ms AS "durationMs", s.state
+  FROM (SELECT DISTINCT test_id, platform FROM flakeguard_test_keys WHERE scope = $1 AND test_id = ANY($2::int[])) k
+  CROSS JOIN LATERAL (SELECT round(extract(epoch FROM r.started_at) * 1000)::float8 AS at, r.started_at, r.run_id,
+      r.duration_ms, r.state
+    FROM flakeguard_results r
+    WHERE r.test_id = k.test_id AND r.platform = k.platform AND r.started_at >= $3::timestamptz ${onBranch(branch, '$5')}
+      AND r.state IN ('passed', 'failed') AND r.duration_ms IS NOT NULL
+    ORDER BY r.started_at DESC, r.run_id DESC LIMIT $4) s
+  ORDER BY k.test_id, k.platform, s.started_at DESC, s.run_id DESC`;
+
+/** The errors a test's cause reads: those of its newest flaked runs in the window, at most this many. */
+const CAUSE_ERRORS = 200;
+
+// The first errors of the runs the tests flaked in (a partial index holds only those runs), oldest first.
+const errorsSql = (
+  branch: string | null,
+) => `SELECT e."testId", e.platform, e.shard, e.error FROM unnest($1::int[]) AS i (id)
+  CROSS JOIN LATERAL (SELECT r.test_id AS "testId", r.platform, coalesce(u.shard_index || '/' || u.shard_count, '') AS shard,
+      r.first_error AS error, r.started_at, r.run_id
+    FROM flakeguard_results r JOIN flakeguard_runs u ON u.id = r.run_id
+    WHERE r.test_id = i.id AND (r.state = 'failed' OR r.flaky) AND r.state IN ('passed', 'failed')
+      AND r.started_at >= $2::timestamptz AND r.first_error IS NOT NULL ${onBranch(branch, '$3')}
+    ORDER BY r.started_at DESC, r.run_id DESC LIMIT ${CAUSE_ERRORS}) e
+  ORDER BY e.started_at, e.run_id`;
+
+const normalFile = (file: string | null): string | null =>
+  file === null ? null : file.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
 
 /** Everything computeHistoryReport needs, read in one snapshot. */
 export async function readHistoryInput(
@@ -92,119 +117,57 @@ export async function readHistoryInput(
   keep: ((t: TestAggregate) => boolean) | null = null,
 ): Promise<HistoryInput> {
   return store.transaction(async (q: Queryable) => {
-    const p = params(filter);
-    const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, p.slice(0, 2));
-    // --owner: CODEOWNERS is matched here, before the lists are chosen, not in SQL.
-    const tests = (await q.query<TestAggregate>(TESTS_SQL, p)).filter((t) => keep === null || keep(t));
-    const kept = new Set(tests.map((t) => t.testId));
-    const platforms = (await q.query<PlatformAggregate>(PLATFORMS_SQL, p)).filter(
-      (pl) => keep === null || kept.has(pl.testId),
-    );
-    const ids = selectTrendCandidates(tests, platforms, query);
-    const series = ids.length === 0 ? [] : await q.query<SeriesPoint>(SERIES_SQL, [...p, ids]);
-    const flaky = tests.filter((t) => t.retriedRuns + t.rerunPassedRuns > 0).map((t) => t.testId);
-    const outcomes = flaky.length === 0 ? [] : await q.query<OutcomeGroup>(OUTCOMES_SQL, [...p, flaky]);
-    return { query, runs, tests, platforms, series, outcomes: outcomes.flatMap(runsOfGroup) };
-  });
-}
-
-interface OutcomeGroup {
-  readonly testId: number;
-  readonly platform: string;
-  readonly shardIndex: number | null;
-  readonly shardCount: number | null;
-  readonly runs: number;
-  readonly flaked: number;
-  readonly errors: readonly string[];
-}
-
-/** One group's runs as the cause rules read them: its flaked runs (with their errors), then its clean passes. */
-function runsOfGroup(g: OutcomeGroup): TestHistoryRun[] {
-  const shard = g.shardIndex === null || g.shardCount === null ? null : `${g.shardIndex}/${g.shardCount}`;
-  const run = (flaked: boolean, error: string | null): TestHistoryRun => ({
-    testId: g.testId,
-    platform: g.platform,
-    shard,
-    state: flaked ? 'failed' : 'passed',
-    flaky: false,
-    error,
-  });
-  return [
-    ...Array.from({ length: g.flaked }, (_, i) => run(true, g.errors[i] ?? null)),
-    ...Array.from({ length: g.runs - g.flaked }, () => run(false, null)),
-  ];
-}
-
-// The machines the listed tests ran on (runs stored before machines were recorded: machine null).
-const MACHINES_SQL = `SELECT t.project, t.file, t.name AS "fullName", u.machine, count(*)::int AS runs,
-    count(*) FILTER (WHERE u.ci IS NOT NULL OR u.ci_job IS NOT NULL)::int AS "ciRuns"
-  ${FROM} AND r.test_id = ANY($5::int[]) AND r.state IN ('passed', 'failed')
-  GROUP BY t.id, t.project, t.file, t.name, u.machine`;
-
-/** Per test (testKey) of `tests`, the machines it ran on in the window. */
-export async function readTestMachines(
-  store: HistoryStore,
-  filter: HistoryFilter,
-  tests: readonly Pick<TestAggregate, 'testId'>[],
-): Promise<Map<string, TestMachine[]>> {
-  const found = new Map<string, TestMachine[]>();
-  if (tests.length === 0) return found;
-  const rows = await store.query<TestId & { machine: unknown; runs: number; ciRuns: number }>(MACHINES_SQL, [
-    ...params(filter),
-    tests.map((t) => t.testId),
-  ]);
-  for (const row of rows) {
-    const m = isMachineIdentity(row.machine) ? row.machine : null;
-    const list = found.get(testKey(row)) ?? [];
-    list.push({
-      id: m?.id ?? null,
-      cpuModel: m?.cpuModel ?? null,
-      cores: m?.cores ?? null,
-      runs: row.runs,
-      ciRuns: row.ciRuns,
-    });
-    found.set(testKey(row), list);
-  }
-  // Rows of a malformed machine and of none are one "no machine recorded" entry.
-  for (const [key, list] of found) {
-    const none = list.filter((m) => m.id === null);
-    if (none.length > 1)
-      found.set(key, [
-        ...list.filter((m) => m.id !== null),
-        { ...NO_MACHINE, runs: none.reduce((n, m) => n + m.runs, 0), ciRuns: none.reduce((n, m) => n + m.ciRuns, 0) },
-      ]);
-  }
-  return found;
-}
-
-const NO_MACHINE = { id: null, cpuModel: null, cores: null } as const;
-
-export interface PruneResult {
-  readonly runs: number;
-  readonly tests: number;
-}
-
-/** Deletes the runs started before `cutoffMs`, their results, and the tests left with no result. */
-export async function pruneHistory(store: HistoryStore, cutoffMs: number, dryRun = false): Promise<PruneResult> {
-  const cutoff = new Date(cutoffMs).toISOString();
-  if (dryRun) {
-    const [row] = await store.query<{ runs: number }>(
-      'SELECT count(*)::int AS runs FROM flakeguard_runs WHERE started_at < $1::timestamptz',
-      [cutoff],
-    );
-    return { runs: row?.runs ?? 0, tests: 0 };
-  }
-  return store.transaction(async (q) => {
-    // Waits for ingests in flight and holds new ones back, so no test is deleted while a run is
-    // being stored against it.
-    await q.query('LOCK TABLE flakeguard_tests IN SHARE ROW EXCLUSIVE MODE');
-    const runs = await q.query('DELETE FROM flakeguard_runs WHERE started_at < $1::timestamptz RETURNING id', [cutoff]);
-    await q.query('DELETE FROM flakeguard_results WHERE run_id = ANY($1::int[])', [
-      runs.map((r) => (r as { id: number }).id),
+    const startMs = windowStartMs(filter.cutoffMs);
+    const start = new Date(startMs).toISOString();
+    const scope = filter.branch ?? ALL_BRANCHES;
+    const withBranch = (p: unknown[]): unknown[] => (filter.branch === null ? p : [...p, filter.branch]);
+    const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, [start, filter.branch]);
+    const rows = await q.query<SummaryText>(SUMMARY_SQL, [
+      scope,
+      isoDayOf(startMs),
+      filter.fullNamePart,
+      normalFile(filter.file),
     ]);
-    const tests = await q.query(
-      'DELETE FROM flakeguard_tests t WHERE NOT EXISTS (SELECT 1 FROM flakeguard_results r WHERE r.test_id = t.id) RETURNING id',
-    );
-    return { runs: runs.length, tests: tests.length };
+    const summary = summarizeWindow(rows.map(withArrays), startMs);
+    // --owner: CODEOWNERS is matched here, before the lists are chosen, not in SQL.
+    const tests = summary.tests.filter((t) => keep === null || keep(t));
+    const kept = new Set(tests.map((t) => t.testId));
+    const platforms = summary.platforms.filter((p) => keep === null || kept.has(p.testId));
+    const ids = selectTrendCandidates(tests, platforms, query);
+    const series = ids.length === 0 ? [] : await readSeries(q, scope, ids, start, filter.branch);
+    // The causes of the tests the report may show with flaky runs, from their newest flaked runs' errors.
+    const causeIds = causeCandidates(tests, platforms, ids, query);
+    const errors =
+      causeIds.length === 0 ? [] : await q.query<FlakedError>(errorsSql(filter.branch), withBranch([causeIds, start]));
+    return {
+      query,
+      runs,
+      tests,
+      platforms: withSeriesDurations(platforms, series),
+      series,
+      outcomes: outcomesOf(summary.groups, errors, new Set(causeIds)),
+    };
   });
+}
+
+/** The candidates' newest results in the window per platform, cut to the trend's window, oldest first. */
+async function readSeries(q: Queryable, scope: string, ids: readonly number[], start: string, branch: string | null) {
+  const read = async (testIds: readonly number[], limit: number): Promise<SeriesPoint[][]> => {
+    const params = [scope, testIds, start, limit];
+    const rows = await q.query<SeriesPoint>(seriesSql(branch), branch === null ? params : [...params, branch]);
+    const keys: SeriesPoint[][] = [];
+    for (const row of rows) {
+      const last = keys[keys.length - 1];
+      if (last !== undefined && last[0]!.testId === row.testId && last[0]!.platform === row.platform) last.push(row);
+      else keys.push([row]);
+    }
+    return keys;
+  };
+  const first = await read(ids, SERIES_ROWS);
+  const short = (k: SeriesPoint[]) =>
+    k.length === SERIES_ROWS && k.filter((p) => p.state === 'passed').length < TREND_MAX_POINTS;
+  const again = [...new Set(first.filter(short).map((k) => k[0]!.testId))];
+  const more = again.length === 0 ? [] : await read(again, SERIES_ROWS_MORE);
+  const kept = first.filter((k) => !again.includes(k[0]!.testId));
+  return [...kept, ...more].flatMap((k) => newestSeries(k));
 }

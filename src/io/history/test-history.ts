@@ -4,6 +4,7 @@
  * run with commit and date. Same SQL on both engines.
  */
 
+import { ALL_BRANCHES } from '../../core/history/history-schema-summaries.js';
 import type { CiContext } from '../../core/record/ci-context.js';
 import type { TestState } from '../../core/record/run-record.js';
 import type { TestId } from '../../core/test-id.js';
@@ -45,16 +46,26 @@ const SELECT_RUNS = `SELECT u.run_id AS "runId", to_char(u.started_at AT TIME ZO
     u.shard_index AS "shardIndex", u.shard_count AS "shardCount", r.state, r.duration_ms AS "durationMs",
     r.retries, r.flaky, r.limit_ms AS "limitMs", r.first_error AS "firstError"
   FROM flakeguard_results r
-  JOIN flakeguard_runs u ON u.id = r.run_id
-  JOIN flakeguard_tests t ON t.id = r.test_id
-  WHERE ($1::text IS NULL OR t.project = $1) AND t.file = $2 AND t.name = $3 AND ($4::text IS NULL OR u.branch = $4)`;
+  JOIN flakeguard_runs u ON u.id = r.run_id`;
 
-const ref = (test: StoredTestRef, branch: string | null | undefined): unknown[] => [
-  test.project,
-  test.file,
-  test.fullName,
-  branch ?? null,
-];
+// The test's ids: one, or one per project when the project is null (a log's test, a quarantine's).
+const TEST_IDS =
+  '(SELECT id FROM flakeguard_tests WHERE ($1::text IS NULL OR project = $1) AND file = $2 AND name = $3)';
+
+// The test's newest results are an index range (results carry their run's start and branch); the
+// branch filter is its own SQL text so each engine plans the index with the branch.
+const newestSql = (branch: string | null | undefined) =>
+  `${SELECT_RUNS} WHERE r.test_id IN ${TEST_IDS} ${branch ? 'AND r.branch = $5' : ''}
+  ORDER BY r.started_at DESC, r.run_id DESC LIMIT $4`;
+
+// The newest passed run from the summaries: the newest of the test's keys in the scope.
+const LAST_PASSED = `SELECT c.last_passed_run AS run FROM flakeguard_test_keys k
+  CROSS JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE d.scope = k.scope AND d.test_id = k.test_id
+    AND d.platform = k.platform AND d.shard = k.shard ORDER BY d.day DESC LIMIT 1) c
+  WHERE k.scope = $4 AND k.test_id IN ${TEST_IDS} AND c.last_passed_run IS NOT NULL
+  ORDER BY c.last_passed_at DESC, c.last_passed_run DESC LIMIT 1`;
+
+const ref = (test: StoredTestRef): unknown[] => [test.project, test.file, test.fullName];
 
 /** The test's last runs (passed, failed, skipped or unfinished), newest first. */
 export async function lastRunsOfTest(
@@ -62,10 +73,8 @@ export async function lastRunsOfTest(
   test: StoredTestRef,
   options: RunsOptions = {},
 ): Promise<StoredTestRun[]> {
-  return store.query<StoredTestRun>(`${SELECT_RUNS} ORDER BY u.started_at DESC, u.id DESC LIMIT $5`, [
-    ...ref(test, options.branch),
-    options.limit ?? 20,
-  ]);
+  const params = [...ref(test), options.limit ?? 20];
+  return store.query<StoredTestRun>(newestSql(options.branch), options.branch ? [...params, options.branch] : params);
 }
 
 /** The newest run in which the test passed (with its commit and date), or null. */
@@ -74,10 +83,12 @@ export async function lastPassingRun(
   test: StoredTestRef,
   options: Pick<RunsOptions, 'branch'> = {},
 ): Promise<StoredTestRun | null> {
-  const rows = await store.query<StoredTestRun>(
-    `${SELECT_RUNS} AND r.state = 'passed' ORDER BY u.started_at DESC, u.id DESC LIMIT 1`,
-    ref(test, options.branch),
-  );
+  const [newest] = await store.query<{ run: number }>(LAST_PASSED, [...ref(test), options.branch ?? ALL_BRANCHES]);
+  if (newest === undefined) return null;
+  const rows = await store.query<StoredTestRun>(`${SELECT_RUNS} WHERE r.run_id = $4 AND r.test_id IN ${TEST_IDS}`, [
+    ...ref(test),
+    newest.run,
+  ]);
   return rows[0] ?? null;
 }
 

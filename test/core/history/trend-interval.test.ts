@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { medianSorted } from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { lineLevel, senSlope, TREND_MAX_POINTS } from '../../../src/core/history/trend-interval.js';
 import { lineWithNoise, seeded } from './trend-simulation.mjs';
@@ -66,6 +67,49 @@ describe("the Theil-Sen slope with Sen's interval", () => {
           expect(s.low!).toBeCloseTo(slope, 6);
           expect(s.high!).toBeCloseTo(slope, 6);
           expect(lineLevel(xs(n), ys, s.slope)).toBeCloseTo(base + slope * (n - 1), 4);
+        },
+      ),
+    );
+  });
+
+  it('property: the selected ranks equal those of the fully sorted slopes (the reference)', () => {
+    // Sen's estimate read from every pairwise slope sorted: what senSlope computed before it selected ranks.
+    const reference = (x: number[], y: number[]) => {
+      const slopes: number[] = [];
+      for (let i = 0; i < x.length; i += 1)
+        for (let j = i + 1; j < x.length; j += 1) if (x[j] !== x[i]) slopes.push((y[j]! - y[i]!) / (x[j]! - x[i]!));
+      slopes.sort((a, b) => a - b);
+      const at = (k: number): number | null => {
+        if (k < 1 - 1e-9 || k > slopes.length + 1e-9) return null;
+        const pos = Math.min(Math.max(k, 1), slopes.length) - 1;
+        const below = Math.floor(pos);
+        const a = slopes[below]!;
+        return pos === below ? a : a + (pos - below) * (slopes[below + 1]! - a);
+      };
+      const ties = new Map<number, number>();
+      for (const v of y) ties.set(v, (ties.get(v) ?? 0) + 1);
+      const tieSum = [...ties.values()].reduce((sum, t) => sum + t * (t - 1) * (2 * t + 5), 0);
+      const n = x.length;
+      const c = 1.959963984540054 * Math.sqrt(Math.max((n * (n - 1) * (2 * n + 5) - tieSum) / 18, 0));
+      const count = slopes.length;
+      return count === 0
+        ? null
+        : { slope: medianSorted(slopes), low: at((count - c) / 2), high: at((count + c) / 2 + 1) };
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: -50, max: 5000 })), {
+          minLength: 3,
+          maxLength: 70,
+        }),
+        (points) => {
+          const x = points.map((p) => p[0]);
+          const y = points.map((p) => p[1]);
+          const s = senSlope(x, y);
+          const r = reference(x, y);
+          if (r === null) return expect(s).toBeNull();
+          const plain = (v: number | null) => (v === 0 ? 0 : v);
+          expect([s?.slope, s?.low, s?.high].map((v) => plain(v ?? null))).toEqual([r.slope, r.low, r.high].map(plain));
         },
       ),
     );

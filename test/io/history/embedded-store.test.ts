@@ -7,6 +7,7 @@ import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js'
 import { type HistoryStore, type HistoryTarget, openHistoryStore } from '../../../src/io/history/history-store.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
 import { storeContract } from './store-contract.js';
+import { summaryContract } from './summary-contract.js';
 
 const base = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-hist-'));
 const target: HistoryTarget = { kind: 'embedded', folder: path.join(base, '.flakeguard/runs', 'history') };
@@ -25,6 +26,10 @@ describe('embedded store (PGlite)', () => {
       await (await shared)?.close();
     });
     storeContract(async () => {
+      shared ??= openHistoryStore(target);
+      return { ...(await shared), close: async () => {} };
+    });
+    summaryContract(async () => {
       shared ??= openHistoryStore(target);
       return { ...(await shared), close: async () => {} };
     });
@@ -48,7 +53,9 @@ describe('embedded store (PGlite)', () => {
       await store.close();
     }
     await expect(openHistoryStore(target)).rejects.toThrow(
-      /schema version 7, written by a newer flakeguard \(this one reads up to 3\); upgrade flakeguard/,
+      new RegExp(
+        `schema version 7, written by a newer flakeguard \\(this one reads up to ${HISTORY_SCHEMA_VERSION}\\); upgrade flakeguard`,
+      ),
     );
     // Put it back for the other tests (the migration runner refuses; write the row directly).
     const { PGlite } = await import('@electric-sql/pglite');

@@ -7,8 +7,9 @@ import { computeHistoryReport, type HistoryQuery } from '../../../src/core/histo
 import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema.js';
 import { readCalibrationSample } from '../../../src/io/history/ci-speed-read.js';
 import { ingestRunRecord } from '../../../src/io/history/history-ingest.js';
+import { readTestMachines } from '../../../src/io/history/history-machines-query.js';
 import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
-import { pruneHistory, readHistoryInput, readTestMachines } from '../../../src/io/history/history-query.js';
+import { pruneHistory, readHistoryInput } from '../../../src/io/history/history-query.js';
 import type { HistoryStore } from '../../../src/io/history/history-store.js';
 import { failedThenPassed, lastPassingRun, lastRunsOfTest } from '../../../src/io/history/test-history.js';
 import { dailyRuns, makeRecord } from '../../core/history/history-factories.js';
@@ -38,7 +39,10 @@ const ctx = { branch: 'main', job: 'ci-1' };
 export function storeContract(connect: () => Promise<HistoryStore>): void {
   const open = async (): Promise<HistoryStore> => {
     const store = await connect();
-    await store.query('TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests RESTART IDENTITY');
+    await store.query(
+      'TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_test_keys, flakeguard_test_days, flakeguard_open_failures RESTART IDENTITY',
+    );
+    await store.query("DELETE FROM flakeguard_meta WHERE key = 'summary_newest_day'");
     return store;
   };
 
