@@ -47,7 +47,8 @@ function firstStep(report: GateReport): string {
       : 'Nothing to do: every new or changed test is stable.';
   const error = first.error ? ` First error: ${cell(first.error)}` : '';
   const cause = first.cause ? ` ${cell(describeCause(first.cause))}; fix: ${cell(first.cause.fix)}.` : '';
-  return `**Fix first:** \`${cell(first.file)}:${first.line}\` ${cell(first.fullName)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${cause}${error}`;
+  const project = first.project ? ` [${cell(first.project)}]` : '';
+  return `**Fix first:** \`${cell(first.file)}:${first.line}\`${project} ${cell(first.fullName)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${cause}${error}`;
 }
 
 /** With auto, the target and how it was chosen, after the load line. */

@@ -202,6 +202,9 @@ describe('the reports say what is missing', () => {
     expect(report).toMatchObject({ verdict: 'fail', counts: { inconclusive: 1 } });
     expect(toGateReportJson(report).tests[0]).toMatchObject({ verdict: 'inconclusive', missing });
     expect(formatGateMarkdown(report)).toContain(`missing: ${missing[0]}`);
+    // The test to fix first names its Vitest project, as every line that names a test does.
+    const inEdge = { ...report, tests: report.tests.map((t) => ({ ...t, project: 'edge' })) };
+    expect(formatGateMarkdown(inEdge)).toContain('**Fix first:** `test/a.test.ts:3` [edge] waits: inconclusive');
     expect(renderGateHtml(report, { warnAt: 0.8 })).toContain('<b>missing:</b> 3 tries without slowdown');
   });
 });
