@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { syntheticRecord } from './synthetic-record.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const dist = (p) => import(path.join(REPO, 'dist', p));
@@ -13,7 +14,10 @@ const { computeHistoryReport } = await dist('core/history/history-report.js');
 const { lastRunsOfTest, lastPassingRun, failedThenPassed } = await dist('io/history/test-history.js');
 const { readCalibrationSample } = await dist('io/history/ci-speed-read.js');
 const { computeCiSpeedReport } = await dist('core/calibration/ci-speed-report.js');
-const { MIGRATIONS } = await dist('core/history/history-schema.js');
+const { SUMMARY_MIGRATIONS } = await dist('core/history/history-schema-summaries.js');
+const { readMachineIdentity } = await dist('io/machine.js');
+// The runs without CI context are this machine's (issue 37: `auto` compares CI with this machine's runs only).
+const MACHINE = readMachineIdentity();
 
 export const uptime = () =>
   `load average ${os
@@ -34,13 +38,14 @@ const runsSql = (
   perDay,
   startMs,
 ) => `INSERT INTO flakeguard_runs (run_id, started_at, ended_at, platform, arch, node_version,
-    vitest_version, branch, commit_sha, ci_job, shard_index, shard_count, exit_reason, red, test_count, ci)
+    vitest_version, branch, commit_sha, ci_job, shard_index, shard_count, exit_reason, red, test_count, ci, machine)
   SELECT 'syn-' || r, s.at, s.at + interval '10 minutes', s.platform, 'x64', 'v20.0.0', '4.1.12',
     CASE WHEN r % 10 < 6 THEN 'main' WHEN r % 10 < 9 THEN 'feat-' || (r / (${perDay} * 2)) END,
     'c' || (r / 2), CASE WHEN r % 20 <> 0 THEN 'gh-' || r END,
     CASE WHEN r % 5 = 4 THEN 1 + (r / 5) % 2 END, CASE WHEN r % 5 = 4 THEN 2 END, 'passed', false, 0,
     CASE WHEN r % 20 <> 0 THEN jsonb_build_object('provider', 'github', 'workflow', 'ci', 'job', 'test', 'runId', r::text,
-      'attempt', 1, 'runUrl', null, 'branch', null, 'commit', null, 'runnerOs', s.platform, 'shard', null) END
+      'attempt', 1, 'runUrl', null, 'branch', null, 'commit', null, 'runnerOs', s.platform, 'shard', null) END,
+    CASE WHEN r % 20 = 0 THEN $3::jsonb END
   FROM generate_series($1::int, $2::int) r
   CROSS JOIN LATERAL (SELECT to_timestamp((${startMs} + r * (${DAY} / ${perDay}.0) + (r * 7907) % 60000) / 1000.0) AS at,
     CASE WHEN r % 20 = 0 THEN 'linux' ELSE (ARRAY['linux', 'darwin', 'win32'])[1 + r % 3] END AS platform) s`;
@@ -77,8 +82,8 @@ export async function buildSynthetic(storeIn, { results, tests, perDay }, out) {
   };
   const runs = Math.round(results / (tests * 0.9));
   const startMs = Date.now() - Math.ceil(runs / perDay) * DAY - DAY / 2;
-  const v3 = MIGRATIONS.find((m) => m.version === 3).statements;
-  const v4 = MIGRATIONS.find((m) => m.version === 4).statements;
+  // The summaries' migrations (history-schema-summaries.ts): results with their run's start, then the summaries.
+  const [v3, v4] = SUMMARY_MIGRATIONS.map((m) => m.statements);
   const indexes = v3.filter((s) => s.startsWith('CREATE INDEX'));
   for (const s of indexes) await store.query(`DROP INDEX IF EXISTS ${s.split(' ')[2]}`);
   await store.query('SELECT setseed(0.38)');
@@ -89,7 +94,7 @@ export async function buildSynthetic(storeIn, { results, tests, perDay }, out) {
   for (let a = 0; a < runs; a += SLICE) {
     const b = Math.min(runs, a + SLICE) - 1;
     const [{ first }] = await store.query('SELECT coalesce(max(id), 0) + 1 AS first FROM flakeguard_runs');
-    await store.query(runsSql(perDay, startMs), [a, b]);
+    await store.query(runsSql(perDay, startMs), [a, b, JSON.stringify(MACHINE)]);
     await store.query(resultsSql(startMs), [first, first + (b - a)]);
     if ((a / SLICE) % 10 === 0)
       out(`  loading: ${b + 1} of ${runs} runs (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
@@ -133,7 +138,7 @@ function ingestRecord(count, k, runs) {
     return {
       key: `test/m${i % 400}.test.ts::group ${i % 7} > case ${i}`,
       file: `test/m${i % 400}.test.ts`,
-      name: `group ${i % 7} > case ${i}`,
+      fullName: `group ${i % 7} > case ${i}`,
       project: i % 5 === 0 ? 'edge' : '',
       line: null,
       state,
@@ -145,30 +150,14 @@ function ingestRecord(count, k, runs) {
       limitSource: 'budget',
     };
   });
-  return {
-    version: 1,
+  return syntheticRecord({
     runId: `ingest-${runs}-${k}-${Date.now()}`,
     startedAt,
-    endedAt: startedAt,
-    root: '/p',
-    platform: 'linux',
-    arch: 'x64',
-    cpus: 2,
-    loadavgStart: [0, 0, 0],
-    loadavgEnd: [0, 0, 0],
-    nodeVersion: process.version,
-    vitestVersion: '4.1.12',
-    git: { commit: `c${Math.floor(runs / 2) - 1}`, dirty: false },
-    shard: null,
-    merged: false,
+    commit: `c${Math.floor(runs / 2) - 1}`,
+    tests,
     exitReason: 'failed',
     exitCode: 1,
-    unhandledErrors: [],
-    budget: { testMs: 5000, fileMs: null, warnAt: 0.8 },
-    violations: [],
-    tests,
-    files: [],
-  };
+  });
 }
 
 const QUERY = { since: '', branch: null, fullNamePart: null, file: null, top: 10, warnAt: 0.8 };
@@ -209,7 +198,8 @@ export function queryCases(store, built) {
     { name: 'reporter quarantine (one test, last 9 runs)', run: (i) => lastRunsOfTest(store, pick(i), { limit: 9 }) },
     {
       name: 'gate --slowdown auto (calibration)',
-      run: async () => computeCiSpeedReport(await readCalibrationSample(store, 'linux')),
+      run: async () =>
+        computeCiSpeedReport(await readCalibrationSample(store, { platform: 'linux', machine: MACHINE })),
     },
     {
       name: 'quarantine proposals (main, 10 quarantined tests)',

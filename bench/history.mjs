@@ -29,6 +29,7 @@ import { execa } from 'execa';
 import { median } from 'simple-statistics';
 import { startPostgres } from '../test/io/history/postgres-server.mjs';
 import { generateSuite } from './reporter-overhead-suite.mjs';
+import { syntheticRecord } from './synthetic-record.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const dist = (p) => import(path.join(REPO, 'dist', p));
@@ -75,7 +76,7 @@ function makeRecord(r) {
     tests.push({
       key: `test/m${i % 100}.test.ts::group > case ${i}`,
       file: `test/m${i % 100}.test.ts`,
-      name: `group > case ${i}`,
+      fullName: `group > case ${i}`,
       line: null,
       state,
       durationMs,
@@ -86,30 +87,12 @@ function makeRecord(r) {
       limitSource: 'budget',
     });
   }
-  return {
-    version: 1,
+  return syntheticRecord({
     runId: `${startedAt.replace(/[-:.]/g, '')}-${String(r).padStart(6, '0')}`,
     startedAt,
-    endedAt: startedAt,
-    root: '/p',
-    platform: 'linux',
-    arch: 'x64',
-    cpus: 2,
-    loadavgStart: [0, 0, 0],
-    loadavgEnd: [0, 0, 0],
-    nodeVersion: process.version,
-    vitestVersion: '4.1.12',
-    git: { commit: `c${r % 50}`, dirty: false },
-    shard: null,
-    merged: false,
-    exitReason: 'passed',
-    exitCode: null,
-    unhandledErrors: [],
-    budget: { testMs: 5000, fileMs: null, warnAt: 0.8 },
-    violations: [],
+    commit: `c${r % 50}`,
     tests,
-    files: [],
-  };
+  });
 }
 
 async function ingestAll(label, target) {

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { median } from 'simple-statistics';
+import { syntheticRecord } from './synthetic-record.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -51,7 +52,7 @@ function record(n) {
   const tests = Array.from({ length: TESTS }, (_, i) => ({
     key: `test/m${i % 100}.test.ts::group > case ${i}`,
     file: `test/m${i % 100}.test.ts`,
-    name: `group > case ${i}`,
+    fullName: `group > case ${i}`,
     line: null,
     state: 'passed',
     durationMs: 5 + (i % 400),
@@ -61,30 +62,7 @@ function record(n) {
     limitMs: 5000,
     limitSource: 'budget',
   }));
-  return {
-    version: 1,
-    runId: `bench-${n}`,
-    startedAt,
-    endedAt: startedAt,
-    root: '/p',
-    platform: 'linux',
-    arch: 'x64',
-    cpus: 2,
-    loadavgStart: [0, 0, 0],
-    loadavgEnd: [0, 0, 0],
-    nodeVersion: process.version,
-    vitestVersion: '4.1.12',
-    git: { commit: 'c0', dirty: false },
-    shard: null,
-    merged: false,
-    exitReason: 'passed',
-    exitCode: null,
-    unhandledErrors: [],
-    budget: { testMs: 5000, fileMs: null, warnAt: 0.8 },
-    violations: [],
-    tests,
-    files: [],
-  };
+  return syntheticRecord({ runId: `bench-${n}`, startedAt, commit: 'c0', tests });
 }
 
 const script = path.join(scratch, 'one-run.mjs');
