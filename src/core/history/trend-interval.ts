@@ -19,6 +19,7 @@
  * bound the lower side at 95%), never a made-up number. Pure.
  */
 import { median } from 'simple-statistics';
+import { slopeRanks } from './pairwise-slopes.js';
 
 /** The two-sided 95% normal quantile, z(0.975) (to 16 digits). */
 const Z_95 = 1.959963984540054;
@@ -57,51 +58,6 @@ function tieTerm(ys: readonly number[]): number {
   return sum;
 }
 
-/**
- * Moves the k-th smallest of a[lo..hi] to a[k], none larger before it and none smaller after
- * (Hoare's selection, as in Wirth's "Algorithms + Data Structures = Programs"): O(n) on average.
- */
-function selectInPlace(a: Float64Array, k: number, lo: number, hi: number): void {
-  let l = lo;
-  let r = hi;
-  while (r > l) {
-    const pivot = a[(l + r) >> 1]!;
-    let i = l;
-    let j = r;
-    while (i <= j) {
-      while (a[i]! < pivot) i += 1;
-      while (a[j]! > pivot) j -= 1;
-      if (i <= j) {
-        const t = a[i]!;
-        a[i] = a[j]!;
-        a[j] = t;
-        i += 1;
-        j -= 1;
-      }
-    }
-    if (k <= j) r = j;
-    else if (k >= i) l = i;
-    else return;
-  }
-}
-
-/**
- * The order statistics of a[0..count) at `indices` (0-based), as the sorted array would hold them:
- * selected in increasing order, each in the part the one before left (its right side holds no
- * smaller value). -0 reads as 0, as after a sort that kept them equal.
- */
-function orderStatistics(a: Float64Array, count: number, indices: readonly number[]): Map<number, number> {
-  const found = new Map<number, number>();
-  let from = 0;
-  for (const k of [...new Set(indices)].sort((x, y) => x - y)) {
-    selectInPlace(a, k, from, count - 1);
-    const v = a[k]!;
-    found.set(k, v === 0 ? 0 : v);
-    from = k + 1;
-  }
-  return found;
-}
-
 /** Where the k-th smallest (1-based, fractional k between two neighbours) lies; null outside 1..count. */
 function rankIndex(count: number, k: number): { readonly below: number; readonly frac: number } | null {
   if (k < 1 - 1e-9 || k > count + 1e-9) return null;
@@ -115,28 +71,24 @@ export function senSlope(xsIn: readonly number[], ysIn: readonly number[]): SenS
   const { xs, ys } = trendWindow(xsIn, ysIn);
   const n = xs.length;
   if (n < TREND_MIN_POINTS) return null;
-  // The slopes in a typed array, and only the ranks needed selected (the median and the interval's
-  // two ends): 200 points are 19,900 slopes, and the history report fits two axes for each of its
-  // up to 40 tests x platforms series.
-  const slopes = new Float64Array((n * (n - 1)) / 2);
-  let count = 0;
-  for (let i = 0; i < n; i += 1) {
-    for (let j = i + 1; j < n; j += 1) {
-      const dx = xs[j]! - xs[i]!;
-      if (dx !== 0) {
-        slopes[count] = (ys[j]! - ys[i]!) / dx;
-        count += 1;
-      }
-    }
-  }
-  if (count === 0) return null;
+  // Only the ranks needed (the median and the interval's two ends) are selected, among the slopes
+  // near them (pairwise-slopes.ts): 200 points are 19,900 slopes, and the history report fits two
+  // axes for each of its up to 120 tests x platforms series.
   const variance = (n * (n - 1) * (2 * n + 5) - tieTerm(ys)) / 18;
   const c = Z_95 * Math.sqrt(Math.max(variance, 0));
-  const low = rankIndex(count, (count - c) / 2);
-  const high = rankIndex(count, (count + c) / 2 + 1);
-  const middle = count % 2 === 1 ? [(count - 1) / 2] : [count / 2 - 1, count / 2];
-  const ends = [low, high].flatMap((r) => (r === null ? [] : r.frac === 0 ? [r.below] : [r.below, r.below + 1]));
-  const at = orderStatistics(slopes, count, [...middle, ...ends]);
+  const ranksOf = (count: number) => {
+    const low = rankIndex(count, (count - c) / 2);
+    const high = rankIndex(count, (count + c) / 2 + 1);
+    const middle = count % 2 === 1 ? [(count - 1) / 2] : [count / 2 - 1, count / 2];
+    return { low, high, middle };
+  };
+  const { count, at } = slopeRanks(xs, ys, (count) => {
+    const { low, high, middle } = ranksOf(count);
+    const ends = [low, high].flatMap((r) => (r === null ? [] : r.frac === 0 ? [r.below] : [r.below, r.below + 1]));
+    return [...middle, ...ends];
+  });
+  if (count === 0) return null;
+  const { low, high, middle } = ranksOf(count);
   const value = (k: number): number => at.get(k)!;
   const rank = (r: { below: number; frac: number } | null): number | null =>
     r === null ? null : r.frac === 0 ? value(r.below) : value(r.below) + r.frac * (value(r.below + 1) - value(r.below));

@@ -6,6 +6,30 @@ import { lineWithNoise, seeded } from './trend-simulation.mjs';
 
 const xs = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
+/** Sen's estimate read from every pairwise slope sorted: what senSlope computed before it selected ranks. */
+const sortedReference = (x: number[], y: number[]) => {
+  const slopes: number[] = [];
+  for (let i = 0; i < x.length; i += 1)
+    for (let j = i + 1; j < x.length; j += 1) if (x[j] !== x[i]) slopes.push((y[j]! - y[i]!) / (x[j]! - x[i]!));
+  slopes.sort((a, b) => a - b);
+  const at = (k: number): number | null => {
+    if (k < 1 - 1e-9 || k > slopes.length + 1e-9) return null;
+    const pos = Math.min(Math.max(k, 1), slopes.length) - 1;
+    const below = Math.floor(pos);
+    const a = slopes[below]!;
+    return pos === below ? a : a + (pos - below) * (slopes[below + 1]! - a);
+  };
+  const ties = new Map<number, number>();
+  for (const v of y) ties.set(v, (ties.get(v) ?? 0) + 1);
+  const tieSum = [...ties.values()].reduce((sum, t) => sum + t * (t - 1) * (2 * t + 5), 0);
+  const n = x.length;
+  const c = 1.959963984540054 * Math.sqrt(Math.max((n * (n - 1) * (2 * n + 5) - tieSum) / 18, 0));
+  const count = slopes.length;
+  return count === 0
+    ? null
+    : { slope: medianSorted(slopes), low: at((count - c) / 2), high: at((count + c) / 2 + 1) };
+};
+
 describe("the Theil-Sen slope with Sen's interval", () => {
   it('matches the interval worked by hand (Gilbert 16.5.2): 6 points, 15 slopes, ranks 2.28 and 13.72', () => {
     // Sorted slopes: -2, -1, 1/3, 0.5, 1, 1, 1.5, 1.5, 5/3, 1.8, 2, 8/3, 3, 4, 5; C = 1.96 * sqrt(6*5*17/18) = 10.4327.
@@ -73,29 +97,6 @@ describe("the Theil-Sen slope with Sen's interval", () => {
   });
 
   it('property: the selected ranks equal those of the fully sorted slopes (the reference)', () => {
-    // Sen's estimate read from every pairwise slope sorted: what senSlope computed before it selected ranks.
-    const reference = (x: number[], y: number[]) => {
-      const slopes: number[] = [];
-      for (let i = 0; i < x.length; i += 1)
-        for (let j = i + 1; j < x.length; j += 1) if (x[j] !== x[i]) slopes.push((y[j]! - y[i]!) / (x[j]! - x[i]!));
-      slopes.sort((a, b) => a - b);
-      const at = (k: number): number | null => {
-        if (k < 1 - 1e-9 || k > slopes.length + 1e-9) return null;
-        const pos = Math.min(Math.max(k, 1), slopes.length) - 1;
-        const below = Math.floor(pos);
-        const a = slopes[below]!;
-        return pos === below ? a : a + (pos - below) * (slopes[below + 1]! - a);
-      };
-      const ties = new Map<number, number>();
-      for (const v of y) ties.set(v, (ties.get(v) ?? 0) + 1);
-      const tieSum = [...ties.values()].reduce((sum, t) => sum + t * (t - 1) * (2 * t + 5), 0);
-      const n = x.length;
-      const c = 1.959963984540054 * Math.sqrt(Math.max((n * (n - 1) * (2 * n + 5) - tieSum) / 18, 0));
-      const count = slopes.length;
-      return count === 0
-        ? null
-        : { slope: medianSorted(slopes), low: at((count - c) / 2), high: at((count + c) / 2 + 1) };
-    };
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: -50, max: 5000 })), {
@@ -106,12 +107,35 @@ describe("the Theil-Sen slope with Sen's interval", () => {
           const x = points.map((p) => p[0]);
           const y = points.map((p) => p[1]);
           const s = senSlope(x, y);
-          const r = reference(x, y);
+          const r = sortedReference(x, y);
           if (r === null) return expect(s).toBeNull();
           const plain = (v: number | null) => (v === 0 ? 0 : v);
           expect([s?.slope, s?.low, s?.high].map((v) => plain(v ?? null))).toEqual([r.slope, r.low, r.high].map(plain));
         },
       ),
+    );
+  });
+
+  it('property: at up to TREND_MAX_POINTS points (selection narrowed to a sampled part), the ranks equal the fully sorted ones', () => {
+    // Past 2,000 slopes the ranks are selected in the part between two sampled pivots
+    // (order-statistics.ts); ties, repeated x and a trend change the slopes' shape, never the answer.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 64, max: TREND_MAX_POINTS }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        (n, spread, slope, seed) => {
+          const rand = seeded(seed);
+          const x = Array.from({ length: n }, (_, i) => (seed % 3 === 0 ? Math.floor(i / 3) : i));
+          const y = x.map((v) => Math.round(1000 + slope * v + spread * rand()));
+          const s = senSlope(x, y)!;
+          const r = sortedReference(x, y)!;
+          const plain = (v: number | null) => (v === 0 ? 0 : v);
+          expect([s.slope, s.low, s.high].map(plain)).toEqual([r.slope, r.low, r.high].map(plain));
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 
