@@ -25,9 +25,7 @@ const sortedReference = (x: number[], y: number[]) => {
   const n = x.length;
   const c = 1.959963984540054 * Math.sqrt(Math.max((n * (n - 1) * (2 * n + 5) - tieSum) / 18, 0));
   const count = slopes.length;
-  return count === 0
-    ? null
-    : { slope: medianSorted(slopes), low: at((count - c) / 2), high: at((count + c) / 2 + 1) };
+  return count === 0 ? null : { slope: medianSorted(slopes), low: at((count - c) / 2), high: at((count + c) / 2 + 1) };
 };
 
 describe("the Theil-Sen slope with Sen's interval", () => {
