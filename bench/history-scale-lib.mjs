@@ -83,8 +83,8 @@ export async function buildSynthetic(storeIn, { results, tests, perDay }, out) {
   const runs = Math.round(results / (tests * 0.9));
   const startMs = Date.now() - Math.ceil(runs / perDay) * DAY - DAY / 2;
   // The summaries' migrations (history-schema-summaries.ts): results with their run's start, then the summaries.
-  const [v3, v4] = SUMMARY_MIGRATIONS.map((m) => m.statements);
-  const indexes = v3.filter((s) => s.startsWith('CREATE INDEX'));
+  const [withRun, summaries, keyTotals] = SUMMARY_MIGRATIONS.map((m) => m.statements);
+  const indexes = withRun.filter((s) => s.startsWith('CREATE INDEX'));
   for (const s of indexes) await store.query(`DROP INDEX IF EXISTS ${s.split(' ')[2]}`);
   await store.query('SELECT setseed(0.38)');
   await store.query(`INSERT INTO flakeguard_tests (project, file, name)
@@ -106,7 +106,9 @@ export async function buildSynthetic(storeIn, { results, tests, perDay }, out) {
   // Schema 4's backfill, as a store written before runs it (the tables exist: empty them first).
   await store.query('TRUNCATE flakeguard_test_days, flakeguard_test_keys, flakeguard_open_failures');
   await store.query("DELETE FROM flakeguard_meta WHERE key = 'summary_newest_day'");
-  for (const s of v4.slice(3)) await store.query(s);
+  for (const s of summaries.slice(3)) await store.query(s);
+  // Schema 6's backfill: each key's totals from its newest day row.
+  await store.query(keyTotals[keyTotals.length - 1]);
   // What autovacuum does on a live store: the visibility map lets the series read from the index alone.
   await storeIn.query('VACUUM ANALYZE').catch(async (error) => {
     out(`  VACUUM did not finish (${error.message}): ANALYZE only`);

@@ -24,6 +24,11 @@ export interface HistoryRun {
   readonly flaky: boolean;
   /** The first error of its failed try, when the store kept one. */
   readonly error: string | null;
+  /**
+   * How many runs this one stands for, alike in all of the above (1 when absent): the history
+   * report gives a group's clean passes as one, not one object per run of a long window.
+   */
+  readonly count?: number;
 }
 
 export interface HistoryDecided {
@@ -33,6 +38,9 @@ export interface HistoryDecided {
 
 /** Failed, or passed only on a retry. */
 const flakedRun = (r: HistoryRun): boolean => r.state === 'failed' || r.flaky;
+
+/** The runs the entries stand for. */
+const runsIn = (runs: readonly HistoryRun[]): number => runs.reduce((n, r) => n + (r.count ?? 1), 0);
 
 const share = (c: FailureCount): string => `${c.failures}/${c.trials}`;
 const history = (text: string): CauseEvidence => ({ kind: 'history', text });
@@ -45,11 +53,13 @@ function textRule(
   says: (what: string) => string,
 ): HistoryDecided | null {
   const texts = runs.filter(flakedRun).filter((r) => r.error !== null);
-  const named = texts.map((r) => find(r.error)).filter((s): s is string => s !== null);
-  if (named.length === 0 || named.length * 2 < texts.length) return null;
+  const withText = runsIn(texts);
+  const found = texts.map((r) => ({ r, signal: find(r.error) })).filter((f) => f.signal !== null);
+  const named = runsIn(found.map((f) => f.r));
+  if (named === 0 || named * 2 < withText) return null;
   return {
     class: cls,
-    evidence: [history(`${named.length} of ${texts.length} failed runs' errors ${says(named[0] as string)}`)],
+    evidence: [history(`${named} of ${withText} failed runs' errors ${says(found[0]?.signal as string)}`)],
   };
 }
 
@@ -67,9 +77,9 @@ function confinedTo(
   if (groups.size !== 1 || group === null || group === undefined) return null;
   const inGroup = runs.filter((r) => groupOf(r) === group);
   const outside = runs.filter((r) => groupOf(r) !== null && groupOf(r) !== group);
-  if (outside.length === 0) return null;
-  const inside = { failures: flaked.length, trials: inGroup.length };
-  const out = { failures: 0, trials: outside.length };
+  if (runsIn(outside) === 0) return null;
+  const inside = { failures: runsIn(flaked), trials: runsIn(inGroup) };
+  const out = { failures: 0, trials: runsIn(outside) };
   const p = fisherOneSidedP(out, inside);
   if (p >= CAUSE_ALPHA) return null;
   const others = [...new Set(outside.map((r) => groupOf(r) as string))].sort();

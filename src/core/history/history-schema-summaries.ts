@@ -16,6 +16,7 @@
  * re-run-passed. The backfill below is the same arithmetic as ingest (io/history/summary-write.ts),
  * done in bulk for a store written before.
  */
+import { KEY_TOTALS } from './history-schema-key-totals.js';
 import type { Migration } from './history-migration.js';
 
 /** The passed durations each summary row keeps (the p95 that screens tests: docs/history.md). */
@@ -137,4 +138,4 @@ const SUMMARIES: Migration = {
   ],
 };
 
-export const SUMMARY_MIGRATIONS: readonly Migration[] = [RESULTS_WITH_RUN, SUMMARIES];
+export const SUMMARY_MIGRATIONS: readonly Migration[] = [RESULTS_WITH_RUN, SUMMARIES, KEY_TOTALS];

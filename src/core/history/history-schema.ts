@@ -8,7 +8,7 @@
 import type { Migration } from './history-migration.js';
 import { SUMMARY_MIGRATIONS } from './history-schema-summaries.js';
 
-export const HISTORY_SCHEMA_VERSION = 5;
+export const HISTORY_SCHEMA_VERSION = 6;
 
 export type { Migration } from './history-migration.js';
 
@@ -81,7 +81,8 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     statements: ['ALTER TABLE flakeguard_runs ADD COLUMN machine jsonb'],
   },
-  // 4: results carry their run's start, platform and branch; 5: the summaries (history-schema-summaries.ts).
+  // 4: results carry their run's start, platform and branch; 5: the summaries (history-schema-summaries.ts);
+  // 6: each summary key's current totals (history-schema-key-totals.ts).
   ...SUMMARY_MIGRATIONS,
 ];
 

@@ -157,7 +157,7 @@ const shardOrder = (s: string): [number, number] => {
   return s === '' ? [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY] : [k ?? 0, n ?? 0];
 };
 
-/** The runs the cause rules read for `ids`: per group, its flaked runs (with their errors), then its clean passes. */
+/** The runs the cause rules read for `ids`: per group, its flaked runs (with their errors), then its clean passes as one entry. */
 export function outcomesOf(
   groups: readonly OutcomeGroup[],
   errors: readonly FlakedError[],
@@ -186,9 +186,11 @@ export function outcomesOf(
       flaky: false,
       error,
     });
+    // The clean passes as one entry standing for all of them (HistoryRun.count).
+    const clean = g.runs - g.flaked;
     return [
       ...Array.from({ length: g.flaked }, (_, i) => run(true, errs[i] ?? null)),
-      ...Array.from({ length: g.runs - g.flaked }, () => run(false, null)),
+      ...(clean > 0 ? [{ ...run(false, null), count: clean }] : []),
     ];
   });
 }

@@ -3,10 +3,12 @@
  * ingest lock, so ingests go on between them: the runs started before the start of the cutoff's
  * UTC day (PRUNE_BATCH runs at a time, with their results), the summaries' day rows before that day
  * (each key keeps its newest such row, re-dated to -infinity: the floor a window reaching further
- * back subtracts, so it counts only the runs kept), and the tests left without a result.
+ * back subtracts, so it counts only the runs kept; the keys' totals follow), and the tests left
+ * without a result.
  */
 import { isoDayOf } from '../../core/calendar.js';
 import { INGEST_LOCK_KEY } from '../../core/history/history-schema.js';
+import { refreshKeyTotals } from '../../core/history/history-schema-key-totals.js';
 import type { HistoryStore, Queryable } from './history-store.js';
 
 export interface PruneResult {
@@ -29,6 +31,8 @@ const DROP_OLD_DAYS = `DELETE FROM flakeguard_test_days d WHERE d.test_id >= $2 
     AND n.platform = d.platform AND n.shard = d.shard AND n.day > d.day AND n.day < $1::date)`;
 const FLOOR_DAYS = `UPDATE flakeguard_test_days SET day = '-infinity', recent_ms = NULL, recent_at = NULL
   WHERE test_id >= $2 AND test_id < $3 AND day < $1::date AND day > '-infinity'`;
+// A key whose newest row became the floor has its totals (schema 6) read again: every key of the range.
+const REFRESH_KEYS = refreshKeyTotals('flakeguard_test_keys y', 'y.test_id >= $1 AND y.test_id < $2');
 const GONE_TESTS = `DELETE FROM flakeguard_tests t WHERE t.id >= $1 AND t.id < $2
   AND NOT EXISTS (SELECT 1 FROM flakeguard_results r WHERE r.test_id = t.id) RETURNING id`;
 
@@ -94,6 +98,7 @@ async function tidySummariesAndTests(store: HistoryStore, day: string): Promise<
       await lock(q);
       await q.query(DROP_OLD_DAYS, [day, from, to]);
       await q.query(FLOOR_DAYS, [day, from, to]);
+      await q.query(REFRESH_KEYS, [from, to]);
       const gone = (await q.query<{ id: number }>(GONE_TESTS, [from, to])).map((r) => r.id);
       if (gone.length > 0) {
         await q.query('DELETE FROM flakeguard_test_days WHERE test_id = ANY($1::int[])', [gone]);

@@ -1,7 +1,7 @@
 /**
  * The report's inputs from the store, at a cost that does not grow with the history: the counts
- * per test, platform and shard from the summaries (two index probes a key: the newest day row and
- * the newest before the window, history-schema-summaries.ts), then, for the few tests the report
+ * per test, platform and shard from the summaries (a key's totals less its newest day row before
+ * the window: one index probe a key, history-schema-key-totals.ts), then, for the few tests the report
  * fits a trend for or lists, their newest results in the window (a bounded index range each). One
  * SQL text for both engines. The window starts at the start of its first UTC day (`since`).
  */
@@ -53,23 +53,22 @@ const withArrays = (r: SummaryText): SummaryRow => ({
   recentAt: numbersOfArrayText(r.recentAt),
 });
 
-const DAY = (d: string) =>
-  `${d}.scope = k.scope AND ${d}.test_id = k.test_id AND ${d}.platform = k.platform AND ${d}.shard = k.shard`;
-
 // Rows in the order of the test's name (then platform): the report's lists keep that order among
-// tests whose figures tie, on both engines.
+// tests whose figures tie, on both engines. A key's totals (schema 6) less its newest day row
+// before the window, read from the day table's index alone (it holds the counts).
 const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS "fullName", k.platform, k.shard,
-    c.runs - coalesce(b.runs, 0) AS runs, c.failed_runs - coalesce(b.failed_runs, 0) AS "failedRuns",
-    c.retried_runs - coalesce(b.retried_runs, 0) AS "retriedRuns",
-    c.rerun_passed_runs - coalesce(b.rerun_passed_runs, 0) AS "rerunPassedRuns",
-    c.flaked_runs - coalesce(b.flaked_runs, 0) AS "flakedRuns", c.passed_runs - coalesce(b.passed_runs, 0) AS "passedRuns",
-    c.last_passed_at AS "lastPassedAt", c.last_passed_run AS "lastPassedRun", c.last_limit_ms AS "lastLimitMs",
-    c.recent_ms::text AS "recentMs", c.recent_at::text AS "recentAt"
+    k.runs - coalesce(b.runs, 0) AS runs, k.failed_runs - coalesce(b.failed_runs, 0) AS "failedRuns",
+    k.retried_runs - coalesce(b.retried_runs, 0) AS "retriedRuns",
+    k.rerun_passed_runs - coalesce(b.rerun_passed_runs, 0) AS "rerunPassedRuns",
+    k.flaked_runs - coalesce(b.flaked_runs, 0) AS "flakedRuns", k.passed_runs - coalesce(b.passed_runs, 0) AS "passedRuns",
+    k.last_passed_at AS "lastPassedAt", k.last_passed_run AS "lastPassedRun", k.last_limit_ms AS "lastLimitMs",
+    k.recent_ms::text AS "recentMs", k.recent_at::text AS "recentAt"
   FROM flakeguard_test_keys k JOIN flakeguard_tests t ON t.id = k.test_id
-  CROSS JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE ${DAY('d')} ORDER BY d.day DESC LIMIT 1) c
-  LEFT JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE ${DAY('d')} AND d.day < $2::date
+  LEFT JOIN LATERAL (SELECT d.runs, d.failed_runs, d.retried_runs, d.rerun_passed_runs, d.flaked_runs, d.passed_runs
+    FROM flakeguard_test_days d WHERE d.scope = k.scope AND d.test_id = k.test_id AND d.platform = k.platform
+      AND d.shard = k.shard AND d.day < $2::date
     ORDER BY d.day DESC LIMIT 1) b ON true
-  WHERE k.scope = $1 AND c.runs - coalesce(b.runs, 0) > 0
+  WHERE k.scope = $1 AND k.runs - coalesce(b.runs, 0) > 0
     AND ($3::text IS NULL OR strpos(t.name, $3) > 0)
     AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')
   ORDER BY t.project, t.file, t.name, k.platform, k.shard`;
@@ -121,6 +120,8 @@ export async function readHistoryInput(
     const start = new Date(startMs).toISOString();
     const scope = filter.branch ?? ALL_BRANCHES;
     const withBranch = (p: unknown[]): unknown[] => (filter.branch === null ? p : [...p, filter.branch]);
+    // The keys' rows are sorted by name with their durations: in memory, not in temp files (4 MB by default).
+    await q.query("SET LOCAL work_mem = '32MB'");
     const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, [start, filter.branch]);
     const rows = await q.query<SummaryText>(SUMMARY_SQL, [
       scope,

@@ -3,8 +3,10 @@
  * totals through the end of their day. A key's row for the delta's day becomes the newest row up
  * to that day plus the delta (inserted, or the same row updated); when the day is not the key's
  * newest (a record stored late, a failure found re-run-passed), the later rows get the delta too.
- * Callers hold the ingest lock (history-ingest.ts), so no other writer moves these rows meanwhile.
+ * Each touched key's totals (flakeguard_test_keys, schema 6) become its newest row again. Callers
+ * hold the ingest lock (history-ingest.ts), so no other writer moves these rows meanwhile.
  */
+import { refreshKeyTotals, TOTALS_COLUMNS } from '../../core/history/history-schema-key-totals.js';
 import { RECENT_SUMMARY } from '../../core/history/history-schema-summaries.js';
 import type { SummaryDeltas } from '../../core/history/summary-deltas.js';
 import type { Queryable } from './store-types.js';
@@ -29,8 +31,7 @@ const recent = (b: string, col: 'ms' | 'at') => `CASE WHEN x.ms IS NULL THEN ${b
 
 const newer = (b: string) => `x.at IS NOT NULL AND (${b}.last_passed_at IS NULL OR x.at >= ${b}.last_passed_at)`;
 
-const UPSERT_DAY = `WITH ${DELTAS}
-  INSERT INTO flakeguard_test_days AS d (scope, test_id, platform, shard, day, runs, failed_runs, retried_runs,
+const UPSERT = `INSERT INTO flakeguard_test_days AS d (scope, test_id, platform, shard, day, runs, failed_runs, retried_runs,
     rerun_passed_runs, flaked_runs, passed_runs, last_passed_at, last_passed_run, last_limit_ms, recent_ms, recent_at)
   SELECT x.scope, x.test_id, x.platform, x.shard, x.day, coalesce(b.runs, 0) + x.runs, coalesce(b.failed_runs, 0) + x.failed,
     coalesce(b.retried_runs, 0) + x.retried, coalesce(b.rerun_passed_runs, 0) + x.rerun,
@@ -45,6 +46,16 @@ const UPSERT_DAY = `WITH ${DELTAS}
     retried_runs = excluded.retried_runs, rerun_passed_runs = excluded.rerun_passed_runs, flaked_runs = excluded.flaked_runs,
     passed_runs = excluded.passed_runs, last_passed_at = excluded.last_passed_at, last_passed_run = excluded.last_passed_run,
     last_limit_ms = excluded.last_limit_ms, recent_ms = excluded.recent_ms, recent_at = excluded.recent_at`;
+
+const UPSERT_DAY = `WITH ${DELTAS} ${UPSERT}`;
+
+/** The usual case, every delta of one day and none before the store's newest: the upserted rows are the keys' newest. */
+const UPSERT_DAY_AND_KEYS = `WITH ${DELTAS}, up AS (${UPSERT} RETURNING d.*)
+  UPDATE flakeguard_test_keys k SET (${TOTALS_COLUMNS.join(', ')}) = (${TOTALS_COLUMNS.map((c) => `up.${c}`).join(', ')})
+  FROM up WHERE ${SAME_KEY('k').replaceAll('x.', 'up.')}`;
+
+/** Otherwise each touched key's totals are read again from its newest row. */
+const REFRESH_KEYS = `WITH ${DELTAS} ${refreshKeyTotals('(SELECT DISTINCT scope, test_id, platform, shard FROM x) y')}`;
 
 const UPDATE_LATER = `WITH ${DELTAS}
   UPDATE flakeguard_test_days d SET runs = d.runs + x.runs, failed_runs = d.failed_runs + x.failed,
@@ -90,11 +101,16 @@ export async function applySummaryDeltas(q: Queryable, deltas: SummaryDeltas, ne
   if (deltas.scope.length === 0) return;
   const params = columns(deltas);
   if (newKeys) await q.query(INSERT_KEYS, params);
-  await q.query(UPSERT_DAY, params);
   const oldest = deltas.day.reduce((a, b) => (b < a ? b : a));
   const newest = deltas.day.reduce((a, b) => (b > a ? b : a));
   const [stored] = await q.query<{ value: string }>(NEWEST_DAY);
   // Rows after the deltas' days exist only when a day before the store's newest is touched.
-  if (stored !== undefined && stored.value > oldest) await q.query(UPDATE_LATER, params);
+  const late = stored !== undefined && stored.value > oldest;
+  if (!late && oldest === newest) await q.query(UPSERT_DAY_AND_KEYS, params);
+  else {
+    await q.query(UPSERT_DAY, params);
+    if (late) await q.query(UPDATE_LATER, params);
+    await q.query(REFRESH_KEYS, params);
+  }
   if (stored === undefined || stored.value < newest) await q.query(SET_NEWEST_DAY, [newest]);
 }

@@ -58,12 +58,10 @@ const newestSql = (branch: string | null | undefined) =>
   `${SELECT_RUNS} WHERE r.test_id IN ${TEST_IDS} ${branch ? 'AND r.branch = $5' : ''}
   ORDER BY r.started_at DESC, r.run_id DESC LIMIT $4`;
 
-// The newest passed run from the summaries: the newest of the test's keys in the scope.
-const LAST_PASSED = `SELECT c.last_passed_run AS run FROM flakeguard_test_keys k
-  CROSS JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE d.scope = k.scope AND d.test_id = k.test_id
-    AND d.platform = k.platform AND d.shard = k.shard ORDER BY d.day DESC LIMIT 1) c
-  WHERE k.scope = $4 AND k.test_id IN ${TEST_IDS} AND c.last_passed_run IS NOT NULL
-  ORDER BY c.last_passed_at DESC, c.last_passed_run DESC LIMIT 1`;
+// The newest passed run from the summaries: the newest of the test's keys in the scope (their totals, schema 6).
+const LAST_PASSED = `SELECT k.last_passed_run AS run FROM flakeguard_test_keys k
+  WHERE k.scope = $4 AND k.test_id IN ${TEST_IDS} AND k.last_passed_run IS NOT NULL
+  ORDER BY k.last_passed_at DESC, k.last_passed_run DESC LIMIT 1`;
 
 const ref = (test: StoredTestRef): unknown[] => [test.project, test.file, test.fullName];
 

@@ -121,6 +121,21 @@ describe('properties of the history rules', () => {
       }),
     );
   });
+
+  it('a run standing for `count` alike runs decides as those runs one by one (the report gives clean passes so)', () => {
+    fc.assert(
+      fc.property(fc.array(runArb, { maxLength: 80 }), (runs) => {
+        const flaked = runs.filter((r) => r.state === 'failed' || r.flaky);
+        const clean = new Map<string, HistoryRun & { count: number }>();
+        for (const r of runs.filter((r) => !(r.state === 'failed' || r.flaky))) {
+          const key = `${r.platform} ${r.shard} ${r.error}`;
+          const seen = clean.get(key);
+          clean.set(key, seen ? { ...seen, count: seen.count + 1 } : { ...r, count: 1 });
+        }
+        expect(decideHistoryCause([...flaked, ...clean.values()])).toEqual(decideHistoryCause(runs));
+      }),
+    );
+  });
 });
 
 describe('history report: the cause of its flaky tests', () => {
