@@ -106,9 +106,11 @@ export async function buildSynthetic(storeIn, { results, tests, perDay }, out) {
   // Schema 4's backfill, as a store written before runs it (the tables exist: empty them first).
   await store.query('TRUNCATE flakeguard_test_days, flakeguard_test_keys, flakeguard_open_failures');
   await store.query("DELETE FROM flakeguard_meta WHERE key = 'summary_newest_day'");
+  // Schema 5's backfill writes the durations into the day rows, where a store of schema 5 has them.
+  await store.query('ALTER TABLE flakeguard_test_days ADD COLUMN recent_ms float8[], ADD COLUMN recent_at float8[]');
   for (const s of summaries.slice(3)) await store.query(s);
-  // Schema 6's backfill: each key's totals from its newest day row.
-  await store.query(keyTotals[keyTotals.length - 1]);
+  // Schema 6's backfill: each key's totals and durations from its newest day row, then the day rows' durations go.
+  for (const s of keyTotals.filter((s) => s.startsWith('UPDATE') || s.includes('DROP COLUMN'))) await store.query(s);
   // What autovacuum does on a live store: the visibility map lets the series read from the index alone.
   await storeIn.query('VACUUM ANALYZE').catch(async (error) => {
     out(`  VACUUM did not finish (${error.message}): ANALYZE only`);

@@ -1,41 +1,42 @@
 /**
- * Version 6 of the history store (issue 38): each summary key carries its current totals, a copy
- * of its newest day row (flakeguard_test_days), kept by ingest and prune. A window's counts are then
- * the key's totals less the newest day row before the window, one probe a key instead of two; and
- * that probe reads the index alone, which now holds the counts (once the old days' pages are
- * vacuumed, as autovacuum does: rows of past days are not updated).
+ * Version 6 of the history store (issue 38): each summary key carries its current totals, what its
+ * newest day row (flakeguard_test_days) holds, and the newest RECENT_SUMMARY passed durations,
+ * which move from the day rows to the key (a day row keeps its counts and newest pass only). A
+ * window's counts are then the key's totals less the newest day row before the window: one probe a
+ * key instead of two, and that probe reads the day table's index alone, which holds the counts
+ * (once the past days' pages are vacuumed, as autovacuum does: they are not updated). An ingest
+ * writes each touched key's day row and its key row, the day row narrow.
  */
 import type { Migration } from './history-migration.js';
 
-/** The columns a key's totals and a day row share, in one order (summary-write.ts, history-query.ts). */
-export const TOTALS_COLUMNS = [
+/** The counts a key's totals and a day row share (through the end of the day), in one order. */
+export const COUNT_COLUMNS = [
   'runs',
   'failed_runs',
   'retried_runs',
   'rerun_passed_runs',
   'flaked_runs',
   'passed_runs',
-  'last_passed_at',
-  'last_passed_run',
-  'last_limit_ms',
-  'recent_ms',
-  'recent_at',
 ] as const;
+/** The newest passed run and its limit, also shared. */
+export const PASS_COLUMNS = ['last_passed_at', 'last_passed_run', 'last_limit_ms'] as const;
 
-/** The counts a window subtracts: what the day table's index holds beside its key. */
-const COUNTS = TOTALS_COLUMNS.slice(0, 6).join(', ');
-
-const SAME_KEY = (a: string, b: string) =>
+export const SAME_KEY = (a: string, b: string) =>
   `${a}.scope = ${b}.scope AND ${a}.test_id = ${b}.test_id AND ${a}.platform = ${b}.platform AND ${a}.shard = ${b}.shard`;
 
+const SHARED = [...COUNT_COLUMNS, ...PASS_COLUMNS];
+
+/** The newest day row of key y, as `n`. */
+const NEWEST_ROW = `CROSS JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE ${SAME_KEY('d', 'y')}
+    ORDER BY d.day DESC LIMIT 1) n`;
+
 /**
- * Sets the totals of the keys `keys` selects (a FROM item named y with the key's four columns)
- * to their newest day row: ingest after a late record, prune after a batch.
+ * Sets the counts and newest pass of the keys `keys` selects (a FROM item named y with the key's
+ * four columns, `where` over y) to their newest day row's; `recent`: what their durations become.
  */
-export const refreshKeyTotals = (keys: string, where = 'true') => `UPDATE flakeguard_test_keys k
-  SET (${TOTALS_COLUMNS.join(', ')}) = (${TOTALS_COLUMNS.map((c) => `n.${c}`).join(', ')})
-  FROM ${keys} CROSS JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE ${SAME_KEY('d', 'y')}
-    ORDER BY d.day DESC LIMIT 1) n
+export const refreshKeyTotals = (keys: string, where: string, recent: string) => `UPDATE flakeguard_test_keys k
+  SET (${SHARED.join(', ')}, recent_ms, recent_at) = (${SHARED.map((c) => `n.${c}`).join(', ')}, ${recent})
+  FROM ${keys} ${NEWEST_ROW}
   WHERE ${SAME_KEY('k', 'y')} AND ${where}`;
 
 export const KEY_TOTALS: Migration = {
@@ -51,7 +52,8 @@ export const KEY_TOTALS: Migration = {
     'ALTER TABLE flakeguard_test_keys SET (fillfactor = 50)',
     'ALTER TABLE flakeguard_test_days DROP CONSTRAINT flakeguard_test_days_pkey',
     `ALTER TABLE flakeguard_test_days ADD CONSTRAINT flakeguard_test_days_pkey
-      PRIMARY KEY (scope, test_id, platform, shard, day) INCLUDE (${COUNTS})`,
-    refreshKeyTotals('flakeguard_test_keys y'),
+      PRIMARY KEY (scope, test_id, platform, shard, day) INCLUDE (${COUNT_COLUMNS.join(', ')})`,
+    refreshKeyTotals('flakeguard_test_keys y', 'true', 'n.recent_ms, n.recent_at'),
+    'ALTER TABLE flakeguard_test_days DROP COLUMN recent_ms, DROP COLUMN recent_at',
   ],
 };

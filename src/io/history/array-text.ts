@@ -5,5 +5,12 @@
  */
 export function numbersOfArrayText(text: string | null): number[] | null {
   if (text === null) return null;
-  return text.length <= 2 ? [] : text.slice(1, -1).split(',').map(Number);
+  if (text.length <= 2) return [];
+  const inner = text.slice(1, -1);
+  // As JSON, parsed natively (half the time of splitting); NaN, Infinity or NULL elements are not JSON.
+  try {
+    return JSON.parse(`[${inner}]`) as number[];
+  } catch {
+    return inner.split(',').map(Number);
+  }
 }

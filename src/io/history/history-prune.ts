@@ -29,10 +29,15 @@ const OLD_RUNS = 'SELECT id FROM flakeguard_runs WHERE started_at < $1::timestam
 const DROP_OLD_DAYS = `DELETE FROM flakeguard_test_days d WHERE d.test_id >= $2 AND d.test_id < $3 AND d.day < $1::date
   AND EXISTS (SELECT 1 FROM flakeguard_test_days n WHERE n.scope = d.scope AND n.test_id = d.test_id
     AND n.platform = d.platform AND n.shard = d.shard AND n.day > d.day AND n.day < $1::date)`;
-const FLOOR_DAYS = `UPDATE flakeguard_test_days SET day = '-infinity', recent_ms = NULL, recent_at = NULL
+const FLOOR_DAYS = `UPDATE flakeguard_test_days SET day = '-infinity'
   WHERE test_id >= $2 AND test_id < $3 AND day < $1::date AND day > '-infinity'`;
-// A key whose newest row became the floor has its totals (schema 6) read again: every key of the range.
-const REFRESH_KEYS = refreshKeyTotals('flakeguard_test_keys y', 'y.test_id >= $1 AND y.test_id < $2');
+// Every key of the range has its totals (schema 6) read again from its newest row; one whose
+// newest row became the floor (no run kept) keeps no durations.
+const REFRESH_KEYS = refreshKeyTotals(
+  'flakeguard_test_keys y',
+  'y.test_id >= $1 AND y.test_id < $2',
+  "CASE WHEN n.day = '-infinity' THEN NULL ELSE k.recent_ms END, CASE WHEN n.day = '-infinity' THEN NULL ELSE k.recent_at END",
+);
 const GONE_TESTS = `DELETE FROM flakeguard_tests t WHERE t.id >= $1 AND t.id < $2
   AND NOT EXISTS (SELECT 1 FROM flakeguard_results r WHERE r.test_id = t.id) RETURNING id`;
 

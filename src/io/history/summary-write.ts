@@ -1,12 +1,20 @@
 /**
- * Applies summary deltas (core/history/summary-deltas.ts) to `flakeguard_test_days`, whose rows are
- * totals through the end of their day. A key's row for the delta's day becomes the newest row up
- * to that day plus the delta (inserted, or the same row updated); when the day is not the key's
- * newest (a record stored late, a failure found re-run-passed), the later rows get the delta too.
- * Each touched key's totals (flakeguard_test_keys, schema 6) become its newest row again. Callers
- * hold the ingest lock (history-ingest.ts), so no other writer moves these rows meanwhile.
+ * Applies summary deltas (core/history/summary-deltas.ts) to the summaries (schema 6): the day rows
+ * of `flakeguard_test_days`, totals through the end of their day, and each key's row in
+ * `flakeguard_test_keys`, its newest totals and newest passed durations. A key's row for the
+ * delta's day becomes the newest row up to that day plus the delta (inserted, or the same row
+ * updated); when the day is not the key's newest (a record stored late, a failure found
+ * re-run-passed), the later rows get the delta too. In the usual case (one day, the store's
+ * newest) the key's totals are that newest row, so both rows are written from the key's row plus
+ * the delta in one statement. Callers hold the ingest lock (history-ingest.ts), so no other
+ * writer moves these rows meanwhile.
  */
-import { refreshKeyTotals, TOTALS_COLUMNS } from '../../core/history/history-schema-key-totals.js';
+import {
+  COUNT_COLUMNS,
+  PASS_COLUMNS,
+  refreshKeyTotals,
+  SAME_KEY,
+} from '../../core/history/history-schema-key-totals.js';
 import { RECENT_SUMMARY } from '../../core/history/history-schema-summaries.js';
 import type { SummaryDeltas } from '../../core/history/summary-deltas.js';
 import type { Queryable } from './store-types.js';
@@ -15,8 +23,8 @@ const DELTAS = `x AS (SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4
     $8::int[], $9::int[], $10::int[], $11::int[], $12::float8[], $13::int[], $14::float8[], $15::float8[])
   AS x (scope, test_id, platform, shard, day, runs, failed, retried, rerun, flaked, passed, at, run, lim, ms))`;
 
-const SAME_KEY = (t: string) =>
-  `${t}.scope = x.scope AND ${t}.test_id = x.test_id AND ${t}.platform = x.platform AND ${t}.shard = x.shard`;
+const KEY = 'scope, test_id, platform, shard';
+const SHARED = [...COUNT_COLUMNS, ...PASS_COLUMNS].join(', ');
 
 /** The newest RECENT_SUMMARY of `b`'s durations and x's, oldest first (`col`: ms or at). */
 const merged = (b: string, col: 'ms' | 'at') =>
@@ -31,48 +39,60 @@ const recent = (b: string, col: 'ms' | 'at') => `CASE WHEN x.ms IS NULL THEN ${b
 
 const newer = (b: string) => `x.at IS NOT NULL AND (${b}.last_passed_at IS NULL OR x.at >= ${b}.last_passed_at)`;
 
-const UPSERT = `INSERT INTO flakeguard_test_days AS d (scope, test_id, platform, shard, day, runs, failed_runs, retried_runs,
-    rerun_passed_runs, flaked_runs, passed_runs, last_passed_at, last_passed_run, last_limit_ms, recent_ms, recent_at)
-  SELECT x.scope, x.test_id, x.platform, x.shard, x.day, coalesce(b.runs, 0) + x.runs, coalesce(b.failed_runs, 0) + x.failed,
-    coalesce(b.retried_runs, 0) + x.retried, coalesce(b.rerun_passed_runs, 0) + x.rerun,
-    coalesce(b.flaked_runs, 0) + x.flaked, coalesce(b.passed_runs, 0) + x.passed,
-    CASE WHEN ${newer('b')} THEN x.at ELSE b.last_passed_at END,
-    CASE WHEN ${newer('b')} THEN x.run ELSE b.last_passed_run END,
-    CASE WHEN ${newer('b')} THEN x.lim ELSE b.last_limit_ms END,
-    ${recent('b', 'ms')}, ${recent('b', 'at')}
-  FROM x LEFT JOIN LATERAL (SELECT * FROM flakeguard_test_days p WHERE ${SAME_KEY('p')} AND p.day <= x.day
+/** `b`'s totals plus the delta x, named as the columns (b: a day row or a key's row; absent: zero). */
+const plusDelta = (b: string) => `coalesce(${b}.runs, 0) + x.runs AS runs, coalesce(${b}.failed_runs, 0) + x.failed AS failed_runs,
+    coalesce(${b}.retried_runs, 0) + x.retried AS retried_runs, coalesce(${b}.rerun_passed_runs, 0) + x.rerun AS rerun_passed_runs,
+    coalesce(${b}.flaked_runs, 0) + x.flaked AS flaked_runs, coalesce(${b}.passed_runs, 0) + x.passed AS passed_runs,
+    CASE WHEN ${newer(b)} THEN x.at ELSE ${b}.last_passed_at END AS last_passed_at,
+    CASE WHEN ${newer(b)} THEN x.run ELSE ${b}.last_passed_run END AS last_passed_run,
+    CASE WHEN ${newer(b)} THEN x.lim ELSE ${b}.last_limit_ms END AS last_limit_ms`;
+
+const SET_SHARED = `(${SHARED}) = (${[...COUNT_COLUMNS, ...PASS_COLUMNS].map((c) => `excluded.${c}`).join(', ')})`;
+
+/** The usual case: each key's new totals (its row plus the delta) written to its day row and its key row. */
+const UPSERT_DAY_AND_KEYS = `WITH ${DELTAS}, n AS (
+    SELECT x.scope, x.test_id, x.platform, x.shard, x.day, ${plusDelta('o')}, ${recent('o', 'ms')} AS recent_ms,
+      ${recent('o', 'at')} AS recent_at
+    FROM x LEFT JOIN LATERAL (SELECT * FROM flakeguard_test_keys o WHERE ${SAME_KEY('o', 'x')} LIMIT 1) o ON true
+  ), days AS (INSERT INTO flakeguard_test_days (${KEY}, day, ${SHARED}) SELECT ${KEY}, day, ${SHARED} FROM n
+    ON CONFLICT (${KEY}, day) DO UPDATE SET ${SET_SHARED})
+  INSERT INTO flakeguard_test_keys (${KEY}, ${SHARED}, recent_ms, recent_at) SELECT ${KEY}, ${SHARED}, recent_ms, recent_at FROM n
+  ON CONFLICT (${KEY}) DO UPDATE SET ${SET_SHARED}, recent_ms = excluded.recent_ms, recent_at = excluded.recent_at`;
+
+/** Otherwise: the day rows from the newest row up to their day... */
+const UPSERT_DAY = `WITH ${DELTAS}
+  INSERT INTO flakeguard_test_days (${KEY}, day, ${SHARED})
+  SELECT x.scope, x.test_id, x.platform, x.shard, x.day, ${plusDelta('b')}
+  FROM x LEFT JOIN LATERAL (SELECT * FROM flakeguard_test_days p WHERE ${SAME_KEY('p', 'x')} AND p.day <= x.day
     ORDER BY p.day DESC LIMIT 1) b ON true
-  ON CONFLICT (scope, test_id, platform, shard, day) DO UPDATE SET runs = excluded.runs, failed_runs = excluded.failed_runs,
-    retried_runs = excluded.retried_runs, rerun_passed_runs = excluded.rerun_passed_runs, flaked_runs = excluded.flaked_runs,
-    passed_runs = excluded.passed_runs, last_passed_at = excluded.last_passed_at, last_passed_run = excluded.last_passed_run,
-    last_limit_ms = excluded.last_limit_ms, recent_ms = excluded.recent_ms, recent_at = excluded.recent_at`;
+  ON CONFLICT (${KEY}, day) DO UPDATE SET ${SET_SHARED}`;
 
-const UPSERT_DAY = `WITH ${DELTAS} ${UPSERT}`;
-
-/** The usual case, every delta of one day and none before the store's newest: the upserted rows are the keys' newest. */
-const UPSERT_DAY_AND_KEYS = `WITH ${DELTAS}, up AS (${UPSERT} RETURNING d.*)
-  UPDATE flakeguard_test_keys k SET (${TOTALS_COLUMNS.join(', ')}) = (${TOTALS_COLUMNS.map((c) => `up.${c}`).join(', ')})
-  FROM up WHERE ${SAME_KEY('k').replaceAll('x.', 'up.')}`;
-
-/** Otherwise each touched key's totals are read again from its newest row. */
-const REFRESH_KEYS = `WITH ${DELTAS} ${refreshKeyTotals('(SELECT DISTINCT scope, test_id, platform, shard FROM x) y')}`;
-
+/** ...the later rows plus the delta... */
 const UPDATE_LATER = `WITH ${DELTAS}
   UPDATE flakeguard_test_days d SET runs = d.runs + x.runs, failed_runs = d.failed_runs + x.failed,
     retried_runs = d.retried_runs + x.retried, rerun_passed_runs = d.rerun_passed_runs + x.rerun,
     flaked_runs = d.flaked_runs + x.flaked, passed_runs = d.passed_runs + x.passed,
     last_passed_at = CASE WHEN ${newer('d')} THEN x.at ELSE d.last_passed_at END,
     last_passed_run = CASE WHEN ${newer('d')} THEN x.run ELSE d.last_passed_run END,
-    last_limit_ms = CASE WHEN ${newer('d')} THEN x.lim ELSE d.last_limit_ms END,
-    recent_ms = CASE WHEN x.ms IS NULL THEN d.recent_ms ELSE ${merged('d', 'ms')} END,
-    recent_at = CASE WHEN x.ms IS NULL THEN d.recent_at ELSE ${merged('d', 'at')} END
-  FROM x WHERE ${SAME_KEY('d')} AND d.day > x.day`;
+    last_limit_ms = CASE WHEN ${newer('d')} THEN x.lim ELSE d.last_limit_ms END
+  FROM x WHERE ${SAME_KEY('d', 'x')} AND d.day > x.day`;
 
 const INSERT_KEYS = `WITH ${DELTAS}
-  INSERT INTO flakeguard_test_keys (scope, test_id, platform, shard)
-  SELECT DISTINCT x.scope, x.test_id, x.platform, x.shard FROM x
-  WHERE NOT EXISTS (SELECT 1 FROM flakeguard_test_keys k WHERE ${SAME_KEY('k')})
-  ON CONFLICT DO NOTHING`;
+  INSERT INTO flakeguard_test_keys (${KEY}) SELECT DISTINCT ${KEY} FROM x ON CONFLICT DO NOTHING`;
+
+/** The newest RECENT_SUMMARY of the durations of key row k and of the deltas x of its key y. */
+const NEWEST_OF_KEY_AND_X = `SELECT u.ms, u.at FROM (
+    SELECT * FROM unnest(coalesce(k.recent_ms, '{}'), coalesce(k.recent_at, '{}')) AS p (ms, at)
+    UNION ALL SELECT x.ms, x.at FROM x WHERE ${SAME_KEY('x', 'y')} AND x.ms IS NOT NULL) u
+  ORDER BY u.at DESC, u.ms DESC LIMIT ${RECENT_SUMMARY}`;
+
+/** ...then each touched key's totals from its newest row, and its durations merged with the deltas'. */
+const REFRESH_KEYS = `WITH ${DELTAS} ${refreshKeyTotals(
+  `(SELECT DISTINCT ${KEY} FROM x) y`,
+  'true',
+  `(SELECT array_agg(v.ms ORDER BY v.at, v.ms) FROM (${NEWEST_OF_KEY_AND_X}) v),
+    (SELECT array_agg(v.at ORDER BY v.at, v.ms) FROM (${NEWEST_OF_KEY_AND_X}) v)`,
+)}`;
 
 const NEWEST_DAY = "SELECT value FROM flakeguard_meta WHERE key = 'summary_newest_day'";
 const SET_NEWEST_DAY = `INSERT INTO flakeguard_meta (key, value) VALUES ('summary_newest_day', $1)
@@ -100,7 +120,6 @@ const columns = (d: SummaryDeltas): unknown[] => [
 export async function applySummaryDeltas(q: Queryable, deltas: SummaryDeltas, newKeys: boolean): Promise<void> {
   if (deltas.scope.length === 0) return;
   const params = columns(deltas);
-  if (newKeys) await q.query(INSERT_KEYS, params);
   const oldest = deltas.day.reduce((a, b) => (b < a ? b : a));
   const newest = deltas.day.reduce((a, b) => (b > a ? b : a));
   const [stored] = await q.query<{ value: string }>(NEWEST_DAY);
@@ -108,6 +127,7 @@ export async function applySummaryDeltas(q: Queryable, deltas: SummaryDeltas, ne
   const late = stored !== undefined && stored.value > oldest;
   if (!late && oldest === newest) await q.query(UPSERT_DAY_AND_KEYS, params);
   else {
+    if (newKeys) await q.query(INSERT_KEYS, params);
     await q.query(UPSERT_DAY, params);
     if (late) await q.query(UPDATE_LATER, params);
     await q.query(REFRESH_KEYS, params);

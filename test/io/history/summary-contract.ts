@@ -117,7 +117,16 @@ const VARIANTS: { name: string; days: number; over: Partial<HistoryQuery> }[] = 
   { name: '--file on a branch', days: 30, over: { file: 'test/ui/menu.test.ts', branch: 'main' } },
 ];
 
+// Schema 6: every key's totals are its newest day row's (ingest in order and late, prune).
+const KEYS_OFF_THEIR_NEWEST_ROW = `SELECT count(*)::int AS off FROM flakeguard_test_keys k
+  CROSS JOIN LATERAL (SELECT * FROM flakeguard_test_days d WHERE d.scope = k.scope AND d.test_id = k.test_id
+    AND d.platform = k.platform AND d.shard = k.shard ORDER BY d.day DESC LIMIT 1) n
+  WHERE (k.runs, k.failed_runs, k.retried_runs, k.rerun_passed_runs, k.flaked_runs, k.passed_runs, k.last_passed_at,
+    k.last_passed_run, k.last_limit_ms) IS DISTINCT FROM (n.runs, n.failed_runs, n.retried_runs, n.rerun_passed_runs,
+    n.flaked_runs, n.passed_runs, n.last_passed_at, n.last_passed_run, n.last_limit_ms)`;
+
 async function compareAll(store: HistoryStore): Promise<void> {
+  expect(await store.query(KEYS_OFF_THEIR_NEWEST_ROW)).toEqual([{ off: 0 }]);
   for (const v of VARIANTS) {
     const query = { ...baseQuery, ...v.over };
     const filter = {
