@@ -16,7 +16,8 @@ import {
 import { loadAllowanceStore } from '../../io/allowances/allowance-store.js';
 import { gatherProjectState } from '../../io/allowances/allowances-state.js';
 import { findDefaultBranch } from '../../io/git/git.js';
-import { type HistoryFilter, readHistoryInput } from '../../io/history/history-query.js';
+import { readTestCounts } from '../../io/history/history-counts.js';
+import type { HistoryFilter } from '../../io/history/history-query.js';
 import type { HistoryStore } from '../../io/history/history-store.js';
 import { lastRunsOfTest } from '../../io/history/test-history.js';
 import { addQuarantine, removeQuarantine } from '../../io/quarantine/quarantine-write.js';
@@ -70,11 +71,10 @@ export async function readQuarantineProposals(input: {
   readonly queried: HistoryInput;
 }): Promise<QuarantineProposals> {
   const { store, branch, policy } = input;
+  // The counts alone on another branch: no durations, series or causes.
   const onBranch =
-    branch === input.filter.branch
-      ? input.queried
-      : await readHistoryInput(store, { ...input.filter, branch }, { ...input.query, branch });
-  const tests = onBranch.tests.map((t) => ({
+    branch === input.filter.branch ? input.queried.tests : await readTestCounts(store, { ...input.filter, branch });
+  const tests = onBranch.map((t) => ({
     project: t.project,
     file: t.file,
     fullName: t.fullName,

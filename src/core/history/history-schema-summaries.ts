@@ -16,8 +16,9 @@
  * re-run-passed. The backfill below is the same arithmetic as ingest (io/history/summary-write.ts),
  * done in bulk for a store written before.
  */
-import { KEY_TOTALS } from './history-schema-key-totals.js';
+
 import type { Migration } from './history-migration.js';
+import { KEY_TOTALS } from './history-schema-key-totals.js';
 
 /** The passed durations each summary row keeps (the p95 that screens tests: docs/history.md). */
 export const RECENT_SUMMARY = 20;

@@ -71,6 +71,9 @@ export async function ingestRunRecord(
       return await store.transaction(async (q) => {
         // One writer of the summaries at a time: a run's rows and its summary deltas land together.
         await q.query('SELECT pg_advisory_xact_lock($1::bigint)', [String(INGEST_LOCK_KEY)]);
+        // A run's statements touch tens of thousands of rows once: compiling them (PostgreSQL's JIT,
+        // on past a cost a 20,000-test run reaches) costs more than it saves.
+        await q.query('SET LOCAL jit = off');
         const inserted = await q.query<{ id: number }>(INSERT_RUN, runRowValues(run));
         const id = inserted[0]?.id;
         if (id === undefined) return 'duplicate';

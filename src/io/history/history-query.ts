@@ -105,7 +105,7 @@ const errorsSql = (
     ORDER BY r.started_at DESC, r.run_id DESC LIMIT ${CAUSE_ERRORS}) e
   ORDER BY e.started_at, e.run_id`;
 
-const normalFile = (file: string | null): string | null =>
+export const normalFile = (file: string | null): string | null =>
   file === null ? null : file.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
 
 /** Everything computeHistoryReport needs, read in one snapshot. */
@@ -122,6 +122,7 @@ export async function readHistoryInput(
     const withBranch = (p: unknown[]): unknown[] => (filter.branch === null ? p : [...p, filter.branch]);
     // The keys' rows are sorted by name with their durations: in memory, not in temp files (4 MB by default).
     await q.query("SET LOCAL work_mem = '32MB'");
+    await q.query('SET LOCAL jit = off');
     const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, [start, filter.branch]);
     const rows = await q.query<SummaryText>(SUMMARY_SQL, [
       scope,

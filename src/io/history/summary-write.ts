@@ -40,7 +40,9 @@ const recent = (b: string, col: 'ms' | 'at') => `CASE WHEN x.ms IS NULL THEN ${b
 const newer = (b: string) => `x.at IS NOT NULL AND (${b}.last_passed_at IS NULL OR x.at >= ${b}.last_passed_at)`;
 
 /** `b`'s totals plus the delta x, named as the columns (b: a day row or a key's row; absent: zero). */
-const plusDelta = (b: string) => `coalesce(${b}.runs, 0) + x.runs AS runs, coalesce(${b}.failed_runs, 0) + x.failed AS failed_runs,
+const plusDelta = (
+  b: string,
+) => `coalesce(${b}.runs, 0) + x.runs AS runs, coalesce(${b}.failed_runs, 0) + x.failed AS failed_runs,
     coalesce(${b}.retried_runs, 0) + x.retried AS retried_runs, coalesce(${b}.rerun_passed_runs, 0) + x.rerun AS rerun_passed_runs,
     coalesce(${b}.flaked_runs, 0) + x.flaked AS flaked_runs, coalesce(${b}.passed_runs, 0) + x.passed AS passed_runs,
     CASE WHEN ${newer(b)} THEN x.at ELSE ${b}.last_passed_at END AS last_passed_at,

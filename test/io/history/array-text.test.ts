@@ -3,7 +3,9 @@ import { numbersOfArrayText } from '../../../src/io/history/array-text.js';
 
 describe('numbersOfArrayText: a PostgreSQL array of numbers in its text form', () => {
   it('reads numbers, an empty array and no array', () => {
-    expect(numbersOfArrayText('{1.5,2,-3,0.001,1e+20,1733300000000}')).toEqual([1.5, 2, -3, 0.001, 1e20, 1733300000000]);
+    expect(numbersOfArrayText('{1.5,2,-3,0.001,1e+20,1733300000000}')).toEqual([
+      1.5, 2, -3, 0.001, 1e20, 1733300000000,
+    ]);
     expect(numbersOfArrayText('{}')).toEqual([]);
     expect(numbersOfArrayText(null)).toBeNull();
   });
