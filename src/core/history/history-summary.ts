@@ -56,33 +56,62 @@ export function shardKeyOf(index: number | null, count: number | null): string {
   return index === null || count === null ? '' : `${index}/${count}`;
 }
 
-/** The newest RECENT_SUMMARY passed durations at or after `cutoffMs` over the rows of one platform, sorted. */
-function recentDurations(rows: readonly SummaryRow[], cutoffMs: number): number[] {
-  // Flat (start, duration) pairs, not an object a point: 6,000 platforms x 20-40 points a report.
-  const ats: number[] = [];
-  const mss: number[] = [];
-  for (const r of rows) {
-    const at = r.recentAt ?? [];
-    const ms = r.recentMs ?? [];
-    for (let i = 0; i < ms.length; i += 1) {
-      const a = at[i];
-      if (a !== undefined && a >= cutoffMs) {
-        ats.push(a);
-        mss.push(ms[i]!);
-      }
-    }
+/** Whether a row's durations are oldest first by (start, duration), as ingest keeps them. */
+function inOrder(at: readonly number[], ms: readonly number[]): boolean {
+  for (let i = 1; i < ms.length; i += 1) {
+    if (at[i - 1]! > at[i]! || (at[i - 1] === at[i] && ms[i - 1]! > ms[i]!)) return false;
   }
-  if (ats.length <= RECENT_SUMMARY) return mss.sort((a, b) => a - b);
-  const order = ats.map((_, i) => i).sort((i, j) => ats[i]! - ats[j]! || mss[i]! - mss[j]!);
-  return order
-    .slice(-RECENT_SUMMARY)
-    .map((i) => mss[i]!)
-    .sort((a, b) => a - b);
+  return true;
 }
 
-function platformOf(testId: number, platform: string, rows: readonly SummaryRow[], cutoffMs: number) {
-  const passed = rows.reduce((n, r) => n + r.passedRuns, 0);
-  if (passed === 0) return null;
+/** The newest (by start, then duration) of the rows' points at or after `cutoffMs`, each row in order: merged from the ends. */
+function newestMerged(rows: readonly SummaryRow[], cutoffMs: number): number[] {
+  const next = rows.map((r) => Math.min(r.recentMs?.length ?? 0, r.recentAt?.length ?? 0) - 1);
+  const out: number[] = [];
+  while (out.length < RECENT_SUMMARY) {
+    let best = -1;
+    for (let k = 0; k < rows.length; k += 1) {
+      const i = next[k]!;
+      if (i < 0) continue;
+      const at = rows[k]!.recentAt![i]!;
+      if (at < cutoffMs) continue;
+      if (best < 0) best = k;
+      else {
+        const bAt = rows[best]!.recentAt![next[best]!]!;
+        const later = at > bAt || (at === bAt && rows[k]!.recentMs![i]! > rows[best]!.recentMs![next[best]!]!);
+        if (later) best = k;
+      }
+    }
+    if (best < 0) break;
+    out.push(rows[best]!.recentMs![next[best]!]!);
+    next[best] = next[best]! - 1;
+  }
+  return out;
+}
+
+/** The same by sorting every point (a row out of order, as a store written by hand may hold). */
+function newestSorted(rows: readonly SummaryRow[], cutoffMs: number): number[] {
+  const points: { at: number; ms: number }[] = [];
+  for (const r of rows) {
+    const ats = r.recentAt ?? [];
+    (r.recentMs ?? []).forEach((ms, i) => {
+      const at = ats[i];
+      if (at !== undefined && at >= cutoffMs) points.push({ at, ms });
+    });
+  }
+  points.sort((a, b) => a.at - b.at || a.ms - b.ms);
+  return points.slice(-RECENT_SUMMARY).map((p) => p.ms);
+}
+
+/** The newest RECENT_SUMMARY passed durations at or after `cutoffMs` over the rows of one platform, sorted. */
+function recentDurations(rows: readonly SummaryRow[], cutoffMs: number): number[] {
+  const ordered = rows.every((r) => inOrder(r.recentAt ?? [], r.recentMs ?? []));
+  const newest = ordered ? newestMerged(rows, cutoffMs) : newestSorted(rows, cutoffMs);
+  return newest.sort((a, b) => a - b);
+}
+
+/** The newest passed run among the rows (by start, then run id), or null. */
+function newestPass(rows: readonly SummaryRow[]): SummaryRow | null {
   let newest: SummaryRow | null = null;
   for (const r of rows) {
     if (r.passedRuns === 0 || r.lastPassedAt === null) continue;
@@ -92,8 +121,17 @@ function platformOf(testId: number, platform: string, rows: readonly SummaryRow[
       (r.lastPassedAt === newest.lastPassedAt && (r.lastPassedRun ?? 0) > (newest.lastPassedRun ?? 0));
     if (later) newest = r;
   }
+  return newest;
+}
+
+function platformOf(testId: number, platform: string, rows: readonly SummaryRow[], cutoffMs: number) {
+  let passed = 0;
+  for (const r of rows) passed += r.passedRuns;
+  if (passed === 0) return null;
+  const newest = newestPass(rows);
+  if (newest === null) return null;
   const recent = recentDurations(rows, cutoffMs);
-  if (newest === null || recent.length === 0) return null;
+  if (recent.length === 0) return null;
   return {
     testId,
     platform,
@@ -104,51 +142,59 @@ function platformOf(testId: number, platform: string, rows: readonly SummaryRow[
   };
 }
 
+/** The rows of one test, per platform in the order they first appear (one row a shard). */
+function byPlatform(own: readonly SummaryRow[]): Map<string, SummaryRow[]> {
+  const map = new Map<string, SummaryRow[]>();
+  for (const r of own) {
+    const list = map.get(r.platform);
+    if (list) list.push(r);
+    else map.set(r.platform, [r]);
+  }
+  return map;
+}
+
+/** One test's rows (all of the same test id) folded into the report's inputs. */
+function foldTest(own: readonly SummaryRow[], cutoffMs: number, into: SummaryInput): void {
+  const first = own[0]!;
+  let runs = 0;
+  let failedRuns = 0;
+  let retriedRuns = 0;
+  let rerunPassedRuns = 0;
+  for (const r of own) {
+    runs += r.runs;
+    failedRuns += r.failedRuns;
+    retriedRuns += r.retriedRuns;
+    rerunPassedRuns += r.rerunPassedRuns;
+  }
+  if (runs <= 0) return;
+  const { testId, project, file, fullName } = first;
+  into.tests.push({ testId, project, file, fullName, runs, failedRuns, retriedRuns, rerunPassedRuns });
+  for (const [platform, rows] of byPlatform(own)) {
+    const p = platformOf(testId, platform, rows, cutoffMs);
+    if (p !== null) into.platforms.push(p);
+  }
+  for (const r of own) {
+    if (r.runs > 0)
+      into.groups.push({ testId, platform: r.platform, shard: r.shard, runs: r.runs, flaked: r.flakedRuns });
+  }
+}
+
 /**
  * Folds the rows (ordered by project, file, name, platform, shard) into the report's inputs, in that
  * order. A platform's median and p95 are those of its newest passed runs in the window (at most
  * RECENT_SUMMARY); a test whose series is read gets them from the series (history-platform.ts).
  */
 export function summarizeWindow(rows: readonly SummaryRow[], cutoffMs: number): SummaryInput {
-  const tests: TestAggregate[] = [];
-  const platforms: PlatformAggregate[] = [];
-  const groups: OutcomeGroup[] = [];
+  const into: SummaryInput = { tests: [], platforms: [], groups: [] };
   let i = 0;
   while (i < rows.length) {
-    const first = rows[i]!;
-    let end = i;
-    while (end < rows.length && rows[end]!.testId === first.testId) end += 1;
-    const own = rows.slice(i, end);
-    const sum = (pick: (r: SummaryRow) => number): number => own.reduce((n, r) => n + pick(r), 0);
-    const runs = sum((r) => r.runs);
-    if (runs > 0) {
-      tests.push({
-        testId: first.testId,
-        project: first.project,
-        file: first.file,
-        fullName: first.fullName,
-        runs,
-        failedRuns: sum((r) => r.failedRuns),
-        retriedRuns: sum((r) => r.retriedRuns),
-        rerunPassedRuns: sum((r) => r.rerunPassedRuns),
-      });
-      for (const platform of [...new Set(own.map((r) => r.platform))]) {
-        const p = platformOf(
-          first.testId,
-          platform,
-          own.filter((r) => r.platform === platform),
-          cutoffMs,
-        );
-        if (p !== null) platforms.push(p);
-      }
-      for (const r of own) {
-        if (r.runs > 0)
-          groups.push({ testId: r.testId, platform: r.platform, shard: r.shard, runs: r.runs, flaked: r.flakedRuns });
-      }
-    }
+    const testId = rows[i]!.testId;
+    let end = i + 1;
+    while (end < rows.length && rows[end]!.testId === testId) end += 1;
+    foldTest(rows.slice(i, end), cutoffMs, into);
     i = end;
   }
-  return { tests, platforms, groups };
+  return into;
 }
 
 /** A flaked run's first error, oldest first. */

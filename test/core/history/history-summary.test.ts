@@ -147,6 +147,37 @@ describe('summarizeWindow', () => {
     );
   });
 
+  it("property: a platform's shard rows give the newest durations of all of them, in order or not", () => {
+    // Rows in order (as ingest keeps them) are merged from their ends; a row out of order is sorted whole.
+    const pointsArb = fc.array(fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: 1, max: 50 })), {
+      maxLength: RECENT_SUMMARY,
+    });
+    fc.assert(
+      fc.property(fc.array(pointsArb, { minLength: 1, maxLength: 3 }), fc.boolean(), (shards, ordered) => {
+        const rows = shards.map((points, k) => {
+          const kept = ordered ? [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]) : points;
+          return row({
+            shard: `${k + 1}/3`,
+            runs: 1 + points.length,
+            passedRuns: points.length,
+            lastPassedAt: points.length > 0 ? T0 : null,
+            recentMs: kept.map((p) => p[1]),
+            recentAt: kept.map((p) => T0 + p[0] * DAY_MS),
+          });
+        });
+        const all = shards.flat().filter((p) => p[0] >= 0);
+        const newest = all
+          .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+          .slice(-RECENT_SUMMARY)
+          .map((p) => p[1])
+          .sort((a, b) => a - b);
+        const p = summarizeWindow(rows, T0).platforms[0];
+        if (newest.length === 0) expect(p).toBeUndefined();
+        else expect([p?.medianMs, p?.p95Ms]).toEqual([percentileCont(newest, 0.5), percentileCont(newest, 0.95)]);
+      }),
+    );
+  });
+
   it('gives a platform whose series was read the series durations, and leaves the others', () => {
     const platforms: PlatformAggregate[] = [
       { testId: 1, platform: 'linux', runs: 3, medianMs: 1, p95Ms: 1, limitMs: 5000 },
