@@ -7,19 +7,18 @@
  */
 import { isoDayOf } from '../../core/calendar.js';
 import { causeCandidates } from '../../core/history/cause-candidates.js';
-import type { HistoryInput, HistoryQuery, SeriesPoint, TestAggregate } from '../../core/history/history-report.js';
+import type { HistoryInput, HistoryQuery, TestAggregate } from '../../core/history/history-report.js';
 import { selectTrendCandidates } from '../../core/history/history-report.js';
 import { ALL_BRANCHES } from '../../core/history/history-schema-summaries.js';
 import {
   type FlakedError,
-  newestSeries,
   outcomesOf,
   type SummaryRow,
   summarizeWindow,
   withSeriesDurations,
 } from '../../core/history/history-summary.js';
-import { TREND_MAX_POINTS } from '../../core/history/trend-interval.js';
 import { numbersOfArrayText } from './array-text.js';
+import { readSeries } from './history-series.js';
 import type { HistoryStore, Queryable } from './history-store.js';
 
 export { pruneHistory } from './history-prune.js';
@@ -36,13 +35,6 @@ export interface HistoryFilter {
 
 /** The start of the window: the start of the cutoff's UTC day. */
 export const windowStartMs = (cutoffMs: number): number => Date.parse(`${isoDayOf(cutoffMs)}T00:00:00Z`);
-
-/**
- * Rows a key's series read stops at: TREND_MAX_POINTS passed runs and the failed ones among them
- * (1 in 5 failed); a key that had more failed runs is read again up to SERIES_ROWS_MORE.
- */
-const SERIES_ROWS = 250;
-const SERIES_ROWS_MORE = 2000;
 
 /** The summary row with its arrays as text (array-text.ts). */
 type SummaryText = Omit<SummaryRow, 'recentMs' | 'recentAt'> & { recentMs: string | null; recentAt: string | null };
@@ -80,17 +72,6 @@ const RUNS_SQL = `SELECT count(*)::int AS runs FROM flakeguard_runs u
 
 /** A branch filter in its own SQL text, so each engine plans the index it can use. */
 const onBranch = (branch: string | null, param: string) => (branch === null ? '' : `AND r.branch = ${param}`);
-
-const seriesSql = (branch: string | null) => `SELECT k.test_id AS "testId", k.platform, s.at AS "atMs",
-    s.duration_ms AS "durationMs", s.state
-  FROM (SELECT DISTINCT test_id, platform FROM flakeguard_test_keys WHERE scope = $1 AND test_id = ANY($2::int[])) k
-  CROSS JOIN LATERAL (SELECT round(extract(epoch FROM r.started_at) * 1000)::float8 AS at, r.started_at, r.run_id,
-      r.duration_ms, r.state
-    FROM flakeguard_results r
-    WHERE r.test_id = k.test_id AND r.platform = k.platform AND r.started_at >= $3::timestamptz ${onBranch(branch, '$5')}
-      AND r.state IN ('passed', 'failed') AND r.duration_ms IS NOT NULL
-    ORDER BY r.started_at DESC, r.run_id DESC LIMIT $4) s
-  ORDER BY k.test_id, k.platform, s.started_at DESC, s.run_id DESC`;
 
 /** The errors a test's cause reads: those of its newest flaked runs in the window, at most this many. */
 const CAUSE_ERRORS = 200;
@@ -152,26 +133,4 @@ export async function readHistoryInput(
       outcomes: outcomesOf(summary.groups, errors, new Set(causeIds)),
     };
   });
-}
-
-/** The candidates' newest results in the window per platform, cut to the trend's window, oldest first. */
-async function readSeries(q: Queryable, scope: string, ids: readonly number[], start: string, branch: string | null) {
-  const read = async (testIds: readonly number[], limit: number): Promise<SeriesPoint[][]> => {
-    const params = [scope, testIds, start, limit];
-    const rows = await q.query<SeriesPoint>(seriesSql(branch), branch === null ? params : [...params, branch]);
-    const keys: SeriesPoint[][] = [];
-    for (const row of rows) {
-      const last = keys[keys.length - 1];
-      if (last !== undefined && last[0]!.testId === row.testId && last[0]!.platform === row.platform) last.push(row);
-      else keys.push([row]);
-    }
-    return keys;
-  };
-  const first = await read(ids, SERIES_ROWS);
-  const short = (k: SeriesPoint[]) =>
-    k.length === SERIES_ROWS && k.filter((p) => p.state === 'passed').length < TREND_MAX_POINTS;
-  const again = [...new Set(first.filter(short).map((k) => k[0]!.testId))];
-  const more = again.length === 0 ? [] : await read(again, SERIES_ROWS_MORE);
-  const kept = first.filter((k) => !again.includes(k[0]!.testId));
-  return [...kept, ...more].flatMap((k) => newestSeries(k));
 }

@@ -1,0 +1,81 @@
+/**
+ * The trend candidates' newest results in the window, per test and platform (history-query.ts): a
+ * bounded index range each (the covering series index, schema 4), sent as one row a key with its
+ * starts, durations and failed flags as arrays (array text, parsed natively: 24,000 points are 120
+ * rows, not 24,000), cut in core to the trend's window.
+ */
+import type { SeriesPoint } from '../../core/history/history-report.js';
+import { newestSeries } from '../../core/history/history-summary.js';
+import { TREND_MAX_POINTS } from '../../core/history/trend-interval.js';
+import { numbersOfArrayText } from './array-text.js';
+import type { Queryable } from './history-store.js';
+
+/**
+ * Rows a key's series read stops at: TREND_MAX_POINTS passed runs and the failed ones among them
+ * (1 in 5 failed); a key that had more failed runs is read again up to SERIES_ROWS_MORE.
+ */
+const SERIES_ROWS = 250;
+const SERIES_ROWS_MORE = 2000;
+
+/** A branch filter in its own SQL text, so each engine plans the index it can use. */
+const onBranch = (branch: string | null) => (branch === null ? '' : 'AND r.branch = $5');
+
+// Newest first within a key, as the rows were read before they became arrays.
+const seriesSql = (branch: string | null) => `SELECT k.test_id AS "testId", k.platform,
+    s.at::text AS "atMs", s.ms::text AS "durationMs", s.failed::text AS failed
+  FROM (SELECT DISTINCT test_id, platform FROM flakeguard_test_keys WHERE scope = $1 AND test_id = ANY($2::int[])) k
+  CROSS JOIN LATERAL (SELECT array_agg(p.at ORDER BY p.started_at DESC, p.run_id DESC) AS at,
+      array_agg(p.duration_ms ORDER BY p.started_at DESC, p.run_id DESC) AS ms,
+      array_agg(p.failed ORDER BY p.started_at DESC, p.run_id DESC) AS failed
+    FROM (SELECT round(extract(epoch FROM r.started_at) * 1000)::float8 AS at, r.started_at, r.run_id, r.duration_ms,
+        (r.state = 'failed')::int AS failed
+      FROM flakeguard_results r
+      WHERE r.test_id = k.test_id AND r.platform = k.platform AND r.started_at >= $3::timestamptz ${onBranch(branch)}
+        AND r.state IN ('passed', 'failed') AND r.duration_ms IS NOT NULL
+      ORDER BY r.started_at DESC, r.run_id DESC LIMIT $4) p) s
+  WHERE s.at IS NOT NULL
+  ORDER BY k.test_id, k.platform`;
+
+interface SeriesRow {
+  readonly testId: number;
+  readonly platform: string;
+  readonly atMs: string;
+  readonly durationMs: string;
+  readonly failed: string;
+}
+
+/** One key's points, newest first. */
+function pointsOf(row: SeriesRow): SeriesPoint[] {
+  const at = numbersOfArrayText(row.atMs) ?? [];
+  const ms = numbersOfArrayText(row.durationMs) ?? [];
+  const failed = numbersOfArrayText(row.failed) ?? [];
+  return at.map((atMs, i) => ({
+    testId: row.testId,
+    platform: row.platform,
+    atMs,
+    durationMs: ms[i]!,
+    state: failed[i] === 1 ? 'failed' : 'passed',
+  }));
+}
+
+/** The candidates' newest results in the window per platform, cut to the trend's window, oldest first. */
+export async function readSeries(
+  q: Queryable,
+  scope: string,
+  ids: readonly number[],
+  start: string,
+  branch: string | null,
+): Promise<SeriesPoint[]> {
+  const read = async (testIds: readonly number[], limit: number): Promise<SeriesPoint[][]> => {
+    const params = [scope, testIds, start, limit];
+    const rows = await q.query<SeriesRow>(seriesSql(branch), branch === null ? params : [...params, branch]);
+    return rows.map(pointsOf);
+  };
+  const first = await read(ids, SERIES_ROWS);
+  const short = (k: SeriesPoint[]) =>
+    k.length === SERIES_ROWS && k.filter((p) => p.state === 'passed').length < TREND_MAX_POINTS;
+  const again = [...new Set(first.filter(short).map((k) => k[0]!.testId))];
+  const more = again.length === 0 ? [] : await read(again, SERIES_ROWS_MORE);
+  const kept = first.filter((k) => !again.includes(k[0]!.testId));
+  return [...kept, ...more].flatMap((k) => newestSeries(k));
+}
