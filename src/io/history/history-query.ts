@@ -105,6 +105,8 @@ export async function readHistoryInput(
     const withBranch = (p: unknown[]): unknown[] => (filter.branch === null ? p : [...p, filter.branch]);
     // The keys' rows are sorted by name with their durations: in memory, not in temp files (4 MB by default).
     await q.query("SET LOCAL work_mem = '32MB'");
+    // Memoizing the probes pays nothing (every key is probed once); the JIT costs more than it saves.
+    await q.query('SET LOCAL enable_memoize = off');
     await q.query('SET LOCAL jit = off');
     const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, [start, filter.branch]);
     const rows = await q.query<SummaryText>(SUMMARY_SQL, [
