@@ -31,6 +31,11 @@ export interface PlatformAggregate {
   readonly p95Ms: number;
   /** The limit in the newest run. */
   readonly limitMs: number;
+  /**
+   * Set when the durations were not read (history-summary.ts): the true median and p95 lie in
+   * [low, high], and medianMs and p95Ms stand at `low`.
+   */
+  readonly unread?: { readonly low: number; readonly high: number };
 }
 
 export interface DurationSummary {

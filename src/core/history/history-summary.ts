@@ -5,9 +5,10 @@
  * the per-platform durations and the cause's per-shard groups. Pure.
  */
 import type { HistoryRun } from '../cause/history-cause.js';
+import { unreadPlatform } from './durations-needed.js';
 import type { PlatformAggregate, SeriesPoint, TestAggregate, TestHistoryRun } from './history-report.js';
-import { RECENT_SUMMARY } from './history-schema-summaries.js';
 import { percentileCont } from './percentile.js';
+import { recentDurations } from './recent-durations.js';
 import { TREND_MAX_POINTS } from './trend-interval.js';
 
 /** One key's row from the store, its counts over the window. */
@@ -31,9 +32,17 @@ export interface SummaryRow {
   readonly lastPassedAt: number | null;
   readonly lastPassedRun: number | null;
   readonly lastLimitMs: number | null;
-  /** The newest passed durations and their start times (epoch ms), oldest first. */
-  readonly recentMs: readonly number[] | null;
-  readonly recentAt: readonly number[] | null;
+  /**
+   * The newest passed durations and their start times (epoch ms), oldest first; undefined when
+   * they were not read (the report reads them only where they can change what it shows,
+   * durations-needed.ts), and then the bounds below stand for them.
+   */
+  readonly recentMs?: readonly number[] | null;
+  readonly recentAt?: readonly number[] | null;
+  /** Bounds of those durations (none lies outside; schema 6) and the newest of their starts. */
+  readonly recentLow?: number | null;
+  readonly recentHigh?: number | null;
+  readonly recentNewest?: number | null;
 }
 
 /** A test's runs on one platform and shard: what the cause rules count (core/cause/history-cause.ts). */
@@ -56,60 +65,6 @@ export function shardKeyOf(index: number | null, count: number | null): string {
   return index === null || count === null ? '' : `${index}/${count}`;
 }
 
-/** Whether a row's durations are oldest first by (start, duration), as ingest keeps them. */
-function inOrder(at: readonly number[], ms: readonly number[]): boolean {
-  for (let i = 1; i < ms.length; i += 1) {
-    if (at[i - 1]! > at[i]! || (at[i - 1] === at[i] && ms[i - 1]! > ms[i]!)) return false;
-  }
-  return true;
-}
-
-/** The newest (by start, then duration) of the rows' points at or after `cutoffMs`, each row in order: merged from the ends. */
-function newestMerged(rows: readonly SummaryRow[], cutoffMs: number): number[] {
-  const next = rows.map((r) => Math.min(r.recentMs?.length ?? 0, r.recentAt?.length ?? 0) - 1);
-  const out: number[] = [];
-  while (out.length < RECENT_SUMMARY) {
-    let best = -1;
-    for (let k = 0; k < rows.length; k += 1) {
-      const i = next[k]!;
-      if (i < 0) continue;
-      const at = rows[k]!.recentAt![i]!;
-      if (at < cutoffMs) continue;
-      if (best < 0) best = k;
-      else {
-        const bAt = rows[best]!.recentAt![next[best]!]!;
-        const later = at > bAt || (at === bAt && rows[k]!.recentMs![i]! > rows[best]!.recentMs![next[best]!]!);
-        if (later) best = k;
-      }
-    }
-    if (best < 0) break;
-    out.push(rows[best]!.recentMs![next[best]!]!);
-    next[best] = next[best]! - 1;
-  }
-  return out;
-}
-
-/** The same by sorting every point (a row out of order, as a store written by hand may hold). */
-function newestSorted(rows: readonly SummaryRow[], cutoffMs: number): number[] {
-  const points: { at: number; ms: number }[] = [];
-  for (const r of rows) {
-    const ats = r.recentAt ?? [];
-    (r.recentMs ?? []).forEach((ms, i) => {
-      const at = ats[i];
-      if (at !== undefined && at >= cutoffMs) points.push({ at, ms });
-    });
-  }
-  points.sort((a, b) => a.at - b.at || a.ms - b.ms);
-  return points.slice(-RECENT_SUMMARY).map((p) => p.ms);
-}
-
-/** The newest RECENT_SUMMARY passed durations at or after `cutoffMs` over the rows of one platform, sorted. */
-function recentDurations(rows: readonly SummaryRow[], cutoffMs: number): number[] {
-  const ordered = rows.every((r) => inOrder(r.recentAt ?? [], r.recentMs ?? []));
-  const newest = ordered ? newestMerged(rows, cutoffMs) : newestSorted(rows, cutoffMs);
-  return newest.sort((a, b) => a - b);
-}
-
 /** The newest passed run among the rows (by start, then run id), or null. */
 function newestPass(rows: readonly SummaryRow[]): SummaryRow | null {
   let newest: SummaryRow | null = null;
@@ -130,6 +85,8 @@ function platformOf(testId: number, platform: string, rows: readonly SummaryRow[
   if (passed === 0) return null;
   const newest = newestPass(rows);
   if (newest === null) return null;
+  if (rows.some((r) => r.recentMs === undefined))
+    return unreadPlatform(rows, cutoffMs, { testId, platform, runs: passed, limitMs: newest.lastLimitMs ?? 0 });
   const recent = recentDurations(rows, cutoffMs);
   if (recent.length === 0) return null;
   return {

@@ -8,7 +8,7 @@
  */
 import { isoDayOf } from '../../core/calendar.js';
 import { INGEST_LOCK_KEY } from '../../core/history/history-schema.js';
-import { refreshKeyTotals } from '../../core/history/history-schema-key-totals.js';
+import { exactDurationBounds, refreshKeyTotals } from '../../core/history/history-schema-key-totals.js';
 import type { HistoryStore, Queryable } from './history-store.js';
 
 export interface PruneResult {
@@ -38,6 +38,7 @@ const REFRESH_KEYS = refreshKeyTotals(
   'y.test_id >= $1 AND y.test_id < $2',
   "CASE WHEN n.day = '-infinity' THEN NULL ELSE k.recent_ms END, CASE WHEN n.day = '-infinity' THEN NULL ELSE k.recent_at END",
 );
+const EXACT_BOUNDS = exactDurationBounds('flakeguard_test_keys y', 'y.test_id >= $1 AND y.test_id < $2');
 const GONE_TESTS = `DELETE FROM flakeguard_tests t WHERE t.id >= $1 AND t.id < $2
   AND NOT EXISTS (SELECT 1 FROM flakeguard_results r WHERE r.test_id = t.id) RETURNING id`;
 
@@ -104,6 +105,7 @@ async function tidySummariesAndTests(store: HistoryStore, day: string): Promise<
       await q.query(DROP_OLD_DAYS, [day, from, to]);
       await q.query(FLOOR_DAYS, [day, from, to]);
       await q.query(REFRESH_KEYS, [from, to]);
+      await q.query(EXACT_BOUNDS, [from, to]);
       const gone = (await q.query<{ id: number }>(GONE_TESTS, [from, to])).map((r) => r.id);
       if (gone.length > 0) {
         await q.query('DELETE FROM flakeguard_test_days WHERE test_id = ANY($1::int[])', [gone]);

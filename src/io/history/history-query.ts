@@ -7,6 +7,7 @@
  */
 import { isoDayOf } from '../../core/calendar.js';
 import { causeCandidates } from '../../core/history/cause-candidates.js';
+import { durationsNeeded, withReadPlatforms } from '../../core/history/durations-needed.js';
 import type { HistoryInput, HistoryQuery, TestAggregate } from '../../core/history/history-report.js';
 import { selectTrendCandidates } from '../../core/history/history-report.js';
 import { ALL_BRANCHES } from '../../core/history/history-schema-summaries.js';
@@ -36,27 +37,54 @@ export interface HistoryFilter {
 /** The start of the window: the start of the cutoff's UTC day. */
 export const windowStartMs = (cutoffMs: number): number => Date.parse(`${isoDayOf(cutoffMs)}T00:00:00Z`);
 
-/** The summary row with its arrays as text (array-text.ts). */
-type SummaryText = Omit<SummaryRow, 'recentMs' | 'recentAt'> & { recentMs: string | null; recentAt: string | null };
+/** A key's newest durations as array text (array-text.ts). */
+interface DurationsText {
+  readonly testId: number;
+  readonly platform: string;
+  readonly shard: string;
+  readonly recentMs: string | null;
+  readonly recentAt: string | null;
+}
 
-/** The row with its arrays read, in place (12,000 rows a default report: no copies). */
-const withArrays = (r: SummaryText): SummaryRow => {
-  const row = r as unknown as { recentMs: number[] | null; recentAt: number[] | null };
-  row.recentMs = numbersOfArrayText(r.recentMs);
-  row.recentAt = numbersOfArrayText(r.recentAt);
-  return row as unknown as SummaryRow;
-};
+const keyOf = (r: { testId: number; platform: string; shard: string }) =>
+  `${r.testId}\u0000${r.platform}\u0000${r.shard}`;
+
+/**
+ * The platforms of the tests `ids` with their durations read: the summary rows of those tests
+ * with the durations the store gives, folded again (the other tests keep their bounds).
+ */
+async function readDurations(
+  q: Queryable,
+  scope: string,
+  rows: readonly SummaryRow[],
+  ids: readonly number[],
+  startMs: number,
+) {
+  if (ids.length === 0) return [];
+  const read = new Map(
+    (await q.query<DurationsText>(DURATIONS_SQL, [scope, ids])).map((d) => [
+      keyOf(d),
+      { recentMs: numbersOfArrayText(d.recentMs), recentAt: numbersOfArrayText(d.recentAt) },
+    ]),
+  );
+  const wanted = new Set(ids);
+  const withDurations = rows
+    .filter((r) => wanted.has(r.testId))
+    .map((r) => ({ ...r, ...(read.get(keyOf(r)) ?? { recentMs: null, recentAt: null }) }));
+  return summarizeWindow(withDurations, startMs).platforms;
+}
 
 // Rows in the order of the test's name (then platform): the report's lists keep that order among
 // tests whose figures tie, on both engines. A key's totals (schema 6) less its newest day row
-// before the window, read from the day table's index alone (it holds the counts).
+// before the window, read from the day table's index alone (it holds the counts); the bounds of
+// its durations, not the durations (read after, for the tests that need them: DURATIONS_SQL).
 const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS "fullName", k.platform, k.shard,
     k.runs - coalesce(b.runs, 0) AS runs, k.failed_runs - coalesce(b.failed_runs, 0) AS "failedRuns",
     k.retried_runs - coalesce(b.retried_runs, 0) AS "retriedRuns",
     k.rerun_passed_runs - coalesce(b.rerun_passed_runs, 0) AS "rerunPassedRuns",
     k.flaked_runs - coalesce(b.flaked_runs, 0) AS "flakedRuns", k.passed_runs - coalesce(b.passed_runs, 0) AS "passedRuns",
     k.last_passed_at AS "lastPassedAt", k.last_passed_run AS "lastPassedRun", k.last_limit_ms AS "lastLimitMs",
-    k.recent_ms::text AS "recentMs", k.recent_at::text AS "recentAt"
+    k.recent_low AS "recentLow", k.recent_high AS "recentHigh", k.recent_newest AS "recentNewest"
   FROM flakeguard_test_keys k JOIN flakeguard_tests t ON t.id = k.test_id
   LEFT JOIN LATERAL (SELECT d.runs, d.failed_runs, d.retried_runs, d.rerun_passed_runs, d.flaked_runs, d.passed_runs
     FROM flakeguard_test_days d WHERE d.scope = k.scope AND d.test_id = k.test_id AND d.platform = k.platform
@@ -66,6 +94,11 @@ const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS 
     AND ($3::text IS NULL OR strpos(t.name, $3) > 0)
     AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')
   ORDER BY t.project, t.file, t.name, k.platform, k.shard`;
+
+// The newest durations of the keys of the tests the report needs them for (durations-needed.ts).
+const DURATIONS_SQL = `SELECT k.test_id AS "testId", k.platform, k.shard, k.recent_ms::text AS "recentMs",
+    k.recent_at::text AS "recentAt"
+  FROM flakeguard_test_keys k WHERE k.scope = $1 AND k.test_id = ANY($2::int[])`;
 
 const RUNS_SQL = `SELECT count(*)::int AS runs FROM flakeguard_runs u
   WHERE u.started_at >= $1::timestamptz AND ($2::text IS NULL OR u.branch = $2)`;
@@ -109,17 +142,20 @@ export async function readHistoryInput(
     await q.query('SET LOCAL enable_memoize = off');
     await q.query('SET LOCAL jit = off');
     const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, [start, filter.branch]);
-    const rows = await q.query<SummaryText>(SUMMARY_SQL, [
+    const rows = await q.query<SummaryRow>(SUMMARY_SQL, [
       scope,
       isoDayOf(startMs),
       filter.fullNamePart,
       normalFile(filter.file),
     ]);
-    const summary = summarizeWindow(rows.map(withArrays), startMs);
+    const summary = summarizeWindow(rows, startMs);
     // --owner: CODEOWNERS is matched here, before the lists are chosen, not in SQL.
     const tests = summary.tests.filter((t) => keep === null || keep(t));
     const kept = new Set(tests.map((t) => t.testId));
-    const platforms = summary.platforms.filter((p) => keep === null || kept.has(p.testId));
+    const bounded = summary.platforms.filter((p) => keep === null || kept.has(p.testId));
+    // The durations of the tests where they can change what the report shows; the rest keep bounds.
+    const needed = durationsNeeded(tests, bounded, query);
+    const platforms = withReadPlatforms(bounded, await readDurations(q, scope, rows, needed, startMs));
     const ids = selectTrendCandidates(tests, platforms, query);
     const series = ids.length === 0 ? [] : await readSeries(q, scope, ids, start, filter.branch);
     // The causes of the tests the report may show with flaky runs, from their newest flaked runs' errors.

@@ -11,6 +11,7 @@
  */
 import {
   COUNT_COLUMNS,
+  exactDurationBounds,
   PASS_COLUMNS,
   refreshKeyTotals,
   SAME_KEY,
@@ -51,15 +52,27 @@ const plusDelta = (
 
 const SET_SHARED = `(${SHARED}) = (${[...COUNT_COLUMNS, ...PASS_COLUMNS].map((c) => `excluded.${c}`).join(', ')})`;
 
+/**
+ * The bounds of the key's durations after the delta: valid, not tight (the lowest and highest
+ * ever appended; the newest start is exact), set exactly after a late record or a prune.
+ */
+const BOUNDS = `CASE WHEN x.ms IS NULL THEN o.recent_low ELSE least(o.recent_low, x.ms) END AS recent_low,
+      CASE WHEN x.ms IS NULL THEN o.recent_high ELSE greatest(o.recent_high, x.ms) END AS recent_high,
+      CASE WHEN x.ms IS NULL THEN o.recent_newest ELSE greatest(o.recent_newest, x.at) END AS recent_newest`;
+const RECENT = 'recent_ms, recent_at, recent_low, recent_high, recent_newest';
+const RECENT_EXCLUDED = RECENT.split(', ')
+  .map((c) => `excluded.${c}`)
+  .join(', ');
+
 /** The usual case: each key's new totals (its row plus the delta) written to its day row and its key row. */
 const UPSERT_DAY_AND_KEYS = `WITH ${DELTAS}, n AS (
     SELECT x.scope, x.test_id, x.platform, x.shard, x.day, ${plusDelta('o')}, ${recent('o', 'ms')} AS recent_ms,
-      ${recent('o', 'at')} AS recent_at
+      ${recent('o', 'at')} AS recent_at, ${BOUNDS}
     FROM x LEFT JOIN LATERAL (SELECT * FROM flakeguard_test_keys o WHERE ${SAME_KEY('o', 'x')} LIMIT 1) o ON true
   ), days AS (INSERT INTO flakeguard_test_days (${KEY}, day, ${SHARED}) SELECT ${KEY}, day, ${SHARED} FROM n
     ON CONFLICT (${KEY}, day) DO UPDATE SET ${SET_SHARED})
-  INSERT INTO flakeguard_test_keys (${KEY}, ${SHARED}, recent_ms, recent_at) SELECT ${KEY}, ${SHARED}, recent_ms, recent_at FROM n
-  ON CONFLICT (${KEY}) DO UPDATE SET ${SET_SHARED}, recent_ms = excluded.recent_ms, recent_at = excluded.recent_at`;
+  INSERT INTO flakeguard_test_keys (${KEY}, ${SHARED}, ${RECENT}) SELECT ${KEY}, ${SHARED}, ${RECENT} FROM n
+  ON CONFLICT (${KEY}) DO UPDATE SET ${SET_SHARED}, (${RECENT}) = (${RECENT_EXCLUDED})`;
 
 /** Otherwise: the day rows from the newest row up to their day... */
 const UPSERT_DAY = `WITH ${DELTAS}
@@ -95,6 +108,9 @@ const REFRESH_KEYS = `WITH ${DELTAS} ${refreshKeyTotals(
   `(SELECT array_agg(v.ms ORDER BY v.at, v.ms) FROM (${NEWEST_OF_KEY_AND_X}) v),
     (SELECT array_agg(v.at ORDER BY v.at, v.ms) FROM (${NEWEST_OF_KEY_AND_X}) v)`,
 )}`;
+
+/** ...and the bounds of their durations, exactly. */
+const EXACT_BOUNDS = `WITH ${DELTAS} ${exactDurationBounds(`(SELECT DISTINCT ${KEY} FROM x) y`, 'true')}`;
 
 const NEWEST_DAY = "SELECT value FROM flakeguard_meta WHERE key = 'summary_newest_day'";
 const SET_NEWEST_DAY = `INSERT INTO flakeguard_meta (key, value) VALUES ('summary_newest_day', $1)
@@ -133,6 +149,7 @@ export async function applySummaryDeltas(q: Queryable, deltas: SummaryDeltas, ne
     await q.query(UPSERT_DAY, params);
     if (late) await q.query(UPDATE_LATER, params);
     await q.query(REFRESH_KEYS, params);
+    await q.query(EXACT_BOUNDS, params);
   }
   if (stored === undefined || stored.value < newest) await q.query(SET_NEWEST_DAY, [newest]);
 }
