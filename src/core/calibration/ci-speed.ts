@@ -20,20 +20,20 @@ const MIN_TEST_MS = 5;
  * store's ids stand for keys one to one, and the estimate never prints a test). One sample names
  * every test the same way.
  */
-export type TestRef = string | number;
+export type SpeedTestKey = string | number;
 
 /** One run's passed tests: test -> duration (ms). */
 export interface SpeedRun {
   readonly runId: string;
   /** ISO time the run started. */
   readonly startedAt: string;
-  readonly durations: ReadonlyMap<TestRef, number>;
+  readonly durations: ReadonlyMap<SpeedTestKey, number>;
 }
 
 /** Runs here as every CI platform is compared with them: each test's median, computed once. */
 export interface HereDurations {
   readonly runs: number;
-  readonly medians: ReadonlyMap<TestRef, number>;
+  readonly medians: ReadonlyMap<SpeedTestKey, number>;
 }
 
 export interface CiSpeedEstimate {
@@ -77,15 +77,15 @@ function medianOf(sorted: ArrayLike<number>): number {
  * Each test's median passed duration over the runs. A Float64Array sorts numbers in ascending
  * order without a comparator call per pair (durations are never NaN; -0 and 0 give one median).
  */
-function medianDurations(runs: readonly SpeedRun[]): Map<TestRef, number> {
-  const all = new Map<TestRef, number[]>();
+function medianDurations(runs: readonly SpeedRun[]): Map<SpeedTestKey, number> {
+  const all = new Map<SpeedTestKey, number[]>();
   for (const run of runs)
     for (const [key, ms] of run.durations) {
       const list = all.get(key);
       if (list) list.push(ms);
       else all.set(key, [ms]);
     }
-  const medians = new Map<TestRef, number>();
+  const medians = new Map<SpeedTestKey, number>();
   for (const [key, list] of all) medians.set(key, medianOf(Float64Array.from(list).sort()));
   return medians;
 }
@@ -96,7 +96,7 @@ export function summarizeHere(localRuns: readonly SpeedRun[]): HereDurations {
 }
 
 /** Ratios CI / here for the tests both have at or above MIN_TEST_MS, sorted. */
-export function commonRatios(ci: ReadonlyMap<TestRef, number>, here: ReadonlyMap<TestRef, number>): number[] {
+export function commonRatios(ci: ReadonlyMap<SpeedTestKey, number>, here: ReadonlyMap<SpeedTestKey, number>): number[] {
   const ratios: number[] = [];
   for (const [key, ciMs] of ci) {
     const hereMs = here.get(key);
