@@ -13,7 +13,7 @@ import {
   type Here,
   sampleCalibrationRuns,
 } from '../../core/calibration/calibration-runs.js';
-import type { SpeedRun } from '../../core/calibration/ci-speed.js';
+import type { SpeedDurations, SpeedRun } from '../../core/calibration/ci-speed.js';
 import { isMachineIdentity } from '../../core/record/machine.js';
 import { numbersOfArrayText } from './array-text.js';
 import type { HistoryStore } from './history-store.js';
@@ -43,6 +43,14 @@ const NO_JIT_SQL = 'SET LOCAL jit = off';
 
 type RunRow = CalibrationRunMeta & { readonly id: number };
 
+/** A run's tests (store ids) and their durations, two lists of one length, visited in order. */
+const listed = (tests: readonly number[], ms: readonly number[]): SpeedDurations => ({
+  forEach: (visit) => {
+    for (let i = 0; i < tests.length; i += 1) visit(ms[i] as number, tests[i] as number);
+  },
+});
+const NONE = listed([], []);
+
 /** A stored machine that is not one (written by hand, or by another tool) reads as none. */
 const withMachine = (row: RunRow): RunRow => (isMachineIdentity(row.machine) ? row : { ...row, machine: null });
 
@@ -62,20 +70,16 @@ export async function readCalibrationSample(
     const since = sinceMs === null ? null : new Date(sinceMs).toISOString();
     const picked = sampleCalibrationRuns((await q.query<RunRow>(RUNS_SQL, [since])).map(withMachine), here, newest);
     const runs = [...picked.local, ...[...picked.platforms.values()].flat()];
-    const durations = new Map<number, Map<number, number>>(runs.map((r) => [r.id, new Map()]));
     const rows = await q.query<{ id: number; tests: string; durations: string }>(DURATIONS_SQL, [
       runs.map((r) => r.id),
     ]);
-    for (const row of rows) {
-      const tests = numbersOfArrayText(row.tests) ?? [];
-      const ms = numbersOfArrayText(row.durations) ?? [];
-      const map = durations.get(row.id);
-      if (map !== undefined) for (let i = 0; i < tests.length; i += 1) map.set(tests[i]!, ms[i]!);
-    }
+    const durations = new Map(
+      rows.map((row) => [row.id, listed(numbersOfArrayText(row.tests) ?? [], numbersOfArrayText(row.durations) ?? [])]),
+    );
     const toSpeedRun = (r: RunRow): SpeedRun => ({
       runId: r.runId,
       startedAt: r.startedAt,
-      durations: durations.get(r.id) ?? new Map(),
+      durations: durations.get(r.id) ?? NONE,
     });
     return {
       local: picked.local.map(toSpeedRun),
