@@ -6,7 +6,7 @@
  */
 import { describeRatio } from './calibration-phrases.js';
 import { type CalibrationSample, describeLocalRuns, type LocalRuns, noLocalRunsReason } from './calibration-runs.js';
-import { type CiSpeed, type CiSpeedEstimate, compareCiSpeed, summarizeHere } from './ci-speed.js';
+import { type CiSpeed, type CiSpeedEstimate, compareCiSpeed, summarizeHere, tabulateDurations } from './ci-speed.js';
 
 /** Runs each half needs for a trend. */
 const TREND_HALF_RUNS = 2;
@@ -44,12 +44,13 @@ export function computeCiSpeedReport(sample: CalibrationSample): CiPlatformSpeed
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([label, runs]) => {
       const local = sample.here;
-      const speed = compareCiSpeed(label, runs, here, none);
+      const table = tabulateDurations(runs);
+      const speed = compareCiSpeed(label, table, here, none);
       const half = Math.floor(runs.length / 2);
       if (half < TREND_HALF_RUNS) return { speed, trend: null, local };
       // Runs come newest first.
-      const newer = compareCiSpeed(label, runs.slice(0, half), here, none);
-      const older = compareCiSpeed(label, runs.slice(runs.length - half), here, none);
+      const newer = compareCiSpeed(label, table, here, none, 0, half);
+      const older = compareCiSpeed(label, table, here, none, runs.length - half, runs.length);
       return { speed, trend: trendOf(older, newer), local };
     });
 }

@@ -82,42 +82,62 @@ function medianOf(sorted: ArrayLike<number>): number {
 }
 
 /**
- * Each test's median passed duration over the runs. Each test has a row of one slot per run in one
- * Float64Array (no array per test to grow and collect), sorted in place: a typed array sorts
- * numbers ascending without a comparator call per pair (durations are never NaN; -0 and 0 give
- * one median).
+ * Each test's passed durations in runs: a row per test and a column per run (newest first) in one
+ * Float64Array, NaN where the test did not pass in that run (durations are never NaN). Built once
+ * per platform for its estimate and its trend's halves (no array per test to grow and collect).
  */
-function medianDurations(runs: readonly SpeedRun[]): Map<SpeedTestKey, number> {
+export interface DurationTable {
+  readonly runs: number;
+  readonly rows: ReadonlyMap<SpeedTestKey, number>;
+  readonly slots: Float64Array;
+}
+
+export function tabulateDurations(runs: readonly SpeedRun[]): DurationTable {
   const width = Math.max(1, runs.length);
-  const row = new Map<SpeedTestKey, number>();
-  const counts: number[] = [];
-  let slots = new Float64Array(width * 256);
-  const add = (ms: number, key: SpeedTestKey): void => {
-    let r = row.get(key);
-    if (r === undefined) {
-      r = counts.push(0) - 1;
-      row.set(key, r);
-      if (counts.length * width > slots.length) slots = grown(slots);
-    }
-    slots[r * width + (counts[r] as number)] = ms;
-    counts[r] = (counts[r] as number) + 1;
-  };
-  for (const run of runs) run.durations.forEach(add);
-  const medians = new Map<SpeedTestKey, number>();
-  for (const [key, r] of row)
-    medians.set(key, medianOf(slots.subarray(r * width, r * width + (counts[r] as number)).sort()));
-  return medians;
+  const rows = new Map<SpeedTestKey, number>();
+  let slots = new Float64Array(width * 1024).fill(Number.NaN);
+  for (const [column, run] of runs.entries())
+    run.durations.forEach((ms, key) => {
+      let r = rows.get(key);
+      if (r === undefined) {
+        r = rows.size;
+        rows.set(key, r);
+        if ((r + 1) * width > slots.length) slots = grown(slots);
+      }
+      slots[r * width + column] = ms;
+    });
+  return { runs: runs.length, rows, slots };
 }
 
 const grown = (slots: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> => {
-  const more = new Float64Array(slots.length * 2);
+  const more = new Float64Array(slots.length * 2).fill(Number.NaN);
   more.set(slots);
   return more;
 };
 
+/**
+ * Each test's median passed duration over the table's runs [from, to), tests with none there left
+ * out. A typed array sorts numbers ascending without a comparator call per pair (-0 and 0 give one
+ * median).
+ */
+function medianDurations(table: DurationTable, from = 0, to = table.runs): Map<SpeedTestKey, number> {
+  const width = Math.max(1, table.runs);
+  const scratch = new Float64Array(Math.max(0, to - from));
+  const medians = new Map<SpeedTestKey, number>();
+  for (const [key, r] of table.rows) {
+    let n = 0;
+    for (let c = r * width + from; c < r * width + to; c += 1) {
+      const ms = table.slots[c] as number;
+      if (!Number.isNaN(ms)) scratch[n++] = ms;
+    }
+    if (n > 0) medians.set(key, medianOf(scratch.subarray(0, n).sort()));
+  }
+  return medians;
+}
+
 /** The runs here, their medians taken once for all the platforms compared with them. */
 export function summarizeHere(localRuns: readonly SpeedRun[]): HereDurations {
-  return { runs: localRuns.length, medians: medianDurations(localRuns) };
+  return { runs: localRuns.length, medians: medianDurations(tabulateDurations(localRuns)) };
 }
 
 /** Ratios CI / here for the tests both have at or above MIN_TEST_MS, sorted. */
@@ -167,21 +187,26 @@ export function estimateCiSpeed(
   localRuns: readonly SpeedRun[],
   noLocalRuns = NO_LOCAL_RUNS,
 ): CiSpeed {
-  return compareCiSpeed(platform, ciRuns, summarizeHere(localRuns), noLocalRuns);
+  return compareCiSpeed(platform, tabulateDurations(ciRuns), summarizeHere(localRuns), noLocalRuns);
 }
 
-/** estimateCiSpeed with the runs here summarized once (summarizeHere) for every platform and half. */
+/**
+ * estimateCiSpeed from the platform's runs tabulated once (its runs [from, to): all of them, or a
+ * trend's half) and the runs here summarized once (summarizeHere), for every platform and half.
+ */
 export function compareCiSpeed(
   platform: string,
-  ciRuns: readonly SpeedRun[],
+  ci: DurationTable,
   here: HereDurations,
   noLocalRuns = NO_LOCAL_RUNS,
+  from = 0,
+  to = ci.runs,
 ): CiSpeed {
-  const counts = { platform, runs: ciRuns.length, localRuns: here.runs };
+  const counts = { platform, runs: to - from, localRuns: here.runs };
   const refuse = (reason: string, tests: number): CiSpeedRefusal => ({ kind: 'refused', reason, tests, ...counts });
-  if (ciRuns.length === 0) return refuse(`no CI run of ${platform} in history`, 0);
+  if (counts.runs === 0) return refuse(`no CI run of ${platform} in history`, 0);
   if (here.runs === 0) return refuse(noLocalRuns, 0);
-  const ratios = commonRatios(medianDurations(ciRuns), here.medians);
+  const ratios = commonRatios(medianDurations(ci, from, to), here.medians);
   if (ratios.length < MIN_COMMON_TESTS)
     return refuse(
       `${ratios.length} test${ratios.length === 1 ? '' : 's'} of ${MIN_TEST_MS} ms or more passed both in CI ${platform} and here; at least ${MIN_COMMON_TESTS} are needed`,
