@@ -11,7 +11,7 @@
  */
 import type { CiContext } from '../record/ci-context.js';
 import { describeMachine, describeMachineClass, type MachineIdentity, sameMachineClass } from '../record/machine.js';
-import { type CiSpeed, estimateCiSpeed, type SpeedRun } from './ci-speed.js';
+import { type CiSpeed, compareCiSpeed, type SpeedRun, summarizeHere, tabulateDurations } from './ci-speed.js';
 
 /** How many of the newest runs, per CI platform and here, the ratios come from. */
 export const CALIBRATION_RUNS = 30;
@@ -109,9 +109,10 @@ export function sampleCalibrationRuns<R extends CalibrationRunMeta>(
 
 /** Every CI platform's speed relative to here, by label. */
 export function estimateCiSpeeds(sample: CalibrationSample): CiSpeed[] {
+  const here = summarizeHere(sample.local);
   return [...sample.platforms]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([label, runs]) => estimateCiSpeed(label, runs, sample.local, noLocalRunsReason(sample.here)));
+    .map(([label, runs]) => compareCiSpeed(label, tabulateDurations(runs), here, noLocalRunsReason(sample.here)));
 }
 
 /** Why there is nothing to compare CI with here: no run of this machine or of its class. */

@@ -6,7 +6,7 @@
  */
 import { describeRatio } from './calibration-phrases.js';
 import { type CalibrationSample, describeLocalRuns, type LocalRuns, noLocalRunsReason } from './calibration-runs.js';
-import { type CiSpeed, type CiSpeedEstimate, estimateCiSpeed } from './ci-speed.js';
+import { type CiSpeed, type CiSpeedEstimate, compareCiSpeed, summarizeHere, tabulateDurations } from './ci-speed.js';
 
 /** Runs each half needs for a trend. */
 const TREND_HALF_RUNS = 2;
@@ -38,17 +38,19 @@ function trendOf(older: CiSpeed, newer: CiSpeed): CiSpeedTrend | null {
 
 /** Every CI platform in the sample, by label, with its trend. */
 export function computeCiSpeedReport(sample: CalibrationSample): CiPlatformSpeed[] {
+  const here = summarizeHere(sample.local);
+  const none = noLocalRunsReason(sample.here);
   return [...sample.platforms]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([label, runs]) => {
-      const none = noLocalRunsReason(sample.here);
       const local = sample.here;
-      const speed = estimateCiSpeed(label, runs, sample.local, none);
+      const table = tabulateDurations(runs);
+      const speed = compareCiSpeed(label, table, here, none);
       const half = Math.floor(runs.length / 2);
       if (half < TREND_HALF_RUNS) return { speed, trend: null, local };
       // Runs come newest first.
-      const newer = estimateCiSpeed(label, runs.slice(0, half), sample.local, none);
-      const older = estimateCiSpeed(label, runs.slice(runs.length - half), sample.local, none);
+      const newer = compareCiSpeed(label, table, here, none, 0, half);
+      const older = compareCiSpeed(label, table, here, none, runs.length - half, runs.length);
       return { speed, trend: trendOf(older, newer), local };
     });
 }

@@ -2,7 +2,9 @@
  * The runs that calibrate `gate.slowdown: auto` and `history`'s CI speeds, from the history store:
  * where and when each run ran and on which machine, the newest per CI platform and here (this
  * machine, else its class) picked in core
- * (core/calibration/calibration-runs.ts), then the passed durations of the picked runs only.
+ * (core/calibration/calibration-runs.ts), then the passed durations of the picked runs only, keyed
+ * by the store's test ids: the estimate never names a test, and an id stands for one test key (the
+ * tests' table is unique on project, file and name), so the tests' names are not read at all.
  */
 import {
   CALIBRATION_RUNS,
@@ -11,9 +13,8 @@ import {
   type Here,
   sampleCalibrationRuns,
 } from '../../core/calibration/calibration-runs.js';
-import type { SpeedRun } from '../../core/calibration/ci-speed.js';
+import type { SpeedDurations, SpeedRun } from '../../core/calibration/ci-speed.js';
 import { isMachineIdentity } from '../../core/record/machine.js';
-import { testKey } from '../../core/test-id.js';
 import { numbersOfArrayText } from './array-text.js';
 import type { HistoryStore } from './history-store.js';
 
@@ -27,15 +28,38 @@ const RUNS_SQL = `SELECT u.id, u.run_id AS "runId",
   WHERE ($1::timestamptz IS NULL OR u.started_at >= $1::timestamptz)
   ORDER BY u.started_at DESC, u.id DESC LIMIT ${RUNS_LOOKED_AT}`;
 
-// One row per run (its results are one range of the results' key, schema 3), its tests and
-// durations as array text; the tests' names once.
+// One row per run, its tests' ids and durations as array text.
 const DURATIONS_SQL = `SELECT r.run_id AS id, array_agg(r.test_id)::text AS tests, array_agg(r.duration_ms)::text AS durations
   FROM flakeguard_results r
   WHERE r.run_id = ANY($1::int[]) AND r.state = 'passed' AND r.duration_ms IS NOT NULL GROUP BY r.run_id`;
-const NAMES_SQL = `SELECT t.id, t.project, t.file, t.name AS "fullName" FROM flakeguard_tests t
-  WHERE t.id IN (SELECT DISTINCT r.test_id FROM flakeguard_results r WHERE r.run_id = ANY($1::int[]))`;
+
+/**
+ * How the durations' read runs, for its transaction only (set_config(..., true) is SET LOCAL;
+ * measured on bench/history-scale.mjs's stores, 120 runs of 2,000 tests):
+ * - a bitmap heap scan, not an index scan of the results' key: the bitmap reads each heap page
+ *   once, in the table's order, whatever order the runs' rows were written in; the index scan
+ *   reads a page per row where runs' rows share pages (results written by test rather than by
+ *   run, or into the space a prune freed): 222,000 page visits against 15,800 on the 20 M bench
+ *   store, whose rows are laid out so. Where each run's rows are together (the 2 M store), both
+ *   visit the same ~15,800. The planner prefers the index scan on the key's correlation with the
+ *   table's order, which is high either way.
+ * - the runs grouped by hashing, not by sorting 220,000 rows (4 MB of work_mem: on disk);
+ * - no parallel workers: on two busy cores they cost more than they share;
+ * - no JIT: the plan's cost passes jit_above_cost, and compiling took 15-30 ms of ~200.
+ * Set after the runs' read, which wants its index. The embedded engine takes the same settings.
+ */
+const DURATIONS_PLAN_SQL = `SELECT set_config('enable_indexscan', 'off', true), set_config('enable_sort', 'off', true),
+  set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)`;
 
 type RunRow = CalibrationRunMeta & { readonly id: number };
+
+/** A run's tests (store ids) and their durations, two lists of one length, visited in order. */
+const listed = (tests: readonly number[], ms: readonly number[]): SpeedDurations => ({
+  forEach: (visit) => {
+    for (let i = 0; i < tests.length; i += 1) visit(ms[i] as number, tests[i] as number);
+  },
+});
+const NONE = listed([], []);
 
 /** A stored machine that is not one (written by hand, or by another tool) reads as none. */
 const withMachine = (row: RunRow): RunRow => (isMachineIdentity(row.machine) ? row : { ...row, machine: null });
@@ -55,28 +79,17 @@ export async function readCalibrationSample(
     const since = sinceMs === null ? null : new Date(sinceMs).toISOString();
     const picked = sampleCalibrationRuns((await q.query<RunRow>(RUNS_SQL, [since])).map(withMachine), here, newest);
     const runs = [...picked.local, ...[...picked.platforms.values()].flat()];
-    const durations = new Map<number, Map<string, number>>(runs.map((r) => [r.id, new Map()]));
-    const ids = runs.map((r) => r.id);
-    const names = new Map(
-      (await q.query<{ id: number; project: string; file: string; fullName: string }>(NAMES_SQL, [ids])).map((t) => [
-        t.id,
-        testKey(t),
-      ]),
+    await q.query(DURATIONS_PLAN_SQL);
+    const rows = await q.query<{ id: number; tests: string; durations: string }>(DURATIONS_SQL, [
+      runs.map((r) => r.id),
+    ]);
+    const durations = new Map(
+      rows.map((row) => [row.id, listed(numbersOfArrayText(row.tests) ?? [], numbersOfArrayText(row.durations) ?? [])]),
     );
-    const rows = await q.query<{ id: number; tests: string; durations: string }>(DURATIONS_SQL, [ids]);
-    for (const row of rows) {
-      const tests = numbersOfArrayText(row.tests) ?? [];
-      const ms = numbersOfArrayText(row.durations) ?? [];
-      const map = durations.get(row.id);
-      tests.forEach((test, i) => {
-        const key = names.get(test);
-        if (key !== undefined && map !== undefined) map.set(key, ms[i]!);
-      });
-    }
     const toSpeedRun = (r: RunRow): SpeedRun => ({
       runId: r.runId,
       startedAt: r.startedAt,
-      durations: durations.get(r.id) ?? new Map(),
+      durations: durations.get(r.id) ?? NONE,
     });
     return {
       local: picked.local.map(toSpeedRun),

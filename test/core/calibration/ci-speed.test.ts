@@ -8,6 +8,7 @@ import {
   medianWithInterval,
   type SpeedRun,
 } from '../../../src/core/calibration/ci-speed.js';
+import { logBinomialCdf } from '../../../src/core/failure-rate.js';
 import { seeded, simulateRuns } from './ci-speed-simulation.mjs';
 
 const run = (id: string, durations: readonly number[], scale = 1): SpeedRun => ({
@@ -28,6 +29,21 @@ describe('the interval for a median from order statistics', () => {
     const { median, interval } = medianWithInterval(sample);
     expect(interval).toEqual([6, 15]);
     expect(median).toBeCloseTo(Math.sqrt(10 * 11), 12); // an even count's middle pair, on a ratio scale
+  });
+
+  it('finds by bisection the rank the definition scans for (the first k whose CDF is above the tail)', () => {
+    const scanned = (n: number, confidence: number): number => {
+      const tail = Math.log((1 - confidence) / 2);
+      let k = 1;
+      while (k < n && logBinomialCdf(k, n, 0.5) <= tail) k += 1;
+      return k;
+    };
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2500 }), fc.constantFrom(0.8, 0.9, 0.95, 0.99), (n, confidence) => {
+        expect(medianIntervalRank(n, confidence)).toBe(scanned(n, confidence));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('is ordered and holds the median for any sample', () => {

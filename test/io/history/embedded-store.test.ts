@@ -6,6 +6,7 @@ import { HISTORY_SCHEMA_VERSION } from '../../../src/core/history/history-schema
 import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js';
 import { type HistoryStore, type HistoryTarget, openHistoryStore } from '../../../src/io/history/history-store.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
+import { calibrationContract } from './calibration-contract.js';
 import { storeContract } from './store-contract.js';
 import { summaryContract } from './summary-contract.js';
 
@@ -30,6 +31,10 @@ describe('embedded store (PGlite)', () => {
       return { ...(await shared), close: async () => {} };
     });
     summaryContract(async () => {
+      shared ??= openHistoryStore(target);
+      return { ...(await shared), close: async () => {} };
+    });
+    calibrationContract(async () => {
       shared ??= openHistoryStore(target);
       return { ...(await shared), close: async () => {} };
     });

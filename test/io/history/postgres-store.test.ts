@@ -3,6 +3,7 @@ import { ingestRunRecord } from '../../../src/io/history/history-ingest.js';
 import { pruneHistory } from '../../../src/io/history/history-query.js';
 import { openHistoryStore } from '../../../src/io/history/history-store.js';
 import { makeRecord } from '../../core/history/history-factories.js';
+import { calibrationContract } from './calibration-contract.js';
 import { type PostgresServer, startPostgres } from './postgres-server.mjs';
 import { storeContract } from './store-contract.js';
 import { summaryContract } from './summary-contract.js';
@@ -20,6 +21,7 @@ describe('PostgreSQL store', () => {
   });
   storeContract(() => openHistoryStore({ kind: 'postgres', url: server.url }));
   summaryContract(() => openHistoryStore({ kind: 'postgres', url: server.url }));
+  calibrationContract(() => openHistoryStore({ kind: 'postgres', url: server.url }));
 
   it('prunes in batches, each its own transaction: another writer stores runs between them', async () => {
     const pruner = await openHistoryStore({ kind: 'postgres', url: server.url });
