@@ -52,10 +52,14 @@ const SELECT_RUNS = `SELECT u.run_id AS "runId", to_char(u.started_at AT TIME ZO
 const TEST_IDS =
   '(SELECT id FROM flakeguard_tests WHERE ($1::text IS NULL OR project = $1) AND file = $2 AND name = $3)';
 
-// The test's newest results are an index range (results carry their run's start and branch); the
-// branch filter is its own SQL text so each engine plans the index with the branch.
+// The test's newest results are an index range read backward (results carry their run's start and
+// branch), at most the limit per test id: a join over all of a test's results would read every one
+// of them (10,000 in a 20 M-result history) to keep 20. The branch filter is its own SQL text so
+// each engine plans the index with the branch.
 const newestSql = (branch: string | null | undefined) =>
-  `${SELECT_RUNS} WHERE r.test_id IN ${TEST_IDS} ${branch ? 'AND r.branch = $5' : ''}
+  `${SELECT_RUNS.replace('FROM flakeguard_results r', `FROM ${TEST_IDS} AS t
+  CROSS JOIN LATERAL (SELECT * FROM flakeguard_results x WHERE x.test_id = t.id ${branch ? 'AND x.branch = $5' : ''}
+    ORDER BY x.started_at DESC, x.run_id DESC LIMIT $4) r`)}
   ORDER BY r.started_at DESC, r.run_id DESC LIMIT $4`;
 
 // The newest passed run from the summaries: the newest of the test's keys in the scope (their totals, schema 6).
