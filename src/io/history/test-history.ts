@@ -57,9 +57,12 @@ const TEST_IDS =
 // of them (10,000 in a 20 M-result history) to keep 20. The branch filter is its own SQL text so
 // each engine plans the index with the branch.
 const newestSql = (branch: string | null | undefined) =>
-  `${SELECT_RUNS.replace('FROM flakeguard_results r', `FROM ${TEST_IDS} AS t
+  `${SELECT_RUNS.replace(
+    'FROM flakeguard_results r',
+    `FROM ${TEST_IDS} AS t
   CROSS JOIN LATERAL (SELECT * FROM flakeguard_results x WHERE x.test_id = t.id ${branch ? 'AND x.branch = $5' : ''}
-    ORDER BY x.started_at DESC, x.run_id DESC LIMIT $4) r`)}
+    ORDER BY x.started_at DESC, x.run_id DESC LIMIT $4) r`,
+  )}
   ORDER BY r.started_at DESC, r.run_id DESC LIMIT $4`;
 
 // The newest passed run from the summaries: the newest of the test's keys in the scope (their totals, schema 6).
