@@ -12,6 +12,7 @@
  * A filtered report reads every test's. Every other test keeps medians and p95s that stand at its
  * lower bound: none of them can be listed, chosen, or ordered among the listed. Pure.
  */
+import { flakyFloor, flakyRunsOf, rateOf } from './cause-candidates.js';
 import type { HistoryQuery, PlatformAggregate, TestAggregate } from './history-report.js';
 
 /** What a summary row keeps of its durations when they are not read (schema 6). */
@@ -40,18 +41,6 @@ export function unreadPlatform(
     high = Math.max(high, r.recentHigh ?? Number.POSITIVE_INFINITY);
   }
   return inWindow ? { ...base, medianMs: low, p95Ms: low, unread: { low, high } } : null;
-}
-
-const flakyRunsOf = (t: TestAggregate): number => t.retriedRuns + t.rerunPassedRuns;
-const rateOf = (t: TestAggregate): number => Math.round((flakyRunsOf(t) / t.runs) * 10_000) / 10_000;
-
-/** The `top`-th highest flake rate (ties kept), or +Infinity without flaky tests. */
-function flakyFloor(tests: readonly TestAggregate[], top: number): number {
-  const rates = tests
-    .filter((t) => t.runs > 0 && flakyRunsOf(t) > 0)
-    .map(rateOf)
-    .sort((a, b) => b - a);
-  return rates[Math.min(top, rates.length) - 1] ?? Number.POSITIVE_INFINITY;
 }
 
 /** Per test, the bounds of its highest median-to-limit ratio over its platforms. */

@@ -74,6 +74,13 @@ async function readDurations(
   return summarizeWindow(withDurations, startMs).platforms;
 }
 
+/** Key k's newest day row before the window's first day ($2), as b: what the window subtracts. */
+export const WINDOW_FLOOR = `LEFT JOIN LATERAL (SELECT d.runs, d.failed_runs, d.retried_runs, d.rerun_passed_runs, d.flaked_runs,
+      d.passed_runs
+    FROM flakeguard_test_days d WHERE d.scope = k.scope AND d.test_id = k.test_id AND d.platform = k.platform
+      AND d.shard = k.shard AND d.day < $2::date
+    ORDER BY d.day DESC LIMIT 1) b ON true`;
+
 // Rows in the order of the test's name (then platform): the report's lists keep that order among
 // tests whose figures tie, on both engines. A key's totals (schema 6) less its newest day row
 // before the window, read from the day table's index alone (it holds the counts); the bounds of
@@ -86,10 +93,7 @@ const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS 
     k.last_passed_at AS "lastPassedAt", k.last_passed_run AS "lastPassedRun", k.last_limit_ms AS "lastLimitMs",
     k.recent_low AS "recentLow", k.recent_high AS "recentHigh", k.recent_newest AS "recentNewest"
   FROM flakeguard_test_keys k JOIN flakeguard_tests t ON t.id = k.test_id
-  LEFT JOIN LATERAL (SELECT d.runs, d.failed_runs, d.retried_runs, d.rerun_passed_runs, d.flaked_runs, d.passed_runs
-    FROM flakeguard_test_days d WHERE d.scope = k.scope AND d.test_id = k.test_id AND d.platform = k.platform
-      AND d.shard = k.shard AND d.day < $2::date
-    ORDER BY d.day DESC LIMIT 1) b ON true
+  ${WINDOW_FLOOR}
   WHERE k.scope = $1 AND k.runs - coalesce(b.runs, 0) > 0
     AND ($3::text IS NULL OR strpos(t.name, $3) > 0)
     AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')
