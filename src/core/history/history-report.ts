@@ -158,9 +158,10 @@ function computeTest(
   platforms: readonly HistoryPlatform[],
   listedFor: readonly ListedFor[],
   runs: readonly HistoryRun[],
+  bounded = true,
 ): HistoryTest {
   const flakyRuns = flakyRunsOf(t);
-  const bound = t.runs > 0 ? failureRateUpperBound(flakyRuns, t.runs) : null;
+  const bound = bounded && t.runs > 0 ? failureRateUpperBound(flakyRuns, t.runs) : null;
   const sorted = [...platforms].sort(byUrgency);
   const head = sorted[0] ?? null;
   return {
@@ -219,7 +220,16 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
       );
     return { ...base, view: 'filtered', tests };
   }
-  const all = input.tests.map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], [], runsOf.get(t.testId) ?? []));
+  // The flake rate's bound is computed for the tests with flaky runs (the flaky list's order), and
+  // for the others only once listed: 60 bisection steps for each of thousands of tests.
+  const compute = (t: TestAggregate, listedFor: ListedFor[], bounded: boolean) =>
+    computeTest(t, platformsOf.get(t.testId) ?? [], listedFor, runsOf.get(t.testId) ?? [], bounded);
+  const aggregateOf = new Map<HistoryTest, TestAggregate>();
+  const all = input.tests.map((t) => {
+    const test = compute(t, [], flakyRunsOf(t) > 0);
+    aggregateOf.set(test, t);
+    return test;
+  });
   const flaky = all
     .filter((t) => t.flakyRuns > 0)
     .sort((a, b) => (b.flakeRate ?? 0) - (a.flakeRate ?? 0) || (b.flakeRateUpper ?? 0) - (a.flakeRateUpper ?? 0))
@@ -229,7 +239,9 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
   const listed = new Map<HistoryTest, ListedFor[]>();
   for (const t of flaky) listed.set(t, ['flaky']);
   for (const t of near) listed.set(t, [...(listed.get(t) ?? []), 'near-limit']);
-  const tests = [...listed.entries()].map(([t, listedFor]) => ({ ...t, listedFor }));
+  const tests = [...listed.entries()].map(([t, listedFor]) =>
+    t.flakyRuns > 0 ? { ...t, listedFor } : compute(aggregateOf.get(t)!, listedFor, true),
+  );
   return { ...base, view: 'default', tests };
 }
 

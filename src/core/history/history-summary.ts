@@ -5,6 +5,7 @@
  * the per-platform durations and the cause's per-shard groups. Pure.
  */
 import type { HistoryRun } from '../cause/history-cause.js';
+import { compareCodePoints } from '../code-point-order.js';
 import { unreadPlatform } from './durations-needed.js';
 import type { PlatformAggregate, SeriesPoint, TestAggregate, TestHistoryRun } from './history-report.js';
 import { percentileCont } from './percentile.js';
@@ -136,12 +137,33 @@ function foldTest(own: readonly SummaryRow[], cutoffMs: number, into: SummaryInp
   }
 }
 
+/** Tests by project, file and name, then platform and shard, in code point order (the store sends rows unsorted). */
+function inReportOrder(rows: readonly SummaryRow[]): SummaryRow[] {
+  const firstOf = new Map<number, SummaryRow>();
+  for (const r of rows) if (!firstOf.has(r.testId)) firstOf.set(r.testId, r);
+  const sorted = [...firstOf.values()].sort(
+    (a, b) =>
+      compareCodePoints(a.project, b.project) ||
+      compareCodePoints(a.file, b.file) ||
+      compareCodePoints(a.fullName, b.fullName) ||
+      a.testId - b.testId,
+  );
+  const order = new Map(sorted.map((r, i) => [r.testId, i]));
+  return [...rows].sort(
+    (a, b) =>
+      order.get(a.testId)! - order.get(b.testId)! ||
+      compareCodePoints(a.platform, b.platform) ||
+      compareCodePoints(a.shard, b.shard),
+  );
+}
+
 /**
- * Folds the rows (ordered by project, file, name, platform, shard) into the report's inputs, in that
- * order. A platform's median and p95 are those of its newest passed runs in the window (at most
+ * Folds the rows (in any order) into the report's inputs, the tests ordered by project, file and
+ * name, each test's platforms and shards by name. A platform's median and p95 are those of its newest passed runs in the window (at most
  * RECENT_SUMMARY); a test whose series is read gets them from the series (history-platform.ts).
  */
-export function summarizeWindow(rows: readonly SummaryRow[], cutoffMs: number): SummaryInput {
+export function summarizeWindow(rowsIn: readonly SummaryRow[], cutoffMs: number): SummaryInput {
+  const rows = inReportOrder(rowsIn);
   const into: SummaryInput = { tests: [], platforms: [], groups: [] };
   let i = 0;
   while (i < rows.length) {

@@ -81,8 +81,9 @@ export const WINDOW_FLOOR = `LEFT JOIN LATERAL (SELECT d.runs, d.failed_runs, d.
       AND d.shard = k.shard AND d.day < $2::date
     ORDER BY d.day DESC LIMIT 1) b ON true`;
 
-// Rows in the order of the test's name (then platform): the report's lists keep that order among
-// tests whose figures tie, on both engines. A key's totals (schema 6) less its newest day row
+// Rows unsorted: core puts them in the order of the tests' names in code points
+// (summarizeWindow), the same on both engines whatever the locale; sorting 12,000 rows here took
+// 45 of 125 ms at 20 M results. A key's totals (schema 6) less its newest day row
 // before the window, read from the day table's index alone (it holds the counts); the bounds of
 // its durations, not the durations (read after, for the tests that need them: DURATIONS_SQL).
 const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS "fullName", k.platform, k.shard,
@@ -96,13 +97,18 @@ const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS 
   ${WINDOW_FLOOR}
   WHERE k.scope = $1 AND k.runs - coalesce(b.runs, 0) > 0
     AND ($3::text IS NULL OR strpos(t.name, $3) > 0)
-    AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')
-  ORDER BY t.project, t.file, t.name, k.platform, k.shard`;
+    AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')`;
 
 // The newest durations of the keys of the tests the report needs them for (durations-needed.ts).
 const DURATIONS_SQL = `SELECT k.test_id AS "testId", k.platform, k.shard, k.recent_ms::text AS "recentMs",
     k.recent_at::text AS "recentAt"
   FROM flakeguard_test_keys k WHERE k.scope = $1 AND k.test_id = ANY($2::int[])`;
+
+// For the transaction: the probes and the series' ranges are thousands of index look-ups, where
+// memoizing pays nothing (each key is probed once), the JIT costs more than it saves, and starting
+// a parallel worker for the series' keys took 16 of 50 ms; room for the reads' small sorts in memory.
+const READ_SETTINGS = `SELECT set_config('work_mem', '32MB', true), set_config('enable_memoize', 'off', true),
+  set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`;
 
 const RUNS_SQL = `SELECT count(*)::int AS runs FROM flakeguard_runs u
   WHERE u.started_at >= $1::timestamptz AND ($2::text IS NULL OR u.branch = $2)`;
@@ -140,11 +146,7 @@ export async function readHistoryInput(
     const start = new Date(startMs).toISOString();
     const scope = filter.branch ?? ALL_BRANCHES;
     const withBranch = (p: unknown[]): unknown[] => (filter.branch === null ? p : [...p, filter.branch]);
-    // The keys' rows are sorted by name with their durations: in memory, not in temp files (4 MB by default).
-    await q.query("SET LOCAL work_mem = '32MB'");
-    // Memoizing the probes pays nothing (every key is probed once); the JIT costs more than it saves.
-    await q.query('SET LOCAL enable_memoize = off');
-    await q.query('SET LOCAL jit = off');
+    await q.query(READ_SETTINGS);
     const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, [start, filter.branch]);
     const rows = await q.query<SummaryRow>(SUMMARY_SQL, [
       scope,
