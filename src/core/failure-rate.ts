@@ -40,6 +40,24 @@ export function logBinomialCdf(k: number, n: number, p: number): number {
 }
 
 /**
+ * log P(X <= k) for X ~ Binomial(n, p) as a function of p in (0, 1), for the bisection below: the
+ * terms' log binomial coefficients are summed once, not at each of its 40-60 steps.
+ */
+function binomialLogCdfAt(k: number, n: number): (p: number) => number {
+  const coefficients = new Float64Array(k + 1);
+  for (let i = 1; i <= k; i += 1) coefficients[i] = coefficients[i - 1]! + Math.log((n - i + 1) / i);
+  return (p) => {
+    const logRatio = Math.log(p) - Math.log1p(-p);
+    const first = n * Math.log1p(-p);
+    let max = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i <= k; i += 1) max = Math.max(max, first + coefficients[i]! + i * logRatio);
+    let sum = 0;
+    for (let i = 0; i <= k; i += 1) sum += Math.exp(first + coefficients[i]! + i * logRatio - max);
+    return max + Math.log(sum);
+  };
+}
+
+/**
  * The largest failure rate p for which seeing at most `failures` in `runs` still has probability
  * >= 1 - confidence. Found by bisection (the CDF falls as p grows); exact to 1e-9.
  */
@@ -52,11 +70,12 @@ export function failureRateUpperBound(failures: number, runs: number, confidence
   const observed = failures / runs;
   if (failures === runs) return { failures, runs, observed, upper: 1, confidence };
   const target = Math.log(1 - confidence);
+  const logCdf = binomialLogCdfAt(failures, runs);
   let lo = observed;
   let hi = 1;
   for (let i = 0; i < 60 && hi - lo > 1e-12; i += 1) {
     const mid = (lo + hi) / 2;
-    if (logBinomialCdf(failures, runs, mid) > target) lo = mid;
+    if (logCdf(mid) > target) lo = mid;
     else hi = mid;
   }
   return { failures, runs, observed, upper: hi, confidence };

@@ -115,8 +115,8 @@ describe("the Theil-Sen slope with Sen's interval", () => {
   });
 
   it('property: at up to TREND_MAX_POINTS points (selection narrowed to a sampled part), the ranks equal the fully sorted ones', () => {
-    // Past 2,000 slopes the ranks are selected in the part between two sampled pivots
-    // (order-statistics.ts); ties, repeated x and a trend change the slopes' shape, never the answer.
+    // From 8,000 slopes (127 points) the ranks are selected in the part between two sampled pivots
+    // (pairwise-slopes.ts), below it among all slopes; ties, repeated x and a trend change the slopes' shape, never the answer.
     fc.assert(
       fc.property(
         fc.integer({ min: 64, max: TREND_MAX_POINTS }),
