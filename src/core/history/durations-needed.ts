@@ -6,7 +6,7 @@
  *   - listed as flaky: its flake rate (rounded as the report rounds it) is among the `top`, ties
  *     kept (cause-candidates.ts reads the same rate);
  *   - a trend candidate: its highest median-to-limit ratio may be among the `top * 3` highest
- *     (history-report.ts selectTrendCandidates): its upper bound reaches the `top * 3`-th highest
+ *     (trend-candidates.ts): its upper bound reaches the `top * 3`-th highest
  *     lower bound;
  *   - near its limit without a trend: a platform's p95 may be over its limit or at `warnAt` of it.
  * A filtered report reads every test's. Every other test keeps medians and p95s that stand at its
@@ -80,6 +80,12 @@ export function durationsNeeded(
   for (const [id, r] of ratios) if (r.high >= threshold) needed.add(id);
   for (const p of platforms) if (mayBeNear(p, query.warnAt)) needed.add(p.testId);
   return [...needed].filter((id) => unread.has(id));
+}
+
+/** The tests with those of `read` (the needed tests, read whole) in place of their bounded ones, in the same order. */
+export function withReadTests(tests: readonly TestAggregate[], read: readonly TestAggregate[]): TestAggregate[] {
+  const byId = new Map(read.map((t) => [t.testId, t]));
+  return tests.map((t) => byId.get(t.testId) ?? t);
 }
 
 /**

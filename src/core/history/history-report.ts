@@ -107,29 +107,6 @@ function isFiltered(query: HistoryQuery): boolean {
   return query.fullNamePart !== null || query.file !== null;
 }
 
-/** Which tests need their series (trends and charts): every match, or the default view's candidates. */
-export function selectTrendCandidates(
-  tests: readonly TestAggregate[],
-  platforms: readonly PlatformAggregate[],
-  query: HistoryQuery,
-): number[] {
-  if (isFiltered(query)) return tests.map((t) => t.testId);
-  const flaky = tests
-    .filter((t) => flakyRunsOf(t) > 0)
-    .sort((a, b) => flakyRunsOf(b) / b.runs - flakyRunsOf(a) / a.runs)
-    .slice(0, query.top)
-    .map((t) => t.testId);
-  // Trends are fitted for the tests nearest their limit now: three times as many as are shown.
-  const ratio = new Map<number, number>();
-  for (const p of platforms)
-    ratio.set(p.testId, Math.max(ratio.get(p.testId) ?? 0, p.limitMs > 0 ? p.medianMs / p.limitMs : 0));
-  const near = [...ratio.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, query.top * 3)
-    .map(([id]) => id);
-  return [...new Set([...flaky, ...near])];
-}
-
 /** Tests with durations, nearest to crossing their limit first. */
 export function nearestFirst(tests: readonly HistoryTest[]): HistoryTest[] {
   return tests.filter((t) => t.platforms.length > 0).sort((a, b) => byUrgency(a.platforms[0]!, b.platforms[0]!));
@@ -184,8 +161,10 @@ function computeTest(
   };
 }
 
-export function computeHistoryReport(input: HistoryInput): HistoryReport {
-  const { query } = input;
+type ComputeTest = (t: TestAggregate, listedFor: ListedFor[], bounded?: boolean) => HistoryTest;
+
+/** computeTest with each test's platforms (their trends fitted on the series) and its cause's runs. */
+function perTest(input: HistoryInput): ComputeTest {
   const pointsOf = new Map<string, SeriesPoint[]>();
   for (const s of input.series) {
     const key = `${s.testId}\u0000${s.platform}`;
@@ -196,7 +175,7 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
   const platformsOf = new Map<number, HistoryPlatform[]>();
   for (const p of input.platforms) {
     const list = platformsOf.get(p.testId) ?? [];
-    list.push(computePlatform(p, pointsOf.get(`${p.testId}\u0000${p.platform}`) ?? [], query.warnAt));
+    list.push(computePlatform(p, pointsOf.get(`${p.testId}\u0000${p.platform}`) ?? [], input.query.warnAt));
     platformsOf.set(p.testId, list);
   }
   const runsOf = new Map<number, HistoryRun[]>();
@@ -205,25 +184,16 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
     if (list) list.push(run);
     else runsOf.set(testId, [run]);
   }
-  const base = {
-    version: HISTORY_REPORT_VERSION,
-    since: query.since,
-    branch: query.branch,
-    warnAt: query.warnAt,
-    runs: input.runs,
-  };
-  if (isFiltered(query)) {
-    const tests = input.tests
-      .map((t) => computeTest(t, platformsOf.get(t.testId) ?? [], ['match'], runsOf.get(t.testId) ?? []))
-      .sort((a, b) =>
-        a.file < b.file ? -1 : a.file > b.file ? 1 : a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0,
-      );
-    return { ...base, view: 'filtered', tests };
-  }
-  // The flake rate's bound is computed for the tests with flaky runs (the flaky list's order), and
-  // for the others only once listed: 60 bisection steps for each of thousands of tests.
-  const compute = (t: TestAggregate, listedFor: ListedFor[], bounded: boolean) =>
+  return (t, listedFor, bounded = true) =>
     computeTest(t, platformsOf.get(t.testId) ?? [], listedFor, runsOf.get(t.testId) ?? [], bounded);
+}
+
+/**
+ * The default view's lists: the most flaky, then those nearest their limit. The flake rate's bound
+ * is computed for the tests with flaky runs (the flaky list's order), and for the others only once
+ * listed: 60 bisection steps for each of thousands of tests.
+ */
+function defaultTests(input: HistoryInput, compute: ComputeTest): HistoryTest[] {
   const aggregateOf = new Map<HistoryTest, TestAggregate>();
   const all = input.tests.map((t) => {
     const test = compute(t, [], flakyRunsOf(t) > 0);
@@ -233,16 +203,34 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
   const flaky = all
     .filter((t) => t.flakyRuns > 0)
     .sort((a, b) => (b.flakeRate ?? 0) - (a.flakeRate ?? 0) || (b.flakeRateUpper ?? 0) - (a.flakeRateUpper ?? 0))
-    .slice(0, query.top);
+    .slice(0, input.query.top);
   // Listed as near its limit only when it is (history-trend.ts nearLimit): the page's count and tags read the same field.
-  const near = nearestFirst(all.filter((t) => t.nearLimit !== null)).slice(0, query.top);
+  const near = nearestFirst(all.filter((t) => t.nearLimit !== null)).slice(0, input.query.top);
   const listed = new Map<HistoryTest, ListedFor[]>();
   for (const t of flaky) listed.set(t, ['flaky']);
   for (const t of near) listed.set(t, [...(listed.get(t) ?? []), 'near-limit']);
-  const tests = [...listed.entries()].map(([t, listedFor]) =>
+  return [...listed.entries()].map(([t, listedFor]) =>
     t.flakyRuns > 0 ? { ...t, listedFor } : compute(aggregateOf.get(t)!, listedFor, true),
   );
-  return { ...base, view: 'default', tests };
+}
+
+export function computeHistoryReport(input: HistoryInput): HistoryReport {
+  const { query } = input;
+  const compute = perTest(input);
+  const base = {
+    version: HISTORY_REPORT_VERSION,
+    since: query.since,
+    branch: query.branch,
+    warnAt: query.warnAt,
+    runs: input.runs,
+  };
+  if (!isFiltered(query)) return { ...base, view: 'default', tests: defaultTests(input, compute) };
+  const tests = input.tests
+    .map((t) => compute(t, ['match']))
+    .sort((a, b) =>
+      a.file < b.file ? -1 : a.file > b.file ? 1 : a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0,
+    );
+  return { ...base, view: 'filtered', tests };
 }
 
 /** The report as the JSON that leaves the program (chart points left out). */

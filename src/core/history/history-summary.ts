@@ -4,10 +4,9 @@
  * newest before the window) and its newest passed durations, folded here into the per-test counts,
  * the per-platform durations and the cause's per-shard groups. Pure.
  */
-import type { HistoryRun } from '../cause/history-cause.js';
 import { compareCodePoints } from '../code-point-order.js';
 import { unreadPlatform } from './durations-needed.js';
-import type { PlatformAggregate, SeriesPoint, TestAggregate, TestHistoryRun } from './history-report.js';
+import type { PlatformAggregate, SeriesPoint, TestAggregate } from './history-report.js';
 import { percentileCont } from './percentile.js';
 import { recentDurations } from './recent-durations.js';
 import { TREND_MAX_POINTS } from './trend-interval.js';
@@ -29,6 +28,11 @@ export interface SummaryRow {
   readonly flakedRuns: number;
   /** Passed runs with a duration. */
   readonly passedRuns: number;
+  /**
+   * Set when the counts were not probed (io/history/summary-read.ts): the test has no failed or
+   * flaky run in the scope, the counts are the key's totals (upper bounds), and it passed in the window.
+   */
+  readonly countsUnread?: boolean;
   /** The newest passed run (epoch ms, run's id, its limit), over the whole history. */
   readonly lastPassedAt: number | null;
   readonly lastPassedRun: number | null;
@@ -174,57 +178,6 @@ export function summarizeWindow(rowsIn: readonly SummaryRow[], cutoffMs: number)
     i = end;
   }
   return into;
-}
-
-/** A flaked run's first error, oldest first. */
-export interface FlakedError {
-  readonly testId: number;
-  readonly platform: string;
-  readonly shard: string;
-  readonly error: string;
-}
-
-const shardOrder = (s: string): [number, number] => {
-  const [k, n] = s.split('/').map(Number);
-  return s === '' ? [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY] : [k ?? 0, n ?? 0];
-};
-
-/** The runs the cause rules read for `ids`: per group, its flaked runs (with their errors), then its clean passes as one entry. */
-export function outcomesOf(
-  groups: readonly OutcomeGroup[],
-  errors: readonly FlakedError[],
-  ids: ReadonlySet<number>,
-): TestHistoryRun[] {
-  const errorsOf = new Map<string, string[]>();
-  for (const e of errors) {
-    const key = `${e.testId}\u0000${e.platform}\u0000${e.shard}`;
-    errorsOf.set(key, [...(errorsOf.get(key) ?? []), e.error]);
-  }
-  const chosen = groups
-    .filter((g) => ids.has(g.testId))
-    .sort((a, b) => {
-      const [ak, an] = shardOrder(a.shard);
-      const [bk, bn] = shardOrder(b.shard);
-      return a.testId - b.testId || (a.platform < b.platform ? -1 : a.platform > b.platform ? 1 : ak - bk || an - bn);
-    });
-  return chosen.flatMap((g) => {
-    const shard = g.shard === '' ? null : g.shard;
-    const errs = errorsOf.get(`${g.testId}\u0000${g.platform}\u0000${g.shard}`) ?? [];
-    const run = (flaked: boolean, error: string | null): HistoryRun & { testId: number } => ({
-      testId: g.testId,
-      platform: g.platform,
-      shard,
-      state: flaked ? 'failed' : 'passed',
-      flaky: false,
-      error,
-    });
-    // The clean passes as one entry standing for all of them (HistoryRun.count).
-    const clean = g.runs - g.flaked;
-    return [
-      ...Array.from({ length: g.flaked }, (_, i) => run(true, errs[i] ?? null)),
-      ...(clean > 0 ? [{ ...run(false, null), count: clean }] : []),
-    ];
-  });
 }
 
 /**

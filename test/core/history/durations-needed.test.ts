@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { causeCandidates } from '../../../src/core/history/cause-candidates.js';
-import { durationsNeeded, withReadPlatforms } from '../../../src/core/history/durations-needed.js';
+import { durationsNeeded, withReadPlatforms, withReadTests } from '../../../src/core/history/durations-needed.js';
 import {
   computeHistoryReport,
   type HistoryQuery,
   type PlatformAggregate,
-  selectTrendCandidates,
   type TestAggregate,
   toHistoryJson,
 } from '../../../src/core/history/history-report.js';
 import { type SummaryRow, summarizeWindow } from '../../../src/core/history/history-summary.js';
+import { selectTrendCandidates } from '../../../src/core/history/trend-candidates.js';
 
 const DAY_MS = 86_400_000;
 const T0 = Date.parse('2026-11-01T00:00:00Z');
@@ -24,6 +24,7 @@ const keyArb = fc.record({
   limitMs: fc.constantFrom(0, 1000, 5000),
   points: fc.array(fc.tuple(fc.integer({ min: -3, max: 3 }), fc.integer({ min: 1, max: 6000 })), { maxLength: 20 }),
   slack: fc.integer({ min: 0, max: 800 }),
+  before: fc.integer({ min: 0, max: 30 }),
 });
 
 interface Key {
@@ -34,20 +35,30 @@ interface Key {
   readonly limitMs: number;
   readonly points: readonly (readonly [number, number])[];
   readonly slack: number;
+  /** Runs before the window: in the key's totals. */
+  readonly before: number;
 }
 
+/**
+ * `full`: every key counted over the window with its durations; `bare`: what the report's first read
+ * gives (summary-read.ts): bounds for the durations, and for a test without a flaky run in any key
+ * its keys' totals as counts (`countsUnread`), only the keys with a timed pass in the window.
+ */
 function rowsOf(tests: readonly { readonly keys: readonly Key[] }[]): { full: SummaryRow[]; bare: SummaryRow[] } {
   const full: SummaryRow[] = [];
   const bare: SummaryRow[] = [];
   tests.forEach((t, id) => {
     const seen = new Set<string>();
+    const clean = t.keys.every((k) => Math.min(k.flaked, k.runs) === 0);
     for (const k of t.keys) {
       if (seen.has(`${k.platform} ${k.shard}`)) continue;
       seen.add(`${k.platform} ${k.shard}`);
       const points = [...k.points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       const ms = points.map((p) => p[1]);
       const at = points.map((p) => T0 + p[0] * DAY_MS);
-      const flaked = Math.min(k.flaked, k.runs);
+      const passed = at.filter((a) => a >= T0).length;
+      const runs = Math.max(k.runs, passed);
+      const flaked = Math.min(k.flaked, runs);
       const base = {
         testId: id + 1,
         project: '',
@@ -55,29 +66,33 @@ function rowsOf(tests: readonly { readonly keys: readonly Key[] }[]): { full: Su
         fullName: `case ${id}`,
         platform: k.platform,
         shard: k.shard,
-        runs: k.runs,
+        runs,
         failedRuns: Math.floor(flaked / 2),
         retriedRuns: flaked - Math.floor(flaked / 2),
         rerunPassedRuns: 0,
         flakedRuns: flaked,
-        passedRuns: ms.length,
+        passedRuns: passed,
         lastPassedAt: ms.length > 0 ? at[at.length - 1]! : null,
         lastPassedRun: ms.length > 0 ? 1 : null,
         lastLimitMs: k.limitMs,
       };
       full.push({ ...base, recentMs: ms, recentAt: at });
+      if (clean && !(base.lastPassedAt !== null && base.lastPassedAt >= T0)) continue;
+      const counts = clean
+        ? { runs: runs + k.before, passedRuns: passed + k.before, countsUnread: true }
+        : { countsUnread: false };
       // Bounds as ingest keeps them: valid, maybe loose (the lowest and highest ever appended).
       bare.push({
         ...base,
+        ...counts,
         recentLow: ms.length > 0 ? Math.max(0, Math.min(...ms) - k.slack) : null,
         recentHigh: ms.length > 0 ? Math.max(...ms) + k.slack : null,
         recentNewest: at.length > 0 ? Math.max(...at) : null,
       });
     }
   });
-  const order = (a: SummaryRow, b: SummaryRow) =>
-    a.testId - b.testId || (a.platform < b.platform ? -1 : a.platform > b.platform ? 1 : a.shard < b.shard ? -1 : 1);
-  return { full: full.sort(order), bare: bare.sort(order) };
+  // The store sends the rows in any order (summarizeWindow orders them).
+  return { full: full.reverse(), bare };
 }
 
 function reportOf(tests: TestAggregate[], platforms: PlatformAggregate[], query: HistoryQuery) {
@@ -89,8 +104,8 @@ function reportOf(tests: TestAggregate[], platforms: PlatformAggregate[], query:
   };
 }
 
-describe('durationsNeeded: the durations the report reads, only where they change what it shows', () => {
-  it("property: reading the needed tests' durations only gives the report, candidates and causes of reading all", () => {
+describe('durationsNeeded: the durations and counts the report reads, only where they change what it shows', () => {
+  it('property: reading the needed tests whole (counts and durations) gives the report, candidates and causes of reading all', () => {
     fc.assert(
       fc.property(
         fc.array(fc.record({ keys: fc.array(keyArb, { minLength: 1, maxLength: 4 }) }), {
@@ -111,17 +126,17 @@ describe('durationsNeeded: the durations the report reads, only where they chang
           const { full, bare } = rowsOf(tests);
           const all = summarizeWindow(full, T0);
           const first = summarizeWindow(bare, T0);
-          expect(first.tests).toEqual(all.tests);
           const needed = new Set(durationsNeeded(first.tests, first.platforms, query));
           const read = summarizeWindow(
             full.filter((r) => needed.has(r.testId)),
             T0,
-          ).platforms;
-          const platforms = withReadPlatforms(first.platforms, read);
+          );
+          const platforms = withReadPlatforms(first.platforms, read.platforms);
           expect(platforms.map((p) => [p.testId, p.platform])).toEqual(
             all.platforms.map((p) => [p.testId, p.platform]),
           );
-          expect(reportOf(first.tests, platforms, query)).toEqual(reportOf(all.tests, all.platforms, query));
+          const counted = withReadTests(first.tests, read.tests);
+          expect(reportOf(counted, platforms, query)).toEqual(reportOf(all.tests, all.platforms, query));
         },
       ),
       { numRuns: 300 },
@@ -139,6 +154,7 @@ describe('durationsNeeded: the durations the report reads, only where they chang
           limitMs: 5000,
           points: [[0, 10 + i] as [number, number]],
           slack: 0,
+          before: 5,
         },
       ],
     }));

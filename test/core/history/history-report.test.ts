@@ -6,10 +6,10 @@ import {
   type HistoryQuery,
   type PlatformAggregate,
   type SeriesPoint,
-  selectTrendCandidates,
   type TestAggregate,
   toHistoryJson,
 } from '../../../src/core/history/history-report.js';
+import { selectTrendCandidates } from '../../../src/core/history/trend-candidates.js';
 import { renderHistoryHtml } from '../../../src/core/html/history-html.js';
 
 const DAY = 86_400_000;

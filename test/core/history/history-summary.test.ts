@@ -5,7 +5,6 @@ import {
   computeHistoryReport,
   type HistoryQuery,
   type PlatformAggregate,
-  selectTrendCandidates,
   type TestAggregate,
 } from '../../../src/core/history/history-report.js';
 import { ALL_BRANCHES, RECENT_SUMMARY } from '../../../src/core/history/history-schema-summaries.js';
@@ -18,6 +17,7 @@ import {
 } from '../../../src/core/history/history-summary.js';
 import { percentileCont } from '../../../src/core/history/percentile.js';
 import { rerunDeltas, runDeltas } from '../../../src/core/history/summary-deltas.js';
+import { selectTrendCandidates } from '../../../src/core/history/trend-candidates.js';
 import { TREND_MAX_POINTS } from '../../../src/core/history/trend-interval.js';
 
 const DAY_MS = 86_400_000;

@@ -11,7 +11,7 @@ import type {
   TestAggregate,
   TestHistoryRun,
 } from '../../../src/core/history/history-report.js';
-import { selectTrendCandidates } from '../../../src/core/history/history-report.js';
+import { selectTrendCandidates } from '../../../src/core/history/trend-candidates.js';
 import type { HistoryStore, Queryable } from '../../../src/io/history/history-store.js';
 
 export interface HistoryFilter {

@@ -1,0 +1,80 @@
+/**
+ * The history report's rows from the summaries (schema 6, history-schema-key-totals.ts): per key
+ * (test, platform, shard) its counts over the window, the key's totals less its newest day row
+ * before the window (one index probe a key, read from the day table's index alone).
+ *
+ * Only the counts that can change the report are probed (issue 38). A key whose test never failed
+ * nor flaked in the scope (every key's totals say so) has none in the window either: its failed and
+ * flaky counts are 0 exactly, and of its runs the default report needs to know only that it passed
+ * in the window (its newest timed pass, also in the key row). Such rows come with their totals as
+ * upper bounds and `countsUnread`; they are never listed as flaky, and the tests that may be listed
+ * for their durations are read again whole (readExactRows, with their durations), as
+ * durations-needed.ts chooses. A filtered report ($5) counts every key. On the 20 M bench store
+ * 9 in 10 keys are such: 12,000 probes were 45 of 80 ms of this read.
+ */
+import type { SummaryRow } from '../../core/history/history-summary.js';
+import { numbersOfArrayText } from './array-text.js';
+import type { Queryable } from './history-store.js';
+
+/**
+ * Key k's newest day row before the window's first day ($2), as b: what the window subtracts;
+ * probed only where `gate` (over k) holds, else b is null.
+ */
+export const windowFloor = (gate = 'true') => `LEFT JOIN LATERAL (SELECT d.runs, d.failed_runs, d.retried_runs,
+      d.rerun_passed_runs, d.flaked_runs, d.passed_runs
+    FROM flakeguard_test_days d WHERE ${gate} AND d.scope = k.scope AND d.test_id = k.test_id AND d.platform = k.platform
+      AND d.shard = k.shard AND d.day < $2::date
+    ORDER BY d.day DESC LIMIT 1) b ON true`;
+
+const COUNTS = `k.runs - coalesce(b.runs, 0) AS runs, k.failed_runs - coalesce(b.failed_runs, 0) AS "failedRuns",
+    k.retried_runs - coalesce(b.retried_runs, 0) AS "retriedRuns",
+    k.rerun_passed_runs - coalesce(b.rerun_passed_runs, 0) AS "rerunPassedRuns",
+    k.flaked_runs - coalesce(b.flaked_runs, 0) AS "flakedRuns", k.passed_runs - coalesce(b.passed_runs, 0) AS "passedRuns",
+    k.last_passed_at AS "lastPassedAt", k.last_passed_run AS "lastPassedRun", k.last_limit_ms AS "lastLimitMs"`;
+
+// Rows unsorted: core puts them in the order of the tests' names in code points
+// (summarizeWindow), the same on both engines whatever the locale; sorting 12,000 rows here took
+// 45 of 125 ms at 20 M results. The bounds of the durations, not the durations.
+// $1 scope, $2 the window's first day, $3 part of the name, $4 a file or folder, $5 count every
+// key, $6 the window's start (epoch ms).
+export const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS "fullName", k.platform, k.shard,
+    NOT k.counted AS "countsUnread", ${COUNTS},
+    k.recent_low AS "recentLow", k.recent_high AS "recentHigh", k.recent_newest AS "recentNewest"
+  FROM (SELECT k.scope, k.test_id, k.platform, k.shard, k.runs, k.failed_runs, k.retried_runs, k.rerun_passed_runs,
+      k.flaked_runs, k.passed_runs, k.last_passed_at, k.last_passed_run, k.last_limit_ms, k.recent_low, k.recent_high,
+      k.recent_newest, $5::boolean OR bool_or(k.failed_runs + k.retried_runs + k.rerun_passed_runs + k.flaked_runs > 0)
+      OVER (PARTITION BY k.test_id) AS counted
+    FROM flakeguard_test_keys k WHERE k.scope = $1) k
+  JOIN flakeguard_tests t ON t.id = k.test_id
+  ${windowFloor('k.counted')}
+  WHERE CASE WHEN k.counted THEN k.runs - coalesce(b.runs, 0) > 0 ELSE k.last_passed_at >= $6::float8 END
+    AND ($3::text IS NULL OR strpos(t.name, $3) > 0)
+    AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')`;
+
+// Every key of the tests $3 with its counts and its newest durations.
+const EXACT_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS "fullName", k.platform, k.shard, ${COUNTS},
+    k.recent_ms::text AS "recentMs", k.recent_at::text AS "recentAt"
+  FROM flakeguard_test_keys k JOIN flakeguard_tests t ON t.id = k.test_id
+  ${windowFloor()}
+  WHERE k.scope = $1 AND k.test_id = ANY($3::int[]) AND k.runs - coalesce(b.runs, 0) > 0`;
+
+type ExactText = Omit<SummaryRow, 'recentMs' | 'recentAt'> & {
+  readonly recentMs: string | null;
+  readonly recentAt: string | null;
+};
+
+/** The rows of the tests `ids`, every key counted, with their durations. */
+export async function readExactRows(
+  q: Queryable,
+  scope: string,
+  day: string,
+  ids: readonly number[],
+): Promise<SummaryRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await q.query<ExactText>(EXACT_SQL, [scope, day, ids]);
+  return rows.map((r) => ({
+    ...r,
+    recentMs: numbersOfArrayText(r.recentMs),
+    recentAt: numbersOfArrayText(r.recentAt),
+  }));
+}
