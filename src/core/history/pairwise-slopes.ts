@@ -4,20 +4,23 @@
  * Floyd and Rivest's selection (CACM 18(3), 1975), two pivots are read from a sample of pairs so
  * that every rank asked lies between them with near certainty; one pass over the pairs counts the
  * slopes under the lower pivot and keeps those between the pivots; the ranks are selected among the
- * kept ones, all in one quickselect that descends only into the parts holding a rank asked. Exact
+ * kept ones by counting into buckets (band-select.ts), or where the pivots do not bound a finite
+ * range in one quickselect that descends only into the parts holding a rank asked. Exact
  * whatever the sample gives: when a rank falls outside the kept part, every slope is selected
  * instead. Pure (scratch buffers are reused between calls).
  */
+import { selectInBand } from './band-select.js';
 
 /** Below this many pairs (127 points) every slope is selected (the sample would not pay). */
 const NARROW_FROM = 8000;
 /**
- * Pairs sampled to place the pivots (2,000 of the 19,900 of 200 points): a rank's place in the
- * sample varies by at most 0.5 x sqrt(SAMPLE) = 22 sampled slopes (one standard deviation).
+ * Pairs sampled to place the pivots (1,000 of the 19,900 of 200 points): a rank's place in the
+ * sample varies by at most 0.5 x sqrt(SAMPLE) = 16 sampled slopes (one standard deviation). More
+ * samples narrow the kept part, which band-select.ts reads in linear time: 2,000 cost more to draw.
  */
-const SAMPLE = 2000;
-/** The pivots' distance from the asked ranks, in sampled slopes (about 4.5 standard deviations). */
-const MARGIN = 100;
+const SAMPLE = 1000;
+/** The pivots' distance from the asked ranks, in sampled slopes (4.4 standard deviations). */
+const MARGIN = 70;
 
 let scratch = new Float64Array(0);
 const buffer = (size: number): Float64Array => {
@@ -136,20 +139,32 @@ function pivots(xs: Float64Array, ys: Float64Array, count: number, lo: number, h
   };
 }
 
-/** The slopes between the pivots, and how many are under the lower one. */
+/**
+ * The slopes between the pivots, and how many are under the lower one. Without equal x (a series'
+ * runs), every slope is written and kept or not by arithmetic, not by a branch: the slopes near the
+ * median fall either side of the pivots at random, which a branch predictor cannot learn.
+ */
 function between(xs: Float64Array, ys: Float64Array, count: number, below: number, above: number) {
   const part = buffer(count);
+  const n = xs.length;
   let under = 0;
   let kept = 0;
-  for (let i = 0; i < xs.length; i += 1) {
+  const distinct = count === (n * (n - 1)) / 2;
+  for (let i = 0; i < n; i += 1) {
     const xi = xs[i]!;
     const yi = ys[i]!;
-    for (let j = i + 1; j < xs.length; j += 1) {
+    for (let j = i + 1; j < n; j += 1) {
       const dx = xs[j]! - xi;
-      if (dx === 0) continue;
-      const v = (ys[j]! - yi) / dx;
-      if (v < below) under += 1;
-      else if (v <= above) part[kept++] = v;
+      if (distinct) {
+        const v = (ys[j]! - yi) / dx;
+        under += +(v < below);
+        part[kept] = v;
+        kept += +(v >= below) & +(v <= above);
+      } else if (dx !== 0) {
+        const v = (ys[j]! - yi) / dx;
+        if (v < below) under += 1;
+        else if (v <= above) part[kept++] = v;
+      }
     }
   }
   return { part, under, kept };
@@ -175,7 +190,11 @@ export function slopeRanks(
   if (count >= NARROW_FROM) {
     const { below, above } = pivots(xs, ys, count, lo, hi);
     const { part, under, kept } = between(xs, ys, count, below, above);
-    if (lo >= under && hi < under + kept) return { count, at: selectRanks(part, kept, ranks, under) };
+    if (lo >= under && hi < under + kept)
+      return {
+        count,
+        at: selectInBand(part, kept, ranks, under, below, above) ?? selectRanks(part, kept, ranks, under),
+      };
   }
   return { count, at: selectRanks(allSlopes(xs, ys, count), count, ranks, 0) };
 }
