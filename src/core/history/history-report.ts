@@ -22,6 +22,7 @@ import {
   type SeriesPoint,
   type TrendFigures,
 } from './history-platform.js';
+import { seriesByKey } from './series-groups.js';
 
 export type { HistoryPlatform, PlatformAggregate, SeriesPoint } from './history-platform.js';
 
@@ -165,17 +166,11 @@ type ComputeTest = (t: TestAggregate, listedFor: ListedFor[], bounded?: boolean)
 
 /** computeTest with each test's platforms (their trends fitted on the series) and its cause's runs. */
 function perTest(input: HistoryInput): ComputeTest {
-  const pointsOf = new Map<string, SeriesPoint[]>();
-  for (const s of input.series) {
-    const key = `${s.testId}\u0000${s.platform}`;
-    const list = pointsOf.get(key);
-    if (list) list.push(s);
-    else pointsOf.set(key, [s]);
-  }
+  const pointsOf = seriesByKey(input.series);
   const platformsOf = new Map<number, HistoryPlatform[]>();
   for (const p of input.platforms) {
     const list = platformsOf.get(p.testId) ?? [];
-    list.push(computePlatform(p, pointsOf.get(`${p.testId}\u0000${p.platform}`) ?? [], input.query.warnAt));
+    list.push(computePlatform(p, pointsOf.get(p.testId)?.get(p.platform) ?? [], input.query.warnAt));
     platformsOf.set(p.testId, list);
   }
   const runsOf = new Map<number, HistoryRun[]>();

@@ -9,6 +9,7 @@ import { unreadPlatform } from './durations-needed.js';
 import type { PlatformAggregate, SeriesPoint, TestAggregate } from './history-report.js';
 import { percentileCont } from './percentile.js';
 import { recentDurations } from './recent-durations.js';
+import { seriesByKey } from './series-groups.js';
 import { TREND_MAX_POINTS } from './trend-interval.js';
 
 /** One key's row from the store, its counts over the window. */
@@ -104,78 +105,66 @@ function platformOf(testId: number, platform: string, rows: readonly SummaryRow[
   };
 }
 
-/** The rows of one test, per platform in the order they first appear (one row a shard). */
-function byPlatform(own: readonly SummaryRow[]): Map<string, SummaryRow[]> {
-  const map = new Map<string, SummaryRow[]>();
-  for (const r of own) {
-    const list = map.get(r.platform);
-    if (list) list.push(r);
-    else map.set(r.platform, [r]);
-  }
-  return map;
-}
-
-/** One test's rows (all of the same test id) folded into the report's inputs. */
+/** One test's rows (all of the same test id, ordered by platform and shard) folded into the report's inputs. */
 function foldTest(own: readonly SummaryRow[], cutoffMs: number, into: SummaryInput): void {
   const first = own[0]!;
   let runs = 0;
   let failedRuns = 0;
   let retriedRuns = 0;
   let rerunPassedRuns = 0;
+  let flaked = 0;
   for (const r of own) {
     runs += r.runs;
     failedRuns += r.failedRuns;
     retriedRuns += r.retriedRuns;
     rerunPassedRuns += r.rerunPassedRuns;
+    flaked += r.flakedRuns;
   }
   if (runs <= 0) return;
   const { testId, project, file, fullName } = first;
   into.tests.push({ testId, project, file, fullName, runs, failedRuns, retriedRuns, rerunPassedRuns });
-  for (const [platform, rows] of byPlatform(own)) {
-    const p = platformOf(testId, platform, rows, cutoffMs);
+  // Each platform's rows are consecutive (one a shard).
+  for (let i = 0; i < own.length; ) {
+    let end = i + 1;
+    while (end < own.length && own[end]!.platform === own[i]!.platform) end += 1;
+    const p = platformOf(testId, own[i]!.platform, end - i === 1 ? [own[i]!] : own.slice(i, end), cutoffMs);
     if (p !== null) into.platforms.push(p);
+    i = end;
   }
+  // The cause rules read the groups of tests with flaky runs, which flaked (history-outcomes.ts).
+  if (flaked === 0) return;
   for (const r of own) {
     if (r.runs > 0)
       into.groups.push({ testId, platform: r.platform, shard: r.shard, runs: r.runs, flaked: r.flakedRuns });
   }
 }
 
-/** Tests by project, file and name, then platform and shard, in code point order (the store sends rows unsorted). */
-function inReportOrder(rows: readonly SummaryRow[]): SummaryRow[] {
-  const firstOf = new Map<number, SummaryRow>();
-  for (const r of rows) if (!firstOf.has(r.testId)) firstOf.set(r.testId, r);
-  const sorted = [...firstOf.values()].sort(
-    (a, b) =>
-      compareCodePoints(a.project, b.project) ||
-      compareCodePoints(a.file, b.file) ||
-      compareCodePoints(a.fullName, b.fullName) ||
-      a.testId - b.testId,
-  );
-  const order = new Map(sorted.map((r, i) => [r.testId, i]));
-  return [...rows].sort(
-    (a, b) =>
-      order.get(a.testId)! - order.get(b.testId)! ||
-      compareCodePoints(a.platform, b.platform) ||
-      compareCodePoints(a.shard, b.shard),
-  );
-}
+const byName = (a: SummaryRow, b: SummaryRow): number =>
+  compareCodePoints(a.project, b.project) ||
+  compareCodePoints(a.file, b.file) ||
+  compareCodePoints(a.fullName, b.fullName) ||
+  a.testId - b.testId;
+
+const byKey = (a: SummaryRow, b: SummaryRow): number =>
+  compareCodePoints(a.platform, b.platform) || compareCodePoints(a.shard, b.shard);
 
 /**
- * Folds the rows (in any order) into the report's inputs, the tests ordered by project, file and
- * name, each test's platforms and shards by name. A platform's median and p95 are those of its newest passed runs in the window (at most
+ * Folds the rows (in any order) into the report's inputs: the tests ordered by project, file and
+ * name in code points (the store sends the rows unsorted), each test's platforms and shards by
+ * name. A platform's median and p95 are those of its newest passed runs in the window (at most
  * RECENT_SUMMARY); a test whose series is read gets them from the series (history-platform.ts).
+ * The outcome groups are those of the tests with a flaked run.
  */
-export function summarizeWindow(rowsIn: readonly SummaryRow[], cutoffMs: number): SummaryInput {
-  const rows = inReportOrder(rowsIn);
+export function summarizeWindow(rows: readonly SummaryRow[], cutoffMs: number): SummaryInput {
+  const byTest = new Map<number, SummaryRow[]>();
+  for (const r of rows) {
+    const own = byTest.get(r.testId);
+    if (own) own.push(r);
+    else byTest.set(r.testId, [r]);
+  }
   const into: SummaryInput = { tests: [], platforms: [], groups: [] };
-  let i = 0;
-  while (i < rows.length) {
-    const testId = rows[i]!.testId;
-    let end = i + 1;
-    while (end < rows.length && rows[end]!.testId === testId) end += 1;
-    foldTest(rows.slice(i, end), cutoffMs, into);
-    i = end;
+  for (const own of [...byTest.values()].sort((a, b) => byName(a[0]!, b[0]!))) {
+    foldTest(own.length > 1 ? own.sort(byKey) : own, cutoffMs, into);
   }
   return into;
 }
@@ -204,17 +193,14 @@ export function withSeriesDurations(
   platforms: readonly PlatformAggregate[],
   series: readonly SeriesPoint[],
 ): PlatformAggregate[] {
-  const passed = new Map<string, number[]>();
-  for (const s of series) {
-    if (s.state !== 'passed') continue;
-    const key = `${s.testId}\u0000${s.platform}`;
-    const list = passed.get(key);
-    if (list) list.push(s.durationMs);
-    else passed.set(key, [s.durationMs]);
-  }
+  const points = seriesByKey(series);
   return platforms.map((p) => {
-    const durations = passed.get(`${p.testId}\u0000${p.platform}`)?.sort((a, b) => a - b);
-    if (durations === undefined || durations.length === 0) return p;
+    const own = points.get(p.testId)?.get(p.platform);
+    if (own === undefined) return p;
+    const durations: number[] = [];
+    for (const s of own) if (s.state === 'passed') durations.push(s.durationMs);
+    if (durations.length === 0) return p;
+    durations.sort((a, b) => a - b);
     return { ...p, medianMs: percentileCont(durations, 0.5), p95Ms: percentileCont(durations, 0.95) };
   });
 }
