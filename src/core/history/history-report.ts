@@ -14,7 +14,6 @@ import type { TestId } from '../test-id.js';
 import type { TestMachine } from './history-machines.js';
 import {
   byUrgency,
-  computePlatform,
   type DurationSummary,
   type HistoryPlatform,
   type PlatformAggregate,
@@ -22,7 +21,7 @@ import {
   type SeriesPoint,
   type TrendFigures,
 } from './history-platform.js';
-import { seriesByKey } from './series-groups.js';
+import { reportPlatforms } from './report-platforms.js';
 
 export type { HistoryPlatform, PlatformAggregate, SeriesPoint } from './history-platform.js';
 
@@ -162,25 +161,23 @@ function computeTest(
   };
 }
 
-type ComputeTest = (t: TestAggregate, listedFor: ListedFor[], bounded?: boolean) => HistoryTest;
+/** computeTest for the report's input, and whether a test has a platform near its limit. */
+type ComputeTest = ((t: TestAggregate, listedFor: ListedFor[], bounded?: boolean) => HistoryTest) & {
+  readonly anyNear: (testId: number) => boolean;
+};
 
 /** computeTest with each test's platforms (their trends fitted on the series) and its cause's runs. */
 function perTest(input: HistoryInput): ComputeTest {
-  const pointsOf = seriesByKey(input.series);
-  const platformsOf = new Map<number, HistoryPlatform[]>();
-  for (const p of input.platforms) {
-    const list = platformsOf.get(p.testId) ?? [];
-    list.push(computePlatform(p, pointsOf.get(p.testId)?.get(p.platform) ?? [], input.query.warnAt));
-    platformsOf.set(p.testId, list);
-  }
+  const platforms = reportPlatforms(input.platforms, input.series, input.query.warnAt);
   const runsOf = new Map<number, HistoryRun[]>();
   for (const { testId, ...run } of input.outcomes ?? []) {
     const list = runsOf.get(testId);
     if (list) list.push(run);
     else runsOf.set(testId, [run]);
   }
-  return (t, listedFor, bounded = true) =>
-    computeTest(t, platformsOf.get(t.testId) ?? [], listedFor, runsOf.get(t.testId) ?? [], bounded);
+  const compute = (t: TestAggregate, listedFor: ListedFor[], bounded = true) =>
+    computeTest(t, platforms.of(t.testId), listedFor, runsOf.get(t.testId) ?? [], bounded);
+  return Object.assign(compute, { anyNear: platforms.anyNear });
 }
 
 /**
@@ -190,11 +187,14 @@ function perTest(input: HistoryInput): ComputeTest {
  */
 function defaultTests(input: HistoryInput, compute: ComputeTest): HistoryTest[] {
   const aggregateOf = new Map<HistoryTest, TestAggregate>();
-  const all = input.tests.map((t) => {
-    const test = compute(t, [], flakyRunsOf(t) > 0);
-    aggregateOf.set(test, t);
-    return test;
-  });
+  // Only a test with flaky runs or a platform near its limit can be listed.
+  const all = input.tests
+    .filter((t) => flakyRunsOf(t) > 0 || compute.anyNear(t.testId))
+    .map((t) => {
+      const test = compute(t, [], flakyRunsOf(t) > 0);
+      aggregateOf.set(test, t);
+      return test;
+    });
   const flaky = all
     .filter((t) => t.flakyRuns > 0)
     .sort((a, b) => (b.flakeRate ?? 0) - (a.flakeRate ?? 0) || (b.flakeRateUpper ?? 0) - (a.flakeRateUpper ?? 0))
