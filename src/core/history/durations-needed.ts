@@ -40,16 +40,23 @@ export function unreadPlatform(
     low = Math.min(low, r.recentLow ?? Number.NEGATIVE_INFINITY);
     high = Math.max(high, r.recentHigh ?? Number.POSITIVE_INFINITY);
   }
-  return inWindow ? { ...base, medianMs: low, p95Ms: low, unread: { low, high } } : null;
+  if (!inWindow) return null;
+  const { testId, platform, runs, limitMs } = base;
+  return { testId, platform, runs, medianMs: low, p95Ms: low, limitMs, unread: { low, high } };
 }
 
 /** Per test, the bounds of its highest median-to-limit ratio over its platforms. */
 function ratioBounds(platforms: readonly PlatformAggregate[]): Map<number, { low: number; high: number }> {
   const ratios = new Map<number, { low: number; high: number }>();
   for (const p of platforms) {
-    const [low, high] = p.limitMs > 0 ? [p.medianMs, p.unread?.high ?? p.medianMs].map((v) => v / p.limitMs) : [0, 0];
+    const low = p.limitMs > 0 ? p.medianMs / p.limitMs : 0;
+    const high = p.limitMs > 0 ? (p.unread?.high ?? p.medianMs) / p.limitMs : 0;
     const seen = ratios.get(p.testId);
-    ratios.set(p.testId, { low: Math.max(seen?.low ?? 0, low!), high: Math.max(seen?.high ?? 0, high!) });
+    if (seen === undefined) ratios.set(p.testId, { low: Math.max(0, low), high: Math.max(0, high) });
+    else {
+      seen.low = Math.max(seen.low, low);
+      seen.high = Math.max(seen.high, high);
+    }
   }
   return ratios;
 }

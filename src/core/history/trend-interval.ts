@@ -18,7 +18,6 @@
  * With few points C exceeds N and a side has no bound: it is null here (4 or fewer points never
  * bound the lower side at 95%), never a made-up number. Pure.
  */
-import { median } from 'simple-statistics';
 import { slopeRanks } from './pairwise-slopes.js';
 
 /** The two-sided 95% normal quantile, z(0.975) (to 16 digits). */
@@ -38,23 +37,25 @@ export interface SenSlope {
   readonly n: number;
 }
 
-/** The newest TREND_MAX_POINTS points with a finite y. */
-function trendWindow(xs: readonly number[], ys: readonly number[]): { xs: number[]; ys: number[] } {
+/** The newest TREND_MAX_POINTS points (the arrays themselves when they hold no more). */
+function trendWindow(xs: readonly number[], ys: readonly number[]): { xs: readonly number[]; ys: readonly number[] } {
   const n = Math.min(xs.length, ys.length);
-  const keep = { xs: [] as number[], ys: [] as number[] };
-  for (let i = Math.max(0, n - TREND_MAX_POINTS); i < n; i += 1) {
-    keep.xs.push(xs[i]!);
-    keep.ys.push(ys[i]!);
-  }
-  return keep;
+  if (xs.length === ys.length && n <= TREND_MAX_POINTS) return { xs, ys };
+  const from = Math.max(0, n - TREND_MAX_POINTS);
+  return { xs: xs.slice(from, n), ys: ys.slice(from, n) };
 }
 
-/** sum over groups of tied values of t(t-1)(2t+5). */
+/** sum over groups of tied values of t(t-1)(2t+5), from the values sorted (no map of 200 entries a fit). */
 function tieTerm(ys: readonly number[]): number {
-  const counts = new Map<number, number>();
-  for (const y of ys) counts.set(y, (counts.get(y) ?? 0) + 1);
+  const sorted = Float64Array.from(ys).sort();
   let sum = 0;
-  for (const t of counts.values()) sum += t * (t - 1) * (2 * t + 5);
+  for (let i = 0; i < sorted.length; ) {
+    let end = i + 1;
+    while (end < sorted.length && sorted[end] === sorted[i]) end += 1;
+    const t = end - i;
+    sum += t * (t - 1) * (2 * t + 5);
+    i = end;
+  }
   return sum;
 }
 
@@ -104,6 +105,13 @@ export function senSlope(xsIn: readonly number[], ysIn: readonly number[]): SenS
  */
 export function lineLevel(xsIn: readonly number[], ysIn: readonly number[], slope: number): number {
   const { xs, ys } = trendWindow(xsIn, ysIn);
-  const offsets = xs.map((x, i) => ys[i]! - slope * x);
-  return median(offsets) + slope * xs[xs.length - 1]!;
+  const offsets = new Float64Array(xs.length);
+  for (let i = 0; i < xs.length; i += 1) offsets[i] = ys[i]! - slope * xs[i]!;
+  offsets.sort();
+  // simple-statistics' median (type 7): the middle, or the lower middle plus half the way to the upper.
+  const middle = (offsets.length - 1) / 2;
+  const lower = Math.floor(middle);
+  const level =
+    middle === lower ? offsets[lower]! : offsets[lower]! + 0.5 * (offsets[lower + 1]! - offsets[lower]!);
+  return level + slope * xs[xs.length - 1]!;
 }
