@@ -111,7 +111,6 @@ export function lineLevel(xsIn: readonly number[], ysIn: readonly number[], slop
   // simple-statistics' median (type 7): the middle, or the lower middle plus half the way to the upper.
   const middle = (offsets.length - 1) / 2;
   const lower = Math.floor(middle);
-  const level =
-    middle === lower ? offsets[lower]! : offsets[lower]! + 0.5 * (offsets[lower + 1]! - offsets[lower]!);
+  const level = middle === lower ? offsets[lower]! : offsets[lower]! + 0.5 * (offsets[lower + 1]! - offsets[lower]!);
   return level + slope * xs[xs.length - 1]!;
 }
