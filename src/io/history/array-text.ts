@@ -15,3 +15,34 @@ export function numbersOfArrayText(text: string | null): number[] | null {
     return inner.split(',').map(Number);
   }
 }
+
+/**
+ * A one-dimensional text[] in PostgreSQL's text form (`{linux,"",NULL,"a \"b\""}`) as its strings
+ * (NULL as null): an element is quoted when it is empty, holds a quote, a backslash, a comma, a
+ * brace or a space, or reads NULL; a backslash inside quotes escapes the next character.
+ */
+export function stringsOfArrayText(text: string): (string | null)[] {
+  const out: (string | null)[] = [];
+  if (text.length <= 2) return out;
+  let i = 1;
+  while (i < text.length - 1) {
+    if (text[i] === '"') {
+      let value = '';
+      i += 1;
+      while (text[i] !== '"') {
+        if (text[i] === '\\') i += 1;
+        value += text[i];
+        i += 1;
+      }
+      out.push(value);
+      i += 2;
+    } else {
+      let end = text.indexOf(',', i);
+      if (end === -1 || end > text.length - 1) end = text.length - 1;
+      const value = text.slice(i, end);
+      out.push(value === 'NULL' ? null : value);
+      i = end + 1;
+    }
+  }
+  return out;
+}

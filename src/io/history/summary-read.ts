@@ -13,7 +13,7 @@
  * 9 in 10 keys are such: 12,000 probes were 45 of 80 ms of this read.
  */
 import type { SummaryRow } from '../../core/history/history-summary.js';
-import { numbersOfArrayText } from './array-text.js';
+import { numbersOfArrayText, stringsOfArrayText } from './array-text.js';
 import type { Queryable } from './history-store.js';
 
 /**
@@ -32,18 +32,20 @@ const COUNTS = `k.runs - coalesce(b.runs, 0) AS runs, k.failed_runs - coalesce(b
     k.flaked_runs - coalesce(b.flaked_runs, 0) AS "flakedRuns", k.passed_runs - coalesce(b.passed_runs, 0) AS "passedRuns",
     k.last_passed_at AS "lastPassedAt", k.last_passed_run AS "lastPassedRun", k.last_limit_ms AS "lastLimitMs"`;
 
-// Rows unsorted: core puts them in the order of the tests' names in code points
-// (summarizeWindow), the same on both engines whatever the locale; sorting 12,000 rows here took
-// 45 of 125 ms at 20 M results. The bounds of the durations, not the durations. A row's numbers
-// come packed in one array text (in readSummaryRows' order) and its test's names once a test (TEST_NAMES_SQL):
-// 12,000 rows of 19 fields cost PGlite's result parser about 320 ms and node-postgres 30; of 4
-// fields, 110 and 15. $1 scope, $2 the window's first day, $3 part of the name, $4 a file or
-// folder, $5 count every key, $6 the window's start (epoch ms).
-const SUMMARY_SQL = `SELECT k.test_id AS "testId", k.platform, k.shard, ARRAY[(NOT k.counted)::int,
+// One row a test, its keys unsorted: core puts the tests in the order of their names in code
+// points (summarizeWindow), the same on both engines whatever the locale (sorting 12,000 rows here
+// took 45 of 125 ms at 20 M results). The bounds of the durations, not the durations. A test's keys
+// come as arrays (their platforms, their shards, their numbers: KEY_NUMBERS a key, in
+// readSummaryRows' order), which one pass over the group fills alike: 12,000 rows of 19 fields cost PGlite's result parser about 320
+// ms (it copies every field) and node-postgres 30 ms; 2,000 rows of 6 fields, a tenth of that.
+// $1 scope, $2 the window's first day, $3 part of the name, $4 a file or folder, $5 count every
+// key, $6 the window's start (epoch ms).
+const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS "fullName",
+    array_agg(k.platform)::text AS platforms, array_agg(k.shard)::text AS shards, array_agg(ARRAY[(NOT k.counted)::int,
     k.runs - coalesce(b.runs, 0), k.failed_runs - coalesce(b.failed_runs, 0), k.retried_runs - coalesce(b.retried_runs, 0),
     k.rerun_passed_runs - coalesce(b.rerun_passed_runs, 0), k.flaked_runs - coalesce(b.flaked_runs, 0),
     k.passed_runs - coalesce(b.passed_runs, 0), k.last_passed_at, k.last_passed_run, k.last_limit_ms,
-    k.recent_low, k.recent_high, k.recent_newest]::float8[]::text AS numbers
+    k.recent_low, k.recent_high, k.recent_newest]::float8[])::text AS numbers
   FROM (SELECT k.scope, k.test_id, k.platform, k.shard, k.runs, k.failed_runs, k.retried_runs, k.rerun_passed_runs,
       k.flaked_runs, k.passed_runs, k.last_passed_at, k.last_passed_run, k.last_limit_ms, k.recent_low, k.recent_high,
       k.recent_newest, $5::boolean OR bool_or(k.failed_runs + k.retried_runs + k.rerun_passed_runs + k.flaked_runs > 0)
@@ -53,21 +55,26 @@ const SUMMARY_SQL = `SELECT k.test_id AS "testId", k.platform, k.shard, ARRAY[(N
   ${windowFloor('k.counted')}
   WHERE CASE WHEN k.counted THEN k.runs - coalesce(b.runs, 0) > 0 ELSE k.last_passed_at >= $6::float8 END
     AND ($3::text IS NULL OR strpos(t.name, $3) > 0)
-    AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')`;
+    AND ($4::text IS NULL OR t.file = $4 OR left(t.file, length($4) + 1) = $4 || '/')
+  GROUP BY k.test_id, t.project, t.file, t.name`;
 
-const TEST_NAMES_SQL = `SELECT t.id, t.project, t.file, t.name FROM flakeguard_tests t WHERE t.id = ANY($1::int[])`;
+/** Numbers a key's row packs: countsUnread, then the 12 of SummaryRow from runs to recentNewest. */
+const KEY_NUMBERS = 13;
 
-interface PackedRow {
+interface PackedTest {
   readonly testId: number;
-  readonly platform: string;
-  readonly shard: string;
+  readonly project: string;
+  readonly file: string;
+  readonly fullName: string;
+  readonly platforms: string;
+  readonly shards: string;
   readonly numbers: string;
 }
 
-/** `{1,NULL,2.5}` as numbers and nulls (float8out's text reads back exactly). */
+/** An array's text (`{{1,NULL},{2.5,3}}`, any depth) as its numbers in order, NULL as null (float8out's text reads back exactly). */
 function numbersOf(text: string): (number | null)[] {
   return text
-    .slice(1, -1)
+    .replace(/[{}]/g, '')
     .split(',')
     .map((v) => (v === 'NULL' ? null : Number(v)));
 }
@@ -82,42 +89,49 @@ export interface SummaryFilter {
   readonly startMs: number;
 }
 
-/** The report's rows of the window (SUMMARY_SQL), with their tests' names. */
+/** The report's rows of the window (SUMMARY_SQL): one a key. */
 export async function readSummaryRows(q: Queryable, f: SummaryFilter): Promise<SummaryRow[]> {
-  const packed = await q.query<PackedRow>(SUMMARY_SQL, [f.scope, f.day, f.fullNamePart, f.file, f.countAll, f.startMs]);
-  const ids = [...new Set(packed.map((r) => r.testId))];
-  const names = new Map(
-    (await q.query<{ id: number; project: string; file: string; name: string }>(TEST_NAMES_SQL, [ids])).map((t) => [
-      t.id,
-      t,
-    ]),
-  );
-  return packed.map((r) => {
-    const n = numbersOf(r.numbers);
-    const t = names.get(r.testId)!;
-    const count = (i: number): number => n[i] ?? 0;
-    return {
-      testId: r.testId,
-      project: t.project,
-      file: t.file,
-      fullName: t.name,
-      platform: r.platform,
-      shard: r.shard,
-      countsUnread: n[0] === 1,
-      runs: count(1),
-      failedRuns: count(2),
-      retriedRuns: count(3),
-      rerunPassedRuns: count(4),
-      flakedRuns: count(5),
-      passedRuns: count(6),
-      lastPassedAt: n[7] ?? null,
-      lastPassedRun: n[8] ?? null,
-      lastLimitMs: n[9] ?? null,
-      recentLow: n[10] ?? null,
-      recentHigh: n[11] ?? null,
-      recentNewest: n[12] ?? null,
-    };
-  });
+  const packed = await q.query<PackedTest>(SUMMARY_SQL, [
+    f.scope,
+    f.day,
+    f.fullNamePart,
+    f.file,
+    f.countAll,
+    f.startMs,
+  ]);
+  const rows: SummaryRow[] = [];
+  for (const t of packed) {
+    const platforms = stringsOfArrayText(t.platforms) as string[];
+    const shards = stringsOfArrayText(t.shards) as string[];
+    const n = numbersOf(t.numbers);
+    platforms.forEach((platform, k) => {
+      const shard = shards[k]!;
+      const at = k * KEY_NUMBERS;
+      const count = (i: number): number => n[at + i] ?? 0;
+      rows.push({
+        testId: t.testId,
+        project: t.project,
+        file: t.file,
+        fullName: t.fullName,
+        platform,
+        shard,
+        countsUnread: n[at] === 1,
+        runs: count(1),
+        failedRuns: count(2),
+        retriedRuns: count(3),
+        rerunPassedRuns: count(4),
+        flakedRuns: count(5),
+        passedRuns: count(6),
+        lastPassedAt: n[at + 7] ?? null,
+        lastPassedRun: n[at + 8] ?? null,
+        lastLimitMs: n[at + 9] ?? null,
+        recentLow: n[at + 10] ?? null,
+        recentHigh: n[at + 11] ?? null,
+        recentNewest: n[at + 12] ?? null,
+      });
+    });
+  }
+  return rows;
 }
 
 // Every key of the tests $3 with its counts and its newest durations.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { numbersOfArrayText } from '../../../src/io/history/array-text.js';
+import { numbersOfArrayText, stringsOfArrayText } from '../../../src/io/history/array-text.js';
 
 /** What it read before JSON.parse: split and Number. */
 const splitText = (text: string): number[] => (text.length <= 2 ? [] : text.slice(1, -1).split(',').map(Number));
@@ -27,5 +27,26 @@ describe("PostgreSQL's array text as numbers", () => {
         expect(numbersOfArrayText(text)).toEqual(splitText(text));
       }),
     );
+  });
+});
+
+describe('stringsOfArrayText', () => {
+  it("reads PostgreSQL's text[] output back: empty, quoted, escaped, NULL and plain elements", async () => {
+    const { startPostgres } = await import('./postgres-server.mjs');
+    const pg = (await import('pg')).default;
+    const server = await startPostgres();
+    const client = new pg.Client(server.url);
+    try {
+      await client.connect();
+      const values = ['linux', '', '1/2', 'a "b"', 'c\\d', 'x,y', '{z}', ' sp ', 'NULL', 'é ü', 'win32'];
+      const { rows } = await client.query<{ t: string }>('SELECT $1::text[]::text AS t', [values]);
+      expect(stringsOfArrayText(rows[0]!.t)).toEqual(values);
+      const withNull = await client.query<{ t: string }>("SELECT ARRAY['a', NULL, '']::text[]::text AS t");
+      expect(stringsOfArrayText(withNull.rows[0]!.t)).toEqual(['a', null, '']);
+      expect(stringsOfArrayText('{}')).toEqual([]);
+    } finally {
+      await client.end();
+      await server.stop();
+    }
   });
 });
