@@ -26,12 +26,6 @@ export const windowFloor = (gate = 'true') => `LEFT JOIN LATERAL (SELECT d.runs,
       AND d.shard = k.shard AND d.day < $2::date
     ORDER BY d.day DESC LIMIT 1) b ON true`;
 
-const COUNTS = `k.runs - coalesce(b.runs, 0) AS runs, k.failed_runs - coalesce(b.failed_runs, 0) AS "failedRuns",
-    k.retried_runs - coalesce(b.retried_runs, 0) AS "retriedRuns",
-    k.rerun_passed_runs - coalesce(b.rerun_passed_runs, 0) AS "rerunPassedRuns",
-    k.flaked_runs - coalesce(b.flaked_runs, 0) AS "flakedRuns", k.passed_runs - coalesce(b.passed_runs, 0) AS "passedRuns",
-    k.last_passed_at AS "lastPassedAt", k.last_passed_run AS "lastPassedRun", k.last_limit_ms AS "lastLimitMs"`;
-
 // One row a test, its keys unsorted: core puts the tests in the order of their names in code
 // points (summarizeWindow), the same on both engines whatever the locale (sorting 12,000 rows here
 // took 45 of 125 ms at 20 M results). The bounds of the durations, not the durations. A test's keys
@@ -40,12 +34,15 @@ const COUNTS = `k.runs - coalesce(b.runs, 0) AS runs, k.failed_runs - coalesce(b
 // ms (it copies every field) and node-postgres 30 ms; 2,000 rows of 6 fields, a tenth of that.
 // $1 scope, $2 the window's first day, $3 part of the name, $4 a file or folder, $5 count every
 // key, $6 the window's start (epoch ms).
-const SUMMARY_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS "fullName",
+/** A test's keys packed (over k, its counted flag, and b, its floor): see SUMMARY_SQL. */
+const PACKED_KEYS = `k.test_id AS "testId", t.project, t.file, t.name AS "fullName",
     array_agg(k.platform)::text AS platforms, array_agg(k.shard)::text AS shards, array_agg(ARRAY[(NOT k.counted)::int,
     k.runs - coalesce(b.runs, 0), k.failed_runs - coalesce(b.failed_runs, 0), k.retried_runs - coalesce(b.retried_runs, 0),
     k.rerun_passed_runs - coalesce(b.rerun_passed_runs, 0), k.flaked_runs - coalesce(b.flaked_runs, 0),
     k.passed_runs - coalesce(b.passed_runs, 0), k.last_passed_at, k.last_passed_run, k.last_limit_ms,
-    k.recent_low, k.recent_high, k.recent_newest]::float8[])::text AS numbers
+    k.recent_low, k.recent_high, k.recent_newest]::float8[])::text AS numbers`;
+
+const SUMMARY_SQL = `SELECT ${PACKED_KEYS}
   FROM (SELECT k.scope, k.test_id, k.platform, k.shard, k.runs, k.failed_runs, k.retried_runs, k.rerun_passed_runs,
       k.flaked_runs, k.passed_runs, k.last_passed_at, k.last_passed_run, k.last_limit_ms, k.recent_low, k.recent_high,
       k.recent_newest, $5::boolean OR bool_or(k.failed_runs + k.retried_runs + k.rerun_passed_runs + k.flaked_runs > 0)
@@ -89,6 +86,41 @@ export interface SummaryFilter {
   readonly startMs: number;
 }
 
+/** A packed test's rows, one a key; `recent`: each key's newest durations and starts, when read. */
+function rowsOf(t: PackedTest, recent: { readonly ms: string; readonly at: string } | null): SummaryRow[] {
+  const platforms = stringsOfArrayText(t.platforms) as string[];
+  const shards = stringsOfArrayText(t.shards) as string[];
+  const n = numbersOf(t.numbers);
+  const ms = recent?.ms.split(';');
+  const at = recent?.at.split(';');
+  return platforms.map((platform, k) => {
+    const from = k * KEY_NUMBERS;
+    const count = (i: number): number => n[from + i] ?? 0;
+    return {
+      testId: t.testId,
+      project: t.project,
+      file: t.file,
+      fullName: t.fullName,
+      platform,
+      shard: shards[k]!,
+      countsUnread: n[from] === 1,
+      runs: count(1),
+      failedRuns: count(2),
+      retriedRuns: count(3),
+      rerunPassedRuns: count(4),
+      flakedRuns: count(5),
+      passedRuns: count(6),
+      lastPassedAt: n[from + 7] ?? null,
+      lastPassedRun: n[from + 8] ?? null,
+      lastLimitMs: n[from + 9] ?? null,
+      recentLow: n[from + 10] ?? null,
+      recentHigh: n[from + 11] ?? null,
+      recentNewest: n[from + 12] ?? null,
+      ...(ms && at ? { recentMs: numbersOfArrayText(ms[k] || null), recentAt: numbersOfArrayText(at[k] || null) } : {}),
+    };
+  });
+}
+
 /** The report's rows of the window (SUMMARY_SQL): one a key. */
 export async function readSummaryRows(q: Queryable, f: SummaryFilter): Promise<SummaryRow[]> {
   const packed = await q.query<PackedTest>(SUMMARY_SQL, [
@@ -99,52 +131,18 @@ export async function readSummaryRows(q: Queryable, f: SummaryFilter): Promise<S
     f.countAll,
     f.startMs,
   ]);
-  const rows: SummaryRow[] = [];
-  for (const t of packed) {
-    const platforms = stringsOfArrayText(t.platforms) as string[];
-    const shards = stringsOfArrayText(t.shards) as string[];
-    const n = numbersOf(t.numbers);
-    platforms.forEach((platform, k) => {
-      const shard = shards[k]!;
-      const at = k * KEY_NUMBERS;
-      const count = (i: number): number => n[at + i] ?? 0;
-      rows.push({
-        testId: t.testId,
-        project: t.project,
-        file: t.file,
-        fullName: t.fullName,
-        platform,
-        shard,
-        countsUnread: n[at] === 1,
-        runs: count(1),
-        failedRuns: count(2),
-        retriedRuns: count(3),
-        rerunPassedRuns: count(4),
-        flakedRuns: count(5),
-        passedRuns: count(6),
-        lastPassedAt: n[at + 7] ?? null,
-        lastPassedRun: n[at + 8] ?? null,
-        lastLimitMs: n[at + 9] ?? null,
-        recentLow: n[at + 10] ?? null,
-        recentHigh: n[at + 11] ?? null,
-        recentNewest: n[at + 12] ?? null,
-      });
-    });
-  }
-  return rows;
+  return packed.flatMap((t) => rowsOf(t, null));
 }
 
-// Every key of the tests $3 with its counts and its newest durations.
-const EXACT_SQL = `SELECT k.test_id AS "testId", t.project, t.file, t.name AS "fullName", k.platform, k.shard, ${COUNTS},
-    k.recent_ms::text AS "recentMs", k.recent_at::text AS "recentAt"
-  FROM flakeguard_test_keys k JOIN flakeguard_tests t ON t.id = k.test_id
+// Every key of the tests $3 with its counts and its newest durations (each key's array text, or
+// empty without one, joined by ';', which array text does not hold).
+const EXACT_SQL = `SELECT ${PACKED_KEYS}, string_agg(coalesce(k.recent_ms::text, ''), ';') AS "recentMs",
+    string_agg(coalesce(k.recent_at::text, ''), ';') AS "recentAt"
+  FROM (SELECT k.*, true AS counted FROM flakeguard_test_keys k WHERE k.scope = $1 AND k.test_id = ANY($3::int[])) k
+  JOIN flakeguard_tests t ON t.id = k.test_id
   ${windowFloor()}
-  WHERE k.scope = $1 AND k.test_id = ANY($3::int[]) AND k.runs - coalesce(b.runs, 0) > 0`;
-
-type ExactText = Omit<SummaryRow, 'recentMs' | 'recentAt'> & {
-  readonly recentMs: string | null;
-  readonly recentAt: string | null;
-};
+  WHERE k.runs - coalesce(b.runs, 0) > 0
+  GROUP BY k.test_id, t.project, t.file, t.name`;
 
 /** The rows of the tests `ids`, every key counted, with their durations. */
 export async function readExactRows(
@@ -154,10 +152,6 @@ export async function readExactRows(
   ids: readonly number[],
 ): Promise<SummaryRow[]> {
   if (ids.length === 0) return [];
-  const rows = await q.query<ExactText>(EXACT_SQL, [scope, day, ids]);
-  return rows.map((r) => ({
-    ...r,
-    recentMs: numbersOfArrayText(r.recentMs),
-    recentAt: numbersOfArrayText(r.recentAt),
-  }));
+  const packed = await q.query<PackedTest & { recentMs: string; recentAt: string }>(EXACT_SQL, [scope, day, ids]);
+  return packed.flatMap((t) => rowsOf(t, { ms: t.recentMs, at: t.recentAt }));
 }
