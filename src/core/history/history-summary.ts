@@ -43,8 +43,8 @@ export interface SummaryRow {
    * they were not read (the report reads them only where they can change what it shows,
    * durations-needed.ts), and then the bounds below stand for them.
    */
-  readonly recentMs?: readonly number[] | null;
-  readonly recentAt?: readonly number[] | null;
+  readonly recentMs?: readonly number[] | null | undefined;
+  readonly recentAt?: readonly number[] | null | undefined;
   /** Bounds of those durations (none lies outside; schema 6) and the newest of their starts. */
   readonly recentLow?: number | null;
   readonly recentHigh?: number | null;

@@ -7,8 +7,8 @@ import { RECENT_SUMMARY } from './history-schema-summaries.js';
 
 /** A summary row's durations (history-summary.ts SummaryRow). */
 interface SummaryRow {
-  readonly recentMs?: readonly number[] | null;
-  readonly recentAt?: readonly number[] | null;
+  readonly recentMs?: readonly number[] | null | undefined;
+  readonly recentAt?: readonly number[] | null | undefined;
 }
 
 /** Whether a row's durations are oldest first by (start, duration), as ingest keeps them. */

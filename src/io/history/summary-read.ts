@@ -116,7 +116,9 @@ function rowsOf(t: PackedTest, recent: { readonly ms: string; readonly at: strin
       recentLow: n[from + 10] ?? null,
       recentHigh: n[from + 11] ?? null,
       recentNewest: n[from + 12] ?? null,
-      ...(ms && at ? { recentMs: numbersOfArrayText(ms[k] || null), recentAt: numbersOfArrayText(at[k] || null) } : {}),
+      // Undefined when not read (SummaryRow: the bounds stand for them); one shape either way.
+      recentMs: ms === undefined ? undefined : numbersOfArrayText(ms[k] || null),
+      recentAt: at === undefined ? undefined : numbersOfArrayText(at[k] || null),
     };
   });
 }
