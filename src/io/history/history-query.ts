@@ -11,11 +11,11 @@ import { durationsNeeded, withReadPlatforms, withReadTests } from '../../core/hi
 import { type FlakedError, outcomesOf } from '../../core/history/history-outcomes.js';
 import type { HistoryInput, HistoryQuery, TestAggregate } from '../../core/history/history-report.js';
 import { ALL_BRANCHES } from '../../core/history/history-schema-summaries.js';
-import { summarizeWindow, withSeriesDurations } from '../../core/history/history-summary.js';
+import { summarizeTests, summarizeWindow, withSeriesDurations } from '../../core/history/history-summary.js';
 import { selectTrendCandidates } from '../../core/history/trend-candidates.js';
 import { readSeries } from './history-series.js';
 import type { HistoryStore, Queryable } from './history-store.js';
-import { readExactRows, readSummaryRows } from './summary-read.js';
+import { readExactRows, readSummaryTests } from './summary-read.js';
 
 export { pruneHistory } from './history-prune.js';
 
@@ -77,7 +77,7 @@ export async function readHistoryInput(
     await q.query(READ_SETTINGS);
     const [{ runs } = { runs: 0 }] = await q.query<{ runs: number }>(RUNS_SQL, [start, filter.branch]);
     const day = isoDayOf(startMs);
-    const rows = await readSummaryRows(q, {
+    const rows = await readSummaryTests(q, {
       scope,
       day,
       fullNamePart: filter.fullNamePart,
@@ -85,7 +85,7 @@ export async function readHistoryInput(
       countAll: filter.fullNamePart !== null || filter.file !== null,
       startMs,
     });
-    const summary = summarizeWindow(rows, startMs);
+    const summary = summarizeTests(rows, startMs);
     // --owner: CODEOWNERS is matched here, before the lists are chosen, not in SQL.
     const bare = summary.tests.filter((t) => keep === null || keep(t));
     const kept = new Set(bare.map((t) => t.testId));

@@ -26,14 +26,6 @@ export const windowFloor = (gate = 'true') => `LEFT JOIN LATERAL (SELECT d.runs,
       AND d.shard = k.shard AND d.day < $2::date
     ORDER BY d.day DESC LIMIT 1) b ON true`;
 
-// One row a test, its keys unsorted: core puts the tests in the order of their names in code
-// points (summarizeWindow), the same on both engines whatever the locale (sorting 12,000 rows here
-// took 45 of 125 ms at 20 M results). The bounds of the durations, not the durations. A test's keys
-// come as arrays (their platforms, their shards, their numbers: KEY_NUMBERS a key, in
-// readSummaryRows' order), which one pass over the group fills alike: 12,000 rows of 19 fields cost PGlite's result parser about 320
-// ms (it copies every field) and node-postgres 30 ms; 2,000 rows of 6 fields, a tenth of that.
-// $1 scope, $2 the window's first day, $3 part of the name, $4 a file or folder, $5 count every
-// key, $6 the window's start (epoch ms).
 /** A test's keys packed (over k, its counted flag, and b, its floor): see SUMMARY_SQL. */
 const PACKED_KEYS = `k.test_id AS "testId", t.project, t.file, t.name AS "fullName",
     array_agg(k.platform)::text AS platforms, array_agg(k.shard)::text AS shards, array_agg(ARRAY[(NOT k.counted)::int,
@@ -42,6 +34,14 @@ const PACKED_KEYS = `k.test_id AS "testId", t.project, t.file, t.name AS "fullNa
     k.passed_runs - coalesce(b.passed_runs, 0), k.last_passed_at, k.last_passed_run, k.last_limit_ms,
     k.recent_low, k.recent_high, k.recent_newest]::float8[])::text AS numbers`;
 
+// One row a test, its keys unsorted: core puts the tests in the order of their names in code
+// points (summarizeTests), the same on both engines whatever the locale (sorting 12,000 rows here
+// took 45 of 125 ms at 20 M results). The bounds of the durations, not the durations. A test's keys
+// come as arrays (their platforms, shards and numbers: KEY_NUMBERS a key, in rowsOf's order), which
+// one pass over the group fills alike: 12,000 rows of 19 fields cost PGlite's result parser about
+// 320 ms (it copies every field) and node-postgres 30 ms; 2,000 rows of 7 fields, a third of that.
+// $1 scope, $2 the window's first day, $3 part of the name, $4 a file or folder, $5 count every
+// key, $6 the window's start (epoch ms).
 const SUMMARY_SQL = `SELECT ${PACKED_KEYS}
   FROM (SELECT k.scope, k.test_id, k.platform, k.shard, k.runs, k.failed_runs, k.retried_runs, k.rerun_passed_runs,
       k.flaked_runs, k.passed_runs, k.last_passed_at, k.last_passed_run, k.last_limit_ms, k.recent_low, k.recent_high,
@@ -123,8 +123,12 @@ function rowsOf(t: PackedTest, recent: { readonly ms: string; readonly at: strin
   });
 }
 
-/** The report's rows of the window (SUMMARY_SQL): one a key. */
-export async function readSummaryRows(q: Queryable, f: SummaryFilter): Promise<SummaryRow[]> {
+/**
+ * The report's rows of the window (SUMMARY_SQL), one a key, a test's together; each test's made
+ * as it is asked for (summarizeTests folds them one test at a time: 12,000 row objects alive at
+ * once made each young-generation collection copy them).
+ */
+export async function readSummaryTests(q: Queryable, f: SummaryFilter): Promise<Iterable<SummaryRow[]>> {
   const packed = await q.query<PackedTest>(SUMMARY_SQL, [
     f.scope,
     f.day,
@@ -133,7 +137,9 @@ export async function readSummaryRows(q: Queryable, f: SummaryFilter): Promise<S
     f.countAll,
     f.startMs,
   ]);
-  return packed.flatMap((t) => rowsOf(t, null));
+  return (function* () {
+    for (const t of packed) yield rowsOf(t, null);
+  })();
 }
 
 // Every key of the tests $3 with its counts and its newest durations (each key's array text, or
