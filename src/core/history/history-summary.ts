@@ -199,14 +199,22 @@ export function summarizeWindow(rows: readonly SummaryRow[], cutoffMs: number): 
  * the recent p95 and the durations read.
  */
 export function newestSeries<T extends { readonly state: string }>(newestFirst: readonly T[]): T[] {
-  const kept: T[] = [];
-  let passed = 0;
-  for (const point of newestFirst) {
-    if (passed === TREND_MAX_POINTS) break;
-    kept.push(point);
-    if (point.state === 'passed') passed += 1;
+  return newestFirst
+    .slice(
+      0,
+      newestSeriesLength(newestFirst.length, (i) => newestFirst[i]!.state === 'passed'),
+    )
+    .reverse();
+}
+
+/** How many of a key's `length` points, newest first, newestSeries keeps; `passed(i)`: whether the i-th passed. */
+export function newestSeriesLength(length: number, passed: (i: number) => boolean): number {
+  let count = 0;
+  for (let i = 0; i < length; i += 1) {
+    if (count === TREND_MAX_POINTS) return i;
+    if (passed(i)) count += 1;
   }
-  return kept.reverse();
+  return length;
 }
 
 /**

@@ -5,7 +5,7 @@
  * rows, not 24,000), cut in core to the trend's window.
  */
 import type { SeriesPoint } from '../../core/history/history-report.js';
-import { newestSeries } from '../../core/history/history-summary.js';
+import { newestSeriesLength } from '../../core/history/history-summary.js';
 import { TREND_MAX_POINTS } from '../../core/history/trend-interval.js';
 import { numbersOfArrayText } from './array-text.js';
 import type { Queryable } from './history-store.js';
@@ -46,18 +46,28 @@ interface SeriesRow {
   readonly failed: string;
 }
 
-/** One key's points, newest first. */
-function pointsOf(row: SeriesRow): SeriesPoint[] {
+/** One key's points as the trend reads them (newestSeries), and how many rows the store sent. */
+interface KeySeries {
+  readonly testId: number;
+  readonly rows: number;
+  readonly passed: number;
+  readonly points: SeriesPoint[];
+}
+
+/** A key's points, cut before they are made (newestSeriesLength), oldest first. */
+function pointsOf(row: SeriesRow): KeySeries {
   const at = numbersOfArrayText(row.atMs) ?? [];
   const ms = numbersOfArrayText(row.durationMs) ?? [];
   const failed = numbersOfArrayText(row.failed) ?? [];
-  return at.map((atMs, i) => ({
-    testId: row.testId,
-    platform: row.platform,
-    atMs,
-    durationMs: ms[i]!,
-    state: failed[i] === 1 ? 'failed' : 'passed',
-  }));
+  const kept = newestSeriesLength(at.length, (i) => failed[i] !== 1);
+  const points: SeriesPoint[] = [];
+  let passed = 0;
+  for (let i = kept - 1; i >= 0; i -= 1) {
+    const state = failed[i] === 1 ? 'failed' : 'passed';
+    if (state === 'passed') passed += 1;
+    points.push({ testId: row.testId, platform: row.platform, atMs: at[i]!, durationMs: ms[i]!, state });
+  }
+  return { testId: row.testId, rows: at.length, passed, points };
 }
 
 /** The candidates' newest results in the window per platform, cut to the trend's window, oldest first. */
@@ -68,22 +78,22 @@ export async function readSeries(
   start: string,
   branch: string | null,
 ): Promise<SeriesPoint[]> {
-  const read = async (testIds: readonly number[], limit: number): Promise<SeriesPoint[][]> => {
+  const read = async (testIds: readonly number[], limit: number): Promise<KeySeries[]> => {
     const params = [scope, testIds, start, limit];
     const rows = await q.query<SeriesRow>(seriesSql(branch), branch === null ? params : [...params, branch]);
     return rows.map(pointsOf);
   };
   // A key whose rows ran out before TREND_MAX_POINTS passed ones is read again with twice the rows,
   // up to SERIES_ROWS_MORE: a test failing 1 run in 4 needs 270 rows, not 2,000.
-  const short = (k: SeriesPoint[], limit: number) =>
-    k.length === limit && limit < SERIES_ROWS_MORE && k.filter((p) => p.state === 'passed').length < TREND_MAX_POINTS;
+  const short = (k: KeySeries, limit: number) =>
+    k.rows === limit && limit < SERIES_ROWS_MORE && k.passed < TREND_MAX_POINTS;
   let limit = SERIES_ROWS;
   let keys = await read(ids, limit);
   for (;;) {
-    const again = new Set(keys.filter((k) => short(k, limit)).map((k) => k[0]!.testId));
+    const again = new Set(keys.filter((k) => short(k, limit)).map((k) => k.testId));
     if (again.size === 0) break;
     limit = Math.min(limit * 2, SERIES_ROWS_MORE);
-    keys = [...keys.filter((k) => !again.has(k[0]!.testId)), ...(await read([...again], limit))];
+    keys = [...keys.filter((k) => !again.has(k.testId)), ...(await read([...again], limit))];
   }
-  return keys.flatMap((k) => newestSeries(k));
+  return keys.flatMap((k) => k.points);
 }
