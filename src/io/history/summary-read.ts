@@ -68,12 +68,18 @@ interface PackedTest {
   readonly numbers: string;
 }
 
-/** An array's text (`{{1,NULL},{2.5,3}}`, any depth) as its numbers in order, NULL as null (float8out's text reads back exactly). */
+/**
+ * An array's text (`{{1,NULL},{2.5,3}}`, any depth) as its numbers in order, NULL as null
+ * (float8out's text reads back exactly): its braces dropped, read as one JSON list (twice as fast
+ * as split and Number, and no string a number); what JSON does not take (Infinity, NaN) is split.
+ */
 function numbersOf(text: string): (number | null)[] {
-  return text
-    .replace(/[{}]/g, '')
-    .split(',')
-    .map((v) => (v === 'NULL' ? null : Number(v)));
+  const flat = text.replace(/[{}]/g, '');
+  try {
+    return JSON.parse(`[${flat.replaceAll('NULL', 'null')}]`) as (number | null)[];
+  } catch {
+    return flat.split(',').map((v) => (v === 'NULL' ? null : Number(v)));
+  }
 }
 
 export interface SummaryFilter {
