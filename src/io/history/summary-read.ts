@@ -129,12 +129,8 @@ function rowsOf(t: PackedTest, recent: { readonly ms: string; readonly at: strin
   });
 }
 
-/**
- * The report's rows of the window (SUMMARY_SQL), one a key, a test's together; each test's made
- * as it is asked for (summarizeTests folds them one test at a time: 12,000 row objects alive at
- * once made each young-generation collection copy them).
- */
-export async function readSummaryTests(q: Queryable, f: SummaryFilter): Promise<Iterable<SummaryRow[]>> {
+/** The report's rows of the window (SUMMARY_SQL), one a key, a test's together. */
+export async function readSummaryTests(q: Queryable, f: SummaryFilter): Promise<SummaryRow[][]> {
   const packed = await q.query<PackedTest>(SUMMARY_SQL, [
     f.scope,
     f.day,
@@ -143,9 +139,7 @@ export async function readSummaryTests(q: Queryable, f: SummaryFilter): Promise<
     f.countAll,
     f.startMs,
   ]);
-  return (function* () {
-    for (const t of packed) yield rowsOf(t, null);
-  })();
+  return packed.map((t) => rowsOf(t, null));
 }
 
 // Every key of the tests $3 with its counts and its newest durations (each key's array text, or
