@@ -153,13 +153,33 @@ const byKey = (a: SummaryRow, b: SummaryRow): number =>
  * by project, file and name in code points (the store sends them unsorted), each test's platforms
  * and shards by name. A platform's median and p95 are those of its newest passed runs in the
  * window (at most RECENT_SUMMARY); a test whose series is read gets them from the series
- * (history-platform.ts). The outcome groups are those of the tests with a flaked run.
+ * (history-platform.ts). The outcome groups are those of the tests with a flaked run. A test's
+ * rows may be made as they are folded (io/history/summary-read.ts): none is kept.
  */
-export function summarizeTests(tests: readonly SummaryRow[][], cutoffMs: number): SummaryInput {
+export function summarizeTests(tests: Iterable<SummaryRow[]>, cutoffMs: number): SummaryInput {
   const into: SummaryInput = { tests: [], platforms: [], groups: [] };
-  const named = tests.filter((own) => own.length > 0).sort((a, b) => byName(a[0]!, b[0]!));
-  for (const own of named) foldTest(own.length > 1 ? own.sort(byKey) : own, cutoffMs, into);
-  return into;
+  const spans: { first: SummaryRow; test: number; platforms: number; groups: number }[] = [];
+  for (const own of tests) {
+    if (own.length === 0) continue;
+    const span = {
+      first: own[0]!,
+      test: into.tests.length,
+      platforms: into.platforms.length,
+      groups: into.groups.length,
+    };
+    foldTest(own.length > 1 ? own.sort(byKey) : own, cutoffMs, into);
+    if (into.tests.length > span.test) spans.push(span);
+  }
+  const ends = (i: number) => spans[i + 1] ?? { platforms: into.platforms.length, groups: into.groups.length };
+  const order = spans.map((_, i) => i).sort((a, b) => byName(spans[a]!.first, spans[b]!.first));
+  const out: SummaryInput = { tests: [], platforms: [], groups: [] };
+  for (const i of order) {
+    const span = spans[i]!;
+    out.tests.push(into.tests[span.test]!);
+    for (let k = span.platforms; k < ends(i).platforms; k += 1) out.platforms.push(into.platforms[k]!);
+    for (let k = span.groups; k < ends(i).groups; k += 1) out.groups.push(into.groups[k]!);
+  }
+  return out;
 }
 
 /** summarizeTests of rows in any order. */
@@ -170,7 +190,7 @@ export function summarizeWindow(rows: readonly SummaryRow[], cutoffMs: number): 
     if (own) own.push(r);
     else byTest.set(r.testId, [r]);
   }
-  return summarizeTests([...byTest.values()], cutoffMs);
+  return summarizeTests(byTest.values(), cutoffMs);
 }
 
 /**
