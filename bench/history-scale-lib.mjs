@@ -15,6 +15,7 @@ const { computeHistoryReport } = await dist('core/history/history-report.js');
 const { lastRunsOfTest, lastPassingRun, failedThenPassed } = await dist('io/history/test-history.js');
 const { readCalibrationSample } = await dist('io/history/ci-speed-read.js');
 const { computeCiSpeedReport } = await dist('core/calibration/ci-speed-report.js');
+const { computeQuarantineProposals, DEFAULT_QUARANTINE_POLICY } = await dist('core/quarantine/quarantine-proposals.js');
 const { SUMMARY_MIGRATIONS } = await dist('core/history/history-schema-summaries.js');
 const { readMachineIdentity } = await dist('io/machine.js');
 // The runs without CI context are this machine's (issue 37: `auto` compares CI with this machine's runs only).
@@ -208,11 +209,19 @@ export function queryCases(store, built) {
     },
     {
       name: 'quarantine proposals (main, 10 quarantined tests)',
-      // readQuarantineProposals: the tests' counts on the branch and each quarantined test's last runs.
+      // readQuarantineProposals: the tests' counts on the branch and each quarantined test's last
+      // runs, then the proposals (each flaky test's lower bound of its flake rate).
       run: async (i) => {
         const cutoffMs = Date.now() - 30 * DAY;
-        await readTestCounts(store, { cutoffMs, branch: 'main', fullNamePart: null, file: null });
-        for (let k = 0; k < 10; k += 1) await lastRunsOfTest(store, pick(i * 10 + k), { branch: 'main', limit: 20 });
+        const counts = await readTestCounts(store, { cutoffMs, branch: 'main', fullNamePart: null, file: null });
+        const quarantined = [];
+        for (let k = 0; k < 10; k += 1) {
+          const test = pick(i * 10 + k);
+          const lastRuns = await lastRunsOfTest(store, test, { branch: 'main', limit: 20 });
+          quarantined.push({ id: `q${k}`, file: test.file, fullName: test.fullName, lastRuns });
+        }
+        const tests = counts.map((t) => ({ ...t, flakyRuns: t.retriedRuns + t.rerunPassedRuns }));
+        computeQuarantineProposals({ branch: 'main', policy: DEFAULT_QUARANTINE_POLICY, tests, quarantined });
       },
     },
   ];

@@ -19,6 +19,9 @@
  *   npm run build && node bench/history-scale.mjs                       # PostgreSQL, 2 M and 20 M results
  *   node bench/history-scale.mjs --engine embedded --sizes 200000,2000000
  *   options: --sizes a,b (results) --tests N --runs-a-day N --samples N --ingest-tests N --ingests N
+ *            --keep <folder>: embedded only; each store is built once into the folder and reused by
+ *            later runs for 12 hours (history-scale-keep.mjs; a 20 M store takes about 15 minutes to
+ *            build and 21 GB). Nothing is ingested into a kept store: it would change its shape.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -26,6 +29,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { startPostgres } from '../test/io/history/postgres-server.mjs';
+import { keptStore } from './history-scale-keep.mjs';
 import { buildSynthetic, queryCases, uptime } from './history-scale-lib.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -42,8 +46,11 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '30' },
     'ingest-tests': { type: 'string', default: '20000' },
     ingests: { type: 'string', default: '5' },
+    keep: { type: 'string' },
   },
 });
+if (values.keep !== undefined && values.engine !== 'embedded')
+  throw new Error(`--keep ${values.keep}: kept stores are embedded ones; add --engine embedded, or drop --keep`);
 const sizes = values.sizes.split(',').map(Number);
 const TESTS = Number(values.tests);
 const PER_DAY = Number(values['runs-a-day']);
@@ -62,6 +69,12 @@ try {
   // Both histories are built first and kept open; then every query's samples alternate between them,
   // so a load that comes and goes on this shared machine weighs on both sizes alike.
   for (const size of sizes) {
+    const shape = { results: size, tests: TESTS, perDay: PER_DAY };
+    if (values.keep !== undefined) {
+      const { store, built } = await keptStore(openHistoryStore, values.keep, shape, out);
+      opened.push({ store, built, kept: true, cases: queryCases(store, built), timings: new Map() });
+      continue;
+    }
     let target;
     if (values.engine === 'postgres') {
       const server = await startPostgres();
@@ -72,7 +85,7 @@ try {
     }
     const store = await openHistoryStore(target, { wait: 'history-command' });
     opened.push(store);
-    const built = await buildSynthetic(store, { results: size, tests: TESTS, perDay: PER_DAY }, out);
+    const built = await buildSynthetic(store, shape, out);
     opened[opened.length - 1] = { store, built, cases: queryCases(store, built), timings: new Map() };
   }
   const names = opened[0].cases.map((c) => c.name);
@@ -100,7 +113,8 @@ try {
     }
   }
   const last = opened[opened.length - 1];
-  await benchIngest(last.store, last.built);
+  if (last.kept) out(`ingest: not measured (--keep: an ingest would change the kept store; run without --keep)`);
+  else await benchIngest(last.store, last.built);
   out('');
   out(
     `query (p95 target < 300 ms at ${sizes[1]}; ratio target <= 1.5x)  | p50 / p95 at ${sizes.join(' | ')} | p95 ratio`,

@@ -1,6 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeFailureRate, failureRateUpperBound, formatRatePercent } from '../../src/core/failure-rate.js';
+import {
+  describeFailureRate,
+  failureRateUpperBound,
+  formatRatePercent,
+  logBinomialCdf,
+} from '../../src/core/failure-rate.js';
+
+/** The bound as the bisection finds it over every term of the sum (logBinomialCdf): the reference. */
+function boundOverEveryTerm(failures: number, runs: number, confidence = 0.95): number {
+  const target = Math.log(1 - confidence);
+  let lo = failures / runs;
+  let hi = 1;
+  for (let i = 0; i < 60 && hi - lo > 1e-12; i += 1) {
+    const mid = (lo + hi) / 2;
+    if (logBinomialCdf(failures, runs, mid) > target) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
 
 describe('failureRateUpperBound', () => {
   it('gives the exact bound for zero failures: 1 - alpha^(1/n)', () => {
@@ -37,6 +55,32 @@ describe('failureRateUpperBound', () => {
         return b.upper >= 0 && b.upper <= 1 && b.upper >= b.observed;
       }),
     );
+  });
+
+  it('property: summing only the terms that count gives the bound of every term, to 1e-9', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom(0.95, 0.5, 0.8, 0.99, 0.999),
+        (runs, share, confidence) => {
+          const failures = Math.min(runs - 1, Math.floor(share * runs));
+          const { upper } = failureRateUpperBound(failures, runs, confidence);
+          expect(Math.abs(upper - boundOverEveryTerm(failures, runs, confidence))).toBeLessThan(1e-9);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // A quarantine proposal's shape: the passing runs of a month of a team's runs, nearly all of them.
+    for (const [failures, runs] of [
+      [6257, 6586],
+      [4389, 4390],
+      [0, 7000],
+      [3500, 7000],
+    ] as const)
+      expect(Math.abs(failureRateUpperBound(failures, runs).upper - boundOverEveryTerm(failures, runs))).toBeLessThan(
+        1e-9,
+      );
   });
 
   it('property: more passing runs give a lower bound', () => {
