@@ -17,6 +17,7 @@ const { readCalibrationSample } = await dist('io/history/ci-speed-read.js');
 const { computeCiSpeedReport } = await dist('core/calibration/ci-speed-report.js');
 const { computeQuarantineProposals, DEFAULT_QUARANTINE_POLICY } = await dist('core/quarantine/quarantine-proposals.js');
 const { SUMMARY_MIGRATIONS } = await dist('core/history/history-schema-summaries.js');
+const { RUN_DURATIONS } = await dist('core/history/history-schema-run-durations.js');
 const { readMachineIdentity } = await dist('io/machine.js');
 // The runs without CI context are this machine's (issue 37: `auto` compares CI with this machine's runs only).
 const MACHINE = readMachineIdentity();
@@ -113,6 +114,9 @@ export async function buildSynthetic(storeIn, { results, tests, perDay }, out) {
   for (const s of summaries.slice(3)) await store.query(s);
   // Schema 6's backfill: each key's totals and durations from its newest day row, then the day rows' durations go.
   for (const s of keyTotals.filter((s) => s.startsWith('UPDATE') || s.includes('DROP COLUMN'))) await store.query(s);
+  // Schema 7's backfill: each run's passed durations in one row.
+  await store.query('TRUNCATE flakeguard_run_durations');
+  for (const s of RUN_DURATIONS.statements.filter((s) => s.startsWith('INSERT'))) await store.query(s);
   // What autovacuum does on a live store: the visibility map lets the series read from the index alone.
   await storeIn.query('VACUUM ANALYZE').catch(async (error) => {
     out(`  VACUUM did not finish (${error.message}): ANALYZE only`);

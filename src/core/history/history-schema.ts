@@ -6,9 +6,10 @@
  */
 
 import type { Migration } from './history-migration.js';
+import { RUN_DURATIONS } from './history-schema-run-durations.js';
 import { SUMMARY_MIGRATIONS } from './history-schema-summaries.js';
 
-export const HISTORY_SCHEMA_VERSION = 6;
+export const HISTORY_SCHEMA_VERSION = 7;
 
 export type { Migration } from './history-migration.js';
 
@@ -84,6 +85,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // 4: results carry their run's start, platform and branch; 5: the summaries (history-schema-summaries.ts);
   // 6: each summary key's current totals (history-schema-key-totals.ts).
   ...SUMMARY_MIGRATIONS,
+  // 7: each run's passed durations in one row, for the CI speed calibration (history-schema-run-durations.ts).
+  RUN_DURATIONS,
 ];
 
 /** The migrations a store at `current` still needs, in order. */

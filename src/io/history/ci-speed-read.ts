@@ -2,7 +2,8 @@
  * The runs that calibrate `gate.slowdown: auto` and `history`'s CI speeds, from the history store:
  * where and when each run ran and on which machine, the newest per CI platform and here (this
  * machine, else its class) picked in core
- * (core/calibration/calibration-runs.ts), then the passed durations of the picked runs only, keyed
+ * (core/calibration/calibration-runs.ts), then the passed durations of the picked runs only (one
+ * row a run, core/history/history-schema-run-durations.ts), keyed
  * by the store's test ids: the estimate never names a test, and an id stands for one test key (the
  * tests' table is unique on project, file and name), so the tests' names are not read at all.
  */
@@ -28,28 +29,9 @@ const RUNS_SQL = `SELECT u.id, u.run_id AS "runId",
   WHERE ($1::timestamptz IS NULL OR u.started_at >= $1::timestamptz)
   ORDER BY u.started_at DESC, u.id DESC LIMIT ${RUNS_LOOKED_AT}`;
 
-// One row per run, its tests' ids and durations as array text.
-const DURATIONS_SQL = `SELECT r.run_id AS id, array_agg(r.test_id)::text AS tests, array_agg(r.duration_ms)::text AS durations
-  FROM flakeguard_results r
-  WHERE r.run_id = ANY($1::int[]) AND r.state = 'passed' AND r.duration_ms IS NOT NULL GROUP BY r.run_id`;
-
-/**
- * How the durations' read runs, for its transaction only (set_config(..., true) is SET LOCAL;
- * measured on bench/history-scale.mjs's stores, 120 runs of 2,000 tests):
- * - a bitmap heap scan, not an index scan of the results' key: the bitmap reads each heap page
- *   once, in the table's order, whatever order the runs' rows were written in; the index scan
- *   reads a page per row where runs' rows share pages (results written by test rather than by
- *   run, or into the space a prune freed): 222,000 page visits against 15,800 on the 20 M bench
- *   store, whose rows are laid out so. Where each run's rows are together (the 2 M store), both
- *   visit the same ~15,800. The planner prefers the index scan on the key's correlation with the
- *   table's order, which is high either way.
- * - the runs grouped by hashing, not by sorting 220,000 rows (4 MB of work_mem: on disk);
- * - no parallel workers: on two busy cores they cost more than they share;
- * - no JIT: the plan's cost passes jit_above_cost, and compiling took 15-30 ms of ~200.
- * Set after the runs' read, which wants its index. The embedded engine takes the same settings.
- */
-const DURATIONS_PLAN_SQL = `SELECT set_config('enable_indexscan', 'off', true), set_config('enable_sort', 'off', true),
-  set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)`;
+// One row per run, its passed tests' ids and durations as array text (schema 7: kept at ingest).
+const DURATIONS_SQL = `SELECT d.run_id AS id, d.tests::text AS tests, d.durations::text AS durations
+  FROM flakeguard_run_durations d WHERE d.run_id = ANY($1::int[])`;
 
 type RunRow = CalibrationRunMeta & { readonly id: number };
 
@@ -79,7 +61,6 @@ export async function readCalibrationSample(
     const since = sinceMs === null ? null : new Date(sinceMs).toISOString();
     const picked = sampleCalibrationRuns((await q.query<RunRow>(RUNS_SQL, [since])).map(withMachine), here, newest);
     const runs = [...picked.local, ...[...picked.platforms.values()].flat()];
-    await q.query(DURATIONS_PLAN_SQL);
     const rows = await q.query<{ id: number; tests: string; durations: string }>(DURATIONS_SQL, [
       runs.map((r) => r.id),
     ]);

@@ -43,6 +43,10 @@ const INSERT_RESULTS = `INSERT INTO flakeguard_results
   JOIN flakeguard_tests t ON t.project = u.project AND t.file = u.file AND t.name = u.name
   RETURNING test_id AS "testId", run_id AS "runId", state, duration_ms AS "durationMs", flaky, limit_ms AS "limitMs"`;
 
+// The run's passed durations in one row, as the CI speed calibration reads them (schema 7).
+const RUN_DURATIONS_ROW = `INSERT INTO flakeguard_run_durations (run_id, tests, durations)
+  VALUES ($1, $2::int[], $3::float8[])`;
+
 // The run's failed tests that passed in another run of the same commit: re-run-passed already.
 const PASSED_ON_COMMIT = `SELECT DISTINCT r2.test_id AS "testId" FROM flakeguard_runs u2
   JOIN flakeguard_results r2 ON r2.run_id = u2.id AND r2.test_id = ANY($2::int[])
@@ -94,6 +98,9 @@ export async function ingestRunRecord(
             run.platform,
             run.branch,
           ]);
+          const timed = stored.filter((s) => s.state === 'passed' && s.durationMs !== null);
+          if (timed.length > 0)
+            await q.query(RUN_DURATIONS_ROW, [id, timed.map((s) => s.testId), timed.map((s) => s.durationMs)]);
           await summarizeRun(q, id, run, stored);
         }
         return 'stored';

@@ -81,6 +81,7 @@ async function pruneRuns(store: HistoryStore, cutoff: string, options: PruneOpti
       );
       if (ids.length === 0) return 0;
       await q.query('DELETE FROM flakeguard_results WHERE run_id = ANY($1::int[])', [ids]);
+      await q.query('DELETE FROM flakeguard_run_durations WHERE run_id = ANY($1::int[])', [ids]);
       await q.query('DELETE FROM flakeguard_open_failures WHERE run_id = ANY($1::int[])', [ids]);
       await q.query('DELETE FROM flakeguard_runs WHERE id = ANY($1::int[])', [ids]);
       return ids.length;

@@ -15,6 +15,7 @@ import { readCalibrationSample } from '../../../src/io/history/ci-speed-read.js'
 import { ingestRunRecord } from '../../../src/io/history/history-ingest.js';
 import type { HistoryStore } from '../../../src/io/history/history-store.js';
 import { makeRecord } from '../../core/history/history-factories.js';
+import { EMPTY_STORE_SQL } from './empty-store.js';
 
 const MINE = { id: 'aaaaaaaaaaaa', cpuModel: 'Example CPU', cores: 8 };
 const TWIN = { ...MINE, id: 'bbbbbbbbbbbb' };
@@ -79,9 +80,7 @@ export function calibrationContract(connect: () => Promise<HistoryStore>): void 
   it('reads the CI speeds the records give, keyed by test id in the store and by test key in the records', async () => {
     const store = await connect();
     try {
-      await store.query(
-        'TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_test_keys, flakeguard_test_days, flakeguard_open_failures RESTART IDENTITY',
-      );
+      await store.query(EMPTY_STORE_SQL);
       const runs = seededRuns();
       for (const { record, job } of runs) await ingestRunRecord(store, record, { branch: 'main', job });
       const read = await readCalibrationSample(store, { platform: 'linux', machine: MINE });

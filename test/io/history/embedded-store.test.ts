@@ -7,6 +7,7 @@ import { migrateHistoryStore } from '../../../src/io/history/history-migrate.js'
 import { type HistoryStore, type HistoryTarget, openHistoryStore } from '../../../src/io/history/history-store.js';
 import { seedHistoryStore } from '../../helpers/history-template.js';
 import { calibrationContract } from './calibration-contract.js';
+import { runDurationsContract } from './run-durations-contract.js';
 import { storeContract } from './store-contract.js';
 import { summaryContract } from './summary-contract.js';
 
@@ -38,6 +39,10 @@ describe('embedded store (PGlite)', () => {
       shared ??= openHistoryStore(target);
       return { ...(await shared), close: async () => {} };
     });
+    runDurationsContract(async () => {
+      shared ??= openHistoryStore(target);
+      return { ...(await shared), close: async () => {} };
+    });
   });
 
   it('lets one process in at a time and waits for the other to close', async () => {
@@ -53,13 +58,15 @@ describe('embedded store (PGlite)', () => {
   it('refuses a store written by a newer flakeguard, naming both versions', async () => {
     const store = await openHistoryStore(target);
     try {
-      await store.query("UPDATE flakeguard_meta SET value = '7' WHERE key = 'schema_version'");
+      await store.query(
+        `UPDATE flakeguard_meta SET value = '${HISTORY_SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`,
+      );
     } finally {
       await store.close();
     }
     await expect(openHistoryStore(target)).rejects.toThrow(
       new RegExp(
-        `schema version 7, written by a newer flakeguard \\(this one reads up to ${HISTORY_SCHEMA_VERSION}\\); upgrade flakeguard`,
+        `schema version ${HISTORY_SCHEMA_VERSION + 1}, written by a newer flakeguard \\(this one reads up to ${HISTORY_SCHEMA_VERSION}\\); upgrade flakeguard`,
       ),
     );
     // Put it back for the other tests (the migration runner refuses; write the row directly).

@@ -4,7 +4,9 @@ import { pruneHistory } from '../../../src/io/history/history-query.js';
 import { openHistoryStore } from '../../../src/io/history/history-store.js';
 import { makeRecord } from '../../core/history/history-factories.js';
 import { calibrationContract } from './calibration-contract.js';
+import { EMPTY_STORE_SQL } from './empty-store.js';
 import { type PostgresServer, startPostgres } from './postgres-server.mjs';
+import { runDurationsContract } from './run-durations-contract.js';
 import { storeContract } from './store-contract.js';
 import { summaryContract } from './summary-contract.js';
 
@@ -22,14 +24,13 @@ describe('PostgreSQL store', () => {
   storeContract(() => openHistoryStore({ kind: 'postgres', url: server.url }));
   summaryContract(() => openHistoryStore({ kind: 'postgres', url: server.url }));
   calibrationContract(() => openHistoryStore({ kind: 'postgres', url: server.url }));
+  runDurationsContract(() => openHistoryStore({ kind: 'postgres', url: server.url }));
 
   it('prunes in batches, each its own transaction: another writer stores runs between them', async () => {
     const pruner = await openHistoryStore({ kind: 'postgres', url: server.url });
     const writer = await openHistoryStore({ kind: 'postgres', url: server.url });
     try {
-      await pruner.query(
-        'TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_test_keys, flakeguard_test_days, flakeguard_open_failures RESTART IDENTITY',
-      );
+      await pruner.query(EMPTY_STORE_SQL);
       const run = (id: string, startedAt: string) =>
         makeRecord({ runId: id, startedAt, tests: [{ name: 'kept' }, { name: `only ${id}` }] });
       for (let i = 1; i <= 6; i += 1)

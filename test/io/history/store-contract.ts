@@ -13,6 +13,7 @@ import { pruneHistory, readHistoryInput } from '../../../src/io/history/history-
 import type { HistoryStore } from '../../../src/io/history/history-store.js';
 import { failedThenPassed, lastPassingRun, lastRunsOfTest } from '../../../src/io/history/test-history.js';
 import { dailyRuns, makeRecord } from '../../core/history/history-factories.js';
+import { openEmpty } from './empty-store.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const DAY_MS = 86_400_000;
@@ -37,14 +38,7 @@ const ctx = { branch: 'main', job: 'ci-1' };
 
 /** `connect` opens the store under test (the same one each time); each test starts from an empty store. */
 export function storeContract(connect: () => Promise<HistoryStore>): void {
-  const open = async (): Promise<HistoryStore> => {
-    const store = await connect();
-    await store.query(
-      'TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_test_keys, flakeguard_test_days, flakeguard_open_failures RESTART IDENTITY',
-    );
-    await store.query("DELETE FROM flakeguard_meta WHERE key = 'summary_newest_day'");
-    return store;
-  };
+  const open = (): Promise<HistoryStore> => openEmpty(connect);
 
   it("keeps the record's CI context (schema 2) and gives it back with the test's runs; an older record has none", async () => {
     const store = await open();

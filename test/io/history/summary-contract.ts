@@ -22,6 +22,7 @@ import { pruneHistory, readHistoryInput, windowStartMs } from '../../../src/io/h
 import type { HistoryStore } from '../../../src/io/history/history-store.js';
 import { lastPassingRun, lastRunsOfTest } from '../../../src/io/history/test-history.js';
 import { makeRecord } from '../../core/history/history-factories.js';
+import { EMPTY_STORE_SQL } from './empty-store.js';
 import { lastPassingRunReference, lastRunsOfTestReference, readHistoryInputReference } from './history-reference.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
@@ -173,9 +174,7 @@ export function summaryContract(connect: () => Promise<HistoryStore>): void {
   it("answers every query as today's SQL over the raw results did, stored out of order, then after a prune", async () => {
     const store = await connect();
     try {
-      await store.query(
-        'TRUNCATE flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_test_keys, flakeguard_test_days, flakeguard_open_failures RESTART IDENTITY',
-      );
+      await store.query(EMPTY_STORE_SQL);
       await store.query("DELETE FROM flakeguard_meta WHERE key = 'summary_newest_day'");
       const runs = syntheticRuns(38);
       for (const { record, branch } of runs) await ingestRunRecord(store, record, { branch, job: null });
