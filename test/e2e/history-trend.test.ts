@@ -70,7 +70,7 @@ async function emptyPostgres(): Promise<void> {
   await client.connect();
   try {
     await client.query(
-      'DROP TABLE IF EXISTS flakeguard_results, flakeguard_runs, flakeguard_tests, flakeguard_meta, flakeguard_test_keys, flakeguard_test_days, flakeguard_open_failures',
+      'DROP TABLE IF EXISTS flakeguard_results, flakeguard_run_durations, flakeguard_runs, flakeguard_tests, flakeguard_meta, flakeguard_test_keys, flakeguard_test_days, flakeguard_open_failures',
     );
     await client.query("ALTER DATABASE postgres SET timezone = 'Pacific/Chatham'");
   } finally {
