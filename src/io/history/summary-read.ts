@@ -13,7 +13,7 @@
  * 9 in 10 keys are such: 12,000 probes were 45 of 80 ms of this read.
  */
 import type { SummaryRow } from '../../core/history/history-summary.js';
-import { numbersOfArrayText, stringsOfArrayText } from './array-text.js';
+import { numbersOfArrayText, numbersOfNestedArrayText, stringsOfArrayText } from './array-text.js';
 import type { Queryable } from './history-store.js';
 
 /**
@@ -68,20 +68,6 @@ interface PackedTest {
   readonly numbers: string;
 }
 
-/**
- * An array's text (`{{1,NULL},{2.5,3}}`, any depth) as its numbers in order, NULL as null
- * (float8out's text reads back exactly): its braces dropped, read as one JSON list (twice as fast
- * as split and Number, and no string a number); what JSON does not take (Infinity, NaN) is split.
- */
-function numbersOf(text: string): (number | null)[] {
-  const flat = text.replace(/[{}]/g, '');
-  try {
-    return JSON.parse(`[${flat.replaceAll('NULL', 'null')}]`) as (number | null)[];
-  } catch {
-    return flat.split(',').map((v) => (v === 'NULL' ? null : Number(v)));
-  }
-}
-
 export interface SummaryFilter {
   readonly scope: string;
   readonly day: string;
@@ -96,7 +82,7 @@ export interface SummaryFilter {
 function rowsOf(t: PackedTest, recent: { readonly ms: string; readonly at: string } | null): SummaryRow[] {
   const platforms = stringsOfArrayText(t.platforms) as string[];
   const shards = stringsOfArrayText(t.shards) as string[];
-  const n = numbersOf(t.numbers);
+  const n = numbersOfNestedArrayText(t.numbers);
   const ms = recent?.ms.split(';');
   const at = recent?.at.split(';');
   return platforms.map((platform, k) => {

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { numbersOfArrayText, stringsOfArrayText } from '../../../src/io/history/array-text.js';
+import {
+  numbersOfArrayText,
+  numbersOfNestedArrayText,
+  stringsOfArrayText,
+} from '../../../src/io/history/array-text.js';
 
 /** What it read before JSON.parse: split and Number. */
 const splitText = (text: string): number[] => (text.length <= 2 ? [] : text.slice(1, -1).split(',').map(Number));
@@ -25,6 +29,36 @@ describe("PostgreSQL's array text as numbers", () => {
       fc.property(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true })), (values) => {
         const text = `{${values.map(String).join(',')}}`;
         expect(numbersOfArrayText(text)).toEqual(splitText(text));
+      }),
+    );
+  });
+});
+
+describe('numbersOfNestedArrayText', () => {
+  it('reads a 2-D array in order, NULL as null, NaN and Infinity (which JSON does not take) included', () => {
+    expect(numbersOfNestedArrayText('{}')).toEqual([]);
+    expect(numbersOfNestedArrayText('{{1,NULL},{2.5,-3}}')).toEqual([1, null, 2.5, -3]);
+    expect(numbersOfNestedArrayText('{{1e-05,1.5e+20},{-0,0}}')).toEqual([1e-5, 1.5e20, -0, 0]);
+    expect(numbersOfNestedArrayText('{{1,Infinity},{NULL,-Infinity},{NaN,2.5}}')).toEqual([
+      1,
+      Number.POSITIVE_INFINITY,
+      null,
+      Number.NEGATIVE_INFINITY,
+      Number.NaN,
+      2.5,
+    ]);
+  });
+
+  it('reads any 2-D array of doubles and NULLs to its values in order', () => {
+    const cell = fc.oneof(fc.constant(null), fc.double({ noNaN: true }));
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { minLength: 1, maxLength: 13 }), { minLength: 1 }), (rows) => {
+        const width = rows[0]?.length ?? 1;
+        const even = rows.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? null));
+        // As float8out writes them: NULL, -0, Infinity and -Infinity by name.
+        const out = (v: number | null) => (v === null ? 'NULL' : Object.is(v, -0) ? '-0' : String(v));
+        const text = `{${even.map((r) => `{${r.map(out).join(',')}}`).join(',')}}`;
+        expect(numbersOfNestedArrayText(text)).toEqual(even.flat());
       }),
     );
   });
