@@ -10,7 +10,7 @@
  * worker cost (wall time since it started).
  * The file's earlier tests run as usual, so each try sees the state CI gives it.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 // Runner types from @vitest/runner (4.1); type-only, so nothing is imported at run time and the
 // runner works on 5.x, where @vitest/runner is folded into vitest.
 import type { Task as RunnerTask, Test as RunnerTestCase, File as RunnerTestFile } from '@vitest/runner';
@@ -19,12 +19,12 @@ import {
   formatRunnerLine,
   type GateTry,
   PACED_CGROUP_ENV,
-  PLAN_ENV,
   type RunnerLine,
   type RunnerPlan,
   type TryBody,
 } from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
+import { firstLine, readPlan, seenInWorker, testsInOrder } from './runner-plan.js';
 import {
   aloneInTry,
   awaitCgroup,
@@ -50,32 +50,6 @@ type Trace = (name: string, attributes: unknown, cb?: () => unknown) => unknown;
 /** How long a worker waits for the gate to move it into its cgroup before its tests run anyway (ms). */
 const PACED_WAIT_MS = 3000;
 
-/** Tests that already ran in this worker; kept on globalThis so a reused worker remembers them. */
-const SEEN_KEY = Symbol.for('flakeguard.runner.seen');
-function seenInWorker(): Set<string> {
-  const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
-  const seen = holder[SEEN_KEY] ?? new Set<string>();
-  holder[SEEN_KEY] = seen;
-  return seen;
-}
-
-function readPlan(): RunnerPlan | null {
-  const file = process.env[PLAN_ENV];
-  if (!file) return null;
-  return JSON.parse(readFileSync(file, 'utf8')) as RunnerPlan;
-}
-
-function firstLine(error: unknown): string {
-  const e = error as { name?: string; message?: string } | undefined;
-  const text = `${e?.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e?.message ?? String(error)}`;
-  return text.split('\n')[0] ?? '';
-}
-
-function testsInOrder(task: RunnerTask): RunnerTask[] {
-  if (task.type === 'test') return [task];
-  return 'tasks' in task ? task.tasks.flatMap(testsInOrder) : [];
-}
-
 const nameOf = (test: RunnerTask): string => test.fullTestName ?? test.name;
 /** A test as the gate's plan names it: its spec's project ('' unnamed), its file and full name. */
 const keyOf = (test: RunnerTask): string =>
@@ -83,9 +57,12 @@ const keyOf = (test: RunnerTask): string =>
 
 export default class FlakeguardRunner extends TestRunner {
   private plan: RunnerPlan | null = null;
-  private planned = new Set<string>();
+  /** Each planned test's key and its warm repeats in this worker. */
+  private planned = new Map<string, number>();
   private starts = new WeakMap<RunnerTestCase, TryStart>();
   private plannedFiles = new Set<RunnerTestFile>();
+  /** Time this worker's warm tries (not a test's first here) took, by file path. */
+  private warmMs = new Map<string, number>();
   private readonly tid = threadId();
 
   /** The planned tries between onBeforeTryTask and onAfterRetryTask (one, unless tests run concurrently). */
@@ -137,7 +114,7 @@ export default class FlakeguardRunner extends TestRunner {
     if (cgroup) await awaitCgroup(cgroup, PACED_WAIT_MS);
     this.plannedFiles.clear();
     this.plan = readPlan();
-    this.planned = new Set((this.plan?.tests ?? []).map(testKey));
+    this.planned = new Map((this.plan?.tests ?? []).map((t) => [testKey(t), t.repeats ?? 0]));
     for (const file of files) {
       const tests = testsInOrder(file);
       const last = tests.findLastIndex((t) => this.isPlanned(t));
@@ -150,8 +127,18 @@ export default class FlakeguardRunner extends TestRunner {
   }
 
   override onAfterRunFiles(): void {
-    for (const file of this.plannedFiles)
-      this.append({ kind: 'file', file: file.filepath, project: file.projectName ?? '', costMs: performance.now() });
+    for (const file of this.plannedFiles) {
+      const warmMs = this.warmMs.get(file.filepath);
+      const costMs = performance.now();
+      this.append({
+        kind: 'file',
+        file: file.filepath,
+        project: file.projectName ?? '',
+        costMs,
+        ...(warmMs ? { warmMs } : {}),
+      });
+    }
+    this.warmMs.clear();
     if (this.plannedFiles.size > 0) killLeftovers();
     this.plannedFiles.clear();
     super.onAfterRunFiles();
@@ -167,7 +154,13 @@ export default class FlakeguardRunner extends TestRunner {
   }
 
   override onBeforeRunTask(test: RunnerTask): Promise<void> {
-    if (this.isPlanned(test)) test.retry = 0;
+    if (this.isPlanned(test)) {
+      test.retry = 0;
+      // Each repeat is one more try, warm, in this worker (runTest calls onBeforeTryTask and
+      // onAfterRetryTask around each): the plan's count, or none (the user's repeats would add
+      // tries the gate did not plan).
+      test.repeats = this.planned.get(keyOf(test)) ?? 0;
+    }
     return super.onBeforeRunTask(test);
   }
 
@@ -220,6 +213,7 @@ export default class FlakeguardRunner extends TestRunner {
     const key = keyOf(test);
     const cold = !seen.has(key);
     seen.add(key);
+    if (!cold) this.warmMs.set(test.file.filepath, (this.warmMs.get(test.file.filepath) ?? 0) + durationMs);
     const record: GateTry = {
       state,
       durationMs,

@@ -1,10 +1,10 @@
 /**
  * The gate's search for where a test breaks: the tests that passed every try at the reference
- * slowdown get a few tries at each higher factor (core/gate/breaking-point.ts), a test that fails
+ * slowdown, and whose factor it measured (core/gate/factor-evidence.ts factorMeasured), get a few tries at each higher factor (core/gate/breaking-point.ts), a test that fails
  * at one stopping there, while the gate's deadline allows.
  */
 import { escalationFactors, type FactorTries } from '../../core/gate/breaking-point.js';
-import { keepsClimbing } from '../../core/gate/factor-evidence.js';
+import { CONFIRM_MAX_TRIES, factorMeasured, keepsClimbing } from '../../core/gate/factor-evidence.js';
 import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
 import type { PhaseFactor } from '../../core/gate/slowdown.js';
 import { testKey } from '../../core/test-id.js';
@@ -86,13 +86,17 @@ async function confirmAtReference<T extends RepeatTarget>(
   const confirm = new Map<T, readonly GateTry[]>();
   if (broke.length === 0 || performance.now() >= input.deadline || input.signal.aborted) return confirm;
   input.onStep(
-    `run: ${broke.length} test${broke.length === 1 ? '' : 's'} that broke above x${input.reference}, ${CONFIRM_TRIES} more tries at x${input.reference} (flaky or fragile?)`,
+    `run: ${broke.length} test${broke.length === 1 ? '' : 's'} that broke above x${input.reference}, ${CONFIRM_TRIES} more cold tries at x${input.reference}, then warm repeats up to ${CONFIRM_MAX_TRIES} where cheap (flaky or fragile?)`,
   );
   const again = await runTestsRepeatedly({
     root: input.root,
     setup: input.setup,
     tests: broke,
     tries: CONFIRM_TRIES,
+    // A cheap test gets warm repeats up to CONFIRM_MAX_TRIES: a flake fails there too, a limit does not.
+    maxTries: CONFIRM_MAX_TRIES,
+    warm: true,
+    budgetMs: Math.max(0, (input.deadline - performance.now()) / 2),
     slowdown: input.reference,
     deadline: input.deadline,
     signal: input.signal,
@@ -114,9 +118,12 @@ export async function escalateHeldTests(
   triesOf: TriesOf,
 ): Promise<HigherFactors<GateTarget>> {
   const { options } = phase;
+  // Only the tests whose factor the gate measures: the others' tries at x4 and x8 would not be slowed.
   const held = targets.filter((t) => {
     const r = triesOf.get(t);
-    return r?.found === true && r.tries.length > 0 && r.tries.every((x) => x.state === 'passed');
+    return (
+      r?.found === true && r.tries.length > 0 && r.tries.every((x) => x.state === 'passed') && factorMeasured(r.tries)
+    );
   });
   if (!(options.slowdown > 1 && held.length > 0 && phase.inTime()))
     return {

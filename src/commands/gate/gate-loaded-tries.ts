@@ -33,6 +33,8 @@ export interface ReferenceWave {
   readonly budgetMs: number;
   /** How the step line says it. */
   readonly what: string;
+  /** The tries beyond `tries` as warm repeats (core/gate/warm-schedule.ts). */
+  readonly warm?: boolean;
 }
 
 export async function runLoadedTries(
@@ -56,6 +58,7 @@ export async function runLoadedTries(
       tries: wave.tries,
       maxTries: wave.maxTries,
       budgetMs: wave.budgetMs,
+      warm: wave.warm ?? false,
       slowdown: options.slowdown,
       deadline: phase.deadline(),
       signal: options.signal,

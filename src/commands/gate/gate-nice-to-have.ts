@@ -1,7 +1,6 @@
 /**
  * The gate's nice-to-have checks, made only after every must-have one and only with the time left
- * (gate-run.ts): extra reference tries up to `--max-tries` for tests whose verdict can still change,
- * then (d) the tries without slowdown a verdict or cause still needs: again for a test whose tries
+ * (gate-run.ts; the extra reference tries are the reference call's warm repeats): (d) the tries without slowdown a verdict or cause still needs: again for a test whose tries
  * there the busy machine slowed (they did not count), for a test whose first failure came in the
  * extra tries, and more for a flaky test whose tries so far do not tell timing from randomness.
  * Where the break is (gate-escalate.ts) comes after these.
@@ -12,17 +11,14 @@ import { fisherOneSidedP } from '../../core/fisher-exact.js';
 import { countFailures } from '../../core/gate/factor-evidence.js';
 import { countsAtFactorOne } from '../../core/gate/gate-evidence.js';
 import type { GateTry } from '../../core/gate/runner-protocol.js';
-import { tryCeilingMs } from '../../core/gate/try-ceiling.js';
-import { wantsMoreTries } from '../../core/gate/try-schedule.js';
 import type { FittedBudget } from './gate-budget-fit.js';
-import { costsOf, startCostOf } from './gate-budget-fit.js';
 import { runIdleTries } from './gate-idle-tries.js';
-import { type LoadedTries, runLoadedTries } from './gate-loaded-tries.js';
+import type { LoadedTries } from './gate-loaded-tries.js';
 import type { GatePhase } from './gate-run-options.js';
-import { addTries, findTries, type GateTarget, type TryMap, triesIn } from './gate-targets.js';
+import { addTries, type findTries, type GateTarget, type TryMap, triesIn } from './gate-targets.js';
 
-/** Share of the time left that the extra reference tries may take; where tests break gets the rest. */
-const EXTRA_SHARE = 0.6;
+/** More tries without slowdown a flaky test's cause gets at most: one cold, the rest warm where it is cheap. */
+const CAUSE_MAX_TRIES = 60;
 
 export interface NiceToHaveState {
   readonly main: LoadedTries;
@@ -38,46 +34,9 @@ export async function runNiceToHaves(
   targets: readonly GateTarget[],
   state: NiceToHaveState,
 ): Promise<{ cut: boolean; loadedWallMs: number }> {
-  const extra = await runExtraTries(phase, targets, state);
-  if (!state.main.loaded) return { cut: extra.cut, loadedWallMs: extra.loadedWallMs };
+  if (!state.main.loaded) return { cut: false, loadedWallMs: 0 };
   const cut = await runCauseTries(phase, targets, state);
-  return { cut: extra.cut || cut, loadedWallMs: extra.loadedWallMs };
-}
-
-/** Extra reference tries up to --max-tries for the tests whose verdict can still change, with a share of the time left. */
-async function runExtraTries(
-  phase: GatePhase,
-  targets: readonly GateTarget[],
-  state: NiceToHaveState,
-): Promise<{ cut: boolean; loadedWallMs: number }> {
-  const { options } = phase;
-  const tally = (t: GateTarget) => {
-    const tries = triesIn(state.triesOf.get(t)).filter((x) => x.state !== 'skipped');
-    const failed = countFailures(tries).failures;
-    return { passed: tries.length - failed, failed };
-  };
-  const open = targets.filter(
-    (t) => state.triesOf.get(t)?.found === true && wantsMoreTries(tally(t), options.maxTries),
-  );
-  const cost = costsOf(state.main.outcome);
-  const leftMs = phase.deadline() - performance.now() - tryCeilingMs(0, options.slowdown);
-  const budgetMs = leftMs * EXTRA_SHARE - startCostOf(state.main.outcome);
-  const oneWaveMs = Math.max(0, ...open.map(cost));
-  if (open.length === 0 || options.maxTries <= options.tries || budgetMs <= oneWaveMs || !phase.inTime())
-    return { cut: false, loadedWallMs: 0 };
-  const extra = await runLoadedTries(phase, open, {
-    tries: 1,
-    maxTries: options.maxTries - options.tries,
-    budgetMs,
-    what: `extra cold tries up to ${options.maxTries} each while the time left lasts (their verdict can still change)`,
-  });
-  for (const t of open) {
-    const more = findTries(t, extra.outcome);
-    const was = state.triesOf.get(t);
-    if (more === undefined || was === undefined) continue;
-    state.triesOf.set(t, { ...was, tries: [...was.tries, ...more.tries], errors: [...was.errors, ...more.errors] });
-  }
-  return { cut: extra.outcome.cutShort === 'deadline', loadedWallMs: extra.outcome.wallMs };
+  return { cut, loadedWallMs: 0 };
 }
 
 /** (d) The tries without slowdown a verdict or its cause still needs; true when the deadline cut them. */
@@ -110,8 +69,16 @@ async function runCauseTries(
   const undecided = targets.filter((t) =>
     causeUndecided(triesIn(state.triesOf.get(t)), countsAtFactorOne(state.idleOf.get(t) ?? [])),
   );
-  const moreTries = options.maxTries - options.tries;
-  const more = await runIdleTries(phase, undecided, moreTries, 'whose tries so far do not tell timing from randomness');
+  const more = await runIdleTries(
+    phase,
+    undecided,
+    options.tries,
+    'whose tries so far do not tell timing from randomness',
+    {
+      maxTries: Math.min(options.maxTries, CAUSE_MAX_TRIES),
+      budgetMs: Math.max(0, (phase.deadline() - performance.now()) / 2),
+    },
+  );
   addTries(state.idleOf, undecided, more);
   return [again, first, more].some((o) => o?.cutShort === 'deadline');
 }

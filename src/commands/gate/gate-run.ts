@@ -35,6 +35,7 @@ import {
   passedAll,
   type TriesOf,
   type TryMap,
+  triesIn,
 } from './gate-targets.js';
 import { decideTargetVerdicts } from './gate-verdicts.js';
 
@@ -56,9 +57,10 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   // (a) the reference tries: --tries each.
   const main = await runLoadedTries(phase, targets, {
     tries: options.tries,
-    maxTries: options.tries,
-    budgetMs: 0,
-    what: `${options.tries} cold tries each (each a fresh worker running its file)`,
+    maxTries: options.maxTries,
+    budgetMs: warmCapMs(phase),
+    warm: true,
+    what: `${options.tries} cold tries each (each a fresh worker running its file), then warm repeats up to ${options.maxTries} tries for the tests that cost little next to their file and have not failed`,
   });
   const triesOf = new Map(targets.map((t) => [t, findTries(t, main.outcome)]));
   const failed = main.loaded ? targets.filter((t) => failedSome(triesOf.get(t))) : [];
@@ -66,7 +68,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
   const fit = fitGateBudget(options, main.outcome, failed, aloneTargets);
   clock.deadline = gateDeadline(options.started, fit.budgetMs, options.slowdown);
   options.onStep(`plan: ${fit.text}`);
-  const must = await runMustHaves(phase, failed, aloneTargets, main);
+  const must = await runMustHaves(phase, failed, aloneTargets, { main, triesOf });
   // Nice-to-haves, with the time left: extra reference tries, (d) what a cause needs, (e) where it breaks.
   const nice = await runNiceToHaves(phase, targets, { main, triesOf, idleOf: must.idleOf, fit });
   const higher = await escalateHeldTests(phase, targets, triesOf);
@@ -77,7 +79,7 @@ export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
     idleOf: must.idleOf,
     aloneOf: must.aloneOf,
     higher,
-    moduleErrors: [...main.outcome.moduleErrors, ...(must.idle?.moduleErrors ?? [])],
+    moduleErrors: [...main.outcome.moduleErrors, ...must.idleErrors],
     reference: { asked: options.slowdown, factor: main.outcome.pace.factor ?? options.slowdown },
     cut,
     budgetMs: fit.budgetMs,
@@ -103,6 +105,13 @@ function startingDeadline(options: GateRunOptions): number {
     : gateDeadline(options.started, TIME_BUDGET_CAP_MS, options.slowdown);
 }
 
+/** The reference call's warm repeats may take at most half the time to the deadline (the other checks need the rest). */
+function warmCapMs(phase: GatePhase): number {
+  return Math.max(0, (phase.deadline() - performance.now()) * WARM_DEADLINE_SHARE);
+}
+
+const WARM_DEADLINE_SHARE = 0.5;
+
 /** What every phase reads: the options, its progress sink, and the deadline as it is now. */
 function makePhase(options: GateRunOptions, targets: readonly GateTarget[], clock: { deadline: number }): GatePhase {
   const index = new Map(targets.map((t, i) => [targetKey(t), i + 1]));
@@ -114,23 +123,43 @@ function makePhase(options: GateRunOptions, targets: readonly GateTarget[], cloc
   };
 }
 
+/** Tries without slowdown a flaky test gets at most (one cold, the rest warm where it is cheap), and their share of the time left. */
+const IDLE_MAX_TRIES = 20;
+const IDLE_WARM_SHARE = 0.25;
+
 /** (b) without slowdown for the tests that failed a reference try, (c) alone for the new tests that passed: the must-have checks. */
 async function runMustHaves(
   phase: GatePhase,
   failed: readonly GateTarget[],
   aloneTargets: readonly GateTarget[],
-  main: LoadedTries,
-): Promise<{ idleOf: TryMap; aloneOf: TryMap; idle: TriesOutcome | null; cut: boolean }> {
+  { main, triesOf }: { readonly main: LoadedTries; readonly triesOf: TriesOf },
+): Promise<{
+  idleOf: TryMap;
+  aloneOf: TryMap;
+  idle: TriesOutcome | null;
+  idleErrors: TriesOutcome['moduleErrors'];
+  cut: boolean;
+}> {
   const idleOf: TryMap = new Map();
-  const idle = await runIdleTries(phase, failed, phase.options.tries, 'that failed a reference try');
-  addTries(idleOf, failed, idle);
+  const { tries } = phase.options;
+  const allFailed = failed.filter((t) => !triesIn(triesOf.get(t)).some((x) => x.state === 'passed'));
+  const someFailed = failed.filter((t) => !allFailed.includes(t));
+  const cold = await runIdleTries(phase, allFailed, tries, 'that failed every reference try');
+  addTries(idleOf, allFailed, cold);
+  const warmBudgetMs = Math.max(0, (phase.deadline() - performance.now()) * IDLE_WARM_SHARE);
+  const warm = await runIdleTries(phase, someFailed, tries, 'that failed some reference tries', {
+    maxTries: IDLE_MAX_TRIES,
+    budgetMs: warmBudgetMs,
+  });
+  addTries(idleOf, someFailed, warm);
+  const idle = cold ?? warm;
   const alone = await runAloneTries(phase, aloneTargets);
   const aloneOf: TryMap = new Map();
   addTries(aloneOf, aloneTargets, alone.alone);
   addTries(aloneOf, aloneTargets, alone.again);
-  const outcomes = [main.outcome, idle, alone.alone, alone.again];
+  const outcomes = [main.outcome, cold, warm, alone.alone, alone.again];
   const cut = outcomes.some((o) => o?.cutShort === 'deadline') || !phase.inTime();
-  return { idleOf, aloneOf, idle, cut };
+  return { idleOf, aloneOf, idle, idleErrors: [...(cold?.moduleErrors ?? []), ...(warm?.moduleErrors ?? [])], cut };
 }
 
 /** The verdicts with the load, the slowdown each phase got and the notices. */

@@ -7,6 +7,7 @@
 
 import { formatPValue } from '../fisher-exact.js';
 import {
+  CONFIRM_MAX_TRIES,
   type FactorTries,
   FRAGILE_ALPHA,
   failedTry,
@@ -50,8 +51,8 @@ export function describeBreakRange(holdsAt: number | null, breaksAt: number | nu
  * The verdict with the higher factors' answer (core/gate/factor-evidence.ts): a test that was
  * `stable` at the reference and broke higher is `flaky` only when it failed a confirm try at the
  * reference (a failure the factor does not explain); failures seen only above the reference are
- * fragility evidence, `fragile`, whether the factor test shows them significant or they are too
- * few to be sure of the limit (the reason says which). Any other verdict stays (a budget finding or
+ * `fragile` when the factor test shows them significant, and `inconclusive` (missing: the confirm
+ * tries it lacked) when they are too few to tell a limit from a flake. Any other verdict stays (a budget finding or
  * a flake at the reference is the finding), with holdsAt/breaksAt added.
  */
 export function applyBreakingPoint(
@@ -91,12 +92,22 @@ export function applyBreakingPoint(
       reason: `passes at ${at} (${result.passes}/${result.tryCount}${confirmed > 0 ? `, then ${confirmed}/${confirmed} again` : ''}) but ${higherText} (${test}): ${range}`,
     };
   }
-  // One failure far above the reference is no evidence of randomness: nothing failed at or below it.
+  const held = `passes at ${at} (${result.passes}/${result.tryCount}${confirmed > 0 ? `, then ${confirmed}/${confirmed} again` : ''}) and ${higherText} (${test}, not below ${FRAGILE_ALPHA})`;
+  return { ...undecided(result, held, `${at} to tell (${range})`, confirmed), ...point, firstError };
+}
+
+/**
+ * Failures only above the reference, too few to show a limit, and none at or below it to show a
+ * flake: neither verdict stands on them; the confirm tries it lacked decide (a flake fails there too).
+ */
+function undecided(result: GateTestResult, held: string, tell: string, confirmed: number): GateTestResult {
   return {
     ...result,
-    ...point,
-    verdict: 'fragile',
-    firstError,
-    reason: `passes at ${at} (${result.passes}/${result.tryCount}${confirmed > 0 ? `, then ${confirmed}/${confirmed} again` : ''}) and ${higherText} (${test}, not below ${FRAGILE_ALPHA}): a possible limit, too few failures to be sure of it, and none at or below ${at}, so no evidence of a flake (${range})`,
+    verdict: 'inconclusive',
+    reason: `${held}: a possible limit or a flake, too few tries at ${tell}; not checked, so no verdict`,
+    missing: [
+      ...result.missing,
+      { check: 'confirm', needed: Math.max(CONFIRM_MAX_TRIES, confirmed + 1), made: confirmed, for: 'verdict' },
+    ],
   };
 }

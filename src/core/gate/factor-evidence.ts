@@ -37,8 +37,14 @@ export const FRAGILE_ALPHA = 0.05;
  * try got x3.2-x3.5: 1.25 keeps the first at their level and moves the second.
  */
 export const OFF_FACTOR = 1.25;
-/** Reference tries counted at most (the gate's default --max-tries): see the file comment. */
+/** Reference tries counted at most (the gate's cold tries and a few more): see the file comment. */
 export const REFERENCE_COUNTED = 10;
+/**
+ * Tries again at the reference a test that broke higher gets at most: its cold confirm tries, then
+ * warm repeats where it costs little next to its file (commands/gate/gate-escalate.ts). A failure
+ * among them makes it flaky; with none, one failure in two tries above is significant from 30 on.
+ */
+export const CONFIRM_MAX_TRIES = 30;
 
 export interface FactorEvidence {
   /** Highest factor at which every try (and every try at each lower factor) passed, or null. */
@@ -61,6 +67,17 @@ export interface FactorEvidence {
 
 export const failedTry = (t: GateTry): boolean => t.state === 'failed' || t.state === 'hung';
 const ranTry = (t: GateTry): boolean => t.state !== 'skipped';
+
+/**
+ * Whether the gate measured the factor of most of a test's tries (a try too short to measure has
+ * slowdown null): only then does a higher factor ask the test anything; a test that barely uses the
+ * CPU is not slowed by it (its tries say "x4 (asked; not measured)"), and its tries are better spent
+ * finding a flake.
+ */
+export function factorMeasured(tries: readonly GateTry[]): boolean {
+  const ran = tries.filter(ranTry);
+  return ran.length > 0 && ran.filter((t) => typeof t.slowdown === 'number').length * 2 >= ran.length;
+}
 
 /** After a higher factor's tries: go on up unless every try failed (a limit shows plainly higher; a flake does not). */
 export const keepsClimbing = (tries: readonly GateTry[]): boolean => tries.some((t) => t.state === 'passed');

@@ -10,7 +10,7 @@ import { OFF_FACTOR } from './factor-evidence.js';
 import type { GateTry } from './runner-protocol.js';
 
 /** The checks of the gate, in the order it makes them (gate-run.ts). */
-type GateCheck = 'reference' | 'unthrottled' | 'alone' | 'alone-again';
+type GateCheck = 'reference' | 'unthrottled' | 'alone' | 'alone-again' | 'confirm';
 
 /** A check a verdict (or its cause) needed, with how many tries it needs and how many were made. */
 export interface MissingCheck {
@@ -44,6 +44,7 @@ const CHECK_WORDS: Readonly<Record<GateCheck, (n: number) => string>> = {
   unthrottled: (n) => `${n} ${n === 1 ? 'try' : 'tries'} without slowdown, one at a time`,
   alone: (n) => `${n} alone ${n === 1 ? 'try' : 'tries'} (order dependence)`,
   'alone-again': (n) => `${n} more alone ${n === 1 ? 'try' : 'tries'} to tell order dependence from a flake`,
+  confirm: (n) => `${n} more ${n === 1 ? 'try' : 'tries'} at the reference to tell a slowdown limit from a flake`,
 };
 
 /**

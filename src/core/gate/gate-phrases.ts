@@ -28,10 +28,33 @@ function selectionKind(t: GateReportTest): string {
   return `${t.selection} from "${from}"`;
 }
 
-/** "5 to 10 cold tries each" (reports from before cold tries have no maxTries). */
+/** The cost tiers the tries are told by: a test's median try under each bound. */
+const TIERS: readonly { readonly underMs: number; readonly label: string }[] = [
+  { underMs: 50, label: 'under 50ms' },
+  { underMs: 1000, label: '50ms-1s' },
+  { underMs: Number.POSITIVE_INFINITY, label: '1s and over' },
+];
+
+/**
+ * "5 cold tries each, then warm repeats up to 150: 38-150 tries for tests under 50ms, 5-6 for
+ * 1s and over", or "5 to 10 tries each" when it has no tests to tell tiers by (reports from before
+ * cold tries have no maxTries).
+ */
 export function triesText(report: GateReport): string {
   const max = report.maxTries ?? report.tries;
-  return max > report.tries ? `${report.tries} to ${max} cold tries each` : `${report.tries} tries each`;
+  if (max <= report.tries) return `${report.tries} tries each`;
+  const tiers = TIERS.map((tier, i) => {
+    const low = i === 0 ? 0 : (TIERS[i - 1]?.underMs ?? 0);
+    const counts = report.tests
+      .filter((t) => t.medianMs !== null && t.medianMs >= low && t.medianMs < tier.underMs)
+      .map((t) => t.tryCount);
+    if (counts.length === 0) return null;
+    const lo = Math.min(...counts);
+    const hi = Math.max(...counts);
+    return `${lo === hi ? lo : `${lo}-${hi}`} for tests ${tier.label}`;
+  }).filter((x) => x !== null);
+  if (tiers.length === 0) return `${report.tries} to ${max} tries each`;
+  return `${report.tries} cold tries each, then warm repeats up to ${max}: ${tiers.join(', ')}`;
 }
 
 export function describeLoad(report: GateReport): string {

@@ -6,13 +6,14 @@
  * - 3 -> 4: `runs`/`maxRuns` become `tries`/`maxTries`; a test's `runs`, and its idle and alone
  *   counts' `runs`, become `tryCount` (one word per concept: a gate execution of one test is a try).
  * - 4 -> 5: every full name `name` becomes `fullName` (one field name in every format).
+ * - 5 -> 6: as it is (6 adds warm tries and the `confirm` missing check, no field changes).
  */
 import { FlakeguardError } from '../errors.js';
 import { fullNameFrom } from '../test-id.js';
 import { GATE_REPORT_VERSION, type GateReport } from './gate-report.js';
 
 /** The versions `gate --merge` reads. */
-const READABLE_GATE_REPORT_VERSIONS = [2, 3, 4, GATE_REPORT_VERSION] as const;
+const READABLE_GATE_REPORT_VERSIONS = [2, 3, 4, 5, GATE_REPORT_VERSION] as const;
 
 type Loose = Record<string, unknown>;
 
@@ -27,6 +28,8 @@ export function upgradeGateReport(parsed: unknown, file: string): GateReport {
     );
   const version = parsed.version;
   if (version === GATE_REPORT_VERSION) return parsed as unknown as GateReport;
+  // A version 5 has every field of 6; 6 only adds values (warm tries, the `confirm` check).
+  if (version === 5) return { ...parsed, version: GATE_REPORT_VERSION } as unknown as GateReport;
   if (version === 4) return fromGateReportJson({ ...parsed, version: GATE_REPORT_VERSION });
   if (version !== 2 && version !== 3)
     throw new FlakeguardError(

@@ -18,6 +18,11 @@ import type { Contention } from './slowdown.js';
 export type GateContention = Contention & { readonly calibration?: Calibration };
 
 /**
+ * 6: a test's tries beyond its cold ones may be warm repeats (`cold: false`, in one worker: the
+ * reference tries, those without slowdown, the confirm tries), `maxTries` defaults to 150; a
+ * `missing` check may be `confirm` (a failure seen only above the reference, too few tries there
+ * to tell a limit from a flake: the verdict is `inconclusive`, no longer `fragile`). A version 5
+ * reads as it is (gate-report-versions.ts).
  * 5: every full name (a test's, its previous place's, a not-run row's, a proposal's) is `fullName`
  * (was `name`; gate-report-versions.ts reads a version 4, 3 or 2).
  * 4: one word per concept, a gate execution of one test is a try: `runs`/`maxRuns` are `tries`/`maxTries`
@@ -28,7 +33,7 @@ export type GateContention = Contention & { readonly calibration?: Calibration }
  * 2: contention has method (how the workers were paced), methodWhy, weight, busyWorkers, phases; no
  * ambient; a try's slowdown may be null with slowdownNote.
  */
-export const GATE_REPORT_VERSION = 5 as const;
+export const GATE_REPORT_VERSION = 6 as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [
   'failing',
   'flaky',

@@ -1,8 +1,9 @@
 /**
  * What flakeguard's runner (inside Vitest's test workers) and the process that drives Vitest share:
  * the plan (which tests to time) and one JSON line per try and per file run, appended by the worker
- * to the results file the plan names. Each try is one test run once in a worker: the gate gets
- * its repeated tries from many workers, not from repeats inside one.
+ * to the results file the plan names. A try is one run of one test: the first in a worker is cold
+ * (a fresh worker: what CI sees), and a planned test with `repeats` runs that many more times in the
+ * same worker, warm (Vitest's own `repeats`, its hooks around each), one try line each.
  */
 export const PLAN_ENV = 'FLAKEGUARD_RUNNER_PLAN';
 /**
@@ -19,6 +20,8 @@ export interface PlannedTest {
   readonly file: string;
   /** Titles joined with ' > ', without the file. */
   readonly fullName: string;
+  /** Warm repeats after its first try in the worker (absent or 0: one try, the user's own `repeats` off). */
+  readonly repeats?: number;
 }
 
 export interface RunnerPlan {
@@ -128,9 +131,15 @@ export type RunnerLine =
       readonly kind: 'file';
       readonly file: string;
       readonly project: string;
-      /** Wall time from the worker's start to the end of the file: what one try of this file costs. */
+      /** Wall time from the worker's start to the end of the file: what one try of this file costs, warm repeats included. */
       readonly costMs: number;
+      /** Of costMs, the warm repeats' tries (absent: none): a cold try of the file costs costMs less this. */
+      readonly warmMs?: number;
     };
+
+/** What one cold try of a file costs, from its line: the worker's wall time less its warm repeats. */
+export const coldCostMs = (line: { readonly costMs: number; readonly warmMs?: number }): number =>
+  Math.max(0, line.costMs - (line.warmMs ?? 0));
 
 /** A finished try as the results file carries it. */
 type TryLine = Extract<RunnerLine, { readonly kind: 'try' }>;

@@ -8,47 +8,24 @@
  * - Then extra tries while the phase's wall time is under `budgetMs`: files of tests that can still
  *   change verdict (not yet both passed and failed, fewer than `maxTries` tries), cheapest file first,
  *   one copy per file in turn, as many as the remaining budget is projected to pay for.
+ * - With `warm`, the extra tries are warm repeats instead (core/gate/warm-schedule.ts): one worker
+ *   per file, each open test repeated in it as often as its own cost next to the file's allows.
  * - A test that did not run at all in a wave is not chased (it is not found or its file is broken).
  */
-export interface TryTally {
-  readonly passed: number;
-  readonly failed: number;
-}
+import { planWarmWave } from './warm-schedule.js';
+import { tries, type WaveFile, type WaveInput, wantsMoreTries } from './wave-types.js';
 
-export interface WaveInput {
-  /** Each planned test and the file (run unit) it belongs to. */
-  readonly tests: readonly { readonly key: string; readonly fileKey: string }[];
-  /** Tries so far by test key (missing = none). */
-  readonly tally: ReadonlyMap<string, TryTally>;
-  /** Measured wall time of one try of each file (missing = not measured yet). */
-  readonly costMs: ReadonlyMap<string, number>;
-  readonly minTries: number;
-  readonly maxTries: number;
-  readonly budgetMs: number;
-  readonly elapsedMs: number;
-  /** Tries Vitest ran at once in the waves so far (at least 1). */
-  readonly parallel: number;
-  /** Waves already run (0 before the first). */
-  readonly wave: number;
-}
-
-export interface WaveFile {
-  readonly fileKey: string;
-  readonly copies: number;
-}
-
-const tries = (t: TryTally | undefined): number => (t ? t.passed + t.failed : 0);
-
-/** A test whose verdict more tries can still change. */
-export function wantsMoreTries(t: TryTally | undefined, maxTries: number): boolean {
-  if (t === undefined) return true;
-  return !(t.passed > 0 && t.failed > 0) && tries(t) < maxTries;
-}
+export type { TryTally, WaveFile, WaveInput } from './wave-types.js';
+export { wantsMoreTries } from './wave-types.js';
 
 export function planWave(input: WaveInput): WaveFile[] {
   const files = [...new Set(input.tests.map((t) => t.fileKey))];
-  if (input.wave === 0) return files.map((fileKey) => ({ fileKey, copies: input.minTries }));
+  if (input.wave === 0) return files.map((fileKey) => ({ fileKey, copies: input.coldTries ?? input.minTries }));
   if (input.wave > input.maxTries) return [];
+  const known = [...input.costMs.values()];
+  const fallback = known.length > 0 ? Math.max(...known) : 1000;
+  const cost = (f: string): number => input.costMs.get(f) ?? fallback;
+  if (input.warm) return planWarmWave(input, cost);
   const missing = new Map<string, number>();
   const extra = new Map<string, number>();
   for (const t of input.tests) {
@@ -59,9 +36,6 @@ export function planWave(input: WaveInput): WaveFile[] {
     else extra.set(t.fileKey, Math.max(extra.get(t.fileKey) ?? 0, input.maxTries - n));
   }
   const plan = new Map<string, number>(missing);
-  const known = [...input.costMs.values()];
-  const fallback = known.length > 0 ? Math.max(...known) : 1000;
-  const cost = (f: string): number => input.costMs.get(f) ?? fallback;
   const slots = Math.max(1, input.parallel);
   let projectedMs = [...missing].reduce((sum, [f, copies]) => sum + cost(f) * copies, 0) / slots;
   const left = input.budgetMs - input.elapsedMs;

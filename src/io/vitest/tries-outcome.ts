@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import { measuredSpan, phaseFactor, tryFactor, tryFigures } from '../../core/gate/pacer.js';
-import type { GateTry, RunnerLine } from '../../core/gate/runner-protocol.js';
+import { coldCostMs, type GateTry, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import type { Pacer } from '../load/pacer.js';
 import type { TestTries, TriesOutcome, TryOptions } from './tries-types.js';
 import type { JobSpec, JobTest, VitestJobResult } from './vitest-job.js';
@@ -108,8 +108,8 @@ function fileCostsOf(lines: readonly RunnerLine[], rel: (f: string) => string): 
     if (l.kind !== 'file') continue;
     const key = JSON.stringify([l.file, l.project]);
     const was = costs.get(key);
-    if (was === undefined || l.costMs > was.costMs)
-      costs.set(key, { file: rel(l.file), project: l.project, costMs: l.costMs });
+    if (was === undefined || coldCostMs(l) > was.costMs)
+      costs.set(key, { file: rel(l.file), project: l.project, costMs: coldCostMs(l) });
   }
   return [...costs.values()];
 }

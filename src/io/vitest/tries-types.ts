@@ -74,6 +74,10 @@ export interface TryOptions {
   readonly slowdown?: number;
   /** One try at a time (default false). */
   readonly serial?: boolean;
+  /** The tries beyond `tries` as warm repeats in one worker per file (core/gate/warm-schedule.ts), not cold workers. */
+  readonly warm?: boolean;
+  /** Cold tries of each file before the warm ones (default `tries`; fewer with `warm`: cheap tests reach `tries` warm). */
+  readonly coldTries?: number;
   /** Without slowdown, at the kernel's maximum CPU weight where a cgroup can be made (io/load/pacer.ts). */
   readonly unslowed?: boolean;
   /** performance.now() at which every try still running is stopped and the outcome is what came back. */

@@ -11,13 +11,15 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, TestProject, TestSpecification, Vitest } from 'vitest/node';
-import type { RunnerLine, RunnerPlan } from '../../core/gate/runner-protocol.js';
-import { planWave, type TryTally, wantsMoreTries } from '../../core/gate/try-schedule.js';
+import { coldCostMs, type RunnerLine } from '../../core/gate/runner-protocol.js';
+import { planWave } from '../../core/gate/try-schedule.js';
+import { warmBudgetMs } from '../../core/gate/warm-schedule.js';
 import { testKey } from '../../core/test-id.js';
 import { tailResultsFile } from './results-file.js';
 import type { VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
 import { firstLine, loadProjectVitest, runChildMain } from './vitest-load.js';
 import { setupOptions } from './vitest-setup.js';
+import { type WaveState, waveInput, writeWavePlan } from './vitest-wave-state.js';
 
 function moduleErrorsOf(modules: readonly TestModule[]): { file: string; project: string; message: string }[] {
   const out: { file: string; project: string; message: string }[] = [];
@@ -104,12 +106,6 @@ function findSpecProjects(vitest: Vitest, job: VitestJob): (TestProject | undefi
   );
 }
 
-/** What the waves learn: each test's passes and failures, and each spec's cost in one worker. */
-interface WaveState {
-  readonly tally: Map<string, TryTally>;
-  readonly costMs: Map<string, number>;
-}
-
 /**
  * The tries in waves (core/gate/try-schedule.ts planWave), until no test needs more or the budget
  * is spent; how parallel the last wave ran shapes the next.
@@ -124,36 +120,21 @@ async function runWaves(
     key: testKey({ project: specProjects[t.spec] ?? '', file: t.file, fullName: t.fullName }),
     fileKey: String(t.spec),
   }));
-  const state: WaveState = { tally: new Map(), costMs: new Map() };
-  // The runner times only tests whose verdict can still change: a test that has passed and
-  // failed stops getting tries (it still runs when a later test of its file needs it first).
-  const writePlan = (): void => {
-    const open = job.tests.filter((_, i) => wantsMoreTries(state.tally.get(tests[i]?.key ?? ''), job.maxTries));
-    const plan: RunnerPlan = {
-      tests: open.map((t) => ({ project: specProjects[t.spec] ?? '', file: t.file, fullName: t.fullName })),
-      resultsFile: job.resultsFile,
-    };
-    writeFileSync(job.planFile, JSON.stringify(plan));
-  };
+  const state: WaveState = { tally: new Map(), costMs: new Map(), spentMs: new Map() };
   const read = tailResultsFile(job.resultsFile);
   const waves: WaveSummary[] = [];
   const started = performance.now();
   let parallel = 1;
+  let budgetMs = job.budgetMs;
   for (let wave = 0; ; wave += 1) {
-    const plannedWave = planWave({
-      tests,
-      tally: state.tally,
-      costMs: state.costMs,
-      minTries: job.minTries,
-      maxTries: job.maxTries,
-      budgetMs: job.budgetMs,
-      elapsedMs: performance.now() - started,
-      parallel,
-      wave,
-    });
+    if (wave === 1 && job.warm) budgetMs = warmBudgetMs(job.budgetMs, performance.now() - started);
+    const plannedWave = planWave(
+      waveInput(job, tests, state, { budgetMs, elapsedMs: performance.now() - started, parallel, wave }),
+    );
     const specs = specsOfWave(plannedWave, job, projects);
     if (specs.length === 0) break;
-    writePlan();
+    const repeats = new Map(plannedWave.flatMap((f) => [...(f.repeats ?? [])]));
+    writeWavePlan({ job, tests, state, specProjects }, repeats);
     const waveStart = performance.now();
     if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
     else await vitest.runTestSpecifications(specs);
@@ -188,7 +169,7 @@ function specsOfWave(
 /** Counts the wave's tries into the tally and its files' costs; returns the wave's summed worker time. */
 function tallyLines(
   lines: readonly RunnerLine[],
-  { tally, costMs }: WaveState,
+  { tally, costMs, spentMs }: WaveState,
   job: VitestJob,
   specProjects: readonly string[],
 ): number {
@@ -197,13 +178,14 @@ function tallyLines(
     if (line.kind === 'try') {
       if (line.try.state === 'skipped') continue;
       const k = testKey(line);
+      spentMs.set(k, (spentMs.get(k) ?? 0) + line.try.durationMs);
       const t = tally.get(k) ?? { passed: 0, failed: 0 };
       tally.set(k, line.try.state === 'passed' ? { ...t, passed: t.passed + 1 } : { ...t, failed: t.failed + 1 });
     } else if (line.kind === 'file') {
       busyMs += line.costMs;
       job.specs.forEach((s, i) => {
         if (s.file === line.file && specProjects[i] === line.project)
-          costMs.set(String(i), Math.max(costMs.get(String(i)) ?? 0, line.costMs));
+          costMs.set(String(i), Math.max(costMs.get(String(i)) ?? 0, coldCostMs(line)));
       });
     }
   }

@@ -38,6 +38,10 @@ export interface VitestJob {
   readonly budgetMs: number;
   /** One try at a time (the check without slowdown: tries must not slow each other down). */
   readonly serial: boolean;
+  /** After the cold tries, the extra ones as warm repeats (core/gate/warm-schedule.ts), within the budget. */
+  readonly warm?: boolean;
+  /** Copies of each file in the first wave (default minTries). */
+  readonly coldTries?: number;
 }
 
 export interface WaveSummary {

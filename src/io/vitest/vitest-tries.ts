@@ -92,6 +92,8 @@ function startGateChild(
       maxTries: Math.max(options.tries, maxTries),
       budgetMs,
       serial: options.serial ?? false,
+      warm: options.warm ?? false,
+      ...(options.coldTries === undefined ? {} : { coldTries: options.coldTries }),
     }),
   );
 }

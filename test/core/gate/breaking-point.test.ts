@@ -67,10 +67,12 @@ describe('applyBreakingPoint', () => {
       'fragile',
     );
     // One failure higher, after passing everywhere else: too little to blame the factor, and no
-    // evidence of a flake either (nothing failed at or below the reference): fragile, saying so.
+    // evidence of a flake either (nothing failed at or below the reference): inconclusive, naming
+    // the confirm tries it lacked.
     const weak = applyBreakingPoint(stable, level(2, pass), [level(4, fail)], again);
-    expect(weak.verdict).toBe('fragile');
-    expect(weak.reason).toContain('too few failures to be sure of it, and none at or below x2.0');
+    expect(weak.verdict).toBe('inconclusive');
+    expect(weak.reason).toContain('a possible limit or a flake, too few tries at x2.0 to tell');
+    expect(weak.missing).toEqual([{ check: 'confirm', needed: 30, made: 6, for: 'verdict' }]);
   });
   it('held everywhere: stable, with how far it held', () => {
     expect(applyBreakingPoint(stable, level(2, pass), [level(4, pass), level(8, pass)])).toMatchObject({

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { CONFIRM_TRIES, TRIES_PER_HIGHER_FACTOR } from '../../../src/commands/gate/gate-escalate.js';
 import { applyBreakingPoint, escalationFactors, type FactorTries } from '../../../src/core/gate/breaking-point.js';
 import {
+  CONFIRM_MAX_TRIES,
+  factorMeasured,
   keepsClimbing,
   OFF_FACTOR,
   REFERENCE_COUNTED,
@@ -92,7 +94,7 @@ describe('fragile only when the factor explains the failures', () => {
     expect(keepsClimbing([pass, fail])).toBe(true);
     expect(keepsClimbing([fail, fail])).toBe(false);
   });
-  it('one failure at the top step with nothing in between is fragility evidence, not a flake: fragile, saying it is not significant', () => {
+  it('one failure at the top step with nothing in between is neither a limit nor a flake yet: inconclusive, naming the confirm tries it lacked', () => {
     const r = applyBreakingPoint(
       stableAfter(10),
       { factor: 2, asked: 2, tries: times(10, pass) },
@@ -102,10 +104,11 @@ describe('fragile only when the factor explains the failures', () => {
       ],
       times(CONFIRM_TRIES, pass),
     );
-    expect(r).toMatchObject({ verdict: 'fragile', holdsAt: 4.1, breaksAt: 8.2 });
+    expect(r).toMatchObject({ verdict: 'inconclusive', holdsAt: 4.1, breaksAt: 8.2 });
     expect(r.reason).toBe(
-      'passes at x2.0 (10/10, then 6/6 again) and failed 1 of 2 tries from x8.2 up, 0 of 18 below (one-sided Fisher p = 0.1, not below 0.05): a possible limit, too few failures to be sure of it, and none at or below x2.0, so no evidence of a flake (holds at x4.1, breaks between x4.1 and x8.2)',
+      'passes at x2.0 (10/10, then 6/6 again) and failed 1 of 2 tries from x8.2 up, 0 of 18 below (one-sided Fisher p = 0.1, not below 0.05): a possible limit or a flake, too few tries at x2.0 to tell (holds at x4.1, breaks between x4.1 and x8.2); not checked, so no verdict',
     );
+    expect(r.missing).toEqual([{ check: 'confirm', needed: CONFIRM_MAX_TRIES, made: CONFIRM_TRIES, for: 'verdict' }]);
   });
   it('names the measured range and the test when the factor explains it', () => {
     const r = applyBreakingPoint(
@@ -186,5 +189,14 @@ describe('a failed try is judged at the factor it got (OFF_FACTOR)', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('factorMeasured', () => {
+  const measured = (slowdown: number | null): GateTry => ({ state: 'passed', durationMs: 5, slowdown });
+  it('true when most of its tries have a measured factor, false when most were too short to measure', () => {
+    expect(factorMeasured([measured(2), measured(2.1), measured(null)])).toBe(true);
+    expect(factorMeasured([measured(null), measured(null), measured(2)])).toBe(false);
+    expect(factorMeasured([])).toBe(false);
   });
 });

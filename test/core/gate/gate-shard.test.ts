@@ -49,7 +49,7 @@ function shardReport(
   base = 'abc123',
 ): GateReport {
   return {
-    version: 5,
+    version: 6,
     verdict: tests.some((t) => t.verdict !== 'stable') ? 'fail' : 'pass',
     base,
     baseRef: 'origin/main',
