@@ -82,7 +82,7 @@ describe('upgradeGateReport', () => {
 
   it('refuses another version, naming it, the versions it reads and how to write the report again', () => {
     expect(() => upgradeGateReport({ version: 1, tests: [] }, 'shard-1.json')).toThrow(
-      'gate report shard-1.json is version 1; gate --merge reads versions 2, 3, 4, 5: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
+      'gate report shard-1.json is version 1; gate --merge reads versions 2, 3, 4, 5, 6: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
     );
     expect(() => upgradeGateReport({ tests: [] }, 's.json')).toThrow('is version null');
   });
@@ -92,5 +92,12 @@ describe('upgradeGateReport', () => {
     expect(() => upgradeGateReport({ version: 2, tests: [{ name: 'x', durationsMs: [1] }] }, 's.json')).toThrow(
       'tests[0] has no tries array',
     );
+  });
+});
+
+describe('a version 5 gate report', () => {
+  it('reads as version 6 as it is (6 only adds warm tries and the confirm check)', () => {
+    const v5 = { version: 5, verdict: 'pass', tests: [{ fullName: 'a', verdict: 'stable', tries: [] }] };
+    expect(upgradeGateReport(v5, 'old.json')).toEqual({ ...v5, version: GATE_REPORT_VERSION });
   });
 });
