@@ -45,7 +45,8 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   it('exits 1 with a versioned JSON report against the merge base', async () => {
     expect(run.exitCode, run.stderr).toBe(1);
     expect(report).toMatchObject({
-      version: 5,
+      format: 'flakeguard-gate-report',
+      version: 6,
       verdict: 'fail',
       tries: 3,
       maxTries: 3,

@@ -1,7 +1,7 @@
 /**
  * The gate's report: everything the terminal table, the Markdown comment and the JSON print, computed
  * once from the selection, the tries and the load measurements. Pure. `--json` prints this object
- * (schema: docs/gate.md, GATE_REPORT_VERSION).
+ * (schema: schemas/gate-report.schema.json, docs/gate.md, GATE_REPORT_VERSION).
  */
 
 import { DEFAULT_BUDGET_CONFIG } from '../budget/budget-config.js';
@@ -18,6 +18,9 @@ import type { Contention } from './slowdown.js';
 export type GateContention = Contention & { readonly calibration?: Calibration };
 
 /**
+ * 6: a test's `project` is '' for the unnamed Vitest project (was null; null means "unknown" in every
+ * format, and the gate always knows); the report names its format (`format`). gate-report-versions.ts
+ * reads a version 5, 4, 3 or 2.
  * 5: every full name (a test's, its previous place's, a not-run row's, a proposal's) is `fullName`
  * (was `name`; gate-report-versions.ts reads a version 4, 3 or 2).
  * 4: one word per concept, a gate execution of one test is a try: `runs`/`maxRuns` are `tries`/`maxTries`
@@ -28,7 +31,9 @@ export type GateContention = Contention & { readonly calibration?: Calibration }
  * 2: contention has method (how the workers were paced), methodWhy, weight, busyWorkers, phases; no
  * ambient; a try's slowdown may be null with slowdownNote.
  */
-export const GATE_REPORT_VERSION = 5 as const;
+export const GATE_REPORT_VERSION = 6 as const;
+/** What `format` says: which of flakeguard's JSON outputs this is (schemas/gate-report.schema.json). */
+export const GATE_REPORT_FORMAT = 'flakeguard-gate-report' as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [
   'failing',
   'flaky',
@@ -69,6 +74,7 @@ export interface GateProposal extends TestRef {
 }
 
 export interface GateReport {
+  readonly format: typeof GATE_REPORT_FORMAT;
   readonly version: typeof GATE_REPORT_VERSION;
   readonly verdict: 'pass' | 'fail';
   /** The merge-base sha the working tree was compared with. */
@@ -113,7 +119,7 @@ interface GateCost {
   readonly triesMs: number;
 }
 
-/** The report as `--json` prints it and `--merge` reads it: as it is in memory (since version 5, `fullName`). */
+/** The report as `--json` prints it and `--merge` reads it: as it is in memory (since version 5, `fullName`; since 6, '' for the unnamed project). */
 export function toGateReportJson(report: GateReport): GateReport {
   return report;
 }
@@ -158,6 +164,7 @@ export function computeGateReport(input: GateReportInput): GateReport {
   const fragile = input.fragile ?? 'warn';
   const failed = tests.some((t) => blocks(t.verdict, fragile));
   return {
+    format: GATE_REPORT_FORMAT,
     version: GATE_REPORT_VERSION,
     verdict: failed ? 'fail' : 'pass',
     base: input.base,

@@ -49,7 +49,8 @@ function shardReport(
   base = 'abc123',
 ): GateReport {
   return {
-    version: 5,
+    format: 'flakeguard-gate-report',
+    version: 6,
     verdict: tests.some((t) => t.verdict !== 'stable') ? 'fail' : 'pass',
     base,
     baseRef: 'origin/main',
@@ -72,7 +73,7 @@ function shardReport(
       file: 'test/a.test.ts',
       fullName: t.name,
       line: 1,
-      project: null,
+      project: '',
       selection: 'new',
       previous: null,
       affectedBy: [],
