@@ -27,13 +27,9 @@ export type { GateReportTest } from './core/gate/gate-report-test.js';
 export type { GateVerdict } from './core/gate/gate-verdict-types.js';
 export type { GateTry } from './core/gate/runner-protocol.js';
 export type { SelectionKind } from './core/gate/test-selection.js';
-export type {
-  HistoryJson,
-  HistoryPlatformJson,
-  HistoryReportJson,
-  HistoryTestJson,
-} from './core/history/history-json.js';
+export type { HistoryPlatformJson, HistoryReportJson, HistoryTestJson } from './core/history/history-json.js';
 export type { HistoryTest } from './core/history/history-report.js';
+export type { HistoryJson } from './core/history-output.js';
 export * from './core/platform-value.js';
 export type { QuarantineListJson, QuarantineRow } from './core/quarantine/quarantine-list.js';
 export type { QuarantineProposals } from './core/quarantine/quarantine-proposals.js';

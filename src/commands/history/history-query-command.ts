@@ -5,10 +5,10 @@ import { isoDayOf } from '../../core/calendar.js';
 import { type CiPlatformSpeed, formatCiSpeedReport, toCiSpeedJson } from '../../core/calibration/ci-speed-report.js';
 import { parseAge } from '../../core/history/history-age.js';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../core/history/history-format.js';
-import { toHistoryQueryJson } from '../../core/history/history-json.js';
 import { withTestMachines } from '../../core/history/history-machines.js';
 import { ownerFilterOf, withHistoryOwners } from '../../core/history/history-owners.js';
 import { computeHistoryReport } from '../../core/history/history-report.js';
+import { toHistoryQueryJson } from '../../core/history-output.js';
 import { renderHistoryHtml } from '../../core/html/history-html.js';
 import {
   DEFAULT_QUARANTINE_POLICY,

@@ -1,9 +1,8 @@
 /**
- * `flakeguard history --json` (schemas/history-report.schema.json): the report without its chart
- * points, with the CI speeds and the quarantine proposals the text prints after it. Pure.
+ * The history report as `flakeguard history --json` writes it (schemas/history-report.schema.json):
+ * without its chart points, naming its format. The command adds the CI speeds and the quarantine
+ * proposals (core/history-output.ts). Pure.
  */
-import type { CiSpeedJson } from '../calibration/ci-speed-report.js';
-import type { QuarantineProposals } from '../quarantine/quarantine-proposals.js';
 import type { HistoryPlatform } from './history-platform.js';
 import type { HistoryReport, HistoryTest } from './history-report.js';
 
@@ -21,12 +20,6 @@ export type HistoryReportJson = Omit<HistoryReport, 'tests'> & {
   readonly tests: readonly HistoryTestJson[];
 };
 
-/** All of `history --json`: the report, `ciSpeed` (docs/history.md "CI speed") and the quarantine `proposals`. */
-export type HistoryJson = HistoryReportJson & {
-  readonly ciSpeed: readonly CiSpeedJson[];
-  readonly proposals: QuarantineProposals;
-};
-
 /** The report as the JSON that leaves the program (chart points left out). */
 export function toHistoryJson(report: HistoryReport): HistoryReportJson {
   return {
@@ -37,13 +30,4 @@ export function toHistoryJson(report: HistoryReport): HistoryReportJson {
       platforms: t.platforms.map(({ points: _points, trend: _trend, ...p }) => p),
     })),
   };
-}
-
-/** `history --json` whole. */
-export function toHistoryQueryJson(
-  report: HistoryReport,
-  ciSpeed: readonly CiSpeedJson[],
-  proposals: QuarantineProposals,
-): HistoryJson {
-  return { ...toHistoryJson(report), ciSpeed, proposals };
 }
