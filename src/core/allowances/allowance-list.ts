@@ -84,8 +84,7 @@ export function computeAllowanceList(
   };
 }
 
-/** `allowances list --json`: the list as it is (version 2: `fullName`). */
-/** `allowances list --json` (schemas/allowance-list.schema.json): the list as it is, naming its format. */
+/** `allowances list --json` (schemas/allowance-list.schema.json): the list as it is (version 2: `fullName`), naming its format. */
 export function toAllowanceListJson(list: AllowanceList): AllowanceListJson {
   return { format: ALLOWANCE_LIST_FORMAT, ...list };
 }
