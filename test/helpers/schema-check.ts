@@ -17,23 +17,27 @@ export function schemaNames(): string[] {
     .sort();
 }
 
-export function readSchema(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(path.join(SCHEMAS, `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
+export function readSchema(name: string, folder = SCHEMAS): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(folder, `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
 }
 
 const compiled = new Map<string, ValidateFunction>();
 
-function validatorOf(name: string): ValidateFunction {
-  const known = compiled.get(name);
+function validatorOf(name: string, folder: string): ValidateFunction {
+  const key = path.join(folder, name);
+  const known = compiled.get(key);
   if (known) return known;
-  const validate = new Ajv2020({ allErrors: true, strict: true }).compile(readSchema(name));
-  compiled.set(name, validate);
+  const validate = new Ajv2020({ allErrors: true, strict: true }).compile(readSchema(name, folder));
+  compiled.set(key, validate);
   return validate;
 }
 
-/** Each way the value breaks the schema, `<path> <message> <params>`; empty when it validates. */
-export function schemaErrors(name: string, value: unknown): string[] {
-  const validate = validatorOf(name);
+/**
+ * Each way the value breaks the schema, `<path> <message> <params>`; empty when it validates.
+ * `folder`: where the schemas are (default this checkout's schemas/; an installed package's).
+ */
+export function schemaErrors(name: string, value: unknown, folder = SCHEMAS): string[] {
+  const validate = validatorOf(name, folder);
   // The value as a program reads it: through JSON, so `undefined` fields are gone as they are in the file.
   if (validate(JSON.parse(JSON.stringify(value)))) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
