@@ -1,6 +1,14 @@
-/** The `flakeguard.yaml` that `flakeguard init` writes: every key present, commented. */
+/**
+ * The line an editor's YAML language server reads the file's JSON Schema from: the one the installed
+ * flakeguard ships, relative to flakeguard.yaml at the project root (docs/formats.md).
+ */
+export const CONFIG_SCHEMA_LINE =
+  '# yaml-language-server: $schema=./node_modules/flakeguard/schemas/config.schema.json';
+
+/** The `flakeguard.yaml` that `flakeguard init` writes: the schema line, then every key present, commented. */
 export function renderConfigTemplate(testBudget = '5s'): string {
-  return `# flakeguard configuration. Every key is optional; the values below are the defaults.
+  return `${CONFIG_SCHEMA_LINE}
+# flakeguard configuration. Every key is optional; the values below are the defaults.
 # Durations: 250ms, 5s, 1.5s, 2m. Platforms: Node's platform names (linux, darwin, win32, ...) plus default.
 budget:
   # Limit for one test (its body plus beforeEach/afterEach, as Vitest measures it).

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
+import { schemaErrors } from '../helpers/schema-check.js';
 import { addAllowance, commit } from './allowances-helpers.js';
 
 const TRACKER = `import { describe, it, expect } from 'vitest';
@@ -84,6 +85,7 @@ describe('allowances add', () => {
       allowances: { match: string; current: unknown; budget: string }[];
     };
     expect(list.version).toBe(2);
+    expect(schemaErrors('allowance-list', list)).toEqual([]);
     expect(list.allowances.map((a) => [a.match, a.current, a.budget])).toEqual([
       ['exact', { fullName: 'tracker > flushes', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],
       ['exact', { fullName: 'tracker > replays 1', file: 'test/hub/tracker.test.ts' }, '{ linux: 1.5s }'],

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
+import { schemaErrors } from '../helpers/schema-check.js';
 
 let fx: Fixture;
 
@@ -93,6 +94,8 @@ describe('the run record carries where it ran', () => {
     const b = await fx.vitest(['test/cart.test.ts'], GITLAB);
     expect(b.exitCode, b.output).toBe(1);
     gitlab = newest();
+    // The records real runs wrote, in and outside CI, are what schemas/run-record.schema.json says (issue 47).
+    for (const file of [github, gitlab]) expect(schemaErrors('run-record', read(file)), file).toEqual([]);
     expect(read(gitlab).ci).toEqual({
       provider: 'gitlab-ci',
       workflow: null,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
+import { schemaErrors } from '../helpers/schema-check.js';
 import { A_ADDS_EMPTY, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
 // The two shard gates run once (the first test); the second merges one of their reports alone.
@@ -41,6 +42,9 @@ describe('flakeguard gate across shards', () => {
     const r1 = JSON.parse(one.stdout) as GateReportJson;
     const r2 = JSON.parse(two.stdout) as GateReportJson;
     expect(r1.shard).toEqual({ index: 1, count: 2 });
+    // What real gates print is what schemas/gate-report.schema.json says (issue 47).
+    for (const r of [r1, r2]) expect(schemaErrors('gate-report', r)).toEqual([]);
+    expect(r1.tests.map((t) => t.project)).toEqual(r1.tests.map(() => ''));
     const names = [...r1.tests, ...r2.tests].map((t) => t.fullName).sort();
     expect(names).toEqual(['adds', 'fails', 'joins "quoted" <names>']);
 

@@ -45,6 +45,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
   it('exits 1 with a versioned JSON report against the merge base', async () => {
     expect(run.exitCode, run.stderr).toBe(1);
     expect(report).toMatchObject({
+      format: 'flakeguard-gate-report',
       version: 6,
       verdict: 'fail',
       tries: 3,

@@ -18,6 +18,7 @@ import { readMachineIdentity } from '../../src/io/machine.js';
 import { makeRecord } from '../core/history/history-factories.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { flakeguardInProcess, runCliInProcess } from '../helpers/in-process-cli.js';
+import { schemaErrors } from '../helpers/schema-check.js';
 
 // Fails its first try in every process (a counter file), passes the retry: flaky, deterministically.
 const FLAKY_TEST = `import { expect, test } from 'vitest';
@@ -85,6 +86,7 @@ describe('history with the embedded store', () => {
     expect(json.exitCode, json.output).toBe(0);
     const report = JSON.parse(json.stdout) as { version: number; runs: number; tests: Record<string, unknown>[] };
     expect(report.version).toBe(2);
+    expect(schemaErrors('history-report', report)).toEqual([]);
     expect(report.runs).toBe(2);
     expect(report.tests).toHaveLength(1);
     expect(report.tests[0]).not.toHaveProperty('name');

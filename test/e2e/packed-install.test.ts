@@ -2,14 +2,19 @@
  * A new user's install: `npm pack`, then the tarball installed into fresh projects that have only
  * Vitest (4.1.12 on Node 20, and 5.x on Node 22 fetched from the npm registry's `node` package),
  * set up as the README says, with the reporter, `triage`, `allowances` and `gate` run through the
- * installed `flakeguard` bin. Fails when `files`, `exports`, `bin` or a runtime dependency is wrong.
+ * installed `flakeguard` bin. Fails when `files`, `exports`, `bin` or a runtime dependency is wrong,
+ * or when an output (record, triage, gate, init's flakeguard.yaml, an allowance file) breaks the
+ * JSON Schema the installed package ships.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { formatDuration } from '../../src/core/duration.js';
 import { packTarball, sh } from '../helpers/packed.js';
+import { schemaErrors } from '../helpers/schema-check.js';
 
 const VITEST_5 = process.env['FLAKEGUARD_VITEST5_VERSION'] ?? '5';
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-pack-'));
@@ -49,6 +54,16 @@ async function makeProject(name: string, vitestVersion: string) {
   return dir;
 }
 
+/**
+ * A JSON output validates against the schema the installed package ships, found through its
+ * `exports` (`flakeguard/schemas/<name>.schema.json`) as a user's program would (issue 47).
+ */
+function expectShippedSchema(dir: string, name: string, value: unknown): void {
+  const file = createRequire(path.join(dir, 'package.json')).resolve(`flakeguard/schemas/${name}.schema.json`);
+  expect(file).toBe(path.join(dir, 'node_modules/flakeguard/schemas', `${name}.schema.json`));
+  expect(schemaErrors(name, value, path.dirname(file)), name).toEqual([]);
+}
+
 async function userJourney(dir: string, node: string) {
   const vitest = () => sh(dir, node, ['node_modules/vitest/vitest.mjs', 'run']);
   const flakeguard = (...args: string[]) => sh(dir, node, ['node_modules/.bin/flakeguard', ...args]);
@@ -56,6 +71,10 @@ async function userJourney(dir: string, node: string) {
   const init = await flakeguard('init');
   expect(init.exitCode, init.all).toBe(0);
   const configPath = path.join(dir, 'flakeguard.yaml');
+  expectShippedSchema(dir, 'config', parse(readFileSync(configPath, 'utf8')));
+  expect(readFileSync(path.join(dir, 'node_modules/flakeguard/CHANGELOG.md'), 'utf8')).toContain(
+    `## ${(JSON.parse(readFileSync(path.join(dir, 'node_modules/flakeguard/package.json'), 'utf8')) as { version: string }).version}`,
+  );
   writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('test: 5s', 'test: 300ms'));
 
   const red = await vitest();
@@ -65,6 +84,7 @@ async function userJourney(dir: string, node: string) {
   const recorded = JSON.parse(readFileSync(path.join(dir, '.flakeguard/runs', records[0] ?? ''), 'utf8')) as {
     tests: { durationMs: number }[];
   };
+  expectShippedSchema(dir, 'run-record', recorded);
   // The record keeps 0.01 ms; the line prints the raw duration: 452.496 ms is "452ms" there and
   // 452.5 ("453ms") in the record, so either side of that rounding is the same duration.
   const durationMs = recorded.tests[0]?.durationMs ?? Number.NaN;
@@ -89,6 +109,7 @@ async function userJourney(dir: string, node: string) {
     findings: { class: string; fullName: string | null }[];
   };
   expect(triaged.verdict).toBe('red');
+  expectShippedSchema(dir, 'triage', triaged);
   expect(triaged.findings.map((f) => [f.class, f.fullName])).toEqual([
     ['budget', 'journal > replays "all" entries [slow]'],
   ]);
@@ -106,6 +127,11 @@ async function userJourney(dir: string, node: string) {
     'replays the whole journal',
   );
   expect(add.exitCode, add.all).toBe(0);
+  expectShippedSchema(
+    dir,
+    'allowances',
+    parse(readFileSync(path.join(dir, 'allowances/test/slow.test.ts.yaml'), 'utf8')),
+  );
   const green = await vitest();
   expect(green.exitCode, green.all).toBe(0);
 
@@ -123,6 +149,7 @@ async function userJourney(dir: string, node: string) {
     tests: { fullName: string; verdict: string; passes: number; tryCount: number }[];
   };
   expect(gated.verdict).toBe('pass');
+  expectShippedSchema(dir, 'gate-report', gated);
   expect(gated.tests.map((t) => [t.fullName, t.verdict, t.passes, t.tryCount])).toEqual([['adds', 'stable', 3, 3]]);
 
   const check = await flakeguard('allowances', 'check');

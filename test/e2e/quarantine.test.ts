@@ -16,6 +16,7 @@ import {
 } from '../helpers/fixture.js';
 import { ingestEarlierRuns, seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
+import { schemaErrors } from '../helpers/schema-check.js';
 import { lastLine, records } from '../reporter/reporter-fixture.js';
 
 const API = (title: string, extra = '') => `import { describe, expect, it } from 'vitest';
@@ -144,6 +145,7 @@ describe('quarantine', () => {
     const fx = await setup();
     const list = await flakeguardInProcess(fx, ['quarantine', 'list', '--json']);
     expect(list.exitCode, list.output).toBe(0);
+    expect(schemaErrors('quarantine-list', JSON.parse(list.stdout))).toEqual([]);
     const rows = (
       JSON.parse(list.stdout) as {
         quarantines: { id: string; fullName: string; expires: string | null; link: string | null; state: string }[];

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
+import { schemaErrors } from '../helpers/schema-check.js';
 
 let fx: Fixture;
 
@@ -76,6 +77,7 @@ describe('flakeguard triage', () => {
     expect(r.exitCode).toBe(1);
     const json = JSON.parse(r.stdout) as Json;
     expect(json.version).toBe(2);
+    expect(schemaErrors('triage', json)).toEqual([]);
     expect(json.findings.map((f) => [f.class, f.file, f.fullName, f.measured]).sort()).toEqual([
       ['escape', 'test/one.test.ts', 'fails 1', false],
       ['escape', 'test/two.test.ts', 'fails 2', false],

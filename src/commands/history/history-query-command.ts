@@ -7,7 +7,8 @@ import { parseAge } from '../../core/history/history-age.js';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../core/history/history-format.js';
 import { withTestMachines } from '../../core/history/history-machines.js';
 import { ownerFilterOf, withHistoryOwners } from '../../core/history/history-owners.js';
-import { computeHistoryReport, toHistoryJson } from '../../core/history/history-report.js';
+import { computeHistoryReport } from '../../core/history/history-report.js';
+import { toHistoryQueryJson } from '../../core/history-output.js';
 import { renderHistoryHtml } from '../../core/html/history-html.js';
 import {
   DEFAULT_QUARANTINE_POLICY,
@@ -110,7 +111,7 @@ function printHistoryQuery(
 ): void {
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify({ ...(toHistoryJson(report) as object), ciSpeed: toCiSpeedJson(ciSpeeds), proposals: toQuarantineProposalsJson(proposals) }, null, 2)}\n`
+      ? `${JSON.stringify(toHistoryQueryJson(report, toCiSpeedJson(ciSpeeds), toQuarantineProposalsJson(proposals)), null, 2)}\n`
       : formatHistoryReport(report) +
           formatCiSpeedReport(ciSpeeds) +
           formatQuarantineProposals(proposals, flags.write === true),

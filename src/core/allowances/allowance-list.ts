@@ -21,8 +21,9 @@ import { serializeBudget } from './allowance-serialize.js';
 
 /** 2: a test's full name is `fullName` (was `test`) in `stored` and `current`. */
 const ALLOWANCE_LIST_VERSION = 2 as const;
+const ALLOWANCE_LIST_FORMAT = 'flakeguard-allowance-list' as const;
 
-interface AllowanceRow {
+export interface AllowanceRow {
   readonly id: string;
   /** storeFile:line:column of the entry. */
   readonly where: string;
@@ -83,10 +84,12 @@ export function computeAllowanceList(
   };
 }
 
-/** `allowances list --json`: the list as it is (version 2: `fullName`). */
-export function toAllowanceListJson(list: AllowanceList): AllowanceList {
-  return list;
+/** `allowances list --json` (schemas/allowance-list.schema.json): the list as it is (version 2: `fullName`), naming its format. */
+export function toAllowanceListJson(list: AllowanceList): AllowanceListJson {
+  return { format: ALLOWANCE_LIST_FORMAT, ...list };
 }
+
+export type AllowanceListJson = AllowanceList & { readonly format: typeof ALLOWANCE_LIST_FORMAT };
 
 export function formatAllowanceList(list: AllowanceList): string {
   if (list.allowances.length === 0 && list.problems.length === 0) return 'No allowances.\n';

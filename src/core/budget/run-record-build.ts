@@ -6,7 +6,13 @@
 import { resolvePlatformValue } from '../platform-value.js';
 import type { CiContext } from '../record/ci-context.js';
 import type { MachineIdentity } from '../record/machine.js';
-import { type RecordedFile, type RecordedTest, RUN_RECORD_VERSION, type RunRecord } from '../record/run-record.js';
+import {
+  type RecordedFile,
+  type RecordedTest,
+  RUN_RECORD_FORMAT,
+  RUN_RECORD_VERSION,
+  type RunRecord,
+} from '../record/run-record.js';
 import { causeKinds } from '../record/run-verdict.js';
 import { resolveTestLimit } from './budget.js';
 import type { BudgetConfig } from './budget-config.js';
@@ -104,6 +110,7 @@ export function buildRunRecord(
   config: { readonly budget: BudgetConfig },
 ): RunRecord {
   return {
+    format: RUN_RECORD_FORMAT,
     version: RUN_RECORD_VERSION,
     runId: facts.runId,
     startedAt: facts.startedAt,

@@ -83,8 +83,21 @@ export function formatCiSpeedReport(platforms: readonly CiPlatformSpeed[]): stri
   return `${lines.join('\n')}\n`;
 }
 
+/** One platform's CI speed as `history --json` writes it: `ratio` null with `reason` when there is no estimate. */
+export interface CiSpeedJson {
+  readonly platform: string;
+  readonly ratio: number | null;
+  readonly interval?: readonly [number, number];
+  readonly reason?: string;
+  readonly tests: number;
+  readonly runs: number;
+  readonly localRuns: number;
+  readonly local: LocalRuns;
+  readonly trend: CiSpeedTrend | null;
+}
+
 /** The JSON form (`ciSpeed` in `history --json`). */
-export function toCiSpeedJson(platforms: readonly CiPlatformSpeed[]): unknown[] {
+export function toCiSpeedJson(platforms: readonly CiPlatformSpeed[]): CiSpeedJson[] {
   return platforms.map(({ speed, trend, local }) =>
     speed.kind === 'estimated'
       ? {

@@ -14,10 +14,12 @@ import type { GateShard } from './gate-shard.js';
 import type { SelectionKind } from './test-selection.js';
 
 /**
- * 3: every full name is `fullName` (was `name`). 2: `limits.runs`/`limits.maxRuns` are
+ * 4: a test's `project` is '' for an unnamed Vitest project (was null, which means "unknown" in
+ * every format); the plan names its format (`format`). 3: every full name is `fullName` (was `name`). 2: `limits.runs`/`limits.maxRuns` are
  * `limits.tries`/`limits.maxTries` (--tries, --max-tries). Nothing reads a plan back.
  */
-const GATE_PLAN_VERSION = 3;
+const GATE_PLAN_VERSION = 4;
+const GATE_PLAN_FORMAT = 'flakeguard-gate-plan' as const;
 
 /** A report row's place, selection and limit (core/gate/gate-report-test.ts): what the gate would try. */
 type GatePlanTest = Pick<
@@ -35,6 +37,7 @@ type GatePlanTest = Pick<
 >;
 
 export interface GatePlan {
+  readonly format: typeof GATE_PLAN_FORMAT;
   readonly version: typeof GATE_PLAN_VERSION;
   readonly base: string;
   readonly baseRef: string;
@@ -74,7 +77,8 @@ export interface GatePlanSelected<T extends PlanTestSource = PlanTestSource> {
   readonly previous: Pick<TestRef, 'file' | 'fullName'> | null;
 }
 
-export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 'version' | 'tests' | 'mustHave'> {
+export interface GatePlanInput<T extends PlanTestSource>
+  extends Omit<GatePlan, 'format' | 'version' | 'tests' | 'mustHave'> {
   /** Cores the tries would share (the estimate's parallelism), and whether --time-budget was given. */
   readonly cpus: number;
   readonly timeBudgetGiven: boolean;
@@ -89,7 +93,7 @@ export interface GatePlanInput<T extends PlanTestSource> extends Omit<GatePlan, 
   };
 }
 
-/** The plan as `--plan` prints it: as it is in memory (version 3: every full name is `fullName`, as in the gate report). */
+/** The plan as `--plan` prints it: as it is in memory (since version 3 every full name is `fullName`, since 4 an unnamed project is '', as in the gate report). */
 export function toGatePlanJson(plan: GatePlan): GatePlan {
   return plan;
 }
@@ -107,7 +111,7 @@ export function computeGatePlan<T extends PlanTestSource>(input: GatePlanInput<T
         file: s.test.file,
         fullName: s.test.fullName,
         line: s.test.line,
-        project: project === '' ? null : project,
+        project,
         selection: s.kind,
         previous: s.previous === null ? null : { file: s.previous.file, fullName: s.previous.fullName },
         affectedBy: affectedBy.get(s.test.file) ?? [],
@@ -126,5 +130,5 @@ export function computeGatePlan<T extends PlanTestSource>(input: GatePlanInput<T
     timeBudgetMs: input.limits.timeBudgetMs,
     given: timeBudgetGiven,
   });
-  return { version: GATE_PLAN_VERSION, ...rest, tests, mustHave };
+  return { format: GATE_PLAN_FORMAT, version: GATE_PLAN_VERSION, ...rest, tests, mustHave };
 }

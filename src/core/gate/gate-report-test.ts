@@ -16,7 +16,7 @@ type Previous = Pick<TestId, 'file' | 'fullName'>;
 
 export interface GateTestInput extends Omit<TestId, 'project'> {
   readonly line: number;
-  /** The Vitest project it ran in, when the config names projects (a file in two runs in each). */
+  /** The Vitest project it ran in ('' unnamed; null or absent: the only, unnamed one; a file in two runs in each). */
   readonly project?: string | null;
   readonly selection: SelectionKind;
   readonly previous: Previous | null;
@@ -31,8 +31,8 @@ export interface GateTestInput extends Omit<TestId, 'project'> {
 
 export interface GateReportTest extends Omit<TestId, 'project'> {
   readonly line: number;
-  /** Vitest project name, or null when the config has no named projects. */
-  readonly project: string | null;
+  /** The Vitest project's name, '' for an unnamed one (never null: the gate knows where it ran each try). */
+  readonly project: string;
   readonly selection: SelectionKind;
   readonly previous: Previous | null;
   /** For `affected` tests: the changed modules the file imports; else empty. */
@@ -78,7 +78,7 @@ export function toReportTest(t: GateTestInput): GateReportTest {
     file: t.file,
     fullName: t.fullName,
     line: t.line,
-    project: t.project ?? null,
+    project: t.project ?? '',
     selection: t.selection,
     previous: t.previous,
     affectedBy: t.affectedBy ?? [],

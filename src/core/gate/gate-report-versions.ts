@@ -6,11 +6,12 @@
  * - 3 -> 4: `runs`/`maxRuns` become `tries`/`maxTries`; a test's `runs`, and its idle and alone
  *   counts' `runs`, become `tryCount` (one word per concept: a gate execution of one test is a try).
  * - 4 -> 5: every full name `name` becomes `fullName` (one field name in every format).
- * - 5 -> 6: as it is (6 adds warm tries and the `confirm` missing check, no field changes).
+ * - 5 -> 6: a test's `project` null (the unnamed project, as 5 and older wrote it) becomes '', and
+ *   the report gets its `format`; 6 also adds values only (warm tries, the `confirm` missing check).
  */
 import { FlakeguardError } from '../errors.js';
 import { fullNameFrom } from '../test-id.js';
-import { GATE_REPORT_VERSION, type GateReport } from './gate-report.js';
+import { GATE_REPORT_FORMAT, GATE_REPORT_VERSION, type GateReport } from './gate-report.js';
 
 /** The versions `gate --merge` reads. */
 const READABLE_GATE_REPORT_VERSIONS = [2, 3, 4, 5, GATE_REPORT_VERSION] as const;
@@ -28,29 +29,34 @@ export function upgradeGateReport(parsed: unknown, file: string): GateReport {
     );
   const version = parsed.version;
   if (version === GATE_REPORT_VERSION) return parsed as unknown as GateReport;
-  // A version 5 has every field of 6; 6 only adds values (warm tries, the `confirm` check).
-  if (version === 5) return { ...parsed, version: GATE_REPORT_VERSION } as unknown as GateReport;
-  if (version === 4) return fromGateReportJson({ ...parsed, version: GATE_REPORT_VERSION });
+  if (version === 5) return upgradeFrom5(parsed);
+  if (version === 4) return upgradeFrom5(fromGateReportJson(parsed));
   if (version !== 2 && version !== 3)
     throw new FlakeguardError(
       'INPUT_UNREADABLE',
       `gate report ${file} is version ${JSON.stringify(version ?? null)}; gate --merge reads versions ${READABLE_GATE_REPORT_VERSIONS.join(', ')}: ${rewrite}`,
     );
   const v3 = version === 2 ? upgradeFrom2(parsed, parsed.tests, file, rewrite) : parsed;
-  return fromGateReportJson(upgradeFrom3(v3));
+  return upgradeFrom5(fromGateReportJson(upgradeFrom3(v3)));
+}
+
+/** A version 5 report as 6: a test's null project (5 wrote it for the unnamed one) is ''; it names its format. */
+function upgradeFrom5(parsed: Loose): GateReport {
+  const tests = (parsed.tests as unknown[]).map((t) => (isObject(t) && t.project === null ? { ...t, project: '' } : t));
+  return { ...parsed, format: GATE_REPORT_FORMAT, version: GATE_REPORT_VERSION, tests } as unknown as GateReport;
 }
 
 const withFullName = (o: unknown): unknown => (isObject(o) ? fullNameFrom(o, 'name') : o);
 
 /** A version 4 report as 5: every `name` of a test (its own, its previous place's, a not-run row's, a proposal's) is `fullName`. */
-function fromGateReportJson(parsed: Loose): GateReport {
+function fromGateReportJson(parsed: Loose): Loose {
   const list = (v: unknown): unknown => (Array.isArray(v) ? v.map(withFullName) : v);
   const tests = (parsed.tests as unknown[]).map((t) =>
     isObject(t)
       ? { ...fullNameFrom(t, 'name'), ...('previous' in t ? { previous: withFullName(t.previous) } : {}) }
       : t,
   );
-  return { ...parsed, tests, notRun: list(parsed.notRun), proposals: list(parsed.proposals) } as unknown as GateReport;
+  return { ...parsed, version: 5, tests, notRun: list(parsed.notRun), proposals: list(parsed.proposals) };
 }
 
 function upgradeFrom2(parsed: Loose, tests: readonly unknown[], file: string, rewrite: string): Loose {
@@ -86,5 +92,5 @@ function upgradeTestFrom3(t: Loose): Loose {
 function upgradeFrom3(parsed: Loose): Loose {
   const { maxRuns, ...top } = renameRuns(parsed, 'tries');
   const tests = (parsed.tests as unknown[]).map((t) => (isObject(t) ? upgradeTestFrom3(t) : t));
-  return { ...top, ...(maxRuns === undefined ? {} : { maxTries: maxRuns }), version: GATE_REPORT_VERSION, tests };
+  return { ...top, ...(maxRuns === undefined ? {} : { maxTries: maxRuns }), version: 4, tests };
 }

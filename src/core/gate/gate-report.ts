@@ -1,7 +1,7 @@
 /**
  * The gate's report: everything the terminal table, the Markdown comment and the JSON print, computed
  * once from the selection, the tries and the load measurements. Pure. `--json` prints this object
- * (schema: docs/gate.md, GATE_REPORT_VERSION).
+ * (schema: schemas/gate-report.schema.json, docs/gate.md, GATE_REPORT_VERSION).
  */
 
 import { DEFAULT_BUDGET_CONFIG } from '../budget/budget-config.js';
@@ -18,11 +18,13 @@ import type { Contention } from './slowdown.js';
 export type GateContention = Contention & { readonly calibration?: Calibration };
 
 /**
- * 6: a test's tries beyond its cold ones may be warm repeats (`cold: false`, in one worker: the
- * reference tries, those without slowdown, the confirm tries), `maxTries` defaults to 150; a
- * `missing` check may be `confirm` (a failure seen only above the reference, too few tries there
- * to tell a limit from a flake: the verdict is `inconclusive`, no longer `fragile`). A version 5
- * reads as it is (gate-report-versions.ts).
+ * 6: a test's `project` is '' for the unnamed Vitest project (was null; null means "unknown" in every
+ * format, and the gate always knows); the report names its format (`format`). A test's tries beyond
+ * its cold ones may be warm repeats (`cold: false`, in one worker: the reference tries, those
+ * without slowdown, the confirm tries), `maxTries` defaults to 150; a `missing` check may be
+ * `confirm` (a failure seen only above the reference, too few tries there to tell a limit from a
+ * flake: the verdict is `inconclusive`, no longer `fragile`). gate-report-versions.ts reads a
+ * version 5, 4, 3 or 2.
  * 5: every full name (a test's, its previous place's, a not-run row's, a proposal's) is `fullName`
  * (was `name`; gate-report-versions.ts reads a version 4, 3 or 2).
  * 4: one word per concept, a gate execution of one test is a try: `runs`/`maxRuns` are `tries`/`maxTries`
@@ -34,6 +36,8 @@ export type GateContention = Contention & { readonly calibration?: Calibration }
  * ambient; a try's slowdown may be null with slowdownNote.
  */
 export const GATE_REPORT_VERSION = 6 as const;
+/** What `format` says: which of flakeguard's JSON outputs this is (schemas/gate-report.schema.json). */
+export const GATE_REPORT_FORMAT = 'flakeguard-gate-report' as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [
   'failing',
   'flaky',
@@ -74,6 +78,7 @@ export interface GateProposal extends TestRef {
 }
 
 export interface GateReport {
+  readonly format: typeof GATE_REPORT_FORMAT;
   readonly version: typeof GATE_REPORT_VERSION;
   readonly verdict: 'pass' | 'fail';
   /** The merge-base sha the working tree was compared with. */
@@ -118,7 +123,7 @@ interface GateCost {
   readonly triesMs: number;
 }
 
-/** The report as `--json` prints it and `--merge` reads it: as it is in memory (since version 5, `fullName`). */
+/** The report as `--json` prints it and `--merge` reads it: as it is in memory (since version 5, `fullName`; since 6, '' for the unnamed project). */
 export function toGateReportJson(report: GateReport): GateReport {
   return report;
 }
@@ -163,6 +168,7 @@ export function computeGateReport(input: GateReportInput): GateReport {
   const fragile = input.fragile ?? 'warn';
   const failed = tests.some((t) => blocks(t.verdict, fragile));
   return {
+    format: GATE_REPORT_FORMAT,
     version: GATE_REPORT_VERSION,
     verdict: failed ? 'fail' : 'pass',
     base: input.base,

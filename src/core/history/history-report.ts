@@ -227,14 +227,3 @@ export function computeHistoryReport(input: HistoryInput): HistoryReport {
     );
   return { ...base, view: 'filtered', tests };
 }
-
-/** The report as the JSON that leaves the program (chart points left out). */
-export function toHistoryJson(report: HistoryReport): unknown {
-  return {
-    ...report,
-    tests: report.tests.map((t) => ({
-      ...t,
-      platforms: t.platforms.map(({ points: _points, trend: _trend, ...p }) => p),
-    })),
-  };
-}

@@ -12,6 +12,7 @@ import { describeQuarantine, toRunQuarantine } from './run-quarantine.js';
 
 /** 2: a quarantine's full name is `fullName` (was `test`). */
 const QUARANTINE_LIST_VERSION = 2 as const;
+const QUARANTINE_LIST_FORMAT = 'flakeguard-quarantine-list' as const;
 
 type QuarantineState = 'applies' | 'expired' | 'orphan' | 'ambiguous';
 
@@ -61,9 +62,17 @@ export function computeQuarantineList(
 }
 
 /** `quarantine list --owner`: the quarantines this owner owns. */
-/** `quarantine list --json`: the rows as they are (version 2: `fullName`). */
-export function toQuarantineListJson(rows: readonly QuarantineRow[], today: string) {
-  return { version: QUARANTINE_LIST_VERSION, today, quarantines: rows };
+/** `quarantine list --json` (schemas/quarantine-list.schema.json): the rows as they are (version 2: `fullName`). */
+export function toQuarantineListJson(rows: readonly QuarantineRow[], today: string): QuarantineListJson {
+  return { format: QUARANTINE_LIST_FORMAT, version: QUARANTINE_LIST_VERSION, today, quarantines: rows };
+}
+
+export interface QuarantineListJson {
+  readonly format: typeof QUARANTINE_LIST_FORMAT;
+  readonly version: typeof QUARANTINE_LIST_VERSION;
+  /** The day each quarantine's expiry was judged on (YYYY-MM-DD). */
+  readonly today: string;
+  readonly quarantines: readonly QuarantineRow[];
 }
 
 export function filterQuarantinesByOwner(rows: readonly QuarantineRow[], owner: string): QuarantineRow[] {

@@ -15,6 +15,8 @@ import type { MachineIdentity } from './machine.js';
  * records are read (run-record-parse.ts upgrades them in memory).
  */
 export const RUN_RECORD_VERSION = 2 as const;
+/** What a record's `format` says (schemas/run-record.schema.json). */
+export const RUN_RECORD_FORMAT = 'flakeguard-run-record' as const;
 
 export type TestState = 'passed' | 'failed' | 'skipped' | 'pending';
 export type FileState = 'passed' | 'failed' | 'skipped' | 'pending' | 'queued';
@@ -131,6 +133,8 @@ export interface BudgetViolation {
 }
 
 export interface RunRecord {
+  /** Which of flakeguard's formats this is; written since 0.2.0 (absent in older records, which still read). */
+  readonly format?: typeof RUN_RECORD_FORMAT;
   readonly version: typeof RUN_RECORD_VERSION;
   readonly runId: string;
   readonly startedAt: string;

@@ -11,7 +11,7 @@ import { escapeTerminal as u } from '../untrusted-text.js';
 import { checkLines, UNKNOWN_CHECK } from './triage-caught-by.js';
 import type { FindingClass } from './triage-config.js';
 import { describeOwnerFilter } from './triage-owners.js';
-import type { Finding, TRIAGE_VERSION, TriageReport } from './triage-types.js';
+import { type Finding, TRIAGE_FORMAT, type TRIAGE_VERSION, type TriageReport } from './triage-types.js';
 
 export type { Paint };
 
@@ -70,6 +70,7 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
 }
 
 export interface TriageJson {
+  readonly format: typeof TRIAGE_FORMAT;
   readonly version: typeof TRIAGE_VERSION;
   readonly verdict: 'red' | 'green';
   readonly exitCode: number | null;
@@ -84,6 +85,7 @@ export interface TriageJson {
 
 export function toTriageJson(report: TriageReport): TriageJson {
   return {
+    format: TRIAGE_FORMAT,
     version: report.version,
     verdict: report.verdict,
     exitCode: report.exitCode,

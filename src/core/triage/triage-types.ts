@@ -12,6 +12,8 @@ import type { TriageHistory } from './triage-history-facts.js';
 
 /** 2: a finding's full name is `fullName` (was `test`) and its Vitest project is `project`. */
 export const TRIAGE_VERSION = 2 as const;
+/** What `triage --json`'s `format` says (schemas/triage.schema.json). */
+export const TRIAGE_FORMAT = 'flakeguard-triage' as const;
 
 export type { CaughtBy } from '../record/ci-context.js';
 

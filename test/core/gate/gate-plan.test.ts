@@ -51,7 +51,7 @@ describe('computeGatePlan', () => {
         },
       ),
     );
-    expect(plan.version).toBe(3);
+    expect(plan).toMatchObject({ format: 'flakeguard-gate-plan', version: 4 });
     const json = JSON.parse(JSON.stringify(toGatePlanJson(plan))).tests[0];
     expect(Object.keys(json ?? {}).slice(0, 3)).toEqual(['file', 'fullName', 'line']);
     expect(json?.previous).toEqual({ file: 'a.test.ts', fullName: 'sums' });
@@ -60,7 +60,7 @@ describe('computeGatePlan', () => {
         file: 'a.test.ts',
         fullName: 'adds',
         line: 3,
-        project: null,
+        project: '',
         selection: 'renamed',
         previous: { file: 'a.test.ts', fullName: 'sums' },
         affectedBy: [],
@@ -72,7 +72,7 @@ describe('computeGatePlan', () => {
         file: 'b.test.ts',
         fullName: 'doubles',
         line: 2,
-        project: null,
+        project: '',
         selection: 'affected',
         previous: null,
         affectedBy: ['src/price.ts'],
@@ -83,7 +83,7 @@ describe('computeGatePlan', () => {
     ]);
   });
 
-  it('has one row per Vitest project a file runs in, an unnamed project as null', () => {
+  it('has one row per Vitest project a file runs in, an unnamed project as an empty name', () => {
     const plan = computeGatePlan(
       input([{ kind: 'new', test: test('s.test.ts', 'runs'), previous: null }], {
         projectsOf: new Map([['s.test.ts', ['integration', 'unit']]]),
@@ -95,7 +95,7 @@ describe('computeGatePlan', () => {
         projectsOf: new Map([['s.test.ts', ['']]]),
       }),
     );
-    expect(unnamed.tests.map((t) => t.project)).toEqual([null]);
+    expect(unnamed.tests.map((t) => t.project)).toEqual(['']);
   });
 
   it('rows = the sum over selected tests of their project counts, in selection order (property)', () => {

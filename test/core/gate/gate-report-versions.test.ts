@@ -22,7 +22,7 @@ const v2Test = {
 };
 
 describe('upgradeGateReport', () => {
-  it('reads the current version (5, fullName) as it is, and a version 4 report with each name of a test as its fullName', () => {
+  it('reads the current version (6) as it is, and a version 4 report with each name of a test as its fullName', () => {
     const report = {
       version: GATE_REPORT_VERSION,
       verdict: 'pass',
@@ -43,6 +43,22 @@ describe('upgradeGateReport', () => {
     ]);
     expect(out.notRun).toEqual([{ file: 'a.test.ts', fullName: 'rows', line: 3, reason: 'each' }]);
     expect(out.proposals).toMatchObject([{ fullName: 'adds', id: 'a1' }]);
+  });
+
+  it("reads a version 5 report with an unnamed project's null as '' (one meaning of null: unknown), a named one kept", () => {
+    const v5 = {
+      version: 5,
+      verdict: 'pass',
+      tests: [
+        { file: 'a.test.ts', fullName: 'adds', project: null },
+        { file: 'a.test.ts', fullName: 'adds', project: 'unit' },
+      ],
+    };
+    const out = upgradeGateReport(v5, 'shard-1.json');
+    expect(out).toMatchObject({ format: 'flakeguard-gate-report', version: GATE_REPORT_VERSION });
+    expect(out.tests.map((t) => t.project)).toEqual(['', 'unit']);
+    const v4 = upgradeGateReport({ version: 4, tests: [{ file: 'a.test.ts', name: 'x', project: null }] }, 's.json');
+    expect(v4.tests).toEqual([{ file: 'a.test.ts', fullName: 'x', project: '' }]);
   });
 
   it('reads a version 2 shard report: its tries kept, the parallel arrays dropped, runs renamed', () => {

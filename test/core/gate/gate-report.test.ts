@@ -47,7 +47,14 @@ const makeInput = (tests: GateTestInput[]): GateReportInput => ({
 describe('computeGateReport', () => {
   it('passes only when every test is stable, and counts verdicts', () => {
     const ok = computeGateReport(makeInput([makeTest('a', [pass(1), pass(2), pass(3), pass(4), pass(5)])]));
-    expect(ok).toMatchObject({ version: 6, verdict: 'pass', base: 'a'.repeat(40), tries: 5, wallMs: 5400 });
+    expect(ok).toMatchObject({
+      format: 'flakeguard-gate-report',
+      version: 6,
+      verdict: 'pass',
+      base: 'a'.repeat(40),
+      tries: 5,
+      wallMs: 5400,
+    });
     expect(ok.tests[0]).toMatchObject({
       file: 'test/cart.test.ts',
       fullName: 'a',

@@ -49,6 +49,7 @@ function shardReport(
   base = 'abc123',
 ): GateReport {
   return {
+    format: 'flakeguard-gate-report',
     version: 6,
     verdict: tests.some((t) => t.verdict !== 'stable') ? 'fail' : 'pass',
     base,
@@ -72,7 +73,7 @@ function shardReport(
       file: 'test/a.test.ts',
       fullName: t.name,
       line: 1,
-      project: null,
+      project: '',
       selection: 'new',
       previous: null,
       affectedBy: [],

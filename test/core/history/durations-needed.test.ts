@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { causeCandidates } from '../../../src/core/history/cause-candidates.js';
 import { durationsNeeded, withReadPlatforms, withReadTests } from '../../../src/core/history/durations-needed.js';
+import { toHistoryJson } from '../../../src/core/history/history-json.js';
 import {
   computeHistoryReport,
   type HistoryQuery,
   type PlatformAggregate,
   type TestAggregate,
-  toHistoryJson,
 } from '../../../src/core/history/history-report.js';
 import { type SummaryRow, summarizeWindow } from '../../../src/core/history/history-summary.js';
 import { selectTrendCandidates } from '../../../src/core/history/trend-candidates.js';

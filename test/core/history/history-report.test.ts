@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatHistoryMarkdown, formatHistoryReport } from '../../../src/core/history/history-format.js';
+import { toHistoryJson } from '../../../src/core/history/history-json.js';
 import {
   computeHistoryReport,
   type HistoryInput,
@@ -7,7 +8,6 @@ import {
   type PlatformAggregate,
   type SeriesPoint,
   type TestAggregate,
-  toHistoryJson,
 } from '../../../src/core/history/history-report.js';
 import { selectTrendCandidates } from '../../../src/core/history/trend-candidates.js';
 import { renderHistoryHtml } from '../../../src/core/html/history-html.js';
@@ -118,8 +118,8 @@ describe('computeHistoryReport', () => {
   });
 
   it('gives the JSON the issue names, with a version and without chart points', () => {
-    const json = toHistoryJson(computeHistoryReport(input())) as { version: number; tests: Record<string, unknown>[] };
-    expect(json.version).toBe(2);
+    const json = toHistoryJson(computeHistoryReport(input()));
+    expect(json).toMatchObject({ format: 'flakeguard-history-report', version: 2 });
     const keys = [
       'file',
       'fullName',
@@ -145,8 +145,8 @@ describe('computeHistoryReport', () => {
     ];
     for (const key of [...keys, ...trendKeys]) expect(json.tests[0]).toHaveProperty(key);
     expect(json.tests[0]).not.toHaveProperty('name');
-    const t2 = json.tests.find((t) => t['fullName'] === 't2') as { platforms: Record<string, unknown>[] };
-    for (const key of trendKeys) expect(t2.platforms[0]).toHaveProperty(key);
+    const t2 = json.tests.find((t) => t.fullName === 't2');
+    for (const key of trendKeys) expect(t2?.platforms[0]).toHaveProperty(key);
     expect(JSON.stringify(json)).not.toContain('"points"');
     expect(JSON.stringify(json)).not.toContain('"trend"');
   });

@@ -28,6 +28,7 @@ const report = (findings: readonly Finding[], over: Partial<TriageJson> = {}): T
   const counts = { infrastructure: 0, escape: 0, flake: 0, budget: 0 };
   for (const f of findings) counts[f.class] += 1;
   return {
+    format: 'flakeguard-triage',
     version: 2,
     verdict: findings.length > 0 ? 'red' : 'green',
     exitCode: findings.length > 0 ? 1 : 0,

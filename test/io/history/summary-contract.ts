@@ -9,11 +9,11 @@
  * summaries keep (docs/history.md) hold every run, so the answers must be equal, not close.
  */
 import { expect, it } from 'vitest';
+import { toHistoryJson } from '../../../src/core/history/history-json.js';
 import {
   computeHistoryReport,
   type HistoryQuery,
   type TestAggregate,
-  toHistoryJson,
 } from '../../../src/core/history/history-report.js';
 import type { RunRecord } from '../../../src/core/record/run-record.js';
 import { readTestCounts } from '../../../src/io/history/history-counts.js';
