@@ -110,10 +110,3 @@ describe('upgradeGateReport', () => {
     );
   });
 });
-
-describe('a version 5 gate report', () => {
-  it('reads as version 6 as it is (6 only adds warm tries and the confirm check)', () => {
-    const v5 = { version: 5, verdict: 'pass', tests: [{ fullName: 'a', verdict: 'stable', tries: [] }] };
-    expect(upgradeGateReport(v5, 'old.json')).toEqual({ ...v5, version: GATE_REPORT_VERSION });
-  });
-});
