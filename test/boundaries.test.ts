@@ -337,6 +337,18 @@ describe('test identity', () => {
       );
     expect(offenders).toEqual([]);
   });
+
+  it('no code joins a file and a project into a key by hand: specKey (core/tuple-key.ts) does', () => {
+    const offenders = files
+      .map((f) => path.relative(SRC, f).split(path.sep).join('/'))
+      .filter((rel) => rel !== 'core/tuple-key.ts')
+      .filter((rel) =>
+        /(?:JSON\.stringify|tupleKey)\(\[[^\]]*\b(?:file|moduleId)\b[^\]]*\bproject\b/.test(
+          readFileSync(path.join(SRC, rel), 'utf8'),
+        ),
+      );
+    expect(offenders).toEqual([]);
+  });
 });
 
 /**

@@ -7,3 +7,12 @@
 export function tupleKey(parts: readonly (string | number | boolean | null | readonly number[])[]): string {
   return JSON.stringify(parts);
 }
+
+/**
+ * The key of a spec: a test file in one Vitest project (not a test's identity: a file holds many
+ * tests). `project` as the caller knows it: the project's name ('' unnamed), or null where it is
+ * not known yet (the first project that includes the file).
+ */
+export function specKey(file: string, project: string | null): string {
+  return tupleKey([file, project]);
+}

@@ -12,15 +12,16 @@ import {
   planMustHaveChecks,
 } from '../../core/gate/check-plan.js';
 import type { MissingCheck } from '../../core/gate/gate-evidence.js';
+import { specKey } from '../../core/tuple-key.js';
 import type { TriesOutcome } from '../../io/vitest/vitest-tries.js';
 import type { GateRunOptions } from './gate-run-options.js';
 import type { GateTarget } from './gate-targets.js';
 
 /** The cost of one try of each target's file, from the reference call (its slowest try; else the slowest of any file). */
 export function costsOf(outcome: TriesOutcome): (t: GateTarget) => number {
-  const byFile = new Map(outcome.fileCosts.map((c) => [JSON.stringify([c.file, c.project]), c.costMs]));
+  const byFile = new Map(outcome.fileCosts.map((c) => [specKey(c.file, c.project), c.costMs]));
   const fallback = Math.max(1000, ...outcome.fileCosts.map((c) => c.costMs));
-  return (t) => byFile.get(JSON.stringify([t.file, t.project ?? ''])) ?? fallback;
+  return (t) => byFile.get(specKey(t.file, t.project ?? '')) ?? fallback;
 }
 
 /** Tries Vitest ran at once in a call: its tries' worker time over its waves' wall time (at least 1). */
@@ -48,7 +49,7 @@ export function fitGateBudget(
   const cost = costsOf(outcome);
   const files = new Map<string, { costMs: number; unthrottled: number; alone: number }>();
   const fileOf = (t: GateTarget) => {
-    const key = JSON.stringify([t.file, t.project]);
+    const key = specKey(t.file, t.project ?? null);
     const f = files.get(key) ?? { costMs: cost(t), unthrottled: 0, alone: 0 };
     files.set(key, f);
     return f;

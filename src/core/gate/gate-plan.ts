@@ -7,6 +7,7 @@
 import type { Calibration } from '../calibration/auto-slowdown.js';
 import type { LimitSource } from '../record/run-record.js';
 import type { TestRef } from '../test-id.js';
+import { specKey } from '../tuple-key.js';
 import { estimateMustHave, type MustHaveEstimate } from './check-plan.js';
 import type { GateReport } from './gate-report.js';
 import type { GateReportTest } from './gate-report-test.js';
@@ -122,7 +123,7 @@ export function computeGatePlan<T extends PlanTestSource>(input: GatePlanInput<T
     );
   });
   const mustHave = estimateMustHave({
-    files: new Set(tests.map((t) => JSON.stringify([t.file, t.project]))).size,
+    files: new Set(tests.map((t) => specKey(t.file, t.project))).size,
     newTests: tests.filter((t) => t.selection === 'new').length,
     tries: input.limits.tries,
     slowdown: input.limits.slowdown,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import { measuredSpan, phaseFactor, tryFactor, tryFigures } from '../../core/gate/pacer.js';
 import { coldCostMs, type GateTry, type RunnerLine } from '../../core/gate/runner-protocol.js';
+import { specKey } from '../../core/tuple-key.js';
 import type { Pacer } from '../load/pacer.js';
 import type { TestTries, TriesOutcome, TryOptions } from './tries-types.js';
 import type { JobSpec, JobTest, VitestJobResult } from './vitest-job.js';
@@ -106,7 +107,7 @@ function fileCostsOf(lines: readonly RunnerLine[], rel: (f: string) => string): 
   const costs = new Map<string, { file: string; project: string; costMs: number }>();
   for (const l of lines) {
     if (l.kind !== 'file') continue;
-    const key = JSON.stringify([l.file, l.project]);
+    const key = specKey(l.file, l.project);
     const was = costs.get(key);
     if (was === undefined || coldCostMs(l) > was.costMs)
       costs.set(key, { file: rel(l.file), project: l.project, costMs: coldCostMs(l) });

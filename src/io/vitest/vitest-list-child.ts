@@ -6,7 +6,7 @@
  * forceRerunTriggers are not applied: only imports select). Runs nothing. Writes the result JSON.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { tupleKey } from '../../core/tuple-key.js';
+import { specKey } from '../../core/tuple-key.js';
 import { loadProjectVitest, runChildMain } from './vitest-load.js';
 import { setupOptions, type VitestSetup } from './vitest-setup.js';
 
@@ -63,7 +63,7 @@ async function main(jobFile: string): Promise<void> {
         config.related = [changed];
         for (const s of await vitest.getRelevantTestSpecifications()) {
           if (s.pool === 'typescript') continue;
-          const k = tupleKey([s.moduleId, s.project.name]);
+          const k = specKey(s.moduleId, s.project.name);
           const entry = via.get(k) ?? { file: s.moduleId, project: s.project.name, via: [] };
           entry.via.push(changed);
           via.set(k, entry);

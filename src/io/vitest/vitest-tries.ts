@@ -28,19 +28,17 @@ export type { RepeatTarget, TestTries, TriesOutcome, TryOptions } from './tries-
 export { targetKey } from './tries-types.js';
 
 import { testKey } from '../../core/test-id.js';
-import { tupleKey } from '../../core/tuple-key.js';
+import { specKey } from '../../core/tuple-key.js';
 import type { TriesOutcome, TryOptions } from './tries-types.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
-/** A spec: a test file in one Vitest project (not a test identity: a file holds many tests). */
-const specKey = (file: string, project: string | null | undefined): string => tupleKey([file, project ?? null]);
 
 export async function runTestsRepeatedly(options: TryOptions): Promise<TriesOutcome> {
   const specs: JobSpec[] = [];
   const index = new Map<string, number>();
   const tests = options.tests.map((t): JobTest => {
     const file = path.resolve(options.root, t.file);
-    const k = specKey(file, t.project);
+    const k = specKey(file, t.project ?? null);
     if (!index.has(k)) index.set(k, specs.push({ file, project: t.project ?? null, lines: null }) - 1);
     return { file, fullName: t.fullName, spec: index.get(k) ?? 0 };
   });
