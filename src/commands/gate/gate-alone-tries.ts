@@ -19,7 +19,13 @@ export interface AloneTries {
 
 export async function runAloneTries(phase: GatePhase, aloneTargets: readonly GateTarget[]): Promise<AloneTries> {
   const { options, progress } = phase;
-  const run = () => ({ root: options.root, setup: options.setup, deadline: phase.deadline(), signal: options.signal });
+  const run = () => ({
+    root: options.root,
+    setup: options.setup,
+    session: options.session,
+    deadline: phase.deadline(),
+    signal: options.signal,
+  });
   let alone: TriesOutcome | null = null;
   if (aloneTargets.length > 0 && phase.inTime()) {
     options.onStep(`run: ${plural(aloneTargets.length, 'new test')} once alone (order dependence)`);

@@ -8,6 +8,7 @@ import { CONFIRM_MAX_TRIES, factorMeasured, keepsClimbing } from '../../core/gat
 import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
 import type { PhaseFactor } from '../../core/gate/slowdown.js';
 import { testKey } from '../../core/test-id.js';
+import type { VitestSession } from '../../io/vitest/vitest-session.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 import { type RepeatTarget, runTestsRepeatedly, targetKey } from '../../io/vitest/vitest-tries.js';
 import type { GatePhase } from './gate-run-options.js';
@@ -26,6 +27,7 @@ export const CONFIRM_TRIES = 6;
 export interface EscalateInput<T extends RepeatTarget> {
   readonly root: string;
   readonly setup: VitestSetup;
+  readonly session?: VitestSession | undefined;
   readonly targets: readonly T[];
   /** The factor the reference tries asked for (the higher factors are 2x and 4x it). */
   readonly reference: number;
@@ -55,6 +57,7 @@ export async function runHigherFactors<T extends RepeatTarget>(input: EscalateIn
     const outcome = await runTestsRepeatedly({
       root: input.root,
       setup: input.setup,
+      session: input.session,
       tests: holding,
       tries: TRIES_PER_HIGHER_FACTOR,
       slowdown: factor,
@@ -91,6 +94,7 @@ async function confirmAtReference<T extends RepeatTarget>(
   const again = await runTestsRepeatedly({
     root: input.root,
     setup: input.setup,
+    session: input.session,
     tests: broke,
     tries: CONFIRM_TRIES,
     // A cheap test gets warm repeats up to CONFIRM_MAX_TRIES: a flake fails there too, a limit does not.
@@ -134,6 +138,7 @@ export async function escalateHeldTests(
   return runHigherFactors({
     root: options.root,
     setup: options.setup,
+    session: options.session,
     targets: held,
     reference: options.slowdown,
     deadline: phase.deadline(),

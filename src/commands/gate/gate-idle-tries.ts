@@ -33,6 +33,7 @@ export async function runIdleTries(
   return runTestsRepeatedly({
     root: options.root,
     setup: options.setup,
+    session: options.session,
     tests,
     tries,
     ...(warm ? { warm: true, coldTries: 1, maxTries: Math.max(tries, warm.maxTries), budgetMs: warm.budgetMs } : {}),

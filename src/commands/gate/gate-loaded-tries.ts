@@ -54,6 +54,7 @@ export async function runLoadedTries(
     outcome = await runTestsRepeatedly({
       root: options.root,
       setup: options.setup,
+      session: options.session,
       tests: targets,
       tries: wave.tries,
       maxTries: wave.maxTries,

@@ -7,6 +7,7 @@ import type { Config } from '../../core/config.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
+import type { VitestSession } from '../../io/vitest/vitest-session.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 
 export interface GateRunOptions {
@@ -34,6 +35,8 @@ export interface GateRunOptions {
   readonly limitFor: (test: SourceTest) => ReturnType<typeof resolveTestLimit>;
   readonly onProgress: (phase: string, line: ProgressLine, index: number) => void;
   readonly onStep: (text: string) => void;
+  /** The gate's one Vitest, every check's tries run on it (io/vitest/vitest-session.ts); runGate opens it. */
+  readonly session?: VitestSession | undefined;
 }
 
 /** What every phase of the gate reads. */

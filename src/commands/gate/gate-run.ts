@@ -10,6 +10,7 @@
  * needed and did not get. The Vitest processes are killed on abort.
  */
 
+import { plural } from '../../core/budget/budget-text.js';
 import { TIME_BUDGET_CAP_MS } from '../../core/gate/check-plan.js';
 import type { GateLoad } from '../../core/gate/gate-report.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
@@ -17,6 +18,7 @@ import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import { type Contention, decideContention, describeShortfall, formatContention } from '../../core/gate/slowdown.js';
 import { gateDeadline } from '../../core/gate/try-ceiling.js';
 import { testKey } from '../../core/test-id.js';
+import { openVitestSession } from '../../io/vitest/vitest-session.js';
 import { type TriesOutcome, targetKey } from '../../io/vitest/vitest-tries.js';
 import { runAloneTries } from './gate-alone-tries.js';
 import { fitGateBudget } from './gate-budget-fit.js';
@@ -50,7 +52,19 @@ export interface GateRunResult {
   readonly loadedWallMs: number;
 }
 
+/** The gate's checks on one Vitest (io/vitest/vitest-session.ts), closed whatever happens. */
 export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
+  const session = options.session ?? openVitestSession(options.root, options.setup, options.signal);
+  try {
+    const result = await runChecks({ ...options, session });
+    options.onStep(`vitest: ${plural(session.starts(), 'start')} for the checks (and one to list the test files)`);
+    return result;
+  } finally {
+    if (options.session === undefined) session.close();
+  }
+}
+
+async function runChecks(options: GateRunOptions): Promise<GateRunResult> {
   const targets = expandTargets(options.selected, options.projectsOf);
   const clock = { deadline: startingDeadline(options) };
   const phase = makePhase(options, targets, clock);

@@ -5,6 +5,7 @@ import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
 import { testKey } from '../../core/test-id.js';
 import type { PaceMethod } from '../load/pacer.js';
 import type { WaveSummary } from './vitest-job.js';
+import type { VitestSession } from './vitest-session.js';
 import type { VitestSetup } from './vitest-setup.js';
 
 export interface RepeatTarget {
@@ -83,6 +84,8 @@ export interface TryOptions {
   /** performance.now() at which every try still running is stopped and the outcome is what came back. */
   readonly deadline?: number;
   readonly env?: Readonly<Record<string, string>>;
+  /** The gate's one Vitest (vitest-session.ts): the call runs on it instead of a Vitest of its own. */
+  readonly session?: VitestSession | undefined;
   readonly signal?: AbortSignal;
   readonly onProgress?: (line: ProgressLine) => void;
 }

@@ -18,6 +18,7 @@ import { testKey } from '../../core/test-id.js';
 import { tailResultsFile } from './results-file.js';
 import type { VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
 import { firstLine, loadProjectVitest, runChildMain } from './vitest-load.js';
+import { SESSION_FLAG, serveJobs } from './vitest-session-jobs.js';
 import { setupOptions } from './vitest-setup.js';
 import { type WaveState, waveInput, writeWavePlan } from './vitest-wave-state.js';
 
@@ -51,8 +52,17 @@ function collectErrors(): {
   return { reporter, moduleErrors, unhandled };
 }
 
-async function main(jobFile: string): Promise<void> {
-  const job = JSON.parse(readFileSync(jobFile, 'utf8')) as VitestJob;
+/** The project's Vitest, made once per child, with the errors its runs report (cleared per job). */
+interface GateVitest {
+  readonly vitest: Vitest;
+  readonly version: string;
+  readonly moduleErrors: Map<string, { file: string; project: string; message: string }>;
+  readonly unhandled: string[];
+  /** A project's own runner (flakeguard's cannot replace it), or undefined. */
+  readonly custom: string | undefined;
+}
+
+async function openGateVitest(job: VitestJob): Promise<GateVitest> {
   const { api, version } = await loadProjectVitest(job.root);
   const { reporter, moduleErrors, unhandled } = collectErrors();
   const vitest: Vitest = await api.createVitest('test', {
@@ -65,35 +75,54 @@ async function main(jobFile: string): Promise<void> {
     coverage: { enabled: false },
     reporters: [reporter],
   });
+  const custom = vitest.projects.map((p) => p.config.runner).find((r) => typeof r === 'string' && r !== '');
+  if (custom === undefined) for (const project of vitest.projects) project.config.runner = job.runnerPath;
+  return { vitest, version, moduleErrors, unhandled, custom };
+}
+
+/** One job on the child's Vitest: its waves, then its result file. */
+async function runOneJob(g: GateVitest, job: VitestJob): Promise<void> {
+  const { vitest, version } = g;
+  g.moduleErrors.clear();
+  g.unhandled.length = 0;
   const done = (result: VitestJobResult): void => writeFileSync(job.resultFile, JSON.stringify(result));
-  try {
-    const custom = vitest.projects.map((p) => p.config.runner).find((r) => typeof r === 'string' && r !== '');
-    if (custom !== undefined)
-      return done({ ok: false, reason: 'custom-runner', runner: custom, vitestVersion: version });
-    for (const project of vitest.projects) project.config.runner = job.runnerPath;
-    const projects = findSpecProjects(vitest, job);
-    const missing = job.specs.findIndex((_, i) => projects[i] === undefined);
-    if (missing !== -1)
-      return done({
-        ok: false,
-        reason: 'no-project',
-        project: job.specs[missing]?.project ?? '',
-        known: vitest.projects.map((p) => p.name),
-        vitestVersion: version,
-      });
-    const specProjects = projects.map((p) => p?.name ?? '');
-    writeFileSync(job.resultsFile, '');
-    const waves = await runWaves(vitest, job, projects, specProjects);
-    done({
-      ok: true,
+  if (g.custom !== undefined)
+    return done({ ok: false, reason: 'custom-runner', runner: g.custom, vitestVersion: version });
+  const projects = findSpecProjects(vitest, job);
+  const missing = job.specs.findIndex((_, i) => projects[i] === undefined);
+  if (missing !== -1)
+    return done({
+      ok: false,
+      reason: 'no-project',
+      project: job.specs[missing]?.project ?? '',
+      known: vitest.projects.map((p) => p.name),
       vitestVersion: version,
-      specProjects,
-      waves,
-      moduleErrors: [...moduleErrors.values()],
-      unhandledErrors: unhandled,
     });
+  const specProjects = projects.map((p) => p?.name ?? '');
+  writeFileSync(job.resultsFile, '');
+  const waves = await runWaves(vitest, job, projects, specProjects);
+  done({
+    ok: true,
+    vitestVersion: version,
+    specProjects,
+    waves,
+    moduleErrors: [...g.moduleErrors.values()],
+    unhandledErrors: [...g.unhandled],
+  });
+}
+
+/** `<job.json>`: one job, then exit; `--session <folder>`: every job the gate writes there, on one Vitest (io/vitest/vitest-session.ts). */
+async function main(arg: string): Promise<void> {
+  let g: GateVitest | null = null;
+  const run = async (job: VitestJob): Promise<void> => {
+    g ??= await openGateVitest(job);
+    await runOneJob(g, job);
+  };
+  try {
+    if (arg === SESSION_FLAG) await serveJobs(process.argv[3] ?? '', run);
+    else await run(JSON.parse(readFileSync(arg, 'utf8')) as VitestJob);
   } finally {
-    await vitest.close();
+    await (g as GateVitest | null)?.vitest.close();
   }
 }
 
@@ -192,4 +221,4 @@ function tallyLines(
   return busyMs;
 }
 
-runChildMain(main, 'vitest-gate-child.js <job.json>');
+runChildMain(main, 'vitest-gate-child.js <job.json> | --session <folder>');

@@ -42,6 +42,8 @@ export interface VitestJob {
   readonly warm?: boolean;
   /** Copies of each file in the first wave (default minTries). */
   readonly coldTries?: number;
+  /** The job's environment in a session child (vitest-session-jobs.ts): set for its runs only. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface WaveSummary {

@@ -13,16 +13,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
-import { PACED_CGROUP_ENV, PLAN_ENV, type RunnerLine } from '../../core/gate/runner-protocol.js';
+import { PACED_CGROUP_ENV, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
 import { now, type Pacer, startPacer } from '../load/pacer.js';
-import { killProcessTree } from '../process/process-tree.js';
-import { builtFile, type ChildJob, startChildJob } from './child-job.js';
 import { tailResultsFile } from './results-file.js';
 import { partialResult, toOutcome } from './tries-outcome.js';
 import { createTryWatchdog } from './try-watchdog.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
-import { DEFAULT_SETUP } from './vitest-setup.js';
+import { startGateJob } from './vitest-job-start.js';
 
 export type { RepeatTarget, TestTries, TriesOutcome, TryOptions } from './tries-types.js';
 export { targetKey } from './tries-types.js';
@@ -54,46 +52,6 @@ export async function runTestsAlone(options: TryOptions): Promise<TriesOutcome> 
     return { file, fullName: t.fullName, spec: specs.push({ file, project: t.project ?? null, lines: [t.line] }) - 1 };
   });
   return runJob(options, specs, tests, options.tries, 0);
-}
-
-/** The gate's Vitest child on its job, in a temporary folder beside the files it writes back. */
-function startGateChild(
-  options: TryOptions,
-  specs: readonly JobSpec[],
-  tests: readonly JobTest[],
-  maxTries: number,
-  budgetMs: number,
-): ChildJob<VitestJob> {
-  return startChildJob(
-    {
-      script: 'io/vitest/vitest-gate-child.js',
-      prefix: 'flakeguard-tries-',
-      cwd: options.root,
-      env: (job) => ({
-        ...options.env,
-        [PLAN_ENV]: job.planFile,
-        // The factor this call asks for, for tests that time themselves (bench/gate-contention.mjs).
-        FLAKEGUARD_SLOWDOWN: String(options.slowdown ?? 1),
-      }),
-      ...(options.signal ? { signal: options.signal } : {}),
-    },
-    (tmp): VitestJob => ({
-      root: options.root,
-      setup: options.setup ?? DEFAULT_SETUP,
-      runnerPath: builtFile('runner/index.js'),
-      planFile: path.join(tmp, 'plan.json'),
-      resultsFile: path.join(tmp, 'tries.jsonl'),
-      resultFile: path.join(tmp, 'result.json'),
-      specs,
-      tests,
-      minTries: options.tries,
-      maxTries: Math.max(options.tries, maxTries),
-      budgetMs,
-      serial: options.serial ?? false,
-      warm: options.warm ?? false,
-      ...(options.coldTries === undefined ? {} : { coldTries: options.coldTries }),
-    }),
-  );
 }
 
 /** Hands each try to options.onProgress with its attempt number (file relative to the root). */
@@ -197,8 +155,8 @@ async function runJob(
   // With a cgroup, each worker waits until it is in it before its first test (PACED_CGROUP_ENV).
   const paced =
     pacer.cgroup === null ? options : { ...options, env: { ...options.env, [PACED_CGROUP_ENV]: pacer.cgroup } };
-  const gate = startGateChild(paced, specs, tests, maxTries, budgetMs);
-  const { job, child } = gate;
+  const gate = startGateJob(paced, specs, tests, maxTries, budgetMs);
+  const { job } = gate;
   const watchdog = createTryWatchdog(job.resultsFile, factor);
   const { lines, read } = followResults(job, options, pacer, watchdog);
   let cutShort: TriesOutcome['cutShort'] = null;
@@ -211,12 +169,12 @@ async function runJob(
     if (watchdog.check(now()) > 0) cutShort ??= 'hung';
     if (options.deadline !== undefined && performance.now() > options.deadline && cutShort !== 'deadline') {
       cutShort = 'deadline';
-      child.stop();
+      gate.stop();
     }
   };
   const timer = setInterval(watch, 5);
   try {
-    const result = await child.result;
+    const result = await gate.result;
     clearInterval(timer);
     watch();
     if (options.signal?.aborted) throw interrupted();
@@ -225,8 +183,6 @@ async function runJob(
   } finally {
     pacer.stop();
     clearInterval(timer);
-    // Workers still alive (a deadline, an abort) and whatever their tests started, detached too.
-    if (child.pid !== undefined) killProcessTree(child.pid);
     gate.end();
   }
 }

@@ -1,0 +1,81 @@
+/**
+ * Starts one job of the gate's tries (vitest-tries.ts): on the gate's session when it has one
+ * (vitest-session.ts: one Vitest for every check), else on a Vitest child of its own.
+ */
+import path from 'node:path';
+import { PLAN_ENV } from '../../core/gate/runner-protocol.js';
+import { killProcessTree } from '../process/process-tree.js';
+import { builtFile, type ChildJob, startChildJob } from './child-job.js';
+import type { TryOptions } from './tries-types.js';
+import type { JobSpec, JobTest, VitestJob } from './vitest-job.js';
+import type { SessionJobEnd } from './vitest-session.js';
+import { DEFAULT_SETUP } from './vitest-setup.js';
+
+/** A job on its way: the gate's Vitest child for it alone, or the gate's session (vitest-session.ts). */
+export interface StartedJob {
+  readonly job: VitestJob;
+  readonly result: Promise<SessionJobEnd>;
+  /** Stops the job's Vitest (a deadline). */
+  stop(): void;
+  /** After the job: kills what is left of a child of its own, removes the job's files. */
+  end(): void;
+}
+
+/** The gate's Vitest on its job, in a temporary folder beside the files it writes back. */
+export function startGateJob(
+  options: TryOptions,
+  specs: readonly JobSpec[],
+  tests: readonly JobTest[],
+  maxTries: number,
+  budgetMs: number,
+): StartedJob {
+  const env = (job: VitestJob): Record<string, string> => ({
+    ...options.env,
+    [PLAN_ENV]: job.planFile,
+    // The factor this call asks for, for tests that time themselves (bench/gate-contention.mjs).
+    FLAKEGUARD_SLOWDOWN: String(options.slowdown ?? 1),
+  });
+  const makeJob = (tmp: string): VitestJob => ({
+    root: options.root,
+    setup: options.setup ?? DEFAULT_SETUP,
+    runnerPath: builtFile('runner/index.js'),
+    planFile: path.join(tmp, 'plan.json'),
+    resultsFile: path.join(tmp, 'tries.jsonl'),
+    resultFile: path.join(tmp, 'result.json'),
+    specs,
+    tests,
+    minTries: options.tries,
+    maxTries: Math.max(options.tries, maxTries),
+    budgetMs,
+    serial: options.serial ?? false,
+    warm: options.warm ?? false,
+    ...(options.coldTries === undefined ? {} : { coldTries: options.coldTries }),
+  });
+  if (options.session) {
+    const s = options.session.submit((tmp) => {
+      const job = makeJob(tmp);
+      return { ...job, env: env(job) };
+    });
+    return s;
+  }
+  const own: ChildJob<VitestJob> = startChildJob(
+    {
+      script: 'io/vitest/vitest-gate-child.js',
+      prefix: 'flakeguard-tries-',
+      cwd: options.root,
+      env,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    makeJob,
+  );
+  return {
+    job: own.job,
+    result: own.child.result,
+    stop: () => own.child.stop(),
+    end: () => {
+      // Workers still alive (a deadline, an abort) and whatever their tests started, detached too.
+      if (own.child.pid !== undefined) killProcessTree(own.child.pid);
+      own.end();
+    },
+  };
+}
