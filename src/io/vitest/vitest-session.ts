@@ -35,6 +35,8 @@ export interface SessionJob {
 }
 
 export interface VitestSession {
+  /** The session's temporary folder (removed by close). */
+  readonly folder: string;
   readonly root: string;
   readonly setup: VitestSetup;
   /** Runs one job: `makeJob` gets the job's own folder for the files it names. */
@@ -76,6 +78,7 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
     if (child === c) child = null;
   };
   return {
+    folder,
     root,
     setup,
     starts: () => started,
