@@ -13,7 +13,24 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 describe('the process budget', () => {
   it('sums the counter lines per file and kind', () => {
     const sums = sumCounts('test/e2e/a.test.ts\tvitest\ntest/e2e/a.test.ts\tgate\ntest/e2e/a.test.ts\tvitest\n');
-    expect(sums.get('test/e2e/a.test.ts')).toEqual({ gate: 1, vitest: 2, cli: 0, storeCreate: 0, storeCopy: 0 });
+    expect(sums.get('test/e2e/a.test.ts')).toEqual({
+      gate: 1,
+      vitest: 2,
+      cli: 0,
+      storeCreate: 0,
+      storeCopy: 0,
+      vitestStarts: 0,
+    });
+  });
+
+  it('allows two Vitest starts per gate a file ran, and names a file whose gates started more', () => {
+    const budgets = { 'test/e2e/a.test.ts': { gate: 2, vitest: 0, cli: 0, storeCreate: 0 } };
+    const lines = (starts: number) =>
+      ['gate', 'gate', ...Array.from({ length: starts }, () => 'vitestStarts')].map((k) => `test/e2e/a.test.ts\t${k}`);
+    expect(checkBudget(sumCounts(lines(4).join('\n')), budgets).over).toEqual([]);
+    expect(checkBudget(sumCounts(lines(5).join('\n')), budgets).over).toEqual([
+      'test/e2e/a.test.ts: its 2 gate runs started Vitest 5 times, more than 2 per gate (one to list the test files, one for every check)',
+    ]);
   });
 
   it('names a file over its budget or with no line, prints every counted file as a table line, and leaves copies unbudgeted', () => {

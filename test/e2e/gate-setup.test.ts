@@ -32,7 +32,7 @@ async function plan(
 }
 
 const planned = (p: GatePlanJson): string[] =>
-  p.tests.map((t) => `${t.project ?? '-'} ${t.file} > ${t.fullName} [${t.selection}]`);
+  p.tests.map((t) => `${t.project === '' ? '-' : t.project} ${t.file} > ${t.fullName} [${t.selection}]`);
 
 describe('flakeguard gate reads the project the way Vitest does', () => {
   it('a custom include: only the files Vitest runs are selected', async () => {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import { cliKind, countProcess } from './process-budget.js';
+import { cliKind, countProcess, countVitestStarts } from './process-budget.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /**
@@ -140,9 +140,12 @@ function fixtureAt(root: string): Fixture {
       countProcess('vitest');
       return run(process.execPath, [path.join(REPO_ROOT, 'node_modules/vitest/vitest.mjs'), 'run', ...args], env);
     },
-    flakeguard: (args, env) => {
-      countProcess(cliKind(args));
-      return run(process.execPath, [CLI_BUILT, ...args], env);
+    flakeguard: async (args, env) => {
+      const kind = cliKind(args);
+      countProcess(kind);
+      const result = await run(process.execPath, [CLI_BUILT, ...args], env);
+      if (kind === 'gate') countVitestStarts(result.stderr);
+      return result;
     },
     git,
     copy: () => {

@@ -14,18 +14,26 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { KINDS, PROCESS_BUDGET, type ProcessBudget, type ProcessCounts } from '../process-budget-table.js';
+import {
+  KINDS,
+  PROCESS_BUDGET,
+  type ProcessBudget,
+  type ProcessCounts,
+  VITEST_STARTS_PER_GATE,
+} from '../process-budget-table.js';
 import { sharePerRun } from './per-run.js';
 import './provided.js';
 
-const BUDGETED = KINDS.filter((k): k is Exclude<typeof k, 'storeCopy'> => k !== 'storeCopy');
+const BUDGETED = KINDS.filter(
+  (k): k is Exclude<typeof k, 'storeCopy' | 'vitestStarts'> => k !== 'storeCopy' && k !== 'vitestStarts',
+);
 
 /** Sums the counter file's lines per test file. */
 export function sumCounts(text: string): Map<string, ProcessCounts> {
   const sums = new Map<string, ProcessCounts>();
   for (const line of text.split('\n').filter(Boolean)) {
     const [file = '', kind = ''] = line.split('\t');
-    const counts = sums.get(file) ?? { gate: 0, vitest: 0, cli: 0, storeCreate: 0, storeCopy: 0 };
+    const counts = sums.get(file) ?? { gate: 0, vitest: 0, cli: 0, storeCreate: 0, storeCopy: 0, vitestStarts: 0 };
     if ((KINDS as readonly string[]).includes(kind)) counts[kind as (typeof KINDS)[number]] += 1;
     sums.set(file, counts);
   }
@@ -51,6 +59,10 @@ export function checkBudget(
     for (const k of BUDGETED)
       if (counts[k] > budget[k])
         over.push(`${file}: ${counts[k]} ${k} against a budget of ${budget[k]} (test/process-budget-table.ts)`);
+    if (counts.vitestStarts > VITEST_STARTS_PER_GATE * counts.gate)
+      over.push(
+        `${file}: its ${counts.gate} gate runs started Vitest ${counts.vitestStarts} times, more than ${VITEST_STARTS_PER_GATE} per gate (one to list the test files, one for every check)`,
+      );
   }
   return { table, over };
 }

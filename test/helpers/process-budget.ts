@@ -21,6 +21,16 @@ export function countProcess(kind: ProcessKind): void {
   appendFileSync(counter, `${rel}\t${kind}\n`);
 }
 
+/**
+ * Counts the Vitest processes a gate run started, from its output: the checks' (its "vitest: N
+ * starts" step line) and the one that listed the test files; nothing for a gate that ran no tests.
+ */
+export function countVitestStarts(stderr: string): void {
+  const m = /flakeguard gate: vitest: (\d+) starts? for the checks/.exec(stderr);
+  if (!m) return;
+  for (let i = 0; i < Number(m[1]) + 1; i += 1) countProcess('vitestStarts');
+}
+
 /** The kind a flakeguard CLI run counts as: a gate that runs tests, or any other command. */
 export function cliKind(args: readonly string[]): ProcessKind {
   return args[0] === 'gate' && !args.includes('--merge') && !args.includes('--plan') ? 'gate' : 'cli';

@@ -1,6 +1,6 @@
 /**
  * The warm waves of a call's reference tries (core/gate/try-schedule.ts planWave, after its cold
- * tries): a test that may still be a random flake (it has not both passed and failed) and is cheap
+ * tries): a test that may still be a random flake (it has passed every try so far) and is cheap
  * next to its file's start gets warm repeats in one more worker of its file, as many as about
  * WARM_SHARE times the file's cold cost buys, up to maxTries in all; a test that costs about as
  * much as its file gets none (a warm try would cost nearly a cold one). Waves go on, cheapest file
@@ -54,13 +54,16 @@ export function planWarmWave(input: WaveInput, cost: (fileKey: string) => number
     if (tally === undefined || !wantsMoreTries(tally, input.maxTries)) continue;
     open.set(t.fileKey, [...(open.get(t.fileKey) ?? []), t.key]);
   }
+  // A test that failed a try is no candidate for a random flake found by repeats (its check is the
+  // tries without slowdown): it gets cold copies up to minTries, never repeats.
+  const repeatable = (k: string): boolean => (input.tally.get(k)?.failed ?? 0) === 0;
   const slots = Math.max(1, input.parallel);
   const left = input.budgetMs - input.elapsedMs;
   const out: WaveFile[] = [];
   const optional: { fileKey: string; repeats: Map<string, number>; projectedMs: number }[] = [];
   let projected = 0;
   for (const [fileKey, keys] of open) {
-    const f = planFile(input, keys, cost(fileKey));
+    const f = planFile(input, keys.filter(repeatable), cost(fileKey));
     const below = keys.filter((k) => triesOf(input, k) < input.minTries);
     const lacking = below.filter((k) => (f.repeats.get(k) ?? 0) < input.minTries - triesOf(input, k) - 1);
     if (lacking.length > 0) {

@@ -35,7 +35,7 @@ export interface SessionJob {
 }
 
 export interface VitestSession {
-  /** The session's temporary folder (removed by close). */
+  /** The temporary folder of its latest Vitest child (removed when that child is stopped or closed). */
   readonly folder: string;
   readonly root: string;
   readonly setup: VitestSetup;
@@ -49,36 +49,37 @@ export interface VitestSession {
 const POLL_MS = 5;
 
 export function openVitestSession(root: string, setup: VitestSetup, signal?: AbortSignal): VitestSession {
-  const folder = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-session-'));
-  let child: { process: GuardedProcess; dir: string; next: number; ended: boolean } | null = null;
+  let child: SessionChild | null = null;
+  const folders: string[] = [];
   let started = 0;
-  let jobs = 0;
-  const start = (): NonNullable<typeof child> => {
-    const dir = path.join(folder, `vitest-${started}`);
-    mkdirSync(dir);
+  const start = (): SessionChild => {
+    // Each child's folder holds its job files and every job's own files: its guard removes it
+    // when flakeguard dies, even by SIGKILL (io/process/guard-source.ts).
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-session-'));
+    folders.push(folder);
     started += 1;
-    const process_ = spawnGuarded(
-      globalThis.process.execPath,
-      [builtFile('io/vitest/vitest-gate-child.js'), SESSION_FLAG, dir],
-      {
-        cwd: root,
-        tempFolder: dir,
-        ...(signal ? { signal } : {}),
-      },
-    );
-    const c = { process: process_, dir, next: 0, ended: false };
-    void process_.result.finally(() => {
+    const script = builtFile('io/vitest/vitest-gate-child.js');
+    const guarded = spawnGuarded(process.execPath, [script, SESSION_FLAG, folder], {
+      cwd: root,
+      tempFolder: folder,
+      ...(signal ? { signal } : {}),
+    });
+    const c: SessionChild = { process: guarded, folder, next: 0, ended: false };
+    void guarded.result.finally(() => {
       c.ended = true;
     });
     return c;
   };
-  const kill = (c: NonNullable<typeof child>): void => {
+  const kill = (c: SessionChild): void => {
     if (c.process.pid !== undefined) killProcessTree(c.process.pid);
     c.process.stop();
     if (child === c) child = null;
+    void c.process.result.finally(() => rmSync(c.folder, { recursive: true, force: true }));
   };
   return {
-    folder,
+    get folder() {
+      return folders.at(-1) ?? '';
+    },
     root,
     setup,
     starts: () => started,
@@ -87,17 +88,15 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
       const c = child;
       const n = c.next;
       c.next += 1;
-      const jobDir = path.join(folder, `job-${jobs}`);
-      jobs += 1;
+      const jobDir = path.join(c.folder, `job-${n}`);
       mkdirSync(jobDir);
       const job = makeJob(jobDir);
-      const staged = `${jobFileOf(c.dir, n)}.tmp`;
+      const staged = `${jobFileOf(c.folder, n)}.tmp`;
       writeFileSync(staged, JSON.stringify(job));
-      renameSync(staged, jobFileOf(c.dir, n));
-      const result = waitForJob(c, n);
+      renameSync(staged, jobFileOf(c.folder, n));
       return {
         job,
-        result,
+        result: waitForJob(c, n),
         stop: () => kill(c),
         end: () => rmSync(jobDir, { recursive: true, force: true }),
       };
@@ -105,22 +104,25 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
     close() {
       const c = child;
       child = null;
-      if (c && !c.ended) {
-        writeFileSync(closeFileOf(c.dir), '');
-        // The child closes its Vitest and exits; the guard's group goes too if it does not.
-        void Promise.race([c.process.result, sleep(5000)]).finally(() => kill(c));
-      }
-      void (c?.process.result ?? Promise.resolve()).finally(() => rmSync(folder, { recursive: true, force: true }));
+      if (c === null) return;
+      if (c.ended) return kill(c);
+      writeFileSync(closeFileOf(c.folder), '');
+      // The child closes its Vitest and exits; its group goes too if it does not within 5 s.
+      void Promise.race([c.process.result, sleep(5000)]).finally(() => kill(c));
     },
   };
 }
 
+interface SessionChild {
+  readonly process: GuardedProcess;
+  readonly folder: string;
+  next: number;
+  ended: boolean;
+}
+
 /** Resolves when the child wrote job n's done file (exit code 0), or with the child's end when it ended first. */
-async function waitForJob(
-  c: { readonly process: GuardedProcess; readonly dir: string; ended: boolean },
-  n: number,
-): Promise<SessionJobEnd> {
-  const done = doneFileOf(c.dir, n);
+async function waitForJob(c: SessionChild, n: number): Promise<SessionJobEnd> {
+  const done = doneFileOf(c.folder, n);
   for (;;) {
     if (existsSync(done)) return { exitCode: 0 };
     if (c.ended) {

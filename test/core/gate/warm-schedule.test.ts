@@ -112,3 +112,17 @@ describe('warmBudgetMs', () => {
     expect(warmBudgetMs(10_000, 9000)).toBe(10_000);
   });
 });
+
+describe('planWave with warm repeats: a test that failed', () => {
+  it('gets no repeats, and cold copies while it has fewer than minTries', () => {
+    const t = new Map(input().tally);
+    t.set('a1', { passed: 0, failed: 5 });
+    const [a] = planWave(input({ tally: t }));
+    expect(a?.repeats?.has('a1')).toBe(false);
+    expect(a?.repeats?.get('a2')).toBeGreaterThan(0);
+    const few = new Map([...input().tally].map(([k]) => [k, { passed: 1, failed: 0 }]));
+    few.set('a1', { passed: 0, failed: 1 });
+    const plan = planWave(input({ tally: few, maxTries: 20 }));
+    expect(plan.find((f) => f.fileKey === 'a')).toEqual({ fileKey: 'a', copies: 4 });
+  });
+});
