@@ -91,7 +91,7 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, conte
   const limit = t.limitSource === 'allowance' ? `allowance ${t.allowanceId ?? ''}`.trim() : 'budget';
   const out = [
     `${label} ${u(`${t.file}:${t.line} > ${t.fullName}  [${selectionLabel(t)}]`)}${ownersSuffix(t.owners)}`,
-    `${indent}${t.passes}/${t.tryCount} passed  tries ${t.tries.map((x) => ms(x.durationMs)).join(' ')}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
+    `${indent}${t.passes}/${t.tryCount} passed  tries ${listTries(t.tries)}  median ${ms(t.medianMs)}  max ${ms(t.maxMs)}  limit ${ms(t.limitMs)} (${limit})`,
     `${indent}${paint(screen, 'dim', u(t.reason))}`,
   ];
   const point = describeBreakingPoint(t);
@@ -137,4 +137,14 @@ export interface GateProgress {
 export function formatGateProgress(p: GateProgress): string {
   const load = p.load > 0 ? `, load ${p.load} workers` : '';
   return `gate ${p.phase}: test ${p.testIndex}/${p.tests} try ${p.attempt} of at most ${p.maxTries} ${p.state} ${u(p.label)} (${(p.elapsedMs / 1000).toFixed(1)}s${load})`;
+}
+
+/** Tries shown by their durations in the text report; the JSON keeps every one. */
+const TRIES_SHOWN = 12;
+
+/** "14ms 9ms ... (+138 more)": the first TRIES_SHOWN, then how many more. */
+function listTries(tries: readonly { readonly durationMs: number }[]): string {
+  const shown = tries.slice(0, TRIES_SHOWN).map((x) => ms(x.durationMs));
+  const more = tries.length - shown.length;
+  return more > 0 ? `${shown.join(' ')} (+${more} more)` : shown.join(' ');
 }

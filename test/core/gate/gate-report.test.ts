@@ -99,6 +99,13 @@ describe('gate formats', () => {
     expect(text).toContain('gate failed: 1 flaky (5.40s)');
   });
 
+  it('text: a test with many tries shows the first 12 durations and how many more (the JSON keeps them all)', () => {
+    const many = computeGateReport(makeInput([makeTest('cart > adds', Array.from({ length: 150 }, () => pass(6)))]));
+    const text = formatGateText(many, { color: false });
+    expect(text).toContain(`150/150 passed  tries ${Array(12).fill('6ms').join(' ')} (+138 more)  median 6ms`);
+    expect(many.tests[0]?.tries).toHaveLength(150);
+  });
+
   it('markdown: a table row per test, pipes escaped', () => {
     const md = formatGateMarkdown(report);
     expect(md).toContain('### flakeguard gate: failed');
