@@ -25,6 +25,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/bad-input/records-folder.test.ts': { gate: 0, vitest: 2, cli: 0, storeCreate: 0 },
   'test/e2e/bad-input/reports-git.test.ts': { gate: 0, vitest: 3, cli: 1, storeCreate: 0 },
   'test/e2e/bad-input/secrets.test.ts': { gate: 1, vitest: 2, cli: 0, storeCreate: 0 },
+  'test/e2e/bad-input/special-files.test.ts': { gate: 1, vitest: 1, cli: 4, storeCreate: 0 },
   'test/e2e/bad-input/stores-locks.test.ts': { gate: 0, vitest: 2, cli: 3, storeCreate: 1 },
   'test/e2e/bad-input/untrusted-text.test.ts': { gate: 1, vitest: 1, cli: 0, storeCreate: 0 },
   'test/e2e/bad-input/wrong-answers.test.ts': { gate: 0, vitest: 2, cli: 0, storeCreate: 0 },
