@@ -21,6 +21,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/allowances-lineage.test.ts': { gate: 1, vitest: 3, cli: 0, storeCreate: 0 },
   'test/e2e/allowances-writers.test.ts': { gate: 0, vitest: 0, cli: 10, storeCreate: 0 },
   'test/e2e/bad-input/arguments.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },
+  'test/e2e/bad-input/causes.test.ts': { gate: 0, vitest: 4, cli: 0, storeCreate: 0 },
   'test/e2e/bad-input/hostile-values.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
   'test/e2e/bad-input/output-paths.test.ts': { gate: 0, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/bad-input/records-folder.test.ts': { gate: 0, vitest: 2, cli: 0, storeCreate: 0 },
