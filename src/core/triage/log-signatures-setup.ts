@@ -131,8 +131,10 @@ export const SETUP_SIGNATURES: readonly LogSignature[] = [
     regex: true,
     needles: ['--shard <count> must be'],
     class: 'infrastructure',
-    cause: 'the CI matrix runs more shards than the suite has test files, so Vitest refused every shard (--shard <count>)',
-    action: 'run at most as many shards as there are test files: lower the shard count of the CI matrix (or add the test files first)',
+    cause:
+      'the CI matrix runs more shards than the suite has test files, so Vitest refused every shard (--shard <count>)',
+    action:
+      'run at most as many shards as there are test files: lower the shard count of the CI matrix (or add the test files first)',
   },
   {
     id: 'npm-install',
