@@ -15,7 +15,7 @@ export interface BaseRevision {
 }
 
 /** The facts core/gate/default-branch.ts decides the default base from, and its decision. */
-export async function readDefaultBranch(root: string): Promise<DefaultBranch> {
+async function readDefaultBranch(root: string): Promise<DefaultBranch> {
   const own = (await git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).out;
   const exists = async (ref: string): Promise<boolean> =>
     (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).ok;
