@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'GIT'
   | 'INPUT_UNREADABLE'
   | 'STORE_DAMAGED'
+  | 'STORE_UNWRITABLE'
   | 'VITEST'
   | 'INTERRUPTED';
 

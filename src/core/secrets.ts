@@ -5,7 +5,7 @@
  * `password=...` keyword form). Pure.
  *
  * `redactSecrets(text, known)` redacts `text` in two passes: by shape (`scheme://user:***@`, up to
- * the last `@` of the token; `password=***` and other secret-named parameters), then by value: every
+ * the last `@` of the token, or of the quotes around it, spaces and all; `password=***` and other secret-named parameters), then by value: every
  * password found in `text` itself and in the `known` connection strings (as written, decoded and
  * encoded, and its pieces between `@`/`:`) is replaced wherever it appears, so a driver's error that
  * quotes part of a URL leaks nothing either.
@@ -20,8 +20,12 @@ const SECRET_PARAM = new RegExp(
 );
 /** `scheme://user:password@`: the password runs to the last `@` before a space or a quote. */
 const USERINFO = /([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s:/@"'`]*):([^\s"'`]*)@/g;
+/** A quoted URL (`"postgres://ci:pass Wrd9Secret@h/x"`): inside the quotes its password may hold spaces. */
+const QUOTED_USERINFO = /(["'`])([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^\s:/@"'`]*):([^"'`\n]*)@([^"'`\n@]*)\1/g;
 /** The word our own hints use (`postgres://user:password@host`): shown as written. */
 const PLACEHOLDER = 'password';
+/** A value that starts as a URL: `scheme://`. */
+const URL_START = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 /** Pieces shorter than this are not searched for on their own (they would blank ordinary words). */
 const MIN_PIECE = 4;
 
@@ -44,8 +48,11 @@ export function secretsOf(connection: string): string[] {
     }
   };
   const scheme = connection.indexOf('://');
-  // A whole message is searched by its URL tokens (redactSecrets); a string with spaces is not one URL.
-  if (scheme >= 0 && !/\s/.test(connection.trim())) {
+  // A whole message is searched by its URL tokens (redactSecrets); a string with spaces is not one
+  // URL, unless it starts as one: a value given as a URL whose password has a space is still a
+  // URL-shaped value (`postgres://ci:pass Wrd9Secret@h/x`), and its password runs to an `@` as well.
+  const trimmed = connection.trim();
+  if (scheme >= 0 && (!/\s/.test(trimmed) || URL_START.test(trimmed))) {
     const rest = connection.slice(scheme + 3);
     const colon = rest.indexOf(':');
     for (const at of [rest.indexOf('@'), rest.lastIndexOf('@')]) {
@@ -66,7 +73,13 @@ export function redactSecrets(text: string, known: readonly string[] = []): stri
   const secrets = [...new Set([...found, ...known.flatMap(secretsOf)])]
     .filter((s) => s !== REDACTED)
     .sort((a, b) => b.length - a.length);
-  let out = text
+  // A password with a space first, whole: the shapes below stop at the space and would cut it.
+  let out = secrets
+    .filter((s) => /\s/.test(s) && s.trim().length >= MIN_PIECE)
+    .reduce((t, secret) => t.split(secret).join(REDACTED), text)
+    .replace(QUOTED_USERINFO, (whole, quote: string, scheme: string, user: string, password: string, rest: string) =>
+      password === PLACEHOLDER ? whole : `${quote}${scheme}${user}:${REDACTED}@${rest}${quote}`,
+    )
     .replace(USERINFO, (whole, scheme: string, user: string, password: string) =>
       password === PLACEHOLDER ? whole : `${scheme}${user}:${REDACTED}@`,
     )

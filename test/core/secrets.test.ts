@@ -25,6 +25,12 @@ describe('redactSecrets: the password is gone, the rest of the URL stays', () =>
     ['postgres://ci:ab@db/flakes', 'postgres://ci:***@db/flakes'],
     ["host=db user=ci password='hunter 22'", 'host=db user=ci password=***'],
     ['postgres://ci@db:5432/flakes', 'postgres://ci@db:5432/flakes'],
+    // A URL-shaped value that is no valid URL (a space in the password) is still masked (issue 48).
+    ['postgres://ci:pass Wrd9Secret@h/x', 'postgres://ci:***@h/x'],
+    [
+      '--url "postgres://ci:pass Wrd9Secret@h/x" is not a PostgreSQL URL',
+      '--url "postgres://ci:***@h/x" is not a PostgreSQL URL',
+    ],
   ])('%s', (url, shown) => {
     expect(redactSecrets(url)).toBe(shown);
   });
@@ -55,6 +61,8 @@ const PLACES: readonly Place[] = [
   (s, u, p) => `${s}://${u}@db.example/flakes?application_name=x&sslpassword=${p.replace(/[?#&]/g, '')}&x=1`,
   (s, u, p) => `${s}://${u}:${p}@db.example/flakes?password=${encodeURIComponent(p)}`,
   (_s, u, p) => `host=db.example user=${u} password='${p}'`,
+  // Not a valid URL: a space in the password, as a user may paste it (issue 48).
+  (s, u, p) => `${s}://${u}:${p.slice(0, 4)} ${p.slice(4)}@db.example/flakes`,
 ];
 
 describe('property: no message built with redactSecrets holds the password', () => {
@@ -64,16 +72,19 @@ describe('property: no message built with redactSecrets holds the password', () 
         const place = PLACES[which] as Place;
         const password = which === 3 ? plain.replace(/[?#&]/g, '') : raw;
         if (password.length < 8) return;
+        const spaced = which === PLACES.length - 1;
         const url = place(scheme, user, password);
-        const hidden = [password, encodeURIComponent(password)];
+        // As the URL holds it: with its space when spaced (and the text after the space, on its own).
+        const secret = spaced ? `${password.slice(0, 4)} ${password.slice(4)}` : password;
+        const hidden = spaced ? [secret, password.slice(4)] : [password, encodeURIComponent(password)];
         const messages = [
           redactSecrets(url),
           redactSecrets(`--url "${url}" is not a PostgreSQL URL`),
           redactSecrets(`cannot connect to ${url}: connect ECONNREFUSED 127.0.0.1:5432`, [url]),
-          redactSecrets(`password authentication failed near "${password}" (${encodeURIComponent(password)})`, [url]),
+          redactSecrets(`password authentication failed near "${secret}" (${encodeURIComponent(secret)})`, [url]),
           configMessage(url),
         ];
-        for (const message of messages) for (const secret of hidden) expect(message).not.toContain(secret);
+        for (const message of messages) for (const h of hidden) expect(message).not.toContain(h);
       }),
       { numRuns: 500 },
     );

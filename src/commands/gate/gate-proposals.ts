@@ -1,12 +1,13 @@
 /**
  * Allowance proposals for near- and over-budget tests: the entry (YAML, ready to paste) and, with
- * --write-allowances, the entry written into the allowance file next to the test, replacing the
- * gate's earlier proposal for the same test (same id), so it ships in the same change.
+ * --write-allowances, the entry written into the allowance file next to the test: into the entry
+ * the test already has (core/allowances/allowance-upsert.ts), else replacing the gate's earlier
+ * proposal for the same test (same id), so it ships in the same change.
  */
 
 import { allowanceFileFor } from '../../core/allowances/allowance.js';
-import { insertEntry, removeEntries } from '../../core/allowances/allowance-edit.js';
 import { type NewAllowanceEntry, serializeEntry } from '../../core/allowances/allowance-serialize.js';
+import { type UpsertedEntry, upsertTestEntry } from '../../core/allowances/allowance-upsert.js';
 import { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
 import { proposeAllowance } from '../../core/gate/gate-proposal.js';
@@ -64,24 +65,29 @@ export async function buildProposals(input: ProposalInput): Promise<GateProposal
       expires: null,
     };
     const storeFile = allowanceFileFor(input.config.allowances, t.file);
-    let written = false;
-    if (input.write) {
-      updateAllowanceFile(input.root, storeFile, (before) =>
-        insertEntry(before === '' ? '' : removeEntries(before, new Set([entry.id]), storeFile), entry, storeFile),
-      );
-      written = true;
-    }
+    // Written into the entry the test already has, if any (its id kept), never beside it.
+    const written = input.write ? writeProposal(input.root, storeFile, entry) : null;
     proposals.push({
       file: t.file,
       fullName: t.fullName,
-      id: entry.id,
+      id: written?.id ?? entry.id,
       limitMs: proposal.limitMs,
       platformKey: input.platform,
       reason: proposal.reason,
       storeFile,
-      yaml: serializeEntry(entry),
-      written,
+      yaml: written?.block || serializeEntry(entry),
+      written: written !== null,
     });
   }
   return proposals;
+}
+
+/** The proposal written under the file's lock; returns the entry as written. */
+function writeProposal(root: string, storeFile: string, entry: NewAllowanceEntry): UpsertedEntry {
+  const done: { entry?: UpsertedEntry } = {};
+  updateAllowanceFile(root, storeFile, (before) => {
+    done.entry = upsertTestEntry(before, entry, storeFile);
+    return done.entry.text;
+  });
+  return done.entry ?? { text: '', id: entry.id, block: '' };
 }

@@ -5,11 +5,12 @@
  * (core/gate/test-selection.ts). Only files that differ from the base are read: a test in an
  * unchanged file is unchanged, unless --affected selects its whole file.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isFlakeguardError } from '../../core/errors.js';
 import { type SelectedTest, selectTests } from '../../core/gate/test-selection.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
+import { readSourceFile } from '../../io/files/input-file.js';
 import { listChangedFiles, readFilesAtRevision } from '../../io/git/git.js';
 import { listTestFiles, type TestFileList } from '../../io/vitest/list-test-files.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
@@ -63,7 +64,7 @@ export async function selectGateTests(
   const all: SelectedTest<SourceTest>[] = [...selection.selected];
   const affectedBy = options.affected ? findAffected(listed, testFiles, changed) : new Map<string, string[]>();
   for (const file of [...affectedBy.keys()].sort()) {
-    for (const test of readTests(readFileSync(path.join(root, file), 'utf8'), file))
+    for (const test of readTests(readSourceFile(path.join(root, file), file), file))
       all.push({ kind: 'affected', test, previous: null });
   }
   const selected: SelectedTest<SourceTest>[] = [];
@@ -134,7 +135,7 @@ async function readBaseAndHead(
         notices.push(`${file} at the base does not parse; its tests count as new (${error.message})`);
       }
     }
-    if (existsSync(path.join(root, file))) head.push(...readTests(readFileSync(path.join(root, file), 'utf8'), file));
+    if (existsSync(path.join(root, file))) head.push(...readTests(readSourceFile(path.join(root, file), file), file));
   }
   const order = (a: SourceTest, b: SourceTest): number =>
     a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line;

@@ -51,8 +51,8 @@ export async function openPlaceStore(
 ): Promise<HistoryStore> {
   return openHistoryStore(place.target, { mustExist, wait: 'history-command', ...(signal ? { signal } : {}) }).catch(
     (error: unknown) => {
-      // Interrupted, or damaged (its own line names the store and the fix), pass as they are.
-      if (error instanceof FlakeguardError && (error.code === 'INTERRUPTED' || error.code === 'STORE_DAMAGED'))
+      // Interrupted, damaged or unwritable (its own line names the store and the fix), pass as they are.
+      if (error instanceof FlakeguardError && ['INTERRUPTED', 'STORE_DAMAGED', 'STORE_UNWRITABLE'].includes(error.code))
         throw error;
       throw commandUsageError(HISTORY_COMMAND, `cannot open the history store: ${describeThrown(error)}`);
     },

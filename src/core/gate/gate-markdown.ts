@@ -7,6 +7,7 @@
 
 import { describeCalibration, describeTestOnCi } from '../calibration/calibration-phrases.js';
 import { describeCause } from '../cause/cause.js';
+import { inertCode, inertMarkdown } from '../markdown/markdown-text.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import {
@@ -24,19 +25,31 @@ import type { GateReportTest } from './gate-report-test.js';
 
 const GATE_COMMENT_MARKER = 'flakeguard:gate';
 
-const cell = (s: string): string => u(s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/</g, '&lt;'));
+/** User text in a cell or a line: no mention, reference, link or HTML of it (core/markdown/markdown-text.ts). */
+const cell = (s: string): string => inertMarkdown(s.replace(/\r?\n/g, ' '));
+/** A file name or ref inside a code span. */
+const code = (s: string): string => inertCode(s.replace(/\r?\n/g, ' '));
+/** CODEOWNERS owners: mentions on purpose (the owners are asked to look). */
+const ownerCell = (s: string): string => u(s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').replace(/</g, '&lt;'));
 const TABLE = [
   '| verdict | test | selection | passed | median | max | limit | why | owners |',
   '|---|---|---|---|---|---|---|---|---|',
 ];
+
+/** A fenced block longer than any run of backticks in `text` (a test name may hold ```), as lines. */
+function fenced(lang: string, text: string): string[] {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${lang}`, text, fence];
+}
 
 function row(t: GateReportTest, contention: GateContention | undefined): string {
   const onCi = describeTestOnCi(t, contention);
   const missing = (t.missing ?? []).map((m) => `; missing: ${cell(m)}`).join('');
   const cause = `${missing}${t.cause ? `; **${cell(describeCause(t.cause))}**; fix: ${cell(t.cause.fix)}` : ''}`;
   const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}${onCi ? `; ${cell(onCi)}` : ''}${cause}`;
-  const owners = (t.owners ?? []).map(cell).join(' ');
-  return `| ${verdictLabel(t)} | \`${cell(t.file)}:${t.line}\` ${cell(t.fullName)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.tryCount} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
+  const owners = (t.owners ?? []).map(ownerCell).join(' ');
+  return `| ${verdictLabel(t)} | \`${code(t.file)}:${t.line}\` ${cell(t.fullName)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.tryCount} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
 }
 
 function firstStep(report: GateReport): string {
@@ -48,7 +61,7 @@ function firstStep(report: GateReport): string {
   const error = first.error ? ` First error: ${cell(first.error)}` : '';
   const cause = first.cause ? ` ${cell(describeCause(first.cause))}; fix: ${cell(first.cause.fix)}.` : '';
   const project = first.project ? ` [${cell(first.project)}]` : '';
-  return `**Fix first:** \`${cell(first.file)}:${first.line}\`${project} ${cell(first.fullName)}${cell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${cause}${error}`;
+  return `**Fix first:** \`${code(first.file)}:${first.line}\`${project} ${cell(first.fullName)}${ownerCell(ownersSuffix(first.owners))}: ${first.verdict}, ${cell(first.reason)}.${cause}${error}`;
 }
 
 /** With auto, the target and how it was chosen, after the load line. */
@@ -65,11 +78,11 @@ export function formatGateMarkdown(report: GateReport, limit?: number): string {
     { title: 'Stable', head: TABLE, items: stable.map((t) => row(t, report.contention)), folded: true },
     {
       title: 'Changed but not run one by one',
-      items: report.notRun.map((n) => `- \`${cell(n.file)}:${n.line}\` ${cell(n.fullName)}: ${cell(n.reason)}`),
+      items: report.notRun.map((n) => `- \`${code(n.file)}:${n.line}\` ${cell(n.fullName)}: ${cell(n.reason)}`),
     },
     {
       title: 'Allowances to ship with this change',
-      items: report.proposals.map((p) => [`\`${p.storeFile}\``, '```yaml', p.yaml.trimEnd(), '```'].join('\n')),
+      items: report.proposals.map((p) => [`\`${code(p.storeFile)}\``, ...fenced('yaml', p.yaml.trimEnd())].join('\n')),
       folded: true,
     },
     { title: 'Notes', items: report.notices.map((n) => `- ${cell(n)}`) },
@@ -80,7 +93,7 @@ export function formatGateMarkdown(report: GateReport, limit?: number): string {
       headline: [
         `### flakeguard gate: ${report.verdict === 'pass' ? 'passed' : 'failed'}`,
         '',
-        `${gateSummary(report)}. ${report.tests.length} new or changed tests since \`${u(report.baseRef)}\` (\`${report.base.slice(0, 10)}\`), ${triesText(report)}${load}.`,
+        `${gateSummary(report)}. ${report.tests.length} new or changed tests since \`${code(report.baseRef)}\` (\`${report.base.slice(0, 10)}\`), ${triesText(report)}${load}.`,
         '',
         firstStep(report),
       ],

@@ -124,6 +124,19 @@ export const SETUP_SIGNATURES: readonly LogSignature[] = [
     action: 'check test.include and the folder the step runs in',
   },
   {
+    // Vitest's own words, typo and all ("must be a smaller than"), in every shard of a matrix with
+    // more shards than the suite has test files: Vitest refuses to run, before any test (issue 48).
+    id: 'shard-count',
+    match: '--shard <count> must be (?:a )?smaller than (?:the )?count of test files',
+    regex: true,
+    needles: ['--shard <count> must be'],
+    class: 'infrastructure',
+    cause:
+      'the CI matrix runs more shards than the suite has test files, so Vitest refused every shard (--shard <count>)',
+    action:
+      'run at most as many shards as there are test files: lower the shard count of the CI matrix (or add the test files first)',
+  },
+  {
     id: 'npm-install',
     match: 'npm (?:ERR!|error) code (?!ELIFECYCLE)E[A-Z0-9]+',
     regex: true,

@@ -6,6 +6,7 @@
  */
 
 import { describeCause } from '../cause/cause.js';
+import { inertMarkdown } from '../markdown/markdown-text.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
 import { formatOwners } from '../owners/codeowners.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
@@ -19,11 +20,14 @@ const TRIAGE_COMMENT_MARKER = 'flakeguard:triage';
 
 const CLASSES: readonly FindingClass[] = ['infrastructure', 'escape', 'flake', 'budget'];
 
-const md = (text: string): string => u(text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+/** User text (names, errors, causes that quote them): no mention, reference, link or HTML of it. */
+const md = (text: string): string => inertMarkdown(text).replace(/>/g, '&gt;');
+/** CODEOWNERS owners: mentions on purpose (the owners are asked to look). */
+const ownerText = (text: string): string => u(text.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
 
 function owned(f: Finding): string {
   const owners = formatOwners(f.owners);
-  return owners === '' ? '' : ` · ${md(owners)}`;
+  return owners === '' ? '' : ` · ${ownerText(owners)}`;
 }
 
 function findingItem(f: Finding, index: number): string {
@@ -55,7 +59,7 @@ export function formatTriageMarkdown(report: TriageReport, limit?: number): stri
     '|---|---|',
     ...CLASSES.map((c) => `| ${c} | ${report.counts[c]} |`),
     ...(report.history !== null ? ['', md(historyHeader(report.history))] : []),
-    ...(report.ownerFilter ? ['', md(describeOwnerFilter(report.ownerFilter))] : []),
+    ...(report.ownerFilter ? ['', ownerText(describeOwnerFilter(report.ownerFilter))] : []),
     '',
     first === undefined
       ? report.verdict === 'green'

@@ -4,11 +4,12 @@
  * repeat run at the same HEAD asks git for HEAD only; a run after new commits walks only the new
  * ones. A cache that cannot be read or written costs time, not results.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Lineage, LineageState } from '../../core/allowances/allowance-lineage.js';
 import { fullNameFrom } from '../../core/test-id.js';
 import { tupleKey } from '../../core/tuple-key.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
+import { RECORD_FILE_LIMIT_BYTES, readInputFile } from '../files/input-file.js';
 
 export interface CacheEntry {
   /** The HEAD the lineage was traced to. */
@@ -32,7 +33,10 @@ const entryOfVersion1 = (e: CacheEntry): CacheEntry =>
 export function readLineageCache(file: string | null): Map<string, CacheEntry> {
   if (file === null || !existsSync(file)) return new Map();
   try {
-    const data = JSON.parse(readFileSync(file, 'utf8')) as { version?: number; entries?: Record<string, CacheEntry> };
+    const data = JSON.parse(readInputFile(file, 'a lineage cache', RECORD_FILE_LIMIT_BYTES).toString('utf8')) as {
+      version?: number;
+      entries?: Record<string, CacheEntry>;
+    };
     if (!data.entries || (data.version !== CACHE_VERSION && data.version !== 1)) return new Map();
     const upgrade = data.version === 1 ? entryOfVersion1 : (e: CacheEntry): CacheEntry => e;
     return new Map(Object.entries(data.entries).map(([k, e]) => [k, upgrade(e)]));

@@ -1,14 +1,16 @@
 /**
- * The allowance files on disk: `<root>/<folder>/**\/*.yaml`, read all at once (problems collected,
- * not thrown) and written one file at a time, atomically. Only the CLI writes; the reporter reads.
+ * The allowance files on disk: `<root>/<folder>/**\/*.yaml` (allowance-files.ts lists them, links
+ * inside the project followed), read all at once (problems collected, not thrown) and written one
+ * file at a time, atomically. Only the CLI writes; the reporter reads.
  */
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Allowance, type AllowanceProblem, dedupeAllowances } from '../../core/allowances/allowance.js';
 import { keepLineEndings } from '../../core/allowances/allowance-edit.js';
 import { parseAllowanceFile } from '../../core/allowances/allowance-parse.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { readUserTextFile } from '../files/input-file.js';
+import { checkAllowanceWritePath, scanAllowanceFiles } from './allowance-files.js';
 import { withFileLock } from './allowance-lock.js';
 
 export interface AllowanceStore {
@@ -18,33 +20,21 @@ export interface AllowanceStore {
   readonly texts: ReadonlyMap<string, string>;
 }
 
-const toPosix = (p: string): string => p.split(path.sep).join('/');
-
-/** Allowance files relative to the root, sorted; [] when the folder does not exist. */
+/** Allowance files relative to the root, sorted (through links inside the project); [] when the folder does not exist. */
 export function listAllowanceFiles(root: string, folder: string): string[] {
-  const base = path.resolve(root, folder);
-  if (!existsSync(base)) return [];
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith('.')) continue;
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && entry.name.endsWith('.yaml')) out.push(toPosix(path.relative(root, full)));
-    }
-  };
-  walk(base);
-  return out.sort();
+  return [...scanAllowanceFiles(root, folder).files];
 }
 
 export function loadAllowanceStore(root: string, folder: string): AllowanceStore {
   const texts = new Map<string, string>();
-  const parsed = listAllowanceFiles(root, folder).map((rel) => {
+  const scan = scanAllowanceFiles(root, folder);
+  const parsed = scan.files.map((rel) => {
     const text = readUserTextFile(path.join(root, rel), 'an allowance file');
     texts.set(rel, text);
     return parseAllowanceFile(text, rel);
   });
-  const { allowances, problems } = dedupeAllowances(parsed);
+  // The paths that could not be read (a link out of the project, a FIFO) are problems, after the files'.
+  const { allowances, problems } = dedupeAllowances([...parsed, { allowances: [], problems: scan.problems }]);
   return { allowances, problems, texts };
 }
 
@@ -54,6 +44,7 @@ export function loadAllowanceStore(root: string, folder: string): AllowanceStore
  * stays CRLF. Returns the text written.
  */
 export function updateAllowanceFile(root: string, rel: string, edit: (text: string) => string): string {
+  checkAllowanceWritePath(root, rel);
   return withFileLock(path.join(root, rel), () => {
     const next = keepLineEndings(readAllowanceText(root, rel), edit);
     writeAllowanceFile(root, rel, next);
@@ -68,7 +59,8 @@ export function writeAllowanceFile(root: string, rel: string, text: string): voi
     rmSync(target, { force: true });
     // Folders the removal left empty go too, up to the root.
     for (let dir = path.dirname(target); dir.startsWith(path.resolve(root) + path.sep); dir = path.dirname(dir)) {
-      if (readdirSync(dir).length > 0) break;
+      // A linked folder is the link's target's, not ours to remove (nor can rmdir remove a link).
+      if (lstatSync(dir).isSymbolicLink() || readdirSync(dir).length > 0) break;
       rmdirSync(dir);
     }
     return;
@@ -78,5 +70,6 @@ export function writeAllowanceFile(root: string, rel: string, text: string): voi
 
 export function readAllowanceText(root: string, rel: string): string {
   const target = path.join(root, rel);
-  return existsSync(target) ? readFileSync(target, 'utf8') : '';
+  // Non-blocking and bounded (a FIFO is refused, never waited on), like every read of a user's file.
+  return existsSync(target) ? readUserTextFile(target, 'an allowance file') : '';
 }

@@ -3,7 +3,7 @@
  * --test, with the entry that already applies to it; a fresh entry id, and the new entry written.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { allowanceFileFor, isInsideProject } from '../../core/allowances/allowance.js';
 import { insertEntry } from '../../core/allowances/allowance-edit.js';
@@ -14,6 +14,7 @@ import { closestNames } from '../../core/allowances/allowance-suggest.js';
 import { quoteName } from '../../core/allowances/allowance-text.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
+import { readSourceFile } from '../files/input-file.js';
 import { updateAllowanceFile } from './allowance-store.js';
 import type { AllowanceState } from './allowances-state.js';
 
@@ -50,7 +51,7 @@ export function findEntryTarget(state: AllowanceState, fileArg: string, testArg:
   if (!existsSync(full)) throw new FlakeguardError('USAGE', `--file "${file}": no such test file under ${state.root}`);
   // Read here, not from the state: the file may be outside Vitest's default include pattern, and a
   // syntax error must stop the command with its file:line:column.
-  const tests = extractTests(readFileSync(full, 'utf8'), file);
+  const tests = extractTests(readSourceFile(full, file), file);
   const exact = tests.filter((t) => t.fullName === options.test);
   const each =
     exact.length > 0
@@ -84,7 +85,21 @@ export function findEntryTarget(state: AllowanceState, fileArg: string, testArg:
       r.test.fullName === test.fullName &&
       (r.test.namePattern === undefined || r.allowance.fullName === options.test),
   );
+  if (!holder) refuseThirdEntry(state, file, test.fullName);
   return { file, test, holder };
+}
+
+/** Two entries for one test already (neither applies): a writer adds no third; the user keeps one. */
+function refuseThirdEntry(state: AllowanceState, file: string, fullName: string): void {
+  const rivals = state.resolutions.filter(
+    (r) => r.match.kind === 'ambiguous' && r.allowance.file === file && r.allowance.fullName === fullName,
+  );
+  if (rivals.length === 0) return;
+  const at = rivals.map((r) => `${r.allowance.id} (${r.allowance.at.storeFile}:${r.allowance.at.line})`).join(', ');
+  throw new FlakeguardError(
+    'USAGE',
+    `${quoteName(fullName)} in ${file} already has ${rivals.length} entries, so none applies: ${at}; remove all but one, then run the command again (with --replace to set its budget)`,
+  );
 }
 
 /** What a command decides of a new entry; its id, commit, day and file come from the state. */

@@ -21,6 +21,9 @@ const FS_REASONS: Record<string, string> = {
   ELOOP: 'is a loop of symbolic links; check the path',
   EROFS: 'is on a read-only file system; choose another place',
   ENOSPC: 'cannot be written: the disk is full; free space and run again',
+  ENXIO: 'is a FIFO with no reader; start the program that reads it first, or pass a file',
+  ETIMEDOUT: 'is a FIFO whose reader stopped reading; check the program that reads it, or pass a file',
+  EPIPE: 'was closed by its reader before all was written; check the program that reads it, or pass a file',
 };
 
 /** The fs error codes that mean "this path is wrong" (a usage error), with what to say about them. */
@@ -96,6 +99,17 @@ export function readInputFile(file: string, what: string, limit: number, shown: 
   } finally {
     closeSync(fd);
   }
+}
+
+/** The size limit of a test file read for its tests (a bundled test file of megabytes fits). */
+const SOURCE_FILE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A test file's text, read as every input is (non-blocking, bounded): a FIFO or device where a test
+ * file should be is a FlakeguardError naming it, never a read that waits for a writer.
+ */
+export function readSourceFile(file: string, shown?: string): string {
+  return readInputFile(file, 'a test file', SOURCE_FILE_LIMIT_BYTES, shown).toString('utf8');
 }
 
 /**

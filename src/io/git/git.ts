@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
+import { chooseDefaultBranch, DEFAULT_CANDIDATES, type DefaultBranch } from '../../core/gate/default-branch.js';
 import { runGit as git, runGitBuffer } from './run-git.js';
 
 export interface BaseRevision {
@@ -13,35 +14,30 @@ export interface BaseRevision {
   readonly sha: string;
 }
 
-/**
- * The remote's default branch, never the branch checked out: `origin/HEAD` (e.g. origin/main),
- * unless it names HEAD's own branch (a clone made with `--branch X` points origin/HEAD at X), then
- * the remote's HEAD as the remote says (`git ls-remote --symref`, no prompt), else origin/main,
- * origin/master, main, master, whichever exists and is not HEAD's own branch (HEAD's own only
- * when nothing else exists: the gate on the default branch itself).
- */
-export async function findDefaultBranch(root: string): Promise<string | null> {
+/** The facts core/gate/default-branch.ts decides the default base from, and its decision. */
+async function readDefaultBranch(root: string): Promise<DefaultBranch> {
   const own = (await git(root, ['symbolic-ref', '--quiet', '--short', 'HEAD'])).out;
-  const isOwn = (ref: string): boolean => own !== '' && (ref === own || ref === `origin/${own}`);
   const exists = async (ref: string): Promise<boolean> =>
     (await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).ok;
   const head = await git(root, ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD']);
   const originHead = head.ok && head.out.startsWith('refs/remotes/') ? head.out.slice('refs/remotes/'.length) : null;
-  if (originHead !== null && !isOwn(originHead)) return originHead;
-  if (originHead !== null) {
+  const ownRef = (ref: string): boolean => own !== '' && (ref === own || ref === `origin/${own}`);
+  let remoteHead: string | null = null;
+  if (originHead !== null && ownRef(originHead)) {
+    // origin/HEAD names this branch: the remote is asked (no prompt) what its HEAD is.
     const remote = await git(root, ['ls-remote', '--symref', 'origin', 'HEAD'], { noPrompt: true });
     const branch = /^ref: refs\/heads\/(\S+)\s+HEAD$/m.exec(remote.out)?.[1];
-    // The remote's word settles it, even when HEAD is on the default branch itself.
-    if (branch !== undefined && (await exists(`origin/${branch}`))) return `origin/${branch}`;
+    if (branch !== undefined && (await exists(`origin/${branch}`))) remoteHead = `origin/${branch}`;
   }
-  const candidates = ['origin/main', 'origin/master', 'main', 'master'];
-  for (const candidate of candidates) {
-    if (!isOwn(candidate) && (await exists(candidate))) return candidate;
-  }
-  // On the default branch with no remote to ask: the branch itself (nothing is new against it).
-  for (const candidate of [...(originHead === null ? [] : [originHead]), ...candidates])
-    if (await exists(candidate)) return candidate;
-  return null;
+  const refs = [...new Set([...(originHead === null ? [] : [originHead]), ...DEFAULT_CANDIDATES])];
+  const found = await Promise.all(refs.map(async (r) => ((await exists(r)) ? [r] : [])));
+  return chooseDefaultBranch({ own, originHead, remoteHead, exists: new Set(found.flat()) });
+}
+
+/** The remote's default branch, never the branch checked out (core/gate/default-branch.ts); null when none. */
+export async function findDefaultBranch(root: string): Promise<string | null> {
+  const found = await readDefaultBranch(root);
+  return found.kind === 'found' ? found.ref : null;
 }
 
 function fetchAdvice(ref: string): string {
@@ -58,13 +54,19 @@ export async function resolveBaseRevision(root: string, ref: string | undefined)
       'GIT',
       `${root} is not inside a git repository; the gate compares the working tree with a base commit`,
     );
-  const base = ref ?? (await findDefaultBranch(root));
-  if (base === null) {
+  const found = ref === undefined ? await readDefaultBranch(root) : ({ kind: 'found', ref } as const);
+  if (found.kind === 'own-branch')
+    throw new FlakeguardError(
+      'GIT',
+      `origin/HEAD is ${found.originHead}, the branch checked out, and the clone has no other default branch (origin/main, origin/master, main or master): the gate would compare the branch with itself; name the branch it merges into: flakeguard gate --base origin/<branch>`,
+    );
+  if (found.kind === 'none') {
     throw new FlakeguardError(
       'GIT',
       'found no default branch other than the one checked out (no origin/HEAD, origin/main, origin/master, main or master); name one: flakeguard gate --base <ref>',
     );
   }
+  const base = found.ref;
   const exists = await git(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`]);
   if (!exists.ok) {
     const shallow = (await git(root, ['rev-parse', '--is-shallow-repository'])).out === 'true';

@@ -12,7 +12,7 @@ import { isPostgresUrl } from '../../core/history/history-config.js';
 import { redactSecrets } from '../../core/secrets.js';
 import type { ProjectPlaces } from '../places/project-places.js';
 import { migrateHistoryStore } from './history-migrate.js';
-import { damagedStoreError } from './store-damage.js';
+import { failedStoreError } from './store-damage.js';
 import type { HistoryStore, HistoryTarget, OpenOptions } from './store-types.js';
 
 export type { HistoryStore, HistoryTarget, OpenOptions, Queryable } from './store-types.js';
@@ -89,7 +89,7 @@ export async function openHistoryStore(target: HistoryTarget, options: OpenOptio
       !(error instanceof FlakeguardError) &&
       (error as { syscall?: unknown }).syscall === undefined
     )
-      throw damagedStoreError(target.folder, error);
+      throw failedStoreError(target.folder, error);
     // Every caller prints this message (the reporter's warning, triage, the gate, history): no password in it.
     if (error instanceof Error && target.kind === 'postgres')
       error.message = redactSecrets(error.message, [target.url]);

@@ -1,8 +1,12 @@
 /**
  * A damaged embedded store (issue 19, class 7) is one line that names the store and the fix, never
  * PGlite's own "Aborted(). Build with -sASSERTIONS", an "[object Object]" or "no history yet": the
- * store is a cache of the run records, so `flakeguard history ingest` rebuilds it from them.
+ * store is a cache of the run records, so `flakeguard history ingest` rebuilds it from them. A store
+ * that cannot be written (read-only, immutable, its disk full) is not damaged: the engine fails the
+ * same way on it, so before a failure is called damage the folder is probed (a file written and
+ * removed, an existing file opened for writing), and a refused probe names the true cause and fix.
  */
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import { clipText } from '../../core/excerpt.js';
@@ -49,4 +53,50 @@ export function damagedStoreError(folder: string, reason: unknown): FlakeguardEr
     `the history store ${folder} is damaged (${why}); move it aside and rebuild it from the run records: flakeguard history ingest ${records}`,
     { cause: reason },
   );
+}
+
+/** What a refused write says, and what to do about it. */
+const UNWRITABLE: Readonly<Record<string, { readonly why: string; readonly fix: string }>> = {
+  EACCES: { why: 'permission denied', fix: 'make it writable by this user (chmod -R u+w)' },
+  EPERM: {
+    why: 'operation not permitted: read-only or immutable files',
+    fix: 'make it writable (chmod -R u+w; chattr -R -i)',
+  },
+  EROFS: {
+    why: 'it is on a read-only file system',
+    fix: 'put the records folder on a writable disk (records: in flakeguard.yaml)',
+  },
+  ENOSPC: { why: 'the disk is full', fix: 'free space on its disk' },
+  EDQUOT: { why: 'the disk quota is used up', fix: 'free space within the quota' },
+};
+
+/** The error a write into `folder` meets now, or null when the folder takes a write (or is not there). */
+export function probeStoreWrite(folder: string): NodeJS.ErrnoException | null {
+  const probe = path.join(folder, `.flakeguard-write-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, Buffer.alloc(8192));
+    closeSync(openSync(path.join(folder, 'PG_VERSION'), 'r+'));
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    return code in UNWRITABLE ? (error as NodeJS.ErrnoException) : null;
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}
+
+/** `the history store <folder> cannot be written (<why>); <fix>, then run again`: nothing in it is damaged. */
+export function unwritableStoreError(folder: string, error: NodeJS.ErrnoException): FlakeguardError {
+  const { why, fix } = UNWRITABLE[error.code ?? ''] ?? { why: error.code ?? 'refused', fix: 'make it writable' };
+  return new FlakeguardError(
+    'STORE_UNWRITABLE',
+    `the history store ${folder} cannot be written (${why}); it is not damaged: ${fix}, then run again`,
+    { cause: error },
+  );
+}
+
+/** A store on disk that failed: unwritable when a write into it is refused now, else damaged. */
+export function failedStoreError(folder: string, reason: unknown): FlakeguardError {
+  const refused = probeStoreWrite(folder);
+  return refused === null ? damagedStoreError(folder, reason) : unwritableStoreError(folder, refused);
 }

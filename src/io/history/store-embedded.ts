@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
-import { damagedStoreError, isStoreDamage } from './store-damage.js';
+import { damagedStoreError, failedStoreError, isStoreDamage } from './store-damage.js';
 import { acquireFileLock } from './store-lock.js';
 import type { HistoryStore, OpenOptions, Queryable } from './store-types.js';
 
@@ -14,10 +14,14 @@ interface EngineQueryable {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
 }
 
+/** SQLSTATE 53100 (disk_full) or 53xxx (insufficient resources): a write the disk refused. */
+const isDiskFull = (error: unknown): boolean =>
+  /^53[0-9A-Z]{3}$/.test(String((error as { code?: unknown } | null)?.code));
+
 /** Damage that shows only when a query reads the damaged file is the same one line as at open. */
 function guardDamage<T>(folder: string, work: Promise<T>): Promise<T> {
   return work.catch((error: unknown) => {
-    throw isStoreDamage(error) ? damagedStoreError(folder, error) : error;
+    throw isStoreDamage(error) || isDiskFull(error) ? failedStoreError(folder, error) : error;
   });
 }
 
@@ -42,7 +46,7 @@ export async function openEmbeddedStore(
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create(folder).catch((error: unknown) => {
-      throw damagedStoreError(folder, error);
+      throw failedStoreError(folder, error);
     });
     const guard = <T>(work: Promise<T>): Promise<T> => guardDamage(folder, work);
     const wrap = (q: EngineQueryable): Queryable => ({

@@ -5,7 +5,7 @@
  * relative to the project root; CODEOWNERS patterns to the repository root: the lookup maps one onto
  * the other. No CODEOWNERS: every test has no owner.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
 import {
@@ -15,6 +15,7 @@ import {
   ownersOfPath,
   parseCodeowners,
 } from '../../core/owners/codeowners.js';
+import { readInputFile } from '../files/input-file.js';
 
 const CODEOWNERS_LOCATIONS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'] as const;
 
@@ -31,13 +32,17 @@ export interface ProjectOwners {
   readonly ownersOf: OwnersOf;
 }
 
+/** GitHub reads at most 3 MB of a CODEOWNERS file. */
+const CODEOWNERS_LIMIT_BYTES = 3 * 1024 * 1024;
+
 function readCodeowners(root: string): { readonly codeowners: Codeowners; readonly repoRoot: string } | null {
   const repoRoot = repositoryRoot(root);
   for (const location of CODEOWNERS_LOCATIONS) {
     const file = path.join(repoRoot, location);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      // Non-blocking and bounded: a FIFO or device there is skipped like a missing file, never waited on.
+      text = readInputFile(file, 'a CODEOWNERS file', CODEOWNERS_LIMIT_BYTES).toString('utf8');
     } catch {
       continue;
     }

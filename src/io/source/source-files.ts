@@ -3,12 +3,13 @@
  * Test files are found as Vitest's default include does (`**\/*.{test,spec}.?(c|m)[jt]s?(x)`,
  * no node_modules, no dot folders); files a run reported are added by the caller.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { SourceSignal } from '../../core/cause/cause.js';
 import { findSourceSignals } from '../../core/cause/source-signals.js';
 import { isFlakeguardError } from '../../core/errors.js';
 import { extractTests, type SourceTest } from '../../core/source/test-source.js';
+import { readSourceFile } from '../files/input-file.js';
 
 const TEST_FILE_RE = /\.(test|spec)\.[cm]?[jt]sx?$/;
 
@@ -47,7 +48,7 @@ export function readSourceTests(root: string, files: Iterable<string>): SourceRe
     const full = path.join(root, file);
     if (!existsSync(full)) continue;
     try {
-      tests.set(file, extractTests(readFileSync(full, 'utf8'), file));
+      tests.set(file, extractTests(readSourceFile(full, file), file));
     } catch (error) {
       if (!isFlakeguardError(error)) throw error;
       problems.push({ file, message: error.message });
@@ -69,7 +70,7 @@ export function readSourceSignals(
   const full = path.join(root, test.file);
   if (!existsSync(full)) return [];
   try {
-    const code = readFileSync(full, 'utf8');
+    const code = readSourceFile(full, test.file);
     const named = extractTests(code, test.file).filter((t) => t.fullName === test.fullName);
     const now = test.line === null ? named : named.filter((t) => t.line === test.line);
     return now.length === 1 && now[0] ? findSourceSignals(code, test.file, now[0]) : [];
@@ -91,7 +92,7 @@ export function readEarlierSignals(
   if (!existsSync(full) || test.line === null) return [];
   const line = test.line;
   try {
-    const code = readFileSync(full, 'utf8');
+    const code = readSourceFile(full, test.file);
     return extractTests(code, test.file)
       .filter((t) => t.line < line)
       .map((t) => ({ fullName: t.fullName, line: t.line, signals: findSourceSignals(code, test.file, t) }));

@@ -78,6 +78,8 @@ describe('log matcher', () => {
       'worker-crash': 'Caused by: Error: Worker exited unexpectedly',
       'shallow-clone': "fatal: ambiguous argument 'HEAD~5': unknown revision or path not in the working tree.",
       'npm-install': 'npm error code ERESOLVE',
+      'shard-count':
+        'Error: --shard <count> must be a smaller than count of test files. Resolved 2 test files for --shard=3/3.',
       'npm-failed': 'npm error Lifecycle script `test` failed with error:',
     };
     for (const [id, line] of Object.entries(examples)) {

@@ -24,9 +24,11 @@ const URLS = [
   `postgresql+x://ci:${PASSWORD}@127.0.0.1:1/flakes`,
   `postgres://ci@127.0.0.1:1/flakes?sslmode=disable&password=${PASSWORD}`,
   `postgres://ci:Zq7@${PASSWORD}@127.0.0.1:1/flakes`,
+  // Not a valid URL (a space in the password): still URL-shaped, still masked (issue 48).
+  `postgres://ci:pass ${PASSWORD}@127.0.0.1:1/flakes`,
 ];
-/** The password and the pieces an unescaped `@` splits it into. */
-const HIDDEN = [PASSWORD, `Zq7@${PASSWORD}`, 'Secret9pw'];
+/** The password and the pieces an unescaped `@` or a space splits it into. */
+const HIDDEN = [PASSWORD, `Zq7@${PASSWORD}`, 'Secret9pw', `pass ${PASSWORD}`];
 
 let fx: Fixture;
 let record: string;
@@ -82,7 +84,7 @@ const PLACES: readonly Place[] = [
     run: (url) => cli(['triage', '--log', 'ci/log.txt', '--exit-code', '1', '--history', '--branch', 'main'], env(url)),
   },
   // A wrong scheme stops the gate before it starts anything: in this process, as the commands above.
-  { source: 'env', what: 'gate', only: [0], run: (url) => cli(gateAtNoSlowdown(1, 0, '--base', 'main'), env(url)) },
+  { source: 'env', what: 'gate', only: [0, 5], run: (url) => cli(gateAtNoSlowdown(1, 0, '--base', 'main'), env(url)) },
   {
     source: 'env',
     what: 'gate',

@@ -1,6 +1,15 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FlakeguardError } from '../../../src/core/errors.js';
-import { damagedStoreError, isStoreDamage } from '../../../src/io/history/store-damage.js';
+import {
+  damagedStoreError,
+  failedStoreError,
+  isStoreDamage,
+  probeStoreWrite,
+  unwritableStoreError,
+} from '../../../src/io/history/store-damage.js';
 
 /** An error as PGlite and node-postgres throw them: a message and a SQLSTATE code. */
 const sqlError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
@@ -41,5 +50,38 @@ describe("isStoreDamage: which query failures are the store's damage", () => {
     ).toBe(
       'the history store /p/.flakeguard/runs/history is damaged (invalid page in block 0 of relation "base/5/1"); move it aside and rebuild it from the run records: flakeguard history ingest /p/.flakeguard/runs',
     );
+  });
+});
+
+// The refused writes themselves (a read-only store) are in test/e2e/bad-input/causes.test.ts.
+describe('a store that cannot be written is not called damaged (issue 48)', () => {
+  const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(code), { code, syscall: 'open' });
+
+  it.each([
+    ['EACCES', 'permission denied', 'chmod -R u+w'],
+    ['EPERM', 'read-only or immutable files', 'chattr -R -i'],
+    ['EROFS', 'read-only file system', 'records: in flakeguard.yaml'],
+    ['ENOSPC', 'the disk is full', 'free space on its disk'],
+  ])('%s: the cause and the fix, never "move it aside"', (code, why, fix) => {
+    const error = unwritableStoreError('/p/.flakeguard/runs/history', errno(code));
+    expect(error.code).toBe('STORE_UNWRITABLE');
+    expect(error.message).toContain('/p/.flakeguard/runs/history cannot be written');
+    expect(error.message).toContain(why);
+    expect(error.message).toContain(fix);
+    expect(error.message).not.toContain('damaged;');
+    expect(error.message).not.toContain('move it aside');
+  });
+
+  it('a store that takes the probe write is damaged as before, and the probe leaves nothing behind', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-probe-'));
+    try {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'PG_VERSION'), '17\n');
+      expect(probeStoreWrite(folder)).toBeNull();
+      expect(readdirSync(folder)).toEqual(['PG_VERSION']);
+      expect(failedStoreError(folder, 'Aborted()').code).toBe('STORE_DAMAGED');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
