@@ -6,7 +6,7 @@
  * one that was judged, removed, and reported with one notice naming the file and why.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { formatLockOwner, judgeLock, type LockState } from '../../core/lock-owner.js';
 import { isProcessAlive } from '../process/process-group.js';
@@ -71,11 +71,41 @@ export function tryLock(lock: string, foreignStaleMs: number, onNotice: (line: s
     if (createWhole(lock, content)) return { token, state: null };
     const seen = readText(lock);
     if (seen === null) continue; // released between our two steps
-    const state = judgeLock(seen, { host: hostname(), nowMs: Date.now(), isAlive: isProcessAlive, foreignStaleMs });
+    const touchedMs = modifiedMs(lock);
+    const state = judgeLock(seen, {
+      host: hostname(),
+      nowMs: Date.now(),
+      isAlive: isProcessAlive,
+      foreignStaleMs,
+      ...(touchedMs === null ? {} : { touchedMs }),
+    });
     if (state.kind === 'held') return { token: null, state };
     if (breakStale(lock, seen)) onNotice(`took over the stale lock ${lock}: ${state.reason}`);
   }
   return { token: null, state: null };
+}
+
+function modifiedMs(lock: string): number | null {
+  try {
+    return statSync(lock).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Marks the lock as still held (its modification time now) if it is still ours: a process on
+ * another host judges a foreign lock by the later of its time taken and this (core/lock-owner.ts).
+ */
+export function refreshLock(lock: string, token: string): void {
+  const text = readText(lock);
+  if (text === null || !text.includes(`\ntoken ${token}\n`)) return;
+  const now = new Date();
+  try {
+    utimesSync(lock, now, now);
+  } catch {
+    // A lock that cannot be touched keeps the time it was taken: the rule then goes by that alone.
+  }
 }
 
 /** Removes the lock if it is still ours. */
