@@ -4,7 +4,8 @@
  * `Date` and `performance` and advances them by ten minutes, and one that replaces `setTimeout` and
  * `process.hrtime` each get their true verdict, with every try's result recorded, and so do the
  * tests after them in their files, which run with the globals still deleted or faked
- * (src/runner/captured-globals.ts). Needs `npm run build`.
+ * (src/runner/captured-globals.ts). A test that kills its worker is a failed try with the worker's
+ * end as its error (core/gate/unfinished-tries.ts), not a hang. Needs `npm run build`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
@@ -45,6 +46,12 @@ it('replaces the timers', async () => {
   expect(1).toBe(1);
 });
 ${AFTER}`,
+  'test/kill.test.ts': `import { expect, it } from 'vitest';
+
+it('kills its worker', () => {
+  process.kill(process.pid, 'SIGKILL');
+});
+${AFTER}`,
 };
 
 describe('flakeguard gate: tests that delete or replace the globals a timer needs', () => {
@@ -69,6 +76,20 @@ describe('flakeguard gate: tests that delete or replace the globals a timer need
     expect(t.verdict, t.reason ?? '').toBe('failing');
     expect(t.tries.map((x) => x.state)).toEqual(['failed', 'failed']);
     for (const x of t.tries) expect(x.error).toContain('ReferenceError: performance is not defined');
+  });
+
+  it('a test that kills its worker: every try failed, with how its worker ended as the error, not a hang', () => {
+    const t = test('test/kill.test.ts', 'kills its worker');
+    expect(t.verdict, t.reason ?? '').toBe('failing');
+    expect(t.tries.map((x) => x.state)).toEqual(['failed', 'failed']);
+    for (const x of t.tries) {
+      expect(x.error).toMatch(/^its worker ended during the try \(pid \d+\): .*Worker exited unexpectedly/);
+      expect(x.durationMs).toBeLessThan(60_000);
+    }
+    const after = test('test/kill.test.ts', 'runs after it');
+    expect(after.reason).toBe(
+      'did not run: its file\'s worker ended before it, during "kills its worker" (line 3), so it never ran',
+    );
   });
 
   it.each([

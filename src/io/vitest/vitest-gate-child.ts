@@ -9,10 +9,11 @@
  * results file; this process reads them between waves, and writes the result JSON at the end.
  * Exit 0 when the result was written; anything else is a crash the parent reports.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, TestProject, TestSpecification, Vitest } from 'vitest/node';
-import type { RunnerLine, RunnerPlan } from '../../core/gate/runner-protocol.js';
+import { formatRunnerLine, type RunnerLine, type RunnerPlan } from '../../core/gate/runner-protocol.js';
 import { planWave, type TryTally, wantsMoreTries } from '../../core/gate/try-schedule.js';
+import { unfinishedTries } from '../../core/gate/unfinished-tries.js';
 import { testKey } from '../../core/test-id.js';
 import { tailResultsFile } from './results-file.js';
 import type { VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
@@ -32,6 +33,14 @@ function moduleErrorsOf(modules: readonly TestModule[]): { file: string; project
   return out;
 }
 
+type ErrorLike = { message?: string; cause?: { message?: string } };
+
+/** An unhandled error's first line, and its cause's ("Worker forks emitted error: Worker exited unexpectedly"). */
+function withCause(error: ErrorLike): string {
+  const cause = error?.cause?.message === undefined ? '' : firstLine(error.cause);
+  return cause === '' ? firstLine(error) : `${firstLine(error).replace(/\.$/, '')}: ${cause}`;
+}
+
 /** A reporter that keeps the errors of every run: a file's or suite's (by file and project) and the unhandled ones. */
 function collectErrors(): {
   reporter: Reporter;
@@ -43,7 +52,7 @@ function collectErrors(): {
   const reporter: Reporter = {
     onTestRunEnd(modules, unhandledErrors) {
       for (const e of moduleErrorsOf(modules)) moduleErrors.set(JSON.stringify(e), e);
-      unhandled.push(...unhandledErrors.map((e) => firstLine(e as { message?: string })));
+      unhandled.push(...unhandledErrors.map((e) => withCause(e as ErrorLike)));
     },
   };
   return { reporter, moduleErrors, unhandled };
@@ -81,7 +90,7 @@ async function main(jobFile: string): Promise<void> {
       });
     const specProjects = projects.map((p) => p?.name ?? '');
     writeFileSync(job.resultsFile, '');
-    const waves = await runWaves(vitest, job, projects, specProjects);
+    const waves = await runWaves(vitest, job, projects, specProjects, unhandled);
     done({
       ok: true,
       vitestVersion: version,
@@ -119,6 +128,7 @@ async function runWaves(
   job: VitestJob,
   projects: readonly (TestProject | undefined)[],
   specProjects: readonly string[],
+  unhandled: readonly string[],
 ): Promise<WaveSummary[]> {
   const tests = job.tests.map((t) => ({
     key: testKey({ project: specProjects[t.spec] ?? '', file: t.file, fullName: t.fullName }),
@@ -155,10 +165,15 @@ async function runWaves(
     if (specs.length === 0) break;
     writePlan();
     const waveStart = performance.now();
+    const errorsBefore = unhandled.length;
     if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
     else await vitest.runTestSpecifications(specs);
     const wallMs = performance.now() - waveStart;
-    const busyMs = tallyLines(read(), state, job, specProjects);
+    const lines = read();
+    // A try whose worker ended during it has a start and no try: a failed try with the wave's errors.
+    const ended = unfinishedTries(lines, unhandled.slice(errorsBefore), performance.timeOrigin + performance.now());
+    for (const line of ended) appendFileSync(job.resultsFile, formatRunnerLine(line));
+    const busyMs = tallyLines([...lines, ...read()], state, job, specProjects);
     if (wallMs > 0 && busyMs > 0) parallel = Math.max(1, busyMs / wallMs);
     waves.push({ specs: specs.length, wallMs });
   }
