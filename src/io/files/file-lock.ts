@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import { formatLockOwner, judgeLock, type LockState } from '../../core/lock-owner.js';
 import { isProcessAlive } from '../process/process-group.js';
 
@@ -25,15 +26,35 @@ function readText(lock: string): string | null {
   }
 }
 
+/**
+ * The error of a write in the lock's folder as one about that folder: the private file is a name
+ * of flakeguard's (`<lock>.<pid>.<hex>.new`) that the user never gave, and what to fix is the
+ * folder (read-only, immutable, full). Same code and syscall, so it is still a path error.
+ */
+function inFolderOf(lock: string, error: unknown): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (!(error instanceof Error) || typeof e.code !== 'string' || e.code === 'EEXIST') return error;
+  const folder = path.dirname(lock);
+  return Object.assign(new Error(`${e.code}: ${e.syscall ?? 'write'} in ${folder} (lock ${lock})`, { cause: error }), {
+    code: e.code,
+    syscall: e.syscall,
+    path: folder,
+  });
+}
+
 function createWhole(lock: string, content: string): boolean {
   const temp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}.new`;
-  writeFileSync(temp, content, { flag: 'wx' });
+  try {
+    writeFileSync(temp, content, { flag: 'wx' });
+  } catch (error) {
+    throw inFolderOf(lock, error);
+  }
   try {
     linkSync(temp, lock);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    throw inFolderOf(lock, error);
   } finally {
     rmSync(temp, { force: true });
   }
