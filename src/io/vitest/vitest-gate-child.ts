@@ -164,20 +164,34 @@ async function runWaves(
     const specs = specsOfWave(plannedWave, job, projects);
     if (specs.length === 0) break;
     writePlan();
-    const waveStart = performance.now();
-    const errorsBefore = unhandled.length;
-    if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
-    else await vitest.runTestSpecifications(specs);
-    const wallMs = performance.now() - waveStart;
-    const lines = read();
-    // A try whose worker ended during it has a start and no try: a failed try with the wave's errors.
-    const ended = unfinishedTries(lines, unhandled.slice(errorsBefore), performance.timeOrigin + performance.now());
-    for (const line of ended) appendFileSync(job.resultsFile, formatRunnerLine(line));
-    const busyMs = tallyLines([...lines, ...read()], state, job, specProjects);
+    const { wallMs, lines } = await runWave(vitest, job, specs, read, unhandled);
+    const busyMs = tallyLines(lines, state, job, specProjects);
     if (wallMs > 0 && busyMs > 0) parallel = Math.max(1, busyMs / wallMs);
     waves.push({ specs: specs.length, wallMs });
   }
   return waves;
+}
+
+/**
+ * Runs one wave and returns its wall time and the lines its workers wrote, with a failed try for
+ * every try whose worker ended during it (a start and no try), the wave's unhandled errors its error.
+ */
+async function runWave(
+  vitest: Vitest,
+  job: VitestJob,
+  specs: TestSpecification[],
+  read: () => RunnerLine[],
+  unhandled: readonly string[],
+): Promise<{ wallMs: number; lines: RunnerLine[] }> {
+  const waveStart = performance.now();
+  const errorsBefore = unhandled.length;
+  if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
+  else await vitest.runTestSpecifications(specs);
+  const wallMs = performance.now() - waveStart;
+  const lines = read();
+  const ended = unfinishedTries(lines, unhandled.slice(errorsBefore), performance.timeOrigin + performance.now());
+  for (const line of ended) appendFileSync(job.resultsFile, formatRunnerLine(line));
+  return { wallMs, lines: [...lines, ...read()] };
 }
 
 /** The Vitest specifications of one wave: each planned file as many times as it has copies. */

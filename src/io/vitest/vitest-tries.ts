@@ -19,7 +19,7 @@ import { now, type Pacer, startPacer } from '../load/pacer.js';
 import { killProcessTree } from '../process/process-tree.js';
 import { builtFile, type ChildJob, startChildJob } from './child-job.js';
 import { tailResultsFile } from './results-file.js';
-import { createStopWatch, handleStopped } from './stop-watch.js';
+import { createStopWatch } from './stop-watch.js';
 import { partialResult, toOutcome } from './tries-outcome.js';
 import { createTryWatchdog } from './try-watchdog.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
@@ -204,18 +204,12 @@ async function runJob(
   const { lines, read } = followResults(job, options, pacer, watchdog);
   let cutShort: TriesOutcome['cutShort'] = null;
   let ticks = 0;
-  const stops = createStopWatch();
-  let stoppedVitest: string | null = null;
-  const rel = (f: string): string => toPosix(path.relative(options.root, f));
-  // Every 5 ms: a new worker is paced before it has collected its file; every 200 ms: the ceilings and the deadline;
-  // every second: a process a signal stopped (a stopped worker's tries fail; a stopped Vitest ends the job).
+  const stops = createStopWatch({ root: () => child.pid, projectRoot: options.root, watchdog, lines, now });
+  // Every 5 ms: a new worker is paced before it has collected its file; every 200 ms: the ceilings and the deadline.
   const watch = (): void => {
     read();
     ticks += 1;
-    if (ticks % 200 === 0 && stoppedVitest === null) {
-      const endAll = (): void => (child.pid === undefined ? undefined : killProcessTree(child.pid));
-      stoppedVitest = handleStopped(stops.check(child.pid, lines), { watchdog, lines, now: now(), rel, endAll });
-    }
+    if (ticks % 200 === 0) stops.check(); // every second: a process a signal stopped
     if (ticks % 40 !== 0) return;
     if (watchdog.check(now()) > 0) cutShort ??= 'hung';
     if (options.deadline !== undefined && performance.now() > options.deadline && cutShort !== 'deadline') {
@@ -229,9 +223,8 @@ async function runJob(
     clearInterval(timer);
     watch();
     if (options.signal?.aborted) throw interrupted();
-    if (stoppedVitest !== null) throw new FlakeguardError('VITEST', stoppedVitest);
-    const run = { options, job, specs, tests, lines, started };
-    return readJobOutcome(run, result, cutShort, pacer);
+    if (stops.stopped !== null) throw new FlakeguardError('VITEST', stops.stopped);
+    return readJobOutcome({ options, job, specs, tests, lines, started }, result, cutShort, pacer);
   } finally {
     pacer.stop();
     clearInterval(timer);
