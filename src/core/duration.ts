@@ -14,6 +14,8 @@ const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
 export const DURATION_FORMS = 'write 250ms, 5s, 1.5s or 2m';
 /** The longest duration accepted anywhere (a budget, a time budget): one day. */
 export const MAX_DURATION_MS = 86_400_000;
+/** The shortest duration accepted, the thousandth of a millisecond that durations are rounded to. */
+const MIN_DURATION_TEXT = '0.001ms';
 
 export function parseDuration(text: unknown): DurationParse {
   if (typeof text !== 'string') {
@@ -31,7 +33,15 @@ export function parseDuration(text: unknown): DurationParse {
   }
   if (ms > MAX_DURATION_MS)
     return { ok: false, message: `${excerpt(text)} is more than 24h; ${DURATION_FORMS} (at most 24h)` };
-  return { ok: true, ms: Math.round(ms * 1000) / 1000 };
+  // Checked after rounding to the thousandth of a millisecond that every duration is kept at: a
+  // value that rounds to 0 (0.0004ms) would be a zero budget, which every test exceeds.
+  const rounded = Math.round(ms * 1000) / 1000;
+  if (rounded <= 0)
+    return {
+      ok: false,
+      message: `${excerpt(text)} rounds to 0ms (durations are kept to ${MIN_DURATION_TEXT}); ${DURATION_FORMS} (at least ${MIN_DURATION_TEXT})`,
+    };
+  return { ok: true, ms: rounded };
 }
 
 /** Seconds with two decimals (`5.31s`) from one second up, milliseconds below. */

@@ -4,6 +4,12 @@
  * line in a file never reaches the terminal whole.
  */
 export const EXCERPT_MAX = 60;
+/**
+ * The longest name from outside (a CPU model, a CI workflow or job name) that a line of text shows
+ * whole; a longer one is cut there with `… (N characters)`. A URL from outside (a CI run's page): URL_MAX.
+ */
+export const NAME_MAX = 100;
+export const URL_MAX = 200;
 
 import { escapeTerminal } from './untrusted-text.js';
 

@@ -2,8 +2,10 @@
  * What a lock file holds, and when it no longer holds anything (issue 19, class 7). A flakeguard
  * lock names its owner: process id, host and the time it was taken, plus a token that tells two
  * owners apart. Anything else (an empty file, garbage, an older format) protects nothing and is
- * stale; so is a lock whose owner process has ended on this host, or one from another host older
- * than the caller's limit. Pure: the edge reads the file, the clock and the process table.
+ * stale; so is a lock whose owner process has ended on this host, or one from another host that
+ * was neither taken nor refreshed (its file's modification time, which a holder touches while it
+ * holds the lock) within the caller's limit: its process cannot be checked from here, so its age
+ * is all there is to judge. Pure: the edge reads the file, its time, the clock and the process table.
  */
 export interface LockOwner {
   readonly pid: number;
@@ -21,8 +23,13 @@ export interface LockFacts {
   readonly host: string;
   readonly nowMs: number;
   readonly isAlive: (pid: number) => boolean;
-  /** A lock from another host is stale after this long (Infinity: never; its process cannot be checked). */
+  /**
+   * A lock from another host is stale when neither taken nor refreshed for this long (Infinity:
+   * never; its process cannot be checked).
+   */
   readonly foreignStaleMs: number;
+  /** When the lock file was last modified (ms since the epoch), if known: a holder's refresh. */
+  readonly touchedMs?: number;
 }
 
 export function formatLockOwner(owner: LockOwner): string {
@@ -52,13 +59,21 @@ export function judgeLock(text: string, facts: LockFacts): LockState {
       ? { kind: 'held', owner }
       : { kind: 'stale', reason: `its owner, process ${owner.pid} on this host, has ended` };
   }
-  const age = facts.nowMs - Date.parse(owner.takenAt);
+  const touched = facts.touchedMs !== undefined && Number.isFinite(facts.touchedMs) ? facts.touchedMs : -Infinity;
+  const age = facts.nowMs - Math.max(Date.parse(owner.takenAt), touched);
   if (age > facts.foreignStaleMs)
     return {
       kind: 'stale',
-      reason: `it was taken by process ${owner.pid} on ${owner.host} at ${owner.takenAt}, longer ago than ${Math.round(facts.foreignStaleMs / 1000)}s`,
+      reason: `it was taken by process ${owner.pid} on ${owner.host} at ${owner.takenAt} and not refreshed for more than ${formatLimit(facts.foreignStaleMs)} (a process on another host cannot be checked from here)`,
     };
   return { kind: 'held', owner };
+}
+
+/** 60s, 1h, 90min: a limit as the message names it. */
+function formatLimit(ms: number): string {
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000}min`;
+  return `${Math.round(ms / 1000)}s`;
 }
 
 /** `process 123 on ci-7 since 2026-12-01T10:00:00.000Z`, for "in use by" messages. */

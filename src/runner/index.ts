@@ -24,6 +24,8 @@ import {
   type TryBody,
 } from '../core/gate/runner-protocol.js';
 import { testKey } from '../core/test-id.js';
+// Not the globals: a test may delete or replace them (captured-globals.ts).
+import { cpuUsage, performance } from './captured-globals.js';
 import { firstLine, readPlan, seenInWorker, testsInOrder } from './runner-plan.js';
 import {
   aloneInTry,
@@ -179,7 +181,7 @@ export default class FlakeguardRunner extends TestRunner {
         startedAt: performance.timeOrigin + at,
         timeoutMs,
       });
-      const start: TryStart = { at, tree, cpu: process.cpuUsage(), errors: test.result?.errors?.length ?? 0 };
+      const start: TryStart = { at, tree, cpu: cpuUsage(), errors: test.result?.errors?.length ?? 0 };
       this.starts.set(test, start);
       this.open.add(start);
     }
@@ -204,7 +206,7 @@ export default class FlakeguardRunner extends TestRunner {
     this.starts.delete(test);
     this.open.delete(start);
     const durationMs = performance.now() - start.at;
-    const cpu = process.cpuUsage(start.cpu);
+    const cpu = cpuUsage(start.cpu);
     const tree = start.tree === null ? null : readTreeCpu();
     const errors = test.result?.errors ?? [];
     const failed = errors.length > start.errors;

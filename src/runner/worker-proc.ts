@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { parseSchedstat, parseStat } from '../core/gate/proc-text.js';
 import { descendantsOf } from '../core/gate/runner-protocol.js';
+// Not the globals: a test may delete or replace them (captured-globals.ts).
+import { cpuUsage, performance, setTimeout } from './captured-globals.js';
 
 /** A worker tree's CPU at one moment (Linux /proc stat, 10 ms ticks) and whether processes were below the worker. */
 export interface TreeCpu {
@@ -59,7 +61,7 @@ export function readOwnFigures(tid: number): { cpuMs: number; waitMs: number } |
   if (tid !== process.pid) return null;
   try {
     const s = parseSchedstat(readFileSync('/proc/thread-self/schedstat', 'utf8'));
-    const cpu = process.cpuUsage();
+    const cpu = cpuUsage();
     return s === null ? null : { cpuMs: (cpu.user + cpu.system) / 1000, waitMs: s.waitNs / 1e6 };
   } catch {
     return null;

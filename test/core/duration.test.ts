@@ -56,3 +56,32 @@ describe('duration bounds (issue 19, class 5)', () => {
     expect(parseDuration(`${'9'.repeat(400)}ms`)).toMatchObject({ ok: false });
   });
 });
+
+describe('durations that round to zero (issue 48, finding 8)', () => {
+  it('refuses a value that rounds to 0ms, naming it and the shortest accepted', () => {
+    expect(parseDuration('0.0004ms')).toEqual({
+      ok: false,
+      message:
+        '"0.0004ms" rounds to 0ms (durations are kept to 0.001ms); write 250ms, 5s, 1.5s or 2m (at least 0.001ms)',
+    });
+    expect(parseDuration('0.0000001s')).toMatchObject({ ok: false });
+    expect(parseDuration('0.0005ms')).toEqual({ ok: true, ms: 0.001 });
+  });
+
+  it('every accepted duration is greater than zero after rounding', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 10, noNaN: true, noDefaultInfinity: true }),
+        fc.constantFrom('ms', 's', 'm', 'h'),
+        (value, unit) => {
+          const text = `${value.toFixed(9)}${unit}`;
+          const parsed = parseDuration(text);
+          if (parsed.ok) {
+            expect(parsed.ms).toBeGreaterThan(0);
+            expect(parseDuration(serializeDuration(parsed.ms))).toEqual(parsed);
+          }
+        },
+      ),
+    );
+  });
+});

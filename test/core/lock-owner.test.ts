@@ -62,3 +62,40 @@ describe('lock owner', () => {
     );
   });
 });
+
+describe('a lock from another host, by its age (issue 48, finding 10)', () => {
+  const foreign = formatLockOwner({ ...owner, host: 'ci-7', takenAt: '2026-10-27T10:00:00.000Z' });
+  const hour = facts({ foreignStaleMs: 3_600_000 });
+
+  it('five weeks old and never refreshed: stale, naming the host, the time and the limit', () => {
+    expect(judgeLock(foreign, hour)).toEqual({
+      kind: 'stale',
+      reason:
+        'it was taken by process 4242 on ci-7 at 2026-10-27T10:00:00.000Z and not refreshed for more than 1h (a process on another host cannot be checked from here)',
+    });
+  });
+
+  it('taken long ago but refreshed by its holder within the limit: held', () => {
+    expect(judgeLock(foreign, { ...hour, touchedMs: NOW - 60_000 })).toMatchObject({ kind: 'held' });
+    expect(judgeLock(foreign, { ...hour, touchedMs: NOW - 3_700_000 })).toMatchObject({ kind: 'stale' });
+  });
+
+  it('stale exactly when the later of taken and refreshed is older than the limit (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e10 }),
+        fc.option(fc.integer({ min: 0, max: 1e10 }), { nil: undefined }),
+        fc.integer({ min: 1000, max: 1e9 }),
+        (takenAgo, touchedAgo, limit) => {
+          const text = formatLockOwner({ ...owner, host: 'ci-7', takenAt: new Date(NOW - takenAgo).toISOString() });
+          const state = judgeLock(text, {
+            ...facts({ foreignStaleMs: limit, isAlive: () => false }),
+            ...(touchedAgo === undefined ? {} : { touchedMs: NOW - touchedAgo }),
+          });
+          const age = Math.min(takenAgo, touchedAgo ?? Number.POSITIVE_INFINITY);
+          expect(state.kind).toBe(age > limit ? 'stale' : 'held');
+        },
+      ),
+    );
+  });
+});

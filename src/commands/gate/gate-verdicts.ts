@@ -11,6 +11,8 @@ import { countsAtFactorOne, formatMissingCheck, type MissingCheck } from '../../
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
 import type { GateTry } from '../../core/gate/runner-protocol.js';
+import { WORKER_ENDED } from '../../core/gate/unfinished-tries.js';
+import { escapeTerminal } from '../../core/untrusted-text.js';
 import type { TriesOutcome } from '../../io/vitest/vitest-tries.js';
 import { describeAllowance, missingCostMs } from './gate-budget-fit.js';
 import { findStateWriter, readCauseSignals } from './gate-cause-source.js';
@@ -99,6 +101,17 @@ function causeOf(
   return { cause };
 }
 
+/** Why a test never ran when an earlier test of its file ended its worker every time: that test, named. */
+function workerEndedBefore(t: GateTarget, outcomes: GateOutcomes): string | undefined {
+  for (const [other, r] of outcomes.triesOf) {
+    if (other === t || other.file !== t.file || other.project !== t.project) continue;
+    if (other.selected.test.line >= t.selected.test.line) continue;
+    if (triesIn(r).some((x) => x.error?.startsWith(WORKER_ENDED)))
+      return `its file's worker ended before it, during "${escapeTerminal(other.selected.test.fullName)}" (line ${other.selected.test.line}), so it never ran`;
+  }
+  return undefined;
+}
+
 function decideTargetVerdict(options: GateRunOptions, t: GateTarget, outcomes: GateOutcomes): GateTestResult {
   const r = outcomes.triesOf.get(t);
   const tries: readonly GateTry[] = r?.found ? triesIn(r) : [];
@@ -108,6 +121,7 @@ function decideTargetVerdict(options: GateRunOptions, t: GateTarget, outcomes: G
   )?.message;
   const notRunReason =
     moduleError ??
+    workerEndedBefore(t, outcomes) ??
     (outcomes.cut ? undefined : 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)');
   const decided = decideGateVerdict({
     tries,

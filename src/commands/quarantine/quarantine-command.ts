@@ -11,6 +11,7 @@ import {
   toQuarantineListJson,
 } from '../../core/quarantine/quarantine-list.js';
 import { gatherAllowanceState } from '../../io/allowances/allowances-state.js';
+import { requireFilesNotFolders } from '../../io/files/input-file.js';
 import { type ProjectOwners, readProjectOwners, requireCodeownersFor } from '../../io/owners/codeowners-file.js';
 import { addQuarantine, removeQuarantine } from '../../io/quarantine/quarantine-write.js';
 import { commandUsageError, type ParsedValues, parseSubcommand } from '../command-args.js';
@@ -32,7 +33,11 @@ export async function runQuarantineCommand(args: string[]): Promise<number> {
   const parsed = parseSubcommand(COMMAND, QUARANTINE_USAGE, QUARANTINE_SUBCOMMANDS, args);
   if (parsed === 'help') return 0;
   const { sub, values } = parsed;
-  if (sub === 'add') required(values, 'reason', sub);
+  if (sub === 'add') {
+    required(values, 'reason', sub);
+    // Before the file is read: a folder is named as the --file it is, not as "a path (read)".
+    requireFilesNotFolders('--file', [required(values, 'file', sub)]);
+  }
   const cwd = process.cwd();
   const state = await gatherAllowanceState(cwd);
   const owners = readProjectOwners(state.root);

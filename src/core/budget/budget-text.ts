@@ -9,6 +9,7 @@ import { describeQuarantine, formatRecentFailures, type QuarantinedTest } from '
 import type { BudgetViolation, RecordedError, RecordedUnhandledError } from '../record/run-record.js';
 import type { RedCause } from '../record/run-verdict.js';
 import { projectTag } from '../test-id.js';
+import { hasUnsafeCharacter } from '../untrusted-text.js';
 import { describeLimit } from './budget.js';
 import type { BudgetReport, FlakyTest, NearBudget } from './budget-report.js';
 
@@ -85,10 +86,33 @@ export function ownersNote(report: Pick<BudgetReport, 'owners'>, file: string): 
   return text === '' ? '' : `  (${text})`;
 }
 
-/** Quotes for a POSIX shell: double quotes when safe, else single quotes. */
+/**
+ * Quotes for a POSIX shell: double quotes when safe, else single quotes; a text with a character
+ * the terminal would show escaped (a line break, ESC, a bidi override: core/untrusted-text.ts) in
+ * dollar-single quotes (`$'line one\nline two'`: bash, zsh, ksh and POSIX.1-2024 sh), whose escapes
+ * the shell turns back into those characters, so the printed command, pasted, names the test.
+ */
 export function shellQuote(text: string): string {
   if (/^[\w ./>:@+,=-]*$/.test(text)) return `"${text}"`;
+  if (hasUnsafeCharacter(text)) return dollarQuote(text);
   return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+const C_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
+
+/** `$'...'` with every character that is not plain printable text as an escape. */
+function dollarQuote(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0) ?? 0;
+    const known = C_ESCAPES[ch];
+    if (known !== undefined) out += known;
+    else if (cp < 0x80 && hasUnsafeCharacter(ch)) out += `\\x${hex(cp, 2)}`;
+    else if (hasUnsafeCharacter(ch)) out += cp > 0xffff ? `\\U${hex(cp, 8)}` : `\\u${hex(cp, 4)}`;
+    else out += ch;
+  }
+  return `$'${out}'`;
 }
 
 /** A budget with about 20% headroom over the measured duration, rounded up to half a second. */

@@ -14,6 +14,7 @@
  * so `gate --slowdown auto` falls back to them when this machine has no run (core/calibration).
  * Pure; the host name and the CPU are read in io/machine.ts.
  */
+import { clipText, NAME_MAX } from '../excerpt.js';
 
 export interface MachineIdentity {
   /** 12 lower-case hex digits (MACHINE_ID_LENGTH). */
@@ -43,7 +44,7 @@ export function sameMachineClass(a: MachineIdentity, b: MachineIdentity): boolea
 
 /** `AMD EPYC 7763 64-Core Processor, 4 cores`. */
 export function describeMachineClass(m: Pick<MachineIdentity, 'cpuModel' | 'cores'>): string {
-  return `${m.cpuModel}, ${m.cores} core${m.cores === 1 ? '' : 's'}`;
+  return `${clipText(m.cpuModel, NAME_MAX)}, ${m.cores} core${m.cores === 1 ? '' : 's'}`;
 }
 
 /** `3f9a1c2b7d10 (AMD EPYC 7763 64-Core Processor, 4 cores)`. */

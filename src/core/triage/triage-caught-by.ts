@@ -5,6 +5,7 @@
  * (`caughtBy`). Inputs without a CI context (reports, JUnit, logs, older records) leave null fields.
  * Pure.
  */
+import { clipText, NAME_MAX, URL_MAX } from '../excerpt.js';
 import { providerName } from '../record/ci-context.js';
 import type { RunRecord } from '../record/run-record.js';
 import { tupleKey } from '../tuple-key.js';
@@ -75,7 +76,10 @@ export function attachChecks(findings: readonly Finding[], inputs: TriageInputs)
 
 /** `GitHub Actions CI / test (shard 1/2)`, or null when nothing is known. */
 export function describeCheck(c: CaughtBy): string | null {
-  const name = [c.workflow, c.job].filter((p) => p !== null).join(' / ');
+  const name = [c.workflow, c.job]
+    .filter((p) => p !== null)
+    .map((p) => clipText(p, NAME_MAX))
+    .join(' / ');
   const parts = [
     c.provider === null ? null : providerName(c.provider),
     name === '' ? null : name,
@@ -88,7 +92,8 @@ export function describeCheck(c: CaughtBy): string | null {
 export function checkLines(f: Pick<Finding, 'caughtBy' | 'seenBy'>): string[] {
   const lines: string[] = [];
   const first = f.caughtBy === undefined ? null : describeCheck(f.caughtBy);
-  if (first !== null) lines.push(`caught by: ${first}${f.caughtBy?.runUrl ? ` ${f.caughtBy.runUrl}` : ''}`);
+  const url = f.caughtBy?.runUrl ? ` ${clipText(f.caughtBy.runUrl, URL_MAX)}` : '';
+  if (first !== null) lines.push(`caught by: ${first}${url}`);
   const seen = (f.seenBy ?? []).map(describeCheck).filter((d) => d !== null);
   if (seen.length > 1) lines.push(`seen by ${seen.length} checks: ${seen.join('; ')}`);
   return lines;

@@ -4,6 +4,7 @@
  * before reporting them), and the finding for a red run that nothing explains.
  */
 
+import { interruptedDraft } from './triage-interrupted.js';
 import { addEvidence, type Draft, isRunLevelCause, makeDraft, updateFirst } from './triage-rule.js';
 import { evidenceLines, hitsBySignature } from './triage-run-level.js';
 import type { LogSignature } from './triage-signatures.js';
@@ -126,12 +127,13 @@ export function applyUnfinishedFiles(
   return out;
 }
 
-/** The last resort: a red run that nothing above explains. */
+/** The last resort: a red run that nothing above explains (a run the records say was interrupted is that). */
 export function silenceDraft(inputs: TriageInputs, signatures: readonly LogSignature[], failedTests: number): Draft {
   const hits = hitsBySignature(inputs);
   const fallback = signatures.find((s) => s.fallback === true && hits.has(s.id));
   const entry = fallback ? hits.get(fallback.id) : undefined;
   const exit = inputs.exitCode === null ? 'a red run' : `exit code ${inputs.exitCode}`;
+  if (!(fallback && entry) && (inputs.interrupted?.length ?? 0) > 0) return interruptedDraft(inputs, exit);
   if (fallback && entry) {
     return makeDraft(
       {

@@ -17,6 +17,8 @@ export interface RecordObservations {
   readonly excesses: BudgetExcess[];
   /** The exit code the run ended with as far as the record knows, or null. */
   readonly exitCode: number | null;
+  /** An evidence line when the record says Vitest ended the run as interrupted, else null. */
+  readonly interrupted: string | null;
 }
 
 function messages(errors: readonly RecordedError[] | undefined): string[] {
@@ -51,7 +53,11 @@ export function readRecordObservations(record: RunRecord, input: string): Record
     origin: `${input}: unhandled ${u.type}${u.file ? ` from ${u.file}` : ''}: ${u.message.split('\n')[0] ?? ''}`,
   }));
   const excesses: BudgetExcess[] = record.violations.map((v) => excessOfViolation(v, input, check));
-  return { tests, files, unhandled, excesses, exitCode: exitCodeOfRecord(record) };
+  const interrupted =
+    record.exitReason === 'interrupted'
+      ? `${input}: Vitest ended the run as interrupted (stopped before its end)`
+      : null;
+  return { tests, files, unhandled, excesses, exitCode: exitCodeOfRecord(record), interrupted };
 }
 
 function testOfRecordEntry(t: RunRecord['tests'][number], input: string, check: CheckField): ObservedTest {

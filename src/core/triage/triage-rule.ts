@@ -23,7 +23,8 @@ export type RuleKind =
   | 'report-missing-report'
   | 'signal-exit'
   | 'unfinished-file'
-  | 'unexplained-exit';
+  | 'unexplained-exit'
+  | 'interrupted-run';
 
 /** Where the finding came from: a failure the inputs name, or the run as a whole. */
 export type FindingSource = 'failure' | 'unhandled' | 'budget' | 'input' | 'log' | 'exit' | 'unfinished' | 'silence';

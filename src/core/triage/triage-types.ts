@@ -143,6 +143,11 @@ export interface TriageInputs {
   readonly history?: TriageHistory | null;
   /** Run ids of the run records read: their runs are not their own history. */
   readonly runIds?: readonly string[];
+  /**
+   * The run records that say Vitest ended their run as interrupted (stopped before its end: --bail,
+   * a cancel), as evidence lines; absent or empty when none does.
+   */
+  readonly interrupted?: readonly string[];
 }
 
 export interface Finding {

@@ -6,8 +6,9 @@
  * one that was judged, removed, and reported with one notice naming the file and why.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import { formatLockOwner, judgeLock, type LockState } from '../../core/lock-owner.js';
 import { isProcessAlive } from '../process/process-group.js';
 
@@ -25,15 +26,35 @@ function readText(lock: string): string | null {
   }
 }
 
+/**
+ * The error of a write in the lock's folder as one about that folder: the private file is a name
+ * of flakeguard's (`<lock>.<pid>.<hex>.new`) that the user never gave, and what to fix is the
+ * folder (read-only, immutable, full). Same code and syscall, so it is still a path error.
+ */
+function inFolderOf(lock: string, error: unknown): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (!(error instanceof Error) || typeof e.code !== 'string' || e.code === 'EEXIST') return error;
+  const folder = path.dirname(lock);
+  return Object.assign(new Error(`${e.code}: ${e.syscall ?? 'write'} in ${folder} (lock ${lock})`, { cause: error }), {
+    code: e.code,
+    syscall: e.syscall,
+    path: folder,
+  });
+}
+
 function createWhole(lock: string, content: string): boolean {
   const temp = `${lock}.${process.pid}.${randomBytes(4).toString('hex')}.new`;
-  writeFileSync(temp, content, { flag: 'wx' });
+  try {
+    writeFileSync(temp, content, { flag: 'wx' });
+  } catch (error) {
+    throw inFolderOf(lock, error);
+  }
   try {
     linkSync(temp, lock);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    throw inFolderOf(lock, error);
   } finally {
     rmSync(temp, { force: true });
   }
@@ -71,11 +92,41 @@ export function tryLock(lock: string, foreignStaleMs: number, onNotice: (line: s
     if (createWhole(lock, content)) return { token, state: null };
     const seen = readText(lock);
     if (seen === null) continue; // released between our two steps
-    const state = judgeLock(seen, { host: hostname(), nowMs: Date.now(), isAlive: isProcessAlive, foreignStaleMs });
+    const touchedMs = modifiedMs(lock);
+    const state = judgeLock(seen, {
+      host: hostname(),
+      nowMs: Date.now(),
+      isAlive: isProcessAlive,
+      foreignStaleMs,
+      ...(touchedMs === null ? {} : { touchedMs }),
+    });
     if (state.kind === 'held') return { token: null, state };
     if (breakStale(lock, seen)) onNotice(`took over the stale lock ${lock}: ${state.reason}`);
   }
   return { token: null, state: null };
+}
+
+function modifiedMs(lock: string): number | null {
+  try {
+    return statSync(lock).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Marks the lock as still held (its modification time now) if it is still ours: a process on
+ * another host judges a foreign lock by the later of its time taken and this (core/lock-owner.ts).
+ */
+export function refreshLock(lock: string, token: string): void {
+  const text = readText(lock);
+  if (text === null || !text.includes(`\ntoken ${token}\n`)) return;
+  const now = new Date();
+  try {
+    utimesSync(lock, now, now);
+  } catch {
+    // A lock that cannot be touched keeps the time it was taken: the rule then goes by that alone.
+  }
 }
 
 /** Removes the lock if it is still ours. */

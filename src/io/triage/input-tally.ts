@@ -22,6 +22,8 @@ export interface InputTally {
   /** Why each input that gave nothing could not be read. */
   readonly unreadable: string[];
   readonly runIds: string[];
+  /** Evidence lines of the records that say their run was interrupted. */
+  readonly interrupted: string[];
   /** Inputs that gave at least something. */
   readable: number;
   /** The highest exit code the run records name, or null when none does. */
@@ -39,6 +41,7 @@ export function makeInputTally(): InputTally {
     logs: [],
     unreadable: [],
     runIds: [],
+    interrupted: [],
     readable: 0,
     recordExit: null,
     recordsRead: 0,

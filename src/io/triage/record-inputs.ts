@@ -39,6 +39,7 @@ function readWholeRecord(file: string, tally: InputTally): void {
   tally.files.push(...obs.files);
   tally.unhandled.push(...obs.unhandled);
   tally.recordExcesses.push(...obs.excesses);
+  if (obs.interrupted !== null) tally.interrupted.push(obs.interrupted);
   if (obs.exitCode !== null) tally.recordExit = Math.max(tally.recordExit ?? 0, obs.exitCode);
   tally.recordsRead += 1;
   tally.readable += 1;

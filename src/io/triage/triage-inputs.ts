@@ -92,6 +92,7 @@ export async function gatherTriageInputs(
     reruns: null,
     rerunCount: sources.rerunCount,
     runIds: tally.runIds,
+    interrupted: tally.interrupted,
   };
 }
 

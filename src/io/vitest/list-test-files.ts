@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
+import { startErrorLine } from '../../core/vitest-startup-cause.js';
 import { findTestFiles } from '../source/source-files.js';
 import { startChildJob } from './child-job.js';
 import { resolveProjectVitest } from './resolve-vitest.js';
@@ -74,7 +75,7 @@ export async function listTestFiles(options: ListOptions): Promise<TestFileList>
     if ('startError' in listed) {
       throw new FlakeguardError(
         'VITEST',
-        `Vitest could not start in ${root}: ${(listed.startError.split('\n')[0] ?? '').replace(/\.$/, '')}; check the Vitest config${(options.setup?.projects.length ?? 0) > 0 ? ' and the --project names' : ''} (npx vitest list --filesOnly shows the same error)`,
+        `Vitest could not start in ${root}: ${startErrorLine(listed.startError)}; check the Vitest config${(options.setup?.projects.length ?? 0) > 0 ? ' and the --project names' : ''} (npx vitest list --filesOnly shows the same error)`,
       );
     }
     const rel = (f: string): string => toPosix(path.relative(root, f));

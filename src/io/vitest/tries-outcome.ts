@@ -69,11 +69,11 @@ export function toOutcome(
   const rel = (f: string): string => toPosix(path.relative(options.root, f));
   const out = tests.map((t, i): TestTries => {
     const project = result.specProjects[t.spec] ?? '';
-    const tries = lines.flatMap((l) =>
-      l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project
-        ? [measure(l.try, call.pacer)]
-        : [],
-    );
+    const tries = onePerStart(
+      lines.flatMap((l) =>
+        l.kind === 'try' && l.file === t.file && l.fullName === t.fullName && l.project === project ? [l.try] : [],
+      ),
+    ).map((x) => measure(x, call.pacer));
     const target = options.tests[i];
     return {
       file: target?.file ?? rel(t.file),
@@ -100,6 +100,21 @@ export function toOutcome(
     },
     cutShort: call.cutShort,
   };
+}
+
+/**
+ * One try per start (its worker and start time): a try the watchdog wrote as hung and the Vitest
+ * child then wrote as unfinished (its worker ended) is one try, the first written.
+ */
+function onePerStart(tries: readonly GateTry[]): GateTry[] {
+  const seen = new Set<string>();
+  return tries.filter((x) => {
+    if (x.pid === undefined || x.startedAt === undefined) return true;
+    const k = `${x.pid} ${x.startedAt}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 /** The slowest try of each file (in each project) in the call: worker start to the file's end. */

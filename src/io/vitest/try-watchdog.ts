@@ -17,6 +17,11 @@ export interface TryWatchdog {
   observe(line: RunnerLine): void;
   /** Kills the tries past their ceiling at `now` (performance.timeOrigin + now); returns how many. */
   check(now: number): number;
+  /**
+   * Kills the worker `pid` and writes each of its open tries as failed with `error` (a worker a
+   * signal stopped: core/gate/stopped-process.ts); returns how many tries it had open.
+   */
+  failWorker(pid: number, now: number, error: string): number;
   /** Pids of the workers killed so far. */
   readonly killed: readonly number[];
 }
@@ -24,6 +29,17 @@ export interface TryWatchdog {
 /** A try in flight: the test's identity and its worker's pid (not a test identity: one per try). */
 const tryKey = (l: { file: string; project: string; fullName: string }, pid: number | undefined): string =>
   tupleKey([testKey(l), pid ?? 0]);
+
+/** The line of a try the watchdog ended: hung, or failed because its worker was stopped. */
+function endedTry(s: StartLine, now: number, state: 'hung' | 'failed', error: string): RunnerLine {
+  return {
+    kind: 'try',
+    file: s.file,
+    project: s.project,
+    fullName: s.fullName,
+    try: { state, durationMs: now - s.startedAt, cpuMs: 0, cold: true, startedAt: s.startedAt, pid: s.pid, error },
+  };
+}
 
 export function createTryWatchdog(resultsFile: string, factor: number): TryWatchdog {
   const open = new Map<string, StartLine>();
@@ -34,6 +50,18 @@ export function createTryWatchdog(resultsFile: string, factor: number): TryWatch
       if (line.kind === 'start') open.set(tryKey(line, line.pid), line);
       else if (line.kind === 'try') open.delete(tryKey(line, line.try.pid));
     },
+    failWorker(pid, now, error) {
+      const mine = [...open].filter(([, s]) => s.pid === pid);
+      for (const [k, s] of mine) {
+        open.delete(k);
+        appendFileSync(resultsFile, formatRunnerLine(endedTry(s, now, 'failed', error)));
+      }
+      if (mine.length > 0) {
+        killProcessTree(pid);
+        killed.push(pid);
+      }
+      return mine.length;
+    },
     check(now) {
       let count = 0;
       for (const [k, s] of open) {
@@ -43,21 +71,12 @@ export function createTryWatchdog(resultsFile: string, factor: number): TryWatch
         killProcessTree(s.pid);
         killed.push(s.pid);
         count += 1;
-        const hung: RunnerLine = {
-          kind: 'try',
-          file: s.file,
-          project: s.project,
-          fullName: s.fullName,
-          try: {
-            state: 'hung',
-            durationMs: now - s.startedAt,
-            cpuMs: 0,
-            cold: true,
-            startedAt: s.startedAt,
-            pid: s.pid,
-            error: `hung: still running after ${formatDuration(Math.round(now - s.startedAt))} (ceiling ${formatDuration(ceiling)}: test timeout x${factor} + margin); its worker and the processes it started were killed`,
-          },
-        };
+        const hung = endedTry(
+          s,
+          now,
+          'hung',
+          `hung: still running after ${formatDuration(Math.round(now - s.startedAt))} (ceiling ${formatDuration(ceiling)}: test timeout x${factor} + margin); its worker and the processes it started were killed`,
+        );
         appendFileSync(resultsFile, formatRunnerLine(hung));
       }
       return count;

@@ -9,10 +9,11 @@
  * results file; this process reads them between waves, and writes the result JSON at the end.
  * Exit 0 when the result was written; anything else is a crash the parent reports.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Reporter, TestModule, TestProject, TestSpecification, Vitest } from 'vitest/node';
-import { coldCostMs, type RunnerLine } from '../../core/gate/runner-protocol.js';
+import { coldCostMs, formatRunnerLine, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { planWave } from '../../core/gate/try-schedule.js';
+import { unfinishedTries } from '../../core/gate/unfinished-tries.js';
 import { warmBudgetMs } from '../../core/gate/warm-schedule.js';
 import { testKey } from '../../core/test-id.js';
 import { tailResultsFile } from './results-file.js';
@@ -35,6 +36,14 @@ function moduleErrorsOf(modules: readonly TestModule[]): { file: string; project
   return out;
 }
 
+type ErrorLike = { message?: string; cause?: { message?: string } };
+
+/** An unhandled error's first line, and its cause's ("Worker forks emitted error: Worker exited unexpectedly"). */
+function withCause(error: ErrorLike): string {
+  const cause = error?.cause?.message === undefined ? '' : firstLine(error.cause);
+  return cause === '' ? firstLine(error) : `${firstLine(error).replace(/\.$/, '')}: ${cause}`;
+}
+
 /** A reporter that keeps the errors of every run: a file's or suite's (by file and project) and the unhandled ones. */
 function collectErrors(): {
   reporter: Reporter;
@@ -46,7 +55,7 @@ function collectErrors(): {
   const reporter: Reporter = {
     onTestRunEnd(modules, unhandledErrors) {
       for (const e of moduleErrorsOf(modules)) moduleErrors.set(JSON.stringify(e), e);
-      unhandled.push(...unhandledErrors.map((e) => firstLine(e as { message?: string })));
+      unhandled.push(...unhandledErrors.map((e) => withCause(e as ErrorLike)));
     },
   };
   return { reporter, moduleErrors, unhandled };
@@ -100,7 +109,7 @@ async function runOneJob(g: GateVitest, job: VitestJob): Promise<void> {
     });
   const specProjects = projects.map((p) => p?.name ?? '');
   writeFileSync(job.resultsFile, '');
-  const waves = await runWaves(vitest, job, projects, specProjects);
+  const waves = await runWaves(vitest, job, projects, specProjects, g.unhandled);
   done({
     ok: true,
     vitestVersion: version,
@@ -144,6 +153,7 @@ async function runWaves(
   job: VitestJob,
   projects: readonly (TestProject | undefined)[],
   specProjects: readonly string[],
+  unhandled: readonly string[],
 ): Promise<WaveSummary[]> {
   const tests = job.tests.map((t) => ({
     key: testKey({ project: specProjects[t.spec] ?? '', file: t.file, fullName: t.fullName }),
@@ -164,15 +174,34 @@ async function runWaves(
     if (specs.length === 0) break;
     const repeats = new Map(plannedWave.flatMap((f) => [...(f.repeats ?? [])]));
     writeWavePlan({ job, tests, state, specProjects }, repeats);
-    const waveStart = performance.now();
-    if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
-    else await vitest.runTestSpecifications(specs);
-    const wallMs = performance.now() - waveStart;
-    const busyMs = tallyLines(read(), state, job, specProjects);
+    const { wallMs, lines } = await runWave(vitest, job, specs, read, unhandled);
+    const busyMs = tallyLines(lines, state, job, specProjects);
     if (wallMs > 0 && busyMs > 0) parallel = Math.max(1, busyMs / wallMs);
     waves.push({ specs: specs.length, wallMs });
   }
   return waves;
+}
+
+/**
+ * Runs one wave and returns its wall time and the lines its workers wrote, with a failed try for
+ * every try whose worker ended during it (a start and no try), the wave's unhandled errors its error.
+ */
+async function runWave(
+  vitest: Vitest,
+  job: VitestJob,
+  specs: TestSpecification[],
+  read: () => RunnerLine[],
+  unhandled: readonly string[],
+): Promise<{ wallMs: number; lines: RunnerLine[] }> {
+  const waveStart = performance.now();
+  const errorsBefore = unhandled.length;
+  if (job.serial) for (const spec of specs) await vitest.runTestSpecifications([spec]);
+  else await vitest.runTestSpecifications(specs);
+  const wallMs = performance.now() - waveStart;
+  const lines = read();
+  const ended = unfinishedTries(lines, unhandled.slice(errorsBefore), performance.timeOrigin + performance.now());
+  for (const line of ended) appendFileSync(job.resultsFile, formatRunnerLine(line));
+  return { wallMs, lines: [...lines, ...read()] };
 }
 
 /** The Vitest specifications of one wave: each planned file as many times as it has copies. */

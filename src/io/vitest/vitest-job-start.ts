@@ -17,6 +17,8 @@ export interface StartedJob {
   readonly result: Promise<SessionJobEnd>;
   /** Stops the job's Vitest (a deadline). */
   stop(): void;
+  /** The process (its guard) the job's Vitest runs under, while it runs. */
+  pid(): number | undefined;
   /** After the job: kills what is left of a child of its own, removes the job's files. */
   end(): void;
 }
@@ -72,6 +74,7 @@ export function startGateJob(
     job: own.job,
     result: own.child.result,
     stop: () => own.child.stop(),
+    pid: () => own.child.pid,
     end: () => {
       // Workers still alive (a deadline, an abort) and whatever their tests started, detached too.
       if (own.child.pid !== undefined) killProcessTree(own.child.pid);

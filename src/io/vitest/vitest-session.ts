@@ -30,6 +30,8 @@ export interface SessionJob {
   readonly result: Promise<SessionJobEnd>;
   /** Stops the job: the session's child with it (a deadline, an abort). */
   stop(): void;
+  /** The session child's process (its guard). */
+  pid(): number | undefined;
   /** Removes the job's files. */
   end(): void;
 }
@@ -98,6 +100,7 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
         job,
         result: waitForJob(c, n),
         stop: () => kill(c),
+        pid: () => c.process.pid,
         end: () => rmSync(jobDir, { recursive: true, force: true }),
       };
     },

@@ -17,6 +17,7 @@ import { PACED_CGROUP_ENV, type RunnerLine } from '../../core/gate/runner-protoc
 import { vitestStartupCause } from '../../core/vitest-startup-cause.js';
 import { now, type Pacer, startPacer } from '../load/pacer.js';
 import { tailResultsFile } from './results-file.js';
+import { createStopWatch } from './stop-watch.js';
 import { partialResult, toOutcome } from './tries-outcome.js';
 import { createTryWatchdog } from './try-watchdog.js';
 import type { JobSpec, JobTest, VitestJob, VitestJobResult } from './vitest-job.js';
@@ -161,10 +162,12 @@ async function runJob(
   const { lines, read } = followResults(job, options, pacer, watchdog);
   let cutShort: TriesOutcome['cutShort'] = null;
   let ticks = 0;
+  const stops = createStopWatch({ root: () => gate.pid(), projectRoot: options.root, watchdog, lines, now });
   // Every 5 ms: a new worker is paced before it has collected its file; every 200 ms: the ceilings and the deadline.
   const watch = (): void => {
     read();
     ticks += 1;
+    if (ticks % 200 === 0) stops.check(); // every second: a process a signal stopped
     if (ticks % 40 !== 0) return;
     if (watchdog.check(now()) > 0) cutShort ??= 'hung';
     if (options.deadline !== undefined && performance.now() > options.deadline && cutShort !== 'deadline') {
@@ -178,8 +181,8 @@ async function runJob(
     clearInterval(timer);
     watch();
     if (options.signal?.aborted) throw interrupted();
-    const run = { options, job, specs, tests, lines, started };
-    return readJobOutcome(run, result, cutShort, pacer);
+    if (stops.stopped !== null) throw new FlakeguardError('VITEST', stops.stopped);
+    return readJobOutcome({ options, job, specs, tests, lines, started }, result, cutShort, pacer);
   } finally {
     pacer.stop();
     clearInterval(timer);

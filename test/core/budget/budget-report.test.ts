@@ -212,3 +212,32 @@ describe('shellQuote', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
   });
 });
+
+/** What a shell makes of a `$'...'` word (the escapes dollarQuote writes), for the property below. */
+function decodeDollarQuote(word: string): string {
+  expect(word.startsWith("$'") && word.endsWith("'")).toBe(true);
+  return word.slice(2, -1).replace(/\\(x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nrt\\'])/g, (_, e: string) => {
+    if (e === 'n') return '\n';
+    if (e === 'r') return '\r';
+    if (e === 't') return '\t';
+    if (e === '\\' || e === "'") return e;
+    return String.fromCodePoint(Number.parseInt(e.slice(1), 16));
+  });
+}
+
+describe('shellQuote for names with a line break or ESC (issue 48, finding 13)', () => {
+  it('dollar-single quotes, with the characters as escapes a shell turns back', () => {
+    expect(shellQuote('line one\nline two')).toBe("$'line one\\nline two'");
+    expect(shellQuote("red \u001b[31m it's \\ \u202e")).toBe("$'red \\x1b[31m it\\'s \\\\ \\u202e'");
+  });
+
+  it('the quoted text has no unsafe character and decodes to the name (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (name) => {
+        const quoted = shellQuote(name);
+        expect(quoted).not.toMatch(/[\u0000-\u001f\u007f]/);
+        if (quoted.startsWith("$'")) expect(decodeDollarQuote(quoted)).toBe(name);
+      }),
+    );
+  });
+});

@@ -100,7 +100,14 @@ describe('gate formats', () => {
   });
 
   it('text: a test with many tries shows the first 12 durations and how many more (the JSON keeps them all)', () => {
-    const many = computeGateReport(makeInput([makeTest('cart > adds', Array.from({ length: 150 }, () => pass(6)))]));
+    const many = computeGateReport(
+      makeInput([
+        makeTest(
+          'cart > adds',
+          Array.from({ length: 150 }, () => pass(6)),
+        ),
+      ]),
+    );
     const text = formatGateText(many, { color: false });
     expect(text).toContain(`150/150 passed  tries ${Array(12).fill('6ms').join(' ')} (+138 more)  median 6ms`);
     expect(many.tests[0]?.tries).toHaveLength(150);

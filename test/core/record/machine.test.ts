@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   describeMachine,
+  describeMachineClass,
   isMachineIdentity,
   machineHashInput,
   normalizeCpuModel,
@@ -70,6 +71,17 @@ describe("the run record's machine", () => {
     const text = JSON.stringify({ ...makeRecord(), machine: { id: 'build-agent-7', cpuModel: 'x', cores: 2 } });
     expect(() => parseRunRecord(text, 'r.json')).toThrow(
       'r.json: run record field machine must be null or { id: 12 hex digits, cpuModel, cores }, found {"id":"build-agent-7","cpuModel":"x","cores":2}; delete it or re-run the tests to write a new one',
+    );
+  });
+});
+
+describe('a CPU model from outside is cut to a stated length (issue 48, finding 11)', () => {
+  it('a 10 kB CPU model: the first 100 characters and its length', () => {
+    expect(describeMachineClass({ cpuModel: 'Z'.repeat(10_000), cores: 4 })).toBe(
+      `${'Z'.repeat(100)}… (10000 characters), 4 cores`,
+    );
+    expect(describeMachineClass({ cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 1 })).toBe(
+      'AMD EPYC 7763 64-Core Processor, 1 core',
     );
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The reproduce command selects by file and line and pastes safely: whatever the test's name or
- * file holds (`$(...)`, backticks, quotes, regex characters), a POSIX shell reads back exactly
+ * file holds (`$(...)`, backticks, quotes, regex characters), bash reads back exactly
  * `vitest run <file>:<line>`, and nothing runs or expands.
  */
 import { execFileSync } from 'node:child_process';
@@ -12,9 +12,13 @@ import { BUILT_IN_SIGNATURES } from '../../../src/core/triage/triage-signatures.
 import type { TriageInputs } from '../../../src/core/triage/triage-types.js';
 import { makeObservedTest, makeTriageInputs } from './triage-factories.js';
 
-/** The words a shell makes of `line` (the command after `npx`), without running them. */
+/**
+ * The words a shell makes of `line` (the command after `npx`), without running them. bash (from
+ * PATH), as a user's shell: a name with a tab or a line break is quoted `$'...'`, which bash, zsh and
+ * ksh read (issue 48, finding 13), and dash, many systems' sh, does not.
+ */
 function shellWords(line: string): string[] {
-  const out = execFileSync('sh', ['-c', `printf '%s\\0' ${line}`], { encoding: 'utf8' });
+  const out = execFileSync('bash', ['-c', `printf '%s\\0' ${line}`], { encoding: 'utf8' });
   return out.split('\0').slice(0, -1);
 }
 
