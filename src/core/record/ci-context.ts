@@ -40,9 +40,12 @@ export type Env = Readonly<Record<string, string | undefined>>;
 type Get = (name: string) => string | null;
 type Fields = Omit<CiContext, 'provider' | 'shard'> & { readonly parallel: CiShard | null };
 
+/** One CI provider, one row: the variable its jobs set, how its value says so, and its variables' mapping. */
 interface ProviderMap {
   readonly provider: CiProvider;
-  readonly detect: (get: Get) => boolean;
+  /** The documented variable every job of the provider sets (unset, or '' as NO_CI_ENV has it: not this provider). */
+  readonly marker: string;
+  readonly detect: (marker: string) => boolean;
   readonly map: (get: Get) => Fields;
 }
 
@@ -66,7 +69,8 @@ const sha = (text: string | null): string | null => (text !== null && /^[0-9a-f]
 const PROVIDERS: readonly ProviderMap[] = [
   {
     provider: 'github-actions',
-    detect: (get) => get('GITHUB_ACTIONS') === 'true',
+    marker: 'GITHUB_ACTIONS',
+    detect: (v) => v === 'true',
     map: (get) => ({
       workflow: get('GITHUB_WORKFLOW'),
       job: get('GITHUB_JOB'),
@@ -81,7 +85,8 @@ const PROVIDERS: readonly ProviderMap[] = [
   },
   {
     provider: 'gitlab-ci',
-    detect: (get) => get('GITLAB_CI') === 'true',
+    marker: 'GITLAB_CI',
+    detect: (v) => v === 'true',
     map: (get) => ({
       workflow: get('CI_PIPELINE_NAME'),
       job: get('CI_JOB_NAME'),
@@ -100,7 +105,8 @@ const PROVIDERS: readonly ProviderMap[] = [
   },
   {
     provider: 'circleci',
-    detect: (get) => get('CIRCLECI') === 'true',
+    marker: 'CIRCLECI',
+    detect: (v) => v === 'true',
     map: (get) => ({
       workflow: null,
       job: get('CIRCLE_JOB'),
@@ -115,7 +121,8 @@ const PROVIDERS: readonly ProviderMap[] = [
   },
   {
     provider: 'buildkite',
-    detect: (get) => get('BUILDKITE') === 'true',
+    marker: 'BUILDKITE',
+    detect: (v) => v === 'true',
     map: (get) => {
       const retries = count(get('BUILDKITE_RETRY_COUNT'));
       return {
@@ -134,7 +141,8 @@ const PROVIDERS: readonly ProviderMap[] = [
   },
   {
     provider: 'azure-pipelines',
-    detect: (get) => get('TF_BUILD')?.toLowerCase() === 'true',
+    marker: 'TF_BUILD',
+    detect: (v) => v.toLowerCase() === 'true',
     map: (get) => {
       const project = get('SYSTEM_TEAMPROJECT');
       return {
@@ -157,7 +165,8 @@ const PROVIDERS: readonly ProviderMap[] = [
   },
   {
     provider: 'jenkins',
-    detect: (get) => get('JENKINS_URL') !== null,
+    marker: 'JENKINS_URL',
+    detect: () => true,
     map: (get) => ({
       workflow: get('JOB_NAME'),
       job: get('STAGE_NAME'),
@@ -173,13 +182,22 @@ const PROVIDERS: readonly ProviderMap[] = [
   },
 ];
 
+/** The providers flakeguard reads, in the order it tries them (docs/run-record.md "ci" has one row each). */
+export const CI_PROVIDERS: readonly CiProvider[] = PROVIDERS.map((p) => p.provider);
+
+/** An environment in which no provider is detected: each provider's marker set to '' (for tests, and a child that must not look like CI). */
+export const NO_CI_ENV: Readonly<Record<string, string>> = Object.fromEntries(PROVIDERS.map((p) => [p.marker, '']));
+
 /** The run's CI context, or null outside a known CI. Vitest's --shard, when given, is the shard. */
 export function readCiContext(env: Env, vitestShard: CiShard | null): CiContext | null {
   const get: Get = (name) => {
     const value = env[name]?.trim();
     return value ? value : null;
   };
-  const found = PROVIDERS.find((p) => p.detect(get));
+  const found = PROVIDERS.find((p) => {
+    const marker = get(p.marker);
+    return marker !== null && p.detect(marker);
+  });
   if (found === undefined) return null;
   const { parallel: providerShard, ...fields } = found.map(get);
   return { provider: found.provider, ...fields, shard: vitestShard ?? providerShard };
