@@ -20,6 +20,7 @@ import { INIT_USAGE } from '../src/commands/init/init-command.js';
 import { QUARANTINE_USAGE } from '../src/commands/quarantine/quarantine-options.js';
 import { TRIAGE_USAGE } from '../src/commands/triage/triage-options.js';
 import { CAUSE_CLASSES, makeCause } from '../src/core/cause/cause.js';
+import { CAUSE_RULES } from '../src/core/cause/cause-rules.js';
 import { parseConfig } from '../src/core/config.js';
 import { GATE_VERDICTS } from '../src/core/gate/gate-report.js';
 import { CI_PROVIDERS } from '../src/core/record/ci-context.js';
@@ -61,7 +62,7 @@ describe('the gate docs list the gate code has', () => {
     expect(rows).toEqual([...GATE_VERDICTS]);
   });
 
-  it('docs/gate.md "Why it is flaky": one rule row per cause class, and each class with its fix', () => {
+  it('docs/gate.md "Why it is flaky": one rule row per cause class, the one order of the rules, each class with its fix', () => {
     const lines = section('docs/gate.md', '## Why it is flaky: the cause');
     const rules = firstCells(lines, /^\| class \| when \(from the gate's own tries\) \|/).map(firstName);
     expect([...rules].sort()).toEqual([...CAUSE_CLASSES].sort());
@@ -71,6 +72,16 @@ describe('the gate docs list the gate code has', () => {
       CAUSE_CLASSES.map((c) => [c, makeCause(c, 'measured', [], { file: '<place>', line: null }).fix]),
     );
     expect(fixes).toEqual(expected);
+    const order = lines.slice(lines.findIndex((l) => /^\| rule \| class \| read by \|/.test(l)) + 2);
+    const ruleRows = order
+      .slice(
+        0,
+        order.findIndex((l) => !l.startsWith('|')),
+      )
+      .map((l) => l.split('|').map((c) => c.trim()));
+    expect(ruleRows.map((c) => [firstName(c[1] ?? ''), firstName(c[2] ?? ''), c[3]])).toEqual(
+      CAUSE_RULES.map((r) => [r.id, r.class, r.sources.join(', ')]),
+    );
     const classRow = lines.find((l) => l.startsWith('| `class` |')) ?? '';
     expect(namesIn(classRow.split(/(?<!\\)\|/)[2] ?? '')).toEqual([...CAUSE_CLASSES]);
   });
