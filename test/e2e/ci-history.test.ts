@@ -7,11 +7,13 @@
  * last pass. Triage runs in this process (test/e2e/cli-smoke.test.ts spawns it once).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_CI_ENV } from '../../src/core/record/ci-context.js';
 import { createFixture, type Fixture, vitestConfigWithReporter } from '../helpers/fixture.js';
 import { ingestRunRecords, seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
-const NO_CI = { GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', TF_BUILD: '', JENKINS_URL: '' };
+/** Not in any CI the record knows, whatever runs this suite (every provider's marker blanked). */
+const NO_CI = NO_CI_ENV;
 const github = (run: string) => ({
   ...NO_CI,
   GITHUB_ACTIONS: 'true',

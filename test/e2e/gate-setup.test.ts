@@ -3,6 +3,7 @@ import type { GatePlanJson } from '../../src/core/gate/gate-plan.js';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
 import { runCliInProcess } from '../helpers/in-process-cli.js';
+import { schemaErrors } from '../helpers/schema-check.js';
 import { createGateFixture, gateAtNoSlowdown, SETUP_FIXTURES } from './gate-fixtures.js';
 
 // Needs `npm run build`. The project's Vitest as configured: which files are tests, in which
@@ -39,6 +40,8 @@ describe('flakeguard gate reads the project the way Vitest does', () => {
     const { code, plan: p, stderr } = await plan(await fixtureOf('include'), []);
     expect(planned(p), stderr).toEqual(['- checks/cart.check.ts > totals the cart [new]']);
     expect(p.vitestConfig).toBe('vitest.config.ts');
+    // A real plan is what schemas/gate-plan.schema.json says (issue 47).
+    expect(schemaErrors('gate-plan', p)).toEqual([]);
     expect(code).toBe(0);
   });
 

@@ -8,7 +8,7 @@
  * reporter recording this machine).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CiContext } from '../../src/core/record/ci-context.js';
+import { type CiContext, NO_CI_ENV } from '../../src/core/record/ci-context.js';
 import { describeMachine, describeMachineClass, type MachineIdentity } from '../../src/core/record/machine.js';
 import type { RunRecord } from '../../src/core/record/run-record.js';
 import { readMachineIdentity } from '../../src/io/machine.js';
@@ -17,7 +17,8 @@ import { createFixture, type Fixture } from '../helpers/fixture.js';
 import { seedHistoryStore } from '../helpers/history-template.js';
 import { flakeguardInProcess } from '../helpers/in-process-cli.js';
 
-const NO_CI = { GITHUB_ACTIONS: '', GITLAB_CI: '', CIRCLECI: '', BUILDKITE: '', TF_BUILD: '', JENKINS_URL: '', CI: '' };
+/** Not in any CI the record knows, nor CI at all, whatever runs this suite. */
+const NO_CI = { ...NO_CI_ENV, CI: '' };
 
 const CI_LINUX: CiContext = {
   provider: 'github-actions',

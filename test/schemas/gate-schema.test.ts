@@ -8,6 +8,7 @@ import { computeGatePlan } from '../../src/core/gate/gate-plan.js';
 import { computeGateReport, type GateReportInput, toGateReportJson } from '../../src/core/gate/gate-report.js';
 import type { GateTestInput } from '../../src/core/gate/gate-report-test.js';
 import { upgradeGateReport } from '../../src/core/gate/gate-report-versions.js';
+import { mergeGateReports } from '../../src/core/gate/gate-shard.js';
 import { decideGateVerdict } from '../../src/core/gate/gate-verdict.js';
 import type { GateTry } from '../../src/core/gate/runner-protocol.js';
 import { decideContention } from '../../src/core/gate/slowdown.js';
@@ -152,6 +153,15 @@ describe('gate report schema', () => {
     const v6 = computeGateReport(input([stable]));
     const { format: _f, ...v5 } = { ...v6, version: 5, tests: v6.tests.map((t) => ({ ...t, project: null })) };
     expect(schemaErrors('gate-report', upgradeGateReport(v5, 'shard.json'))).toEqual([]);
+  });
+
+  it('validates what gate --merge prints: two shard reports, one of them version 5, merged', () => {
+    const one = computeGateReport(input([flaky]));
+    const two = computeGateReport({ ...input([stable]), shard: { index: 2, count: 2 } });
+    const { format: _f, ...old } = { ...two, version: 5, tests: two.tests.map((t) => ({ ...t, project: null })) };
+    const merged = mergeGateReports([one, upgradeGateReport(old, 'shard-2.json')], ['shard-1.json', 'shard-2.json']);
+    expect(merged).toMatchObject({ format: 'flakeguard-gate-report', version: 6, mergedShards: 2, shard: null });
+    expect(schemaErrors('gate-report', toGateReportJson(merged))).toEqual([]);
   });
 
   it('refuses an unknown verdict and a field the schema does not name', () => {

@@ -13,6 +13,7 @@ import { parseConfig } from '../../src/core/config.js';
 import { CONFIG_SCHEMA_LINE, renderConfigTemplate } from '../../src/core/config-template.js';
 import { GATE_VERDICTS } from '../../src/core/gate/gate-report.js';
 import { PLATFORMS } from '../../src/core/platform-value.js';
+import { CI_PROVIDERS } from '../../src/core/record/ci-context.js';
 import { triageOf } from '../core/triage/triage-factories.js';
 import { readSchema, schemaErrors, schemaNames } from '../helpers/schema-check.js';
 
@@ -52,13 +53,14 @@ describe('the shipped schemas', () => {
     }
   });
 
-  it("list the code's own enums: verdicts, cause classes, finding classes, platforms", () => {
+  it("list the code's own enums: verdicts, cause classes, CI providers, finding classes, platforms", () => {
     expect(at(readSchema('gate-report'), '$defs', 'verdict', 'enum')).toEqual([...GATE_VERDICTS]);
     expect(Object.keys(at(readSchema('gate-report'), 'properties', 'counts', 'properties') as object)).toEqual([
       ...GATE_VERDICTS,
     ]);
     for (const name of ['gate-report', 'triage', 'history-report'])
       expect(at(readSchema(name), '$defs', 'cause', 'properties', 'class', 'enum')).toEqual([...CAUSE_CLASSES]);
+    expect(at(readSchema('run-record'), '$defs', 'ci', 'properties', 'provider', 'enum')).toEqual([...CI_PROVIDERS]);
     const findingClasses = Object.keys(triageOf({}).counts);
     expect(at(readSchema('triage'), '$defs', 'finding', 'properties', 'class', 'enum')).toEqual(findingClasses);
     const budget = at(readSchema('config'), 'properties', 'budget', 'properties', 'test', 'anyOf') as unknown[];

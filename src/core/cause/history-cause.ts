@@ -12,6 +12,7 @@
  */
 import { type FailureCount, fisherOneSidedP, formatPValue } from '../fisher-exact.js';
 import { CAUSE_ALPHA, type CauseClass, type CauseEvidence, type CauseFinding, makeCause } from './cause.js';
+import { type CauseRuleSet, firstCause } from './cause-rules.js';
 import { findNetworkSignal, findTimeoutSignal } from './error-signals.js';
 
 /** One stored run of the test that passed or failed. */
@@ -100,15 +101,19 @@ function shardRule(runs: readonly HistoryRun[]): HistoryDecided | null {
   return { class: 'order', evidence: [history(text)] };
 }
 
+/** The rules the stored runs can decide (core/cause/cause-rules.ts), each on these runs. */
+export function historyCauseRules(runs: readonly HistoryRun[]): CauseRuleSet<HistoryDecided> {
+  return {
+    'network-errors': () => textRule(runs, findNetworkSignal, 'network', (code) => `name ${code}`),
+    'one-platform': () => platformRule(runs),
+    'one-shard': () => shardRule(runs),
+    'timeout-errors': () => textRule(runs, findTimeoutSignal, 'timing', (limit) => `say "${limit}"`),
+  };
+}
+
 /** The class the stored runs tell, or null when they do not decide one. */
 export function decideHistoryCause(runs: readonly HistoryRun[]): HistoryDecided | null {
-  const rules = [
-    (r: readonly HistoryRun[]) => textRule(r, findNetworkSignal, 'network', (code) => `name ${code}`),
-    platformRule,
-    shardRule,
-    (r: readonly HistoryRun[]) => textRule(r, findTimeoutSignal, 'timing', (limit) => `say "${limit}"`),
-  ];
-  return rules.map((rule) => rule(runs)).find((d): d is HistoryDecided => d !== null) ?? null;
+  return firstCause(historyCauseRules(runs));
 }
 
 /** The finding for a flaky test of the history report: its class from its runs, `unknown` when they do not decide. */

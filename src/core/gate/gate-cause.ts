@@ -13,6 +13,7 @@ import {
   makeCause,
   type SourceSignal,
 } from '../cause/cause.js';
+import { firstCause } from '../cause/cause-rules.js';
 import { findNetworkSignal } from '../cause/error-signals.js';
 import { type FailureCount, fisherOneSidedP, formatPValue } from '../fisher-exact.js';
 import { countFailures, failedTry, weighFactorEvidence } from './factor-evidence.js';
@@ -66,8 +67,14 @@ const share = (c: FailureCount): string => `${c.failures}/${c.trials}`;
 const x = (f: number): string => `x${f.toFixed(1)}`;
 
 export function findGateCause(input: GateCauseInput): CauseFinding {
-  const rules = [networkRule, orderRule, coldRule, timingRule, randomRule];
-  const decided = rules.map((rule) => rule(input)).find((d): d is Decided => d !== null);
+  // In the one order of core/cause/cause-rules.ts; the gate reads the rules of its own tries.
+  const decided = firstCause<Decided>({
+    'network-errors': () => networkRule(input),
+    'order-alone': () => orderRule(input),
+    'cold-vs-warm': () => coldRule(input),
+    'slowdown-factor': () => timingRule(input),
+    'fails-unthrottled': () => randomRule(input),
+  });
   const signals = input.signals ?? [];
   const at = `${input.file}:${input.line}`;
   if (input.verdict === 'over-budget' || input.verdict === 'near-budget') {

@@ -4,7 +4,7 @@
  * name) so concurrent writers insert new tests in one order and never deadlock, and a test listed
  * twice in a record (a crashed worker re-queued) is kept once.
  */
-import { type CiContext, ciJobLabel } from '../record/ci-context.js';
+import { type CiContext, ciJobLabel, guessCiRun } from '../record/ci-context.js';
 import type { MachineIdentity } from '../record/machine.js';
 import type { RunRecord, TestState } from '../record/run-record.js';
 import { testKey } from '../test-id.js';
@@ -141,26 +141,9 @@ export function runContextOf(
   };
 }
 
-/** Branch and CI job from CI variables (GitHub Actions, GitLab, Buildkite, CircleCI); FLAKEGUARD_BRANCH first. */
+/** Branch and CI job from CI variables (each provider's guess, core/record/ci-context.ts); FLAKEGUARD_BRANCH and FLAKEGUARD_JOB first. */
 export function runContextFromEnv(env: Readonly<Record<string, string | undefined>>): RunContext {
-  const first = (...names: string[]): string | null => {
-    for (const n of names) {
-      const v = env[n]?.trim();
-      if (v) return v;
-    }
-    return null;
-  };
-  const branch = first(
-    'FLAKEGUARD_BRANCH',
-    'GITHUB_HEAD_REF',
-    'GITHUB_REF_NAME',
-    'CI_COMMIT_REF_NAME',
-    'BUILDKITE_BRANCH',
-    'CIRCLE_BRANCH',
-  );
-  const github = env['GITHUB_RUN_ID']
-    ? `${env['GITHUB_RUN_ID']}-${env['GITHUB_RUN_ATTEMPT'] ?? '1'}/${env['GITHUB_JOB'] ?? 'job'}`
-    : null;
-  const job = first('FLAKEGUARD_JOB') ?? github ?? first('CI_JOB_ID', 'BUILDKITE_JOB_ID', 'CIRCLE_WORKFLOW_JOB_ID');
-  return { branch, job };
+  const pinned = (name: string): string | null => env[name]?.trim() || null;
+  const guess = guessCiRun(env);
+  return { branch: pinned('FLAKEGUARD_BRANCH') ?? guess.branch, job: pinned('FLAKEGUARD_JOB') ?? guess.job };
 }

@@ -10,14 +10,7 @@ export interface MappedPath {
   readonly mapped: boolean;
 }
 
-/** Folder layouts of common CI runners, used when no suffix exists here (no checkout). */
-const CI_PREFIXES = [
-  /^\/home\/runner\/work\/[^/]+\/[^/]+\//, // GitHub Actions
-  /^\/__w\/[^/]+\/[^/]+\//, // GitHub Actions in a container
-  /^\/github\/workspace\//,
-  /^\/builds\/[^/]+\/[^/]+\//, // GitLab
-  /^[A-Za-z]:\/a\/[^/]+\/[^/]+\//, // GitHub Actions on Windows
-];
+import { CI_CHECKOUT_PREFIXES } from '../record/ci-context.js';
 
 function normalise(p: string): string {
   return p.replace(/\\/g, '/').replace(/^file:\/\//, '');
@@ -37,7 +30,8 @@ export function mapPathOntoRoot(input: string, root: string, exists: (relative: 
     const suffix = segments.slice(i).join('/');
     if (exists(suffix)) return { path: suffix, mapped: true };
   }
-  for (const prefix of CI_PREFIXES) {
+  // The folder layouts of CI runners (each provider's row), when no suffix exists here (no checkout).
+  for (const prefix of CI_CHECKOUT_PREFIXES) {
     const m = prefix.exec(p);
     if (m) return { path: p.slice(m[0].length), mapped: false };
   }

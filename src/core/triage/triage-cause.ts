@@ -1,13 +1,15 @@
 /**
  * The cause of a triage flake (core/cause/cause.ts): triage sees a red run's texts, not conditions
- * it controlled, so its causes are `inferred`, from the failed attempts' error texts: a port, socket
- * or DNS error names `network`; with history, the test's stored runs next (core/cause/
- * history-cause.ts: one platform, one shard, their errors); then a timeout names `timing`; anything
+ * it controlled, so its causes are `inferred`, from the failed attempts' error texts and, with
+ * history, the test's stored runs (core/cause/history-cause.ts), by the rules of both in the one
+ * order of core/cause/cause-rules.ts: a port, socket or DNS error (the run's own errors, then the
+ * stored runs'), one platform, one shard, a timeout (the stored runs', then the run's own); anything
  * else is `unknown` (run `flakeguard gate` on the test to measure it). Pure.
  */
-import { type CauseEvidence, type CauseFinding, makeCause } from '../cause/cause.js';
+import { type CauseClass, type CauseEvidence, type CauseFinding, makeCause } from '../cause/cause.js';
+import { firstCause } from '../cause/cause-rules.js';
 import { findNetworkSignal, findTimeoutSignal } from '../cause/error-signals.js';
-import { decideHistoryCause, type HistoryRun } from '../cause/history-cause.js';
+import { type HistoryDecided, type HistoryRun, historyCauseRules } from '../cause/history-cause.js';
 import { testKey } from '../test-id.js';
 import type { TriageHistory } from './triage-history-facts.js';
 import type { Finding, ObservedTest } from './triage-types.js';
@@ -23,13 +25,25 @@ export interface TriageCauseInput {
 
 export function findTriageCause(input: TriageCauseInput): CauseFinding {
   const place = { file: input.file ?? 'its test file', line: input.line };
-  const network = input.errors.map((e) => findNetworkSignal(e)).find((c) => c !== null);
-  if (network) return makeCause('network', 'inferred', [errorEvidence(`names ${network}`)], place);
-  const past = decideHistoryCause(input.history ?? []);
-  if (past) return makeCause(past.class, 'inferred', past.evidence, place);
-  const timeout = input.errors.map((e) => findTimeoutSignal(e)).find((t) => t !== null);
-  if (timeout) return makeCause('timing', 'inferred', [errorEvidence(`says "${timeout}"`)], place);
-  return makeCause('unknown', 'inferred', [], place);
+  const past = historyCauseRules(input.history ?? []);
+  const fromPast = (rule: (() => HistoryDecided | null) | undefined) => () => {
+    const d = rule?.() ?? null;
+    return d === null ? null : makeCause(d.class, 'inferred', d.evidence, place);
+  };
+  const own = (find: (e: string) => string | null, cls: CauseClass, says: (what: string) => string) => () => {
+    const found = input.errors.map(find).find((c) => c !== null);
+    return found ? makeCause(cls, 'inferred', [errorEvidence(says(found))], place) : null;
+  };
+  return (
+    firstCause<CauseFinding>({
+      'network-errors': () =>
+        own(findNetworkSignal, 'network', (code) => `names ${code}`)() ?? fromPast(past['network-errors'])(),
+      'one-platform': fromPast(past['one-platform']),
+      'one-shard': fromPast(past['one-shard']),
+      'timeout-errors': () =>
+        fromPast(past['timeout-errors'])() ?? own(findTimeoutSignal, 'timing', (limit) => `says "${limit}"`)(),
+    }) ?? makeCause('unknown', 'inferred', [], place)
+  );
 }
 
 function errorEvidence(says: string): CauseEvidence {

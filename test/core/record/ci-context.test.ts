@@ -1,8 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ciJobLabel, type Env, readCiContext } from '../../../src/core/record/ci-context.js';
+import { CI_PROVIDERS, ciJobLabel, type Env, NO_CI_ENV, readCiContext } from '../../../src/core/record/ci-context.js';
 
 describe('readCiContext', () => {
+  it('detects each provider by its marker alone, and none under NO_CI_ENV, whatever CI runs this suite', () => {
+    const markers = Object.keys(NO_CI_ENV);
+    expect(markers).toHaveLength(CI_PROVIDERS.length);
+    const value = (marker: string): string => (marker === 'JENKINS_URL' ? 'https://ci.example/' : 'true');
+    expect(markers.map((m) => readCiContext({ [m]: value(m) }, null)?.provider)).toEqual([...CI_PROVIDERS]);
+    const everyMarker = Object.fromEntries(markers.map((m) => [m, value(m)]));
+    expect(readCiContext({ ...everyMarker, ...NO_CI_ENV }, null)).toBeNull();
+  });
+
   it('is null outside a known CI, whatever else is set', () => {
     expect(readCiContext({ CI: 'true', GITHUB_RUN_ID: '1', CI_JOB_NAME: 'test' }, null)).toBeNull();
     expect(readCiContext({}, { index: 1, count: 2 })).toBeNull();
