@@ -10,7 +10,7 @@
  * Exit 0 when the result was written; anything else is a crash the parent reports.
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Reporter, TestModule, TestProject, TestSpecification, Vitest } from 'vitest/node';
+import type { TestProject, TestSpecification, Vitest } from 'vitest/node';
 import { coldCostMs, formatRunnerLine, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { planWave } from '../../core/gate/try-schedule.js';
 import { unfinishedTries } from '../../core/gate/unfinished-tries.js';
@@ -18,48 +18,11 @@ import { warmBudgetMs } from '../../core/gate/warm-schedule.js';
 import { testKey } from '../../core/test-id.js';
 import { tailResultsFile } from './results-file.js';
 import type { VitestJob, VitestJobResult, WaveSummary } from './vitest-job.js';
-import { firstLine, loadProjectVitest, runChildMain } from './vitest-load.js';
+import { loadProjectVitest, runChildMain } from './vitest-load.js';
+import { collectErrors } from './vitest-run-errors.js';
 import { SESSION_FLAG, serveJobs } from './vitest-session-jobs.js';
 import { setupOptions } from './vitest-setup.js';
 import { type WaveState, waveInput, writeWavePlan } from './vitest-wave-state.js';
-
-function moduleErrorsOf(modules: readonly TestModule[]): { file: string; project: string; message: string }[] {
-  const out: { file: string; project: string; message: string }[] = [];
-  for (const module of modules) {
-    const project = module.project.name;
-    for (const error of module.errors()) out.push({ file: module.moduleId, project, message: firstLine(error) });
-    for (const suite of module.children.allSuites()) {
-      for (const error of suite.errors())
-        out.push({ file: module.moduleId, project, message: `${suite.fullName}: ${firstLine(error)}` });
-    }
-  }
-  return out;
-}
-
-type ErrorLike = { message?: string; cause?: { message?: string } };
-
-/** An unhandled error's first line, and its cause's ("Worker forks emitted error: Worker exited unexpectedly"). */
-function withCause(error: ErrorLike): string {
-  const cause = error?.cause?.message === undefined ? '' : firstLine(error.cause);
-  return cause === '' ? firstLine(error) : `${firstLine(error).replace(/\.$/, '')}: ${cause}`;
-}
-
-/** A reporter that keeps the errors of every run: a file's or suite's (by file and project) and the unhandled ones. */
-function collectErrors(): {
-  reporter: Reporter;
-  moduleErrors: Map<string, { file: string; project: string; message: string }>;
-  unhandled: string[];
-} {
-  const moduleErrors = new Map<string, { file: string; project: string; message: string }>();
-  const unhandled: string[] = [];
-  const reporter: Reporter = {
-    onTestRunEnd(modules, unhandledErrors) {
-      for (const e of moduleErrorsOf(modules)) moduleErrors.set(JSON.stringify(e), e);
-      unhandled.push(...unhandledErrors.map((e) => withCause(e as ErrorLike)));
-    },
-  };
-  return { reporter, moduleErrors, unhandled };
-}
 
 /** The project's Vitest, made once per child, with the errors its runs report (cleared per job). */
 interface GateVitest {

@@ -31,28 +31,8 @@ export function startGateJob(
   maxTries: number,
   budgetMs: number,
 ): StartedJob {
-  const env = (job: VitestJob): Record<string, string> => ({
-    ...options.env,
-    [PLAN_ENV]: job.planFile,
-    // The factor this call asks for, for tests that time themselves (bench/gate-contention.mjs).
-    FLAKEGUARD_SLOWDOWN: String(options.slowdown ?? 1),
-  });
-  const makeJob = (tmp: string): VitestJob => ({
-    root: options.root,
-    setup: options.setup ?? DEFAULT_SETUP,
-    runnerPath: builtFile('runner/index.js'),
-    planFile: path.join(tmp, 'plan.json'),
-    resultsFile: path.join(tmp, 'tries.jsonl'),
-    resultFile: path.join(tmp, 'result.json'),
-    specs,
-    tests,
-    minTries: options.tries,
-    maxTries: Math.max(options.tries, maxTries),
-    budgetMs,
-    serial: options.serial ?? false,
-    warm: options.warm ?? false,
-    ...(options.coldTries === undefined ? {} : { coldTries: options.coldTries }),
-  });
+  const env = jobEnv(options);
+  const makeJob = (tmp: string): VitestJob => jobOf(options, { specs, tests, maxTries, budgetMs }, tmp);
   if (options.session) {
     const s = options.session.submit((tmp) => {
       const job = makeJob(tmp);
@@ -80,5 +60,44 @@ export function startGateJob(
       if (own.child.pid !== undefined) killProcessTree(own.child.pid);
       own.end();
     },
+  };
+}
+
+/** The environment of a job's Vitest: the caller's, the runner's plan, the factor asked. */
+function jobEnv(options: TryOptions): (job: VitestJob) => Record<string, string> {
+  return (job) => ({
+    ...options.env,
+    [PLAN_ENV]: job.planFile,
+    // The factor this call asks for, for tests that time themselves (bench/gate-contention.mjs).
+    FLAKEGUARD_SLOWDOWN: String(options.slowdown ?? 1),
+  });
+}
+
+/** The job, its files in `tmp`. */
+function jobOf(
+  options: TryOptions,
+  what: {
+    readonly specs: readonly JobSpec[];
+    readonly tests: readonly JobTest[];
+    readonly maxTries: number;
+    readonly budgetMs: number;
+  },
+  tmp: string,
+): VitestJob {
+  return {
+    root: options.root,
+    setup: options.setup ?? DEFAULT_SETUP,
+    runnerPath: builtFile('runner/index.js'),
+    planFile: path.join(tmp, 'plan.json'),
+    resultsFile: path.join(tmp, 'tries.jsonl'),
+    resultFile: path.join(tmp, 'result.json'),
+    specs: what.specs,
+    tests: what.tests,
+    minTries: options.tries,
+    maxTries: Math.max(options.tries, what.maxTries),
+    budgetMs: what.budgetMs,
+    serial: options.serial ?? false,
+    warm: options.warm ?? false,
+    ...(options.coldTries === undefined ? {} : { coldTries: options.coldTries }),
   };
 }

@@ -55,28 +55,14 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
   const folders: string[] = [];
   let started = 0;
   const start = (): SessionChild => {
-    // Each child's folder holds its job files and every job's own files: its guard removes it
-    // when flakeguard dies, even by SIGKILL (io/process/guard-source.ts).
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-session-'));
-    folders.push(folder);
+    const c = startChild(root, signal);
+    folders.push(c.folder);
     started += 1;
-    const script = builtFile('io/vitest/vitest-gate-child.js');
-    const guarded = spawnGuarded(process.execPath, [script, SESSION_FLAG, folder], {
-      cwd: root,
-      tempFolder: folder,
-      ...(signal ? { signal } : {}),
-    });
-    const c: SessionChild = { process: guarded, folder, next: 0, ended: false };
-    void guarded.result.finally(() => {
-      c.ended = true;
-    });
     return c;
   };
   const kill = (c: SessionChild): void => {
-    if (c.process.pid !== undefined) killProcessTree(c.process.pid);
-    c.process.stop();
+    stopChild(c);
     if (child === c) child = null;
-    void c.process.result.finally(() => rmSync(c.folder, { recursive: true, force: true }));
   };
   return {
     get folder() {
@@ -88,14 +74,7 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
     submit(makeJob) {
       if (child === null || child.ended) child = start();
       const c = child;
-      const n = c.next;
-      c.next += 1;
-      const jobDir = path.join(c.folder, `job-${n}`);
-      mkdirSync(jobDir);
-      const job = makeJob(jobDir);
-      const staged = `${jobFileOf(c.folder, n)}.tmp`;
-      writeFileSync(staged, JSON.stringify(job));
-      renameSync(staged, jobFileOf(c.folder, n));
+      const { n, jobDir, job } = writeJob(c, makeJob);
       return {
         job,
         result: waitForJob(c, n),
@@ -114,6 +93,46 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
       void Promise.race([c.process.result, sleep(5000)]).finally(() => kill(c));
     },
   };
+}
+
+/** A session child, in a folder of its own that holds its job files and every job's own files. */
+function startChild(root: string, signal: AbortSignal | undefined): SessionChild {
+  // Its guard removes the folder when flakeguard dies, even by SIGKILL (io/process/guard-source.ts).
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-session-'));
+  const script = builtFile('io/vitest/vitest-gate-child.js');
+  const guarded = spawnGuarded(process.execPath, [script, SESSION_FLAG, folder], {
+    cwd: root,
+    tempFolder: folder,
+    ...(signal ? { signal } : {}),
+  });
+  const c: SessionChild = { process: guarded, folder, next: 0, ended: false };
+  void guarded.result.finally(() => {
+    c.ended = true;
+  });
+  return c;
+}
+
+/** Job n of the child: its own folder, and its file, written whole (a temporary name, then renamed). */
+function writeJob(
+  c: SessionChild,
+  makeJob: (folder: string) => VitestJob,
+): { n: number; jobDir: string; job: VitestJob } {
+  const n = c.next;
+  c.next += 1;
+  const jobDir = path.join(c.folder, `job-${n}`);
+  mkdirSync(jobDir);
+  const job = makeJob(jobDir);
+  const staged = `${jobFileOf(c.folder, n)}.tmp`;
+  writeFileSync(staged, JSON.stringify(job));
+  renameSync(staged, jobFileOf(c.folder, n));
+  return { n, jobDir, job };
+}
+
+/** Kills the child's tree and removes its folder once it has ended. */
+function stopChild(c: SessionChild): void {
+  if (c.process.pid !== undefined) killProcessTree(c.process.pid);
+  c.process.stop();
+  void c.process.result.finally(() => rmSync(c.folder, { recursive: true, force: true }));
 }
 
 interface SessionChild {
