@@ -68,7 +68,7 @@ const gateOnly = process.argv.includes('--no-runs');
 const repo = scratchRepo({ 'test/base.test.mjs': "import { it } from 'vitest';\nit('base', () => {});\n" });
 try {
   repo.git('checkout', '-q', '-b', 'feature');
-  files.forEach((file, f) => repo.write(file, fileText(f)));
+  for (const [f, file] of files.entries()) repo.write(file, fileText(f));
   repo.git('add', '-A');
   repo.git('commit', '-qm', 'thirty fast tests');
   console.log(`machine: ${os.cpus().length} CPUs; ${rounds} round(s); gate defaults vs ${PLAIN_RUNS} plain runs`);

@@ -18,7 +18,7 @@ import type { GateRunOptions } from './gate-run-options.js';
 import type { GateTarget } from './gate-targets.js';
 
 /** The cost of one try of each target's file, from the reference call (its slowest try; else the slowest of any file). */
-export function costsOf(outcome: TriesOutcome): (t: GateTarget) => number {
+function costsOf(outcome: TriesOutcome): (t: GateTarget) => number {
   const byFile = new Map(outcome.fileCosts.map((c) => [specKey(c.file, c.project), c.costMs]));
   const fallback = Math.max(1000, ...outcome.fileCosts.map((c) => c.costMs));
   return (t) => byFile.get(specKey(t.file, t.project ?? '')) ?? fallback;
@@ -31,7 +31,7 @@ function parallelOf(outcome: TriesOutcome): number {
 }
 
 /** What one Vitest call costs beside its tries: the call's wall time less its waves'. */
-export function startCostOf(outcome: TriesOutcome): number {
+function startCostOf(outcome: TriesOutcome): number {
   return Math.max(0, outcome.wallMs - outcome.waves.reduce((s, w) => s + w.wallMs, 0));
 }
 

@@ -86,7 +86,7 @@ export function planWarmWave(input: WaveInput, cost: (fileKey: string) => number
 }
 
 /** The warm waves may take this many times what the cold waves took, beyond them. */
-export const WARM_BUDGET_RATIO = 1;
+const WARM_BUDGET_RATIO = 1;
 
 /** The wall time a call's waves may take in all, once its cold waves took `coldWallMs`: the call's own budget caps it. */
 export function warmBudgetMs(budgetMs: number, coldWallMs: number): number {

@@ -25,7 +25,7 @@ export interface SessionJobEnd {
   readonly stderr?: unknown;
 }
 
-export interface SessionJob {
+interface SessionJob {
   readonly job: VitestJob;
   readonly result: Promise<SessionJobEnd>;
   /** Stops the job: the session's child with it (a deadline, an abort). */
