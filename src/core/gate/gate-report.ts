@@ -26,7 +26,9 @@ export type GateContention = Contention & { readonly calibration?: Calibration }
  * flake: the verdict is `inconclusive`, no longer `fragile`). gate-report-versions.ts reads a
  * version 5, 4, 3 or 2.
  * 5: every full name (a test's, its previous place's, a not-run row's, a proposal's) is `fullName`
- * (was `name`; gate-report-versions.ts reads a version 4, 3 or 2).
+ * (was `name`; gate-report-versions.ts reads a version 4, 3 or 2); the verdict `inconclusive` and a
+ * test's `missing` came with it (first written under 4 without a bump: a new enum value is a new
+ * version, docs/formats.md).
  * 4: one word per concept, a gate execution of one test is a try: `runs`/`maxRuns` are `tries`/`maxTries`
  * (--tries, --max-tries), a test's and its idle/alone counts' `runs` is `tryCount` (gate-report-versions.ts
  * reads a version 3 or 2).
