@@ -38,6 +38,8 @@ export interface Pacer {
   addWorker(pid: number, tid: number): void;
   /** The tree's figures over [from, to) (ms on the clock of ./clock.ts), or null when not sampled. */
   window(tid: number, from: number, to: number): TreeWindow | null;
+  /** The processes the signal pacer has stopped now (its SIGSTOPs are not a test's: io/vitest/stop-watch.ts). */
+  pausedPids(): ReadonlySet<number>;
   stop(): void;
 }
 
@@ -194,6 +196,7 @@ export function startPacer(factor: number, options: PacerOptions = {}): Pacer {
       if (state.method.kind !== 'none' && !state.workers.has(tid)) attachWorker(state, pid, tid);
     },
     window: (tid, from, to) => windowOf(state.workers.get(tid)?.series, from, to),
+    pausedPids: () => new Set([...state.workers.values()].flatMap((w) => w.stoppedPids)),
     stop() {
       if (timer) clearTimeout(timer);
       timer = null;

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { RunnerLine } from '../../core/gate/runner-protocol.js';
 import { stoppedInTree, stoppedVitestMessage, stoppedWorkerError } from '../../core/gate/stopped-process.js';
+import { now, type Pacer } from '../load/pacer.js';
 import { readProcTable } from '../process/proc.js';
 import { killProcessTree } from '../process/process-tree.js';
 import type { TryWatchdog } from './try-watchdog.js';
@@ -22,7 +23,8 @@ export function createStopWatch(run: {
   readonly projectRoot: string;
   readonly watchdog: TryWatchdog;
   readonly lines: readonly RunnerLine[];
-  readonly now: () => number;
+  /** The call's pacer: the processes its signal pacing stopped are not a test's stop (io/load/pacer.ts). */
+  readonly pacer: Pick<Pacer, 'pausedPids'>;
 }): StopWatch {
   let before = new Set<number>();
   let stopped: string | null = null;
@@ -36,11 +38,12 @@ export function createStopWatch(run: {
       if (stopped !== null || root === undefined) return;
       const table = readProcTable();
       const workers = new Set(run.lines.flatMap((l) => (l.kind === 'start' ? [l.pid] : [])));
-      const now = new Set(table === null ? [] : stoppedInTree(root, table, workers));
-      const seenTwice = [...now].filter((pid) => before.has(pid));
-      before = now;
+      const paused = run.pacer.pausedPids();
+      const seen = new Set(table === null ? [] : stoppedInTree(root, table, workers).filter((pid) => !paused.has(pid)));
+      const seenTwice = [...seen].filter((pid) => before.has(pid));
+      before = seen;
       const endAll = (): void => killProcessTree(root);
-      stopped = handleStopped(seenTwice, { watchdog: run.watchdog, lines: run.lines, now: run.now(), rel, endAll });
+      stopped = handleStopped(seenTwice, { watchdog: run.watchdog, lines: run.lines, now: now(), rel, endAll });
     },
   };
 }

@@ -162,7 +162,7 @@ async function runJob(
   const { lines, read } = followResults(job, options, pacer, watchdog);
   let cutShort: TriesOutcome['cutShort'] = null;
   let ticks = 0;
-  const stops = createStopWatch({ root: () => gate.pid(), projectRoot: options.root, watchdog, lines, now });
+  const stops = createStopWatch({ root: () => gate.pid(), projectRoot: options.root, watchdog, lines, pacer });
   // Every 5 ms: a new worker is paced before it has collected its file; every 200 ms: the ceilings and the deadline.
   const watch = (): void => {
     read();
