@@ -76,13 +76,37 @@ export function planWarmWave(input: WaveInput, cost: (fileKey: string) => number
     } else if (f.repeats.size > 0) optional.push({ fileKey, ...f });
   }
   optional.sort((a, b) => a.projectedMs - b.projectedMs || (a.fileKey < b.fileKey ? -1 : 1));
-  for (const f of optional) {
+  for (const f of shareBudget(optional, (left - projected) * slots, cost)) {
     const next = projected + f.projectedMs / slots;
     if (next > left) continue;
     projected = next;
     out.push({ fileKey: f.fileKey, copies: 1, repeats: f.repeats });
   }
   return out;
+}
+
+/**
+ * When the budget left cannot pay a full warm worker for every file, each file's repeats shrink by
+ * the same share (a worker's start is paid whole), so every cheap test gets its part of the tries
+ * rather than some files all and others none; a file whose repeats fall below WARM_MIN_REPEATS
+ * drops out of this wave.
+ */
+function shareBudget(
+  files: readonly { fileKey: string; repeats: Map<string, number>; projectedMs: number }[],
+  leftMs: number,
+  cost: (fileKey: string) => number,
+): { fileKey: string; repeats: Map<string, number>; projectedMs: number }[] {
+  const total = files.reduce((s, f) => s + f.projectedMs, 0);
+  if (total <= leftMs || files.length === 0) return [...files];
+  const starts = files.reduce((s, f) => s + cost(f.fileKey), 0);
+  const share = Math.max(0, (leftMs - starts) / (total - starts));
+  return files.flatMap((f) => {
+    const repeats = new Map([...f.repeats].map(([k, r]) => [k, Math.floor(r * share)] as const));
+    const kept = new Map([...repeats].filter(([, r]) => r >= WARM_MIN_REPEATS));
+    if (kept.size === 0) return [];
+    const repeatMs = (f.projectedMs - cost(f.fileKey)) * share;
+    return [{ fileKey: f.fileKey, repeats: kept, projectedMs: cost(f.fileKey) + repeatMs }];
+  });
 }
 
 /** The warm waves may take this many times what the cold waves took, beyond them. */

@@ -126,3 +126,27 @@ describe('planWave with warm repeats: a test that failed', () => {
     expect(plan.find((f) => f.fileKey === 'a')).toEqual({ fileKey: 'a', copies: 4 });
   });
 });
+
+describe('planWave with warm repeats: a budget too short for a full worker per file', () => {
+  it('shrinks every file’s repeats by the same share instead of leaving a file without any', () => {
+    const files = ['a', 'c'];
+    const keys = files.flatMap((f) => [1, 2, 3, 4, 5].map((i) => ({ key: `${f}${i}`, fileKey: f })));
+    const given = input({
+      tests: keys,
+      tally: new Map(keys.map((t): [string, TryTally] => [t.key, { passed: 5, failed: 0 }])),
+      meanMs: new Map(keys.map((t): [string, number] => [t.key, 5])),
+      costMs: new Map([
+        ['a', 400],
+        ['c', 400],
+      ]),
+      // A full worker per file is 400 ms + 5 x 64 x 5 ms = 2000 ms; 2400 ms pays for a share of both.
+      budgetMs: 2400,
+      elapsedMs: 0,
+    });
+    const plan = planWave(given);
+    expect(plan.map((f) => f.fileKey).sort()).toEqual(['a', 'c']);
+    const r = plan[0]?.repeats?.get(`${plan[0]?.fileKey}1`) ?? 0;
+    expect(r).toBeGreaterThanOrEqual(WARM_MIN_REPEATS);
+    expect(r).toBeLessThan(64);
+  });
+});
