@@ -18,7 +18,7 @@ import type { GatePhase } from './gate-run-options.js';
 import { addTries, type findTries, type GateTarget, type TryMap, triesIn } from './gate-targets.js';
 
 /** More tries without slowdown a flaky test's cause gets at most: one cold, the rest warm where it is cheap. */
-const CAUSE_MAX_TRIES = 60;
+const CAUSE_MAX_TRIES = 30;
 
 export interface NiceToHaveState {
   readonly main: LoadedTries;

@@ -138,7 +138,7 @@ function makePhase(options: GateRunOptions, targets: readonly GateTarget[], cloc
 }
 
 /** Tries without slowdown a flaky test gets at most (one cold, the rest warm where it is cheap), and their share of the time left. */
-const IDLE_MAX_TRIES = 20;
+const IDLE_MAX_TRIES = 12;
 const IDLE_WARM_SHARE = 0.25;
 
 /** (b) without slowdown for the tests that failed a reference try, (c) alone for the new tests that passed: the must-have checks. */

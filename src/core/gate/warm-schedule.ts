@@ -110,7 +110,7 @@ function shareBudget(
 }
 
 /** The warm waves may take this many times what the cold waves took, beyond them. */
-const WARM_BUDGET_RATIO = 1;
+const WARM_BUDGET_RATIO = 1.3;
 
 /** The wall time a call's waves may take in all, once its cold waves took `coldWallMs`: the call's own budget caps it. */
 export function warmBudgetMs(budgetMs: number, coldWallMs: number): number {
