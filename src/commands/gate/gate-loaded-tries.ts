@@ -35,6 +35,8 @@ export interface ReferenceWave {
   readonly what: string;
   /** The tries beyond `tries` as warm repeats (core/gate/warm-schedule.ts). */
   readonly warm?: boolean;
+  /** Cold tries of every target before the warm waves (default `tries`): the rest of `tries` warm where cheap. */
+  readonly coldTries?: number;
 }
 
 export async function runLoadedTries(
@@ -60,6 +62,7 @@ export async function runLoadedTries(
       maxTries: wave.maxTries,
       budgetMs: wave.budgetMs,
       warm: wave.warm ?? false,
+      ...(wave.coldTries === undefined ? {} : { coldTries: wave.coldTries }),
       slowdown: options.slowdown,
       deadline: phase.deadline(),
       signal: options.signal,

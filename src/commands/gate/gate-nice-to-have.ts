@@ -66,8 +66,9 @@ async function runCauseTries(
   );
   const first = await runIdleTries(phase, fresh, options.tries, 'whose first failure came in the extra tries');
   addTries(state.idleOf, fresh, first);
+  const extra = Math.min(options.maxTries, CAUSE_MAX_TRIES);
   const undecided = targets.filter((t) =>
-    causeUndecided(triesIn(state.triesOf.get(t)), countsAtFactorOne(state.idleOf.get(t) ?? [])),
+    causeUndecided(triesIn(state.triesOf.get(t)), countsAtFactorOne(state.idleOf.get(t) ?? []), extra),
   );
   const more = await runIdleTries(
     phase,
@@ -75,7 +76,7 @@ async function runCauseTries(
     options.tries,
     'whose tries so far do not tell timing from randomness',
     {
-      maxTries: Math.min(options.maxTries, CAUSE_MAX_TRIES),
+      maxTries: extra,
       budgetMs: Math.max(0, (phase.deadline() - performance.now()) / 2),
     },
   );
@@ -87,11 +88,15 @@ const failedIn = (tries: readonly GateTry[]): boolean => countFailures(tries).fa
 
 /**
  * Flaky at the reference, passed every try without slowdown, and the two rates not significantly
- * apart: neither timing (needs fewer failures without) nor randomness (needs failures without) shows yet.
+ * apart: neither timing (needs fewer failures without) nor randomness (needs failures without)
+ * shows yet. Only while `more` passes could still make the gap significant: a test that failed 1
+ * of 60 reference tries needs over a thousand passes without slowdown to show timing, so its tries
+ * here would be spent for nothing (its cause stays undecided, said as such).
  */
-function causeUndecided(reference: readonly GateTry[], idle: readonly GateTry[]): boolean {
+export function causeUndecided(reference: readonly GateTry[], idle: readonly GateTry[], more: number): boolean {
   const ref = countFailures(reference);
   const without = countFailures(idle);
   if (without.trials === 0 || without.failures > 0 || ref.failures === 0 || ref.failures === ref.trials) return false;
-  return fisherOneSidedP(without, ref) >= CAUSE_ALPHA;
+  if (fisherOneSidedP(without, ref) < CAUSE_ALPHA) return false;
+  return fisherOneSidedP({ trials: without.trials + more, failures: 0 }, ref) < CAUSE_ALPHA;
 }

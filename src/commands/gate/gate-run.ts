@@ -17,6 +17,7 @@ import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import { type Contention, decideContention, describeShortfall, formatContention } from '../../core/gate/slowdown.js';
 import { gateDeadline } from '../../core/gate/try-ceiling.js';
+import { REFERENCE_COLD_TRIES } from '../../core/gate/warm-schedule.js';
 import { testKey } from '../../core/test-id.js';
 import { openVitestSession } from '../../io/vitest/vitest-session.js';
 import { type TriesOutcome, targetKey } from '../../io/vitest/vitest-tries.js';
@@ -69,12 +70,15 @@ async function runChecks(options: GateRunOptions): Promise<GateRunResult> {
   const clock = { deadline: startingDeadline(options) };
   const phase = makePhase(options, targets, clock);
   // (a) the reference tries: --tries each.
+  // With --max-tries at --tries no warm repeat is asked for: every try is cold, as in CI.
+  const coldTries = options.maxTries > options.tries ? Math.min(options.tries, REFERENCE_COLD_TRIES) : options.tries;
   const main = await runLoadedTries(phase, targets, {
     tries: options.tries,
+    coldTries,
     maxTries: options.maxTries,
     budgetMs: warmCapMs(phase),
     warm: true,
-    what: `${options.tries} cold tries each (each a fresh worker running its file), then warm repeats up to ${options.maxTries} tries for the tests that cost little next to their file and have not failed`,
+    what: `${plural(coldTries, 'cold try', 'cold tries')} each (each a fresh worker running its file), then warm repeats up to ${options.maxTries} tries for the tests that cost little next to their file and have not failed (cold tries up to ${options.tries} for the others)`,
   });
   const triesOf = new Map(targets.map((t) => [t, findTries(t, main.outcome)]));
   const failed = main.loaded ? targets.filter((t) => failedSome(triesOf.get(t))) : [];
@@ -138,7 +142,7 @@ function makePhase(options: GateRunOptions, targets: readonly GateTarget[], cloc
 }
 
 /** Tries without slowdown a flaky test gets at most (one cold, the rest warm where it is cheap), and their share of the time left. */
-const IDLE_MAX_TRIES = 12;
+const IDLE_MAX_TRIES = 30;
 const IDLE_WARM_SHARE = 0.25;
 
 /** (b) without slowdown for the tests that failed a reference try, (c) alone for the new tests that passed: the must-have checks. */

@@ -36,9 +36,10 @@ const TIERS: readonly { readonly underMs: number; readonly label: string }[] = [
 ];
 
 /**
- * "5 cold tries each, then warm repeats up to 150: 38-150 tries for tests under 50ms, 5-6 for
- * 1s and over", or "5 to 10 tries each" when it has no tests to tell tiers by (reports from before
- * cold tries have no maxTries).
+ * "3-5 cold tries each, then warm repeats up to 150: 38-150 for tests under 50ms, 5-6 for 1s and
+ * over", or "5 to 10 tries each" when it has no tests to tell tiers by (reports from before cold
+ * tries have no maxTries). The cold tries are counted in the reference tries (`cold` not false):
+ * a cheap test that passed its first ones makes up the rest with warm repeats.
  */
 export function triesText(report: GateReport): string {
   const max = report.maxTries ?? report.tries;
@@ -54,7 +55,18 @@ export function triesText(report: GateReport): string {
     return `${lo === hi ? lo : `${lo}-${hi}`} for tests ${tier.label}`;
   }).filter((x) => x !== null);
   if (tiers.length === 0) return `${report.tries} to ${max} tries each`;
-  return `${report.tries} cold tries each, then warm repeats up to ${max}: ${tiers.join(', ')}`;
+  return `${coldRange(report)} cold tries each, then warm repeats up to ${max}: ${tiers.join(', ')}`;
+}
+
+/** "3-5": the fewest and most cold tries (a fresh worker each) a run test got at the reference. */
+function coldRange(report: GateReport): string {
+  const counts = report.tests
+    .filter((t) => t.tries.length > 0)
+    .map((t) => t.tries.filter((x) => x.cold !== false).length);
+  if (counts.length === 0) return String(report.tries);
+  const lo = Math.min(...counts);
+  const hi = Math.max(...counts);
+  return lo === hi ? String(lo) : `${lo}-${hi}`;
 }
 
 export function describeLoad(report: GateReport): string {

@@ -109,10 +109,23 @@ function shareBudget(
   });
 }
 
-/** The warm waves may take this many times what the cold waves took, beyond them. */
+/** The warm waves may take this many times what `minTries` cold waves take, beyond the cold waves. */
 const WARM_BUDGET_RATIO = 1.3;
 
-/** The wall time a call's waves may take in all, once its cold waves took `coldWallMs`: the call's own budget caps it. */
-export function warmBudgetMs(budgetMs: number, coldWallMs: number): number {
-  return Math.min(budgetMs, coldWallMs * (1 + WARM_BUDGET_RATIO));
+/**
+ * The cold tries of the reference call: a test that passes them and costs little next to its file
+ * makes up the rest of `--tries` (and more) with warm repeats; a test that fails one, or costs about
+ * as much as its file, gets cold copies up to `--tries` (planWarmWave). Each cold try is a worker's
+ * start: two fewer of them is two fewer waves of every file.
+ */
+export const REFERENCE_COLD_TRIES = 3;
+
+/**
+ * The wall time a call's waves may take in all, once its `coldTries` cold waves took `coldWallMs`:
+ * the warm waves get WARM_BUDGET_RATIO times what `minTries` cold waves would have taken (so fewer
+ * cold tries do not mean fewer warm ones); the call's own budget caps it.
+ */
+export function warmBudgetMs(budgetMs: number, coldWallMs: number, coldTries: number, minTries: number): number {
+  const perWave = coldWallMs / Math.max(1, coldTries);
+  return Math.min(budgetMs, coldWallMs + perWave * Math.max(minTries, coldTries) * WARM_BUDGET_RATIO);
 }

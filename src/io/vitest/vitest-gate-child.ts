@@ -129,7 +129,8 @@ async function runWaves(
   let parallel = 1;
   let budgetMs = job.budgetMs;
   for (let wave = 0; ; wave += 1) {
-    if (wave === 1 && job.warm) budgetMs = warmBudgetMs(job.budgetMs, performance.now() - started);
+    if (wave === 1 && job.warm)
+      budgetMs = warmBudgetMs(job.budgetMs, performance.now() - started, job.coldTries ?? job.minTries, job.minTries);
     const plannedWave = planWave(
       waveInput(job, tests, state, { budgetMs, elapsedMs: performance.now() - started, parallel, wave }),
     );

@@ -108,8 +108,13 @@ describe('planWave with warm repeats', () => {
 
 describe('warmBudgetMs', () => {
   it("is the cold waves' time and 1.3 times it again, within the call's own budget", () => {
-    expect(warmBudgetMs(60_000, 10_000)).toBeCloseTo(23_000);
-    expect(warmBudgetMs(10_000, 9000)).toBe(10_000);
+    expect(warmBudgetMs(60_000, 10_000, 5, 5)).toBeCloseTo(23_000);
+    expect(warmBudgetMs(10_000, 9000, 5, 5)).toBe(10_000);
+  });
+  it('gives fewer cold waves as many warm tries as minTries cold waves would have had', () => {
+    // 3 cold waves of 2 s each: the warm waves get 1.3 x 5 waves' 10 s, after the 6 s spent.
+    expect(warmBudgetMs(60_000, 6000, 3, 5)).toBeCloseTo(19_000);
+    expect(warmBudgetMs(60_000, 2000, 1, 5)).toBeCloseTo(15_000);
   });
 });
 
