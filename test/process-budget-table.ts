@@ -49,6 +49,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/gate-cause.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-cleanup.test.ts': { gate: 4, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-cold.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },
+  'test/e2e/gate-repeat-only.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-evidence.test.ts': { gate: 3, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-globals.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },
   'test/e2e/gate-comment.test.ts': { gate: 1, vitest: 0, cli: 0, storeCreate: 0 },

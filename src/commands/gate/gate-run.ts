@@ -17,6 +17,7 @@ import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import type { ProgressLine } from '../../core/gate/runner-protocol.js';
 import { type Contention, decideContention, describeShortfall, formatContention } from '../../core/gate/slowdown.js';
 import { gateDeadline } from '../../core/gate/try-ceiling.js';
+import { repeatOnlyFailures } from '../../core/gate/repeat-only.js';
 import { REFERENCE_COLD_TRIES } from '../../core/gate/warm-schedule.js';
 import { testKey } from '../../core/test-id.js';
 import { openVitestSession } from '../../io/vitest/vitest-session.js';
@@ -82,7 +83,10 @@ async function runChecks(options: GateRunOptions): Promise<GateRunResult> {
   });
   const triesOf = new Map(targets.map((t) => [t, findTries(t, main.outcome)]));
   const failed = main.loaded ? targets.filter((t) => failedSome(triesOf.get(t))) : [];
-  const aloneTargets = targets.filter((t) => t.selected.kind === 'new' && passedAll(triesOf.get(t)));
+  // A new test that failed only as a repeat inside one worker may yet be stable: it needs its alone try too.
+  const aloneTargets = targets.filter(
+    (t) => t.selected.kind === 'new' && (passedAll(triesOf.get(t)) || failedOnlyAsRepeat(triesOf.get(t))),
+  );
   const fit = fitGateBudget(options, main.outcome, failed, aloneTargets);
   clock.deadline = gateDeadline(options.started, fit.budgetMs, options.slowdown);
   options.onStep(`plan: ${fit.text}`);
@@ -112,6 +116,9 @@ async function runChecks(options: GateRunOptions): Promise<GateRunResult> {
     niceWallMs: nice.loadedWallMs,
   });
 }
+
+const failedOnlyAsRepeat = (r: ReturnType<typeof findTries>): boolean =>
+  r?.found === true && (repeatOnlyFailures(r.tries) ?? 0) > 0;
 
 /**
  * A given --time-budget holds from the start; the default grows to cover the must-have checks, so

@@ -10,6 +10,7 @@ import { findGateCause, needsCause } from '../../core/gate/gate-cause.js';
 import { countsAtFactorOne, formatMissingCheck, type MissingCheck } from '../../core/gate/gate-evidence.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
+import { leaveOutRepeatFailures } from '../../core/gate/repeat-only.js';
 import type { GateTry } from '../../core/gate/runner-protocol.js';
 import { WORKER_ENDED } from '../../core/gate/unfinished-tries.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
@@ -135,9 +136,11 @@ function decideTargetVerdict(options: GateRunOptions, t: GateTarget, outcomes: G
     ...(notRunReason === undefined ? {} : { notRunReason }),
     rules: { minTries: options.tries, isNew: t.selected.kind === 'new', cut: outcomes.cut },
   });
+  // A test that failed only as a repeat inside one worker is judged on its cold tries here too.
+  const counted = leaveOutRepeatFailures(tries, outcomes.idleOf.get(t) ?? null)?.reference ?? tries;
   return applyBreakingPoint(
     decided,
-    { ...outcomes.reference, tries },
+    { ...outcomes.reference, tries: counted },
     outcomes.higher.levels.get(t) ?? [],
     outcomes.higher.confirm.get(t) ?? [],
   );

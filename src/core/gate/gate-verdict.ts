@@ -19,6 +19,7 @@ import type {
   Wording,
 } from './gate-verdict-types.js';
 import { durationAtAsked } from './judged-duration.js';
+import { leaveOutRepeatFailures } from './repeat-only.js';
 import type { GateTry } from './runner-protocol.js';
 
 export type { GateLimit, GateTestResult, GateVerdict, GateVerdictInput, TryCount } from './gate-verdict-types.js';
@@ -27,7 +28,10 @@ const count = (tries: readonly GateTry[]): TryCount => ({
   passes: tries.filter((t) => t.state === 'passed').length,
   tryCount: tries.length,
 });
-export function decideGateVerdict(given: GateVerdictInput): GateTestResult {
+export function decideGateVerdict(asGiven: GateVerdictInput): GateTestResult {
+  // A test that fails only as a repeat inside one worker is judged on its cold tries (core/gate/repeat-only.ts).
+  const repeat = leaveOutRepeatFailures(asGiven.tries, asGiven.idle);
+  const given = repeat ? { ...asGiven, tries: repeat.reference, idle: repeat.idle } : asGiven;
   // A failure without slowdown that the busy machine slowed above OFF_FACTOR is no evidence about x1.
   const idle = given.idle === null ? null : countsAtFactorOne(given.idle);
   const input = { ...given, idle, idleSlowed: (given.idle?.length ?? 0) - (idle?.length ?? 0) };
@@ -42,9 +46,15 @@ export function decideGateVerdict(given: GateVerdictInput): GateTestResult {
     ...figures,
     verdict: decision.verdict,
     loadSensitive: decision.loadSensitive ?? false,
-    reason: decision.reason,
+    reason: repeat ? `${decision.reason}; ${repeatOnlyText(asGiven, repeat.seen)}` : decision.reason,
     missing: [...(decision.missing ?? []), ...causeNeeds(input, figures, decision.verdict)],
   };
+}
+
+/** Why the warm tries are left out of a test that failed only as a repeat inside one worker. */
+function repeatOnlyText(given: GateVerdictInput, seen: number): string {
+  const warm = [...given.tries, ...(given.idle ?? [])].filter((t) => t.cold === false).length;
+  return `failed only as a repeat inside one worker (every run after its first in a process: ${seen} of ${seen} failures), which CI never does (it runs a test once per process), so its ${warm} warm ${warm === 1 ? 'try is' : 'tries are'} left out`;
 }
 
 const round1 = (n: number): number => Math.round(n * 10) / 10;
