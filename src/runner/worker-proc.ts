@@ -4,7 +4,7 @@
  * and the processes its tests left running. The texts are parsed by core/gate/proc-text.ts.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { parseSchedstat, parseStat } from '../core/gate/proc-text.js';
+import { type ProcStat, parentsOf, parseCgroupLines, parseProcTable, parseSchedstat } from '../core/gate/proc-text.js';
 import { descendantsOf } from '../core/gate/runner-protocol.js';
 // Not the globals: a test may delete or replace them (captured-globals.ts).
 import { cpuUsage, performance, setTimeout } from './captured-globals.js';
@@ -18,24 +18,23 @@ export interface TreeCpu {
   readonly below: number;
 }
 
-/** pid -> [parent, CPU ms of the process, CPU ms of its reaped children] of every process (Linux /proc), or null. */
-function readProcTable(): Map<number, readonly [number, number, number]> | null {
+/** pid -> stat of every process (Linux /proc), or null: core/gate/proc-text.ts parses the texts. */
+function readProcTable(): Map<number, ProcStat> | null {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
   } catch {
     return null;
   }
-  const table = new Map<number, readonly [number, number, number]>();
-  for (const e of entries) {
-    try {
-      const stat = parseStat(readFileSync(`/proc/${e}/stat`, 'utf8'));
-      if (stat) table.set(Number(e), [stat.ppid, stat.cpuMs, stat.childCpuMs]);
-    } catch {
-      // gone
-    }
+  return parseProcTable(entries.map((e) => [Number(e), readText(`/proc/${e}/stat`)]));
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null; // gone
   }
-  return table;
 }
 
 /** CPU ms of this worker's whole tree: itself, the children it reaped, the descendants still running; null without /proc. */
@@ -43,9 +42,9 @@ export function readTreeCpu(): TreeCpu | null {
   const table = readProcTable();
   const self = table?.get(process.pid);
   if (!table || !self) return null;
-  const below = descendantsOf(process.pid, new Map([...table].map(([pid, v]) => [pid, v[0]])));
-  const cpuMs = below.reduce((sum, pid) => sum + (table.get(pid)?.[1] ?? 0), self[1] + self[2]);
-  return { cpuMs, reapedMs: self[2], below: below.length };
+  const below = descendantsOf(process.pid, parentsOf(table));
+  const cpuMs = below.reduce((sum, pid) => sum + (table.get(pid)?.cpuMs ?? 0), self.cpuMs + self.childCpuMs);
+  return { cpuMs, reapedMs: self.childCpuMs, below: below.length };
 }
 
 /**
@@ -79,7 +78,7 @@ export const aloneInTry = (before: TreeCpu | null, after: TreeCpu | null): boole
 export function killLeftovers(): void {
   const table = readProcTable();
   if (!table) return;
-  for (const pid of descendantsOf(process.pid, new Map([...table].map(([p, v]) => [p, v[0]])))) {
+  for (const pid of descendantsOf(process.pid, parentsOf(table))) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -104,13 +103,9 @@ export function threadId(): number {
 export async function awaitCgroup(name: string, maxMs: number): Promise<boolean> {
   const until = performance.now() + maxMs;
   for (;;) {
-    let text: string;
-    try {
-      text = readFileSync('/proc/thread-self/cgroup', 'utf8');
-    } catch {
-      return false;
-    }
-    if (text.includes(`/${name}/`)) return true;
+    const text = readText('/proc/thread-self/cgroup');
+    if (text === null) return false;
+    if (parseCgroupLines(text).some((l) => l.path.split('/').includes(name))) return true;
     if (performance.now() >= until) return false;
     await new Promise((r) => setTimeout(r, 2));
   }

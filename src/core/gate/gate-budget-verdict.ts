@@ -4,13 +4,16 @@
  */
 import { formatDuration } from '../duration.js';
 import type { Decision, TryFigures, Wording } from './gate-verdict-types.js';
+import { describeBlocked } from './pacer.js';
 import type { GateTry } from './runner-protocol.js';
 
 const ms = formatDuration;
 
 /**
  * The slowest passing try as a reason names it: "800ms" at its own duration, or, when it got more
- * than asked, "800ms (asked x2, got x3.2: ~500ms at x2)", its raw duration beside the judged one.
+ * than asked, "800ms (asked x2, got x3.2: ~500ms at x2)", its raw duration beside the judged one;
+ * with "blocked 410ms of 1.2s: ..." when its test function spent much of its time blocked, which
+ * its duration holds and its factor does not (core/gate/pacer.ts describeBlocked).
  */
 function slowestText(f: TryFigures, asked: number | undefined): string {
   const slowest = f.tries
@@ -20,8 +23,10 @@ function slowestText(f: TryFigures, asked: number | undefined): string {
       null,
     );
   if (slowest === null) return ms(0);
-  if (slowest.atAskedMs === undefined || asked === undefined) return ms(slowest.durationMs);
-  return `${ms(slowest.durationMs)} (asked x${asked}, got x${slowest.slowdown}: ~${ms(slowest.atAskedMs)} at x${asked})`;
+  const blocked = describeBlocked(slowest);
+  if (slowest.atAskedMs === undefined || asked === undefined)
+    return blocked === null ? ms(slowest.durationMs) : `${ms(slowest.durationMs)} (${blocked})`;
+  return `${ms(slowest.durationMs)} (asked x${asked}, got x${slowest.slowdown}: ~${ms(slowest.atAskedMs)} at x${asked}${blocked === null ? '' : `; ${blocked}`})`;
 }
 
 /** Passed every try: over, near or within its limit, by its slowest passing try at the asked factor. */

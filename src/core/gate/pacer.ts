@@ -9,6 +9,7 @@
  * What a try got is measured, not assumed (tryFactor): (cpu + run-queue wait + stopped) / cpu over
  * its tree's threads, where a cgroup's throttled time shows up as run-queue wait.
  */
+import { formatDuration } from '../duration.js';
 import type { GateTry, TryBody } from './runner-protocol.js';
 
 /** The credit a tree may bank while idle or slow (ms): a burst after sleeping is at most this long. */
@@ -178,6 +179,36 @@ export function tryFactor(w: TreeWindow | null): MeasuredFactor {
   // overlap: no CPU work in the window can have been slowed more than wall / cpu.
   const summed = (w.cpuMs + Math.max(0, w.waitMs) + Math.max(0, w.stoppedMs)) / w.cpuMs;
   return { factor: round2(Math.max(1, Math.min(summed, w.wallMs / w.cpuMs))), note: null };
+}
+
+/**
+ * Wall time over the window the tree was neither on a CPU, waiting for one (throttling included),
+ * nor stopped by the pacer: blocked (a page fault on a busy disk, a lock, a GC helper it waits for,
+ * a sleep). The test's own clock counts it; tryFactor does not (it slows no CPU work). Null without
+ * figures. With processes below the worker their CPU and wait run beside the worker's, so the sum
+ * can pass the wall: blocked is then 0.
+ */
+export function blockedOf(w: TreeWindow | null): number | null {
+  if (w === null) return null;
+  const blocked = w.wallMs - Math.max(0, w.cpuMs) - Math.max(0, w.waitMs) - Math.max(0, w.stoppedMs);
+  return Math.round(Math.max(0, blocked) * 10) / 10;
+}
+
+/** Blocked time a reason names: at least this share of the measured span, and this many ms. */
+export const LARGE_BLOCKED_SHARE = 0.2;
+const LARGE_BLOCKED_MS = 50;
+
+/**
+ * "blocked 410ms of 1.2s: the factor counts CPU and run-queue wait only" when a try's test function
+ * spent a large part of its span blocked (blockedOf), else null: the try's factor then reads lower
+ * than the test's own clock (wall over CPU) by blocked / CPU.
+ */
+export function describeBlocked(t: Pick<GateTry, 'blockedMs' | 'body' | 'durationMs'>): string | null {
+  const span = t.body?.wallMs ?? t.durationMs;
+  const blocked = t.blockedMs;
+  if (blocked === undefined || !(span > 0) || blocked < LARGE_BLOCKED_MS || blocked < span * LARGE_BLOCKED_SHARE)
+    return null;
+  return `blocked ${formatDuration(blocked)} of ${formatDuration(span)}: the factor counts CPU and run-queue wait only`;
 }
 
 /**

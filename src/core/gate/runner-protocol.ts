@@ -61,6 +61,13 @@ export interface GateTry {
   readonly slowdown?: number | null;
   /** Why slowdown is null: "too short to measure (2.1 ms of CPU)". */
   readonly slowdownNote?: string;
+  /**
+   * Of the span the factor is measured over (its test function, else the whole try), the wall time
+   * its tree was blocked: neither on a CPU, waiting for one, nor stopped by the pacer (wall - CPU -
+   * run-queue wait - stopped; core/gate/pacer.ts blockedOf). The test's own clock counts it and the
+   * factor does not: wall / CPU = slowdown + blockedMs / CPU. Measured by the gate; absent when not.
+   */
+  readonly blockedMs?: number;
   /** When the try started: performance.timeOrigin + performance.now() in the worker (ms since the epoch). */
   readonly startedAt?: number;
   /** The worker's process id (the gate kills a hung try's process tree by it). */

@@ -10,6 +10,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cgroupQuota } from '../../core/gate/pacer.js';
+import { cgroupPathOf, parseCgroupLines, parseMounts } from '../../core/gate/proc-text.js';
 
 export interface CgroupPlace {
   readonly version: 1 | 2;
@@ -35,22 +36,15 @@ function read(file: string): string | null {
 
 /** The mount point of the v1 `cpu` controller, or of cgroup2, from /proc/mounts. */
 function mountOf(kind: 'v1' | 'v2'): string | null {
-  for (const line of (read('/proc/mounts') ?? '').split('\n')) {
-    const [, at, type, opts] = line.split(' ');
-    if (kind === 'v2' && type === 'cgroup2' && at) return at;
-    if (kind === 'v1' && type === 'cgroup' && at && (opts ?? '').split(',').includes('cpu')) return at;
-  }
-  return null;
+  const mount = parseMounts(read('/proc/mounts') ?? '').find((m) =>
+    kind === 'v2' ? m.type === 'cgroup2' : m.type === 'cgroup' && m.options.includes('cpu'),
+  );
+  return mount?.at ?? null;
 }
 
 /** flakeguard's own cgroup path in a hierarchy (/proc/self/cgroup: "id:controllers:path"). */
 function ownPath(kind: 'v1' | 'v2'): string {
-  for (const line of (read('/proc/self/cgroup') ?? '').split('\n')) {
-    const [id, controllers, p] = line.split(':');
-    if (kind === 'v2' && id === '0' && p) return p;
-    if (kind === 'v1' && (controllers ?? '').split(',').includes('cpu') && p) return p;
-  }
-  return '/';
+  return cgroupPathOf(parseCgroupLines(read('/proc/self/cgroup') ?? ''), kind) ?? '/';
 }
 
 /** Folders a flakeguard that was killed outright (SIGKILL: no exit hook) left behind: removed when empty. */

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { type TreeSample, tryFactor, windowOf } from '../../core/gate/pacer.js';
 import { decidePriority } from '../../core/gate/priority.js';
+import { parseAutogroup } from '../../core/gate/proc-text.js';
 import type { PaceKind } from '../../core/gate/slowdown.js';
 
 export interface PriorityRaise {
@@ -37,8 +38,7 @@ export const startPriorityRaise = (nice: number): PriorityRaise => ({
 
 function readAutogroup(pid: number): { name: string; nice: number } | null {
   try {
-    const m = /^(\S+)\s+nice\s+(-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'));
-    return m?.[1] && m[2] ? { name: m[1], nice: Number(m[2]) } : null;
+    return parseAutogroup(readFileSync(`/proc/${pid}/autogroup`, 'utf8'));
   } catch {
     return null;
   }

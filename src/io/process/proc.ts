@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import {
   type ProcStat,
+  parentsOf,
+  parseProcTable,
   parseSchedstat,
   parseStat,
   parseStatusTgid,
@@ -13,6 +15,7 @@ import {
 } from '../../core/gate/proc-text.js';
 
 export type { ProcStat, Schedstat };
+export { parentsOf };
 
 function readText(file: string): string | null {
   try {
@@ -40,13 +43,7 @@ export function readStat(pid: number): ProcStat | null {
 /** pid -> stat of every process on the machine, or null without /proc. */
 export function readProcTable(): Map<number, ProcStat> | null {
   const pids = listNumeric('/proc');
-  if (pids === null) return null;
-  const out = new Map<number, ProcStat>();
-  for (const pid of pids) {
-    const s = readStat(pid);
-    if (s !== null) out.set(pid, s);
-  }
-  return out;
+  return pids === null ? null : parseProcTable(pids.map((pid) => [pid, readText(`/proc/${pid}/stat`)]));
 }
 
 /** The process a thread belongs to (its thread group), or null when it is gone. */
@@ -54,10 +51,6 @@ export function readThreadProcess(tid: number): number | null {
   const text = readText(`/proc/${tid}/status`);
   return text === null ? null : parseStatusTgid(text);
 }
-
-/** pid -> parent pid, for core/gate/runner-protocol.ts descendantsOf. */
-export const parentsOf = (table: ReadonlyMap<number, ProcStat>): Map<number, number> =>
-  new Map([...table].map(([pid, s]) => [pid, s.ppid]));
 
 /** One thread's figures (`/proc/<pid>/task/<tid>/schedstat`), or null when it is gone. */
 export function readThreadSchedstat(pid: number, tid: number): Schedstat | null {

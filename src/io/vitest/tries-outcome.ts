@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { FlakeguardError } from '../../core/errors.js';
-import { measuredSpan, phaseFactor, tryFactor, tryFigures } from '../../core/gate/pacer.js';
+import { blockedOf, measuredSpan, phaseFactor, tryFactor, tryFigures } from '../../core/gate/pacer.js';
 import { coldCostMs, type GateTry, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { specKey } from '../../core/tuple-key.js';
 import type { Pacer } from '../load/pacer.js';
@@ -17,18 +17,21 @@ const toPosix = (p: string): string => p.split(path.sep).join('/');
 
 /**
  * A try with the factor its own tree got over its test function (core/gate/pacer.ts measuredSpan,
- * tryFigures, tryFactor), and the CPU its tree used over the whole try from the pacer's samples.
+ * tryFigures, tryFactor), the time it was blocked over that span (blockedOf), and the CPU its tree used over the whole try from the pacer's samples.
  */
 function measure(t: GateTry, pacer: Pacer): GateTry {
   const tid = t.tid ?? t.pid ?? 0;
   const start = t.startedAt ?? 0;
   const whole = pacer.window(tid, start, start + t.durationMs);
   const span = measuredSpan(t);
-  const got = tryFactor(tryFigures(t.body, pacer.window(tid, span.from, span.to)));
+  const figures = tryFigures(t.body, pacer.window(tid, span.from, span.to));
+  const got = tryFactor(figures);
+  const blocked = blockedOf(figures);
   return {
     ...t,
     ...(whole !== null && whole.cpuMs > 0 ? { cpuMs: whole.cpuMs } : {}),
     slowdown: got.factor,
+    ...(blocked === null ? {} : { blockedMs: blocked }),
     ...(got.note === null ? {} : { slowdownNote: got.note }),
   };
 }

@@ -110,6 +110,18 @@ describe('decideGateVerdict', () => {
     expect(decideGateVerdict(makeInput({ tries })).verdict).toBe('near-budget');
   });
 
+  it('names the time the slowest try spent blocked when it is large: its duration holds it, its factor does not', () => {
+    const blocked: GateTry = { ...pass(1150), cpuMs: 250, slowdown: 3.2, blockedMs: 410 };
+    const near = decideGateVerdict(makeInput({ tries: [blocked], asked: 2 }));
+    expect(near.reason).toContain(
+      '(asked x2, got x3.2: ~850ms at x2; blocked 410ms of 1.15s: the factor counts CPU and run-queue wait only)',
+    );
+    const plain = decideGateVerdict(makeInput({ tries: [{ ...blocked, slowdown: 2 }], asked: 2 }));
+    expect(plain.reason).toContain('1.15s (blocked 410ms of 1.15s: the factor counts CPU and run-queue wait only)');
+    const small = decideGateVerdict(makeInput({ tries: [{ ...blocked, blockedMs: 30 }], asked: 2 }));
+    expect(small.reason).not.toContain('blocked');
+  });
+
   it('property: judging at the asked factor never turns a verdict worse, and leaves tries at the asked factor alone', () => {
     const order = ['stable', 'near-budget', 'over-budget'];
     fc.assert(

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  blockedOf,
   CREDIT_CAP_MS,
   cgroupQuota,
+  describeBlocked,
   describeFactor,
   measuredSpan,
   type PaceState,
@@ -280,5 +282,41 @@ describe('measuredSpan and tryFigures: a try is measured over its test function'
     const body = { startedAt: burst.at, wallMs: end - burst.at, own: { cpuMs: 20, waitMs: truth.waitMs }, alone: true };
     expect(tryFactor(windowOf(series, burst.at, end)).factor).toBe(2.13);
     expect(tryFactor(tryFigures(body, windowOf(series, burst.at, end))).factor).toBe(1.9);
+  });
+});
+
+describe('blockedOf and describeBlocked: the time a try was neither running, waiting nor stopped', () => {
+  it('is wall - cpu - wait - stopped, never below 0, null without figures', () => {
+    expect(blockedOf({ wallMs: 1200, cpuMs: 300, waitMs: 400, stoppedMs: 90 })).toBe(410);
+    expect(blockedOf({ wallMs: 100, cpuMs: 80, waitMs: 40, stoppedMs: 0 })).toBe(0);
+    expect(blockedOf(null)).toBeNull();
+  });
+
+  it('closes the gap between the factor and wall / cpu: slowdown + blocked / cpu = wall / cpu when nothing overlaps', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 5, max: 1e4, noNaN: true }),
+        fc.double({ min: 0, max: 1e4, noNaN: true }),
+        fc.double({ min: 0, max: 1e4, noNaN: true }),
+        fc.double({ min: 0, max: 1e4, noNaN: true }),
+        (cpuMs, waitMs, stoppedMs, blockedMs) => {
+          const w = { wallMs: cpuMs + waitMs + stoppedMs + blockedMs, cpuMs, waitMs, stoppedMs };
+          const factor = (cpuMs + waitMs + stoppedMs) / cpuMs;
+          const blocked = blockedOf(w) ?? Number.NaN;
+          expect(Math.abs(blocked - blockedMs)).toBeLessThan(0.1 + blockedMs * 1e-9);
+          expect(factor + blocked / cpuMs).toBeCloseTo(w.wallMs / cpuMs, 1);
+        },
+      ),
+    );
+  });
+
+  it('names a large blocked share of the test function, and not a small one', () => {
+    const body = { startedAt: 0, wallMs: 1200, own: { cpuMs: 300, waitMs: 400 }, alone: true };
+    expect(describeBlocked({ durationMs: 1300, body, blockedMs: 410 })).toBe(
+      'blocked 410ms of 1.20s: the factor counts CPU and run-queue wait only',
+    );
+    expect(describeBlocked({ durationMs: 1300, body, blockedMs: 100 })).toBeNull();
+    expect(describeBlocked({ durationMs: 100, blockedMs: 40 })).toBeNull();
+    expect(describeBlocked({ durationMs: 1300, body })).toBeNull();
   });
 });
