@@ -18,7 +18,7 @@ function runInWorker(tries: readonly GateTry[]): Map<GateTry, number> {
   const out = new Map<GateTry, number>();
   for (const runs of byWorker.values()) {
     const ordered = [...runs].sort((a, b) => (a.startedAt ?? 0) - (b.startedAt ?? 0));
-    ordered.forEach((t, i) => out.set(t, i));
+    for (const [i, t] of ordered.entries()) out.set(t, i);
   }
   return out;
 }
