@@ -44,7 +44,7 @@ export function repeatOnlyFailures(tries: readonly GateTry[]): number | null {
 }
 
 /** Seen at least this many times, failures only as repeats are no flake CI sees. */
-export const REPEAT_ONLY_SEEN = 2;
+const REPEAT_ONLY_SEEN = 2;
 
 /**
  * The tries a verdict counts for a test that fails only as a repeat (seen REPEAT_ONLY_SEEN times

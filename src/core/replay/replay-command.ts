@@ -6,7 +6,7 @@
 import { shellQuote } from '../budget/budget-text.js';
 
 /** How many tries `flakeguard replay` runs when --times is not given. */
-export const DEFAULT_REPLAY_TIMES = 10;
+const DEFAULT_REPLAY_TIMES = 10;
 
 export interface ReplayConditions {
   /** Relative to the project root, with `/`. */
