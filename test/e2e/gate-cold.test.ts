@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { COLD_FILES, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
+import { COLD_BASE, COLD_FILES, createGateFixture, gateAtNoSlowdown } from './gate-fixtures.js';
 
 // Needs `npm run build`. The mechanism, deterministically (counter files, no timing): every try is
 // a fresh worker, so a flake that only a cold process shows is caught, and a failure that only a
 // repeat inside one process shows (CI never repeats there) is not invented. At no slowdown
 // (--slowdown 1): the subject is the cold tries, not the factor (gate-contention.test.ts), and the
 // tests that hold then get no tries at higher factors.
-/** test/server.test.ts on main: the same three tests, empty. */
-const COLD_BASE = `import { it } from 'vitest';
-
-it('starts the server', () => {});
-it('answers the first request in time', () => {});
-it('serves once per process', () => {});
-`;
 
 describe('flakeguard gate: cold tries', () => {
   let fixture: Fixture;

@@ -199,6 +199,14 @@ export async function createGateFixture(
  * repeats in one process never see it; cold tries (one fresh worker each) do. Next to it, a test
  * that fails only when repeated in one process: CI never does that, so the gate must not either.
  */
+/** test/server.test.ts on main: the same three tests, empty. */
+export const COLD_BASE = `import { it } from 'vitest';
+
+it('starts the server', () => {});
+it('answers the first request in time', () => {});
+it('serves once per process', () => {});
+`;
+
 export const COLD_FILES: Record<string, string> = {
   'test/server.test.ts': `import { mkdirSync } from 'node:fs';
 import { expect, it } from 'vitest';

@@ -1,18 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateReportJson } from '../../src/core/gate/gate-report.js';
 import type { Fixture } from '../helpers/fixture.js';
-import { COLD_FILES, createGateFixture } from './gate-fixtures.js';
+import { COLD_BASE, COLD_FILES, createGateFixture } from './gate-fixtures.js';
 
 // Needs `npm run build`. Under the default --max-tries, cheap tests get warm repeats inside one
 // worker (docs/gate.md "How many tries"). A test that keeps state between its runs in one process
 // fails at its first repeat every time; CI runs it once per process and never sees that: the gate
 // must not call it flaky (core/gate/repeat-only.ts). The cold-start flake beside it stays flaky.
-const COLD_BASE = `import { it } from 'vitest';
-
-it('starts the server', () => {});
-it('answers the first request in time', () => {});
-it('serves once per process', () => {});
-`;
 
 describe('flakeguard gate: a test that fails only when repeated in one worker', () => {
   let fixture: Fixture;
