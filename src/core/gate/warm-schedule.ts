@@ -113,12 +113,12 @@ function shareBudget(
 const WARM_BUDGET_RATIO = 1.3;
 
 /**
- * The cold tries of the reference call: a test that passes them and costs little next to its file
- * makes up the rest of `--tries` (and more) with warm repeats; a test that fails one, or costs about
- * as much as its file, gets cold copies up to `--tries` (planWarmWave). Each cold try is a worker's
- * start: two fewer of them is two fewer waves of every file.
+ * The cold tries of the reference call before its warm waves: all of `--tries`. Fewer (3, the rest
+ * as warm repeats) saved two waves of every file, but a cold-start flake then stopped at its first
+ * pass with too few cold failures to tell cold from warm (the evidence e2e's cold-start cause), so
+ * a test's cold tries stay at `--tries` until the plan can keep a failed test's cold copies.
  */
-export const REFERENCE_COLD_TRIES = 3;
+export const REFERENCE_COLD_TRIES = 5;
 
 /**
  * The wall time a call's waves may take in all, once its `coldTries` cold waves took `coldWallMs`:
