@@ -5,8 +5,8 @@
 import type { GateLoad } from '../../core/gate/gate-report.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { describeLoadShortfall } from '../../core/gate/load-check.js';
+import type { GateTry } from '../../core/gate/runner-protocol.js';
 import { defaultWorkerCount, type LoadSummary } from '../../io/load/load-workers.js';
-import type { TriesOf } from './gate-targets.js';
 
 export interface TryTimes {
   /** Sum of the loaded tries' CPU time. */
@@ -15,11 +15,11 @@ export interface TryTimes {
   readonly triesMs: number;
 }
 
-export function sumTryTimes(triesOf: TriesOf): TryTimes {
+export function sumTryTimes(triesOfEach: Iterable<readonly GateTry[]>): TryTimes {
   let cpuMs = 0;
   let triesMs = 0;
-  for (const r of triesOf.values()) {
-    for (const x of r?.tries ?? []) {
+  for (const tries of triesOfEach) {
+    for (const x of tries) {
       cpuMs += x.cpuMs ?? 0;
       triesMs += x.durationMs;
     }

@@ -5,7 +5,8 @@
  * input of the gate report.
  */
 import type { CauseFinding } from '../../core/cause/cause.js';
-import { applyBreakingPoint } from '../../core/gate/breaking-point.js';
+import { applyBreakingPoint, type FactorTries } from '../../core/gate/breaking-point.js';
+import type { TestEvidence } from '../../core/gate/check-evidence.js';
 import { findGateCause, needsCause } from '../../core/gate/gate-cause.js';
 import { countsAtFactorOne, formatMissingCheck, type MissingCheck } from '../../core/gate/gate-evidence.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
@@ -17,20 +18,15 @@ import { escapeTerminal } from '../../core/untrusted-text.js';
 import type { TriesOutcome } from '../../io/vitest/vitest-tries.js';
 import { describeAllowance, missingCostMs } from './gate-budget-fit.js';
 import { findStateWriter, readCauseSignals } from './gate-cause-source.js';
-import type { HigherFactors } from './gate-escalate.js';
 import type { LoadedTries } from './gate-loaded-tries.js';
 import type { GateRunOptions } from './gate-run-options.js';
-import type { GateTarget, TriesOf, TryMap } from './gate-targets.js';
-import { triesIn } from './gate-targets.js';
+import type { GateTarget } from './gate-targets.js';
 
-/** The outcomes of every check of the gate's tries. */
+/** The evidence of every check of the gate's tries (core/gate/check-evidence.ts), and how its calls went. */
 export interface GateOutcomes {
   readonly main: LoadedTries;
-  /** The reference tries of each target (the first --tries and any extra ones). */
-  readonly triesOf: TriesOf;
-  readonly idleOf: TryMap;
-  readonly aloneOf: TryMap;
-  readonly higher: HigherFactors<GateTarget>;
+  /** Each target's tries in every check (its reference tries: the cold ones and the warm repeats). */
+  readonly view: (t: GateTarget) => TestEvidence;
   readonly moduleErrors: TriesOutcome['moduleErrors'];
   /** The factor the loaded tries measurably got (else the one asked), and the one asked. */
   readonly reference: { readonly factor: number; readonly asked: number };
@@ -45,7 +41,7 @@ export function decideTargetVerdicts(
   targets: readonly GateTarget[],
   outcomes: GateOutcomes,
 ): GateTestInput[] {
-  const results = targets.map((t) => decideTargetVerdict(options, t, outcomes));
+  const results = targets.map((t) => decideTargetVerdict(options, t, targets, outcomes));
   const missing = targets.flatMap((target, i) => (results[i]?.missing ?? []).map((check) => ({ target, check })));
   // Every cut check at once: the budget that allows them is the time so far and their cost.
   const neededMs =
@@ -79,17 +75,17 @@ function causeOf(
   missing: readonly string[],
 ): { cause?: CauseFinding } {
   if (!needsCause(result.verdict)) return {};
-  const r = outcomes.triesOf.get(t);
-  const reference = r?.found ? triesIn(r) : [];
-  const idle = outcomes.idleOf.get(t);
-  const alone = outcomes.aloneOf.get(t) ?? [];
+  const e = outcomes.view(t);
+  const reference = e.tries('reference');
+  const idle = unthrottledOf(e);
+  const alone = e.tries('alone', 'alone-again');
   const cause = findGateCause({
     file: t.selected.test.file,
     line: t.selected.test.line,
     verdict: result.verdict,
     reference: { ...outcomes.reference, tries: reference },
-    higher: outcomes.higher.levels.get(t) ?? [],
-    confirm: outcomes.higher.confirm.get(t) ?? [],
+    higher: levelsOf(e),
+    confirm: e.tries('confirm'),
     unthrottled: idle ? countsAtFactorOne(idle) : null,
     referenceUnthrottled: !outcomes.main.loaded,
     alone: alone.length > 0 ? alone : null,
@@ -103,33 +99,44 @@ function causeOf(
 }
 
 /** Why a test never ran when an earlier test of its file ended its worker every time: that test, named. */
-function workerEndedBefore(t: GateTarget, outcomes: GateOutcomes): string | undefined {
-  for (const [other, r] of outcomes.triesOf) {
+function workerEndedBefore(t: GateTarget, targets: readonly GateTarget[], outcomes: GateOutcomes): string | undefined {
+  for (const other of targets) {
     if (other === t || other.file !== t.file || other.project !== t.project) continue;
     if (other.selected.test.line >= t.selected.test.line) continue;
-    if (triesIn(r).some((x) => x.error?.startsWith(WORKER_ENDED)))
+    if (
+      outcomes
+        .view(other)
+        .tries('reference')
+        .some((x) => x.error?.startsWith(WORKER_ENDED))
+    )
       return `its file's worker ended before it, during "${escapeTerminal(other.selected.test.fullName)}" (line ${other.selected.test.line}), so it never ran`;
   }
   return undefined;
 }
 
-function decideTargetVerdict(options: GateRunOptions, t: GateTarget, outcomes: GateOutcomes): GateTestResult {
-  const r = outcomes.triesOf.get(t);
-  const tries: readonly GateTry[] = r?.found ? triesIn(r) : [];
-  const aloneTries = outcomes.aloneOf.get(t) ?? [];
+function decideTargetVerdict(
+  options: GateRunOptions,
+  t: GateTarget,
+  targets: readonly GateTarget[],
+  outcomes: GateOutcomes,
+): GateTestResult {
+  const e = outcomes.view(t);
+  const tries = e.tries('reference');
+  const aloneTries = e.tries('alone', 'alone-again');
+  const idle = unthrottledOf(e);
   const moduleError = outcomes.moduleErrors.find(
     (m) => m.file === t.selected.test.file && (t.project === null || m.project === t.project),
   )?.message;
   const notRunReason =
     moduleError ??
-    workerEndedBefore(t, outcomes) ??
+    workerEndedBefore(t, targets, outcomes) ??
     (outcomes.cut ? undefined : 'Vitest did not run it (is its file in the Vitest include, or is it filtered out?)');
   const decided = decideGateVerdict({
     tries,
     loaded: outcomes.main.loaded,
     condition: outcomes.main.condition,
     asked: outcomes.reference.asked,
-    idle: outcomes.idleOf.get(t) ?? null,
+    idle,
     alone: aloneTries.length > 0 ? aloneTries : null,
     limit: options.limitFor(t.selected.test),
     warnAt: options.config.budget.warnAt,
@@ -137,14 +144,19 @@ function decideTargetVerdict(options: GateRunOptions, t: GateTarget, outcomes: G
     rules: { minTries: options.tries, isNew: t.selected.kind === 'new', cut: outcomes.cut },
   });
   // A test that failed only as a repeat inside one worker is judged on its cold tries here too.
-  const counted = leaveOutRepeatFailures(tries, outcomes.idleOf.get(t) ?? null)?.reference ?? tries;
-  return applyBreakingPoint(
-    decided,
-    { ...outcomes.reference, tries: counted },
-    outcomes.higher.levels.get(t) ?? [],
-    outcomes.higher.confirm.get(t) ?? [],
-  );
+  const counted = leaveOutRepeatFailures(tries, idle)?.reference ?? tries;
+  return applyBreakingPoint(decided, { ...outcomes.reference, tries: counted }, levelsOf(e), e.tries('confirm'));
 }
+
+/** Its tries without slowdown (the must-have row's and the cause's), or null when it had none. */
+function unthrottledOf(e: TestEvidence): readonly GateTry[] | null {
+  const tries = e.tries('unthrottled', 'cause');
+  return tries.length > 0 ? tries : null;
+}
+
+/** Its tries at each factor above the reference, with the factor each round got. */
+const levelsOf = (e: TestEvidence): FactorTries[] =>
+  e.rounds('higher').map((r) => ({ factor: r.got ?? r.asked, asked: r.asked, tries: r.tries }));
 
 function toGateTestInput(options: GateRunOptions, t: GateTarget, result: GateTestResult): GateTestInput {
   const s = t.selected;

@@ -10,7 +10,7 @@ import { describeFactor } from './pacer.js';
 export type PaceKind = 'cgroup-v2' | 'cgroup-v1' | 'signals' | 'measure-only' | 'none';
 
 /** One phase of the gate's tries: what it asked and what its tries got (null: none used enough CPU to measure). */
-export interface PhaseFactor {
+interface PhaseFactor {
   /** 'reference', 'x4', 'confirm', 'unthrottled' */
   readonly phase: string;
   readonly asked: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { causeUndecided } from '../../../src/commands/gate/gate-nice-to-have.js';
+import { causeUndecided } from '../../../src/core/gate/gate-checks.js';
 import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 
 const tries = (passed: number, failed: number): GateTry[] => [

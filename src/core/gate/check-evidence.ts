@@ -1,0 +1,54 @@
+/**
+ * The gate's evidence: one map keyed by (test, check), each entry the rounds of that check the test
+ * was in, each round the factor it asked for, the factor its tries got and the tries (docs/gate.md
+ * "The checks as rows"). Every check writes here and the verdicts, the causes and the plan read
+ * here. Pure.
+ */
+
+import { tupleKey } from '../tuple-key.js';
+import type { CheckId } from './gate-checks.js';
+import type { GateTry } from './runner-protocol.js';
+
+/** One call of a check as one test saw it. */
+export interface EvidenceRound {
+  /** The slowdown the call asked for (1: none). */
+  readonly asked: number;
+  /** The factor the call's tries measurably got, or null when none could be measured. */
+  readonly got: number | null;
+  readonly tries: readonly GateTry[];
+}
+
+export type Evidence = Map<string, EvidenceRound[]>;
+
+const evidenceKey = (test: string, check: CheckId): string => tupleKey([test, check]);
+
+export const emptyEvidence = (): Evidence => new Map();
+
+/** Adds one round of a check to a test's evidence. */
+export function addRound(evidence: Evidence, test: string, check: CheckId, round: EvidenceRound): void {
+  const key = evidenceKey(test, check);
+  evidence.set(key, [...(evidence.get(key) ?? []), round]);
+}
+
+/** The rounds of a check a test was in, first to last. */
+const roundsOf = (evidence: Evidence, test: string, check: CheckId): readonly EvidenceRound[] =>
+  evidence.get(evidenceKey(test, check)) ?? [];
+
+/** Every try of the given checks, in the checks' order then the rounds'. */
+const triesOf = (evidence: Evidence, test: string, ...checks: readonly CheckId[]): readonly GateTry[] =>
+  checks.flatMap((c) => roundsOf(evidence, test, c).flatMap((r) => r.tries));
+
+/** What a check's rule reads of one test: whether it is new, and its tries in every check so far. */
+export interface TestEvidence {
+  readonly isNew: boolean;
+  readonly tries: (...checks: readonly CheckId[]) => readonly GateTry[];
+  readonly rounds: (check: CheckId) => readonly EvidenceRound[];
+}
+
+export function viewOf(evidence: Evidence, test: string, isNew: boolean): TestEvidence {
+  return {
+    isNew,
+    tries: (...checks) => triesOf(evidence, test, ...checks),
+    rounds: (check) => roundsOf(evidence, test, check),
+  };
+}
