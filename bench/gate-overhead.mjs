@@ -12,7 +12,7 @@ import { CLI, fmt, numberArg, REPO, scratchRepo, timed, VITEST } from './gate-li
 
 const { startPacer } = await import(path.join(REPO, 'dist/io/load/pacer.js'));
 const { escalationFactors } = await import(path.join(REPO, 'dist/core/gate/breaking-point.js'));
-const { TRIES_PER_HIGHER_FACTOR } = await import(path.join(REPO, 'dist/core/gate/gate-checks.js'));
+const { TRIES_PER_HIGHER_FACTOR } = await import(path.join(REPO, 'dist/core/gate/check-rules.js'));
 const TESTS_PER_FILE = 2;
 const FILES = 5;
 const maxTries = numberArg('max-tries', 10);

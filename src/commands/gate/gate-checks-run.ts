@@ -7,8 +7,9 @@
  * the busy workers (gate-loaded-tries.ts), which always stop.
  */
 import { plural } from '../../core/budget/budget-text.js';
-import { addRound, type Evidence, emptyEvidence, type TestEvidence, viewOf } from '../../core/gate/check-evidence.js';
-import { type CheckContext, type CheckRound, type CheckRow, GATE_CHECKS } from '../../core/gate/gate-checks.js';
+import { addRound, type Evidence, emptyEvidence, viewOf } from '../../core/gate/check-evidence.js';
+import type { CheckContext, CheckRound, CheckRow, TestEvidence } from '../../core/gate/check-types.js';
+import { GATE_CHECKS } from '../../core/gate/gate-checks.js';
 import { gateDeadline } from '../../core/gate/try-ceiling.js';
 import { runTestsAlone, runTestsRepeatedly, type TriesOutcome, targetKey } from '../../io/vitest/vitest-tries.js';
 import { type FittedBudget, fitGateBudget } from './gate-budget-fit.js';

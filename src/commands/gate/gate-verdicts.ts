@@ -6,7 +6,7 @@
  */
 import type { CauseFinding } from '../../core/cause/cause.js';
 import { applyBreakingPoint, type FactorTries } from '../../core/gate/breaking-point.js';
-import type { TestEvidence } from '../../core/gate/check-evidence.js';
+import type { TestEvidence } from '../../core/gate/check-types.js';
 import { findGateCause, needsCause } from '../../core/gate/gate-cause.js';
 import { countsAtFactorOne, formatMissingCheck, type MissingCheck } from '../../core/gate/gate-evidence.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';

@@ -6,17 +6,8 @@
  */
 
 import { tupleKey } from '../tuple-key.js';
-import type { CheckId } from './gate-checks.js';
+import type { CheckId, EvidenceRound, TestEvidence } from './check-types.js';
 import type { GateTry } from './runner-protocol.js';
-
-/** One call of a check as one test saw it. */
-export interface EvidenceRound {
-  /** The slowdown the call asked for (1: none). */
-  readonly asked: number;
-  /** The factor the call's tries measurably got, or null when none could be measured. */
-  readonly got: number | null;
-  readonly tries: readonly GateTry[];
-}
 
 export type Evidence = Map<string, EvidenceRound[]>;
 
@@ -37,13 +28,6 @@ const roundsOf = (evidence: Evidence, test: string, check: CheckId): readonly Ev
 /** Every try of the given checks, in the checks' order then the rounds'. */
 const triesOf = (evidence: Evidence, test: string, ...checks: readonly CheckId[]): readonly GateTry[] =>
   checks.flatMap((c) => roundsOf(evidence, test, c).flatMap((r) => r.tries));
-
-/** What a check's rule reads of one test: whether it is new, and its tries in every check so far. */
-export interface TestEvidence {
-  readonly isNew: boolean;
-  readonly tries: (...checks: readonly CheckId[]) => readonly GateTry[];
-  readonly rounds: (check: CheckId) => readonly EvidenceRound[];
-}
 
 export function viewOf(evidence: Evidence, test: string, isNew: boolean): TestEvidence {
   return {

@@ -9,7 +9,7 @@
  * The reference tries reached this step *because* they all passed (only such tests are tried
  * higher), so they are a selected sample: a flake that passed 40 reference tries by luck would
  * make a single failure higher look significant. At most REFERENCE_COUNTED of them count; the
- * CONFIRM_TRIES run afterwards (commands/gate/gate-escalate.ts) are the unselected guard. The size
+ * CONFIRM_TRIES run afterwards (core/gate/gate-checks.ts) are the unselected guard. The size
  * of the whole procedure (a test failing at the same rate at every factor called fragile in at most
  * ~5% of the cases that reach this step) is checked by a property in test/core/gate.
  *
@@ -41,7 +41,7 @@ export const OFF_FACTOR = 1.25;
 export const REFERENCE_COUNTED = 10;
 /**
  * Tries again at the reference a test that broke higher gets at most: its cold confirm tries, then
- * warm repeats where it costs little next to its file (commands/gate/gate-escalate.ts). A failure
+ * warm repeats where it costs little next to its file (core/gate/gate-checks.ts). A failure
  * among them makes it flaky; with none, one failure in two tries above is significant from 30 on.
  */
 export const CONFIRM_MAX_TRIES = 30;

@@ -5,157 +5,29 @@
  * (check-evidence.ts). One loop (commands/gate/gate-checks-run.ts) runs the rows in order under one
  * deadline: every must-have before any nice-to-have. A new check is a row here and its rule. Pure.
  */
-import { CAUSE_ALPHA } from '../cause/cause.js';
-import { fisherOneSidedP } from '../fisher-exact.js';
 import { escalationFactors } from './breaking-point.js';
-import type { TestEvidence } from './check-evidence.js';
-import { CONFIRM_MAX_TRIES, countFailures, factorMeasured, keepsClimbing } from './factor-evidence.js';
+import {
+  ALONE_CALL,
+  CAUSE_MAX_TRIES,
+  CONFIRM_TRIES,
+  causeUndecided,
+  conditionsOf,
+  failedSome,
+  heldAtReference,
+  passedAll,
+  plural,
+  REFERENCE_WARM_SHARE,
+  referenceColdTries,
+  TRIES_PER_HIGHER_FACTOR,
+  UNTHROTTLED_MAX_TRIES,
+  UNTHROTTLED_WARM_SHARE,
+  unthrottledCall,
+  unthrottledTries,
+} from './check-rules.js';
+import type { CheckConditions, CheckRow, TestEvidence } from './check-types.js';
+import { CONFIRM_MAX_TRIES, countFailures, keepsClimbing } from './factor-evidence.js';
 import { ALONE_AGAIN_TRIES, ALONE_TRIES, countsAtFactorOne } from './gate-evidence.js';
 import { repeatOnlyFailures } from './repeat-only.js';
-import type { GateTry } from './runner-protocol.js';
-import { REFERENCE_COLD_TRIES } from './warm-schedule.js';
-
-export type CheckId = 'reference' | 'unthrottled' | 'alone' | 'alone-again' | 'cause' | 'higher' | 'confirm';
-
-/** What a row's tries run under. */
-interface CheckConditions {
-  /** The slowdown: the reference factor, none, or the factors above the reference. */
-  readonly factor: 'reference' | 'none' | 'above the reference';
-  /** The busy workers (--workers) run beside the tries. */
-  readonly load: boolean;
-  /** One try at a time. */
-  readonly serial: boolean;
-  /** Only the test from its file (by its line), not its file. */
-  readonly alone: boolean;
-  /** A fresh worker for every try, or cold tries then warm repeats inside one worker where the test is cheap. */
-  readonly worker: 'fresh' | 'fresh, then warm repeats';
-  /** The CPU weight of the tries' cgroup: the pacer's, or the highest the kernel allows (the machine's own load must not slow them). */
-  readonly weight: 'pacer' | 'highest';
-}
-
-/** What the rules read beside a test's evidence: the gate's options. */
-export interface CheckContext {
-  /** --tries. */
-  readonly tries: number;
-  /** --max-tries. */
-  readonly maxTries: number;
-  /** The reference slowdown asked for (1: none). */
-  readonly slowdown: number;
-  /** The reference tries run slowed down or under load (else they are the tries without slowdown). */
-  readonly loaded: boolean;
-}
-
-/** How one round's tries are made. */
-interface RoundCall {
-  /** The slowdown asked (1: none). */
-  readonly factor: number;
-  readonly load: boolean;
-  readonly serial: boolean;
-  readonly alone: boolean;
-  readonly unslowed: boolean;
-  /** Tries every test of the round gets (cold, each a fresh worker, unless `coldTries` says fewer). */
-  readonly tries: number;
-  /** Warm repeats after the cold tries, up to `maxTries` tries in all, while `budgetShare` of the time to the deadline lasts. */
-  readonly warm?: { readonly coldTries: number; readonly maxTries: number; readonly budgetShare: number };
-  /** How the step line says the tries ("5 tries each"). */
-  readonly how: string;
-}
-
-export interface CheckRound {
-  /** Why its tests are in it, as the step line says it ("that failed every reference try"). */
-  readonly why: string;
-  /** The progress line's name for it ("alone", "at x4"). */
-  readonly label: string;
-  /** Its name among the phases whose factor the contention line compares, when it is one. */
-  readonly phase?: string;
-  readonly wants: (t: TestEvidence) => boolean;
-  readonly call: RoundCall;
-}
-
-export interface CheckRow {
-  readonly id: CheckId;
-  readonly kind: 'must-have' | 'nice-to-have';
-  /** The question it answers. */
-  readonly question: string;
-  readonly conditions: CheckConditions;
-  /** What it costs, said. */
-  readonly cost: string;
-  /** A test in a round whose outcome did not report it still gets the round, with no tries (the climb stops there). */
-  readonly keepsEmptyRounds?: boolean;
-  /** The round's calls are not nice-to-have cuts when the deadline ends them (the climb stops at the deadline). */
-  readonly rounds: (ctx: CheckContext) => readonly CheckRound[];
-}
-
-/** Tries per higher factor: enough to see a break that happens every time, cheap next to the reference's. */
-export const TRIES_PER_HIGHER_FACTOR = 2;
-/**
- * Tries again at the reference for a test that broke higher: with 6, a test failing at the same
- * rate at every factor is called fragile in at most 4.8% of the cases that reach this step (worst
- * rate ~22%; 3 tries gave 12%), while a test that always fails above its limit is still fragile
- * (factor-evidence.ts; docs/gate.md "Fragile or flaky").
- */
-export const CONFIRM_TRIES = 6;
-/** Tries without slowdown a flaky test gets at most in the must-have row (one cold, the rest warm where cheap), and their share of the time left. */
-const UNTHROTTLED_MAX_TRIES = 30;
-const UNTHROTTLED_WARM_SHARE = 0.25;
-/** More tries without slowdown a flaky test's cause gets at most: one cold, the rest warm where it is cheap. */
-const CAUSE_MAX_TRIES = 30;
-/** The reference call's warm repeats may take at most half the time to the deadline (the other checks need the rest). */
-const REFERENCE_WARM_SHARE = 0.5;
-
-const failed = (x: GateTry): boolean => x.state === 'failed' || x.state === 'hung';
-const failedSome = (tries: readonly GateTry[]): boolean => tries.some(failed);
-const passedAll = (tries: readonly GateTry[]): boolean => tries.length > 0 && tries.every((x) => x.state === 'passed');
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-
-const ALONE_CALL = { factor: 1, load: false, serial: false, alone: true, unslowed: false } as const;
-
-const UNTHROTTLED: Pick<RoundCall, 'factor' | 'load' | 'serial' | 'alone' | 'unslowed'> = {
-  factor: 1,
-  load: false,
-  serial: true,
-  alone: false,
-  unslowed: true,
-};
-
-/** Cold tries each, or one cold then warm repeats: the tries without slowdown, one at a time. */
-function unthrottledCall(tries: number, maxTries: number | null, budgetShare = 0): RoundCall {
-  const how =
-    maxTries === null
-      ? `${plural(tries, 'try', 'tries')} each`
-      : `1 cold try each, then warm repeats up to ${maxTries} where cheap (at least ${tries} in all)`;
-  return {
-    ...UNTHROTTLED,
-    tries,
-    ...(maxTries === null ? {} : { warm: { coldTries: 1, maxTries: Math.max(tries, maxTries), budgetShare } }),
-    how: `${how} without slowdown or load, one at a time`,
-  };
-}
-
-/** The cold tries of the reference call: fewer than --tries where warm repeats are asked for (--max-tries above --tries). */
-const referenceColdTries = (ctx: CheckContext): number =>
-  ctx.maxTries > ctx.tries ? Math.min(ctx.tries, REFERENCE_COLD_TRIES) : ctx.tries;
-
-/** Held at the reference: passed every try there, and its factor is measured (the others' tries above would not be slowed). */
-const heldAtReference = (t: TestEvidence): boolean =>
-  passedAll(t.tries('reference')) && factorMeasured(t.tries('reference'));
-
-const unthrottledTries = (t: TestEvidence): readonly GateTry[] => t.tries('unthrottled', 'cause');
-
-/**
- * Flaky at the reference, passed every try without slowdown, and the two rates not significantly
- * apart: neither timing (needs fewer failures without) nor randomness (needs failures without)
- * shows yet. Only while `more` passes could still make the gap significant: a test that failed 1
- * of 60 reference tries needs over a thousand passes without slowdown to show timing, so its tries
- * here would be spent for nothing (its cause stays undecided, said as such).
- */
-export function causeUndecided(reference: readonly GateTry[], idle: readonly GateTry[], more: number): boolean {
-  const ref = countFailures(reference);
-  const without = countFailures(idle);
-  if (without.trials === 0 || without.failures > 0 || ref.failures === 0 || ref.failures === ref.trials) return false;
-  if (fisherOneSidedP(without, ref) < CAUSE_ALPHA) return false;
-  return fisherOneSidedP({ trials: without.trials + more, failures: 0 }, ref) < CAUSE_ALPHA;
-}
 
 /** The rows, in the order the loop runs them: every must-have before any nice-to-have. */
 export const GATE_CHECKS: readonly CheckRow[] = [
@@ -163,14 +35,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
     id: 'reference',
     kind: 'must-have',
     question: 'does it fail under the reference slowdown and load, as on a busy CI machine?',
-    conditions: {
-      factor: 'reference',
-      load: true,
-      serial: false,
-      alone: false,
-      worker: 'fresh, then warm repeats',
-      weight: 'pacer',
-    },
+    conditions: conditionsOf('reference', 'fresh, then warm repeats', { load: true }),
     cost: 'every file --tries cold tries side by side, then warm repeats up to --max-tries in half the time left',
     rounds: (ctx) => {
       const coldTries = referenceColdTries(ctx);
@@ -199,14 +64,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
     id: 'unthrottled',
     kind: 'must-have',
     question: 'does a test that failed at the reference fail without slowdown too (failing, random) or not (timing)?',
-    conditions: {
-      factor: 'none',
-      load: false,
-      serial: true,
-      alone: false,
-      worker: 'fresh, then warm repeats',
-      weight: 'highest',
-    },
+    conditions: conditionsOf('none', 'fresh, then warm repeats', { serial: true, weight: 'highest' }),
     cost: "each failed test's file --tries times one at a time (a flaky one's warm repeats up to 30 in a quarter of the time left)",
     rounds: (ctx) =>
       ctx.loaded
@@ -215,14 +73,20 @@ export const GATE_CHECKS: readonly CheckRow[] = [
               why: 'that failed every reference try',
               label: 'without load',
               phase: 'unthrottled',
-              wants: (t) => failedSome(t.tries('reference')) && !t.tries('reference').some((x) => x.state === 'passed'),
+              wants: (t) =>
+                failedSome(t.tries('reference')) &&
+                !t.tries('reference').some((x) => x.state === 'passed') &&
+                t.tries('unthrottled').length === 0,
               call: unthrottledCall(ctx.tries, null),
             },
             {
               why: 'that failed some reference tries',
               label: 'without load',
               phase: 'unthrottled',
-              wants: (t) => failedSome(t.tries('reference')) && t.tries('reference').some((x) => x.state === 'passed'),
+              wants: (t) =>
+                failedSome(t.tries('reference')) &&
+                t.tries('reference').some((x) => x.state === 'passed') &&
+                t.tries('unthrottled').length === 0,
               call: unthrottledCall(ctx.tries, UNTHROTTLED_MAX_TRIES, UNTHROTTLED_WARM_SHARE),
             },
           ]
@@ -232,7 +96,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
     id: 'alone',
     kind: 'must-have',
     question: 'does a new test that passed with its file pass alone (else it needs an earlier test)?',
-    conditions: { factor: 'none', load: false, serial: false, alone: true, worker: 'fresh', weight: 'pacer' },
+    conditions: conditionsOf('none', 'fresh', { alone: true }),
     cost: 'one try of its file per new test, side by side',
     rounds: () => [
       {
@@ -249,7 +113,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
     id: 'alone-again',
     kind: 'must-have',
     question: 'does a test that failed alone fail alone every time (order dependence) or only some times (a flake)?',
-    conditions: { factor: 'none', load: false, serial: false, alone: true, worker: 'fresh', weight: 'pacer' },
+    conditions: conditionsOf('none', 'fresh', { alone: true }),
     cost: 'two more alone tries per test that failed alone',
     rounds: () => [
       {
@@ -264,14 +128,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
     id: 'cause',
     kind: 'nice-to-have',
     question: "what a flaky test's tries without slowdown still need to tell timing from randomness",
-    conditions: {
-      factor: 'none',
-      load: false,
-      serial: true,
-      alone: false,
-      worker: 'fresh, then warm repeats',
-      weight: 'highest',
-    },
+    conditions: conditionsOf('none', 'fresh, then warm repeats', { serial: true, weight: 'highest' }),
     cost: '--tries again where the busy machine slowed them; warm repeats up to 30 in half the time left where undecided',
     rounds: (ctx) => {
       if (!ctx.loaded) return [];
@@ -313,14 +170,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
     id: 'higher',
     kind: 'nice-to-have',
     question: 'where does a test that held at the reference break?',
-    conditions: {
-      factor: 'above the reference',
-      load: false,
-      serial: false,
-      alone: false,
-      worker: 'fresh',
-      weight: 'pacer',
-    },
+    conditions: conditionsOf('above the reference', 'fresh'),
     cost: `${TRIES_PER_HIGHER_FACTOR} tries of its file at each factor above the reference while it holds`,
     keepsEmptyRounds: true,
     rounds: (ctx) =>
@@ -346,14 +196,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
     id: 'confirm',
     kind: 'nice-to-have',
     question: 'is a test that broke above the reference fragile (a limit) or flaky (it fails at the reference too)?',
-    conditions: {
-      factor: 'reference',
-      load: false,
-      serial: false,
-      alone: false,
-      worker: 'fresh, then warm repeats',
-      weight: 'pacer',
-    },
+    conditions: conditionsOf('reference', 'fresh, then warm repeats'),
     cost: `${CONFIRM_TRIES} cold tries at the reference, then warm repeats up to ${CONFIRM_MAX_TRIES} in half the time left`,
     keepsEmptyRounds: true,
     rounds: (ctx) =>
@@ -382,3 +225,20 @@ export const GATE_CHECKS: readonly CheckRow[] = [
         : [],
   },
 ];
+
+/** The rows as `gate --plan` prints them: each check, must-have or nice-to-have, the question it answers, its conditions and cost. */
+export function describeChecks(): {
+  check: CheckRow['id'];
+  kind: CheckRow['kind'];
+  question: string;
+  conditions: CheckConditions;
+  cost: string;
+}[] {
+  return GATE_CHECKS.map((r) => ({
+    check: r.id,
+    kind: r.kind,
+    question: r.question,
+    conditions: r.conditions,
+    cost: r.cost,
+  }));
+}

@@ -4,11 +4,13 @@
  * at how many tries and which slowdown). Pure: the selection, the limits and the settings in, the
  * versioned plan out (docs/gate.md "Plan" has the schema).
  */
+
 import type { Calibration } from '../calibration/auto-slowdown.js';
 import type { LimitSource } from '../record/run-record.js';
 import type { TestRef } from '../test-id.js';
 import { specKey } from '../tuple-key.js';
 import { estimateMustHave, type MustHaveEstimate } from './check-plan.js';
+import { describeChecks } from './gate-checks.js';
 import type { GateReport } from './gate-report.js';
 import type { GateReportTest } from './gate-report-test.js';
 import type { GateShard } from './gate-shard.js';
@@ -37,6 +39,8 @@ type GatePlanTest = Pick<
   | 'allowanceId'
 >;
 
+type PlannedCheck = ReturnType<typeof describeChecks>[number];
+
 export interface GatePlan {
   readonly format: typeof GATE_PLAN_FORMAT;
   readonly version: typeof GATE_PLAN_VERSION;
@@ -60,6 +64,8 @@ export interface GatePlan {
   readonly tests: readonly GatePlanTest[];
   /** The must-have checks before any try, at their most, and the time they would take (core/gate/check-plan.ts). */
   readonly mustHave: MustHaveEstimate;
+  /** The gate's checks in the order it makes them (core/gate/gate-checks.ts): which, must-have or nice-to-have, under what, at what cost. */
+  readonly checks: readonly PlannedCheck[];
   readonly notRun: GateReport['notRun'];
   readonly unchanged: number;
   readonly changedFiles: number;
@@ -79,7 +85,7 @@ export interface GatePlanSelected<T extends PlanTestSource = PlanTestSource> {
 }
 
 export interface GatePlanInput<T extends PlanTestSource>
-  extends Omit<GatePlan, 'format' | 'version' | 'tests' | 'mustHave'> {
+  extends Omit<GatePlan, 'format' | 'version' | 'tests' | 'mustHave' | 'checks'> {
   /** Cores the tries would share (the estimate's parallelism), and whether --time-budget was given. */
   readonly cpus: number;
   readonly timeBudgetGiven: boolean;
@@ -131,5 +137,5 @@ export function computeGatePlan<T extends PlanTestSource>(input: GatePlanInput<T
     timeBudgetMs: input.limits.timeBudgetMs,
     given: timeBudgetGiven,
   });
-  return { format: GATE_PLAN_FORMAT, version: GATE_PLAN_VERSION, ...rest, tests, mustHave };
+  return { format: GATE_PLAN_FORMAT, version: GATE_PLAN_VERSION, ...rest, tests, mustHave, checks: describeChecks() };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { causeUndecided } from '../../../src/core/gate/gate-checks.js';
+import { causeUndecided } from '../../../src/core/gate/check-rules.js';
 import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 
 const tries = (passed: number, failed: number): GateTry[] => [

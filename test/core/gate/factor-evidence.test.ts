@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyBreakingPoint, escalationFactors, type FactorTries } from '../../../src/core/gate/breaking-point.js';
+import { CONFIRM_TRIES, TRIES_PER_HIGHER_FACTOR } from '../../../src/core/gate/check-rules.js';
 import {
   CONFIRM_MAX_TRIES,
   factorMeasured,
@@ -10,7 +11,6 @@ import {
   sortByFactorGot,
   weighFactorEvidence,
 } from '../../../src/core/gate/factor-evidence.js';
-import { CONFIRM_TRIES, TRIES_PER_HIGHER_FACTOR } from '../../../src/core/gate/gate-checks.js';
 import { decideGateVerdict } from '../../../src/core/gate/gate-verdict.js';
 import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 

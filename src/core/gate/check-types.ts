@@ -1,0 +1,92 @@
+/**
+ * The shapes of the gate's checks as rows (gate-checks.ts holds the table): a row, its rounds, the
+ * call each round makes and the context its rules read. Pure types.
+ */
+import type { GateTry } from './runner-protocol.js';
+
+export type CheckId = 'reference' | 'unthrottled' | 'alone' | 'alone-again' | 'cause' | 'higher' | 'confirm';
+
+/** What a row's tries run under. */
+export interface CheckConditions {
+  /** The slowdown: the reference factor, none, or the factors above the reference. */
+  readonly factor: 'reference' | 'none' | 'above the reference';
+  /** The busy workers (--workers) run beside the tries. */
+  readonly load: boolean;
+  /** One try at a time. */
+  readonly serial: boolean;
+  /** Only the test from its file (by its line), not its file. */
+  readonly alone: boolean;
+  /** A fresh worker for every try, or cold tries then warm repeats inside one worker where the test is cheap. */
+  readonly worker: 'fresh' | 'fresh, then warm repeats';
+  /** The CPU weight of the tries' cgroup: the pacer's, or the highest the kernel allows (the machine's own load must not slow them). */
+  readonly weight: 'pacer' | 'highest';
+}
+
+/** What the rules read beside a test's evidence: the gate's options. */
+export interface CheckContext {
+  /** --tries. */
+  readonly tries: number;
+  /** --max-tries. */
+  readonly maxTries: number;
+  /** The reference slowdown asked for (1: none). */
+  readonly slowdown: number;
+  /** The reference tries run slowed down or under load (else they are the tries without slowdown). */
+  readonly loaded: boolean;
+}
+
+/** How one round's tries are made. */
+export interface RoundCall {
+  /** The slowdown asked (1: none). */
+  readonly factor: number;
+  readonly load: boolean;
+  readonly serial: boolean;
+  readonly alone: boolean;
+  readonly unslowed: boolean;
+  /** Tries every test of the round gets (cold, each a fresh worker, unless `coldTries` says fewer). */
+  readonly tries: number;
+  /** Warm repeats after the cold tries, up to `maxTries` tries in all, while `budgetShare` of the time to the deadline lasts. */
+  readonly warm?: { readonly coldTries: number; readonly maxTries: number; readonly budgetShare: number };
+  /** How the step line says the tries ("5 tries each"). */
+  readonly how: string;
+}
+
+export interface CheckRound {
+  /** Why its tests are in it, as the step line says it ("that failed every reference try"). */
+  readonly why: string;
+  /** The progress line's name for it ("alone", "at x4"). */
+  readonly label: string;
+  /** Its name among the phases whose factor the contention line compares, when it is one. */
+  readonly phase?: string;
+  readonly wants: (t: TestEvidence) => boolean;
+  readonly call: RoundCall;
+}
+
+export interface CheckRow {
+  readonly id: CheckId;
+  readonly kind: 'must-have' | 'nice-to-have';
+  /** The question it answers. */
+  readonly question: string;
+  readonly conditions: CheckConditions;
+  /** What it costs, said. */
+  readonly cost: string;
+  /** A test in a round whose outcome did not report it still gets the round, with no tries (the climb stops there). */
+  readonly keepsEmptyRounds?: boolean;
+  /** The round's calls are not nice-to-have cuts when the deadline ends them (the climb stops at the deadline). */
+  readonly rounds: (ctx: CheckContext) => readonly CheckRound[];
+}
+
+/** One call of a check as one test saw it. */
+export interface EvidenceRound {
+  /** The slowdown the call asked for (1: none). */
+  readonly asked: number;
+  /** The factor the call's tries measurably got, or null when none could be measured. */
+  readonly got: number | null;
+  readonly tries: readonly GateTry[];
+}
+
+/** What a check's rule reads of one test: whether it is new, and its tries in every check so far. */
+export interface TestEvidence {
+  readonly isNew: boolean;
+  readonly tries: (...checks: readonly CheckId[]) => readonly GateTry[];
+  readonly rounds: (check: CheckId) => readonly EvidenceRound[];
+}

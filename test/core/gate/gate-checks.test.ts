@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { addRound, emptyEvidence, viewOf } from '../../../src/core/gate/check-evidence.js';
+import type { CheckContext, CheckId } from '../../../src/core/gate/check-types.js';
+import { describeChecks, GATE_CHECKS } from '../../../src/core/gate/gate-checks.js';
+import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
+
+const ctx: CheckContext = { tries: 5, maxTries: 150, slowdown: 2, loaded: true };
+const pass: GateTry = { state: 'passed', durationMs: 5, cold: true, slowdown: 2 };
+const fail: GateTry = { state: 'failed', durationMs: 5, cold: true, slowdown: 2, error: 'Error: boom' };
+const times = (n: number, t: GateTry): GateTry[] => Array.from({ length: n }, () => t);
+
+/** A test's evidence with the given rounds, and which rounds of which rows want it next. */
+function wanted(isNew: boolean, rounds: Partial<Record<CheckId, GateTry[][]>>, context = ctx): string[] {
+  const evidence = emptyEvidence();
+  for (const [check, list] of Object.entries(rounds))
+    for (const tries of list ?? []) addRound(evidence, 't', check as CheckId, { asked: 2, got: 2, tries });
+  const view = viewOf(evidence, 't', isNew);
+  return GATE_CHECKS.flatMap((row) => row.rounds(context).flatMap((r, i) => (r.wants(view) ? [`${row.id}#${i}`] : [])));
+}
+
+describe('the gate checks as rows', () => {
+  it('every must-have row comes before any nice-to-have, the reference first', () => {
+    const kinds = GATE_CHECKS.map((r) => r.kind);
+    expect(GATE_CHECKS[0]?.id).toBe('reference');
+    expect(kinds.indexOf('nice-to-have')).toBeGreaterThan(kinds.lastIndexOf('must-have'));
+    expect(new Set(GATE_CHECKS.map((r) => r.id)).size).toBe(GATE_CHECKS.length);
+  });
+
+  it('a new test that passed every reference try wants its alone try and, its factor measured, the climb', () => {
+    expect(wanted(true, { reference: [times(5, pass)] })).toEqual(['reference#0', 'alone#0', 'higher#0', 'higher#1']);
+    // An old test does not need its alone try.
+    expect(wanted(false, { reference: [times(5, pass)] })).toEqual(['reference#0', 'higher#0', 'higher#1']);
+  });
+
+  it('a test that failed some reference tries wants the warm tries without slowdown, not the alone try', () => {
+    expect(wanted(true, { reference: [[...times(4, pass), fail]] })).toEqual([
+      'reference#0',
+      'unthrottled#1',
+      'cause#1',
+    ]);
+    // Once it has them and they do not tell timing from randomness, the cause row wants more.
+    expect(
+      wanted(true, { reference: [[...times(6, pass), ...times(4, fail)]], unthrottled: [times(5, pass)] }),
+    ).toEqual(['reference#0', 'cause#2']);
+  });
+
+  it('a test that failed every reference try wants cold tries without slowdown only', () => {
+    expect(wanted(false, { reference: [times(5, fail)] })).toEqual(['reference#0', 'unthrottled#0', 'cause#1']);
+  });
+
+  it('unloaded reference tries want no tries without slowdown: they were those', () => {
+    expect(wanted(false, { reference: [times(5, fail)] }, { ...ctx, slowdown: 1, loaded: false })).toEqual([
+      'reference#0',
+    ]);
+  });
+
+  it('the climb stops at the first factor that did not pass once; a break above wants the confirm tries', () => {
+    const reference = [times(5, pass)];
+    expect(wanted(false, { reference, higher: [times(2, pass)] })).toEqual(['reference#0', 'higher#0', 'higher#1']);
+    expect(wanted(false, { reference, higher: [times(2, fail)] })).toEqual(['reference#0', 'confirm#0']);
+    expect(wanted(false, { reference, higher: [[pass, fail]] })).toEqual([
+      'reference#0',
+      'higher#0',
+      'higher#1',
+      'confirm#0',
+    ]);
+  });
+
+  it('a test that failed alone wants the alone tries again', () => {
+    expect(wanted(true, { reference: [times(5, pass)], alone: [[fail]] })).toEqual([
+      'reference#0',
+      'alone#0',
+      'alone-again#0',
+      'higher#0',
+      'higher#1',
+    ]);
+  });
+
+  it('a rule reads the evidence only: the same evidence, the same tests wanted (any tries)', () => {
+    const tryArb = fc.constantFrom(
+      pass,
+      fail,
+      { ...pass, state: 'hung' as const },
+      { ...pass, state: 'skipped' as const },
+    );
+    const roundsArb = fc.array(fc.array(tryArb, { maxLength: 6 }), { maxLength: 3 });
+    fc.assert(
+      fc.property(fc.boolean(), roundsArb, roundsArb, roundsArb, (isNew, reference, unthrottled, alone) => {
+        const once = wanted(isNew, { reference, unthrottled, alone });
+        expect(wanted(isNew, { reference, unthrottled, alone })).toEqual(once);
+        // Every test wants the reference tries; a test wants no confirm tries without a round above the reference.
+        expect(once[0]).toBe('reference#0');
+        expect(once).not.toContain('confirm#0');
+      }),
+    );
+  });
+
+  it('gate --plan names every row with its kind, conditions and cost', () => {
+    const checks = describeChecks();
+    expect(checks.map((c) => c.check)).toEqual(GATE_CHECKS.map((r) => r.id));
+    for (const c of checks) {
+      expect(c.question).not.toBe('');
+      expect(c.cost).not.toBe('');
+    }
+    expect(checks.find((c) => c.check === 'unthrottled')?.conditions).toMatchObject({
+      factor: 'none',
+      weight: 'highest',
+    });
+  });
+});
