@@ -112,10 +112,7 @@ export function openVitestSession(
 
 /** Asks a child to close its Vitest and exit; its group goes too if it does not within 5 s. */
 function closeChild(c: SessionChild, kill: (c: SessionChild) => void): void {
-  if (c.ended) {
-    kill(c);
-    return;
-  }
+  if (c.ended) return kill(c);
   writeFileSync(closeFileOf(c.folder), '');
   void Promise.race([c.process.result, sleep(5000)]).finally(() => kill(c));
 }
