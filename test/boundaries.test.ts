@@ -21,15 +21,7 @@ const LAYERS: Record<string, { folders: readonly string[]; packages: (spec: stri
   commands: { folders: ['core', 'io', 'commands'], packages: () => true },
   reporter: { folders: ['core', 'io', 'reporter'], packages: () => true },
   runner: {
-    // The seeded generator of every gate try is one file with no imports: the runner and the replay
-    // command (core/replay) draw from the same one, so a recorded seed replays the same draws.
-    folders: [
-      'runner',
-      'core/gate/runner-protocol.ts',
-      'core/gate/proc-text.ts',
-      'core/test-id.ts',
-      'core/replay/seeded-random.ts',
-    ],
+    folders: ['runner', 'core/gate/runner-protocol.ts', 'core/gate/proc-text.ts', 'core/test-id.ts'],
     packages: (s) => s.startsWith('node:') || s === 'vitest' || s === '@vitest/runner',
   },
   'cli.ts': { folders: ['core', 'io', 'commands'], packages: (s) => s.startsWith('node:') },

@@ -2,21 +2,17 @@
  * `flakeguard gate`'s argument table: parsed and checked before anything runs (exit 2 with the bad
  * value and the fix).
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration, parseDuration } from '../../core/duration.js';
+import { FlakeguardError } from '../../core/errors.js';
 import { TIME_BUDGET_CAP_MS } from '../../core/gate/check-plan.js';
-import { DEFAULT_SLOWDOWN } from '../../core/gate/gate-config.js';
+import { DEFAULT_SLOWDOWN, MAX_SLOWDOWN, parseSlowdown } from '../../core/gate/gate-config.js';
 import { type GateShard, parseGateShard } from '../../core/gate/gate-shard.js';
 import type { OptionTable, UsageText } from '../../core/usage.js';
+import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 import { parseCommandArgs } from '../command-args.js';
-import {
-  parseConfigOption,
-  parseLoad,
-  parseSeedOption,
-  parseSlowdownOption,
-  gateUsageError as usage,
-} from './gate-arg-values.js';
 
 /** With no failure in 150 tries, a failure rate of 2% or more is ruled out at 95% confidence. */
 export const DEFAULT_MAX_TRIES = 150;
@@ -61,15 +57,6 @@ export const GATE_OPTIONS = {
     help: 'the per-test budget instead of budget.test in flakeguard.yaml (250ms, 5s, 1.5s, 2m, 1h)',
   },
   affected: { type: 'boolean', help: 'also every test in a file that imports a changed module (directly or not)' },
-  seed: {
-    type: 'string',
-    value: '<n>',
-    help: "the run's seed, a whole number from 0 to 4294967295: each try's Math.random, crypto.getRandomValues and crypto.randomUUID draw from a seed derived from it, the test and the try's number (default: drawn at random; the report prints it, and each try's own seed, which flakeguard replay --seed replays)",
-  },
-  'seed-node-crypto': {
-    type: 'boolean',
-    help: "also seed node:crypto's randomBytes, randomInt and randomUUID in each try",
-  },
   config: { type: 'string', value: '<file>', help: 'the Vitest config to use (as vitest --config)' },
   project: {
     type: 'string',
@@ -138,10 +125,6 @@ export interface GateArgs {
   readonly platform: string | null;
   readonly budgetMs: number | null;
   readonly affected: boolean;
-  /** --seed, else drawn at random: the run's seed every try's derives from. */
-  readonly seed: number;
-  /** --seed-node-crypto: node:crypto's random functions seeded too. */
-  readonly seedNodeCrypto: boolean;
   readonly setup: VitestSetup;
   readonly json: boolean;
   readonly markdown: string | null;
@@ -152,6 +135,10 @@ export interface GateArgs {
   readonly merge: readonly string[] | null;
   /** --plan: print the selection and limits as JSON, run nothing. */
   readonly plan: boolean;
+}
+
+function usage(message: string): FlakeguardError {
+  return new FlakeguardError('USAGE', `${message}; see flakeguard gate --help`);
 }
 
 function wholeNumber(name: string, text: string, min: number): number {
@@ -202,8 +189,6 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     platform: values.platform ?? null,
     budgetMs: values.budget === undefined ? null : duration('--budget', values.budget),
     affected: values.affected,
-    seed: parseSeedOption(values.seed),
-    seedNodeCrypto: values['seed-node-crypto'] ?? false,
     setup: { config, projects: values.project ?? [] },
     json: values.json,
     markdown: values.markdown ?? null,
@@ -234,4 +219,31 @@ function parseTryCounts(triesText: string, maxTriesText: string | undefined): { 
   if (maxTries < tries)
     throw usage(`--max-tries ${maxTries} is below --tries ${tries}; --tries is the minimum, --max-tries the most`);
   return { tries, maxTries };
+}
+
+/** --load: the number of busy workers (auto: one per core). */
+function parseLoad(text: string): number {
+  const load = text.trim();
+  const workers = load === 'auto' ? defaultWorkerCount() : Number(load);
+  if (!Number.isInteger(workers) || workers < 0 || workers > 256)
+    throw usage(`--load "${text}" must be auto, 0 (no load) or a number of workers`);
+  return workers;
+}
+
+function parseSlowdownOption(text: string | undefined): number | 'auto' | null {
+  if (text?.trim() === 'auto') return 'auto';
+  const slowdown = text === undefined ? null : parseSlowdown(text);
+  if (text !== undefined && slowdown === null)
+    throw usage(`--slowdown "${text}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2, or auto`);
+  return slowdown;
+}
+
+/** --config: the Vitest config file, resolved; it must exist. */
+function parseConfigOption(text: string | undefined): string | null {
+  const config = text === undefined ? null : path.resolve(text);
+  if (config !== null && !existsSync(config))
+    throw usage(
+      `--config "${text}" does not exist (resolved to ${config}); pass the Vitest config file, e.g. --config vitest.config.ts`,
+    );
+  return config;
 }

@@ -10,7 +10,6 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TrySeed } from '../../core/gate/runner-protocol.js';
 import { killProcessTree } from '../process/process-tree.js';
 import { type GuardedProcess, spawnGuarded } from '../process/spawn-guarded.js';
 import { builtFile } from './child-job.js';
@@ -44,31 +43,15 @@ export interface VitestSession {
   readonly setup: VitestSetup;
   /** Runs one job: `makeJob` gets the job's own folder for the files it names. */
   submit(makeJob: (folder: string) => VitestJob): SessionJob;
-  /** The gate's run seed: every try of every job derives its own from it (absent: tries not seeded). */
-  readonly seed?: TrySeed;
-  /**
-   * The first try number of the next job's seeds (core/gate/runner-protocol.ts TrySeeding
-   * `tryOffset`): a million apart per job, so that no two jobs of a gate derive the same seed for a
-   * test, while each job claims its own numbers in its own folder (removed with it, even on SIGKILL).
-   */
-  nextSeedOffset(): number;
   /** How many Vitest children the session started (1 unless a job was cut short). */
   starts(): number;
   close(): void;
 }
 
 const POLL_MS = 5;
-/** Try numbers a job's seeds may claim before they would run into the next job's. */
-const SEED_OFFSET_PER_JOB = 1_000_000;
 
-export function openVitestSession(
-  root: string,
-  setup: VitestSetup,
-  signal?: AbortSignal,
-  seed?: TrySeed,
-): VitestSession {
+export function openVitestSession(root: string, setup: VitestSetup, signal?: AbortSignal): VitestSession {
   let child: SessionChild | null = null;
-  const nextSeedOffset = seedOffsets();
   const folders: string[] = [];
   let started = 0;
   const start = (): SessionChild => {
@@ -87,8 +70,6 @@ export function openVitestSession(
     },
     root,
     setup,
-    ...(seed === undefined ? {} : { seed }),
-    nextSeedOffset,
     starts: () => started,
     submit(makeJob) {
       if (child === null || child.ended) child = start();
@@ -105,24 +86,12 @@ export function openVitestSession(
     close() {
       const c = child;
       child = null;
-      if (c !== null) closeChild(c, kill);
+      if (c === null) return;
+      if (c.ended) return kill(c);
+      writeFileSync(closeFileOf(c.folder), '');
+      // The child closes its Vitest and exits; its group goes too if it does not within 5 s.
+      void Promise.race([c.process.result, sleep(5000)]).finally(() => kill(c));
     },
-  };
-}
-
-/** Asks a child to close its Vitest and exit; its group goes too if it does not within 5 s. */
-function closeChild(c: SessionChild, kill: (c: SessionChild) => void): void {
-  if (c.ended) return kill(c);
-  writeFileSync(closeFileOf(c.folder), '');
-  void Promise.race([c.process.result, sleep(5000)]).finally(() => kill(c));
-}
-
-/** The first try number of each job's seeds, a million apart: 0, 1 000 000, ... */
-function seedOffsets(): () => number {
-  let jobs = 0;
-  return () => {
-    jobs += 1;
-    return (jobs - 1) * SEED_OFFSET_PER_JOB;
   };
 }
 
