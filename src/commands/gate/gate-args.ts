@@ -2,6 +2,7 @@
  * `flakeguard gate`'s argument table: parsed and checked before anything runs (exit 2 with the bad
  * value and the fix).
  */
+import { randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration, parseDuration } from '../../core/duration.js';
@@ -9,6 +10,7 @@ import { FlakeguardError } from '../../core/errors.js';
 import { TIME_BUDGET_CAP_MS } from '../../core/gate/check-plan.js';
 import { DEFAULT_SLOWDOWN, MAX_SLOWDOWN, parseSlowdown } from '../../core/gate/gate-config.js';
 import { type GateShard, parseGateShard } from '../../core/gate/gate-shard.js';
+import { MAX_SEED, parseSeed } from '../../core/replay/seeded-random.js';
 import type { OptionTable, UsageText } from '../../core/usage.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
@@ -57,6 +59,15 @@ export const GATE_OPTIONS = {
     help: 'the per-test budget instead of budget.test in flakeguard.yaml (250ms, 5s, 1.5s, 2m, 1h)',
   },
   affected: { type: 'boolean', help: 'also every test in a file that imports a changed module (directly or not)' },
+  seed: {
+    type: 'string',
+    value: '<n>',
+    help: "the run's seed, a whole number from 0 to 4294967295: each try's Math.random, crypto.getRandomValues and crypto.randomUUID draw from a seed derived from it, the test and the try's number (default: drawn at random; the report prints it, and each try's own seed, which flakeguard replay --seed replays)",
+  },
+  'seed-node-crypto': {
+    type: 'boolean',
+    help: "also seed node:crypto's randomBytes, randomInt and randomUUID in each try",
+  },
   config: { type: 'string', value: '<file>', help: 'the Vitest config to use (as vitest --config)' },
   project: {
     type: 'string',
@@ -125,6 +136,10 @@ export interface GateArgs {
   readonly platform: string | null;
   readonly budgetMs: number | null;
   readonly affected: boolean;
+  /** --seed, else drawn at random: the run's seed every try's derives from. */
+  readonly seed: number;
+  /** --seed-node-crypto: node:crypto's random functions seeded too. */
+  readonly seedNodeCrypto: boolean;
   readonly setup: VitestSetup;
   readonly json: boolean;
   readonly markdown: string | null;
@@ -189,6 +204,8 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     platform: values.platform ?? null,
     budgetMs: values.budget === undefined ? null : duration('--budget', values.budget),
     affected: values.affected,
+    seed: parseSeedOption(values.seed),
+    seedNodeCrypto: values['seed-node-crypto'] ?? false,
     setup: { config, projects: values.project ?? [] },
     json: values.json,
     markdown: values.markdown ?? null,
@@ -236,6 +253,14 @@ function parseSlowdownOption(text: string | undefined): number | 'auto' | null {
   if (text !== undefined && slowdown === null)
     throw usage(`--slowdown "${text}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2, or auto`);
   return slowdown;
+}
+
+/** --seed, or a seed drawn at random (32 bits). */
+function parseSeedOption(text: string | undefined): number {
+  if (text === undefined) return randomInt(0, MAX_SEED + 1);
+  const seed = parseSeed(text);
+  if (seed === null) throw usage(`--seed "${text}" must be a whole number from 0 to ${MAX_SEED}, e.g. --seed 1234`);
+  return seed;
 }
 
 /** --config: the Vitest config file, resolved; it must exist. */

@@ -64,6 +64,10 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   out.push('');
   out.push(describeLoad(report));
   if (report.contention) out.push(formatContention(report.contention));
+  if (report.seed !== null)
+    out.push(
+      `seed ${report.seed}: each try's random draws derive from it (flakeguard gate --seed ${report.seed}); each try's own seed is in --json`,
+    );
   const calibration = report.contention?.calibration;
   if (calibration)
     out.push(

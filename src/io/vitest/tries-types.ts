@@ -61,6 +61,11 @@ export interface TriesOutcome {
   readonly cutShort: 'deadline' | 'hung' | null;
 }
 
+/** A call's seeding, before the job names its folders (TrySeeding without root and claimDir). */
+export type TrySeed =
+  | { readonly kind: 'derived'; readonly runSeed: number; readonly nodeCrypto: boolean }
+  | { readonly kind: 'fixed'; readonly seed: number; readonly nodeCrypto: boolean };
+
 export interface TryOptions {
   readonly root: string;
   readonly tests: readonly RepeatTarget[];
@@ -84,6 +89,14 @@ export interface TryOptions {
   /** performance.now() at which every try still running is stopped and the outcome is what came back. */
   readonly deadline?: number;
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * How each try's random source is seeded (core/gate/runner-protocol.ts TrySeeding): a run seed
+   * each try derives its own from, or one fixed seed for every try (a replay). Absent: the
+   * session's (the gate's run seed), else none.
+   */
+  readonly seed?: TrySeed;
+  /** Warm repeats of each test after its first try in each worker (a replay without --cold); absent: as the schedule plans. */
+  readonly repeats?: number;
   /** The gate's one Vitest (vitest-session.ts): the call runs on it instead of a Vitest of its own. */
   readonly session?: VitestSession | undefined;
   readonly signal?: AbortSignal;

@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { killProcessTree } from '../process/process-tree.js';
 import { type GuardedProcess, spawnGuarded } from '../process/spawn-guarded.js';
 import { builtFile } from './child-job.js';
+import type { TrySeed } from './tries-types.js';
 import type { VitestJob } from './vitest-job.js';
 import { closeFileOf, doneFileOf, jobFileOf, SESSION_FLAG } from './vitest-session-jobs.js';
 import type { VitestSetup } from './vitest-setup.js';
@@ -43,6 +44,10 @@ export interface VitestSession {
   readonly setup: VitestSetup;
   /** Runs one job: `makeJob` gets the job's own folder for the files it names. */
   submit(makeJob: (folder: string) => VitestJob): SessionJob;
+  /** The gate's run seed: every try of every job derives its own from it (absent: tries not seeded). */
+  readonly seed?: TrySeed;
+  /** Where the tries of every job claim their numbers (the seed's, core/gate/runner-protocol.ts TrySeeding). */
+  readonly seedClaims?: string;
   /** How many Vitest children the session started (1 unless a job was cut short). */
   starts(): number;
   close(): void;
@@ -50,8 +55,14 @@ export interface VitestSession {
 
 const POLL_MS = 5;
 
-export function openVitestSession(root: string, setup: VitestSetup, signal?: AbortSignal): VitestSession {
+export function openVitestSession(
+  root: string,
+  setup: VitestSetup,
+  signal?: AbortSignal,
+  seed?: TrySeed,
+): VitestSession {
   let child: SessionChild | null = null;
+  const seedClaims = seed === undefined ? undefined : mkdtempSync(path.join(os.tmpdir(), 'flakeguard-seeds-'));
   const folders: string[] = [];
   let started = 0;
   const start = (): SessionChild => {
@@ -70,6 +81,8 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
     },
     root,
     setup,
+    ...(seed === undefined ? {} : { seed }),
+    ...(seedClaims === undefined ? {} : { seedClaims }),
     starts: () => started,
     submit(makeJob) {
       if (child === null || child.ended) child = start();
@@ -84,6 +97,7 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
       };
     },
     close() {
+      if (seedClaims !== undefined) rmSync(seedClaims, { recursive: true, force: true });
       const c = child;
       child = null;
       if (c === null) return;

@@ -98,7 +98,7 @@ describe('upgradeGateReport', () => {
 
   it('refuses another version, naming it, the versions it reads and how to write the report again', () => {
     expect(() => upgradeGateReport({ version: 1, tests: [] }, 'shard-1.json')).toThrow(
-      'gate report shard-1.json is version 1; gate --merge reads versions 2, 3, 4, 5, 6: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
+      'gate report shard-1.json is version 1; gate --merge reads versions 2, 3, 4, 5, 6, 7: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
     );
     expect(() => upgradeGateReport({ tests: [] }, 's.json')).toThrow('is version null');
   });
