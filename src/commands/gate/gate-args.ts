@@ -2,19 +2,17 @@
  * `flakeguard gate`'s argument table: parsed and checked before anything runs (exit 2 with the bad
  * value and the fix).
  */
-import { randomInt } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration, parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { TIME_BUDGET_CAP_MS } from '../../core/gate/check-plan.js';
-import { DEFAULT_SLOWDOWN, MAX_SLOWDOWN, parseSlowdown } from '../../core/gate/gate-config.js';
+import { DEFAULT_SLOWDOWN } from '../../core/gate/gate-config.js';
 import { type GateShard, parseGateShard } from '../../core/gate/gate-shard.js';
-import { MAX_SEED, parseSeed } from '../../core/replay/seeded-random.js';
 import type { OptionTable, UsageText } from '../../core/usage.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 import { parseCommandArgs } from '../command-args.js';
+import { parseConfigOption, parseSeedOption, parseSlowdownOption } from '../condition-args.js';
 
 /** With no failure in 150 tries, a failure rate of 2% or more is ruled out at 95% confidence. */
 export const DEFAULT_MAX_TRIES = 150;
@@ -152,6 +150,8 @@ export interface GateArgs {
   readonly plan: boolean;
 }
 
+const GATE = 'flakeguard gate';
+
 function usage(message: string): FlakeguardError {
   return new FlakeguardError('USAGE', `${message}; see flakeguard gate --help`);
 }
@@ -190,9 +190,9 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
   checkPlanAlone(values);
   const { tries, maxTries } = parseTryCounts(values.tries, values['max-tries']);
   const workers = parseLoad(values.load);
-  const slowdown = parseSlowdownOption(values.slowdown);
+  const slowdown = parseSlowdownOption(GATE, values.slowdown, true);
   const root = path.resolve(values.root ?? process.cwd());
-  const config = parseConfigOption(values.config);
+  const config = parseConfigOption(GATE, values.config);
   return {
     base: values.base,
     tries,
@@ -204,7 +204,7 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     platform: values.platform ?? null,
     budgetMs: values.budget === undefined ? null : duration('--budget', values.budget),
     affected: values.affected,
-    seed: parseSeedOption(values.seed),
+    seed: parseSeedOption(GATE, values.seed, true),
     seedNodeCrypto: values['seed-node-crypto'] ?? false,
     setup: { config, projects: values.project ?? [] },
     json: values.json,
@@ -245,30 +245,4 @@ function parseLoad(text: string): number {
   if (!Number.isInteger(workers) || workers < 0 || workers > 256)
     throw usage(`--load "${text}" must be auto, 0 (no load) or a number of workers`);
   return workers;
-}
-
-function parseSlowdownOption(text: string | undefined): number | 'auto' | null {
-  if (text?.trim() === 'auto') return 'auto';
-  const slowdown = text === undefined ? null : parseSlowdown(text);
-  if (text !== undefined && slowdown === null)
-    throw usage(`--slowdown "${text}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2, or auto`);
-  return slowdown;
-}
-
-/** --seed, or a seed drawn at random (32 bits). */
-function parseSeedOption(text: string | undefined): number {
-  if (text === undefined) return randomInt(0, MAX_SEED + 1);
-  const seed = parseSeed(text);
-  if (seed === null) throw usage(`--seed "${text}" must be a whole number from 0 to ${MAX_SEED}, e.g. --seed 1234`);
-  return seed;
-}
-
-/** --config: the Vitest config file, resolved; it must exist. */
-function parseConfigOption(text: string | undefined): string | null {
-  const config = text === undefined ? null : path.resolve(text);
-  if (config !== null && !existsSync(config))
-    throw usage(
-      `--config "${text}" does not exist (resolved to ${config}); pass the Vitest config file, e.g. --config vitest.config.ts`,
-    );
-  return config;
 }

@@ -4,10 +4,9 @@
  */
 import type { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
-import type { ProgressLine } from '../../core/gate/runner-protocol.js';
+import type { ProgressLine, TrySeed } from '../../core/gate/runner-protocol.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
-import type { TrySeed } from '../../io/vitest/tries-types.js';
 import type { VitestSession } from '../../io/vitest/vitest-session.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 

@@ -53,6 +53,11 @@ export type TrySeeding =
     }
   | { readonly kind: 'fixed'; readonly seed: number; readonly nodeCrypto: boolean };
 
+/** A call's seeding, before the job names its folders (TrySeeding without root and claimDir). */
+export type TrySeed =
+  | { readonly kind: 'derived'; readonly runSeed: number; readonly nodeCrypto: boolean }
+  | { readonly kind: 'fixed'; readonly seed: number; readonly nodeCrypto: boolean };
+
 /** `hung`: still running past its ceiling (test timeout x slowdown + margin); the gate killed its worker. */
 export type TryState = 'passed' | 'failed' | 'skipped' | 'hung';
 

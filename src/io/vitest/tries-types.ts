@@ -1,7 +1,7 @@
 /**
  * The types of the gate's Vitest calls (vitest-tries.ts): what to run, and the tries that came back.
  */
-import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
+import type { GateTry, ProgressLine, TrySeed } from '../../core/gate/runner-protocol.js';
 import { testKey } from '../../core/test-id.js';
 import type { PaceMethod } from '../load/pacer.js';
 import type { WaveSummary } from './vitest-job.js';
@@ -60,11 +60,6 @@ export interface TriesOutcome {
   /** Why the call ended before Vitest finished, or null: the gate's deadline, or a hung try took Vitest with it. */
   readonly cutShort: 'deadline' | 'hung' | null;
 }
-
-/** A call's seeding, before the job names its folders (TrySeeding without root and claimDir). */
-export type TrySeed =
-  | { readonly kind: 'derived'; readonly runSeed: number; readonly nodeCrypto: boolean }
-  | { readonly kind: 'fixed'; readonly seed: number; readonly nodeCrypto: boolean };
 
 export interface TryOptions {
   readonly root: string;
