@@ -17,6 +17,8 @@ export interface RepeatTarget {
   readonly line: number | null;
   /** Vitest project to run it in; null or absent: the first project that includes the file. */
   readonly project?: string | null;
+  /** runTestsAlone: an earlier test of the file, by its line, run before it in the same worker (a replay's --after). */
+  readonly afterLine?: number | null;
 }
 
 /**
