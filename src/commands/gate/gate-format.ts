@@ -106,6 +106,7 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, conte
   if (t.history) out.push(`${indent}${paint(screen, 'dim', formatTestPast(t.history))}`);
   for (const m of t.missing ?? []) out.push(`${indent}missing: ${u(m)}`);
   if (t.cause) out.push(`${indent}${u(describeCause(t.cause))}`, `${indent}fix: ${u(t.cause.fix)}`);
+  if (t.replay) out.push(`${indent}replay (not yet run): ${u(t.replay.command)}`);
   if (t.error && t.verdict !== 'stable') out.push(`${indent}first error: ${u(t.error)}`);
   return out;
 }
