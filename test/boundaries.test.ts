@@ -20,8 +20,16 @@ const LAYERS: Record<string, { folders: readonly string[]; packages: (spec: stri
   io: { folders: ['core', 'io'], packages: () => true },
   commands: { folders: ['core', 'io', 'commands'], packages: () => true },
   reporter: { folders: ['core', 'io', 'reporter'], packages: () => true },
+  // core/replay/seeded-random.ts: the seeded generator a try draws from (issue 46), one file that
+  // imports nothing, so the runner and `flakeguard replay --seed` derive the same sequences.
   runner: {
-    folders: ['runner', 'core/gate/runner-protocol.ts', 'core/gate/proc-text.ts', 'core/test-id.ts'],
+    folders: [
+      'runner',
+      'core/gate/runner-protocol.ts',
+      'core/gate/proc-text.ts',
+      'core/test-id.ts',
+      'core/replay/seeded-random.ts',
+    ],
     packages: (s) => s.startsWith('node:') || s === 'vitest' || s === '@vitest/runner',
   },
   'cli.ts': { folders: ['core', 'io', 'commands'], packages: (s) => s.startsWith('node:') },

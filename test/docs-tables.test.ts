@@ -18,6 +18,7 @@ import {
 } from '../src/commands/history/history-options.js';
 import { INIT_USAGE } from '../src/commands/init/init-command.js';
 import { QUARANTINE_USAGE } from '../src/commands/quarantine/quarantine-options.js';
+import { REPLAY_USAGE } from '../src/commands/replay/replay-args.js';
 import { TRIAGE_USAGE } from '../src/commands/triage/triage-options.js';
 import { CAUSE_CLASSES, makeCause } from '../src/core/cause/cause.js';
 import { CAUSE_RULES } from '../src/core/cause/cause-rules.js';
@@ -240,6 +241,7 @@ describe('the flags the docs name', () => {
       HISTORY_INGEST_OPTIONS,
       HISTORY_PRUNE_OPTIONS,
       INIT_USAGE.options,
+      REPLAY_USAGE.options,
     ])
       for (const [name, spec] of Object.entries(table)) {
         own.add(name);

@@ -70,6 +70,7 @@ export const PROCESS_BUDGET: Readonly<Record<string, ProcessBudget>> = {
   'test/e2e/projects.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },
   'test/e2e/quarantine-history.test.ts': { gate: 0, vitest: 1, cli: 0, storeCreate: 0 },
   'test/e2e/quarantine.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },
+  'test/e2e/replay.test.ts': { gate: 0, vitest: 0, cli: 10, storeCreate: 0 },
   'test/e2e/signals.test.ts': { gate: 3, vitest: 1, cli: 3, storeCreate: 0 },
   'test/e2e/triage-corpus.test.ts': { gate: 0, vitest: 32, cli: 0, storeCreate: 0 },
   'test/e2e/triage-history.test.ts': { gate: 0, vitest: 3, cli: 0, storeCreate: 0 },

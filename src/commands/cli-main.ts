@@ -12,6 +12,7 @@ const USAGE = `flakeguard: guards a Vitest suite against flaky and slow tests
 Usage:
   flakeguard gate [options]        run the tests a branch adds or changes as CI would, before merge
   flakeguard triage [options]      classify every failure of a red run, with its evidence
+  flakeguard replay <file> -t <name> [options]                   run one test under the conditions that made it fail
   flakeguard allowances add|list|check|prune|migrate [options]   more time for one test
   flakeguard quarantine add|list|check|remove [options]          a known-flaky test that runs but does not fail the run
   flakeguard history [ingest|prune] [options]                    flake and duration history of every test
@@ -27,6 +28,7 @@ type Command = (args: string[]) => Promise<number>;
 const COMMANDS: Record<string, () => Promise<Command>> = {
   gate: async () => (await import('./gate/gate-command.js')).runGateCommand,
   triage: async () => (await import('./triage/triage-command.js')).runTriageCommand,
+  replay: async () => (await import('./replay/replay-command.js')).runReplayCommand,
   allowances: async () => (await import('./allowances/allowances-command.js')).runAllowancesCommand,
   quarantine: async () => (await import('./quarantine/quarantine-command.js')).runQuarantineCommand,
   init: async () => (await import('./init/init-command.js')).runInitCommand,

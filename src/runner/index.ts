@@ -27,6 +27,7 @@ import { testKey } from '../core/test-id.js';
 // Not the globals: a test may delete or replace them (captured-globals.ts).
 import { cpuUsage, performance } from './captured-globals.js';
 import { firstLine, readPlan, seenInWorker, testsInOrder } from './runner-plan.js';
+import { type InstalledSeed, installSeededRandom, seedOfTry } from './try-seeding.js';
 import {
   aloneInTry,
   awaitCgroup,
@@ -42,6 +43,8 @@ interface TryStart {
   readonly cpu: NodeJS.CpuUsage;
   readonly tree: TreeCpu | null;
   readonly errors: number;
+  /** The try's seeded random source (the plan's seeding), removed when the try is recorded. */
+  readonly seeded: InstalledSeed | null;
   /** The test function's span and figures, once it returned (or threw). */
   body?: Omit<TryBody, 'alone'>;
 }
@@ -181,7 +184,10 @@ export default class FlakeguardRunner extends TestRunner {
         startedAt: performance.timeOrigin + at,
         timeoutMs,
       });
-      const start: TryStart = { at, tree, cpu: cpuUsage(), errors: test.result?.errors?.length ?? 0 };
+      const seeding = this.plan?.seeding;
+      const id = { project: test.file.projectName ?? '', file: test.file.filepath, fullName: nameOf(test) };
+      const seeded = seeding ? installSeededRandom(seedOfTry(seeding, id), seeding.nodeCrypto) : null;
+      const start: TryStart = { at, tree, cpu: cpuUsage(), errors: test.result?.errors?.length ?? 0, seeded };
       this.starts.set(test, start);
       this.open.add(start);
     }
@@ -206,6 +212,7 @@ export default class FlakeguardRunner extends TestRunner {
     this.starts.delete(test);
     this.open.delete(start);
     const durationMs = performance.now() - start.at;
+    start.seeded?.remove();
     const cpu = cpuUsage(start.cpu);
     const tree = start.tree === null ? null : readTreeCpu();
     const errors = test.result?.errors ?? [];
@@ -228,6 +235,7 @@ export default class FlakeguardRunner extends TestRunner {
       pid: process.pid,
       tid: this.tid,
       ...(failed ? { error: firstLine(errors[start.errors]) } : {}),
+      ...(start.seeded ? { seed: start.seeded.seed } : {}),
       ...(start.body ? { body: { ...start.body, alone: aloneInTry(start.tree, tree) } } : {}),
     };
     this.append({

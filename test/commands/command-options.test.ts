@@ -14,6 +14,7 @@ import {
 } from '../../src/commands/history/history-options.js';
 import { INIT_USAGE } from '../../src/commands/init/init-command.js';
 import { QUARANTINE_SUBCOMMANDS, QUARANTINE_USAGE } from '../../src/commands/quarantine/quarantine-options.js';
+import { REPLAY_USAGE } from '../../src/commands/replay/replay-args.js';
 import { TRIAGE_USAGE } from '../../src/commands/triage/triage-options.js';
 import { formatUsage, type OptionTable, type UsageText } from '../../src/core/usage.js';
 
@@ -30,6 +31,7 @@ const COMMANDS: {
 }[] = [
   { name: 'gate', options: GATE_USAGE.options, usage: GATE_USAGE, docs: ['README.md', 'docs/gate.md'] },
   { name: 'triage', options: TRIAGE_USAGE.options, usage: TRIAGE_USAGE, docs: ['README.md', 'docs/triage.md'] },
+  { name: 'replay', options: REPLAY_USAGE.options, usage: REPLAY_USAGE, docs: ['README.md', 'docs/replay.md'] },
   {
     name: 'allowances',
     options: ALLOWANCES_USAGE.options,

@@ -46,7 +46,7 @@ describe('flakeguard gate on a branch with new, changed, renamed and moved tests
     expect(run.exitCode, run.stderr).toBe(1);
     expect(report).toMatchObject({
       format: 'flakeguard-gate-report',
-      version: 6,
+      version: 7,
       verdict: 'fail',
       tries: 3,
       maxTries: 3,

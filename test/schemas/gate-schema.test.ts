@@ -160,7 +160,7 @@ describe('gate report schema', () => {
     const two = computeGateReport({ ...input([stable]), shard: { index: 2, count: 2 } });
     const { format: _f, ...old } = { ...two, version: 5, tests: two.tests.map((t) => ({ ...t, project: null })) };
     const merged = mergeGateReports([one, upgradeGateReport(old, 'shard-2.json')], ['shard-1.json', 'shard-2.json']);
-    expect(merged).toMatchObject({ format: 'flakeguard-gate-report', version: 6, mergedShards: 2, shard: null });
+    expect(merged).toMatchObject({ format: 'flakeguard-gate-report', version: 7, mergedShards: 2, shard: null });
     expect(schemaErrors('gate-report', toGateReportJson(merged))).toEqual([]);
   });
 

@@ -2,17 +2,17 @@
  * `flakeguard gate`'s argument table: parsed and checked before anything runs (exit 2 with the bad
  * value and the fix).
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatDuration, parseDuration } from '../../core/duration.js';
 import { FlakeguardError } from '../../core/errors.js';
 import { TIME_BUDGET_CAP_MS } from '../../core/gate/check-plan.js';
-import { DEFAULT_SLOWDOWN, MAX_SLOWDOWN, parseSlowdown } from '../../core/gate/gate-config.js';
+import { DEFAULT_SLOWDOWN } from '../../core/gate/gate-config.js';
 import { type GateShard, parseGateShard } from '../../core/gate/gate-shard.js';
 import type { OptionTable, UsageText } from '../../core/usage.js';
 import { defaultWorkerCount } from '../../io/load/load-workers.js';
 import type { VitestSetup } from '../../io/vitest/vitest-setup.js';
 import { parseCommandArgs } from '../command-args.js';
+import { parseConfigOption, parseSeedOption, parseSlowdownOption } from '../condition-args.js';
 
 /** With no failure in 150 tries, a failure rate of 2% or more is ruled out at 95% confidence. */
 export const DEFAULT_MAX_TRIES = 150;
@@ -57,6 +57,15 @@ export const GATE_OPTIONS = {
     help: 'the per-test budget instead of budget.test in flakeguard.yaml (250ms, 5s, 1.5s, 2m, 1h)',
   },
   affected: { type: 'boolean', help: 'also every test in a file that imports a changed module (directly or not)' },
+  seed: {
+    type: 'string',
+    value: '<n>',
+    help: "the run's seed, a whole number from 0 to 4294967295: each try's Math.random, crypto.getRandomValues and crypto.randomUUID draw from a seed derived from it, the test and the try's number (default: drawn at random; the report prints it, and each try's own seed, which flakeguard replay --seed replays)",
+  },
+  'seed-node-crypto': {
+    type: 'boolean',
+    help: "also seed node:crypto's randomBytes, randomInt and randomUUID in each try",
+  },
   config: { type: 'string', value: '<file>', help: 'the Vitest config to use (as vitest --config)' },
   project: {
     type: 'string',
@@ -125,6 +134,10 @@ export interface GateArgs {
   readonly platform: string | null;
   readonly budgetMs: number | null;
   readonly affected: boolean;
+  /** --seed, else drawn at random: the run's seed every try's derives from. */
+  readonly seed: number;
+  /** --seed-node-crypto: node:crypto's random functions seeded too. */
+  readonly seedNodeCrypto: boolean;
   readonly setup: VitestSetup;
   readonly json: boolean;
   readonly markdown: string | null;
@@ -136,6 +149,8 @@ export interface GateArgs {
   /** --plan: print the selection and limits as JSON, run nothing. */
   readonly plan: boolean;
 }
+
+const GATE = 'flakeguard gate';
 
 function usage(message: string): FlakeguardError {
   return new FlakeguardError('USAGE', `${message}; see flakeguard gate --help`);
@@ -175,9 +190,9 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
   checkPlanAlone(values);
   const { tries, maxTries } = parseTryCounts(values.tries, values['max-tries']);
   const workers = parseLoad(values.load);
-  const slowdown = parseSlowdownOption(values.slowdown);
+  const slowdown = parseSlowdownOption(GATE, values.slowdown, true);
   const root = path.resolve(values.root ?? process.cwd());
-  const config = parseConfigOption(values.config);
+  const config = parseConfigOption(GATE, values.config);
   return {
     base: values.base,
     tries,
@@ -189,6 +204,8 @@ export function parseGateArgs(args: string[]): GateArgs | 'help' {
     platform: values.platform ?? null,
     budgetMs: values.budget === undefined ? null : duration('--budget', values.budget),
     affected: values.affected,
+    seed: parseSeedOption(GATE, values.seed, true),
+    seedNodeCrypto: values['seed-node-crypto'] ?? false,
     setup: { config, projects: values.project ?? [] },
     json: values.json,
     markdown: values.markdown ?? null,
@@ -228,22 +245,4 @@ function parseLoad(text: string): number {
   if (!Number.isInteger(workers) || workers < 0 || workers > 256)
     throw usage(`--load "${text}" must be auto, 0 (no load) or a number of workers`);
   return workers;
-}
-
-function parseSlowdownOption(text: string | undefined): number | 'auto' | null {
-  if (text?.trim() === 'auto') return 'auto';
-  const slowdown = text === undefined ? null : parseSlowdown(text);
-  if (text !== undefined && slowdown === null)
-    throw usage(`--slowdown "${text}" must be a factor from 1 (no slowdown) to ${MAX_SLOWDOWN}, e.g. 2, or auto`);
-  return slowdown;
-}
-
-/** --config: the Vitest config file, resolved; it must exist. */
-function parseConfigOption(text: string | undefined): string | null {
-  const config = text === undefined ? null : path.resolve(text);
-  if (config !== null && !existsSync(config))
-    throw usage(
-      `--config "${text}" does not exist (resolved to ${config}); pass the Vitest config file, e.g. --config vitest.config.ts`,
-    );
-  return config;
 }

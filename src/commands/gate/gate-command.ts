@@ -213,6 +213,7 @@ function gateRunOptions(
     started: context.started,
     workers: parsed.workers,
     slowdown,
+    seed: { kind: 'derived', runSeed: parsed.seed, nodeCrypto: parsed.seedNodeCrypto },
     deadline: gateDeadline(context.started, parsed.timeBudgetMs, slowdown),
     signal: context.signal,
     limitFor: limits.limitFor,

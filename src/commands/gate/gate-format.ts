@@ -64,6 +64,10 @@ export function formatGateText(report: GateReport, screen: Pick<Screen, 'color'>
   out.push('');
   out.push(describeLoad(report));
   if (report.contention) out.push(formatContention(report.contention));
+  if (report.seed !== null)
+    out.push(
+      `seed ${report.seed}: each try's random draws derive from it (flakeguard gate --seed ${report.seed}); each try's own seed is in --json`,
+    );
   const calibration = report.contention?.calibration;
   if (calibration)
     out.push(
@@ -102,6 +106,7 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, conte
   if (t.history) out.push(`${indent}${paint(screen, 'dim', formatTestPast(t.history))}`);
   for (const m of t.missing ?? []) out.push(`${indent}missing: ${u(m)}`);
   if (t.cause) out.push(`${indent}${u(describeCause(t.cause))}`, `${indent}fix: ${u(t.cause.fix)}`);
+  if (t.replay) out.push(`${indent}replay (not yet run): ${u(t.replay.command)}`);
   if (t.error && t.verdict !== 'stable') out.push(`${indent}first error: ${u(t.error)}`);
   return out;
 }

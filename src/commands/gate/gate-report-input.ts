@@ -51,6 +51,7 @@ export function gatherReportInput(s: ReportSources): GateReportInput {
   return {
     base: s.base.sha,
     baseRef: s.base.ref,
+    ...(run ? { seed: parsed.seed } : {}),
     tries: parsed.tries,
     maxTries: parsed.maxTries,
     timeBudgetMs: parsed.timeBudgetMs,

@@ -4,7 +4,7 @@
  */
 import type { resolveTestLimit } from '../../core/budget/budget.js';
 import type { Config } from '../../core/config.js';
-import type { ProgressLine } from '../../core/gate/runner-protocol.js';
+import type { ProgressLine, TrySeed } from '../../core/gate/runner-protocol.js';
 import type { SelectedTest } from '../../core/gate/test-selection.js';
 import type { SourceTest } from '../../core/source/test-source.js';
 import type { VitestSession } from '../../io/vitest/vitest-session.js';
@@ -26,6 +26,8 @@ export interface GateRunOptions {
   /** performance.now() when the command started: the time budget counts from it. */
   readonly started: number;
   readonly workers: number;
+  /** The run's seed: every try's random source is seeded from it (io/vitest/vitest-session.ts). */
+  readonly seed?: TrySeed;
   /** The reference slowdown factor asked for (1: no stops). */
   readonly slowdown: number;
   /** performance.now() by which every try ends (core/gate/try-ceiling.ts gateDeadline), as first set. */

@@ -37,7 +37,7 @@ export interface GateRunResult {
 
 /** The gate's checks on one Vitest (io/vitest/vitest-session.ts), closed whatever happens. */
 export async function runGate(options: GateRunOptions): Promise<GateRunResult> {
-  const session = options.session ?? openVitestSession(options.root, options.setup, options.signal);
+  const session = options.session ?? openVitestSession(options.root, options.setup, options.signal, options.seed);
   try {
     const result = await runChecks({ ...options, session });
     options.onStep(`vitest: ${plural(session.starts(), 'start')} for the checks (and one to list the test files)`);

@@ -2,9 +2,11 @@
  * One test in the gate's report: what the gate decided about it from its tries (gate-verdict.ts,
  * breaking-point.ts), with where it is and why it was selected, as the JSON prints it. Pure.
  */
+
 import type { CauseFinding } from '../cause/cause.js';
 import { describeFailureRate } from '../failure-rate.js';
 import type { TestPast } from '../history/test-history-summary.js';
+import { type GateReplay, replayOfVerdict } from '../replay/gate-replay.js';
 import type { TestId } from '../test-id.js';
 import { describeMissingCheck } from './gate-evidence.js';
 import type { GateTestResult, GateVerdict } from './gate-verdict.js';
@@ -69,6 +71,8 @@ export interface GateReportTest extends Omit<TestId, 'project'> {
    * allowed it (core/gate/gate-evidence.ts); empty when every check was made (absent in older reports).
    */
   readonly missing?: readonly string[];
+  /** The replay of a random-or-concurrency verdict from a failed try's seed, not yet run; null: none (absent in older reports). */
+  readonly replay?: GateReplay | null;
 }
 
 /** A test's line in the report, from its place and its result. */
@@ -102,5 +106,12 @@ export function toReportTest(t: GateTestInput): GateReportTest {
     error: r.firstError,
     cause: t.cause ?? null,
     missing: t.missing ?? r.missing.map(describeMissingCheck),
+    replay: replayOfVerdict({
+      ...t,
+      project: t.project ?? '',
+      verdict: r.verdict,
+      tries: r.tries,
+      cause: t.cause ?? null,
+    }),
   };
 }

@@ -8,13 +8,14 @@
  * - 4 -> 5: every full name `name` becomes `fullName` (one field name in every format).
  * - 5 -> 6: a test's `project` null (the unnamed project, as 5 and older wrote it) becomes '', and
  *   the report gets its `format`; 6 also adds values only (warm tries, the `confirm` missing check).
+ * - 6 -> 7: the report gets its `seed` (null: its tries were not seeded); a try's `seed` is absent.
  */
 import { FlakeguardError } from '../errors.js';
 import { fullNameFrom } from '../test-id.js';
 import { GATE_REPORT_FORMAT, GATE_REPORT_VERSION, type GateReport } from './gate-report.js';
 
 /** The versions `gate --merge` reads. */
-const READABLE_GATE_REPORT_VERSIONS = [2, 3, 4, 5, GATE_REPORT_VERSION] as const;
+const READABLE_GATE_REPORT_VERSIONS = [2, 3, 4, 5, 6, GATE_REPORT_VERSION] as const;
 
 type Loose = Record<string, unknown>;
 
@@ -29,7 +30,7 @@ export function upgradeGateReport(parsed: unknown, file: string): GateReport {
     );
   const version = parsed.version;
   if (version === GATE_REPORT_VERSION) return parsed as unknown as GateReport;
-  if (version === 5) return upgradeFrom5(parsed);
+  if (version === 5 || version === 6) return upgradeFrom5(parsed);
   if (version === 4) return upgradeFrom5(fromGateReportJson(parsed));
   if (version !== 2 && version !== 3)
     throw new FlakeguardError(
@@ -40,10 +41,19 @@ export function upgradeGateReport(parsed: unknown, file: string): GateReport {
   return upgradeFrom5(fromGateReportJson(upgradeFrom3(v3)));
 }
 
-/** A version 5 report as 6: a test's null project (5 wrote it for the unnamed one) is ''; it names its format. */
+/**
+ * A version 5 or 6 report as 7: a test's null project (5 wrote it for the unnamed one) is ''; it
+ * names its format; its seed is null (its tries were not seeded).
+ */
 function upgradeFrom5(parsed: Loose): GateReport {
   const tests = (parsed.tests as unknown[]).map((t) => (isObject(t) && t.project === null ? { ...t, project: '' } : t));
-  return { ...parsed, format: GATE_REPORT_FORMAT, version: GATE_REPORT_VERSION, tests } as unknown as GateReport;
+  return {
+    ...parsed,
+    format: GATE_REPORT_FORMAT,
+    version: GATE_REPORT_VERSION,
+    seed: null,
+    tests,
+  } as unknown as GateReport;
 }
 
 const withFullName = (o: unknown): unknown => (isObject(o) ? fullNameFrom(o, 'name') : o);

@@ -18,6 +18,9 @@ import type { Contention } from './slowdown.js';
 export type GateContention = Contention & { readonly calibration?: Calibration };
 
 /**
+ * 7: every try is seeded (issue 46): the report has the run's `seed` (--seed, else drawn; null in a
+ * merge of shards with different seeds), each try its own `seed` (`flakeguard replay --seed`
+ * replays its random draws). gate-report-versions.ts reads a version 6 (seed null).
  * 6: a test's `project` is '' for the unnamed Vitest project (was null; null means "unknown" in every
  * format, and the gate always knows); the report names its format (`format`). A test's tries beyond
  * its cold ones may be warm repeats (`cold: false`, in one worker: the reference tries, those
@@ -37,7 +40,7 @@ export type GateContention = Contention & { readonly calibration?: Calibration }
  * 2: contention has method (how the workers were paced), methodWhy, weight, busyWorkers, phases; no
  * ambient; a try's slowdown may be null with slowdownNote.
  */
-export const GATE_REPORT_VERSION = 6 as const;
+export const GATE_REPORT_VERSION = 7 as const;
 /** What `format` says: which of flakeguard's JSON outputs this is (schemas/gate-report.schema.json). */
 export const GATE_REPORT_FORMAT = 'flakeguard-gate-report' as const;
 export const GATE_VERDICTS: readonly GateVerdict[] = [
@@ -86,6 +89,8 @@ export interface GateReport {
   /** The merge-base sha the working tree was compared with. */
   readonly base: string;
   readonly baseRef: string;
+  /** The run's seed (--seed, else drawn): each try's seed derives from it; null when the tries were not seeded. */
+  readonly seed: number | null;
   /** --tries: the tries every test got at least. */
   readonly tries: number;
   /** --max-tries: the most tries a test got when the time budget allowed. */
@@ -135,6 +140,8 @@ export type GateReportJson = ReturnType<typeof toGateReportJson>;
 export interface GateReportInput {
   readonly base: string;
   readonly baseRef: string;
+  /** The run's seed; absent: the tries were not seeded. */
+  readonly seed?: number;
   readonly tries: number;
   readonly maxTries?: number;
   readonly timeBudgetMs?: number;
@@ -175,6 +182,7 @@ export function computeGateReport(input: GateReportInput): GateReport {
     verdict: failed ? 'fail' : 'pass',
     base: input.base,
     baseRef: input.baseRef,
+    seed: input.seed ?? null,
     tries: input.tries,
     maxTries: input.maxTries ?? input.tries,
     timeBudgetMs: input.timeBudgetMs ?? 0,

@@ -149,5 +149,7 @@ export function mergeGateReports(reports: readonly GateReport[], names: readonly
     proposals: reports.flatMap((r) => r.proposals),
     notices: unique(reports.flatMap((r) => r.notices)),
     wallMs: Math.max(...reports.map((r) => r.wallMs)),
+    // One seed when every shard ran with it (gate --seed), else none: each try keeps its own.
+    seed: new Set(reports.map((r) => r.seed)).size === 1 ? first.seed : null,
   };
 }

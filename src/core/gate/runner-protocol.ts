@@ -28,7 +28,35 @@ export interface RunnerPlan {
   readonly tests: readonly PlannedTest[];
   /** JSON-lines file the runner appends a RunnerLine to after each planned test and each file. */
   readonly resultsFile: string;
+  /** How each planned try's random source is seeded (runner/try-seeding.ts); absent: not seeded. */
+  readonly seeding?: TrySeeding;
 }
+
+/**
+ * The random source of each planned try (issue 46): `Math.random`, and `crypto.getRandomValues` and
+ * `crypto.randomUUID` on globalThis, replaced by a seeded generator (core/replay/seeded-random.ts)
+ * from before beforeEach to after afterEach; with `nodeCrypto`, `node:crypto`'s randomBytes,
+ * randomInt and randomUUID too.
+ * - `derived`: the gate's. A try's seed is deriveTrySeed(runSeed, the test's key with its file
+ *   relative to `root`, the try's number); the number is claimed in `claimDir` (one file per try,
+ *   created exclusively), so side-by-side workers never share one and every try of a gate run has
+ *   its own number, 0 upwards, whatever job it ran in.
+ * - `fixed`: a replay's (`flakeguard replay --seed`): every try starts from `seed`.
+ */
+export type TrySeeding =
+  | {
+      readonly kind: 'derived';
+      readonly runSeed: number;
+      readonly root: string;
+      readonly claimDir: string;
+      readonly nodeCrypto: boolean;
+    }
+  | { readonly kind: 'fixed'; readonly seed: number; readonly nodeCrypto: boolean };
+
+/** A call's seeding, before the job names its folders (TrySeeding without root and claimDir). */
+export type TrySeed =
+  | { readonly kind: 'derived'; readonly runSeed: number; readonly nodeCrypto: boolean }
+  | { readonly kind: 'fixed'; readonly seed: number; readonly nodeCrypto: boolean };
 
 /** `hung`: still running past its ceiling (test timeout x slowdown + margin); the gate killed its worker. */
 export type TryState = 'passed' | 'failed' | 'skipped' | 'hung';
@@ -57,6 +85,11 @@ export interface GateTry {
   readonly cold?: boolean;
   /** First line of the first error this try added, when it failed. */
   readonly error?: string;
+  /**
+   * The seed its random source started from (RunnerPlan.seeding): `flakeguard replay --seed` with
+   * it draws the same values. Absent when the try was not seeded (a report before version 7).
+   */
+  readonly seed?: number;
   /** The factor the try's own process tree got (measured by the gate; core/gate/pacer.ts tryFactor), or null and slowdownNote says why; absent before the gate measured it. */
   readonly slowdown?: number | null;
   /** Why slowdown is null: "too short to measure (2.1 ms of CPU)". */

@@ -3,14 +3,16 @@
  * it runs the command in its own group with the guard's stdout and stderr, exits with the command's
  * code (or signal), and, when its stdin (a pipe held only by flakeguard) ends because flakeguard went
  * away, even by SIGKILL, kills the whole group: the command and every worker it started, after
- * removing the temp folder named by FLAKEGUARD_GUARD_CLEANUP (see spawnGuarded's tempFolder).
+ * removing the temp folders named by FLAKEGUARD_GUARD_CLEANUP, a JSON array (see spawnGuarded's
+ * tempFolder and alsoRemove).
  */
 export const GUARD_SOURCE = [
   "const { spawn } = require('node:child_process');",
   'const [cmd, ...args] = process.argv.slice(1);',
-  // A temp folder flakeguard owns (FLAKEGUARD_GUARD_CLEANUP): removed before the group dies with it.
-  'const cleanup = process.env.FLAKEGUARD_GUARD_CLEANUP; delete process.env.FLAKEGUARD_GUARD_CLEANUP;',
-  "const removeTemp = () => { if (cleanup) try { require('node:fs').rmSync(cleanup, { recursive: true, force: true }); } catch {} };",
+  // Temp folders flakeguard owns (FLAKEGUARD_GUARD_CLEANUP, a JSON array): removed before the group dies with it.
+  'let cleanup = []; try { cleanup = JSON.parse(process.env.FLAKEGUARD_GUARD_CLEANUP || "[]"); } catch {}',
+  'delete process.env.FLAKEGUARD_GUARD_CLEANUP;',
+  "const removeTemp = () => { for (const f of cleanup) try { require('node:fs').rmSync(f, { recursive: true, force: true }); } catch {} };",
   'const killGroup = () => { removeTemp(); try { process.kill(-process.pid, "SIGKILL"); } catch { process.exit(137); } };',
   "process.stdin.on('end', killGroup).on('error', killGroup).resume();",
   "for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(s, killGroup);",

@@ -20,12 +20,17 @@ export interface GuardedOptions {
    * land there), and the guard removes it if flakeguard dies before it could (SIGKILL).
    */
   readonly tempFolder?: string;
+  /**
+   * More folders of flakeguard's that the guard removes with tempFolder if flakeguard dies first
+   * (a gate's seed claims, which outlive any one Vitest child: vitest-session.ts).
+   */
+  readonly alsoRemove?: readonly string[];
 }
 
-function tempEnv(folder: string): Record<string, string> {
+function tempEnv(folder: string, alsoRemove: readonly string[]): Record<string, string> {
   const tmp = path.join(folder, 'tmp');
   mkdirSync(tmp, { recursive: true });
-  return { TMPDIR: tmp, TMP: tmp, TEMP: tmp, FLAKEGUARD_GUARD_CLEANUP: folder };
+  return { TMPDIR: tmp, TMP: tmp, TEMP: tmp, FLAKEGUARD_GUARD_CLEANUP: JSON.stringify([folder, ...alsoRemove]) };
 }
 
 export interface GuardedProcess {
@@ -38,7 +43,9 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
   const child = execa(process.execPath, ['-e', GUARD_SOURCE, '--', command, ...args], {
     cwd: options.cwd,
     ...(options.env || options.tempFolder
-      ? { env: { ...options.env, ...(options.tempFolder ? tempEnv(options.tempFolder) : {}) } }
+      ? {
+          env: { ...options.env, ...(options.tempFolder ? tempEnv(options.tempFolder, options.alsoRemove ?? []) : {}) },
+        }
       : {}),
     detached: true,
     reject: false,

@@ -1,7 +1,7 @@
 /**
  * The types of the gate's Vitest calls (vitest-tries.ts): what to run, and the tries that came back.
  */
-import type { GateTry, ProgressLine } from '../../core/gate/runner-protocol.js';
+import type { GateTry, ProgressLine, TrySeed } from '../../core/gate/runner-protocol.js';
 import { testKey } from '../../core/test-id.js';
 import type { PaceMethod } from '../load/pacer.js';
 import type { WaveSummary } from './vitest-job.js';
@@ -17,6 +17,8 @@ export interface RepeatTarget {
   readonly line: number | null;
   /** Vitest project to run it in; null or absent: the first project that includes the file. */
   readonly project?: string | null;
+  /** runTestsAlone: an earlier test of the file, by its line, run before it in the same worker (a replay's --after). */
+  readonly afterLine?: number | null;
 }
 
 /**
@@ -84,6 +86,14 @@ export interface TryOptions {
   /** performance.now() at which every try still running is stopped and the outcome is what came back. */
   readonly deadline?: number;
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * How each try's random source is seeded (core/gate/runner-protocol.ts TrySeeding): a run seed
+   * each try derives its own from, or one fixed seed for every try (a replay). Absent: the
+   * session's (the gate's run seed), else none.
+   */
+  readonly seed?: TrySeed;
+  /** Warm repeats of each test after its first try in each worker (a replay without --cold); absent: as the schedule plans. */
+  readonly repeats?: number;
   /** The gate's one Vitest (vitest-session.ts): the call runs on it instead of a Vitest of its own. */
   readonly session?: VitestSession | undefined;
   readonly signal?: AbortSignal;

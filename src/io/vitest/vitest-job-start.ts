@@ -3,7 +3,7 @@
  * (vitest-session.ts: one Vitest for every check), else on a Vitest child of its own.
  */
 import path from 'node:path';
-import { PLAN_ENV } from '../../core/gate/runner-protocol.js';
+import { PLAN_ENV, type TrySeeding } from '../../core/gate/runner-protocol.js';
 import { killProcessTree } from '../process/process-tree.js';
 import { builtFile, type ChildJob, startChildJob } from './child-job.js';
 import type { TryOptions } from './tries-types.js';
@@ -99,5 +99,20 @@ function jobOf(
     serial: options.serial ?? false,
     warm: options.warm ?? false,
     ...(options.coldTries === undefined ? {} : { coldTries: options.coldTries }),
+    ...(options.repeats === undefined ? {} : { repeats: options.repeats }),
+    ...seedingOf(options, tmp),
   };
+}
+
+/**
+ * The runner's seeding for a job: the call's own seed, else the session's run seed. A derived
+ * seed's try numbers are claimed in the session's folder for them (every try of a gate its own
+ * number), or the job's own folder without a session.
+ */
+function seedingOf(options: TryOptions, tmp: string): { seeding?: TrySeeding } {
+  const seed = options.seed ?? options.session?.seed;
+  if (seed === undefined) return {};
+  if (seed.kind === 'fixed') return { seeding: seed };
+  const claimDir = options.session?.seedClaims ?? path.join(tmp, 'seed-claims');
+  return { seeding: { ...seed, root: options.root, claimDir } };
 }

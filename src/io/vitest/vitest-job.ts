@@ -3,6 +3,7 @@
  * back. Shared between the parent (vitest-tries.ts) and the child. The tries themselves come back
  * as JSON lines in the results file (core/gate/runner-protocol.ts), written by the test workers.
  */
+import type { TrySeeding } from '../../core/gate/runner-protocol.js';
 import type { VitestSetup } from './vitest-setup.js';
 
 export interface JobSpec {
@@ -42,6 +43,10 @@ export interface VitestJob {
   readonly warm?: boolean;
   /** Copies of each file in the first wave (default minTries). */
   readonly coldTries?: number;
+  /** How the tries' random sources are seeded (the runner's plan carries it); absent: not seeded. */
+  readonly seeding?: TrySeeding;
+  /** Warm repeats of every planned test in each worker (a replay), instead of the schedule's. */
+  readonly repeats?: number;
   /** The job's environment in a session child (vitest-session-jobs.ts): set for its runs only. */
   readonly env?: Readonly<Record<string, string>>;
 }

@@ -6,10 +6,12 @@
  * starts a new one. `close()` ends the child and removes the session folder; the child also dies
  * with flakeguard (io/process/spawn-guarded.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TrySeed } from '../../core/gate/runner-protocol.js';
 import { killProcessTree } from '../process/process-tree.js';
 import { type GuardedProcess, spawnGuarded } from '../process/spawn-guarded.js';
 import { builtFile } from './child-job.js';
@@ -43,6 +45,10 @@ export interface VitestSession {
   readonly setup: VitestSetup;
   /** Runs one job: `makeJob` gets the job's own folder for the files it names. */
   submit(makeJob: (folder: string) => VitestJob): SessionJob;
+  /** The gate's run seed: every try of every job derives its own from it (absent: tries not seeded). */
+  readonly seed?: TrySeed;
+  /** Where the tries of every job claim their numbers (the seed's, core/gate/runner-protocol.ts TrySeeding). */
+  readonly seedClaims?: string;
   /** How many Vitest children the session started (1 unless a job was cut short). */
   starts(): number;
   close(): void;
@@ -50,12 +56,27 @@ export interface VitestSession {
 
 const POLL_MS = 5;
 
-export function openVitestSession(root: string, setup: VitestSetup, signal?: AbortSignal): VitestSession {
+/**
+ * The session's seed claims are one folder for the whole gate (every try its own number, across
+ * Vitest children), only named here: the runner makes it at the first try, inside a live child,
+ * whose guard removes it if flakeguard dies (even by SIGKILL); close() removes it otherwise.
+ */
+function seedingOf(seed: TrySeed | undefined): { readonly seed?: TrySeed; readonly seedClaims?: string } {
+  return seed === undefined ? {} : { seed, seedClaims: path.join(os.tmpdir(), `flakeguard-seeds-${randomUUID()}`) };
+}
+
+export function openVitestSession(
+  root: string,
+  setup: VitestSetup,
+  signal?: AbortSignal,
+  seed?: TrySeed,
+): VitestSession {
   let child: SessionChild | null = null;
+  const seeding = seedingOf(seed);
   const folders: string[] = [];
   let started = 0;
   const start = (): SessionChild => {
-    const c = startChild(root, signal);
+    const c = startChild(root, signal, seeding.seedClaims);
     folders.push(c.folder);
     started += 1;
     return c;
@@ -70,6 +91,7 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
     },
     root,
     setup,
+    ...seeding,
     starts: () => started,
     submit(makeJob) {
       if (child === null || child.ended) child = start();
@@ -84,25 +106,33 @@ export function openVitestSession(root: string, setup: VitestSetup, signal?: Abo
       };
     },
     close() {
+      if (seeding.seedClaims !== undefined) rmSync(seeding.seedClaims, { recursive: true, force: true });
       const c = child;
       child = null;
-      if (c === null) return;
-      if (c.ended) return kill(c);
-      writeFileSync(closeFileOf(c.folder), '');
-      // The child closes its Vitest and exits; its group goes too if it does not within 5 s.
-      void Promise.race([c.process.result, sleep(5000)]).finally(() => kill(c));
+      if (c !== null) closeChild(c);
     },
   };
 }
 
+/** Asks the child to close its Vitest and exit; its group goes too if it does not within 5 s. */
+function closeChild(c: SessionChild): void {
+  if (c.ended) {
+    stopChild(c);
+    return;
+  }
+  writeFileSync(closeFileOf(c.folder), '');
+  void Promise.race([c.process.result, sleep(5000)]).finally(() => stopChild(c));
+}
+
 /** A session child, in a folder of its own that holds its job files and every job's own files. */
-function startChild(root: string, signal: AbortSignal | undefined): SessionChild {
-  // Its guard removes the folder when flakeguard dies, even by SIGKILL (io/process/guard-source.ts).
+function startChild(root: string, signal: AbortSignal | undefined, seedClaims: string | undefined): SessionChild {
+  // Its guard removes the folder (and the seed claims) when flakeguard dies, even by SIGKILL (io/process/guard-source.ts).
   const folder = mkdtempSync(path.join(os.tmpdir(), 'flakeguard-session-'));
   const script = builtFile('io/vitest/vitest-gate-child.js');
   const guarded = spawnGuarded(process.execPath, [script, SESSION_FLAG, folder], {
     cwd: root,
     tempFolder: folder,
+    ...(seedClaims === undefined ? {} : { alsoRemove: [seedClaims] }),
     ...(signal ? { signal } : {}),
   });
   const c: SessionChild = { process: guarded, folder, next: 0, ended: false };

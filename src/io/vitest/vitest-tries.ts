@@ -50,7 +50,8 @@ export async function runTestsAlone(options: TryOptions): Promise<TriesOutcome> 
     if (t.line === null)
       throw new FlakeguardError('VITEST', `${t.file}: "${t.fullName}" has no line; it cannot run alone`);
     const file = path.resolve(options.root, t.file);
-    return { file, fullName: t.fullName, spec: specs.push({ file, project: t.project ?? null, lines: [t.line] }) - 1 };
+    const lines = t.afterLine == null ? [t.line] : [t.afterLine, t.line];
+    return { file, fullName: t.fullName, spec: specs.push({ file, project: t.project ?? null, lines }) - 1 };
   });
   return runJob(options, specs, tests, options.tries, 0);
 }

@@ -38,9 +38,10 @@ export function writeWavePlan(
       project: specProjects[t.spec] ?? '',
       file: t.file,
       fullName: t.fullName,
-      ...(repeats.has(key) ? { repeats: repeats.get(key) ?? 0 } : {}),
+      ...(repeats.has(key) ? { repeats: repeats.get(key) ?? 0 } : job.repeats ? { repeats: job.repeats } : {}),
     })),
     resultsFile: job.resultsFile,
+    ...(job.seeding ? { seeding: job.seeding } : {}),
   };
   writeFileSync(job.planFile, JSON.stringify(plan));
 }

@@ -96,9 +96,19 @@ describe('upgradeGateReport', () => {
     expect(out.contention?.calibration).toMatchObject({ runs: 12 });
   });
 
+  it('reads a version 6 report as 7 with the seed null (its tries were not seeded), and a 7 as it is, seeds kept', () => {
+    const tries = [{ state: 'failed', durationMs: 3 }];
+    const v6 = { version: 6, verdict: 'fail', tests: [{ file: 'a.test.ts', fullName: 'adds', project: '', tries }] };
+    const out6 = upgradeGateReport(v6, 'shard-1.json');
+    expect(out6).toMatchObject({ version: 7, seed: null });
+    expect(out6.tests).toEqual(v6.tests);
+    const v7 = { ...v6, version: 7, seed: 42, tests: [{ ...v6.tests[0], tries: [{ ...tries[0], seed: 9 }] }] };
+    expect(upgradeGateReport(v7, 'shard-2.json')).toEqual(v7);
+  });
+
   it('refuses another version, naming it, the versions it reads and how to write the report again', () => {
     expect(() => upgradeGateReport({ version: 1, tests: [] }, 'shard-1.json')).toThrow(
-      'gate report shard-1.json is version 1; gate --merge reads versions 2, 3, 4, 5, 6: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
+      'gate report shard-1.json is version 1; gate --merge reads versions 2, 3, 4, 5, 6, 7: write it again with this flakeguard (flakeguard gate --shard <i>/<n> --json > shard-1.json)',
     );
     expect(() => upgradeGateReport({ tests: [] }, 's.json')).toThrow('is version null');
   });

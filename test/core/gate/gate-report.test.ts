@@ -49,7 +49,7 @@ describe('computeGateReport', () => {
     const ok = computeGateReport(makeInput([makeTest('a', [pass(1), pass(2), pass(3), pass(4), pass(5)])]));
     expect(ok).toMatchObject({
       format: 'flakeguard-gate-report',
-      version: 6,
+      version: 7,
       verdict: 'pass',
       base: 'a'.repeat(40),
       tries: 5,

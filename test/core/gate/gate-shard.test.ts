@@ -50,10 +50,11 @@ function shardReport(
 ): GateReport {
   return {
     format: 'flakeguard-gate-report',
-    version: 6,
+    version: 7,
     verdict: tests.some((t) => t.verdict !== 'stable') ? 'fail' : 'pass',
     base,
     baseRef: 'origin/main',
+    seed: 42,
     tries: 5,
     maxTries: 10,
     timeBudgetMs: 120_000,
