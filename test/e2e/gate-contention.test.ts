@@ -78,7 +78,7 @@ describe('flakeguard gate: contention the gate controls and measures, a hanging 
     const r = await fx.flakeguard(['gate', '--slowdown', '2', '--tries', '1', '--max-tries', '1', '--json']);
     expect(r.exitCode, r.stderr).toBe(1);
     const report = JSON.parse(r.stdout) as GateReportJson;
-    expect(report.version).toBe(6);
+    expect(report.version).toBe(7);
     expect(report.tests.map((t) => t.selection)).toEqual(['changed', 'changed', 'changed']);
     const c = report.contention;
     expect(c?.target).toBe(2);
