@@ -35,7 +35,7 @@ describe('the built CLI, spawned: each command exits through src/cli.ts', () => 
     ],
     [['history', '--top', '99999999999'], ['--top "99999999999" must be a whole number from 1 to 10000']],
     [['init', '--no-such-flag'], ['--no-such-flag']],
-    [['gaet'], ['unknown command "gaet"', 'use one of gate, triage, allowances']],
+    [['gaet'], ['unknown command "gaet"', 'use one of gate, triage, replay, allowances']],
   ])('flakeguard %j: exit 2, one line', async (args, names) => {
     const spawned = await expectBadInput(fx, args, { exit: 2, names });
     // The in-process harness gives the same answer, byte for byte.

@@ -67,7 +67,7 @@ describe('bad values on the command line', () => {
       ['gate', '--runs', '-1'],
       ['--tries "-1"', 'must be a whole number from 1 to 1000'],
     ],
-    [['gaet'], ['unknown command "gaet"', 'use one of gate, triage, allowances']],
+    [['gaet'], ['unknown command "gaet"', 'use one of gate, triage, replay, allowances']],
     [['x'.repeat(4000)], [`unknown command "${'x'.repeat(60)}…" (4000 characters)`]],
   ])('flakeguard %j', async (args, names) => {
     await expectBadInput(fx, args, { exit: 2, names });
