@@ -29,6 +29,8 @@ const LAYERS: Record<string, { folders: readonly string[]; packages: (spec: stri
       'core/gate/proc-text.ts',
       'core/test-id.ts',
       'core/replay/seeded-random.ts',
+      // The setup file of replays from CI (runner/seed-setup.ts): the meta it writes, the reporter reads.
+      'core/replay/ci-seed.ts',
     ],
     packages: (s) => s.startsWith('node:') || s === 'vitest' || s === '@vitest/runner',
   },

@@ -30,6 +30,10 @@ records: .flakeguard/runs
 # gate:
 #   slowdown: 2
 #   fragile: warn
+# Seed every test's Math.random and crypto from the run's seed (FLAKEGUARD_SEED, else a fresh one) and
+# keep each test's seed in the run record: triage then prints the replay of the attempt that failed in
+# CI. Needs setupFiles: ['flakeguard/seed'] in the Vitest config (off by default).
+# seed: true
 # Extra log signatures for 'flakeguard triage' (literal text unless regex: true).
 # triage:
 #   patterns:

@@ -25,6 +25,13 @@ export interface Config {
   readonly history: HistoryConfig;
   /** The gate's reference slowdown and what a fragile test does (core/gate/gate-config.ts). */
   readonly gate: GateConfig;
+  /**
+   * Seed every test of an ordinary run the way the gate seeds a try, and keep each test's seed in
+   * the run record (docs/replay.md "Replays from CI"; needs the `flakeguard/seed` setup file).
+   */
+  readonly seed: boolean;
+  /** `seed: node-crypto`: node:crypto's randomBytes, randomInt and randomUUID seeded too (absent: not). */
+  readonly seedNodeCrypto?: boolean;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -34,9 +41,21 @@ export const DEFAULT_CONFIG: Config = {
   triage: { patterns: [] },
   history: HISTORY_OFF,
   gate: DEFAULT_GATE_CONFIG,
+  seed: false,
 };
 
-const TOP_KEYS = ['budget', 'allowances', 'records', 'triage', 'history', 'gate'] as const;
+const TOP_KEYS = ['budget', 'allowances', 'records', 'triage', 'history', 'gate', 'seed'] as const;
+
+/** `seed`: true, false, or node-crypto (true, and node:crypto's random functions seeded too). */
+function parseSeedSwitch(node: unknown, where: Locate): Pick<Config, 'seed' | 'seedNodeCrypto'> {
+  const raw = isScalar(node) ? node.value : undefined;
+  if (typeof raw === 'boolean') return { seed: raw };
+  if (raw === 'node-crypto') return { seed: true, seedNodeCrypto: true };
+  throw new FlakeguardError(
+    'CONFIG_INVALID',
+    `${where(node as Node)}: seed must be true, false or node-crypto, found ${excerpt(isScalar(node) ? node.value : node)}; write seed: true to seed every test and record its seed, seed: node-crypto to seed node:crypto's randomBytes, randomInt and randomUUID too (docs/replay.md "Replays from CI")`,
+  );
+}
 
 function parseFolder(node: unknown, where: Locate, key: string): string {
   const raw = isScalar(node) ? node.value : undefined;
@@ -82,6 +101,7 @@ function parseSections(contents: YAMLMap, where: Locate): Config {
   let triage = DEFAULT_CONFIG.triage;
   let history = DEFAULT_CONFIG.history;
   let gate = DEFAULT_CONFIG.gate;
+  let seed: Pick<Config, 'seed' | 'seedNodeCrypto'> = { seed: DEFAULT_CONFIG.seed };
   for (const pair of contents.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : '';
     switch (key) {
@@ -103,6 +123,9 @@ function parseSections(contents: YAMLMap, where: Locate): Config {
       case 'gate':
         gate = parseGateConfig(pair.value, where);
         break;
+      case 'seed':
+        seed = parseSeedSwitch(pair.value, where);
+        break;
       default:
         throw new FlakeguardError(
           'CONFIG_INVALID',
@@ -110,5 +133,5 @@ function parseSections(contents: YAMLMap, where: Locate): Config {
         );
     }
   }
-  return { budget, allowances, records, triage, history, gate };
+  return { budget, allowances, records, triage, history, gate, ...seed };
 }

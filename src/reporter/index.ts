@@ -25,6 +25,7 @@ import { writeGithubOutput } from './github-output.js';
 import { toRelative } from './observe.js';
 import { describeRunFacts, type RecordLines, writeRecordOfRun } from './run-record-end.js';
 import { addRecentFailures, gatherRunReport } from './run-report.js';
+import { checkRunSeedEnv, missingSeedLine, provideRunSeed, recordedRunSeed } from './run-seed.js';
 import { toStartupError } from './startup-error.js';
 
 /** Environment variable that redirects run records to another folder (io/places/project-places.ts resolves it). */
@@ -36,6 +37,8 @@ interface RunStart {
   readonly git: Promise<GitState | null>;
   /** Opened at the start when history is on (io/history, imported only then). */
   readonly history: Promise<HistorySession | null>;
+  /** The run's seed the workers were given (`seed: true`), else null. */
+  readonly runSeed: number | null;
 }
 
 /**
@@ -83,6 +86,8 @@ export default class FlakeguardReporter implements Reporter {
   private config: Config | undefined;
   private root = process.cwd();
   private run: RunStart | undefined;
+  /** The missing setup file is said once per process (watch mode re-runs). */
+  private seedLineSaid = false;
 
   constructor(_options: Record<string, unknown> = {}) {}
 
@@ -92,6 +97,7 @@ export default class FlakeguardReporter implements Reporter {
       const loaded = loadConfig(vitest.config.root);
       this.config = loaded.config;
       this.root = loaded.root;
+      checkRunSeedEnv(loaded.config);
     } catch (error) {
       throw toStartupError(error);
     }
@@ -109,7 +115,8 @@ export default class FlakeguardReporter implements Reporter {
     const places = this.places();
     const exclude = [toRelative(this.root, places.records), toRelative(this.root, places.cache)];
     const git = import('../io/git/git-state.js').then((m) => m.readGitState(this.root, exclude)).catch(() => null);
-    return { startedAt: new Date(), loadavg: os.loadavg(), git, history: this.startHistory() };
+    const runSeed = this.vitest && this.config ? provideRunSeed(this.vitest, this.config, this.root) : null;
+    return { startedAt: new Date(), loadavg: os.loadavg(), git, history: this.startHistory(), runSeed };
   }
 
   private startHistory(): Promise<HistorySession | null> {
@@ -163,10 +170,14 @@ export default class FlakeguardReporter implements Reporter {
       reason,
       vitestExitCode,
       exitCode: currentExitCode(),
+      runSeed: recordedRunSeed(config, report.tests, run.runSeed),
+      seedNodeCrypto: config.seedNodeCrypto === true,
     });
     const record = buildRunRecord(report, facts, config);
     const lines = await writeRecordOfRun(root, this.places(), record, history, historyError);
-    printRunEnd(vitest, report, lines, shard);
+    const seedLine = this.seedLineSaid ? null : missingSeedLine(config, report.tests);
+    if (seedLine !== null) this.seedLineSaid = true;
+    printRunEnd(vitest, report, seedLine === null ? lines : { ...lines, err: [...lines.err, seedLine] }, shard);
   }
 
   private async allowances(input: Parameters<typeof loadReporterAllowances>[0]): Promise<ReporterAllowances> {

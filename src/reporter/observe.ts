@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { TestCase, TestModule } from 'vitest/node';
 import type { ObservedFile, ObservedTest } from '../core/budget/budget-report.js';
 import type { FileState, RecordedError, RecordedUnhandledError, TestState } from '../core/record/run-record.js';
+import { readSeedMeta, testSeedsOf } from '../core/replay/ci-seed.js';
 
 interface ErrorLike {
   readonly message?: unknown;
@@ -68,12 +69,26 @@ function observeAttempts(test: TestCase): ObservedTest['attempts'] {
     .map((a) => ({ durationMs: a.duration, state: a.state as 'passed' | 'failed' }));
 }
 
+/** The seeds the flakeguard/seed setup file left in the test's meta (core/replay/ci-seed.ts), or none. */
+function observeSeeds(test: TestCase, errorsAtEnd: number, attempts: ObservedTest['attempts']): ObservedTest['seeds'] {
+  const meta = readSeedMeta(test.meta());
+  return meta === null
+    ? undefined
+    : testSeedsOf(
+        meta,
+        errorsAtEnd,
+        attempts?.map((a) => a.state),
+      );
+}
+
 function observeTest(test: TestCase, root: string): ObservedTest {
   const result = test.result();
   const diagnostic = test.diagnostic();
   const attempts = observeAttempts(test);
+  const seeds = observeSeeds(test, result.errors?.length ?? 0, attempts);
   return {
     ...(attempts === undefined ? {} : { attempts }),
+    ...(seeds === undefined ? {} : { seeds }),
     file: toRelative(root, test.module.moduleId),
     fullName: test.fullName,
     project: test.project.name,

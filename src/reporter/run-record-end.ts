@@ -28,6 +28,10 @@ export interface RunEnd {
   readonly vitestExitCode: number | null;
   /** The exit code once flakeguard has set its own. */
   readonly exitCode: number | null;
+  /** The record's `runSeed` (reporter/run-seed.ts); undefined: `seed` off and nothing seeded. */
+  readonly runSeed: number | null | undefined;
+  /** node:crypto was seeded too (`seed: node-crypto`). */
+  readonly seedNodeCrypto?: boolean;
 }
 
 export function describeRunFacts(end: RunEnd): RunFacts {
@@ -55,6 +59,8 @@ export function describeRunFacts(end: RunEnd): RunFacts {
     exitReason: end.reason,
     vitestExitCode: end.vitestExitCode,
     exitCode: end.exitCode,
+    ...(end.runSeed === undefined ? {} : { runSeed: end.runSeed }),
+    ...(end.runSeed !== undefined && end.seedNodeCrypto === true ? { seedNodeCrypto: true } : {}),
   };
 }
 

@@ -19,14 +19,15 @@ import {
   formatRunnerLine,
   type GateTry,
   PACED_CGROUP_ENV,
+  type PlannedTest,
   type RunnerLine,
   type RunnerPlan,
   type TryBody,
 } from '../core/gate/runner-protocol.js';
-import { testKey } from '../core/test-id.js';
 // Not the globals: a test may delete or replace them (captured-globals.ts).
+import { testKey } from '../core/test-id.js';
 import { cpuUsage, performance } from './captured-globals.js';
-import { firstLine, readPlan, seenInWorker, testsInOrder } from './runner-plan.js';
+import { firstLine, readPlan, reverseTasks, seenInWorker, testLine, testsInOrder } from './runner-plan.js';
 import { type InstalledSeed, installSeededRandom, seedOfTry } from './try-seeding.js';
 import {
   aloneInTry,
@@ -55,15 +56,14 @@ type Trace = (name: string, attributes: unknown, cb?: () => unknown) => unknown;
 /** How long a worker waits for the gate to move it into its cgroup before its tests run anyway (ms). */
 const PACED_WAIT_MS = 3000;
 
-const nameOf = (test: RunnerTask): string => test.fullTestName ?? test.name;
-/** A test as the gate's plan names it: its spec's project ('' unnamed), its file and full name. */
-const keyOf = (test: RunnerTask): string =>
-  testKey({ project: test.file.projectName ?? '', file: test.file.filepath, fullName: nameOf(test) });
+const keyOf = (test: RunnerTask): string => testLine(test).key;
 
 export default class FlakeguardRunner extends TestRunner {
   private plan: RunnerPlan | null = null;
-  /** Each planned test's key and its warm repeats in this worker. */
-  private planned = new Map<string, number>();
+  /** Each planned test by its key: its warm repeats in this worker and its own seed. */
+  private planned = new Map<string, PlannedTest>();
+  /** Each planned test's tries so far in this worker, by its key: the index into its `seeds`. */
+  private readonly seedTries = new Map<string, number>();
   private starts = new WeakMap<RunnerTestCase, TryStart>();
   private plannedFiles = new Set<RunnerTestFile>();
   /** Time this worker's warm tries (not a test's first here) took, by file path. */
@@ -119,9 +119,9 @@ export default class FlakeguardRunner extends TestRunner {
     if (cgroup) await awaitCgroup(cgroup, PACED_WAIT_MS);
     this.plannedFiles.clear();
     this.plan = readPlan();
-    this.planned = new Map((this.plan?.tests ?? []).map((t) => [testKey(t), t.repeats ?? 0]));
+    this.planned = new Map((this.plan?.tests ?? []).map((t) => [testKey(t), t]));
     for (const file of files) {
-      const tests = testsInOrder(file);
+      const tests = testsInOrder(this.plan?.order === 'reversed' ? reverseTasks(file) : file);
       const last = tests.findLastIndex((t) => this.isPlanned(t));
       if (last === -1) continue;
       this.plannedFiles.add(file);
@@ -164,7 +164,7 @@ export default class FlakeguardRunner extends TestRunner {
       // Each repeat is one more try, warm, in this worker (runTest calls onBeforeTryTask and
       // onAfterRetryTask around each): the plan's count, or none (the user's repeats would add
       // tries the gate did not plan).
-      test.repeats = this.planned.get(keyOf(test)) ?? 0;
+      test.repeats = this.planned.get(keyOf(test))?.repeats ?? 0;
     }
     return super.onBeforeRunTask(test);
   }
@@ -174,19 +174,22 @@ export default class FlakeguardRunner extends TestRunner {
       const tree = readTreeCpu();
       const at = performance.now();
       const timeoutMs = (test as { timeout?: number }).timeout ?? 0;
+      const id = testLine(test);
       this.append({
         kind: 'start',
-        file: test.file.filepath,
-        project: test.file.projectName ?? '',
-        fullName: nameOf(test),
+        ...id,
         pid: process.pid,
         tid: this.tid,
         startedAt: performance.timeOrigin + at,
         timeoutMs,
       });
       const seeding = this.plan?.seeding;
-      const id = { project: test.file.projectName ?? '', file: test.file.filepath, fullName: nameOf(test) };
-      const seeded = seeding ? installSeededRandom(seedOfTry(seeding, id), seeding.nodeCrypto) : null;
+      const planned = this.planned.get(id.key);
+      const nth = this.seedTries.get(id.key) ?? 0;
+      this.seedTries.set(id.key, nth + 1);
+      const own = planned?.seeds?.[nth] ?? planned?.seed;
+      const seed = own ?? (seeding ? seedOfTry(seeding, id) : null);
+      const seeded = seed === null ? null : installSeededRandom(seed, seeding?.nodeCrypto ?? false);
       const start: TryStart = { at, tree, cpu: cpuUsage(), errors: test.result?.errors?.length ?? 0, seeded };
       this.starts.set(test, start);
       this.open.add(start);
@@ -238,12 +241,6 @@ export default class FlakeguardRunner extends TestRunner {
       ...(start.seeded ? { seed: start.seeded.seed } : {}),
       ...(start.body ? { body: { ...start.body, alone: aloneInTry(start.tree, tree) } } : {}),
     };
-    this.append({
-      kind: 'try',
-      file: test.file.filepath,
-      project: test.file.projectName ?? '',
-      fullName: nameOf(test),
-      try: record,
-    });
+    this.append({ kind: 'try', ...testLine(test), try: record });
   }
 }

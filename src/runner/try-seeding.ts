@@ -8,17 +8,6 @@
  * still ours is put back, and one a spy restores later (after the try) draws from the real source,
  * because ours hand over to the function they replaced once the try has ended.
  */
-
-/**
- * A try's seeded random source (issue 46), installed by flakeguard's runner before beforeEach and
- * removed after afterEach: `Math.random`, `crypto.getRandomValues` and `crypto.randomUUID` on
- * globalThis, and with `nodeCrypto` `node:crypto`'s randomBytes, randomInt and randomUUID, draw
- * from core/replay/seeded-random.ts. A test that installs its own source keeps it (a
- * `vi.spyOn(Math, 'random')` or an assignment replaces ours while the test runs, and is left as
- * the test left it). Nothing of the seeding is left after the try: each replaced function that is
- * still ours is put back, and one a spy restores later (after the try) draws from the real source,
- * because ours hand over to the function they replaced once the try has ended.
- */
 import nodeCrypto, { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -189,7 +178,15 @@ export function seedOfTry(
   test: { readonly project: string; readonly file: string; readonly fullName: string },
 ): number {
   if (seeding.kind === 'fixed') return seeding.seed;
-  const file = path.relative(seeding.root, test.file).split(path.sep).join('/');
-  const key = testKey({ project: test.project, file, fullName: test.fullName });
+  const key = seedKeyOf(seeding.root, test);
   return deriveTrySeed(seeding.runSeed, key, claimTryNumber(seeding.claimDir, key));
+}
+
+/** The key a test's seeds are derived from: its project, its file relative to `root` and its full name. */
+export function seedKeyOf(
+  root: string,
+  test: { readonly project: string; readonly file: string; readonly fullName: string },
+): string {
+  const file = path.relative(root, test.file).split(path.sep).join('/');
+  return testKey({ project: test.project, file, fullName: test.fullName });
 }

@@ -93,3 +93,22 @@ describe('parseConfig: malformed configs name file:line:column and the accepted 
     );
   });
 });
+
+describe('parseConfig: seed', () => {
+  it('is off by default, on with seed: true', () => {
+    expect(DEFAULT_CONFIG.seed).toBe(false);
+    expect(parseConfig('seed: true\n', 'flakeguard.yaml').seed).toBe(true);
+    expect(parseConfig('seed: false\n', 'flakeguard.yaml').seed).toBe(false);
+    expect(parseConfig('seed: true\n', 'flakeguard.yaml').seedNodeCrypto).toBeUndefined();
+  });
+
+  it('seed: node-crypto seeds node:crypto too', () => {
+    expect(parseConfig('seed: node-crypto\n', 'flakeguard.yaml')).toMatchObject({ seed: true, seedNodeCrypto: true });
+  });
+
+  it('anything but true, false or node-crypto names the place and the fix', () => {
+    expect(() => parseConfig('seed: yes please\n', 'flakeguard.yaml')).toThrow(
+      `flakeguard.yaml:1:7: seed must be true, false or node-crypto, found "yes please"; write seed: true to seed every test and record its seed, seed: node-crypto to seed node:crypto's randomBytes, randomInt and randomUUID too (docs/replay.md "Replays from CI")`,
+    );
+  });
+});

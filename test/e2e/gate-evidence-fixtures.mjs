@@ -39,7 +39,7 @@ const FLAKEGUARD = `budget:
 `;
 
 /** CPU work of \`ms\` milliseconds by the worker's own CPU clock: at xF it takes F times as long by the wall clock. */
-const SPIN = `function spin(ms: number): number {
+export const SPIN = `function spin(ms: number): number {
   const start = process.cpuUsage();
   let x = 0;
   for (;;) {

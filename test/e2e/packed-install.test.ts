@@ -41,10 +41,10 @@ async function makeProject(name: string, vitestVersion: string) {
     tarball,
   ]);
   expect(install.exitCode, install.all).toBe(0);
-  // As the README says: the reporters line and `flakeguard init`.
+  // As the README says: the reporters line, the seed setup file (replays from CI) and `flakeguard init`.
   writeFileSync(
     path.join(dir, 'vitest.config.ts'),
-    `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: ['default', 'flakeguard/reporter'] } });\n`,
+    `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { reporters: ['default', 'flakeguard/reporter'], setupFiles: ['flakeguard/seed'] } });\n`,
   );
   writeFileSync(path.join(dir, '.gitignore'), 'node_modules\n.flakeguard\n');
   writeFileSync(
@@ -75,16 +75,24 @@ async function userJourney(dir: string, node: string) {
   expect(readFileSync(path.join(dir, 'node_modules/flakeguard/CHANGELOG.md'), 'utf8')).toContain(
     `## ${(JSON.parse(readFileSync(path.join(dir, 'node_modules/flakeguard/package.json'), 'utf8')) as { version: string }).version}`,
   );
-  writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('test: 5s', 'test: 300ms'));
+  writeFileSync(configPath, `${readFileSync(configPath, 'utf8').replace('test: 5s', 'test: 300ms')}\nseed: true\n`);
+  // `flakeguard/seed` through the package's exports, as Vitest's setupFiles resolves it.
+  expect(createRequire(path.join(dir, 'package.json')).resolve('flakeguard/seed')).toBe(
+    path.join(dir, 'node_modules/flakeguard/dist/runner/seed-setup.js'),
+  );
 
   const red = await vitest();
   expect(red.exitCode, red.all).toBe(1);
   const records = readdirSync(path.join(dir, '.flakeguard/runs'));
   // The printed duration is the one the run recorded, not a window around the 450ms sleep.
   const recorded = JSON.parse(readFileSync(path.join(dir, '.flakeguard/runs', records[0] ?? ''), 'utf8')) as {
-    tests: { durationMs: number }[];
+    runSeed?: number;
+    tests: { durationMs: number; seeds?: number[] }[];
   };
   expectShippedSchema(dir, 'run-record', recorded);
+  // seed: true: the run's seed and the test's, one attempt.
+  expect(typeof recorded.runSeed).toBe('number');
+  expect(recorded.tests[0]?.seeds).toHaveLength(1);
   // The record keeps 0.01 ms; the line prints the raw duration: 452.496 ms is "452ms" there and
   // 452.5 ("453ms") in the record, so either side of that rounding is the same duration.
   const durationMs = recorded.tests[0]?.durationMs ?? Number.NaN;

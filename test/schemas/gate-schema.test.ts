@@ -12,6 +12,7 @@ import { mergeGateReports } from '../../src/core/gate/gate-shard.js';
 import { decideGateVerdict } from '../../src/core/gate/gate-verdict.js';
 import type { GateTry } from '../../src/core/gate/runner-protocol.js';
 import { decideContention } from '../../src/core/gate/slowdown.js';
+import { computeGateReplay } from '../../src/core/replay/gate-replay.js';
 import { schemaErrors } from '../helpers/schema-check.js';
 
 const body = { startedAt: 1_765_000_000_000, wallMs: 1.1, own: { cpuMs: 1, waitMs: 0.1 }, alone: true };
@@ -162,6 +163,33 @@ describe('gate report schema', () => {
     const merged = mergeGateReports([one, upgradeGateReport(old, 'shard-2.json')], ['shard-1.json', 'shard-2.json']);
     expect(merged).toMatchObject({ format: 'flakeguard-gate-report', version: 7, mergedShards: 2, shard: null });
     expect(schemaErrors('gate-report', toGateReportJson(merged))).toEqual([]);
+  });
+
+  it('validates the replays the replay row writes: run (k/n), not reproduced (uncontrolled), not run (null)', () => {
+    const replay = {
+      ...place,
+      fullName: 'cart > pays',
+      project: 'unit',
+      seed: 42,
+      factor: 1,
+      cold: false,
+      alone: false,
+    };
+    const run = computeGateReplay({ ...replay, uncontrolled: 'needs the load' }, [fail(1), fail(1), pass(1)]);
+    const missed = computeGateReplay({ ...replay, uncontrolled: 'needs the load' }, [pass(1)]);
+    const notRun = computeGateReplay({ ...replay, uncontrolled: 'needs the load' }, null);
+    expect([run.reproduced, missed.uncontrolled, notRun.reproduced]).toEqual(['2/3', 'needs the load', null]);
+    const report = computeGateReport(
+      input([
+        { ...flaky, replay: run },
+        { ...flaky, fullName: 'cart > refunds', replay: missed },
+        { ...flaky, fullName: 'cart > voids', replay: notRun },
+      ]),
+    );
+    expect(report.tests.map((t) => t.replay?.reproduced)).toEqual(['2/3', '0/1', null]);
+    expect(schemaErrors('gate-report', toGateReportJson(report))).toEqual([]);
+    const bad = { ...report, tests: [{ ...report.tests[0], replay: { ...run, reproduced: 'twice' } }] };
+    expect(schemaErrors('gate-report', bad)).not.toEqual([]);
   });
 
   it('refuses an unknown verdict and a field the schema does not name', () => {

@@ -114,7 +114,7 @@ export const GATE_USAGE: UsageText & { readonly options: typeof GATE_OPTIONS } =
     'flakeguard gate --plan [--base <ref>] [--affected] [--shard <i>/<n>] [options]',
   ],
   summary:
-    "Tries every test added or changed since the merge base of <ref> as CI runs it, several times: each try a fresh Vitest worker running the test's file, at a controlled slowdown (its process group stopped part of each 20 ms, the load already on the machine measured and counted), then at higher factors to find where it breaks; each new test once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.",
+    "Tries every test added or changed since the merge base of <ref> as CI runs it, several times: each try a fresh Vitest worker running the test's file, at a controlled slowdown (its process group stopped part of each 20 ms, the load already on the machine measured and counted), then at higher factors to find where it breaks; each new test's file once in reverse order, and the new tests that failed there once alone; fails on any test that is not stable: flaky, failing, order-dependent, over or near its duration budget.",
   options: GATE_OPTIONS,
   exit: '0 all stable (or nothing to run), 1 a test is not stable, 2 could not run, 130 interrupted.',
   docs: 'docs/gate.md',

@@ -22,6 +22,7 @@ import type { GateVerdict } from '../../core/gate/gate-verdict.js';
 import { describeFactor } from '../../core/gate/pacer.js';
 import { formatContention } from '../../core/gate/slowdown.js';
 import { formatTestPast } from '../../core/history/test-history-summary.js';
+import { describeReplayOutcome } from '../../core/replay/gate-replay.js';
 import { escapeTerminal as u } from '../../core/untrusted-text.js';
 import { paint, type Screen, type Style } from '../../io/terminal.js';
 
@@ -106,7 +107,8 @@ function formatTestLines(t: GateReportTest, screen: Pick<Screen, 'color'>, conte
   if (t.history) out.push(`${indent}${paint(screen, 'dim', formatTestPast(t.history))}`);
   for (const m of t.missing ?? []) out.push(`${indent}missing: ${u(m)}`);
   if (t.cause) out.push(`${indent}${u(describeCause(t.cause))}`, `${indent}fix: ${u(t.cause.fix)}`);
-  if (t.replay) out.push(`${indent}replay (not yet run): ${u(t.replay.command)}`);
+  if (t.replay) out.push(`${indent}replay (${describeReplayOutcome(t.replay)}): ${u(t.replay.command)}`);
+  if (t.replay?.uncontrolled) out.push(`${indent}${paint(screen, 'dim', u(t.replay.uncontrolled))}`);
   if (t.error && t.verdict !== 'stable') out.push(`${indent}first error: ${u(t.error)}`);
   return out;
 }

@@ -64,6 +64,7 @@ export async function runLoadedTries(
       warm: wave.warm ?? false,
       ...(wave.coldTries === undefined ? {} : { coldTries: wave.coldTries }),
       slowdown: options.slowdown,
+      busyWorkers: options.workers,
       deadline: phase.deadline(),
       signal: options.signal,
       onProgress: progress(loaded ? asked.trim() : 'tries'),

@@ -22,7 +22,7 @@ import { type ChecksRun, runGateChecks } from './gate-checks-run.js';
 import type { GatePhase, GateRunOptions } from './gate-run-options.js';
 import { gatherRunNotices, summarizeGateLoad, sumTryTimes } from './gate-run-summary.js';
 import { expandTargets, type GateTarget } from './gate-targets.js';
-import { decideTargetVerdicts } from './gate-verdicts.js';
+import { decideTargetVerdicts, judgementsOf } from './gate-verdicts.js';
 
 export interface GateRunResult {
   readonly tests: readonly GateTestInput[];
@@ -51,10 +51,19 @@ async function runChecks(options: GateRunOptions): Promise<GateRunResult> {
   const targets = expandTargets(options.selected, options.projectsOf);
   const clock = { deadline: startingDeadline(options) };
   const phase = makePhase(options, targets, clock);
-  const run = await runGateChecks(phase, targets, clock);
+  // The replay row reads the verdicts of the checks before it: the same ones the report gets.
+  const run = await runGateChecks(phase, targets, clock, (soFar) =>
+    judgementsOf(targets, decideVerdicts(options, targets, soFar)),
+  );
+  const tests = decideVerdicts(options, targets, run);
+  return summarizeRun(options, { tests, run, targets });
+}
+
+/** Every target's verdict from the checks' evidence (gate-verdicts.ts). */
+function decideVerdicts(options: GateRunOptions, targets: readonly GateTarget[], run: ChecksRun): GateTestInput[] {
   const { main } = run;
   const unthrottled = run.calls.filter((c) => c.row.id === 'unthrottled').map((c) => c.outcome);
-  const tests = decideTargetVerdicts(options, targets, {
+  return decideTargetVerdicts(options, targets, {
     main,
     view: run.view,
     moduleErrors: [...main.outcome.moduleErrors, ...unthrottled.flatMap((o) => o.moduleErrors)],
@@ -62,7 +71,6 @@ async function runChecks(options: GateRunOptions): Promise<GateRunResult> {
     cut: run.cut !== null,
     budgetMs: run.fit.budgetMs,
   });
-  return summarizeRun(options, { tests, run, targets });
 }
 
 /**

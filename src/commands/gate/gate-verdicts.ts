@@ -6,14 +6,17 @@
  */
 import type { CauseFinding } from '../../core/cause/cause.js';
 import { applyBreakingPoint, type FactorTries } from '../../core/gate/breaking-point.js';
-import type { TestEvidence } from '../../core/gate/check-types.js';
+import { withJudgement } from '../../core/gate/check-evidence.js';
+import type { TestEvidence, TestJudgement } from '../../core/gate/check-types.js';
 import { findGateCause, needsCause } from '../../core/gate/gate-cause.js';
 import { countsAtFactorOne, formatMissingCheck, type MissingCheck } from '../../core/gate/gate-evidence.js';
 import type { GateTestInput } from '../../core/gate/gate-report-test.js';
 import { decideGateVerdict, type GateTestResult } from '../../core/gate/gate-verdict.js';
 import { leaveOutRepeatFailures } from '../../core/gate/repeat-only.js';
+import { chooseReplay } from '../../core/gate/replay-choice.js';
 import type { GateTry } from '../../core/gate/runner-protocol.js';
 import { WORKER_ENDED } from '../../core/gate/unfinished-tries.js';
+import { computeGateReplay, type GateReplay } from '../../core/replay/gate-replay.js';
 import { escapeTerminal } from '../../core/untrusted-text.js';
 import type { TriesOutcome } from '../../io/vitest/vitest-tries.js';
 import { describeAllowance, missingCostMs } from './gate-budget-fit.js';
@@ -53,10 +56,17 @@ export function decideTargetVerdicts(
     const before = targets.filter(
       (o) => o.file === t.file && o.project === t.project && o.selected.test.line < t.selected.test.line,
     );
+    const cause = causeOf(options.root, t, result, outcomes, before, described);
     return {
       ...toGateTestInput(options, t, result),
       missing: described,
-      ...causeOf(options.root, t, result, outcomes, before, described),
+      ...cause,
+      replay: replayOf(
+        t,
+        outcomes.view(t),
+        { verdict: result.verdict, cause: cause.cause?.class ?? null },
+        options.seed?.nodeCrypto === true,
+      ),
     };
   });
 }
@@ -96,6 +106,31 @@ function causeOf(
     reason: result.reason,
   });
   return { cause };
+}
+
+/** The replay its verdict wants (core/gate/replay-choice.ts) with the replay row's tries of it, or null. */
+function replayOf(t: GateTarget, e: TestEvidence, judged: TestJudgement, nodeCrypto: boolean): GateReplay | null {
+  const choice = chooseReplay(withJudgement(e, judged));
+  if (choice === null) return null;
+  const { call } = choice;
+  const place = { file: t.selected.test.file, fullName: t.selected.test.fullName, project: t.project ?? '' };
+  return computeGateReplay(
+    { ...place, ...call, nodeCrypto, alone: choice.cause === 'order', uncontrolled: choice.uncontrolled },
+    e.tries('replay'),
+  );
+}
+
+/** Each target's verdict and cause, as the replay row reads them (gate-checks-run.ts JudgeChecks). */
+export function judgementsOf(
+  targets: readonly GateTarget[],
+  tests: readonly GateTestInput[],
+): ReadonlyMap<GateTarget, TestJudgement> {
+  return new Map(
+    targets.flatMap((t, i) => {
+      const g = tests[i];
+      return g === undefined ? [] : [[t, { verdict: g.result.verdict, cause: g.cause?.class ?? null }] as const];
+    }),
+  );
 }
 
 /** Why a test never ran when an earlier test of its file ended its worker every time: that test, named. */
@@ -138,6 +173,7 @@ function decideTargetVerdict(
     asked: outcomes.reference.asked,
     idle,
     alone: aloneTries.length > 0 ? aloneTries : null,
+    reversed: e.tries('reversed').length > 0 ? e.tries('reversed') : null,
     limit: options.limitFor(t.selected.test),
     warnAt: options.config.budget.warnAt,
     ...(notRunReason === undefined ? {} : { notRunReason }),

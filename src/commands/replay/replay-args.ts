@@ -28,6 +28,10 @@ const REPLAY_OPTIONS = {
     value: '<n>',
     help: "every try's Math.random, crypto.getRandomValues and crypto.randomUUID start from this seed (0 to 4294967295; a gate try's seed); default: a new seed each try",
   },
+  'seed-node-crypto': {
+    type: 'boolean',
+    help: "also seed node:crypto's randomBytes, randomInt and randomUUID (as a gate's --seed-node-crypto, or a CI run's seed: node-crypto)",
+  },
   slowdown: {
     type: 'string',
     value: '<factor>',
@@ -50,7 +54,7 @@ const REPLAY_OPTIONS = {
 
 export const REPLAY_USAGE: UsageText & { readonly options: typeof REPLAY_OPTIONS } = {
   synopsis: [
-    'flakeguard replay <file> -t <full name> [--project P] [--seed S] [--slowdown F] [--after <test>] [--cold] [--times N]',
+    'flakeguard replay <file> -t <full name> [--project P] [--seed S] [--seed-node-crypto] [--slowdown F] [--after <test>] [--cold] [--times N]',
   ],
   summary:
     'Runs one test under the conditions that made it fail (a seed, a slowdown, an earlier test before it, a fresh worker) --times times and prints each outcome: a flake you can watch fail again, and a command `git bisect run` can take.',
@@ -100,6 +104,7 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs | 'help' {
       fullName: values.test,
       project: values.project ?? null,
       seed: parseSeedOption(REPLAY, values.seed, false),
+      nodeCrypto: values['seed-node-crypto'] ?? false,
       slowdown,
       after: values.after ?? null,
       cold: values.cold ?? false,

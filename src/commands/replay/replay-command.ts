@@ -12,6 +12,7 @@ import path from 'node:path';
 import { FlakeguardError, interruptedError } from '../../core/errors.js';
 import { computeReplayReport, formatReplayReport, replayExitCode } from '../../core/replay/replay-report.js';
 import { findReplayLines } from '../../core/replay/replay-target.js';
+import { replayTriesOf } from '../../core/replay/replay-tries.js';
 import { extractTests } from '../../core/source/test-source.js';
 import { formatUsage } from '../../core/usage.js';
 import { listenForInterrupt } from '../../io/process/interrupt.js';
@@ -54,14 +55,13 @@ export async function runReplayCommand(argv: string[]): Promise<number> {
     const outcome = await runTestsAlone({
       root: args.root,
       tests: [{ file: conditions.file, fullName: conditions.fullName, line, afterLine, project: conditions.project }],
-      tries: conditions.cold ? times : 1,
-      ...(conditions.cold ? { serial: true } : { repeats: times - 1 }),
+      ...replayTriesOf(conditions.cold, times),
       setup: { config: args.config, projects: conditions.project === null ? [] : [conditions.project] },
       ...(conditions.slowdown !== null && conditions.slowdown > 1 ? { slowdown: conditions.slowdown } : {}),
       seed:
         conditions.seed === null
-          ? { kind: 'derived', runSeed: randomInt(0, 0x1_0000_0000), nodeCrypto: false }
-          : { kind: 'fixed', seed: conditions.seed, nodeCrypto: false },
+          ? { kind: 'derived', runSeed: randomInt(0, 0x1_0000_0000), nodeCrypto: conditions.nodeCrypto }
+          : { kind: 'fixed', seed: conditions.seed, nodeCrypto: conditions.nodeCrypto },
       signal: interrupt.signal,
     });
     const tried = outcome.tests[0];

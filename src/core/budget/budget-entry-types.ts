@@ -19,6 +19,15 @@ export interface ObservedTest extends TestId {
   readonly errors: readonly RecordedError[];
   /** Each attempt's duration and outcome, where Vitest reports them (5.x `TestCase.attempts()`). */
   readonly attempts?: readonly { readonly durationMs: number; readonly state: 'passed' | 'failed' }[];
+  /**
+   * The seed each attempt started with and the first failed one's (`seed: true` and the
+   * flakeguard/seed setup file; core/replay/ci-seed.ts TestSeeds); absent: not seeded.
+   */
+  readonly seeds?: {
+    readonly runSeed: number;
+    readonly seeds: readonly number[];
+    readonly failedSeed: number | null;
+  };
 }
 
 export interface ObservedFile {

@@ -38,6 +38,8 @@ export type RunFacts = Pick<
   | 'merged'
   | 'exitReason'
   | 'exitCode'
+  | 'runSeed'
+  | 'seedNodeCrypto'
 > & {
   /** Where the run ran (CI variables, read once by the reporter); null outside a known CI. */
   readonly ci: CiContext | null;
@@ -74,6 +76,9 @@ function toRecordedTest(t: CheckedTest): RecordedTest {
     ...(t.allowanceId === undefined ? {} : { allowanceId: t.allowanceId }),
     budgetStatus: t.status,
     ...(t.quarantine === undefined ? {} : { quarantine: t.quarantine }),
+    ...(t.seeds === undefined
+      ? {}
+      : { seeds: t.seeds.seeds, ...(t.seeds.failedSeed === null ? {} : { failedSeed: t.seeds.failedSeed }) }),
     ...(t.attempts && t.attempts.length > 0
       ? { triesMs: t.attempts.map((a) => round(a.durationMs) ?? 0), tryStates: t.attempts.map((a) => a.state) }
       : {}),
@@ -127,6 +132,8 @@ export function buildRunRecord(
     shard: facts.shard,
     ci: facts.ci,
     machine: facts.machine,
+    ...(facts.runSeed === undefined ? {} : { runSeed: facts.runSeed }),
+    ...(facts.seedNodeCrypto === true ? { seedNodeCrypto: true } : {}),
     merged: facts.merged,
     watch: facts.watch,
     exitReason: facts.exitReason,

@@ -21,6 +21,7 @@ interface CauseRule {
 export const CAUSE_RULES = [
   { id: 'network-errors', class: 'network', sources: ['gate', 'history', 'triage'] },
   { id: 'order-alone', class: 'order', sources: ['gate'] },
+  { id: 'same-seed', class: 'random-or-concurrency', sources: ['gate'] },
   { id: 'cold-vs-warm', class: 'cold-start', sources: ['gate'] },
   { id: 'slowdown-factor', class: 'timing', sources: ['gate'] },
   { id: 'one-platform', class: 'timing', sources: ['history', 'triage'] },

@@ -6,7 +6,7 @@
  */
 
 import { tupleKey } from '../tuple-key.js';
-import type { CheckId, EvidenceRound, TestEvidence } from './check-types.js';
+import type { CheckId, EvidenceRound, TestEvidence, TestJudgement } from './check-types.js';
 import type { GateTry } from './runner-protocol.js';
 
 export type Evidence = Map<string, EvidenceRound[]>;
@@ -36,3 +36,7 @@ export function viewOf(evidence: Evidence, test: string, isNew: boolean): TestEv
     rounds: (check) => roundsOf(evidence, test, check),
   };
 }
+
+/** A test's evidence with its verdict and cause so far, for a row that reads verdicts (core/gate/replay-choice.ts). */
+export const withJudgement = (view: TestEvidence, judged: TestJudgement | undefined): TestEvidence =>
+  judged === undefined ? view : { ...view, judged };

@@ -6,6 +6,7 @@ import { CAUSE_ALPHA } from '../cause/cause.js';
 import { fisherOneSidedP } from '../fisher-exact.js';
 import type { CheckConditions, CheckContext, RoundCall, TestEvidence } from './check-types.js';
 import { countFailures, factorMeasured } from './factor-evidence.js';
+import { repeatOnlyFailures } from './repeat-only.js';
 import type { GateTry } from './runner-protocol.js';
 import { REFERENCE_COLD_TRIES } from './warm-schedule.js';
 
@@ -32,7 +33,24 @@ export const passedAll = (tries: readonly GateTry[]): boolean =>
   tries.length > 0 && tries.every((x) => x.state === 'passed');
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-export const ALONE_CALL = { factor: 1, load: false, serial: false, alone: true, unslowed: false } as const;
+/** The order checks' tries side by side, one worker per core: each has a core, and Vitest's own default (cores - 1) ran one at a time on 2 cores. */
+export const ALONE_CALL = {
+  factor: 1,
+  load: false,
+  serial: false,
+  alone: true,
+  unslowed: false,
+  perCore: true,
+} as const;
+export const REVERSED_CALL = {
+  factor: 1,
+  load: false,
+  serial: false,
+  alone: false,
+  unslowed: false,
+  reversed: true,
+  perCore: true,
+} as const;
 
 const UNTHROTTLED: Pick<RoundCall, 'factor' | 'load' | 'serial' | 'alone' | 'unslowed'> = {
   factor: 1,
@@ -42,17 +60,25 @@ const UNTHROTTLED: Pick<RoundCall, 'factor' | 'load' | 'serial' | 'alone' | 'uns
   unslowed: true,
 };
 
-/** Cold tries each, or one cold then warm repeats: the tries without slowdown, one at a time. */
-export function unthrottledCall(tries: number, maxTries: number | null, budgetShare = 0): RoundCall {
+/**
+ * Cold tries each, or one cold then warm repeats: the tries without slowdown, one at a time, or
+ * side by side with one worker per core (`perCore`: the unthrottled row's first tries; the cause
+ * row, which tries again what the machine slowed, stays one at a time). The warm repeats after one
+ * cold try replay the reference tries' seeds first (paired-seeds.ts).
+ */
+export function unthrottledCall(tries: number, maxTries: number | null, budgetShare = 0, perCore = false): RoundCall {
   const how =
     maxTries === null
       ? `${plural(tries, 'try', 'tries')} each`
-      : `1 cold try each, then warm repeats up to ${maxTries} where cheap (at least ${tries} in all)`;
+      : `1 cold try each, then warm repeats up to ${maxTries} where cheap (at least ${tries} in all), the first of them with the seeds of its reference tries, failed ones first,`;
   return {
     ...UNTHROTTLED,
+    ...(perCore ? { serial: false, perCore: true } : {}),
     tries,
-    ...(maxTries === null ? {} : { warm: { coldTries: 1, maxTries: Math.max(tries, maxTries), budgetShare } }),
-    how: `${how} without slowdown or load, one at a time`,
+    ...(maxTries === null
+      ? {}
+      : { warm: { coldTries: 1, maxTries: Math.max(tries, maxTries), budgetShare }, pairsSeeds: true }),
+    how: `${how} without slowdown or load, ${perCore ? 'side by side, one worker per core' : 'one at a time'}`,
   };
 }
 
@@ -85,5 +111,22 @@ export function causeUndecided(reference: readonly GateTry[], idle: readonly Gat
 export const conditionsOf = (
   factor: CheckConditions['factor'],
   worker: CheckConditions['worker'],
-  more: Partial<Pick<CheckConditions, 'load' | 'serial' | 'alone' | 'weight'>> = {},
-): CheckConditions => ({ factor, load: false, serial: false, alone: false, worker, weight: 'pacer', ...more });
+  more: Partial<Pick<CheckConditions, 'load' | 'serial' | 'alone' | 'order' | 'weight'>> = {},
+): CheckConditions => ({
+  factor,
+  load: false,
+  serial: false,
+  alone: false,
+  order: 'as written',
+  worker,
+  weight: 'pacer',
+  ...more,
+});
+
+/**
+ * A new test's order check is due: it passed with its file (or failed there only as a repeat
+ * inside one worker, and may yet be stable). The reversed row makes it first, for every such test
+ * of a file in one try; the alone row only for those it did not clear.
+ */
+export const wantsOrderCheck = (t: TestEvidence): boolean =>
+  t.isNew && (passedAll(t.tries('reference')) || (repeatOnlyFailures(t.tries('reference')) ?? 0) > 0);

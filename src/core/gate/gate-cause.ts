@@ -18,6 +18,7 @@ import { findNetworkSignal } from '../cause/error-signals.js';
 import { type FailureCount, fisherOneSidedP, formatPValue } from '../fisher-exact.js';
 import { countFailures, failedTry, weighFactorEvidence } from './factor-evidence.js';
 import type { GateVerdict } from './gate-verdict.js';
+import { sameSeedAgain } from './paired-seeds.js';
 import type { GateTry } from './runner-protocol.js';
 
 interface Level {
@@ -71,6 +72,7 @@ export function findGateCause(input: GateCauseInput): CauseFinding {
   const decided = firstCause<Decided>({
     'network-errors': () => networkRule(input),
     'order-alone': () => orderRule(input),
+    'same-seed': () => sameSeedRule(input),
     'cold-vs-warm': () => coldRule(input),
     'slowdown-factor': () => timingRule(input),
     'fails-unthrottled': () => randomRule(input),
@@ -166,6 +168,23 @@ function orderRule(i: GateCauseInput): Decided | null {
   };
 }
 
+/** Its seeded draws fail it: the failed reference tries' seeds failed again without slowdown (paired-seeds.ts). */
+function sameSeedRule(i: GateCauseInput): Decided | null {
+  const again = sameSeedAgain(i.reference.tries, i.unthrottled ?? []);
+  if (again === null) return null;
+  const text = `the seeds of ${again.trials} tries that failed at ${x(i.reference.factor)} failed again without slowdown (${share(again)}): its random draws fail it, not the slowdown`;
+  return { class: 'random-or-concurrency', evidence: [{ kind: 'factor', text }] };
+}
+
+/**
+ * Below this a cold/warm gap is cold start, not chance. Stricter than CAUSE_ALPHA: a random flake's
+ * failures split between its few cold tries (5-7) and its many warm ones by chance, and at 0.05 one
+ * random flake in 50 came out `cold-start` (simulated: 5-7 cold, 28-143 warm tries, rates 1 in 10
+ * to 4 in 10; test/core/gate/gate-cause.test.ts), at 0.01 one in 300. A cold-start race fails
+ * (nearly) every cold try and no warm one: 3 of 6 cold against 0 of 29 warm is p = 0.003.
+ */
+const COLD_ALPHA = 0.01;
+
 /** Fails its cold tries (first in a fresh worker) significantly more than its warm ones. */
 function coldRule(i: GateCauseInput): Decided | null {
   const tries = allTries(i).filter((t) => t.state !== 'skipped');
@@ -173,7 +192,7 @@ function coldRule(i: GateCauseInput): Decided | null {
   const warm = countFailures(tries.filter((t) => t.cold !== true));
   if (cold.failures === 0 || warm.trials === 0) return null;
   const p = fisherOneSidedP(warm, cold);
-  if (p >= CAUSE_ALPHA) return null;
+  if (p >= COLD_ALPHA) return null;
   return {
     class: 'cold-start',
     evidence: [

@@ -7,14 +7,12 @@
  */
 import { escalationFactors } from './breaking-point.js';
 import {
-  ALONE_CALL,
   CAUSE_MAX_TRIES,
   CONFIRM_TRIES,
   causeUndecided,
   conditionsOf,
   failedSome,
   heldAtReference,
-  passedAll,
   plural,
   REFERENCE_WARM_SHARE,
   referenceColdTries,
@@ -26,8 +24,9 @@ import {
 } from './check-rules.js';
 import type { CheckConditions, CheckRow, TestEvidence } from './check-types.js';
 import { CONFIRM_MAX_TRIES, countFailures, keepsClimbing } from './factor-evidence.js';
-import { ALONE_AGAIN_TRIES, ALONE_TRIES, countsAtFactorOne } from './gate-evidence.js';
-import { repeatOnlyFailures } from './repeat-only.js';
+import { countsAtFactorOne } from './gate-evidence.js';
+import { ORDER_CHECKS } from './order-checks.js';
+import { REPLAY_ROW } from './replay-choice.js';
 
 /** The rows, in the order the loop runs them: every must-have before any nice-to-have. */
 export const GATE_CHECKS: readonly CheckRow[] = [
@@ -64,8 +63,8 @@ export const GATE_CHECKS: readonly CheckRow[] = [
     id: 'unthrottled',
     kind: 'must-have',
     question: 'does a test that failed at the reference fail without slowdown too (failing, random) or not (timing)?',
-    conditions: conditionsOf('none', 'fresh, then warm repeats', { serial: true, weight: 'highest' }),
-    cost: "each failed test's file --tries times one at a time (a flaky one's warm repeats up to 30 in a quarter of the time left)",
+    conditions: conditionsOf('none', 'fresh, then warm repeats', { serial: false, weight: 'highest' }),
+    cost: "each failed test's file --tries times side by side, one worker per core (a flaky one's warm repeats up to 30 in a quarter of the time left)",
     rounds: (ctx) =>
       ctx.loaded
         ? [
@@ -77,7 +76,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
                 failedSome(t.tries('reference')) &&
                 !t.tries('reference').some((x) => x.state === 'passed') &&
                 t.tries('unthrottled').length === 0,
-              call: unthrottledCall(ctx.tries, null),
+              call: unthrottledCall(ctx.tries, null, 0, true),
             },
             {
               why: 'that failed some reference tries',
@@ -87,43 +86,12 @@ export const GATE_CHECKS: readonly CheckRow[] = [
                 failedSome(t.tries('reference')) &&
                 t.tries('reference').some((x) => x.state === 'passed') &&
                 t.tries('unthrottled').length === 0,
-              call: unthrottledCall(ctx.tries, UNTHROTTLED_MAX_TRIES, UNTHROTTLED_WARM_SHARE),
+              call: unthrottledCall(ctx.tries, UNTHROTTLED_MAX_TRIES, UNTHROTTLED_WARM_SHARE, true),
             },
           ]
         : [],
   },
-  {
-    id: 'alone',
-    kind: 'must-have',
-    question: 'does a new test that passed with its file pass alone (else it needs an earlier test)?',
-    conditions: conditionsOf('none', 'fresh', { alone: true }),
-    cost: 'one try of its file per new test, side by side',
-    rounds: () => [
-      {
-        why: 'once alone (order dependence)',
-        label: 'alone',
-        // A new test that failed only as a repeat inside one worker may yet be stable: it needs its alone try too.
-        wants: (t) =>
-          t.isNew && (passedAll(t.tries('reference')) || (repeatOnlyFailures(t.tries('reference')) ?? 0) > 0),
-        call: { ...ALONE_CALL, tries: ALONE_TRIES, how: '' },
-      },
-    ],
-  },
-  {
-    id: 'alone-again',
-    kind: 'must-have',
-    question: 'does a test that failed alone fail alone every time (order dependence) or only some times (a flake)?',
-    conditions: conditionsOf('none', 'fresh', { alone: true }),
-    cost: 'two more alone tries per test that failed alone',
-    rounds: () => [
-      {
-        why: 'that failed alone, alone twice more',
-        label: 'alone again',
-        wants: (t) => t.tries('alone').some((x) => x.state !== 'passed' && x.state !== 'skipped'),
-        call: { ...ALONE_CALL, tries: ALONE_AGAIN_TRIES, how: '' },
-      },
-    ],
-  },
+  ...ORDER_CHECKS,
   {
     id: 'cause',
     kind: 'nice-to-have',
@@ -224,6 +192,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
           ]
         : [],
   },
+  REPLAY_ROW,
 ];
 
 /** The rows as `gate --plan` prints them: each check, must-have or nice-to-have, the question it answers, its conditions and cost. */

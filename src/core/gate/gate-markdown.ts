@@ -9,6 +9,7 @@ import { describeCalibration, describeTestOnCi } from '../calibration/calibratio
 import { describeCause } from '../cause/cause.js';
 import { inertCode, inertMarkdown } from '../markdown/markdown-text.js';
 import { buildPrComment, type CommentSection } from '../markdown/pr-comment.js';
+import { describeReplayOutcome } from '../replay/gate-replay.js';
 import { escapeTerminal as u } from '../untrusted-text.js';
 import {
   describeLoad,
@@ -46,10 +47,17 @@ function fenced(lang: string, text: string): string[] {
 function row(t: GateReportTest, contention: GateContention | undefined): string {
   const onCi = describeTestOnCi(t, contention);
   const missing = (t.missing ?? []).map((m) => `; missing: ${cell(m)}`).join('');
-  const cause = `${missing}${t.cause ? `; **${cell(describeCause(t.cause))}**; fix: ${cell(t.cause.fix)}` : ''}`;
+  const cause = `${missing}${t.cause ? `; **${cell(describeCause(t.cause))}**; fix: ${cell(t.cause.fix)}` : ''}${replayCell(t)}`;
   const why = `${cell(t.reason)}${t.failureRateText ? `; ${cell(t.failureRateText)}` : ''}${onCi ? `; ${cell(onCi)}` : ''}${cause}`;
   const owners = (t.owners ?? []).map(ownerCell).join(' ');
   return `| ${verdictLabel(t)} | \`${code(t.file)}:${t.line}\` ${cell(t.fullName)} | ${cell(selectionLabel(t))} | ${t.passes}/${t.tryCount} | ${ms(t.medianMs)} | ${ms(t.maxMs)} | ${ms(t.limitMs)} | ${why} | ${owners} |`;
+}
+
+/** The replay with how it went ("replay (reproduced 5/5): `npx flakeguard replay ...`"), and what it could not make when it did not fail. */
+function replayCell(t: GateReportTest): string {
+  if (!t.replay) return '';
+  const why = t.replay.uncontrolled ? ` (${cell(t.replay.uncontrolled)})` : '';
+  return `; replay (${describeReplayOutcome(t.replay)}): \`${code(t.replay.command)}\`${why}`;
 }
 
 function firstStep(report: GateReport): string {

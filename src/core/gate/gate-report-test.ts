@@ -6,7 +6,7 @@
 import type { CauseFinding } from '../cause/cause.js';
 import { describeFailureRate } from '../failure-rate.js';
 import type { TestPast } from '../history/test-history-summary.js';
-import { type GateReplay, replayOfVerdict } from '../replay/gate-replay.js';
+import type { GateReplay } from '../replay/gate-replay.js';
 import type { TestId } from '../test-id.js';
 import { describeMissingCheck } from './gate-evidence.js';
 import type { GateTestResult, GateVerdict } from './gate-verdict.js';
@@ -29,6 +29,8 @@ export interface GateTestInput extends Omit<TestId, 'project'> {
   readonly cause?: CauseFinding;
   /** The checks not made, as the report says them with what would have allowed them (default: result.missing described). */
   readonly missing?: readonly string[];
+  /** The replay of a flaky verdict and what the gate's replay row saw (core/replay/gate-replay.ts); absent or null: none. */
+  readonly replay?: GateReplay | null;
 }
 
 export interface GateReportTest extends Omit<TestId, 'project'> {
@@ -55,6 +57,8 @@ export interface GateReportTest extends Omit<TestId, 'project'> {
   readonly failureRateText: string | null;
   readonly idle: { readonly passes: number; readonly tryCount: number } | null;
   readonly alone: { readonly passes: number; readonly tryCount: number } | null;
+  /** Its file once with its tests in reverse order (the order check before alone); absent: not tried (and in older reports). */
+  readonly reversed?: { readonly passes: number; readonly tryCount: number };
   readonly reason: string;
   /** Highest slowdown factor with every try passed, lowest with a failed try (null: none failed / not tried). */
   readonly holdsAt?: number | null;
@@ -71,7 +75,11 @@ export interface GateReportTest extends Omit<TestId, 'project'> {
    * allowed it (core/gate/gate-evidence.ts); empty when every check was made (absent in older reports).
    */
   readonly missing?: readonly string[];
-  /** The replay of a random-or-concurrency verdict from a failed try's seed, not yet run; null: none (absent in older reports). */
+  /**
+   * The replay of a flaky verdict (its seed, the lowest factor it failed at, a fresh worker, or
+   * alone, by its cause) with `reproduced` "k/n" of the replay row's tries, null when the row did
+   * not run it; null: none (absent in older reports).
+   */
   readonly replay?: GateReplay | null;
 }
 
@@ -100,18 +108,13 @@ export function toReportTest(t: GateTestInput): GateReportTest {
     failureRateText: r.failureRate ? describeFailureRate(r.failureRate) : null,
     idle: r.idle,
     alone: r.alone,
+    ...(r.reversed ? { reversed: r.reversed } : {}),
     reason: r.reason,
     holdsAt: r.holdsAt ?? null,
     breaksAt: r.breaksAt ?? null,
     error: r.firstError,
     cause: t.cause ?? null,
     missing: t.missing ?? r.missing.map(describeMissingCheck),
-    replay: replayOfVerdict({
-      ...t,
-      project: t.project ?? '',
-      verdict: r.verdict,
-      tries: r.tries,
-      cause: t.cause ?? null,
-    }),
+    replay: t.replay ?? null,
   };
 }

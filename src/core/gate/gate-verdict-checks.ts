@@ -20,12 +20,22 @@ export function inconclusive(what: string, missing: readonly MissingCheck[]): De
   return { verdict: 'inconclusive', reason: `${what}; not checked, so no verdict`, missing };
 }
 
-/** A new test that passed with its file, alone: null when it is not new or passed alone. */
-export function decideAlone(tries: readonly GateTry[] | null, f: TryFigures, rules: EvidenceRules): Decision | null {
+/**
+ * A new test that passed with its file, alone: null when it is not new or passed alone, or, with no
+ * alone try, passed its file in reverse order (the tests written above it did not run before it:
+ * it needs none of their state, core/gate/gate-checks.ts `reversed`).
+ */
+export function decideAlone(
+  tries: readonly GateTry[] | null,
+  f: TryFigures,
+  rules: EvidenceRules,
+  reversed: readonly GateTry[] | null = null,
+): Decision | null {
   if (!rules.isNew && (tries ?? []).length === 0) return null;
   const { passes, tryCount } = f;
   const made = tries ?? [];
   const failed = made.filter(failedOrHung).length;
+  if (made.length === 0 && reversed !== null && reversed.length > 0 && !reversed.some(failedOrHung)) return null;
   if (made.length === 0)
     return inconclusive(`passed ${passes}/${tryCount} with its file; its alone try (order dependence) was not made`, [
       { check: 'alone', needed: ALONE_TRIES, made: 0, for: 'verdict' },

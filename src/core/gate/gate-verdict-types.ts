@@ -37,6 +37,8 @@ export interface GateVerdictInput {
   readonly idle: readonly GateTry[] | null;
   /** New tests: tried alone (once; three times when the first failed); null when not tried. */
   readonly alone: readonly GateTry[] | null;
+  /** New tests: their file once with its tests in reverse order (the order check before alone); absent or null: not tried. */
+  readonly reversed?: readonly GateTry[] | null;
   readonly limit: GateLimit;
   /** Share of the limit at or above which a test is near budget (config budget.warnAt). */
   readonly warnAt: number;
@@ -68,6 +70,8 @@ export interface GateTestResult {
   readonly failureRate: FailureRateBound | null;
   readonly idle: TryCount | null;
   readonly alone: TryCount | null;
+  /** Its file in reverse order (the order check): absent or null when not tried. */
+  readonly reversed?: TryCount | null;
   readonly limit: GateLimit;
   readonly warnAt: number;
   /** First error of a failed try. */

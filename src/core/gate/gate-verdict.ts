@@ -94,6 +94,7 @@ function measureTries(input: GateVerdictInput): TryFigures {
     failureRate: tryCount > 0 ? failureRateUpperBound(tryCount - passes, tryCount) : null,
     idle: input.idle ? count(input.idle) : null,
     alone: input.alone ? count(input.alone) : null,
+    ...(input.reversed ? { reversed: count(input.reversed) } : {}),
     limit,
     warnAt,
     firstError,
@@ -122,7 +123,7 @@ function decideFromFigures(input: GateVerdictInput, f: TryFigures, wording: Word
     return inconclusive(`passed ${passes}/${tryCount}${kind} tries${under} before the time budget ran out`, [
       { check: 'reference', needed: rules.minTries, made: tryCount, for: 'verdict' },
     ]);
-  const alone = decideAlone(input.alone, f, rules);
+  const alone = decideAlone(input.alone, f, rules, input.reversed ?? null);
   if (alone !== null && alone.verdict !== 'inconclusive') return alone;
   const budget = decideBudget(f, wording, input.asked);
   // A budget finding stands on the reference tries; only `stable` needs the alone check too.

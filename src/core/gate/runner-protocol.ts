@@ -22,6 +22,14 @@ export interface PlannedTest {
   readonly fullName: string;
   /** Warm repeats after its first try in the worker (absent or 0: one try, the user's own `repeats` off). */
   readonly repeats?: number;
+  /** A fixed seed for every try of this test (a replay's), over the plan's seeding; absent: the plan's. */
+  readonly seed?: number;
+  /**
+   * The seeds of its first tries in each worker, in order (null: the plan's seeding for that try):
+   * a paired replay of earlier tries' draws (the tries without slowdown replay the reference's
+   * failed seeds, core/gate/paired-seeds.ts). After the list, `seed` or the plan's.
+   */
+  readonly seeds?: readonly (number | null)[];
 }
 
 export interface RunnerPlan {
@@ -30,6 +38,12 @@ export interface RunnerPlan {
   readonly resultsFile: string;
   /** How each planned try's random source is seeded (runner/try-seeding.ts); absent: not seeded. */
   readonly seeding?: TrySeeding;
+  /**
+   * `reversed`: each planned file runs its tests (and suites, at every level) in reverse order, so
+   * each planned test runs after the tests written below it and before those above it (the gate's
+   * order check, core/gate/gate-checks.ts `reversed`); absent: as written.
+   */
+  readonly order?: 'reversed';
 }
 
 /**
@@ -152,6 +166,8 @@ export type RunnerLine =
       /** Vitest project name ('' when unnamed). */
       readonly project: string;
       readonly fullName: string;
+      /** The test's key (core/test-id.ts testKey of project, file, full name), as the plan names it: readers use it. */
+      readonly key: string;
       readonly try: GateTry;
     }
   | {
@@ -160,6 +176,8 @@ export type RunnerLine =
       readonly file: string;
       readonly project: string;
       readonly fullName: string;
+      /** As on a try line. */
+      readonly key: string;
       readonly pid: number;
       readonly tid?: number;
       /** performance.timeOrigin + performance.now() in the worker. */
@@ -185,7 +203,7 @@ export const coldCostMs = (line: { readonly costMs: number; readonly warmMs?: nu
 type TryLine = Extract<RunnerLine, { readonly kind: 'try' }>;
 
 /** One finished try, as the progress display gets it: its line (file relative to the root) and how many of the test's tries are done. */
-export type ProgressLine = Omit<TryLine, 'kind'> & {
+export type ProgressLine = Omit<TryLine, 'kind' | 'key'> & {
   /** How many tries of this test have finished, this one included. */
   readonly attempt: number;
   /** The most tries the test can get in this phase. */

@@ -18,9 +18,21 @@ import { tries, type WaveFile, type WaveInput, wantsMoreTries } from './wave-typ
 export type { TryTally, WaveFile, WaveInput } from './wave-types.js';
 export { wantsMoreTries } from './wave-types.js';
 
+/** A file an earlier call did not measure costs this much, for planning (a warm worker is then not planned for it). */
+const UNMEASURED_FILE_MS = 1000;
+
 export function planWave(input: WaveInput): WaveFile[] {
   const files = [...new Set(input.tests.map((t) => t.fileKey))];
-  if (input.wave === 0) return files.map((fileKey) => ({ fileKey, copies: input.coldTries ?? input.minTries }));
+  if (input.wave === 0) {
+    const { hints } = input;
+    // One cold try then warm repeats, with the costs known: each worker's first run is the cold try.
+    if (input.warm === true && hints !== undefined && (input.coldTries ?? input.minTries) <= 1)
+      return planWarmWave(
+        { ...input, meanMs: hints.meanMs, tally: new Map(input.tests.map((t) => [t.key, { passed: 0, failed: 0 }])) },
+        (f) => hints.costMs.get(f) ?? UNMEASURED_FILE_MS,
+      );
+    return files.map((fileKey) => ({ fileKey, copies: input.coldTries ?? input.minTries }));
+  }
   if (input.wave > input.maxTries) return [];
   const known = [...input.costMs.values()];
   const fallback = known.length > 0 ? Math.max(...known) : 1000;

@@ -6,7 +6,6 @@
  * (a check that ran always has its result) and never waited for as a hang. Pure.
  */
 import { clipText } from '../excerpt.js';
-import { testKey } from '../test-id.js';
 import { tupleKey } from '../tuple-key.js';
 import type { RunnerLine } from './runner-protocol.js';
 
@@ -16,8 +15,7 @@ type TryLine = Extract<RunnerLine, { kind: 'try' }>;
 /** The start of the error a try that did not finish records. */
 export const WORKER_ENDED = 'its worker ended during the try';
 
-const key = (l: { file: string; project: string; fullName: string }, pid: number | undefined): string =>
-  tupleKey([testKey(l), pid ?? 0]);
+const key = (l: { key: string }, pid: number | undefined): string => tupleKey([l.key, pid ?? 0]);
 
 /**
  * A failed `try` line for every `start` in `lines` that has no `try` (same test, same worker).
@@ -35,6 +33,7 @@ export function unfinishedTries(lines: readonly RunnerLine[], errors: readonly s
     file: s.file,
     project: s.project,
     fullName: s.fullName,
+    key: s.key,
     try: {
       state: 'failed',
       durationMs: Math.max(0, nowMs - s.startedAt),

@@ -2,11 +2,13 @@
  * The warm waves of a call's reference tries (core/gate/try-schedule.ts planWave, after its cold
  * tries): a test that may still be a random flake (it has passed every try so far) and is cheap
  * next to its file's start gets warm repeats in one more worker of its file, as many as about
- * WARM_SHARE times the file's cold cost buys, up to maxTries in all; a test that costs about as
+ * WARM_SHARE times the file's cold cost buys (the median open file's, when that is less), up to
+ * maxTries in all; a test that costs about as
  * much as its file gets none (a warm try would cost nearly a cold one). Waves go on, cheapest file
  * first, while the budget is projected to pay for them. A call may start with fewer cold tries than
  * `minTries` (the tries without slowdown: one cold, the rest warm where the test is cheap). Pure.
  */
+import { median } from 'simple-statistics';
 import { type WaveFile, type WaveInput, wantsMoreTries } from './wave-types.js';
 
 /** A warm worker spends about this many times its file's cold cost on repeats (its start is then a fifth of it). */
@@ -26,12 +28,13 @@ function planFile(
   input: WaveInput,
   keys: readonly string[],
   costMs: number,
+  spanMs: number,
 ): { repeats: Map<string, number>; projectedMs: number } {
   const repeats = new Map<string, number>();
   let projectedMs = costMs;
   for (const key of keys) {
     const ownMs = Math.max(TRY_FLOOR_MS, input.meanMs?.get(key) ?? costMs);
-    const bought = Math.floor((WARM_SHARE * costMs) / (keys.length * ownMs));
+    const bought = Math.floor((WARM_SHARE * Math.min(costMs, spanMs)) / (keys.length * ownMs));
     const room = input.maxTries - triesOf(input, key) - 1;
     const r = Math.min(bought, room);
     if (bought < WARM_MIN_REPEATS || r < 1) continue;
@@ -62,8 +65,12 @@ export function planWarmWave(input: WaveInput, cost: (fileKey: string) => number
   const out: WaveFile[] = [];
   const optional: { fileKey: string; repeats: Map<string, number>; projectedMs: number }[] = [];
   let projected = 0;
+  // A warm worker's repeats take about WARM_SHARE times the median open file's cold cost at most, not
+  // its own file's: a file that sleeps 2 s would otherwise hold the wave for 10 s of repeats of its
+  // 600 ms test while the other workers sit idle (the evidence branch's report.test.ts: 19 tries).
+  const spanMs = open.size === 0 ? 0 : median([...open.keys()].map(cost));
   for (const [fileKey, keys] of open) {
-    const f = planFile(input, keys.filter(repeatable), cost(fileKey));
+    const f = planFile(input, keys.filter(repeatable), cost(fileKey), spanMs);
     const below = keys.filter((k) => triesOf(input, k) < input.minTries);
     const lacking = below.filter((k) => (f.repeats.get(k) ?? 0) < input.minTries - triesOf(input, k) - 1);
     if (lacking.length > 0) {

@@ -25,6 +25,12 @@ export interface WaveInput {
   readonly warm?: boolean;
   /** Each test's mean try duration so far, by test key (warm repeats are planned by it). */
   readonly meanMs?: ReadonlyMap<string, number>;
+  /**
+   * What an earlier call measured: each test's mean try, each file's cold cost. With them a call of
+   * one cold try and warm repeats plans its repeats into the first wave (the cold try is each
+   * worker's first run), instead of a cold wave and then a warm worker of every file again.
+   */
+  readonly hints?: { readonly meanMs: ReadonlyMap<string, number>; readonly costMs: ReadonlyMap<string, number> };
 }
 
 export interface WaveFile {

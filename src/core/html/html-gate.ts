@@ -11,6 +11,7 @@ import type { GateReportTest } from '../gate/gate-report-test.js';
 import type { GateVerdict } from '../gate/gate-verdict.js';
 import type { SelectionKind } from '../gate/test-selection.js';
 import { formatOwners } from '../owners/codeowners.js';
+import { describeReplayOutcome } from '../replay/gate-replay.js';
 import { type ChartSeries, renderChartLegend, renderTryChart, type TryMark } from './html-chart.js';
 import {
   badge,
@@ -116,6 +117,9 @@ function testCard(t: GateHtmlTest, report: Pick<GateReport, 'contention'>): stri
     onCi ? `<p class="dim">${h(onCi)}</p>` : '',
     ...(t.missing ?? []).map((m) => `<p class="missing"><b>missing:</b> ${h(m)}</p>`),
     t.cause ? `<p class="cause">${h(describeCause(t.cause))}</p><p><b>fix:</b> ${h(t.cause.fix)}</p>` : '',
+    t.replay
+      ? `<p class="replay"><b>replay (${h(describeReplayOutcome(t.replay))}):</b> <code>${h(t.replay.command)}</code>${t.replay.uncontrolled ? ` <span class="dim">${h(t.replay.uncontrolled)}</span>` : ''}</p>`
+      : '',
     unknown,
     t.error !== null && t.verdict !== 'stable' ? foldedPre('First error', t.error.split('\n')) : '',
     '</article>',

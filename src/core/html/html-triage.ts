@@ -69,9 +69,18 @@ function findingCard(f: TriageFinding, index: number): string {
     f.flakeCause
       ? `<p>${h(describeCause(f.flakeCause, 'why'))}</p><p><span class="label-row">fix</span>${h(f.flakeCause.fix)}</p>`
       : '',
+    replayLine(f),
     `<p class="dim">rule: <code>${h(f.rule)}</code></p>`,
     '</article>',
   ].join('');
+}
+
+/** The replay of the seed that failed in CI (as the text and Markdown print it), or why there is none. */
+function replayLine(f: TriageFinding): string {
+  const r = f.replay;
+  if (!r) return '';
+  if (r.command === null) return `<p class="replay"><span class="label-row">replay</span>${h(r.note)}</p>`;
+  return `<p class="replay"><span class="label-row">replay</span><code>${h(r.command)}</code> <span class="dim">${h(r.note)}</span></p>`;
 }
 
 const TRIAGE_CSS =

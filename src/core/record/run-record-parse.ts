@@ -19,6 +19,13 @@ const orNull =
     v === null || check(v);
 const isArray: Check = (v) => Array.isArray(v);
 const isObject: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Absent (a record written before the field), or what `check` takes. */
+const optional =
+  (check: Check): Check =>
+  (v) =>
+    v === undefined || check(v);
+const isSeed: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffff_ffff;
+const isSeedList: Check = (v) => Array.isArray(v) && v.every(isSeed);
 const oneOf =
   (...values: string[]): Check =>
   (v) =>
@@ -41,6 +48,8 @@ const TOP: Record<string, [Check, string]> = {
   merged: [isBoolean, 'true or false'],
   exitReason: [oneOf('passed', 'failed', 'interrupted'), 'passed, failed or interrupted'],
   exitCode: [orNull(isNumber), 'a number or null'],
+  runSeed: [optional(orNull(isSeed)), 'null or a seed (a whole number from 0 to 4294967295)'],
+  seedNodeCrypto: [optional(isBoolean), 'true or false'],
   unhandledErrors: [isArray, 'a list'],
   budget: [isObject, 'an object { testMs, fileMs, warnAt }'],
   violations: [isArray, 'a list'],
@@ -60,6 +69,8 @@ const TEST: Record<string, [Check, string]> = {
   errors: [isArray, 'a list'],
   limitMs: [isNumber, 'a number'],
   limitSource: [oneOf('budget', 'allowance'), 'budget or allowance'],
+  seeds: [optional(isSeedList), 'a list of seeds (whole numbers from 0 to 4294967295)'],
+  failedSeed: [optional(isSeed), 'a seed (a whole number from 0 to 4294967295)'],
 };
 
 const FILE: Record<string, [Check, string]> = {

@@ -56,6 +56,14 @@ export interface RecordedTest extends TestRef {
   readonly budgetStatus?: BudgetStatus;
   /** The quarantine entry over this test, applying or expired (docs/quarantine.md). */
   readonly quarantine?: RecordedQuarantine;
+  /**
+   * The seed each attempt started its random source with, in order (the first run, then each retry
+   * or repeat): `seed: true` with the flakeguard/seed setup file (docs/replay.md "Replays from CI").
+   * Absent: the test was not seeded.
+   */
+  readonly seeds?: readonly number[];
+  /** The seed of the first attempt that failed (`flakeguard replay --seed` with it); absent when none failed or not seeded. */
+  readonly failedSeed?: number;
 }
 
 export interface RecordedQuarantine {
@@ -169,4 +177,11 @@ export interface RunRecord {
   readonly ci?: CiContext | null;
   /** The machine it ran on: a hash of host name, CPU model and core count, and its class (core/record/machine.ts); absent before issue 37. */
   readonly machine?: MachineIdentity | null;
+  /**
+   * The run seed its tests' seeds were derived from (`seed: true`: FLAKEGUARD_SEED, else a fresh
+   * one); null when the record merges shards seeded from different ones; absent when `seed` is off.
+   */
+  readonly runSeed?: number | null;
+  /** `seed: node-crypto`: node:crypto's randomBytes, randomInt and randomUUID were seeded too; absent: not. */
+  readonly seedNodeCrypto?: boolean;
 }

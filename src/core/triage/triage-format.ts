@@ -11,7 +11,13 @@ import { escapeTerminal as u } from '../untrusted-text.js';
 import { checkLines, UNKNOWN_CHECK } from './triage-caught-by.js';
 import type { FindingClass } from './triage-config.js';
 import { describeOwnerFilter } from './triage-owners.js';
-import { type Finding, TRIAGE_FORMAT, type TRIAGE_VERSION, type TriageReport } from './triage-types.js';
+import {
+  type Finding,
+  type FindingReplay,
+  TRIAGE_FORMAT,
+  type TRIAGE_VERSION,
+  type TriageReport,
+} from './triage-types.js';
 
 export type { Paint };
 
@@ -31,6 +37,11 @@ export function subject(f: Finding): string {
 /** "history: branch main, the last 200 runs of each failed or slow test (2 tests known)". */
 export function historyHeader(h: NonNullable<TriageReport['history']>): string {
   return `history: branch ${h.branch}, the last ${h.window} runs of each failed or slow test (${h.tests} known to the store)`;
+}
+
+/** "replay: npx flakeguard replay ... --seed 12 (the seed its failed attempt ...)" or "replay: no seed recorded (...)". */
+function replayLine(r: FindingReplay): string {
+  return r.command === null ? `replay: ${r.note}` : `replay: ${r.command} (${r.note})`;
 }
 
 export function measuredLabel(f: Finding): string {
@@ -63,6 +74,7 @@ export function formatTriage(report: TriageReport, paint: Paint = plainText): st
     out.push(`   cause: ${u(f.cause)}`);
     for (const e of f.evidence) out.push(paint('dim', `   - ${u(e)}`));
     out.push(`   action: ${u(f.action)}`);
+    if (f.replay) out.push(`   ${u(replayLine(f.replay))}`);
     if (f.flakeCause) out.push(`   ${u(describeCause(f.flakeCause, 'why'))}`, `   fix: ${u(f.flakeCause.fix)}`);
   });
   if (report.findings.length === 0) out.push('', report.verdict === 'green' ? 'Nothing to act on.' : 'No findings.');
@@ -104,6 +116,7 @@ export function toTriageJson(report: TriageReport): TriageJson {
       caughtBy: f.caughtBy ?? UNKNOWN_CHECK,
       seenBy: f.seenBy ?? [],
       ...(f.class === 'flake' ? { flakeCause: f.flakeCause ?? null } : {}),
+      ...(f.replay ? { replay: f.replay } : {}),
     })),
     history: report.history,
     ...(report.ownerFilter ? { ownerFilter: report.ownerFilter } : {}),

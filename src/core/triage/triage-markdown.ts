@@ -30,6 +30,14 @@ function owned(f: Finding): string {
   return owners === '' ? '' : ` · ${ownerText(owners)}`;
 }
 
+/** The replay command in a shell block (user text in it cannot end the block), or the note without one. */
+function replayBlock(f: Finding): string[] {
+  const r = f.replay;
+  if (!r) return [];
+  if (r.command === null) return [`**Replay:** ${md(r.note)}`, ''];
+  return [`**Replay** (${md(r.note)}):`, '', '```sh', u(r.command.replace(/```/g, "'''")), '```', ''];
+}
+
 function findingItem(f: Finding, index: number): string {
   return [
     `**${index + 1}. ${f.class} (${measuredLabel(f)}): ${md(subject(f))}**${owned(f)}`,
@@ -40,6 +48,7 @@ function findingItem(f: Finding, index: number): string {
     `**Action:** ${md(f.action)}`,
     '',
     ...(f.flakeCause ? [`**${md(describeCause(f.flakeCause, 'Why'))}**; fix: ${md(f.flakeCause.fix)}`, ''] : []),
+    ...replayBlock(f),
     '<details><summary>Evidence</summary>',
     '',
     '```',

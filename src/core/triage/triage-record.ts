@@ -32,7 +32,8 @@ type CheckField = { readonly check?: NonNullable<ReturnType<typeof checkOfRecord
 export function readRecordObservations(record: RunRecord, input: string): RecordObservations {
   const found = checkOfRecord(record);
   const check: CheckField = found === undefined ? {} : { check: found };
-  const tests: ObservedTest[] = record.tests.map((t) => testOfRecordEntry(t, input, check));
+  const crypto = record.seedNodeCrypto === true ? { seedNodeCrypto: true } : {};
+  const tests: ObservedTest[] = record.tests.map((t) => ({ ...testOfRecordEntry(t, input, check), ...crypto }));
   const files: ObservedFile[] = [];
   for (const f of record.files) {
     files.push({
@@ -78,6 +79,7 @@ function testOfRecordEntry(t: RunRecord['tests'][number], input: string, check: 
     source: 'record',
     ...check,
     ...(t.quarantine !== undefined && !t.quarantine.expired ? { quarantined: true as const } : {}),
+    ...(t.failedSeed === undefined ? {} : { failedSeed: t.failedSeed }),
     origin: `${input}: test "${t.fullName}"${projectTag(t.project ?? null)} ${t.state}${t.durationMs === null ? '' : ` in ${Math.round(t.durationMs)}ms`}${t.retries > 0 ? `, ${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}` : ''}`,
   };
 }

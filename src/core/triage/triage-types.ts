@@ -51,6 +51,10 @@ export interface ObservedTest {
   readonly foreign?: string;
   /** The check whose run this came from (run records with a CI context or a shard). */
   readonly check?: CaughtBy;
+  /** The seed the test's first failed attempt started with (a run record with `seed: true`). */
+  readonly failedSeed?: number;
+  /** Its record's run seeded node:crypto too (`seed: node-crypto`): the replay says --seed-node-crypto. */
+  readonly seedNodeCrypto?: boolean;
 }
 
 export interface ObservedFile {
@@ -172,6 +176,18 @@ export interface Finding {
   readonly owners?: readonly string[];
   /** A flake's likely cause (core/triage/triage-cause.ts); absent on other findings. */
   readonly flakeCause?: CauseFinding | null;
+  /** A flake's or escape's replay (core/triage/triage-replay.ts); absent on other findings. */
+  readonly replay?: FindingReplay;
+}
+
+/** The replay of a flake or escape of a test: its recorded seed's command, or why there is none. */
+export interface FindingReplay {
+  /** `npx flakeguard replay <file> -t <name> --seed <seed>`, or null when no record kept the seed. */
+  readonly command: string | null;
+  /** The seed its failed attempt started with in the run, or null. */
+  readonly seed: number | null;
+  /** Where the seed came from, or "no seed recorded (seed: true records them)". */
+  readonly note: string;
 }
 
 export interface RerunTarget {

@@ -19,6 +19,7 @@ import { applyExitCode, applyUnfinishedFiles, silenceDraft } from './triage-exit
 import { budgetDrafts, failureDrafts, problemDraft, unhandledDrafts } from './triage-findings.js';
 import { applyHistory, historyQuestions } from './triage-history.js';
 import { foldSuiteShadows, type MergedTest, mergeObservations } from './triage-merge.js';
+import { attachReplays } from './triage-replay.js';
 import type { Draft } from './triage-rule.js';
 import {
   addLogSignatures,
@@ -140,13 +141,16 @@ export function computeTriage(given: TriageInputs, signatures: readonly LogSigna
   const red = (inputs.exitCode !== null && inputs.exitCode !== 0) || drafts.some(needsAction);
   if (red && !drafts.some(needsAction))
     drafts = [...drafts, silenceDraft(inputs, signatures, merged.filter((t) => t.state === 'failed').length)];
-  const findings = attachFlakeCauses(
-    attachChecks(
-      drafts.map((d) => d.finding),
-      inputs,
+  const findings = attachReplays(
+    attachFlakeCauses(
+      attachChecks(
+        drafts.map((d) => d.finding),
+        inputs,
+      ),
+      inputs.tests,
+      inputs.history ?? null,
     ),
     inputs.tests,
-    inputs.history ?? null,
   ).sort(compareFindings);
   const counts: Record<FindingClass, number> = { infrastructure: 0, escape: 0, flake: 0, budget: 0 };
   for (const f of findings) counts[f.class] += 1;

@@ -19,6 +19,10 @@ export interface RepeatTarget {
   readonly project?: string | null;
   /** runTestsAlone: an earlier test of the file, by its line, run before it in the same worker (a replay's --after). */
   readonly afterLine?: number | null;
+  /** A fixed seed for this target's tries (a replay's), over the call's seeding. */
+  readonly seed?: number | null;
+  /** The seeds of its first tries in each worker, in order (PlannedTest.seeds): a paired replay of earlier draws. */
+  readonly seeds?: readonly (number | null)[] | null;
 }
 
 /**
@@ -81,6 +85,17 @@ export interface TryOptions {
   readonly warm?: boolean;
   /** Cold tries of each file before the warm ones (default `tries`; fewer with `warm`: cheap tests reach `tries` warm). */
   readonly coldTries?: number;
+  /** Each file's tests in reverse order: each test after the ones written below it (the gate's order check). */
+  readonly reversed?: boolean;
+  /**
+   * What an earlier call measured of each target (by targetKey): its mean try and its file's cold
+   * cost. A call of one cold try and warm repeats then plans the repeats into its first wave.
+   */
+  readonly costHints?: ReadonlyMap<string, { readonly testMs: number; readonly fileMs: number }>;
+  /** Test workers side by side where the project sets no count of its own (absent: a paced call's, core/gate/paced-workers.ts, else Vitest's). */
+  readonly workers?: number;
+  /** Busy loops running beside the call (the gate's --workers): the cores they take are not filled with paced workers (core/gate/paced-workers.ts). */
+  readonly busyWorkers?: number;
   /** Without slowdown, at the kernel's maximum CPU weight where a cgroup can be made (io/load/pacer.ts). */
   readonly unslowed?: boolean;
   /** performance.now() at which every try still running is stopped and the outcome is what came back. */

@@ -7,7 +7,6 @@ import { appendFileSync } from 'node:fs';
 import { formatDuration } from '../../core/duration.js';
 import { formatRunnerLine, type RunnerLine } from '../../core/gate/runner-protocol.js';
 import { tryCeilingMs } from '../../core/gate/try-ceiling.js';
-import { testKey } from '../../core/test-id.js';
 import { tupleKey } from '../../core/tuple-key.js';
 import { killProcessTree } from '../process/process-tree.js';
 
@@ -27,8 +26,7 @@ export interface TryWatchdog {
 }
 
 /** A try in flight: the test's identity and its worker's pid (not a test identity: one per try). */
-const tryKey = (l: { file: string; project: string; fullName: string }, pid: number | undefined): string =>
-  tupleKey([testKey(l), pid ?? 0]);
+const tryKey = (l: { key: string }, pid: number | undefined): string => tupleKey([l.key, pid ?? 0]);
 
 /** The line of a try the watchdog ended: hung, or failed because its worker was stopped. */
 function endedTry(s: StartLine, now: number, state: 'hung' | 'failed', error: string): RunnerLine {
@@ -37,6 +35,7 @@ function endedTry(s: StartLine, now: number, state: 'hung' | 'failed', error: st
     file: s.file,
     project: s.project,
     fullName: s.fullName,
+    key: s.key,
     try: { state, durationMs: now - s.startedAt, cpuMs: 0, cold: true, startedAt: s.startedAt, pid: s.pid, error },
   };
 }

@@ -2,12 +2,15 @@
  * Starts one job of the gate's tries (vitest-tries.ts): on the gate's session when it has one
  * (vitest-session.ts: one Vitest for every check), else on a Vitest child of its own.
  */
+import os from 'node:os';
 import path from 'node:path';
+import { pacedWorkers } from '../../core/gate/paced-workers.js';
 import { PLAN_ENV, type TrySeeding } from '../../core/gate/runner-protocol.js';
 import { killProcessTree } from '../process/process-tree.js';
 import { builtFile, type ChildJob, startChildJob } from './child-job.js';
 import type { TryOptions } from './tries-types.js';
 import type { JobSpec, JobTest, VitestJob } from './vitest-job.js';
+import { jobHints } from './vitest-job-hints.js';
 import type { SessionJobEnd } from './vitest-session.js';
 import { DEFAULT_SETUP } from './vitest-setup.js';
 
@@ -100,8 +103,25 @@ function jobOf(
     warm: options.warm ?? false,
     ...(options.coldTries === undefined ? {} : { coldTries: options.coldTries }),
     ...(options.repeats === undefined ? {} : { repeats: options.repeats }),
+    ...workersOf(options),
+    ...(options.reversed === true ? { reversed: true } : {}),
+    ...(options.costHints === undefined
+      ? {}
+      : { hints: jobHints(options, options.costHints, what.tests, what.specs.length) }),
     ...seedingOf(options, tmp),
   };
+}
+
+/** A paced call's workers side by side (one at a time when serial). */
+function workersOf(options: TryOptions): { workers?: number } {
+  if (options.serial === true) return {};
+  if (options.workers !== undefined) return { workers: options.workers };
+  const workers = pacedWorkers({
+    cores: os.availableParallelism(),
+    factor: options.slowdown ?? 1,
+    busyWorkers: options.busyWorkers ?? 0,
+  });
+  return workers === null ? {} : { workers };
 }
 
 /**

@@ -20,6 +20,10 @@ export interface JobTest {
   readonly fullName: string;
   /** Index in VitestJob.specs of the spec that runs it. */
   readonly spec: number;
+  /** A fixed seed for its tries (a replay's), over the job's seeding. */
+  readonly seed?: number;
+  /** The seeds of its first tries in each worker (PlannedTest.seeds). */
+  readonly seeds?: readonly (number | null)[];
 }
 
 export interface VitestJob {
@@ -47,6 +51,15 @@ export interface VitestJob {
   readonly seeding?: TrySeeding;
   /** Warm repeats of every planned test in each worker (a replay), instead of the schedule's. */
   readonly repeats?: number;
+  /** Each file's tests in reverse order (the order check); absent: as written. */
+  readonly reversed?: boolean;
+  /** What an earlier call measured, by index: each test's mean try (`tests`) and each spec's cold cost (`specs`); null: not measured. */
+  readonly hints?: { readonly testMs: readonly (number | null)[]; readonly specMs: readonly (number | null)[] };
+  /**
+   * Test workers side by side for a project that sets no worker count of its own (a paced call:
+   * core/gate/paced-workers.ts); absent: Vitest's default.
+   */
+  readonly workers?: number;
   /** The job's environment in a session child (vitest-session-jobs.ts): set for its runs only. */
   readonly env?: Readonly<Record<string, string>>;
 }

@@ -114,14 +114,22 @@ export function openVitestSession(
   };
 }
 
-/** Asks the child to close its Vitest and exit; its group goes too if it does not within 5 s. */
+/** How long a child may take to close its Vitest before its group is killed. */
+const CLOSE_GRACE_MS = 5000;
+
+/** Asks the child to close its Vitest and exit; its group goes too if it does not within CLOSE_GRACE_MS. */
 function closeChild(c: SessionChild): void {
   if (c.ended) {
     stopChild(c);
     return;
   }
   writeFileSync(closeFileOf(c.folder), '');
-  void Promise.race([c.process.result, sleep(5000)]).finally(() => stopChild(c));
+  // The timer ends with the child: a pending 5 s timer kept flakeguard alive 5 s after every gate.
+  const timer = setTimeout(() => stopChild(c), CLOSE_GRACE_MS);
+  void c.process.result.finally(() => {
+    clearTimeout(timer);
+    stopChild(c);
+  });
 }
 
 /** A session child, in a folder of its own that holds its job files and every job's own files. */

@@ -26,11 +26,16 @@ import { startGateJob } from './vitest-job-start.js';
 export type { RepeatTarget, TestTries, TriesOutcome, TryOptions } from './tries-types.js';
 export { targetKey } from './tries-types.js';
 
-import { testKey } from '../../core/test-id.js';
 import { specKey } from '../../core/tuple-key.js';
 import type { TriesOutcome, TryOptions } from './tries-types.js';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
+
+/** A target's own seeding, over the call's: its fixed seed (a replay's), its first tries' seeds (a paired replay). */
+const ownSeeds = (t: TryOptions['tests'][number]): Pick<JobTest, 'seed' | 'seeds'> => ({
+  ...(t.seed == null ? {} : { seed: t.seed }),
+  ...(t.seeds == null || t.seeds.length === 0 ? {} : { seeds: t.seeds }),
+});
 
 export async function runTestsRepeatedly(options: TryOptions): Promise<TriesOutcome> {
   const specs: JobSpec[] = [];
@@ -39,7 +44,7 @@ export async function runTestsRepeatedly(options: TryOptions): Promise<TriesOutc
     const file = path.resolve(options.root, t.file);
     const k = specKey(file, t.project ?? null);
     if (!index.has(k)) index.set(k, specs.push({ file, project: t.project ?? null, lines: null }) - 1);
-    return { file, fullName: t.fullName, spec: index.get(k) ?? 0 };
+    return { file, fullName: t.fullName, spec: index.get(k) ?? 0, ...ownSeeds(t) };
   });
   return runJob(options, specs, tests, options.maxTries ?? options.tries, options.budgetMs ?? 0);
 }
@@ -51,7 +56,8 @@ export async function runTestsAlone(options: TryOptions): Promise<TriesOutcome> 
       throw new FlakeguardError('VITEST', `${t.file}: "${t.fullName}" has no line; it cannot run alone`);
     const file = path.resolve(options.root, t.file);
     const lines = t.afterLine == null ? [t.line] : [t.afterLine, t.line];
-    return { file, fullName: t.fullName, spec: specs.push({ file, project: t.project ?? null, lines }) - 1 };
+    const spec = specs.push({ file, project: t.project ?? null, lines }) - 1;
+    return { file, fullName: t.fullName, spec, ...ownSeeds(t) };
   });
   return runJob(options, specs, tests, options.tries, 0);
 }
@@ -61,7 +67,7 @@ function makeProgress(job: VitestJob, options: TryOptions): (line: RunnerLine) =
   const attempts = new Map<string, number>();
   return (line) => {
     if (line.kind !== 'try' || !options.onProgress) return;
-    const k = testKey(line);
+    const k = line.key;
     const attempt = (attempts.get(k) ?? 0) + 1;
     attempts.set(k, attempt);
     options.onProgress({

@@ -27,8 +27,23 @@ describe('the gate checks as rows', () => {
     expect(new Set(GATE_CHECKS.map((r) => r.id)).size).toBe(GATE_CHECKS.length);
   });
 
-  it('a new test that passed every reference try wants its alone try and, its factor measured, the climb', () => {
-    expect(wanted(true, { reference: [times(5, pass)] })).toEqual(['reference#0', 'alone#0', 'higher#0', 'higher#1']);
+  it('a new test that passed every reference try wants its order checks and, its factor measured, the climb', () => {
+    expect(wanted(true, { reference: [times(5, pass)] })).toEqual([
+      'reference#0',
+      'reversed#0',
+      'alone#0',
+      'higher#0',
+      'higher#1',
+    ]);
+    // Its file passed in reverse order (the tests above it did not run before it): no alone try.
+    expect(wanted(true, { reference: [times(5, pass)], reversed: [[pass]] })).toEqual([
+      'reference#0',
+      'reversed#0',
+      'higher#0',
+      'higher#1',
+    ]);
+    // It failed there: its alone try tells whether it needs an earlier test.
+    expect(wanted(true, { reference: [times(5, pass)], reversed: [[fail]] })).toContain('alone#0');
     // An old test does not need its alone try.
     expect(wanted(false, { reference: [times(5, pass)] })).toEqual(['reference#0', 'higher#0', 'higher#1']);
   });
@@ -70,6 +85,7 @@ describe('the gate checks as rows', () => {
   it('a test that failed alone wants the alone tries again', () => {
     expect(wanted(true, { reference: [times(5, pass)], alone: [[fail]] })).toEqual([
       'reference#0',
+      'reversed#0',
       'alone#0',
       'alone-again#0',
       'higher#0',
@@ -107,5 +123,7 @@ describe('the gate checks as rows', () => {
       factor: 'none',
       weight: 'highest',
     });
+    expect(checks.find((c) => c.check === 'reversed')?.conditions).toMatchObject({ order: 'reversed', alone: false });
+    expect(checks.filter((c) => c.conditions.order === 'reversed').map((c) => c.check)).toEqual(['reversed']);
   });
 });

@@ -81,6 +81,26 @@ describe('decideGateVerdict', () => {
     });
   });
 
+  it('a new test its reversed file cleared needs no alone try; one it did not clear still does', () => {
+    const rules = { minTries: 5, isNew: true, cut: false };
+    expect(decideGateVerdict(makeInput({ rules, reversed: [pass()] }))).toMatchObject({
+      verdict: 'stable',
+      reversed: { passes: 1, tryCount: 1 },
+      alone: null,
+    });
+    // Failed in reverse order and not tried alone: the alone try is what it lacks.
+    expect(decideGateVerdict(makeInput({ rules, reversed: [fail()] }))).toMatchObject({
+      verdict: 'inconclusive',
+      missing: [{ check: 'alone', needed: 1, made: 0 }],
+    });
+    // Failed in reverse order, passed alone: a test written below it leaves state it cannot stand,
+    // which CI never runs before it: stable.
+    expect(decideGateVerdict(makeInput({ rules, reversed: [fail()], alone: [pass()] })).verdict).toBe('stable');
+    expect(decideGateVerdict(makeInput({ rules, reversed: [fail()], alone: [fail(), fail(), fail()] })).verdict).toBe(
+      'order-dependent',
+    );
+  });
+
   it('over- and near-budget from the slowest passing try', () => {
     expect(
       decideGateVerdict(makeInput({ tries: [pass(100), pass(1001), pass(100), pass(100), pass(100)] })).verdict,

@@ -29,6 +29,29 @@ describe('planWave', () => {
     expect(copies(planWave(input({ wave: 0 })))).toEqual({ a: 5, b: 5 });
   });
 
+  it('first wave of one cold try and warm repeats, with the costs an earlier call measured: the repeats ride on the cold try', () => {
+    const hints = {
+      meanMs: new Map([
+        ['a1', 6],
+        ['b1', 1900],
+      ]),
+      costMs: new Map([
+        ['a', 500],
+        ['b', 2000],
+      ]),
+    };
+    const plan = planWave(input({ wave: 0, warm: true, coldTries: 1, maxTries: 30, hints }));
+    // a1 is cheap next to its file: one worker, its first run cold, then 29 repeats (30 in all);
+    // b1 costs about its file: 5 cold copies (at least --tries), no repeats.
+    expect(plan).toEqual([
+      { fileKey: 'a', copies: 1, repeats: new Map([['a1', 29]]) },
+      { fileKey: 'b', copies: 5 },
+    ]);
+    // Without hints, or with more than one cold try asked, the first wave is cold copies only.
+    expect(copies(planWave(input({ wave: 0, warm: true, coldTries: 1, maxTries: 30 })))).toEqual({ a: 1, b: 1 });
+    expect(copies(planWave(input({ wave: 0, warm: true, coldTries: 5, maxTries: 30, hints })))).toEqual({ a: 5, b: 5 });
+  });
+
   it('extra tries for tests that can still change verdict, while the budget lasts', () => {
     const t = tally({ a1: { passed: 5, failed: 0 }, b1: { passed: 5, failed: 0 } });
     expect(copies(planWave(input({ tally: t })))).toEqual({ a: 1, b: 1 });

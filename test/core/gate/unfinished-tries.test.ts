@@ -2,12 +2,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RunnerLine } from '../../../src/core/gate/runner-protocol.js';
 import { unfinishedTries } from '../../../src/core/gate/unfinished-tries.js';
+import { testKey } from '../../../src/core/test-id.js';
+
+const keyOf = (fullName: string): string => testKey({ project: '', file: '/p/test/a.test.ts', fullName });
 
 const start = (fullName: string, pid: number, startedAt = 1000): RunnerLine => ({
   kind: 'start',
   file: '/p/test/a.test.ts',
   project: '',
   fullName,
+  key: keyOf(fullName),
   pid,
   tid: pid,
   startedAt,
@@ -18,6 +22,7 @@ const done = (fullName: string, pid: number): RunnerLine => ({
   file: '/p/test/a.test.ts',
   project: '',
   fullName,
+  key: keyOf(fullName),
   try: { state: 'passed', durationMs: 3, cpuMs: 1, cold: true, startedAt: 1000, pid },
 });
 
@@ -31,6 +36,7 @@ describe('unfinishedTries (issue 48: a try that ends its worker)', () => {
         file: '/p/test/a.test.ts',
         project: '',
         fullName: 'b',
+        key: keyOf('b'),
         try: {
           state: 'failed',
           durationMs: 200,

@@ -1,34 +1,56 @@
 import { describe, expect, it } from 'vitest';
-import type { CauseFinding } from '../../../src/core/cause/cause.js';
-import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
-import { replayOfVerdict } from '../../../src/core/replay/gate-replay.js';
+import { computeGateReplay, describeReplayOutcome } from '../../../src/core/replay/gate-replay.js';
 
-const cause = (c: CauseFinding['class']): CauseFinding => ({
-  class: c,
-  confidence: 'measured',
-  evidence: [],
-  fix: 'seed it',
-});
-const tries: GateTry[] = [
-  { state: 'passed', durationMs: 3, seed: 11 },
-  { state: 'failed', durationMs: 3, seed: 42 },
-  { state: 'failed', durationMs: 3, seed: 43 },
-] as GateTry[];
-const test = { file: 'test/draw.test.ts', fullName: 'flips a coin', project: '', verdict: 'flaky', tries };
+const place = { file: 'test/draw.test.ts', fullName: 'flips a coin', project: '' };
+const seeded = { ...place, seed: 42, factor: 1, cold: false, alone: false, uncontrolled: 'the failure needs more' };
+const tries = (...states: string[]) => states.map((state) => ({ state }));
 
-describe('replayOfVerdict', () => {
-  it("a random-or-concurrency verdict gets the replay of its first failed try's seed, not yet run", () => {
-    expect(replayOfVerdict({ ...test, cause: cause('random-or-concurrency') })).toEqual({
+describe('computeGateReplay', () => {
+  it('a replay the row ran says k/n of its tries', () => {
+    const r = computeGateReplay(seeded, tries('failed', 'failed', 'hung', 'failed', 'failed'));
+    expect(r).toEqual({
       command: 'npx flakeguard replay "test/draw.test.ts" -t "flips a coin" --seed 42',
       conditions: 'seed 42',
-      reproduced: null,
+      reproduced: '5/5',
+      uncontrolled: null,
     });
+    expect(describeReplayOutcome(r)).toBe('reproduced 5/5');
   });
 
-  it('none for a stable test, another cause, or tries without a seed', () => {
-    expect(replayOfVerdict({ ...test, verdict: 'stable', cause: cause('random-or-concurrency') })).toBeNull();
-    expect(replayOfVerdict({ ...test, cause: cause('timing') })).toBeNull();
-    const unseeded = tries.map(({ seed: _, ...t }) => t) as GateTry[];
-    expect(replayOfVerdict({ ...test, tries: unseeded, cause: cause('random-or-concurrency') })).toBeNull();
+  it('an unchecked replay is never shown as a checked one: reproduced null, "not yet run"', () => {
+    for (const t of [null, []]) {
+      const r = computeGateReplay(seeded, t);
+      expect(r.reproduced).toBeNull();
+      expect(describeReplayOutcome(r)).toBe('not yet run');
+    }
+  });
+
+  it('a replay that did not fail again says so and what it could not make', () => {
+    const r = computeGateReplay(seeded, tries('passed', 'passed'));
+    expect(r).toMatchObject({ reproduced: '0/2', uncontrolled: 'the failure needs more' });
+    expect(describeReplayOutcome(r)).toBe('did not fail again, 0/2');
+  });
+
+  it('a replay that failed some tries but not all says which condition it could not make, and still reproduced k/n', () => {
+    const r = computeGateReplay(seeded, tries('failed', 'passed', 'failed', 'passed', 'passed'));
+    expect(r).toMatchObject({
+      reproduced: '2/5',
+      uncontrolled: 'not every replay failed (2/5): the failure needs more',
+    });
+    expect(describeReplayOutcome(r)).toBe('reproduced 2/5');
+  });
+
+  it('a timing replay has its factor, a cold start --cold, an order one runs alone', () => {
+    expect(computeGateReplay({ ...seeded, seed: null, factor: 3 }, null).command).toBe(
+      'npx flakeguard replay "test/draw.test.ts" -t "flips a coin" --slowdown 3',
+    );
+    expect(computeGateReplay({ ...seeded, seed: null, cold: true }, null)).toMatchObject({
+      command: 'npx flakeguard replay "test/draw.test.ts" -t "flips a coin" --cold',
+      conditions: 'a fresh worker per try',
+    });
+    expect(computeGateReplay({ ...seeded, seed: null, alone: true }, null)).toMatchObject({
+      command: 'npx flakeguard replay "test/draw.test.ts" -t "flips a coin"',
+      conditions: 'alone, without the earlier tests of its file',
+    });
   });
 });

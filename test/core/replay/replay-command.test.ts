@@ -31,6 +31,14 @@ describe('replayCommand', () => {
     expect(replayCommand({ ...base, slowdown: 1, times: 10 })).toBe(replayCommand(base));
   });
 
+  it('a seed with node:crypto seeded too says --seed-node-crypto, in words "(node:crypto too)"', () => {
+    const c = { ...base, seed: 7, nodeCrypto: true };
+    expect(replayCommand(c)).toBe(
+      'npx flakeguard replay "test/draw.test.ts" -t "draw > flips a coin" --seed 7 --seed-node-crypto',
+    );
+    expect(describeConditions(c)).toBe('seed 7 (node:crypto too)');
+  });
+
   it('says the conditions in words', () => {
     expect(describeConditions(base)).toBe('no condition (a plain rerun)');
     expect(describeConditions({ ...base, seed: 7, slowdown: 3, after: 'x', cold: true })).toBe(

@@ -150,6 +150,7 @@ describe('computeTriage', () => {
       'owners',
       'caughtBy',
       'seenBy',
+      'replay',
     ]);
     expect(JSON.parse(JSON.stringify(json))).toMatchObject({ version: 2, verdict: 'red' });
   });

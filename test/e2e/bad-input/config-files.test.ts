@@ -77,6 +77,14 @@ describe('flakeguard.yaml', () => {
     expect(run.stderr.length).toBeLessThan(400);
   });
 
+  it('4,000 control characters: their escapes cut at 60 characters, not 60 characters escaped', async () => {
+    config(`budget:\n  test: ${'\u0004'.repeat(4000)}\n`);
+    await expectBadInput(fx, ['allowances', 'list'], {
+      exit: 2,
+      names: [`budget.test "${'\\u0004'.repeat(10)}…" (4000 characters) is not a duration`],
+    });
+  });
+
   it('a 4,000-character value: quoted up to 60 characters, with its length', async () => {
     config(`budget:\n  test: ${'x'.repeat(4000)}\n`);
     await expectBadInput(fx, ['allowances', 'list'], {

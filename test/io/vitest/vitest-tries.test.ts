@@ -113,6 +113,51 @@ describe('runTestsRepeatedly / runTestsAlone: cold tries', () => {
     expect(outcome.tests[0]?.tries.map((t) => t.state)).toEqual(['failed']);
   });
 
+  it('runs a file in reverse order: a test that needs an earlier one fails, the tests written below it run first', async () => {
+    const outcome = await runTestsRepeatedly({
+      env: DIST_AS_MODULES,
+      root: fixture.root,
+      tries: 1,
+      reversed: true,
+      tests: [
+        { file: 'shop.test.ts', fullName: 'shop > needs setup', line: 18 },
+        { file: 'shop.test.ts', fullName: 'shop > comes last', line: 27 },
+      ],
+    });
+    const states = new Map(outcome.tests.map((t) => [t.fullName, t.tries.map((x) => x.state)]));
+    expect(states.get('shop > needs setup')).toEqual(['failed']);
+    expect(states.get('shop > comes last')).toEqual(['passed']);
+    // One worker: "comes last" first, then the tests above it up to "needs setup"; "sets up", above
+    // the last planned test in that order, is skipped (it cannot change their outcomes).
+    expect(hooks().slice(0, 3)).toEqual(['before', 'last', 'after']);
+    expect(hooks().filter((h) => h === 'before')).toHaveLength(4);
+  });
+
+  it('replays the seeds it is given in its first tries in a worker (paired seeds), then derives its own', async () => {
+    fixture.write(
+      'draw.test.ts',
+      `import { appendFileSync } from 'node:fs';
+import { it } from 'vitest';
+it('draws', () => { appendFileSync('draws.log', Math.random() + '\\n'); });
+`,
+    );
+    fixture.write('draws.log', '');
+    const outcome = await runTestsRepeatedly({
+      env: DIST_AS_MODULES,
+      root: fixture.root,
+      tries: 1,
+      repeats: 3,
+      seed: { kind: 'derived', runSeed: 5, nodeCrypto: false },
+      tests: [{ file: 'draw.test.ts', fullName: 'draws', line: 3, seeds: [null, 7, 7] }],
+    });
+    const tries = outcome.tests[0]?.tries ?? [];
+    const draws = readFileSync(`${fixture.root}/draws.log`, 'utf8').trim().split('\n');
+    expect(tries.map((t) => t.seed === 7)).toEqual([false, true, true, false]);
+    expect(draws).toHaveLength(4);
+    expect(draws[1]).toBe(draws[2]);
+    expect(new Set([draws[0], draws[1], draws[3]]).size).toBe(3);
+  });
+
   it('stops the Vitest process when aborted', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
