@@ -94,9 +94,12 @@ describe.runIf(existsSync('/proc/self/schedstat'))(
         const accounted = (t.slowdown ?? 0) + blocked / own.cpu;
         expect(accounted).toBeGreaterThan(selfFactor / 1.25);
         expect(accounted).toBeLessThan(selfFactor * 1.25);
-        // The factor alone agrees in the band whenever the function was blocked under a fifth of
-        // its wall (1 - 1/1.25): more, and the verdict's reason names it (pacer.ts describeBlocked).
-        if (blocked < (t.body?.wallMs ?? 0) * LARGE_BLOCKED_SHARE) {
+        // The factor alone agrees in the band when the function was blocked well under a fifth of
+        // its wall (1 - 1/1.25; over it, the verdict's reason names it: pacer.ts describeBlocked).
+        // Not up to the fifth itself: the factor alone is about selfFactor x (1 - blocked share),
+        // so at a share near 1/5 it sits on the band's edge and the two clocks' small gap decides
+        // (CI, 2026-12-08: x2.49 against a bound of x2.52). Half the share leaves the clocks room.
+        if (blocked < (t.body?.wallMs ?? 0) * (LARGE_BLOCKED_SHARE / 2)) {
           expect(t.slowdown).toBeGreaterThan(selfFactor / 1.25);
           expect(t.slowdown).toBeLessThan(selfFactor * 1.25);
         }
