@@ -4,6 +4,7 @@
  */
 import type { TestProject, TestSpecification } from 'vitest/node';
 import type { planWave } from '../../core/gate/try-schedule.js';
+import { costliestFirst } from '../../core/gate/wave-order.js';
 import type { VitestJob } from './vitest-job.js';
 import type { WaveState } from './vitest-wave-state.js';
 
@@ -18,10 +19,8 @@ export class GateOrder {
 }
 
 /**
- * The Vitest specifications of one wave: each planned file as many times as it has copies, the
- * costliest first (its cold cost and its repeats, as the waves so far measured them; a file not yet
- * measured first of all, in the plan's order), so the longest worker starts first and no worker
- * waits on a slow file started last (GateOrder keeps this order).
+ * The Vitest specifications of one wave: each planned file as many times as it has copies, in
+ * core/gate/wave-order.ts's order, the costliest first (GateOrder keeps it).
  */
 export function specsOfWave(
   plannedWave: ReturnType<typeof planWave>,
@@ -29,19 +28,8 @@ export function specsOfWave(
   projects: readonly (TestProject | undefined)[],
   state: WaveState,
 ): TestSpecification[] {
-  const mean = (key: string): number => {
-    const t = state.tally.get(key);
-    const n = t ? t.passed + t.failed : 0;
-    return n === 0 ? 0 : (state.spentMs.get(key) ?? 0) / n;
-  };
-  const planned = plannedWave.map((f) => {
-    const cold = state.costMs.get(f.fileKey);
-    const repeats = [...(f.repeats ?? [])].reduce((sum, [key, r]) => sum + r * mean(key), 0);
-    return { ...f, estimate: cold === undefined ? Number.POSITIVE_INFINITY : cold + repeats };
-  });
-  const ordered = planned.map((f, i) => ({ f, i })).sort((a, b) => b.f.estimate - a.f.estimate || a.i - b.i);
   const specs: TestSpecification[] = [];
-  for (const { f } of ordered) {
+  for (const f of costliestFirst(plannedWave, state)) {
     const index = Number(f.fileKey);
     const s = job.specs[index];
     const project = projects[index];
