@@ -32,7 +32,7 @@ export interface ReplayChoice {
 
 const UNCONTROLLED: Readonly<Record<'random-or-concurrency' | 'timing' | 'cold-start' | 'order', string>> = {
   'random-or-concurrency':
-    'its seed alone did not fail it: the failure needs what ran beside it (the earlier tests of its file, other workers) or a random source the seed does not cover (node:crypto without --seed-node-crypto, a generator of its own)',
+    'its seed alone did not fail it: the failure needs what ran beside it (the earlier tests of its file, other workers), a random source the seed does not cover (node:crypto without --seed-node-crypto, a generator of its own) or state outside the process (a file an earlier try wrote, the clock)',
   timing:
     "the failure needs the busy machine's load beside the slowdown (the gate's busy workers, the other files' tries side by side), which a replay does not make",
   'cold-start':
