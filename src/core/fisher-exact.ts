@@ -54,3 +54,54 @@ export function fisherOneSidedP(a: FailureCount, b: FailureCount): number {
 export function formatPValue(p: number): string {
   return p < 0.001 ? 'p < 0.001' : `p = ${Number(p.toPrecision(2))}`;
 }
+
+/** One stratum of a stratified test: tries under one set of conditions (one check's factor). */
+export interface FailureStratum {
+  readonly a: FailureCount;
+  readonly b: FailureCount;
+}
+
+/**
+ * Fisher's test within strata, one-sided: do B's tries fail more often than A's under the same
+ * conditions? Each stratum is a 2x2 table (A and B tries under one condition, a check's factor);
+ * conditional on every stratum's margins, its B failures follow its own hypergeometric law, and the
+ * statistic is their sum over the strata. The p-value is the chance of at least the observed sum
+ * when B and A fail alike in every stratum (the exact conditional test of a common odds ratio of 1).
+ * A stratum without A tries or without B tries tells nothing (its B failures are fixed by its
+ * margins): a gap between groups that ran under different conditions is never counted as a gap
+ * between the groups. One stratum gives fisherOneSidedP.
+ *
+ * Source: Agresti, Categorical Data Analysis (3rd ed., 2013), section 6.7.5 (exact conditional test
+ * for 2x2xK tables); Mehta, Patel and Gray, JASA 80 (1985) 969-973. The sum's law is the
+ * convolution of the strata's hypergeometric laws (B's trials bound its support: small).
+ */
+export function stratifiedFisherOneSidedP(strata: readonly FailureStratum[]): number {
+  let law = [1];
+  let observed = 0;
+  for (const [i, s] of strata.entries()) {
+    checkCount(`strata[${i}].a`, s.a);
+    checkCount(`strata[${i}].b`, s.b);
+    observed += s.b.failures;
+    law = convolve(law, hypergeometricLaw(s));
+  }
+  if (observed === 0) return 1;
+  let p = 0;
+  for (let x = observed; x < law.length; x += 1) p += law[x] ?? 0;
+  return Math.min(1, p);
+}
+
+/** P(B has x of the stratum's failures), x = 0..min(b.trials, k), given its margins. */
+function hypergeometricLaw({ a, b }: FailureStratum): number[] {
+  const k = a.failures + b.failures;
+  const denominator = logChoose(a.trials + b.trials, k);
+  const law: number[] = [];
+  for (let x = 0; x <= Math.min(b.trials, k); x += 1)
+    law.push(k - x > a.trials ? 0 : Math.exp(logChoose(b.trials, x) + logChoose(a.trials, k - x) - denominator));
+  return law;
+}
+
+function convolve(p: readonly number[], q: readonly number[]): number[] {
+  const out = new Array<number>(p.length + q.length - 1).fill(0);
+  for (const [i, pi] of p.entries()) for (const [j, qj] of q.entries()) out[i + j] = (out[i + j] ?? 0) + pi * qj;
+  return out;
+}

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fisherOneSidedP, formatPValue } from '../../src/core/fisher-exact.js';
+import { fisherOneSidedP, formatPValue, stratifiedFisherOneSidedP } from '../../src/core/fisher-exact.js';
 
 /**
  * Brute force, from the definition: of all the ways to pick which b.trials of the n tries were the
@@ -67,6 +67,30 @@ describe('fisherOneSidedP', () => {
       /a.failures must be an integer in 0..2, got 3/,
     );
     expect(() => fisherOneSidedP({ failures: 0, trials: 1 }, { failures: 0, trials: -1 })).toThrow(/b.trials/);
+  });
+  it('within strata: one stratum is the plain test; a stratum of one group only changes nothing', () => {
+    fc.assert(
+      fc.property(count(40), count(40), count(20), fc.boolean(), (a, b, lone, loneIsB) => {
+        const p = fisherOneSidedP(a, b);
+        expect(stratifiedFisherOneSidedP([{ a, b }])).toBeCloseTo(p, 10);
+        const none = { failures: 0, trials: 0 };
+        const extra = loneIsB ? { a: none, b: lone } : { a: lone, b: none };
+        expect(stratifiedFisherOneSidedP([{ a, b }, extra])).toBeCloseTo(p, 10);
+      }),
+    );
+  });
+  it('within strata: the chance of at least the observed B failures summed over independent strata', () => {
+    // 2 of 5 tries failed, both B's 2 (1/C(5,2)); 1 of 30 failed, B's only try (1/30): 1/300.
+    const p = stratifiedFisherOneSidedP([
+      { a: { failures: 0, trials: 3 }, b: { failures: 2, trials: 2 } },
+      { a: { failures: 0, trials: 29 }, b: { failures: 1, trials: 1 } },
+    ]);
+    expect(p).toBeCloseTo(1 / 300, 12);
+    // No B failure anywhere: nothing to explain.
+    expect(stratifiedFisherOneSidedP([{ a: { failures: 3, trials: 5 }, b: { failures: 0, trials: 4 } }])).toBe(1);
+    expect(() => stratifiedFisherOneSidedP([{ a: { failures: 1, trials: 0 }, b: { failures: 0, trials: 1 } }])).toThrow(
+      /strata\[0\]\.a\.failures must be an integer in 0..0, got 1/,
+    );
   });
   it('words the p-value', () => {
     expect(formatPValue(1 / 66)).toBe('p = 0.015');

@@ -16,6 +16,7 @@ import {
 import { firstCause } from '../cause/cause-rules.js';
 import { findNetworkSignal } from '../cause/error-signals.js';
 import { type FailureCount, fisherOneSidedP, formatPValue } from '../fisher-exact.js';
+import { COLD_ALPHA, coldGap } from './cold-gap.js';
 import { countFailures, failedTry, weighFactorEvidence } from './factor-evidence.js';
 import type { GateVerdict } from './gate-verdict.js';
 import { sameSeedAgain } from './paired-seeds.js';
@@ -177,28 +178,30 @@ function sameSeedRule(i: GateCauseInput): Decided | null {
 }
 
 /**
- * Below this a cold/warm gap is cold start, not chance. Stricter than CAUSE_ALPHA: a random flake's
- * failures split between its few cold tries (5-7) and its many warm ones by chance, and at 0.05 one
- * random flake in 50 came out `cold-start` (simulated: 5-7 cold, 28-143 warm tries, rates 1 in 10
- * to 4 in 10; test/core/gate/gate-cause.test.ts), at 0.01 one in 300. A cold-start race fails
- * (nearly) every cold try and no warm one: 3 of 6 cold against 0 of 29 warm is p = 0.003.
+ * The tries by the conditions they ran under, for the cold/warm comparison: the reference (with
+ * its confirm tries, at the same factor), each higher factor, unthrottled, alone.
  */
-const COLD_ALPHA = 0.01;
+function conditionStrata(i: GateCauseInput): (readonly GateTry[])[] {
+  return [[...i.reference.tries, ...i.confirm], ...i.higher.map((l) => l.tries), i.unthrottled ?? [], i.alone ?? []];
+}
 
-/** Fails its cold tries (first in a fresh worker) significantly more than its warm ones. */
+/**
+ * Fails its cold tries (first in a fresh worker) significantly more than its warm ones under the same
+ * conditions: the cold and warm tries of each check are compared, and a check whose tries were all
+ * cold (or all warm) tells nothing. Pooled, a test that failed cold tries at x2 (its warm tries
+ * stopped once it had passed and failed) and passed every warm try unthrottled looked cold-start
+ * when the slowdown failed it (a timing flake).
+ */
 function coldRule(i: GateCauseInput): Decided | null {
-  const tries = allTries(i).filter((t) => t.state !== 'skipped');
-  const cold = countFailures(tries.filter((t) => t.cold === true));
-  const warm = countFailures(tries.filter((t) => t.cold !== true));
-  if (cold.failures === 0 || warm.trials === 0) return null;
-  const p = fisherOneSidedP(warm, cold);
-  if (p >= COLD_ALPHA) return null;
+  const { cold, warm, within, checks } = coldGap(conditionStrata(i));
+  if (cold.failures === 0 || warm.trials === 0 || within >= COLD_ALPHA) return null;
+  const each = checks > 1 ? ", each check's cold tries against its warm ones" : '';
   return {
     class: 'cold-start',
     evidence: [
       {
         kind: 'cold',
-        text: `failed ${share(cold)} cold tries (first in a fresh worker), ${share(warm)} warm ones (one-sided Fisher ${formatPValue(p)})`,
+        text: `failed ${share(cold)} cold tries (first in a fresh worker), ${share(warm)} warm ones under the same conditions (one-sided Fisher${each} ${formatPValue(within)})`,
       },
     ],
   };

@@ -23,10 +23,12 @@ import {
   unthrottledTries,
 } from './check-rules.js';
 import type { CheckConditions, CheckRow, TestEvidence } from './check-types.js';
+import { coldGapAcrossChecksOnly } from './cold-gap.js';
 import { CONFIRM_MAX_TRIES, countFailures, keepsClimbing } from './factor-evidence.js';
 import { countsAtFactorOne } from './gate-evidence.js';
 import { ORDER_CHECKS } from './order-checks.js';
 import { REPLAY_ROW } from './replay-choice.js';
+import type { GateTry } from './runner-protocol.js';
 
 /** The rows, in the order the loop runs them: every must-have before any nice-to-have. */
 export const GATE_CHECKS: readonly CheckRow[] = [
@@ -95,9 +97,10 @@ export const GATE_CHECKS: readonly CheckRow[] = [
   {
     id: 'cause',
     kind: 'nice-to-have',
-    question: "what a flaky test's tries without slowdown still need to tell timing from randomness",
+    question:
+      "what a flaky test's tries without slowdown still need to tell timing from randomness, or a cold start from the slowdown",
     conditions: conditionsOf('none', 'fresh, then warm repeats', { serial: true, weight: 'highest' }),
-    cost: '--tries again where the busy machine slowed them; warm repeats up to 30 in half the time left where undecided',
+    cost: '--tries again where the busy machine slowed them; warm repeats up to 30 in half the time left where undecided; --tries cold tries where its cold tries failed more than its warm ones only across checks',
     rounds: (ctx) => {
       if (!ctx.loaded) return [];
       const extra = Math.min(ctx.maxTries, CAUSE_MAX_TRIES);
@@ -130,6 +133,13 @@ export const GATE_CHECKS: readonly CheckRow[] = [
           label: 'without load',
           wants: (t) => causeUndecided(t.tries('reference'), countsAtFactorOne(unthrottledTries(t)), extra),
           call: unthrottledCall(ctx.tries, extra, 0.5),
+        },
+        {
+          // A cold try at the reference against warm ones without slowdown is two conditions at once.
+          why: 'whose cold tries failed more than its warm ones only across checks (cold at one factor, warm at another)',
+          label: 'cold, without load',
+          wants: (t) => coldGapAcrossChecksOnly(checkStrata(t)),
+          call: unthrottledCall(ctx.tries, null),
         },
       ];
     },
@@ -211,3 +221,11 @@ export function describeChecks(): {
     cost: r.cost,
   }));
 }
+
+/** A test's tries by check, as the cause's cold/warm rule compares them (gate-cause.ts coldGap). */
+const checkStrata = (t: TestEvidence): (readonly GateTry[])[] => [
+  [...t.tries('reference'), ...t.tries('confirm')],
+  ...t.rounds('higher').map((r) => r.tries),
+  countsAtFactorOne(unthrottledTries(t)),
+  t.tries('alone', 'alone-again'),
+];

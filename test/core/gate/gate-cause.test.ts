@@ -88,13 +88,37 @@ describe('findGateCause', () => {
     );
     expect(c.class).toBe('cold-start');
     expect(c.evidence[0]?.text).toBe(
-      'failed 3/3 cold tries (first in a fresh worker), 0/9 warm ones (one-sided Fisher p = 0.0045)',
+      'failed 3/3 cold tries (first in a fresh worker), 0/9 warm ones under the same conditions (one-sided Fisher p = 0.0045)',
     );
     // 3/3 against 0/5 (p = 0.018) is not yet below COLD_ALPHA.
     const few = findGateCause(
       input({ reference: { factor: 1, tries: [fail(true), fail(true), fail(true), ...times(5, pass(false))] } }),
     );
     expect(few.class).not.toBe('cold-start');
+  });
+  it('cold start across checks: each check compares its own cold and warm tries (the evidence branch: 2 cold of 5 at x2, 1 cold of 30 unthrottled)', () => {
+    const c = findGateCause(
+      input({
+        reference: { factor: 2, tries: [fail(true), fail(true), ...times(3, pass(false))] },
+        unthrottled: [fail(true), ...times(29, pass(false))],
+      }),
+    );
+    expect(c.class).toBe('cold-start');
+    // 1/C(5,2) at x2 times 1/30 unthrottled: 1/300.
+    expect(c.evidence[0]?.text).toBe(
+      "failed 3/3 cold tries (first in a fresh worker), 0/32 warm ones under the same conditions (one-sided Fisher, each check's cold tries against its warm ones p = 0.0033)",
+    );
+  });
+  it('a timing flake whose warm tries all ran unthrottled is timing, not cold start (pooled, 3/6 cold against 0/28 warm was p = 0.0033)', () => {
+    // At x2 it failed 3 of its 5 cold tries and got no warm ones (it had passed and failed);
+    // unthrottled it passed its cold try and 28 warm repeats: the slowdown fails it, not the cold worker.
+    const c = findGateCause(
+      input({
+        reference: { factor: 2, tries: [fail(true), fail(true), fail(true), pass(true), pass(true)] },
+        unthrottled: [pass(true), ...times(28, pass(false))],
+      }),
+    );
+    expect(c.class).toBe('timing');
   });
   it('a random flake whose failures fell on cold tries by chance is not cold start (seen in CI: p = 0.049)', () => {
     const cold = [fail(true), fail(true), fail(true), ...times(3, pass(true))];

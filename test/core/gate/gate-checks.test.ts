@@ -48,6 +48,24 @@ describe('the gate checks as rows', () => {
     expect(wanted(false, { reference: [times(5, pass)] })).toEqual(['reference#0', 'higher#0', 'higher#1']);
   });
 
+  it('a test whose cold tries failed only at the reference, its warm ones all unthrottled, wants cold tries without slowdown', () => {
+    const warm = (t: GateTry): GateTry => ({ ...t, cold: false, slowdown: 1 });
+    // Cold 3/5 failed at x2, then 1 cold pass and 28 warm passes unthrottled: pooled p = 0.0033,
+    // within each check nothing (no warm try at x2): the cause row's cold round tells the two apart.
+    const unthrottled = [[{ ...pass, slowdown: 1 }, ...times(28, warm(pass))]];
+    expect(wanted(true, { reference: [[...times(3, fail), ...times(2, pass)]], unthrottled })).toContain('cause#3');
+    // A cold start seen within the checks (2 cold fails and 3 warm passes at x2, 1 and 29 unthrottled) does not.
+    const settled = {
+      reference: [[...times(2, fail), ...times(3, warm(pass))]],
+      unthrottled: [[{ ...fail, slowdown: 1 }, ...times(29, warm(pass))]],
+    };
+    expect(wanted(true, settled)).not.toContain('cause#3');
+    // Nor does a test whose cold and warm tries fail alike.
+    expect(wanted(true, { reference: [[...times(4, pass), fail]], unthrottled: [times(5, pass)] })).not.toContain(
+      'cause#3',
+    );
+  });
+
   it('a test that failed some reference tries wants the warm tries without slowdown, not the alone try', () => {
     expect(wanted(true, { reference: [[...times(4, pass), fail]] })).toEqual([
       'reference#0',

@@ -1,0 +1,61 @@
+/**
+ * The cold/warm gap of a test's tries (the cause rule `cold-vs-warm`, core/gate/gate-cause.ts):
+ * its cold tries (first in a fresh worker) against its warm ones, within each check and pooled
+ * over all (core/fisher-exact.ts). Pure.
+ */
+import { type FailureCount, fisherOneSidedP, stratifiedFisherOneSidedP } from '../fisher-exact.js';
+import { countFailures } from './factor-evidence.js';
+import type { GateTry } from './runner-protocol.js';
+
+/**
+ * Below this a cold/warm gap is cold start, not chance. Stricter than CAUSE_ALPHA: a random flake's
+ * failures split between its few cold tries (5-7) and its many warm ones by chance, and at 0.05 one
+ * random flake in 50 came out `cold-start` (simulated: 5-7 cold, 28-143 warm tries, rates 1 in 10
+ * to 4 in 10; test/core/gate/gate-cause.test.ts), at 0.01 one in 300. A cold-start race fails
+ * (nearly) every cold try and no warm one: 3 of 6 cold against 0 of 29 warm is p = 0.003.
+ */
+export const COLD_ALPHA = 0.01;
+
+interface ColdGap {
+  /** Cold and warm tries of the checks that had both. */
+  readonly cold: FailureCount;
+  readonly warm: FailureCount;
+  /** Cold against warm within each check (coldRule decides on it), and pooled over every try. */
+  readonly within: number;
+  readonly pooled: number;
+  readonly checks: number;
+}
+
+/** The cold/warm gap of a test's tries, each stratum one check's tries. */
+export function coldGap(strata: readonly (readonly GateTry[])[]): ColdGap {
+  const tables = strata.map((tries) => {
+    const ran = tries.filter((t) => t.state !== 'skipped');
+    return {
+      a: countFailures(ran.filter((t) => t.cold !== true)),
+      b: countFailures(ran.filter((t) => t.cold === true)),
+    };
+  });
+  const paired = tables.filter((s) => s.a.trials > 0 && s.b.trials > 0);
+  return {
+    cold: sumCounts(paired.map((s) => s.b)),
+    warm: sumCounts(paired.map((s) => s.a)),
+    within: stratifiedFisherOneSidedP(paired),
+    pooled: fisherOneSidedP(sumCounts(tables.map((s) => s.a)), sumCounts(tables.map((s) => s.b))),
+    checks: paired.length,
+  };
+}
+
+/**
+ * Its cold tries failed significantly more than its warm ones only when tries of different checks
+ * are pooled (a cold try at one factor against warm ones at another): the cause row's cold round
+ * tries it cold without slowdown, where its warm tries ran, to tell a cold start from a slowdown.
+ */
+export function coldGapAcrossChecksOnly(strata: readonly (readonly GateTry[])[]): boolean {
+  const gap = coldGap(strata);
+  return gap.pooled < COLD_ALPHA && gap.within >= COLD_ALPHA;
+}
+
+const sumCounts = (counts: readonly FailureCount[]): FailureCount => ({
+  failures: counts.reduce((n, c) => n + c.failures, 0),
+  trials: counts.reduce((n, c) => n + c.trials, 0),
+});
