@@ -139,7 +139,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
           why: 'whose cold tries failed more than its warm ones only across checks (cold at one factor, warm at another)',
           label: 'cold, without load',
           wants: (t) => coldGapAcrossChecksOnly(checkStrata(t)),
-          call: unthrottledCall(ctx.tries, null),
+          call: unthrottledCall(ctx.tries, null, 0, true),
         },
       ];
     },
