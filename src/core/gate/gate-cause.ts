@@ -19,7 +19,7 @@ import { type FailureCount, fisherOneSidedP, formatPValue } from '../fisher-exac
 import { COLD_ALPHA, coldGap } from './cold-gap.js';
 import { countFailures, failedTry, weighFactorEvidence } from './factor-evidence.js';
 import type { GateVerdict } from './gate-verdict.js';
-import { sameSeedAgain } from './paired-seeds.js';
+import { SEED_DID_NOT_DECIDE, sameSeedAgain, seedDidNotDecide } from './paired-seeds.js';
 import type { GateTry } from './runner-protocol.js';
 
 interface Level {
@@ -63,6 +63,8 @@ export const needsCause = (v: GateVerdict): boolean => v !== 'stable';
 interface Decided {
   readonly class: CauseClass;
   readonly evidence: readonly CauseEvidence[];
+  /** The fix, where the tries contradict what the source signals would make it. */
+  readonly fix?: (at: string) => string;
 }
 
 const share = (c: FailureCount): string => `${c.failures}/${c.trials}`;
@@ -88,7 +90,8 @@ export function findGateCause(input: GateCauseInput): CauseFinding {
     return own ? found : { ...found, fix: `make it faster, or ship the proposed allowance with it, at ${at}` };
   }
   if (decided) {
-    const found = makeCause(decided.class, 'measured', decided.evidence, input, signals);
+    const signalled = makeCause(decided.class, 'measured', decided.evidence, input, signals);
+    const found = decided.fix ? { ...signalled, fix: decided.fix(at) } : signalled;
     const writer = decided.class === 'order' ? input.leavesState : null;
     // The shared state is written in the earlier test: its line is where the fix goes.
     if (writer) return { ...found, fix: `${writer.signal.fix} at ${input.file}:${writer.signal.line}` };
@@ -234,13 +237,9 @@ function randomRule(i: GateCauseInput): Decided | null {
   if (idle.failures === 0 || idle.failures === idle.trials) return null;
   const ref = countFailures(i.reference.tries);
   const where = i.unthrottled === null ? '' : `, ${share(ref)} at the reference (${x(i.reference.factor)})`;
-  return {
-    class: 'random-or-concurrency',
-    evidence: [
-      {
-        kind: 'factor',
-        text: `failed ${share(idle)} tries unthrottled${where}: it fails without any slowdown, at no factor-dependent rate`,
-      },
-    ],
-  };
+  const text = `failed ${share(idle)} tries unthrottled${where}: it fails without any slowdown, at no factor-dependent rate`;
+  const mixed = seedDidNotDecide(i.reference.tries, tries);
+  if (mixed === null) return { class: 'random-or-concurrency', evidence: [{ kind: 'factor', text }] };
+  const seeds = { kind: 'factor' as const, text: SEED_DID_NOT_DECIDE.text(mixed, x(i.reference.factor)) };
+  return { class: 'random-or-concurrency', evidence: [{ kind: 'factor', text }, seeds], fix: SEED_DID_NOT_DECIDE.fix };
 }

@@ -31,10 +31,32 @@ export function pairedSeeds(reference: readonly GateTry[]): (number | null)[] {
  * same.
  */
 export function sameSeedAgain(reference: readonly GateTry[], unthrottled: readonly GateTry[]): FailureCount | null {
-  const failedSeeds = new Set(reference.filter((t) => failedTry(t) && t.seed !== undefined).map((t) => t.seed));
-  const replays = unthrottled.filter(
-    (t) => t.cold === false && t.state !== 'skipped' && t.seed !== undefined && failedSeeds.has(t.seed),
-  );
-  const again = countFailures(replays);
+  const again = countFailures(seedReplays(reference, unthrottled));
   return again.trials >= 2 && again.failures === again.trials ? again : null;
 }
+
+/** The warm tries without slowdown whose seed is a failed reference try's. */
+function seedReplays(reference: readonly GateTry[], unthrottled: readonly GateTry[]): GateTry[] {
+  const failedSeeds = new Set(reference.filter((t) => failedTry(t) && t.seed !== undefined).map((t) => t.seed));
+  return unthrottled.filter(
+    (t) => t.cold === false && t.state !== 'skipped' && t.seed !== undefined && failedSeeds.has(t.seed),
+  );
+}
+
+/**
+ * The warm tries without slowdown that replayed a failed reference try's seed, when at least one
+ * of them passed: the same seeded draws both failed and passed the test, so its `Math.random`
+ * draws (which the gate seeds in every try) do not decide it; else null.
+ */
+export function seedDidNotDecide(reference: readonly GateTry[], unthrottled: readonly GateTry[]): FailureCount | null {
+  const again = countFailures(seedReplays(reference, unthrottled));
+  return again.trials > again.failures ? again : null;
+}
+
+/** What a random-or-concurrency finding says when its failed seeds passed on replay, and the fix it gets instead of "seed it". */
+export const SEED_DID_NOT_DECIDE = {
+  text: (again: FailureCount, factor: string): string =>
+    `the seeds of tries that failed at ${factor} failed ${again.failures} of ${again.trials} replays without slowdown: the same draws passed it, so its Math.random draws (seeded in every try) do not decide it`,
+  fix: (at: string): string =>
+    `seeding Math.random will not fix it: find what differs between tries with the same seed (state outside the test: a file an earlier try wrote, the clock, another process; a random source the gate does not seed: node:crypto without --seed-node-crypto, a generator of its own; a promise not awaited) and reset or inject it, at ${at}`,
+};

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findGateCause, type GateCauseInput } from '../../../src/core/gate/gate-cause.js';
-import { pairedSeeds, sameSeedAgain } from '../../../src/core/gate/paired-seeds.js';
+import { pairedSeeds, sameSeedAgain, seedDidNotDecide } from '../../../src/core/gate/paired-seeds.js';
 import type { GateTry } from '../../../src/core/gate/runner-protocol.js';
 
 const tried = (state: 'passed' | 'failed', seed: number, cold = true): GateTry => ({
@@ -105,5 +105,32 @@ describe('the same-seed rule', () => {
     expect(sameSeedAgain(reference, [warm('failed', 11)])).toBeNull();
     expect(sameSeedAgain(reference, [warm('failed', 11), warm('passed', 13)])).toBeNull();
     expect(sameSeedAgain(reference, [warm('failed', 11), warm('failed', 13)])).toEqual({ trials: 2, failures: 2 });
+  });
+  it('a counter flake: its failed seeds pass on replay, so the finding says the draws do not decide it and does not say to seed them', () => {
+    // Fails every other try whatever it draws (a counter in a file): 15 of 30 unthrottled, its
+    // failed seeds 1 of 3 again. Random-or-concurrency by the counts, but not by its Math.random.
+    const unthrottled = [
+      tried('failed', 99),
+      warm('passed', 11),
+      warm('failed', 13),
+      warm('passed', 14),
+      ...Array.from({ length: 26 }, (_, i) => warm(i % 2 === 0 ? 'failed' : 'passed', 100 + i)),
+    ];
+    expect(seedDidNotDecide(reference, unthrottled)).toEqual({ trials: 3, failures: 1 });
+    const c = findGateCause({
+      ...input(unthrottled),
+      signals: [
+        { line: 4, text: '`Math.random()` without a seed', classes: ['random-or-concurrency'], fix: 'seed it' },
+      ],
+    });
+    expect(c.class).toBe('random-or-concurrency');
+    expect(c.evidence.map((e) => e.text)).toContain(
+      'the seeds of tries that failed at x3.0 failed 1 of 3 replays without slowdown: the same draws passed it, so its Math.random draws (seeded in every try) do not decide it',
+    );
+    expect(c.fix).toMatch(
+      /^seeding Math\.random will not fix it: find what differs between tries with the same seed .* at test\/coin\.test\.ts:3$/,
+    );
+    // Its failed seeds failing every replay is the same-seed rule's, with the signal's fix.
+    expect(seedDidNotDecide(reference, [warm('failed', 11), warm('failed', 13)])).toBeNull();
   });
 });
