@@ -100,7 +100,9 @@ describe('flakeguard gate: the replay row', () => {
     expect(batch?.replay?.command).toBe(
       'npx flakeguard replay "test/batch.test.ts" -t "writes a batch within its deadline" --slowdown 3',
     );
-    expect(failed(batch?.replay?.reproduced)).toBeGreaterThanOrEqual(4);
+    // 3 tries where each is slowed (COSTLY_REPLAY_TRIES, core/gate/replay-choice.ts).
+    expect(batch?.replay?.reproduced).toMatch(/^\d\/3$/);
+    expect(failed(batch?.replay?.reproduced)).toBeGreaterThanOrEqual(2);
   });
 
   it('a stable test gets no replay; the text prints each replay with what it saw', () => {

@@ -14,6 +14,12 @@ import type { GateVerdict } from './gate-verdict-types.js';
 
 /** Tries per replay: cheap next to the gate's, enough to say "5/5". */
 export const REPLAY_TRIES = 5;
+/**
+ * Tries per replay where each costs a fresh worker or a slowed run (a cold start's, a timing
+ * failure's): 3, so the row stays a small share of the gate (bench/replay.mjs --evidence: 5 such
+ * tries put it at +14-17% of the gate, over the 15% it may add).
+ */
+export const COSTLY_REPLAY_TRIES = 3;
 
 /** The verdicts a replay is for: the flaky kinds (not failing, not a budget finding, not undecided). */
 const FLAKY_KINDS: ReadonlySet<GateVerdict> = new Set(['flaky', 'fragile', 'order-dependent']);
@@ -41,13 +47,11 @@ const UNCONTROLLED: Readonly<Record<'random-or-concurrency' | 'timing' | 'cold-s
     'alone it passed here: the state it misses is left by more than the earlier tests of its file (another file in the same worker, a file an earlier run wrote)',
 };
 
-const call = (more: Partial<TestCall>): TestCall => ({
-  seed: null,
-  factor: 1,
-  cold: false,
-  tries: REPLAY_TRIES,
-  ...more,
-});
+const call = (more: Partial<Omit<TestCall, 'tries'>>): TestCall => {
+  const conditions = { seed: null, factor: 1, cold: false, ...more };
+  const costly = conditions.cold || conditions.factor > 1;
+  return { ...conditions, tries: costly ? COSTLY_REPLAY_TRIES : REPLAY_TRIES };
+};
 
 /** The replay a test wants, or null: its verdict is not of a flaky kind, or its cause is none a replay can make. */
 export function chooseReplay(e: TestEvidence): ReplayChoice | null {
@@ -104,7 +108,7 @@ export const REPLAY_ROW: CheckRow = {
   question:
     'does the replay of a flaky verdict (the fewest conditions of its failed tries: its seed, the lowest factor it failed at, a fresh worker, alone) fail again?',
   conditions: conditionsOf('the lowest it failed at', 'fresh, then warm repeats', { serial: true, alone: true }),
-  cost: `${REPLAY_TRIES} tries of the test alone per flaky verdict, one warm worker each (a fresh worker per try for a cold start); one call per set of conditions, one after the other`,
+  cost: `${REPLAY_TRIES} tries of the test alone per flaky verdict, one warm worker each (${COSTLY_REPLAY_TRIES} where a try is slowed, or a fresh worker for a cold start); one call per set of conditions, one after the other`,
   readsVerdicts: true,
   rounds: () => [
     {
@@ -114,7 +118,7 @@ export const REPLAY_ROW: CheckRow = {
       call: {
         ...ALONE_CALL,
         tries: REPLAY_TRIES,
-        how: `${REPLAY_TRIES} tries each, only it from its file, under the fewest conditions of its own failed tries`,
+        how: `${REPLAY_TRIES} tries each (${COSTLY_REPLAY_TRIES} slowed or in fresh workers), only it from its file, under the fewest conditions of its own failed tries`,
       },
       perTest: (t) => chooseReplay(t)?.call ?? null,
     },
