@@ -3,7 +3,8 @@
  * its cold tries (first in a fresh worker) against its warm ones, within each check and pooled
  * over all (core/fisher-exact.ts). Pure.
  */
-import { type FailureCount, fisherOneSidedP, stratifiedFisherOneSidedP } from '../fisher-exact.js';
+import type { CauseClass, CauseEvidence } from '../cause/cause.js';
+import { type FailureCount, fisherOneSidedP, formatPValue, stratifiedFisherOneSidedP } from '../fisher-exact.js';
 import { countFailures } from './factor-evidence.js';
 import type { GateTry } from './runner-protocol.js';
 
@@ -14,7 +15,7 @@ import type { GateTry } from './runner-protocol.js';
  * to 4 in 10; test/core/gate/gate-cause.test.ts), at 0.01 one in 300. A cold-start race fails
  * (nearly) every cold try and no warm one: 3 of 6 cold against 0 of 29 warm is p = 0.003.
  */
-export const COLD_ALPHA = 0.01;
+const COLD_ALPHA = 0.01;
 
 interface ColdGap {
   /** Cold and warm tries of the checks that had both. */
@@ -27,7 +28,7 @@ interface ColdGap {
 }
 
 /** The cold/warm gap of a test's tries, each stratum one check's tries. */
-export function coldGap(strata: readonly (readonly GateTry[])[]): ColdGap {
+function coldGap(strata: readonly (readonly GateTry[])[]): ColdGap {
   const tables = strata.map((tries) => {
     const ran = tries.filter((t) => t.state !== 'skipped');
     return {
@@ -53,6 +54,35 @@ export function coldGap(strata: readonly (readonly GateTry[])[]): ColdGap {
 export function coldGapAcrossChecksOnly(strata: readonly (readonly GateTry[])[]): boolean {
   const gap = coldGap(strata);
   return gap.pooled < COLD_ALPHA && gap.within >= COLD_ALPHA;
+}
+
+/** Cold tries without slowdown that let the within-check test tell a cold start from the slowdown (the cold round gives --tries). */
+const COLD_UNSLOWED_TO_DECIDE = 2;
+
+/**
+ * The `cold-vs-warm` rule's finding. Cold start when its cold tries failed significantly more than
+ * its warm ones within each check. When they did only pooled across checks and it has not had the
+ * cold round's tries without slowdown (the time budget cut it), neither cold start nor the slowdown
+ * is measured (every cold failure at one factor, every warm pass at another): `unknown`, saying so,
+ * so that the count rules after it do not call it timing or random. Else null.
+ */
+export function coldFinding(
+  strata: readonly (readonly GateTry[])[],
+  coldUnslowed: number,
+): { class: CauseClass; evidence: CauseEvidence[]; fix?: (at: string) => string } | null {
+  const { cold, warm, within, pooled, checks } = coldGap(strata);
+  const share = (c: FailureCount): string => `${c.failures}/${c.trials}`;
+  if (within >= COLD_ALPHA) {
+    if (pooled >= COLD_ALPHA || coldUnslowed >= COLD_UNSLOWED_TO_DECIDE) return null;
+    const text = `its cold tries failed more than its warm ones only across checks (cold ones slowed, warm ones without slowdown; pooled one-sided Fisher ${formatPValue(pooled)}): a cold start and the slowdown at once, not told apart without its cold tries without slowdown`;
+    const fix = (at: string): string =>
+      `give the gate the time for its cold tries without slowdown (a larger --time-budget), then read the cause; the test is at ${at}`;
+    return { class: 'unknown', evidence: [{ kind: 'cold', text }], fix };
+  }
+  if (cold.failures === 0 || warm.trials === 0) return null;
+  const each = checks > 1 ? ", each check's cold tries against its warm ones" : '';
+  const text = `failed ${share(cold)} cold tries (first in a fresh worker), ${share(warm)} warm ones under the same conditions (one-sided Fisher${each} ${formatPValue(within)})`;
+  return { class: 'cold-start', evidence: [{ kind: 'cold', text }] };
 }
 
 const sumCounts = (counts: readonly FailureCount[]): FailureCount => ({

@@ -16,7 +16,7 @@ import {
 import { firstCause } from '../cause/cause-rules.js';
 import { findNetworkSignal } from '../cause/error-signals.js';
 import { type FailureCount, fisherOneSidedP, formatPValue } from '../fisher-exact.js';
-import { COLD_ALPHA, coldGap } from './cold-gap.js';
+import { coldFinding } from './cold-gap.js';
 import { countFailures, failedTry, weighFactorEvidence } from './factor-evidence.js';
 import type { GateVerdict } from './gate-verdict.js';
 import { SEED_DID_NOT_DECIDE, sameSeedAgain, seedDidNotDecide } from './paired-seeds.js';
@@ -188,26 +188,9 @@ function conditionStrata(i: GateCauseInput): (readonly GateTry[])[] {
   return [[...i.reference.tries, ...i.confirm], ...i.higher.map((l) => l.tries), i.unthrottled ?? [], i.alone ?? []];
 }
 
-/**
- * Fails its cold tries (first in a fresh worker) significantly more than its warm ones under the same
- * conditions: the cold and warm tries of each check are compared, and a check whose tries were all
- * cold (or all warm) tells nothing. Pooled, a test that failed cold tries at x2 (its warm tries
- * stopped once it had passed and failed) and passed every warm try unthrottled looked cold-start
- * when the slowdown failed it (a timing flake).
- */
+/** Cold start, measured within each check (cold-gap.ts coldFinding). */
 function coldRule(i: GateCauseInput): Decided | null {
-  const { cold, warm, within, checks } = coldGap(conditionStrata(i));
-  if (cold.failures === 0 || warm.trials === 0 || within >= COLD_ALPHA) return null;
-  const each = checks > 1 ? ", each check's cold tries against its warm ones" : '';
-  return {
-    class: 'cold-start',
-    evidence: [
-      {
-        kind: 'cold',
-        text: `failed ${share(cold)} cold tries (first in a fresh worker), ${share(warm)} warm ones under the same conditions (one-sided Fisher${each} ${formatPValue(within)})`,
-      },
-    ],
-  };
+  return coldFinding(conditionStrata(i), (i.unthrottled ?? []).filter((t) => t.cold === true).length);
 }
 
 /** Failures depend on the slowdown: fragile by the factor test, or more at the reference than unthrottled. */

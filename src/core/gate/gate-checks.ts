@@ -222,7 +222,7 @@ export function describeChecks(): {
   }));
 }
 
-/** A test's tries by check, as the cause's cold/warm rule compares them (gate-cause.ts coldGap). */
+/** A test's tries by check, as the cause's cold/warm rule compares them (cold-gap.ts). */
 const checkStrata = (t: TestEvidence): (readonly GateTry[])[] => [
   [...t.tries('reference'), ...t.tries('confirm')],
   ...t.rounds('higher').map((r) => r.tries),

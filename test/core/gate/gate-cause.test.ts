@@ -111,14 +111,18 @@ describe('findGateCause', () => {
   });
   it('a timing flake whose warm tries all ran unthrottled is timing, not cold start (pooled, 3/6 cold against 0/28 warm was p = 0.0033)', () => {
     // At x2 it failed 3 of its 5 cold tries and got no warm ones (it had passed and failed);
-    // unthrottled it passed its cold try and 28 warm repeats: the slowdown fails it, not the cold worker.
-    const c = findGateCause(
-      input({
-        reference: { factor: 2, tries: [fail(true), fail(true), fail(true), pass(true), pass(true)] },
-        unthrottled: [pass(true), ...times(28, pass(false))],
-      }),
-    );
+    // unthrottled it passed its cold try and 28 warm repeats, then the cold round's 5 cold tries:
+    // the slowdown fails it, not the cold worker.
+    const reference = { factor: 2, tries: [fail(true), fail(true), fail(true), pass(true), pass(true)] };
+    const c = findGateCause(input({ reference, unthrottled: [...times(6, pass(true)), ...times(28, pass(false))] }));
     expect(c.class).toBe('timing');
+    // Without the cold round (the time budget cut it) neither is measured: unknown, saying why.
+    const cut = findGateCause(input({ reference, unthrottled: [pass(true), ...times(28, pass(false))] }));
+    expect(cut.class).toBe('unknown');
+    expect(cut.evidence[0]?.text).toMatch(/^its cold tries failed more than its warm ones only across checks/);
+    expect(cut.fix).toBe(
+      'give the gate the time for its cold tries without slowdown (a larger --time-budget), then read the cause; the test is at test/x.test.ts:12',
+    );
   });
   it('a random flake whose failures fell on cold tries by chance is not cold start (seen in CI: p = 0.049)', () => {
     const cold = [fail(true), fail(true), fail(true), ...times(3, pass(true))];
