@@ -5,7 +5,7 @@
  */
 import type { CauseClass, CauseEvidence } from '../cause/cause.js';
 import { type FailureCount, fisherOneSidedP, formatPValue, stratifiedFisherOneSidedP } from '../fisher-exact.js';
-import { countFailures } from './factor-evidence.js';
+import { addCounts, countFailures } from './factor-evidence.js';
 import type { GateTry } from './runner-protocol.js';
 
 /**
@@ -27,21 +27,29 @@ interface ColdGap {
   readonly checks: number;
 }
 
-/** The cold/warm gap of a test's tries, each stratum one check's tries. */
-function coldGap(strata: readonly (readonly GateTry[])[]): ColdGap {
-  const tables = strata.map((tries) => {
-    const ran = tries.filter((t) => t.state !== 'skipped');
-    return {
-      a: countFailures(ran.filter((t) => t.cold !== true)),
-      b: countFailures(ran.filter((t) => t.cold === true)),
-    };
-  });
+/** A test's tries by the check they ran in, as the cold/warm comparison reads them. */
+export interface CheckTries {
+  /** The reference tries with its confirm tries (the same factor). */
+  readonly reference: readonly GateTry[];
+  /** Each factor above the reference. */
+  readonly higher: readonly (readonly GateTry[])[];
+  readonly unthrottled: readonly GateTry[];
+  readonly alone: readonly GateTry[];
+}
+
+/** The cold/warm gap of a test's tries, each check's tries one stratum. */
+function coldGap(c: CheckTries): ColdGap {
+  const tables = [c.reference, ...c.higher, c.unthrottled, c.alone].map((tries) => ({
+    a: countFailures(tries.filter((t) => t.cold !== true)),
+    b: countFailures(tries.filter((t) => t.cold === true)),
+  }));
   const paired = tables.filter((s) => s.a.trials > 0 && s.b.trials > 0);
+  const sum = (counts: readonly FailureCount[]): FailureCount => counts.reduce(addCounts, { failures: 0, trials: 0 });
   return {
-    cold: sumCounts(paired.map((s) => s.b)),
-    warm: sumCounts(paired.map((s) => s.a)),
+    cold: sum(paired.map((s) => s.b)),
+    warm: sum(paired.map((s) => s.a)),
     within: stratifiedFisherOneSidedP(paired),
-    pooled: fisherOneSidedP(sumCounts(tables.map((s) => s.a)), sumCounts(tables.map((s) => s.b))),
+    pooled: fisherOneSidedP(sum(tables.map((s) => s.a)), sum(tables.map((s) => s.b))),
     checks: paired.length,
   };
 }
@@ -51,8 +59,8 @@ function coldGap(strata: readonly (readonly GateTry[])[]): ColdGap {
  * are pooled (a cold try at one factor against warm ones at another): the cause row's cold round
  * tries it cold without slowdown, where its warm tries ran, to tell a cold start from a slowdown.
  */
-export function coldGapAcrossChecksOnly(strata: readonly (readonly GateTry[])[]): boolean {
-  const gap = coldGap(strata);
+export function coldGapAcrossChecksOnly(tries: CheckTries): boolean {
+  const gap = coldGap(tries);
   return gap.pooled < COLD_ALPHA && gap.within >= COLD_ALPHA;
 }
 
@@ -67,10 +75,10 @@ const COLD_UNSLOWED_TO_DECIDE = 2;
  * so that the count rules after it do not call it timing or random. Else null.
  */
 export function coldFinding(
-  strata: readonly (readonly GateTry[])[],
-  coldUnslowed: number,
+  tries: CheckTries,
 ): { class: CauseClass; evidence: CauseEvidence[]; fix?: (at: string) => string } | null {
-  const { cold, warm, within, pooled, checks } = coldGap(strata);
+  const { cold, warm, within, pooled, checks } = coldGap(tries);
+  const coldUnslowed = tries.unthrottled.filter((t) => t.cold === true).length;
   const share = (c: FailureCount): string => `${c.failures}/${c.trials}`;
   if (within >= COLD_ALPHA) {
     if (pooled >= COLD_ALPHA || coldUnslowed >= COLD_UNSLOWED_TO_DECIDE) return null;
@@ -84,8 +92,3 @@ export function coldFinding(
   const text = `failed ${share(cold)} cold tries (first in a fresh worker), ${share(warm)} warm ones under the same conditions (one-sided Fisher${each} ${formatPValue(within)})`;
   return { class: 'cold-start', evidence: [{ kind: 'cold', text }] };
 }
-
-const sumCounts = (counts: readonly FailureCount[]): FailureCount => ({
-  failures: counts.reduce((n, c) => n + c.failures, 0),
-  trials: counts.reduce((n, c) => n + c.trials, 0),
-});

@@ -87,7 +87,8 @@ export function countFailures(tries: readonly GateTry[]): FailureCount {
   return { failures: ran.filter(failedTry).length, trials: ran.length };
 }
 
-const add = (a: FailureCount, b: FailureCount): FailureCount => ({
+/** Two counts of failures among tries, summed. */
+export const addCounts = (a: FailureCount, b: FailureCount): FailureCount => ({
   failures: a.failures + b.failures,
   trials: a.trials + b.trials,
 });
@@ -136,9 +137,11 @@ export function weighFactorEvidence(
       : { trials: REFERENCE_COUNTED, failures: Math.round((ref.failures * REFERENCE_COUNTED) / ref.trials) };
   const again = countFailures(confirm);
   const isAbove = (l: FactorTries): boolean => point.breaksAt !== null && l.factor >= point.breaksAt;
-  const held = higher.filter((l) => !isAbove(l)).reduce((s, l) => add(s, countFailures(l.tries)), again);
-  const below = add(refCounted, held);
-  const above = higher.filter(isAbove).reduce((s, l) => add(s, countFailures(l.tries)), { failures: 0, trials: 0 });
+  const held = higher.filter((l) => !isAbove(l)).reduce((s, l) => addCounts(s, countFailures(l.tries)), again);
+  const below = addCounts(refCounted, held);
+  const above = higher
+    .filter(isAbove)
+    .reduce((s, l) => addCounts(s, countFailures(l.tries)), { failures: 0, trials: 0 });
   const pValue = point.breaksAt === null || above.trials === 0 ? null : fisherOneSidedP(below, above);
   const explained = pValue !== null && pValue < FRAGILE_ALPHA && again.failures === 0 && ref.failures === 0;
   return { ...point, below, above, confirmFailures: again.failures, moved, pValue, explained };

@@ -180,17 +180,14 @@ function sameSeedRule(i: GateCauseInput): Decided | null {
   return { class: 'random-or-concurrency', evidence: [{ kind: 'factor', text }] };
 }
 
-/**
- * The tries by the conditions they ran under, for the cold/warm comparison: the reference (with
- * its confirm tries, at the same factor), each higher factor, unthrottled, alone.
- */
-function conditionStrata(i: GateCauseInput): (readonly GateTry[])[] {
-  return [[...i.reference.tries, ...i.confirm], ...i.higher.map((l) => l.tries), i.unthrottled ?? [], i.alone ?? []];
-}
-
 /** Cold start, measured within each check (cold-gap.ts coldFinding). */
 function coldRule(i: GateCauseInput): Decided | null {
-  return coldFinding(conditionStrata(i), (i.unthrottled ?? []).filter((t) => t.cold === true).length);
+  return coldFinding({
+    reference: [...i.reference.tries, ...i.confirm],
+    higher: i.higher.map((l) => l.tries),
+    unthrottled: i.unthrottled ?? [],
+    alone: i.alone ?? [],
+  });
 }
 
 /** Failures depend on the slowdown: fragile by the factor test, or more at the reference than unthrottled. */

@@ -23,12 +23,11 @@ import {
   unthrottledTries,
 } from './check-rules.js';
 import type { CheckConditions, CheckRow, TestEvidence } from './check-types.js';
-import { coldGapAcrossChecksOnly } from './cold-gap.js';
+import { type CheckTries, coldGapAcrossChecksOnly } from './cold-gap.js';
 import { CONFIRM_MAX_TRIES, countFailures, keepsClimbing } from './factor-evidence.js';
 import { countsAtFactorOne } from './gate-evidence.js';
 import { ORDER_CHECKS } from './order-checks.js';
 import { REPLAY_ROW } from './replay-choice.js';
-import type { GateTry } from './runner-protocol.js';
 
 /** The rows, in the order the loop runs them: every must-have before any nice-to-have. */
 export const GATE_CHECKS: readonly CheckRow[] = [
@@ -138,7 +137,7 @@ export const GATE_CHECKS: readonly CheckRow[] = [
           // A cold try at the reference against warm ones without slowdown is two conditions at once.
           why: 'whose cold tries failed more than its warm ones only across checks (cold at one factor, warm at another)',
           label: 'cold, without load',
-          wants: (t) => coldGapAcrossChecksOnly(checkStrata(t)),
+          wants: (t) => coldGapAcrossChecksOnly(checkTries(t)),
           call: unthrottledCall(ctx.tries, null, 0, true),
         },
       ];
@@ -222,10 +221,10 @@ export function describeChecks(): {
   }));
 }
 
-/** A test's tries by check, as the cause's cold/warm rule compares them (cold-gap.ts). */
-const checkStrata = (t: TestEvidence): (readonly GateTry[])[] => [
-  [...t.tries('reference'), ...t.tries('confirm')],
-  ...t.rounds('higher').map((r) => r.tries),
-  countsAtFactorOne(unthrottledTries(t)),
-  t.tries('alone', 'alone-again'),
-];
+/** A test's tries by check, as the cause's cold/warm rule reads them (gate-verdicts.ts builds its input alike). */
+const checkTries = (t: TestEvidence): CheckTries => ({
+  reference: [...t.tries('reference'), ...t.tries('confirm')],
+  higher: t.rounds('higher').map((r) => r.tries),
+  unthrottled: countsAtFactorOne(unthrottledTries(t)),
+  alone: t.tries('alone', 'alone-again'),
+});
