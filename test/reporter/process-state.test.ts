@@ -115,12 +115,14 @@ describe('reporter: leaves the process as it found it', () => {
   beforeAll(async () => {
     fx = await reporterProject(
       {
-        // 50 ms of sleep against a 10 ms budget: over budget at any speed, so flakeguard must set exit code 1.
-        'slow.test.ts': testFile(`test('dawdles', async () => { await sleep(50); });`),
+        // 200 ms of sleep against a 50 ms budget: over budget at any speed, so flakeguard must set exit
+        // code 1; the quick test stays under it on a busy machine (at 10 ms, `1 + 1` took 10.1 ms in a
+        // clean clone's npm test in CI, and the run had 2 tests over budget).
+        'slow.test.ts': testFile(`test('dawdles', async () => { await sleep(200); });`),
         'quick.test.ts': testFile(`test('adds', () => { expect(1 + 1).toBe(2); });`),
         'state.mjs': STATE_SCRIPT,
       },
-      { yaml: 'budget:\n  test: 10ms\nhistory: true\n' },
+      { yaml: 'budget:\n  test: 50ms\nhistory: true\n' },
     );
     seedHistoryStore(fx.root);
     alone = await runState(fx, 'default');
